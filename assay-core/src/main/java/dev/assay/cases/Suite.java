@@ -1,0 +1,29 @@
+package dev.assay.cases;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A loaded set of cases: what a run evaluates. Immutable.
+ *
+ * @param name     the case-set name ({@code case_set} in the files, else the directory or file name)
+ * @param version  content hash (hex SHA-256 over the normalised cases and fixtures): the snapshot's identity
+ * @param cases    the cases in file order
+ * @param fixtures files seeded into every case's workspace (relative path, may hold placeholders, to content)
+ * @param sources  the files the suite was read from
+ */
+public record Suite(String name, String version, List<Case> cases, Map<String, String> fixtures, List<String> sources) {
+    public Suite {
+        Objects.requireNonNull(name, "name");
+        version = version == null ? "" : version;
+        cases = List.copyOf(cases);
+        fixtures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(fixtures));
+        sources = List.copyOf(sources);
+    }
+
+    public Suite withCases(List<Case> selected) {
+        return new Suite(name, version, selected, fixtures, sources);
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * Cases and suites: the case model, the loaders for the native (JSON, JSONL, YAML) and reference-server formats,\n * validation with file, line and field, and versioned suite snapshots.
+ */
+package dev.assay.cases;

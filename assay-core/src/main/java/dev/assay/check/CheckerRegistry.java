@@ -1,0 +1,52 @@
+package dev.assay.check;
+
+import dev.assay.AssayException;
+import dev.assay.Problem;
+import dev.assay.cases.Check;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Checkers by name. The built-ins are registered in {@link #builtins()}; others arrive through
+ * {@link ServiceLoader} or {@link #register}. Thread-safe.
+ */
+public final class CheckerRegistry {
+    private final Map<String, CheckerFactory> factories = new ConcurrentHashMap<>();
+
+    /** {@return a registry holding every built-in checker and those found on the class path} */
+    public static CheckerRegistry builtins() {
+        var registry = new CheckerRegistry();
+        BuiltinCheckers.all().forEach(registry::register);
+        ServiceLoader.load(CheckerFactory.class).forEach(registry::register);
+        return registry;
+    }
+
+    public CheckerRegistry register(CheckerFactory factory) {
+        factories.put(factory.name(), factory);
+        return this;
+    }
+
+    /** {@return the registered names, sorted} */
+    public Set<String> names() {
+        return new TreeMap<>(factories).keySet();
+    }
+
+    /**
+     * {@return a checker for the check}
+     *
+     * @throws AssayException {@code plugin.unknown} listing the known names, or the factory's
+     *                        {@code check.invalid_expected}
+     */
+    public Checker create(Check check) {
+        CheckerFactory factory = factories.get(check.checker());
+        if (factory == null) {
+            throw new AssayException(Problem.of("plugin.unknown",
+                            "unknown checker '" + check.checker() + "'; known: " + String.join(", ", names()))
+                    .withDetail("field", "checker"));
+        }
+        return factory.create(check.expected());
+    }
+}

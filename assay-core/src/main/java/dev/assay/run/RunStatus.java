@@ -1,0 +1,24 @@
+package dev.assay.run;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.Locale;
+
+/** A run's life: running, then finished, failed (could not go on) or cancelled. Lower-case names are stored. */
+public enum RunStatus {
+    RUNNING, FINISHED, FAILED, CANCELLED;
+
+    @JsonValue
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    @JsonCreator
+    public static RunStatus parse(String value) {
+        return valueOf(value.strip().toUpperCase(Locale.ROOT));
+    }
+
+    public boolean isFinal() {
+        return this != RUNNING;
+    }
+}

@@ -1,0 +1,49 @@
+package dev.assay.store;
+
+import dev.assay.run.Item;
+import dev.assay.run.Run;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where runs, items and case-set snapshots live: SQLite embedded by default, PostgreSQL for teams, one
+ * implementation and one schema (Flyway) for both. Thread-safe; each method is one transaction.
+ */
+public interface Store extends AutoCloseable {
+
+    /** Inserts a new run. */
+    void createRun(Run run);
+
+    /** Replaces a run's record (status, scores, counts, times). */
+    void updateRun(Run run);
+
+    /** Inserts or replaces the item with the same (run id, case id). */
+    void upsertItem(Item item);
+
+    /** {@return the run, if it exists} */
+    Optional<Run> findRun(String runId);
+
+    /** {@return runs matching the query, newest first} */
+    List<Run> listRuns(RunQuery query);
+
+    /** {@return how many runs match the query's filters (paging ignored)} */
+    int countRuns(RunQuery query);
+
+    /** {@return a page of a run's items in selection order} */
+    List<Item> listItems(String runId, int offset, int limit);
+
+    /** {@return how many items a run has} */
+    int countItems(String runId);
+
+    /** Deletes a run and its items in one transaction; {@return whether the run existed} */
+    boolean deleteRun(String runId);
+
+    /** Stores a snapshot unless one with the same version exists. */
+    void saveCaseSet(CaseSetSnapshot snapshot);
+
+    /** {@return the snapshot with that version, if stored} */
+    Optional<CaseSetSnapshot> findCaseSet(String version);
+
+    @Override
+    void close();
+}

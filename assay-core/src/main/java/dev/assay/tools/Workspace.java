@@ -1,0 +1,85 @@
+package dev.assay.tools;
+
+import dev.assay.AssayException;
+import dev.assay.Problem;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+
+/**
+ * The directory one case works in. Every path a tool or checker receives is resolved here, and nothing may
+ * leave it: absolute paths, {@code ..} segments that climb out, and symbolic links pointing outside are all
+ * refused with {@code workspace.escape}. Thread-safe (immutable).
+ *
+ * @param root the case's directory, absolute and normalised
+ */
+public record Workspace(Path root) {
+    public Workspace {
+        try {
+            Files.createDirectories(root);
+            root = root.toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create workspace " + root, e);
+        }
+    }
+
+    /**
+     * Resolves a path given by a model or a case file.
+     *
+     * @param relative a path relative to the workspace; {@code ""} or {@code "."} is the workspace itself
+     * @return the absolute path inside the workspace (which need not exist yet)
+     * @throws AssayException with {@code workspace.escape} when the path would leave the workspace
+     */
+    public Path resolve(String relative) {
+        if (relative == null) {
+            throw escape("", "no path given");
+        }
+        String cleaned = relative.strip().replace('\\', '/');
+        if (cleaned.startsWith("/") || cleaned.matches("^[A-Za-z]:.*") || cleaned.startsWith("~")) {
+            throw escape(relative, "absolute paths are not allowed; give a path relative to the workspace");
+        }
+        if (cleaned.indexOf('\0') >= 0) {
+            throw escape(relative, "the path contains a NUL character");
+        }
+        Path candidate = root.resolve(cleaned.isEmpty() ? "." : cleaned).normalize();
+        if (!candidate.startsWith(root)) {
+            throw escape(relative, "the path leaves the workspace");
+        }
+        Path real = realPathOfExistingPrefix(candidate);
+        if (!real.startsWith(root)) {
+            throw escape(relative, "the path goes through a link that leaves the workspace");
+        }
+        return candidate;
+    }
+
+    /** {@return the path relative to the workspace root, with forward slashes} */
+    public String relativize(Path path) {
+        return root.relativize(path).toString().replace('\\', '/');
+    }
+
+    /** A link anywhere along the path (even a dangling one) could point outside, so follow what exists. */
+    private Path realPathOfExistingPrefix(Path candidate) {
+        Path existing = candidate;
+        Path rest = null;
+        while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
+            rest = rest == null ? existing.getFileName() : existing.getFileName().resolve(rest);
+            existing = existing.getParent();
+        }
+        if (existing == null) {
+            return candidate;
+        }
+        try {
+            Path real = existing.toRealPath();
+            return rest == null ? real : real.resolve(rest).normalize();
+        } catch (IOException e) {
+            // A dangling symlink: its target cannot be checked, so it is refused.
+            throw escape(root.relativize(candidate).toString(), "the path goes through a dangling link");
+        }
+    }
+
+    private static AssayException escape(String path, String why) {
+        return new AssayException(Problem.of("workspace.escape", why + ": " + path).withDetail("path", path));
+    }
+}

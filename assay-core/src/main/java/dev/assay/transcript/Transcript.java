@@ -1,0 +1,63 @@
+package dev.assay.transcript;
+
+import dev.assay.transcript.TranscriptEvent.FinalAnswer;
+import dev.assay.transcript.TranscriptEvent.ModelTurn;
+import dev.assay.transcript.TranscriptEvent.TargetError;
+import dev.assay.transcript.TranscriptEvent.ToolCall;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything a target did on one case, in order. Immutable; targets build it with {@link TranscriptBuilder}.
+ *
+ * @param events the events in the order they happened
+ */
+public record Transcript(List<TranscriptEvent> events) {
+    public static final Transcript EMPTY = new Transcript(List.of());
+
+    public Transcript {
+        events = List.copyOf(events);
+    }
+
+    /** {@return every tool call, in order} */
+    public List<ToolCall> toolCalls() {
+        return events.stream().filter(ToolCall.class::isInstance).map(ToolCall.class::cast).toList();
+    }
+
+    /** {@return the first target error, if the target failed} */
+    public Optional<TargetError> error() {
+        return events.stream().filter(TargetError.class::isInstance).map(TargetError.class::cast).findFirst();
+    }
+
+    /**
+     * The final answer checkers judge: the text of the last {@link FinalAnswer} event, else the last model
+     * text; either way cleaned by {@link AnswerText#finalAnswer(String)} (tool-call markup, think blocks and
+     * answer prefixes removed).
+     */
+    public String finalAnswer() {
+        return AnswerText.finalAnswer(rawFinalText());
+    }
+
+    /** {@return the final text before cleaning: what the model actually wrote last} */
+    public String rawFinalText() {
+        for (int i = events.size() - 1; i >= 0; i--) {
+            if (events.get(i) instanceof FinalAnswer answer) {
+                return answer.text();
+            }
+        }
+        for (int i = events.size() - 1; i >= 0; i--) {
+            if (events.get(i) instanceof ModelTurn turn && !turn.text().isBlank()) {
+                return turn.text();
+            }
+        }
+        return "";
+    }
+
+    /** {@return the summed token usage of all model turns} */
+    public Usage usage() {
+        return events.stream()
+                .filter(ModelTurn.class::isInstance)
+                .map(event -> ((ModelTurn) event).usage())
+                .reduce(Usage.NONE, Usage::plus);
+    }
+}
