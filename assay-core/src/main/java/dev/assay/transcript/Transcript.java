@@ -4,6 +4,12 @@ import dev.assay.transcript.TranscriptEvent.FinalAnswer;
 import dev.assay.transcript.TranscriptEvent.ModelTurn;
 import dev.assay.transcript.TranscriptEvent.TargetError;
 import dev.assay.transcript.TranscriptEvent.ToolCall;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
 import java.util.List;
 import java.util.Optional;
 
@@ -14,6 +20,8 @@ import java.util.Optional;
  */
 public record Transcript(List<TranscriptEvent> events) {
     public static final Transcript EMPTY = new Transcript(List.of());
+    private static final TypeReference<List<TranscriptEvent>> EVENTS = new TypeReference<>() {
+    };
 
     public Transcript {
         events = List.copyOf(events);
@@ -59,5 +67,27 @@ public record Transcript(List<TranscriptEvent> events) {
                 .filter(ModelTurn.class::isInstance)
                 .map(event -> ((ModelTurn) event).usage())
                 .reduce(Usage.NONE, Usage::plus);
+    }
+
+    /** {@return the events as a JSON array, each with its stored {@code type} name} */
+    public JsonNode toJson() {
+        try {
+            return Json.MAPPER.readTree(Json.MAPPER.writerFor(EVENTS).writeValueAsString(events));
+        } catch (JsonProcessingException e) {
+            throw new AssayException(Problem.of("json.write", e.getOriginalMessage()), e);
+        }
+    }
+
+    /**
+     * {@return the transcript stored by {@link #toJson()}}
+     *
+     * @throws AssayException {@code transcript.invalid} when the JSON is not a list of events
+     */
+    public static Transcript fromJson(JsonNode json) {
+        try {
+            return new Transcript(Json.MAPPER.readerFor(EVENTS).readValue(json));
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            throw new AssayException(Problem.of("transcript.invalid", "not a transcript: " + e.getMessage()), e);
+        }
     }
 }

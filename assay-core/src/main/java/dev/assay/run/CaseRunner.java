@@ -1,0 +1,243 @@
+package dev.assay.run;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.cases.Case;
+import dev.assay.cases.Check;
+import dev.assay.cases.Placeholders;
+import dev.assay.check.CheckContext;
+import dev.assay.check.Checker;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.check.Verdict;
+import dev.assay.target.Session;
+import dev.assay.target.Target;
+import dev.assay.tools.ToolNames;
+import dev.assay.tools.Workspace;
+import dev.assay.transcript.Transcript;
+import dev.assay.transcript.TranscriptBuilder;
+import dev.assay.transcript.TranscriptEvent;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/** Runs and judges one case: workspace, prerequisites, the target under a deadline, the checks. Stateless. */
+final class CaseRunner {
+    private final CheckerRegistry checkers;
+    private final ExecutorService targetThreads;
+
+    CaseRunner(CheckerRegistry checkers, ExecutorService targetThreads) {
+        this.checkers = checkers;
+        this.targetThreads = targetThreads;
+    }
+
+    /**
+     * @param cancelled checked after an interruption to tell cancellation from a timeout
+     */
+    Item run(String runId, int seq, Case template, RunPlan plan, Map<String, String> placeholders,
+             Path caseDirectory, Consumer<String> log, java.util.function.BooleanSupplier cancelled)
+            throws InterruptedException {
+        Instant started = now();
+        Case evalCase = template.withPlaceholders(placeholders);
+        Set<String> missing = missingTools(evalCase, plan.target().toolNames());
+        if (!missing.isEmpty()) {
+            Problem problem = Problem.of("case.missing_tools",
+                            "the target lacks the tools this case needs: " + String.join(", ", missing))
+                    .withDetail("missing_tools", List.copyOf(missing));
+            return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null, problem, started);
+        }
+        Workspace workspace;
+        try {
+            workspace = seed(caseDirectory, plan.suite().fixtures(), evalCase, placeholders);
+        } catch (AssayException e) {
+            return item(runId, seq, evalCase, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null, e.problem(), started);
+        }
+        Duration timeout = evalCase.timeout() != null ? evalCase.timeout() : plan.config().defaultTimeout();
+        var transcript = new TranscriptBuilder();
+        var session = new Session(runId, sessionId(runId, evalCase), plan.config().userId(), workspace,
+                Instant.now().plus(timeout), transcript, log);
+        Future<Transcript> work = targetThreads.submit(() -> plan.target().run(evalCase, session));
+        Transcript result;
+        try {
+            result = work.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            work.cancel(true);
+            transcript.add(new TranscriptEvent.TargetError(Instant.now(), Problem.of("target.timeout",
+                    "the case did not finish within " + timeout.toSeconds() + " s").withDetail("timeout_s",
+                    timeout.toSeconds())));
+            result = transcript.build();
+        } catch (InterruptedException e) {
+            work.cancel(true);
+            if (cancelled.getAsBoolean()) {
+                return item(runId, seq, evalCase, ItemStatus.CANCELLED, 0, transcript.build(), "", null,
+                        Problem.of("run.cancelled", "the run was cancelled while this case was running"), started);
+            }
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            Problem problem = cause instanceof AssayException assay ? assay.problem()
+                    : Problem.of("target.internal_error", "the target failed: " + cause);
+            transcript.add(new TranscriptEvent.TargetError(Instant.now(), problem));
+            result = transcript.build();
+        }
+        if (cancelled.getAsBoolean() && result.error().isPresent()) {
+            return item(runId, seq, evalCase, ItemStatus.CANCELLED, 0, result, "", null,
+                    Problem.of("run.cancelled", "the run was cancelled while this case was running"), started);
+        }
+        var targetError = result.error();
+        if (targetError.isPresent()) {
+            return item(runId, seq, evalCase, ItemStatus.ERROR, 0, result, result.finalAnswer(), null,
+                    targetError.get().problem(), started);
+        }
+        return judge(runId, seq, evalCase, result, workspace, started);
+    }
+
+    private Item judge(String runId, int seq, Case evalCase, Transcript transcript, Workspace workspace,
+                       Instant started) throws InterruptedException {
+        var context = CheckContext.of(evalCase, transcript, workspace);
+        ArrayNode details = Json.MAPPER.createArrayNode();
+        double weighted = 0;
+        double totalWeight = 0;
+        double plainSum = 0;
+        Verdict decisive = null;
+        for (Check check : evalCase.checks()) {
+            Verdict verdict = verdict(check, context);
+            ObjectNode detail = details.addObject();
+            detail.put("checker", check.checker());
+            detail.put("weight", check.weight());
+            detail.set("expected", check.expected());
+            detail.setAll((ObjectNode) Json.tree(verdict));
+            weighted += check.weight() * verdict.score();
+            totalWeight += check.weight();
+            plainSum += verdict.score();
+            if (verdict.status() == Verdict.Status.SKIPPED
+                    || (verdict.status() == Verdict.Status.ERROR && (decisive == null
+                    || decisive.status() != Verdict.Status.SKIPPED))) {
+                decisive = verdict;
+            }
+        }
+        ObjectNode checkerDetail = Json.object();
+        checkerDetail.set("checks", details);
+        if (decisive != null) {
+            Problem problem = new Problem(decisive.errorType(), decisive.message(), Map.of());
+            ItemStatus status = ItemStatus.of(decisive.status());
+            return item(runId, seq, evalCase, status, 0, transcript, transcript.finalAnswer(), checkerDetail, problem,
+                    started);
+        }
+        double score = totalWeight > 0 ? weighted / totalWeight
+                : evalCase.checks().isEmpty() ? 0 : plainSum / evalCase.checks().size();
+        score = Math.max(0, Math.min(1, score));
+        ItemStatus status = score >= 1 - 1e-9 ? ItemStatus.PASSED : score <= 1e-9 ? ItemStatus.FAILED
+                : ItemStatus.PARTIAL;
+        return item(runId, seq, evalCase, status, status == ItemStatus.PASSED ? 1.0 : score, transcript,
+                transcript.finalAnswer(), checkerDetail, null, started);
+    }
+
+    private Verdict verdict(Check check, CheckContext context) throws InterruptedException {
+        try {
+            Checker checker = checkers.create(check);
+            return checker.check(context);
+        } catch (AssayException e) {
+            return Verdict.error(e.problem());
+        } catch (RuntimeException e) {
+            // A checker bug is this item's error, not the run's end.
+            return Verdict.error(Problem.of("check.internal_error", check.checker() + " failed: " + e));
+        }
+    }
+
+    /**
+     * Prerequisites plus the tools a tool_called / tool_args check names (as the reference server did), compared
+     * by canonical name; MCP-style names with {@code @} compare as written.
+     */
+    static Set<String> missingTools(Case evalCase, Set<String> available) {
+        var needed = new TreeSet<String>();
+        evalCase.prerequisites().forEach(name -> needed.add(ToolNames.canonical(name)));
+        for (Check check : evalCase.checks()) {
+            if (check.checker().equals("tool_called")) {
+                if (check.expected().isTextual()) {
+                    needed.add(ToolNames.canonical(check.expected().asText()));
+                } else if (check.expected().isArray()) {
+                    check.expected().forEach(name -> needed.add(ToolNames.canonical(name.asText())));
+                }
+            } else if (check.checker().equals("tool_args")) {
+                if (check.expected().isArray()) {
+                    check.expected().forEach(call -> needed.add(ToolNames.canonical(call.path("tool").asText())));
+                } else if (check.expected().hasNonNull("tool")) {
+                    needed.add(ToolNames.canonical(check.expected().path("tool").asText()));
+                }
+            }
+        }
+        needed.remove("");
+        var canonicalAvailable = new TreeSet<String>();
+        available.forEach(name -> canonicalAvailable.add(ToolNames.canonical(name)));
+        needed.removeAll(canonicalAvailable);
+        return needed;
+    }
+
+    private static Workspace seed(Path directory, Map<String, String> fixtures, Case evalCase,
+                                  Map<String, String> placeholders) {
+        Workspace workspace = new Workspace(directory);
+        try {
+            for (var fixture : fixtures.entrySet()) {
+                write(workspace, Placeholders.fill(fixture.getKey(), placeholders), fixture.getValue());
+            }
+            for (var file : evalCase.files().entrySet()) {
+                write(workspace, file.getKey(), file.getValue());
+            }
+        } catch (IOException e) {
+            throw new AssayException(Problem.of("workspace.seed_failed",
+                    "could not seed the workspace of case " + evalCase.id() + ": " + e.getMessage()), e);
+        }
+        return workspace;
+    }
+
+    private static void write(Workspace workspace, String relative, String content) throws IOException {
+        Path path = workspace.resolve(relative);
+        Files.createDirectories(path.getParent());
+        Files.writeString(path, content, StandardCharsets.UTF_8);
+    }
+
+    private static String sessionId(String runId, Case evalCase) {
+        return "eval_" + runId.substring(0, Math.min(8, runId.length())) + "_" + evalCase.id();
+    }
+
+    private static Item item(String runId, int seq, Case evalCase, ItemStatus status, double score,
+                             Transcript transcript, String finalAnswer, ObjectNode checkerDetail, Problem error,
+                             Instant started) {
+        Instant finished = now();
+        var toolCalls = new ArrayList<ToolCallView>();
+        var outcomes = new java.util.HashMap<String, Boolean>();
+        for (TranscriptEvent event : transcript.events()) {
+            if (event instanceof TranscriptEvent.ToolOutput output && output.callId() != null) {
+                outcomes.put(output.callId(), output.ok());
+            }
+        }
+        for (TranscriptEvent.ToolCall call : transcript.toolCalls()) {
+            toolCalls.add(new ToolCallView(call.tool(), call.arguments(), outcomes.get(call.callId())));
+        }
+        return new Item(runId, evalCase.id(), seq, evalCase.dimension(), status, score, 1.0, evalCase.weight(),
+                evalCase.prompt(), finalAnswer, toolCalls, checkerDetail, error, transcript.toJson(),
+                started, finished, Duration.between(started, finished).toMillis() / 1000.0);
+    }
+
+    static Instant now() {
+        return Instant.now().truncatedTo(ChronoUnit.MILLIS);
+    }
+}

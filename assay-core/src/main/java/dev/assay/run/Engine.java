@@ -1,0 +1,267 @@
+package dev.assay.run;
+
+import dev.assay.AssayException;
+import dev.assay.Problem;
+import dev.assay.cases.Case;
+import dev.assay.cases.Suite;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.score.Scores;
+import dev.assay.store.CaseSetSnapshot;
+import dev.assay.store.Store;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * The one way to run an evaluation: the CLI, the server and the tests all call it. It creates the run record,
+ * runs the cases concurrently (bounded by the run's and the target's limits) under per-case deadlines, judges
+ * them, stores every item as it finishes, keeps dimension scores and counts up to date, and ends the run as
+ * finished or, on request, cancelled with every finished item kept. Thread-safe; one engine serves many runs.
+ */
+public final class Engine {
+    private final Store store;
+    private final CheckerRegistry checkers;
+    private final Function<Suite, Object> snapshotContent;
+
+    /**
+     * @param store           where runs, items and case-set snapshots go
+     * @param checkers        the checkers cases may name
+     * @param snapshotContent turns a suite into the JSON stored as its versioned snapshot
+     */
+    public Engine(Store store, CheckerRegistry checkers, Function<Suite, Object> snapshotContent) {
+        this.store = store;
+        this.checkers = checkers;
+        this.snapshotContent = snapshotContent;
+    }
+
+    /** Runs to the end and returns the final record. */
+    public Run run(RunPlan plan, RunListener listener) throws InterruptedException {
+        return start(plan, listener).await();
+    }
+
+    /**
+     * Starts a run in the background and returns at once; the run record already exists in the store when this
+     * returns.
+     */
+    public RunHandle start(RunPlan plan, RunListener listener) {
+        String runId = plan.config().runId() != null ? plan.config().runId() : newRunId();
+        var handle = new RunHandle(runId);
+        Instant started = CaseRunner.now();
+        store.saveCaseSet(new CaseSetSnapshot(plan.suite().version(), plan.suite().name(), plan.suite().cases().size(),
+                dev.assay.Json.tree(snapshotContent.apply(plan.suite())), started));
+        Run run = new Run(runId, Run.CAPABILITY, plan.config().userId(), plan.target().name(),
+                plan.config().language(), RunStatus.RUNNING, plan.suite().name(), plan.suite().version(),
+                plan.config().snapshot(), plan.target().toolNames().stream().sorted().toList(), Map.of(), null,
+                Counts.of(plan.suite().cases().size(), List.of()), started, null, 0, null);
+        store.createRun(run);
+        handle.update(run);
+        safely(() -> listener.runStarted(run));
+        Thread.ofVirtual().name("assay-run-" + runId).start(() -> execute(plan, handle, listener));
+        return handle;
+    }
+
+    private void execute(RunPlan plan, RunHandle handle, RunListener listener) {
+        var progress = new Progress(handle, plan, listener);
+        Path runDirectory = plan.config().workspaceRoot().resolve(handle.runId());
+        try (ExecutorService caseThreads = Executors.newVirtualThreadPerTaskExecutor();
+             ExecutorService targetThreads = Executors.newVirtualThreadPerTaskExecutor()) {
+            var runner = new CaseRunner(checkers, targetThreads);
+            var limit = new Semaphore(Math.max(1, Math.min(plan.config().concurrency(), plan.target().maxConcurrency())));
+            var futures = new ArrayList<Future<?>>();
+            handle.onCancel(() -> {
+                progress.log("cancel requested");
+                futures.forEach(future -> future.cancel(true));
+            });
+            Map<String, String> placeholders = Map.of("run_id", handle.runId(), "user_id", plan.config().userId());
+            List<Case> cases = plan.suite().cases();
+            for (int seq = 0; seq < cases.size() && !handle.isCancelRequested(); seq++) {
+                int index = seq;
+                Case evalCase = cases.get(seq);
+                synchronized (futures) {
+                    futures.add(caseThreads.submit(() -> {
+                        limit.acquire();
+                        try {
+                            if (handle.isCancelRequested()) {
+                                return null;
+                            }
+                            progress.started(evalCase);
+                            Item item = runner.run(handle.runId(), index, evalCase, plan, placeholders,
+                                    runDirectory.resolve(directoryName(index, evalCase.id())),
+                                    message -> progress.log(evalCase.id() + ": " + message),
+                                    handle::isCancelRequested);
+                            progress.finished(item, runDirectory.resolve(directoryName(index, evalCase.id())));
+                            return null;
+                        } finally {
+                            limit.release();
+                        }
+                    }));
+                }
+            }
+            for (Future<?> future : List.copyOf(futures)) {
+                try {
+                    future.get();
+                } catch (java.util.concurrent.CancellationException | java.util.concurrent.ExecutionException e) {
+                    if (!(e instanceof java.util.concurrent.CancellationException)) {
+                        progress.log("a case failed inside the engine: " + e.getCause());
+                    }
+                }
+            }
+            handle.finish(progress.end(handle.isCancelRequested() ? RunStatus.CANCELLED : RunStatus.FINISHED, null));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            handle.finish(progress.end(RunStatus.CANCELLED, null));
+        } catch (RuntimeException e) {
+            Problem problem = e instanceof AssayException assay ? assay.problem()
+                    : Problem.of("run.internal_error", "the run failed: " + e);
+            try {
+                handle.finish(progress.end(RunStatus.FAILED, problem));
+            } catch (RuntimeException storeFailure) {
+                e.addSuppressed(storeFailure);
+                handle.fail(e);
+            }
+        } finally {
+            deleteIfEmpty(runDirectory);
+        }
+    }
+
+    /** Case ids may hold characters no file system likes; the sequence number keeps directories unique. */
+    private static String directoryName(int seq, String caseId) {
+        return "%04d_%s".formatted(seq, caseId.replaceAll("[^A-Za-z0-9._-]", "_"));
+    }
+
+    private static String newRunId() {
+        byte[] bytes = new byte[16];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    private static void safely(Runnable call) {
+        try {
+            call.run();
+        } catch (RuntimeException ignored) {
+            // RunListener contract: a listener's failure never affects the run.
+        }
+    }
+
+    private static void deleteIfEmpty(Path directory) {
+        try (Stream<Path> entries = Files.list(directory)) {
+            if (entries.findAny().isEmpty()) {
+                Files.deleteIfExists(directory);
+            }
+        } catch (IOException ignored) {
+            // Nothing was created, or something is left for inspection: either way nothing to do.
+        }
+    }
+
+    static void deleteTree(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            // Leaving a workspace behind is harmless; it is reported nowhere because it affects no result.
+        }
+    }
+
+    /** The run's mutable tally, guarded by its own lock; each change is stored and announced. */
+    private final class Progress {
+        private final RunHandle handle;
+        private final RunPlan plan;
+        private final RunListener listener;
+        private final List<Item> items = new ArrayList<>();
+        private Instant lastStored = Instant.EPOCH;
+
+        Progress(RunHandle handle, RunPlan plan, RunListener listener) {
+            this.handle = handle;
+            this.plan = plan;
+            this.listener = listener;
+        }
+
+        void started(Case evalCase) {
+            Run run = handle.current();
+            safely(() -> listener.itemStarted(run, evalCase));
+        }
+
+        void finished(Item item, Path caseDirectory) {
+            store.upsertItem(item);
+            boolean keep = switch (plan.config().workspacePolicy()) {
+                case KEEP_ALL -> true;
+                case KEEP_NONE -> false;
+                case KEEP_ON_FAILURE -> item.status() != ItemStatus.PASSED && item.status() != ItemStatus.SKIPPED
+                        && item.status() != ItemStatus.CANCELLED;
+            };
+            if (!keep) {
+                deleteTree(caseDirectory);
+            }
+            Run run;
+            boolean storeNow;
+            synchronized (this) {
+                items.add(item);
+                run = tally(RunStatus.RUNNING, null, null);
+                Instant now = Instant.now();
+                // Storing the run record after every item would double the writes of large runs; once a second
+                // is enough for other readers (the page, `runs list`), and the final record is always stored.
+                storeNow = Duration.between(lastStored, now).toMillis() >= 1000;
+                if (storeNow) {
+                    lastStored = now;
+                }
+                handle.update(run);
+            }
+            if (storeNow) {
+                store.updateRun(run);
+            }
+            safely(() -> listener.itemFinished(run, item));
+        }
+
+        void log(String message) {
+            Run run = handle.current();
+            safely(() -> listener.log(run, message));
+        }
+
+        Run end(RunStatus status, Problem error) {
+            Run run;
+            synchronized (this) {
+                run = tally(status, CaseRunner.now(), error);
+            }
+            store.updateRun(run);
+            handle.update(run);
+            safely(() -> listener.runFinished(run));
+            return run;
+        }
+
+        private Run tally(RunStatus status, Instant finishedAt, Problem error) {
+            var entries = items.stream()
+                    .map(item -> new Scores.Entry(item.dimension(), item.weight(), item.score(),
+                            item.status().isScored()))
+                    .toList();
+            Scores scores = Scores.of(entries, plan.config().weights());
+            Counts counts = Counts.of(plan.suite().cases().size(), items.stream().map(Item::status).toList());
+            Run current = handle.current();
+            Instant end = finishedAt != null ? finishedAt : Instant.now();
+            double elapsed = Duration.between(current.startedAt(), end).toMillis() / 1000.0;
+            return current.withProgress(status, scores.dimensionScores(), scores.total(), counts, finishedAt,
+                    elapsed, error);
+        }
+    }
+}

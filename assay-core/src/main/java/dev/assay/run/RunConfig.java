@@ -1,0 +1,63 @@
+package dev.assay.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
+import dev.assay.score.Weights;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How to run: the engine's settings, built and validated once at the edge (CLI flags, an HTTP body).
+ *
+ * @param runId           the run id to use; null to generate one (32 hex characters)
+ * @param userId          who runs it; empty when not given
+ * @param language        the language selected (for the record); empty for all
+ * @param concurrency     cases at once, >= 1 (the target's own limit also applies)
+ * @param defaultTimeout  per-case time limit unless the case sets {@code timeout_s}
+ * @param weights         dimension weights for the total
+ * @param workspaceRoot   where run workspaces are created ({@code <root>/<run id>/<case id>})
+ * @param workspacePolicy which workspaces to keep afterwards
+ * @param snapshot        the configuration snapshot stored with the run; must hold no secrets
+ */
+public record RunConfig(String runId, String userId, String language, int concurrency, Duration defaultTimeout,
+                        Weights weights, Path workspaceRoot, WorkspacePolicy workspacePolicy, JsonNode snapshot) {
+    public RunConfig {
+        userId = userId == null ? "" : userId;
+        language = language == null ? "" : language;
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be >= 1");
+        }
+        Objects.requireNonNull(defaultTimeout, "defaultTimeout");
+        weights = weights == null ? Weights.defaults() : weights;
+        Objects.requireNonNull(workspaceRoot, "workspaceRoot");
+        workspacePolicy = workspacePolicy == null ? WorkspacePolicy.KEEP_ON_FAILURE : workspacePolicy;
+        snapshot = snapshot == null ? NullNode.getInstance() : snapshot;
+    }
+
+    /** Defaults: 4 cases at once, 120 s per case, default weights, keep workspaces of failures. */
+    public static RunConfig defaults(Path workspaceRoot) {
+        return new RunConfig(null, "", "", 4, Duration.ofSeconds(120), Weights.defaults(), workspaceRoot,
+                WorkspacePolicy.KEEP_ON_FAILURE, null);
+    }
+
+    public RunConfig withRunId(String newRunId) {
+        return new RunConfig(newRunId, userId, language, concurrency, defaultTimeout, weights, workspaceRoot,
+                workspacePolicy, snapshot);
+    }
+
+    public RunConfig withConcurrency(int newConcurrency) {
+        return new RunConfig(runId, userId, language, newConcurrency, defaultTimeout, weights, workspaceRoot,
+                workspacePolicy, snapshot);
+    }
+
+    public RunConfig withDefaultTimeout(Duration newTimeout) {
+        return new RunConfig(runId, userId, language, concurrency, newTimeout, weights, workspaceRoot,
+                workspacePolicy, snapshot);
+    }
+
+    public RunConfig withSnapshot(JsonNode newSnapshot) {
+        return new RunConfig(runId, userId, language, concurrency, defaultTimeout, weights, workspaceRoot,
+                workspacePolicy, newSnapshot);
+    }
+}

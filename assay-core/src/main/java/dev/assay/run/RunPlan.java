@@ -1,0 +1,20 @@
+package dev.assay.run;
+
+import dev.assay.cases.Suite;
+import dev.assay.target.Target;
+import java.util.Objects;
+
+/**
+ * Everything one run needs: which cases, against what, how.
+ *
+ * @param suite  the selected cases (selection already applied) with their fixtures
+ * @param target the system under test
+ * @param config the run settings
+ */
+public record RunPlan(Suite suite, Target target, RunConfig config) {
+    public RunPlan {
+        Objects.requireNonNull(suite, "suite");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(config, "config");
+    }
+}

@@ -1,0 +1,4 @@
+/**
+ * Scoring: dimension weights and the aggregation of item scores into dimension scores and a total.
+ */
+package dev.assay.score;
