@@ -1,0 +1,87 @@
+package dev.assay.report;
+
+import dev.assay.run.Item;
+import dev.assay.run.Run;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * {@code report.html}: a self-contained page (no scripts, no external resources) with the summary and every item.
+ * Everything that came from a model or a case file is HTML-escaped.
+ */
+final class HtmlReporter implements Reporter {
+    @Override
+    public String name() {
+        return "html";
+    }
+
+    @Override
+    public String fileName() {
+        return "report.html";
+    }
+
+    @Override
+    public void write(RunReport report, OutputStream out) throws IOException {
+        out.write(render(report).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String render(RunReport report) {
+        Run run = report.run();
+        var html = new StringBuilder("""
+                <!DOCTYPE html>
+                <html lang="en"><head><meta charset="utf-8">
+                <meta name="viewport" content="width=device-width, initial-scale=1">
+                <title>Assay report</title>
+                <style>
+                body{font-family:system-ui,sans-serif;margin:1.5rem;color:#1d2330}
+                table{border-collapse:collapse;margin:1rem 0;width:100%}
+                th,td{border:1px solid #d5d9e0;padding:.35rem .5rem;text-align:left;vertical-align:top}
+                th{background:#f3f5f8} td.num{text-align:right}
+                .passed{color:#11733b}.failed,.error{color:#b42318}.partial{color:#9a6700}.skipped,.cancelled{color:#667085}
+                pre{white-space:pre-wrap;margin:0;max-height:12rem;overflow:auto}
+                </style></head><body>
+                """);
+        html.append("<h1>Assay report: ").append(escape(run.caseSet())).append("</h1>\n<p>Run <code>")
+                .append(escape(run.runId())).append("</code> · ").append(escape(run.status().wireName()))
+                .append(" · target ").append(escape(run.modelName())).append(" · total <strong>")
+                .append(ItemText.percent(run.totalScore())).append("</strong></p>\n");
+        html.append("<table><tr><th>Dimension</th><th>Score</th></tr>\n");
+        run.dimensionScores().forEach((dimension, score) -> html.append("<tr><td>").append(escape(dimension))
+                .append("</td><td class=num>").append(ItemText.percent(score)).append("</td></tr>\n"));
+        var counts = run.counts();
+        html.append("</table>\n<p>").append(counts.passed()).append(" passed, ").append(counts.partial())
+                .append(" partial, ").append(counts.failed()).append(" failed, ").append(counts.error())
+                .append(" error, ").append(counts.skipped()).append(" skipped, ").append(counts.cancelled())
+                .append(" cancelled of ").append(counts.total()).append(".</p>\n");
+        html.append("<table><tr><th>Case</th><th>Dimension</th><th>Status</th><th>Score</th><th>Reason</th>"
+                + "<th>Final answer</th></tr>\n");
+        for (Item item : report.items()) {
+            html.append("<tr><td>").append(escape(item.caseId())).append("</td><td>")
+                    .append(escape(item.dimension())).append("</td><td class=\"")
+                    .append(item.status().wireName()).append("\">").append(item.status().wireName())
+                    .append("</td><td class=num>").append("%.2f".formatted(item.score())).append("</td><td>")
+                    .append(escape(ItemText.reason(item))).append("</td><td><pre>")
+                    .append(escape(ItemText.cut(item.finalAnswer(), 2000))).append("</pre></td></tr>\n");
+        }
+        return html.append("</table>\n</body></html>\n").toString();
+    }
+
+    static String escape(String text) {
+        if (text == null) {
+            return "";
+        }
+        var out = new StringBuilder(text.length());
+        for (char c : text.toCharArray()) {
+            switch (c) {
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '&' -> out.append("&amp;");
+                case '"' -> out.append("&quot;");
+                case '\'' -> out.append("&#39;");
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,38 @@
+package dev.assay.report;
+
+import dev.assay.run.Item;
+
+/** Short human texts about an item, shared by the text formats so they tell the same story. */
+final class ItemText {
+    private ItemText() {
+    }
+
+    /** {@return why the item did not pass: the error, else the first failing check's message; empty when passed} */
+    static String reason(Item item) {
+        if (item.error() != null) {
+            return item.error().type() + ": " + item.error().message();
+        }
+        for (var check : item.checkerDetail().path("checks")) {
+            String status = check.path("status").asText();
+            if (!status.equals("passed")) {
+                String type = check.path("error_type").asText("");
+                String message = check.path("message").asText("");
+                return check.path("checker").asText() + (type.isEmpty() ? "" : " " + type)
+                        + (message.isEmpty() ? "" : ": " + message);
+            }
+        }
+        return "";
+    }
+
+    /** {@return the text cut to {@code max} characters with an ellipsis} */
+    static String cut(String text, int max) {
+        if (text == null) {
+            return "";
+        }
+        return text.length() <= max ? text : text.substring(0, max) + "…";
+    }
+
+    static String percent(Double score) {
+        return score == null ? "–" : "%.1f%%".formatted(score * 100);
+    }
+}

@@ -1,0 +1,65 @@
+package dev.assay.report;
+
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import dev.assay.run.Item;
+import dev.assay.run.Run;
+import java.io.IOException;
+import java.io.OutputStream;
+
+/**
+ * {@code report.json}: the fixed top level ({@code run_id}, {@code status}, {@code total_score},
+ * {@code dimension_scores}, {@code counts}, {@code config}, {@code items}) plus the rest of the run record; each
+ * item carries at least {@code case_id}, {@code dimension}, {@code status}, {@code score}, {@code max_score},
+ * {@code weight}, {@code final_answer}, {@code tool_calls}, {@code checker_detail}, {@code error}, and its full
+ * transcript. Field names are frozen: new fields may be added, none renamed.
+ */
+final class JsonReporter implements Reporter {
+    /** The report document's format version; raised only when a field's meaning changes. */
+    static final int FORMAT_VERSION = 1;
+
+    @Override
+    public String name() {
+        return "json";
+    }
+
+    @Override
+    public String fileName() {
+        return "report.json";
+    }
+
+    @Override
+    public void write(RunReport report, OutputStream out) throws IOException {
+        Json.MAPPER.writer().with(SerializationFeature.INDENT_OUTPUT).writeValue(out, toJson(report));
+    }
+
+    static ObjectNode toJson(RunReport report) {
+        Run run = report.run();
+        ObjectNode root = Json.object();
+        root.put("version", FORMAT_VERSION);
+        root.put("run_id", run.runId());
+        root.put("status", run.status().wireName());
+        root.putPOJO("total_score", run.totalScore());
+        root.set("dimension_scores", Json.tree(run.dimensionScores()));
+        root.set("counts", Json.tree(run.counts()));
+        root.set("config", run.config());
+        root.put("kind", run.kind());
+        root.put("model_name", run.modelName());
+        root.put("user_id", run.userId());
+        root.put("language", run.language());
+        root.put("case_set", run.caseSet());
+        root.put("case_set_version", run.caseSetVersion());
+        root.set("tool_snapshot", Json.tree(run.toolSnapshot()));
+        root.set("started_at", Json.tree(run.startedAt()));
+        root.set("finished_at", Json.tree(run.finishedAt()));
+        root.put("elapsed_s", run.elapsedS());
+        root.set("error", Json.tree(run.error()));
+        ArrayNode items = root.putArray("items");
+        for (Item item : report.items()) {
+            items.add(Json.tree(item));
+        }
+        return root;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.assay.report;
+
+import dev.assay.run.Item;
+import dev.assay.run.ItemStatus;
+import dev.assay.run.Run;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** {@code report.md}: the summary table, counts, and every item that did not pass with its reason. */
+final class MarkdownReporter implements Reporter {
+    @Override
+    public String name() {
+        return "markdown";
+    }
+
+    @Override
+    public String fileName() {
+        return "report.md";
+    }
+
+    @Override
+    public void write(RunReport report, OutputStream out) throws IOException {
+        out.write(render(report).getBytes(StandardCharsets.UTF_8));
+    }
+
+    static String render(RunReport report) {
+        Run run = report.run();
+        var md = new StringBuilder();
+        md.append("# Assay report: ").append(cell(run.caseSet())).append("\n\n");
+        md.append("- Run: `").append(run.runId()).append("` (").append(run.status().wireName()).append(")\n");
+        md.append("- Target: ").append(cell(run.modelName())).append('\n');
+        md.append("- Case set version: `").append(run.caseSetVersion()).append("`\n");
+        md.append("- Started: ").append(run.startedAt()).append(", elapsed ")
+                .append("%.1f s".formatted(run.elapsedS())).append("\n\n");
+        md.append("| Dimension | Score | Passed | Partial | Failed | Error | Skipped |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+        Map<String, int[]> byDimension = new TreeMap<>();
+        for (Item item : report.items()) {
+            int[] counts = byDimension.computeIfAbsent(item.dimension(), d -> new int[6]);
+            counts[switch (item.status()) {
+                case PASSED -> 0;
+                case PARTIAL -> 1;
+                case FAILED -> 2;
+                case ERROR -> 3;
+                case SKIPPED, CANCELLED -> 4;
+            }]++;
+        }
+        byDimension.forEach((dimension, counts) -> md.append("| ").append(cell(dimension)).append(" | ")
+                .append(ItemText.percent(run.dimensionScores().get(dimension))).append(" | ")
+                .append(counts[0]).append(" | ").append(counts[1]).append(" | ").append(counts[2]).append(" | ")
+                .append(counts[3]).append(" | ").append(counts[4]).append(" |\n"));
+        var counts = run.counts();
+        md.append("| **Total** | **").append(ItemText.percent(run.totalScore())).append("** | ")
+                .append(counts.passed()).append(" | ").append(counts.partial()).append(" | ")
+                .append(counts.failed()).append(" | ").append(counts.error()).append(" | ")
+                .append(counts.skipped() + counts.cancelled()).append(" |\n\n");
+        md.append("Skipped and cancelled cases are left out of the scores; errors count as 0.\n\n");
+        var notPassed = report.items().stream().filter(item -> item.status() != ItemStatus.PASSED).toList();
+        if (!notPassed.isEmpty()) {
+            md.append("## Items that did not pass\n\n");
+            md.append("| Case | Dimension | Status | Score | Reason | Final answer |\n");
+            md.append("|---|---|---|---:|---|---|\n");
+            for (Item item : notPassed) {
+                md.append("| ").append(cell(item.caseId())).append(" | ").append(cell(item.dimension()))
+                        .append(" | ").append(item.status().wireName()).append(" | ")
+                        .append("%.2f".formatted(item.score())).append(" | ")
+                        .append(cell(ItemText.cut(ItemText.reason(item), 200))).append(" | ")
+                        .append(cell(ItemText.cut(item.finalAnswer(), 120))).append(" |\n");
+            }
+        }
+        return md.toString();
+    }
+
+    /** Model output may hold pipes, newlines and HTML; in a table cell it must stay inert text. */
+    private static String cell(String text) {
+        return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", "").replace("\n", " ")
+                .replace("<", "&lt;").replace(">", "&gt;");
+    }
+}
