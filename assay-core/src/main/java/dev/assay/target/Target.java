@@ -1,0 +1,33 @@
+package dev.assay.target;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.cases.Case;
+import dev.assay.transcript.Transcript;
+import java.util.Set;
+
+/**
+ * A system under test: a model driven by Assay's agent loop, an agent service, or recorded transcripts.
+ * Thread-safe: the engine runs several cases at once (up to {@link #maxConcurrency()}).
+ */
+public interface Target {
+    /** {@return the target as users name it, e.g. {@code openai:gpt-4o-mini}} */
+    String name();
+
+    /** {@return the canonical names of the tools this target can use, for prerequisite checks} */
+    Set<String> toolNames();
+
+    /**
+     * Works on one case, recording everything in {@code session.transcript()}, and returns the transcript.
+     * Failures of the system under test (timeouts, HTTP errors, malformed output) are recorded as
+     * {@code TargetError} events, not thrown.
+     */
+    Transcript run(Case evalCase, Session session) throws InterruptedException;
+
+    /** {@return how many cases this target accepts at once; the engine uses the smaller of this and its own limit} */
+    default int maxConcurrency() {
+        return Integer.MAX_VALUE;
+    }
+
+    /** {@return the target's settings for the run's configuration snapshot; never secrets} */
+    JsonNode describe();
+}

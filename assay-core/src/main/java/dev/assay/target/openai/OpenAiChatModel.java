@@ -1,0 +1,278 @@
+package dev.assay.target.openai;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.openai.client.OpenAIClient;
+import com.openai.client.okhttp.OpenAIOkHttpClient;
+import com.openai.core.JsonValue;
+import com.openai.core.RequestOptions;
+import com.openai.core.http.StreamResponse;
+import com.openai.errors.OpenAIInvalidDataException;
+import com.openai.errors.OpenAIIoException;
+import com.openai.errors.OpenAIServiceException;
+import com.openai.helpers.ChatCompletionAccumulator;
+import com.openai.models.FunctionDefinition;
+import com.openai.models.FunctionParameters;
+import com.openai.models.chat.completions.ChatCompletion;
+import com.openai.models.chat.completions.ChatCompletionAssistantMessageParam;
+import com.openai.models.chat.completions.ChatCompletionChunk;
+import com.openai.models.chat.completions.ChatCompletionCreateParams;
+import com.openai.models.chat.completions.ChatCompletionMessage;
+import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
+import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
+import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.target.ChatMessage;
+import dev.assay.target.ChatModel;
+import dev.assay.target.ModelRequest;
+import dev.assay.target.ModelResponse;
+import dev.assay.target.RetryPolicy;
+import dev.assay.target.ToolCallRequest;
+import dev.assay.target.ToolSpec;
+import dev.assay.transcript.Usage;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * A model behind an OpenAI-compatible Chat Completions API (OpenAI, vLLM, Ollama, DeepSeek, Qwen...), through the
+ * official {@code openai-java} SDK. The SDK's own retries are off: Assay retries with its {@link RetryPolicy} so
+ * that attempts and waits are bounded, configurable and reported. Thread-safe.
+ */
+public final class OpenAiChatModel implements ChatModel {
+    private final OpenAIClient client;
+    private final String model;
+    private final boolean stream;
+    private final RetryPolicy retry;
+    private final Consumer<String> log;
+
+    /**
+     * @param settings how to reach the API; the key is used for requests only, never stored or logged
+     * @param log      receives one line per retry ("retrying after 429, attempt 2/4, waiting 1.0 s")
+     */
+    public OpenAiChatModel(OpenAiSettings settings, Consumer<String> log) {
+        this.client = OpenAIOkHttpClient.builder()
+                .baseUrl(settings.baseUrl())
+                .apiKey(settings.apiKey().isEmpty() ? "not-needed" : settings.apiKey())
+                .maxRetries(0)
+                .timeout(settings.requestTimeout())
+                .checkJacksonVersionCompatibility(false)
+                .build();
+        this.model = settings.model();
+        this.stream = settings.stream();
+        this.retry = settings.retry();
+        this.log = log;
+    }
+
+    @Override
+    public String name() {
+        return "openai:" + model;
+    }
+
+    @Override
+    public ModelResponse complete(ModelRequest request) throws InterruptedException {
+        ChatCompletionCreateParams params = toParams(request);
+        Instant deadline = request.timeout() == null ? null : Instant.now().plus(request.timeout());
+        Duration waited = Duration.ZERO;
+        for (int attempt = 1; ; attempt++) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            Duration remaining = deadline == null ? null : Duration.between(Instant.now(), deadline);
+            if (remaining != null && remaining.isNegative()) {
+                throw new AssayException(Problem.of("target.timeout", "the model did not answer in time")
+                        .withDetail("attempts", attempt - 1));
+            }
+            try {
+                return stream ? streamed(params, remaining) : single(params, remaining);
+            } catch (OpenAIServiceException | OpenAIIoException | OpenAIInvalidDataException e) {
+                Failure failure = classify(e);
+                boolean lastAttempt = attempt >= retry.maxAttempts();
+                Duration delay = retry.delayBefore(attempt, failure.retryAfter());
+                boolean withinBudget = waited.plus(delay).compareTo(retry.maxTotalWait()) <= 0
+                        && (deadline == null || Instant.now().plus(delay).isBefore(deadline));
+                if (!failure.transientFailure() || lastAttempt || !withinBudget) {
+                    throw new AssayException(failure.problem()
+                            .withDetail("attempts", attempt)
+                            .withDetail("waited_s", waited.toMillis() / 1000.0), e);
+                }
+                log.accept("retrying after %s (attempt %d/%d), waiting %.1f s".formatted(
+                        failure.problem().type(), attempt + 1, retry.maxAttempts(), delay.toMillis() / 1000.0));
+                Thread.sleep(delay.toMillis());
+                waited = waited.plus(delay);
+            }
+        }
+    }
+
+    private ModelResponse single(ChatCompletionCreateParams params, Duration timeout) {
+        ChatCompletion completion = client.chat().completions().create(params, options(timeout));
+        return toResponse(completion);
+    }
+
+    private ModelResponse streamed(ChatCompletionCreateParams params, Duration timeout) {
+        ChatCompletionAccumulator accumulator = ChatCompletionAccumulator.create();
+        try (StreamResponse<ChatCompletionChunk> chunks =
+                     client.chat().completions().createStreaming(params, options(timeout))) {
+            chunks.stream().forEach(accumulator::accumulate);
+        }
+        return toResponse(accumulator.chatCompletion());
+    }
+
+    private static RequestOptions options(Duration timeout) {
+        var builder = RequestOptions.builder();
+        if (timeout != null) {
+            builder.timeout(timeout);
+        }
+        return builder.build();
+    }
+
+    private ChatCompletionCreateParams toParams(ModelRequest request) {
+        var builder = ChatCompletionCreateParams.builder().model(model);
+        for (ChatMessage message : request.messages()) {
+            switch (message.role()) {
+                case SYSTEM -> builder.addSystemMessage(message.content());
+                case USER -> builder.addUserMessage(message.content());
+                case ASSISTANT -> builder.addMessage(assistantMessage(message));
+                case TOOL -> builder.addMessage(ChatCompletionToolMessageParam.builder()
+                        .toolCallId(message.toolCallId())
+                        .content(message.content())
+                        .build());
+            }
+        }
+        for (ToolSpec tool : request.tools()) {
+            builder.addFunctionTool(FunctionDefinition.builder()
+                    .name(tool.name())
+                    .description(tool.description())
+                    .parameters(FunctionParameters.builder()
+                            .putAllAdditionalProperties(toJsonValues(tool.parameters()))
+                            .build())
+                    .build());
+        }
+        if (request.temperature() != null) {
+            builder.temperature(request.temperature());
+        }
+        if (request.seed() != null) {
+            builder.seed(request.seed());
+        }
+        if (request.maxTokens() != null) {
+            builder.maxCompletionTokens(request.maxTokens().longValue());
+        }
+        return builder.build();
+    }
+
+    private static ChatCompletionAssistantMessageParam assistantMessage(ChatMessage message) {
+        var builder = ChatCompletionAssistantMessageParam.builder();
+        if (!message.content().isEmpty() || message.toolCalls().isEmpty()) {
+            builder.content(message.content());
+        }
+        for (ToolCallRequest call : message.toolCalls()) {
+            builder.addToolCall(ChatCompletionMessageFunctionToolCall.builder()
+                    .id(call.id())
+                    .function(ChatCompletionMessageFunctionToolCall.Function.builder()
+                            .name(call.name())
+                            .arguments(Json.write(call.arguments()))
+                            .build())
+                    .build());
+        }
+        return builder.build();
+    }
+
+    private static Map<String, JsonValue> toJsonValues(JsonNode objectNode) {
+        var values = new LinkedHashMap<String, JsonValue>();
+        objectNode.fields().forEachRemaining(field ->
+                values.put(field.getKey(), JsonValue.from(Json.MAPPER.convertValue(field.getValue(), Object.class))));
+        return values;
+    }
+
+    private static ModelResponse toResponse(ChatCompletion completion) {
+        if (completion.choices().isEmpty()) {
+            throw new AssayException(Problem.of("target.malformed_response", "the response has no choices"));
+        }
+        var choice = completion.choices().get(0);
+        ChatCompletionMessage message = choice.message();
+        var calls = new ArrayList<ToolCallRequest>();
+        for (ChatCompletionMessageToolCall call : message.toolCalls().orElse(List.of())) {
+            call.function().ifPresent(function -> calls.add(new ToolCallRequest(
+                    function.id(), function.function().name(), parseArguments(function.function().arguments()))));
+        }
+        String reasoning = Optional.ofNullable(message._additionalProperties().get("reasoning_content"))
+                .map(value -> value.convert(Object.class))
+                .filter(String.class::isInstance)
+                .map(String.class::cast)
+                .orElse("");
+        Usage usage = completion.usage()
+                .map(u -> new Usage(u.promptTokens(), u.completionTokens()))
+                .orElse(Usage.NONE);
+        String finish = choice._finishReason().isMissing() ? "" : choice.finishReason().asString();
+        return new ModelResponse(message.content().orElse(""), reasoning, calls, usage, finish);
+    }
+
+    /** Models sometimes send arguments that are not a JSON object; they are kept, wrapped, for the checkers. */
+    static JsonNode parseArguments(String arguments) {
+        if (arguments == null || arguments.isBlank()) {
+            return Json.object();
+        }
+        try {
+            JsonNode node = Json.MAPPER.readTree(arguments);
+            return node.isObject() ? node : Json.object().set("raw", node);
+        } catch (Exception e) {
+            return Json.object().put("raw", arguments);
+        }
+    }
+
+    private record Failure(Problem problem, boolean transientFailure, Duration retryAfter) {
+    }
+
+    private static Failure classify(RuntimeException e) {
+        if (e instanceof OpenAIServiceException service) {
+            int status = service.statusCode();
+            String type = status == 429 ? "target.rate_limited" : "target.http_error";
+            Problem problem = Problem.of(type, "the API answered HTTP " + status + ": " + brief(service.getMessage()))
+                    .withDetail("status", status);
+            boolean transientStatus = status == 408 || status == 409 || status == 429 || status >= 500;
+            return new Failure(problem, transientStatus, retryAfter(service));
+        }
+        if (e instanceof OpenAIInvalidDataException) {
+            return new Failure(Problem.of("target.malformed_response",
+                    "the API's response could not be read: " + brief(e.getMessage())), true, null);
+        }
+        boolean timeout = e.getCause() instanceof java.io.InterruptedIOException
+                || String.valueOf(e.getMessage()).toLowerCase().contains("timeout");
+        return new Failure(Problem.of(timeout ? "target.timeout" : "target.connection",
+                "the API could not be reached: " + brief(e.getMessage())), true, null);
+    }
+
+    private static Duration retryAfter(OpenAIServiceException e) {
+        List<String> values = e.headers().values("retry-after");
+        if (values.isEmpty()) {
+            return null;
+        }
+        String value = values.get(0).strip();
+        try {
+            return Duration.ofMillis((long) (Double.parseDouble(value) * 1000));
+        } catch (NumberFormatException notSeconds) {
+            try {
+                var when = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+                Duration until = Duration.between(Instant.now(), when);
+                return until.isNegative() ? Duration.ZERO : until;
+            } catch (RuntimeException notADate) {
+                return null;
+            }
+        }
+    }
+
+    private static String brief(String message) {
+        if (message == null) {
+            return "";
+        }
+        return message.length() > 300 ? message.substring(0, 300) + "..." : message;
+    }
+}
