@@ -7,9 +7,13 @@ import dev.assay.Problem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
@@ -18,6 +22,7 @@ import org.flywaydb.core.api.FlywayException;
  * Opens stores. The one place that turns a JDBC URL into a migrated, ready {@link Store}. Thread-safe.
  */
 public final class Stores {
+    private static final Pattern USER_INFO = Pattern.compile("//([^/@?#]*)@");
     static final String ACCEPTED = "jdbc:sqlite:<file path> or jdbc:postgresql://<host>[:<port>]/<database>[?...]";
 
     private Stores() {
@@ -57,9 +62,8 @@ public final class Stores {
         } catch (FlywayException e) {
             dataSource.close();
             throw new AssayException(new Problem("store.migration_failed",
-                    "cannot migrate the database schema at " + redact(jdbcUrl) + ": "
-                            + hideUrl(e.getMessage(), jdbcUrl),
-                    Map.of("url", redact(jdbcUrl))), e);
+                    "cannot migrate the database schema at " + redact(jdbcUrl) + ": " + scrub(e.getMessage(), jdbcUrl),
+                    Map.of("url", redact(jdbcUrl))));
         }
         return new JdbiStore(dataSource, dialect);
     }
@@ -75,14 +79,15 @@ public final class Stores {
         try {
             return new HikariDataSource(config);
         } catch (RuntimeException e) {
-            // Hikari fails fast when the first connection cannot be made (initializationFailTimeout = 1).
+            // Hikari fails fast when the first connection cannot be made (initializationFailTimeout = 1). The
+            // cause is not chained: drivers echo parts of the URL (pgjdbc names "user:password@host" as the host).
             Throwable root = e;
             while (root.getCause() != null && root.getCause() != root) {
                 root = root.getCause();
             }
             throw new AssayException(new Problem("store.unavailable",
-                    "cannot connect to the database at " + redact(jdbcUrl) + ": " + hideUrl(root.getMessage(), jdbcUrl),
-                    Map.of("url", redact(jdbcUrl))), e);
+                    "cannot connect to the database at " + redact(jdbcUrl) + ": " + scrub(root.toString(), jdbcUrl),
+                    Map.of("url", redact(jdbcUrl))));
         }
     }
 
@@ -113,18 +118,48 @@ public final class Stores {
      * reads both {@code password} and {@code sslpassword} from the URL).
      */
     static String redact(String jdbcUrl) {
-        String url = jdbcUrl.replaceFirst("//[^/@?#]*@", "//");
+        String url = USER_INFO.matcher(jdbcUrl).replaceFirst("//");
         int query = url.indexOf('?');
         if (query < 0) {
             return url;
         }
         String kept = Arrays.stream(url.substring(query + 1).split("&"))
-                .filter(parameter -> !parameter.toLowerCase(Locale.ROOT).split("=", 2)[0].contains("password"))
+                .filter(parameter -> !isPasswordKey(parameter.split("=", 2)[0]))
                 .collect(Collectors.joining("&"));
         return kept.isEmpty() ? url.substring(0, query) : url.substring(0, query + 1) + kept;
     }
 
-    private static String hideUrl(String message, String jdbcUrl) {
-        return message == null ? "" : message.replace(jdbcUrl, redact(jdbcUrl));
+    /** {@return the text with the URL redacted and every secret the URL carries masked} */
+    static String scrub(String text, String jdbcUrl) {
+        if (text == null) {
+            return "";
+        }
+        String scrubbed = text.replace(jdbcUrl, redact(jdbcUrl));
+        for (String secret : secrets(jdbcUrl)) {
+            scrubbed = scrubbed.replace(secret, "***");
+        }
+        return scrubbed;
+    }
+
+    private static List<String> secrets(String jdbcUrl) {
+        var secrets = new ArrayList<String>();
+        Matcher userInfo = USER_INFO.matcher(jdbcUrl);
+        if (userInfo.find()) {
+            secrets.add(userInfo.group(1));
+        }
+        int query = jdbcUrl.indexOf('?');
+        if (query >= 0) {
+            for (String parameter : jdbcUrl.substring(query + 1).split("&")) {
+                String[] pair = parameter.split("=", 2);
+                if (pair.length == 2 && isPasswordKey(pair[0]) && !pair[1].isEmpty()) {
+                    secrets.add(pair[1]);
+                }
+            }
+        }
+        return secrets;
+    }
+
+    private static boolean isPasswordKey(String key) {
+        return key.toLowerCase(Locale.ROOT).contains("password");
     }
 }
