@@ -1,0 +1,392 @@
+package dev.assay.store;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.run.Counts;
+import dev.assay.run.Item;
+import dev.assay.run.ItemStatus;
+import dev.assay.run.Run;
+import dev.assay.run.RunStatus;
+import dev.assay.run.ToolCallView;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.HandleCallback;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.JdbiException;
+import org.jdbi.v3.core.argument.Argument;
+import org.jdbi.v3.core.statement.SqlStatement;
+
+/**
+ * The {@link Store} over Jdbi, for SQLite and PostgreSQL alike; the only class that knows Jdbi. Every method runs
+ * in one transaction. Plain text columns cannot hold U+0000 in PostgreSQL, so both dialects store it as U+FFFD;
+ * JSON columns keep it escaped. Instants are kept to the millisecond. Thread-safe.
+ */
+final class JdbiStore implements Store {
+    private static final String INSERT_RUN = """
+            INSERT INTO evaluation_runs (run_id, kind, user_id, model_name, language, status, case_set,
+                case_set_version, config_snapshot, tool_snapshot, dimension_scores, total_score, total_count,
+                passed_count, failed_count, partial_count, skipped_count, error_count, cancelled_count, started_at,
+                finished_at, elapsed_s, error)
+            VALUES (:run_id, :kind, :user_id, :model_name, :language, :status, :case_set,
+                :case_set_version, :config_snapshot, :tool_snapshot, :dimension_scores, :total_score, :total_count,
+                :passed_count, :failed_count, :partial_count, :skipped_count, :error_count, :cancelled_count, :started_at,
+                :finished_at, :elapsed_s, :error)
+            ON CONFLICT (run_id) DO NOTHING""";
+
+    private static final String UPDATE_RUN = """
+            UPDATE evaluation_runs SET kind = :kind, user_id = :user_id, model_name = :model_name,
+                language = :language, status = :status, case_set = :case_set, case_set_version = :case_set_version,
+                config_snapshot = :config_snapshot, tool_snapshot = :tool_snapshot,
+                dimension_scores = :dimension_scores, total_score = :total_score, total_count = :total_count,
+                passed_count = :passed_count, failed_count = :failed_count, partial_count = :partial_count,
+                skipped_count = :skipped_count, error_count = :error_count, cancelled_count = :cancelled_count,
+                started_at = :started_at, finished_at = :finished_at, elapsed_s = :elapsed_s, error = :error
+            WHERE run_id = :run_id""";
+
+    private static final String UPSERT_ITEM = """
+            INSERT INTO evaluation_items (run_id, case_id, seq, dimension, status, score, max_score, weight, prompt,
+                final_answer, tool_calls, checker_detail, error, transcript, started_at, finished_at, elapsed_s)
+            VALUES (:run_id, :case_id, :seq, :dimension, :status, :score, :max_score, :weight, :prompt,
+                :final_answer, :tool_calls, :checker_detail, :error, :transcript, :started_at, :finished_at, :elapsed_s)
+            ON CONFLICT (run_id, case_id) DO UPDATE SET seq = excluded.seq, dimension = excluded.dimension,
+                status = excluded.status, score = excluded.score, max_score = excluded.max_score,
+                weight = excluded.weight, prompt = excluded.prompt, final_answer = excluded.final_answer,
+                tool_calls = excluded.tool_calls, checker_detail = excluded.checker_detail, error = excluded.error,
+                transcript = excluded.transcript, started_at = excluded.started_at,
+                finished_at = excluded.finished_at, elapsed_s = excluded.elapsed_s""";
+
+    private static final String LIST_ITEMS = """
+            SELECT * FROM evaluation_items WHERE run_id = :run_id
+            ORDER BY seq, case_id LIMIT :limit OFFSET :offset""";
+
+    private static final String INSERT_CASE_SET = """
+            INSERT INTO evaluation_case_sets (version, name, case_count, content, created_at)
+            VALUES (:version, :name, :case_count, :content, :created_at)
+            ON CONFLICT (version) DO NOTHING""";
+
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() { };
+    private static final TypeReference<LinkedHashMap<String, Double>> SCORES = new TypeReference<>() { };
+    private static final TypeReference<List<ToolCallView>> TOOL_CALLS = new TypeReference<>() { };
+
+    private final HikariDataSource dataSource;
+    private final Dialect dialect;
+    private final Jdbi jdbi;
+
+    JdbiStore(HikariDataSource dataSource, Dialect dialect) {
+        this.dataSource = dataSource;
+        this.dialect = dialect;
+        this.jdbi = Jdbi.create(dataSource);
+    }
+
+    @Override
+    public void createRun(Run run) {
+        Objects.requireNonNull(run.startedAt(), "startedAt");
+        int inserted = inTransaction(handle -> bindRun(handle.createUpdate(INSERT_RUN), run).execute());
+        if (inserted == 0) {
+            throw new AssayException(new Problem("store.run_exists", "a run with this id already exists",
+                    Map.of("run_id", run.runId())));
+        }
+    }
+
+    @Override
+    public void updateRun(Run run) {
+        Objects.requireNonNull(run.startedAt(), "startedAt");
+        int updated = inTransaction(handle -> bindRun(handle.createUpdate(UPDATE_RUN), run).execute());
+        if (updated == 0) {
+            throw unknownRun(run.runId());
+        }
+    }
+
+    @Override
+    public void upsertItem(Item item) {
+        try {
+            inTransaction(handle -> bindItem(handle.createUpdate(UPSERT_ITEM), item).execute());
+        } catch (AssayException e) {
+            if (e.getCause() instanceof JdbiException failure && failure.getCause() instanceof SQLException sql
+                    && dialect.isForeignKeyViolation(sql)) {
+                throw unknownRun(item.runId());
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public Optional<Run> findRun(String runId) {
+        return inTransaction(handle -> handle.createQuery("SELECT * FROM evaluation_runs WHERE run_id = :run_id")
+                .bind("run_id", runId)
+                .map((resultSet, context) -> toRun(resultSet))
+                .findOne());
+    }
+
+    @Override
+    public List<Run> listRuns(RunQuery query) {
+        Filter filter = filter(query);
+        return inTransaction(handle -> handle.createQuery("SELECT * FROM evaluation_runs" + filter.where()
+                        + " ORDER BY started_at DESC, run_id DESC LIMIT :limit OFFSET :offset")
+                .bindMap(filter.arguments())
+                .bind("limit", query.limit())
+                .bind("offset", query.offset())
+                .map((resultSet, context) -> toRun(resultSet))
+                .list());
+    }
+
+    @Override
+    public int countRuns(RunQuery query) {
+        Filter filter = filter(query);
+        long count = inTransaction(handle -> handle.createQuery("SELECT count(*) FROM evaluation_runs" + filter.where())
+                .bindMap(filter.arguments())
+                .mapTo(Long.class)
+                .one());
+        return Math.toIntExact(count);
+    }
+
+    @Override
+    public List<Item> listItems(String runId, int offset, int limit) {
+        if (offset < 0 || limit < 1) {
+            throw new IllegalArgumentException("offset must be >= 0 and limit >= 1");
+        }
+        return inTransaction(handle -> handle.createQuery(LIST_ITEMS)
+                .bind("run_id", runId)
+                .bind("limit", limit)
+                .bind("offset", offset)
+                .map((resultSet, context) -> toItem(resultSet))
+                .list());
+    }
+
+    @Override
+    public int countItems(String runId) {
+        long count = inTransaction(handle -> handle
+                .createQuery("SELECT count(*) FROM evaluation_items WHERE run_id = :run_id")
+                .bind("run_id", runId)
+                .mapTo(Long.class)
+                .one());
+        return Math.toIntExact(count);
+    }
+
+    @Override
+    public boolean deleteRun(String runId) {
+        // Items first and explicitly: the cascade is a safety net, not something every connection is trusted with.
+        return inTransaction(handle -> {
+            handle.createUpdate("DELETE FROM evaluation_items WHERE run_id = :run_id").bind("run_id", runId).execute();
+            return handle.createUpdate("DELETE FROM evaluation_runs WHERE run_id = :run_id")
+                    .bind("run_id", runId)
+                    .execute() > 0;
+        });
+    }
+
+    @Override
+    public void saveCaseSet(CaseSetSnapshot snapshot) {
+        Objects.requireNonNull(snapshot.version(), "version");
+        Objects.requireNonNull(snapshot.createdAt(), "createdAt");
+        inTransaction(handle -> handle.createUpdate(INSERT_CASE_SET)
+                .bind("version", text(snapshot.version()))
+                .bind("name", text(Objects.requireNonNullElse(snapshot.name(), "")))
+                .bind("case_count", snapshot.caseCount())
+                .bind("content", Json.write(snapshot.content()))
+                .bind("created_at", time(snapshot.createdAt()))
+                .execute());
+    }
+
+    @Override
+    public Optional<CaseSetSnapshot> findCaseSet(String version) {
+        return inTransaction(handle -> handle
+                .createQuery("SELECT * FROM evaluation_case_sets WHERE version = :version")
+                .bind("version", version)
+                .map((resultSet, context) -> new CaseSetSnapshot(
+                        resultSet.getString("version"),
+                        resultSet.getString("name"),
+                        resultSet.getInt("case_count"),
+                        Json.parse(resultSet.getString("content")),
+                        dialect.getInstant(resultSet, "created_at")))
+                .findOne());
+    }
+
+    @Override
+    public void close() {
+        dataSource.close();
+    }
+
+    private <T> T inTransaction(HandleCallback<T, RuntimeException> work) {
+        try {
+            return jdbi.inTransaction(work);
+        } catch (JdbiException e) {
+            throw new AssayException(Problem.of("store.failed", "database operation failed: " + e.getMessage()), e);
+        }
+    }
+
+    private <S extends SqlStatement<S>> S bindRun(S statement, Run run) {
+        Counts counts = run.counts();
+        return statement
+                .bind("run_id", text(run.runId()))
+                .bind("kind", text(run.kind()))
+                .bind("user_id", text(run.userId()))
+                .bind("model_name", text(run.modelName()))
+                .bind("language", text(run.language()))
+                .bind("status", run.status().wireName())
+                .bind("case_set", text(run.caseSet()))
+                .bind("case_set_version", text(run.caseSetVersion()))
+                .bind("config_snapshot", json(run.config()))
+                .bind("tool_snapshot", json(run.toolSnapshot()))
+                .bind("dimension_scores", json(run.dimensionScores()))
+                .bind("total_score", run.totalScore())
+                .bind("total_count", counts.total())
+                .bind("passed_count", counts.passed())
+                .bind("failed_count", counts.failed())
+                .bind("partial_count", counts.partial())
+                .bind("skipped_count", counts.skipped())
+                .bind("error_count", counts.error())
+                .bind("cancelled_count", counts.cancelled())
+                .bind("started_at", time(run.startedAt()))
+                .bind("finished_at", time(run.finishedAt()))
+                .bind("elapsed_s", run.elapsedS())
+                .bind("error", json(run.error()));
+    }
+
+    private <S extends SqlStatement<S>> S bindItem(S statement, Item item) {
+        return statement
+                .bind("run_id", text(item.runId()))
+                .bind("case_id", text(item.caseId()))
+                .bind("seq", item.seq())
+                .bind("dimension", text(item.dimension()))
+                .bind("status", item.status().wireName())
+                .bind("score", item.score())
+                .bind("max_score", item.maxScore())
+                .bind("weight", item.weight())
+                .bind("prompt", text(item.prompt()))
+                .bind("final_answer", text(item.finalAnswer()))
+                .bind("tool_calls", json(item.toolCalls()))
+                .bind("checker_detail", json(item.checkerDetail()))
+                .bind("error", json(item.error()))
+                .bind("transcript", json(item.transcript()))
+                .bind("started_at", time(item.startedAt()))
+                .bind("finished_at", time(item.finishedAt()))
+                .bind("elapsed_s", item.elapsedS());
+    }
+
+    private Run toRun(ResultSet row) throws SQLException {
+        return new Run(
+                row.getString("run_id"),
+                row.getString("kind"),
+                row.getString("user_id"),
+                row.getString("model_name"),
+                row.getString("language"),
+                RunStatus.parse(row.getString("status")),
+                row.getString("case_set"),
+                row.getString("case_set_version"),
+                readJson(row.getString("config_snapshot")),
+                readJson(row.getString("tool_snapshot"), STRINGS),
+                readJson(row.getString("dimension_scores"), SCORES),
+                nullableDouble(row, "total_score"),
+                new Counts(row.getInt("total_count"), row.getInt("passed_count"), row.getInt("failed_count"),
+                        row.getInt("partial_count"), row.getInt("skipped_count"), row.getInt("error_count"),
+                        row.getInt("cancelled_count")),
+                dialect.getInstant(row, "started_at"),
+                dialect.getInstant(row, "finished_at"),
+                row.getDouble("elapsed_s"),
+                readJson(row.getString("error"), Problem.class));
+    }
+
+    private Item toItem(ResultSet row) throws SQLException {
+        return new Item(
+                row.getString("run_id"),
+                row.getString("case_id"),
+                row.getInt("seq"),
+                row.getString("dimension"),
+                ItemStatus.parse(row.getString("status")),
+                row.getDouble("score"),
+                row.getDouble("max_score"),
+                row.getDouble("weight"),
+                row.getString("prompt"),
+                row.getString("final_answer"),
+                readJson(row.getString("tool_calls"), TOOL_CALLS),
+                readJson(row.getString("checker_detail")),
+                readJson(row.getString("error"), Problem.class),
+                readJson(row.getString("transcript")),
+                dialect.getInstant(row, "started_at"),
+                dialect.getInstant(row, "finished_at"),
+                row.getDouble("elapsed_s"));
+    }
+
+    private Filter filter(RunQuery query) {
+        var conditions = new ArrayList<String>();
+        var arguments = new LinkedHashMap<String, Object>();
+        if (query.userId() != null) {
+            conditions.add("user_id = :user_id");
+            arguments.put("user_id", query.userId());
+        }
+        if (query.modelName() != null) {
+            conditions.add(dialect.containsIgnoreCase("model_name", "model_name"));
+            arguments.put("model_name", query.modelName().toLowerCase(Locale.ROOT));
+        }
+        if (query.status() != null) {
+            conditions.add("status = :status");
+            arguments.put("status", query.status().wireName());
+        }
+        if (query.kind() != null) {
+            conditions.add("kind = :kind");
+            arguments.put("kind", query.kind());
+        }
+        if (query.since() != null) {
+            conditions.add("started_at >= :since");
+            arguments.put("since", time(query.since()));
+        }
+        if (query.until() != null) {
+            conditions.add("started_at < :until");
+            arguments.put("until", time(query.until()));
+        }
+        return new Filter(conditions.isEmpty() ? "" : " WHERE " + String.join(" AND ", conditions), arguments);
+    }
+
+    /** A WHERE clause (empty or starting with a space) and the arguments it names. */
+    private record Filter(String where, Map<String, Object> arguments) {
+    }
+
+    private Argument time(Instant instant) {
+        Instant millis = instant == null ? null : instant.truncatedTo(ChronoUnit.MILLIS);
+        return (position, statement, context) -> dialect.setInstant(statement, position, millis);
+    }
+
+    private static AssayException unknownRun(String runId) {
+        return new AssayException(new Problem("store.unknown_run", "no run with this id is stored",
+                Map.of("run_id", runId)));
+    }
+
+    private static String text(String value) {
+        return value.replace('\u0000', '\uFFFD');
+    }
+
+    private static String json(Object value) {
+        return value == null || (value instanceof JsonNode node && node.isNull()) ? null : Json.write(value);
+    }
+
+    private static JsonNode readJson(String text) {
+        return text == null ? null : Json.parse(text);
+    }
+
+    private static <T> T readJson(String text, Class<T> type) {
+        return text == null ? null : Json.read(text, type);
+    }
+
+    private static <T> T readJson(String text, TypeReference<T> type) {
+        return text == null ? null : Json.MAPPER.convertValue(Json.parse(text), type);
+    }
+
+    private static Double nullableDouble(ResultSet row, String column) throws SQLException {
+        double value = row.getDouble(column);
+        return row.wasNull() ? null : value;
+    }
+}

@@ -1,0 +1,165 @@
+package dev.assay.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.assay.AssayException;
+import dev.assay.Problem;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.FlywayException;
+
+/**
+ * Opens stores. The one place that turns a JDBC URL into a migrated, ready {@link Store}. Thread-safe.
+ */
+public final class Stores {
+    private static final Pattern USER_INFO = Pattern.compile("//([^/@?#]*)@");
+    static final String ACCEPTED = "jdbc:sqlite:<file path> or jdbc:postgresql://<host>[:<port>]/<database>[?...]";
+
+    private Stores() {
+    }
+
+    /** {@return the default database of an Assay home directory: {@code jdbc:sqlite:<home>/assay.db}} */
+    public static String defaultUrl(Path assayHome) {
+        return "jdbc:sqlite:" + assayHome.toAbsolutePath().normalize().resolve("assay.db");
+    }
+
+    /**
+     * Opens a store and brings its schema up to date with Flyway.
+     *
+     * @param jdbcUrl {@code jdbc:sqlite:<path>} (parent directories are created) or {@code jdbc:postgresql://...}
+     * @return the store; close it to release its connections
+     * @throws AssayException {@code store.unsupported_url} for any other URL, {@code store.unavailable} when the
+     *                        database cannot be reached, {@code store.migration_failed} when its schema cannot be
+     *                        migrated; messages never contain passwords
+     */
+    public static Store open(String jdbcUrl) {
+        Dialect dialect = Dialect.forUrl(jdbcUrl);
+        if (dialect == null) {
+            throw new AssayException(new Problem("store.unsupported_url",
+                    "unsupported database URL " + redact(String.valueOf(jdbcUrl)) + "; use " + ACCEPTED,
+                    Map.of("accepted", ACCEPTED)));
+        }
+        if (dialect == Dialect.SQLITE) {
+            createParentDirectories(jdbcUrl);
+        }
+        HikariDataSource dataSource = connect(jdbcUrl, dialect);
+        try {
+            Flyway.configure()
+                    .dataSource(dataSource)
+                    .locations(dialect.migrationLocation())
+                    .load()
+                    .migrate();
+        } catch (FlywayException e) {
+            dataSource.close();
+            throw new AssayException(new Problem("store.migration_failed",
+                    "cannot migrate the database schema at " + redact(jdbcUrl) + ": " + scrub(e.getMessage(), jdbcUrl),
+                    Map.of("url", redact(jdbcUrl))));
+        }
+        return new JdbiStore(dataSource, dialect);
+    }
+
+    private static HikariDataSource connect(String jdbcUrl, Dialect dialect) {
+        var config = new HikariConfig();
+        config.setJdbcUrl(jdbcUrl);
+        config.setDataSourceProperties(dialect.connectionProperties());
+        config.setMaximumPoolSize(dialect.maxPoolSize());
+        config.setMinimumIdle(1);
+        config.setConnectionTimeout(10_000);
+        config.setPoolName("assay-store");
+        try {
+            return new HikariDataSource(config);
+        } catch (RuntimeException e) {
+            // Hikari fails fast when the first connection cannot be made (initializationFailTimeout = 1). The
+            // cause is not chained: drivers echo parts of the URL (pgjdbc names "user:password@host" as the host).
+            Throwable root = e;
+            while (root.getCause() != null && root.getCause() != root) {
+                root = root.getCause();
+            }
+            throw new AssayException(new Problem("store.unavailable",
+                    "cannot connect to the database at " + redact(jdbcUrl) + ": " + scrub(root.toString(), jdbcUrl),
+                    Map.of("url", redact(jdbcUrl))));
+        }
+    }
+
+    private static void createParentDirectories(String jdbcUrl) {
+        String path = jdbcUrl.substring("jdbc:sqlite:".length());
+        int query = path.indexOf('?');
+        path = query < 0 ? path : path.substring(0, query);
+        path = path.startsWith("file:") ? path.substring("file:".length()) : path;
+        if (path.isBlank() || path.equals(":memory:") || jdbcUrl.contains("mode=memory")) {
+            // Each pooled connection would see its own empty in-memory database.
+            throw new AssayException(new Problem("store.unsupported_url",
+                    "in-memory SQLite is not supported; use " + ACCEPTED, Map.of("accepted", ACCEPTED)));
+        }
+        Path parent = Path.of(path).toAbsolutePath().getParent();
+        try {
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+        } catch (IOException e) {
+            throw new AssayException(new Problem("store.unavailable",
+                    "cannot create the directory " + parent + " for the database " + redact(jdbcUrl),
+                    Map.of("url", redact(jdbcUrl))), e);
+        }
+    }
+
+    /**
+     * {@return the URL without user-info and without query parameters whose name contains "password"} (pgjdbc
+     * reads both {@code password} and {@code sslpassword} from the URL).
+     */
+    static String redact(String jdbcUrl) {
+        String url = USER_INFO.matcher(jdbcUrl).replaceFirst("//");
+        int query = url.indexOf('?');
+        if (query < 0) {
+            return url;
+        }
+        String kept = Arrays.stream(url.substring(query + 1).split("&"))
+                .filter(parameter -> !isPasswordKey(parameter.split("=", 2)[0]))
+                .collect(Collectors.joining("&"));
+        return kept.isEmpty() ? url.substring(0, query) : url.substring(0, query + 1) + kept;
+    }
+
+    /** {@return the text with the URL redacted and every secret the URL carries masked} */
+    static String scrub(String text, String jdbcUrl) {
+        if (text == null) {
+            return "";
+        }
+        String scrubbed = text.replace(jdbcUrl, redact(jdbcUrl));
+        for (String secret : secrets(jdbcUrl)) {
+            scrubbed = scrubbed.replace(secret, "***");
+        }
+        return scrubbed;
+    }
+
+    private static List<String> secrets(String jdbcUrl) {
+        var secrets = new ArrayList<String>();
+        Matcher userInfo = USER_INFO.matcher(jdbcUrl);
+        if (userInfo.find()) {
+            secrets.add(userInfo.group(1));
+        }
+        int query = jdbcUrl.indexOf('?');
+        if (query >= 0) {
+            for (String parameter : jdbcUrl.substring(query + 1).split("&")) {
+                String[] pair = parameter.split("=", 2);
+                if (pair.length == 2 && isPasswordKey(pair[0]) && !pair[1].isEmpty()) {
+                    secrets.add(pair[1]);
+                }
+            }
+        }
+        return secrets;
+    }
+
+    private static boolean isPasswordKey(String key) {
+        return key.toLowerCase(Locale.ROOT).contains("password");
+    }
+}

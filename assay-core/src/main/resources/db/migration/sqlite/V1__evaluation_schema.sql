@@ -1,0 +1,67 @@
+-- Assay evaluation schema, SQLite dialect. The PostgreSQL folder holds the same logical schema.
+-- Times are INTEGER epoch milliseconds (UTC); JSON columns are TEXT written by dev.assay.Json.MAPPER.
+
+CREATE TABLE evaluation_runs (
+    run_id           TEXT    NOT NULL PRIMARY KEY,
+    kind             TEXT    NOT NULL,
+    user_id          TEXT    NOT NULL DEFAULT '',
+    model_name       TEXT    NOT NULL DEFAULT '',
+    language         TEXT    NOT NULL DEFAULT '',
+    status           TEXT    NOT NULL,
+    case_set         TEXT    NOT NULL DEFAULT '',
+    case_set_version TEXT    NOT NULL DEFAULT '',
+    config_snapshot  TEXT,
+    tool_snapshot    TEXT,
+    dimension_scores TEXT,
+    total_score      REAL,
+    total_count      INTEGER NOT NULL DEFAULT 0,
+    passed_count     INTEGER NOT NULL DEFAULT 0,
+    failed_count     INTEGER NOT NULL DEFAULT 0,
+    partial_count    INTEGER NOT NULL DEFAULT 0,
+    skipped_count    INTEGER NOT NULL DEFAULT 0,
+    error_count      INTEGER NOT NULL DEFAULT 0,
+    cancelled_count  INTEGER NOT NULL DEFAULT 0,
+    started_at       INTEGER NOT NULL,
+    finished_at      INTEGER,
+    elapsed_s        REAL    NOT NULL DEFAULT 0,
+    error            TEXT
+);
+
+-- Listing is newest first; run_id breaks ties so pages are stable.
+CREATE INDEX evaluation_runs_started ON evaluation_runs (started_at DESC, run_id DESC);
+CREATE INDEX evaluation_runs_status ON evaluation_runs (status, started_at DESC);
+CREATE INDEX evaluation_runs_user ON evaluation_runs (user_id, started_at DESC);
+CREATE INDEX evaluation_runs_model ON evaluation_runs (model_name);
+
+CREATE TABLE evaluation_items (
+    id             INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id         TEXT    NOT NULL REFERENCES evaluation_runs (run_id) ON DELETE CASCADE,
+    case_id        TEXT    NOT NULL,
+    seq            INTEGER NOT NULL,
+    dimension      TEXT    NOT NULL DEFAULT '',
+    status         TEXT    NOT NULL,
+    score          REAL    NOT NULL,
+    max_score      REAL    NOT NULL,
+    weight         REAL    NOT NULL,
+    prompt         TEXT    NOT NULL DEFAULT '',
+    final_answer   TEXT    NOT NULL DEFAULT '',
+    tool_calls     TEXT,
+    checker_detail TEXT,
+    error          TEXT,
+    transcript     TEXT,
+    started_at     INTEGER,
+    finished_at    INTEGER,
+    elapsed_s      REAL    NOT NULL DEFAULT 0,
+    -- The reference schema had no unique key and emulated upsert with UPDATE-then-INSERT (wunder-reference.md 4.6).
+    CONSTRAINT evaluation_items_run_case UNIQUE (run_id, case_id)
+);
+
+CREATE INDEX evaluation_items_run_seq ON evaluation_items (run_id, seq);
+
+CREATE TABLE evaluation_case_sets (
+    version    TEXT    NOT NULL PRIMARY KEY,
+    name       TEXT    NOT NULL,
+    case_count INTEGER NOT NULL,
+    content    TEXT    NOT NULL,
+    created_at INTEGER NOT NULL
+);
