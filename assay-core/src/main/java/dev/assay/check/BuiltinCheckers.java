@@ -8,6 +8,16 @@ final class BuiltinCheckers {
     }
 
     static List<CheckerFactory> all() {
-        return List.of();
+        return List.of(
+                ChoiceChecker.FACTORY,
+                ExactChecker.FACTORY,
+                RegexChecker.FACTORY,
+                ContainsChecker.FACTORY,
+                ToolCalledChecker.FACTORY,
+                ToolArgsChecker.FACTORY,
+                FileExistsChecker.FACTORY,
+                FileContainsChecker.FACTORY,
+                JsonSchemaChecker.FACTORY,
+                JsonContainsChecker.FACTORY);
     }
 }

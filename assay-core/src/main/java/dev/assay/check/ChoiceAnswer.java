@@ -1,0 +1,141 @@
+package dev.assay.check;
+
+import dev.assay.transcript.AnswerText;
+import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Finds the option letter a model chose in free text. The reference normaliser (wunder-reference.md §1.5,
+ * {@code normalize_choice_answer}) in order, plus two additions:
+ * <ol>
+ *   <li>tool-call markup, think blocks and every XML/HTML-like tag are removed; then NFKC, so full-width letters and
+ *       punctuation ({@code Ｂ}, {@code ：}, {@code （}) read as their ASCII forms;</li>
+ *   <li>{@code label}: a label (答案, 最终答案, 选择, 选项, answer, final answer; any case) with a separator
+ *       ({@code :}, {@code is}, 为, 是), optional wrappers, a letter and a terminator, anywhere; the last one wins;</li>
+ *   <li>{@code line}: from the bottom, the first line that is wholly a labelled answer or a lone letter with wrappers
+ *       or punctuation around it;</li>
+ *   <li>{@code leading_letter} (Assay): lines that start with a letter and a separator ({@code B. 4},
+ *       {@code B，因为…}) with no other option marker after it; used when all such lines name one letter, so an
+ *       echo of the options is never read as a choice;</li>
+ *   <li>{@code short_line}: if the whole text is one line of at most 32 UTF-8 bytes, its only standalone upper-case
+ *       letter; two or more (even the same letter twice) give no answer. Lower case is not read here because of
+ *       the English article "a".</li>
+ * </ol>
+ * Immutable and thread-safe.
+ */
+final class ChoiceAnswer {
+    static final String DEFAULT_LETTERS = "ABCD";
+    private static final int SHORT_LINE_BYTES = 32;
+    private static final Pattern ANY_TAG = Pattern.compile("</?[A-Za-z][^>]*>");
+    private static final Pattern LINE_LEAD = Pattern.compile("^[-*>`\\s]+");
+    private static final String LABEL = "(?:最终答案|答案|选择|选项|answer)[*_]*\\s*(?:[:：]|is\\b\\s*[:：]?|为|是\\s*[:：]?)\\s*";
+    private static final String OPEN = "[(\\[{<\"'`*_~“‘「【]*";
+    private static final String CLOSE_OR_PUNCT = "[)\\]}>\"'`*_~”’」】.,，。!！?？:：;；]";
+
+    /**
+     * A letter found and the rule that found it.
+     *
+     * @param letter the upper-case letter
+     * @param rule   {@code label}, {@code line}, {@code leading_letter} or {@code short_line}
+     */
+    record Extraction(String letter, String rule) {
+    }
+
+    private final Pattern labelled;
+    private final Pattern labelledLine;
+    private final Pattern letterLine;
+    private final Pattern leadingLetter;
+    private final Pattern optionMarker;
+    private final Pattern standalone;
+
+    /** @param letters the option letters, upper case, e.g. {@code ABCD} */
+    ChoiceAnswer(String letters) {
+        String any = "[" + letters + letters.toLowerCase(Locale.ROOT) + "]";
+        String upper = "[" + letters + "]";
+        labelled = Pattern.compile("(?iu)" + LABEL + OPEN + "(" + any + ")(?=\\s|" + CLOSE_OR_PUNCT + "|$)");
+        labelledLine = Pattern.compile("(?iu)^" + LABEL + OPEN + "(" + any + ")(?:\\s|" + CLOSE_OR_PUNCT + ")*$");
+        letterLine = Pattern.compile("^" + OPEN + "(" + any + ")" + CLOSE_OR_PUNCT + "*$");
+        leadingLetter = Pattern.compile("^[(\\[【]?(" + upper + ")\\s*[).:、,，：]\\s*(.*)$");
+        optionMarker = Pattern.compile("(?<![A-Za-z0-9])" + upper + "\\s*[).:、：]");
+        standalone = Pattern.compile("(?<![A-Za-z0-9])(" + upper + ")(?![A-Za-z0-9])");
+    }
+
+    /** {@return the chosen letter, or empty when the text names none unambiguously} */
+    Optional<Extraction> extract(String answer) {
+        String text = clean(answer);
+        if (text.isEmpty()) {
+            return Optional.empty();
+        }
+        List<String> lines = text.lines().map(line -> LINE_LEAD.matcher(line.strip()).replaceFirst(""))
+                .filter(line -> !line.isBlank()).map(String::strip).toList();
+        return lastLabel(text)
+                .or(() -> bottomLine(lines))
+                .or(() -> leadingLetter(lines))
+                .or(() -> shortLine(text, lines));
+    }
+
+    /** The text the rules read: what remains after markup is removed, in NFKC. */
+    static String clean(String answer) {
+        String text = AnswerText.stripThinking(AnswerText.stripToolCalls(answer));
+        text = ANY_TAG.matcher(text).replaceAll("");
+        return Normalizer.normalize(text, Normalizer.Form.NFKC).strip();
+    }
+
+    private Optional<Extraction> lastLabel(String text) {
+        Matcher matcher = labelled.matcher(text);
+        String last = null;
+        while (matcher.find()) {
+            last = matcher.group(1);
+        }
+        return found(last, "label");
+    }
+
+    private Optional<Extraction> bottomLine(List<String> lines) {
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            for (Pattern whole : List.of(labelledLine, letterLine)) {
+                Matcher matcher = whole.matcher(lines.get(i));
+                if (matcher.matches()) {
+                    return found(matcher.group(1), "line");
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<Extraction> leadingLetter(List<String> lines) {
+        Set<String> letters = new LinkedHashSet<>();
+        for (String line : lines) {
+            Matcher matcher = leadingLetter.matcher(line);
+            if (matcher.matches() && !optionMarker.matcher(matcher.group(2)).find()) {
+                letters.add(matcher.group(1));
+            }
+        }
+        return letters.size() == 1 ? found(letters.iterator().next(), "leading_letter") : Optional.empty();
+    }
+
+    private Optional<Extraction> shortLine(String text, List<String> lines) {
+        if (lines.size() != 1 || text.getBytes(StandardCharsets.UTF_8).length > SHORT_LINE_BYTES) {
+            return Optional.empty();
+        }
+        Matcher matcher = standalone.matcher(text);
+        String only = null;
+        int count = 0;
+        while (matcher.find()) {
+            only = matcher.group(1);
+            count++;
+        }
+        return count == 1 ? found(only, "short_line") : Optional.empty();
+    }
+
+    private static Optional<Extraction> found(String letter, String rule) {
+        return letter == null ? Optional.empty()
+                : Optional.of(new Extraction(letter.toUpperCase(Locale.ROOT), rule));
+    }
+}

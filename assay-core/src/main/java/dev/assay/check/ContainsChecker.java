@@ -1,0 +1,51 @@
+package dev.assay.check;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@code contains}: the final answer contains every expected fragment. Expected: {@code "text"},
+ * {@code ["a", "b"]} (all required), or {@code {"text": "a" | [...], "ignore_case": false,
+ * "fold_whitespace": false}}; see {@link TextMatching}.
+ *
+ * @param fragments the fragments, all required
+ * @param matching  how answer and fragments are normalised
+ */
+record ContainsChecker(List<String> fragments, TextMatching matching) implements Checker {
+    static final CheckerFactory FACTORY = new BuiltinFactory("contains", ContainsChecker::create);
+
+    ContainsChecker {
+        fragments = List.copyOf(fragments);
+    }
+
+    static ContainsChecker create(JsonNode node) {
+        var expected = Expected.of("contains", node);
+        if (expected.isObject()) {
+            expected.onlyKeys(Set.of("text", "contains", "ignore_case", "fold_whitespace"));
+            JsonNode text = expected.requiredField("text", "contains");
+            return new ContainsChecker(expected.texts("text", text), TextMatching.from(expected));
+        }
+        return new ContainsChecker(expected.texts("expected", node), TextMatching.STRICT);
+    }
+
+    @Override
+    public Verdict check(CheckContext context) {
+        String actual = context.finalAnswer() == null ? "" : context.finalAnswer();
+        List<String> missing = missingFragments(fragments, actual, matching);
+        ObjectNode detail = Json.object();
+        detail.set("expected", Json.tree(fragments));
+        detail.set("missing", Json.tree(missing));
+        detail.put("actual", actual);
+        return Verdict.of(missing.isEmpty(), "contains.missing",
+                missing.size() + " of " + fragments.size() + " expected fragments not found in the answer", detail);
+    }
+
+    /** {@return the fragments not found in {@code text}, in their given order} */
+    static List<String> missingFragments(List<String> fragments, String text, TextMatching matching) {
+        String haystack = matching.normalize(text);
+        return fragments.stream().filter(fragment -> !haystack.contains(matching.normalize(fragment))).toList();
+    }
+}

@@ -1,0 +1,91 @@
+package dev.assay.check;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import java.time.Duration;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * {@code regex}: a Java regular expression is searched for ({@link Matcher#find()}) in the final answer.
+ * Expected: {@code "pattern"} or {@code {"pattern": "..."}}. Default flags as in the reference: case-sensitive,
+ * {@code .} does not match a newline, {@code ^}/{@code $} anchor the whole answer; case files opt in with inline
+ * flags {@code (?i)}, {@code (?s)}, {@code (?m)}. The answer is trimmed, so Java's {@code $} (which also matches
+ * before a final line break) behaves like the reference's. A pattern that does not compile is rejected at load
+ * time. A search that runs longer than {@link #TIME_LIMIT} (catastrophic backtracking on a long answer) fails with
+ * {@code regex.timeout} instead of stalling the run.
+ *
+ * @param pattern the compiled pattern
+ */
+record RegexChecker(Pattern pattern) implements Checker {
+    static final CheckerFactory FACTORY = new BuiltinFactory("regex", RegexChecker::create);
+    static final Duration TIME_LIMIT = Duration.ofSeconds(2);
+
+    static RegexChecker create(JsonNode node) {
+        var expected = Expected.of("regex", node);
+        JsonNode source = node;
+        if (expected.isObject()) {
+            expected.onlyKeys(Set.of("pattern"));
+            source = expected.requiredField("pattern");
+        }
+        String text = expected.text("pattern", source);
+        try {
+            return new RegexChecker(Pattern.compile(text));
+        } catch (PatternSyntaxException e) {
+            throw expected.invalid("pattern", "a valid Java regular expression (" + e.getDescription()
+                    + " near index " + e.getIndex() + ")", source);
+        }
+    }
+
+    @Override
+    public Verdict check(CheckContext context) {
+        String actual = context.finalAnswer() == null ? "" : context.finalAnswer().strip();
+        ObjectNode detail = Json.object();
+        detail.put("pattern", pattern.pattern());
+        detail.put("actual", actual);
+        try {
+            Matcher matcher = pattern.matcher(new Deadline(actual, System.nanoTime() + TIME_LIMIT.toNanos()));
+            boolean found = matcher.find();
+            detail.put("match", found ? matcher.group() : null);
+            return Verdict.of(found, "regex.no_match", "the pattern does not occur in the answer", detail);
+        } catch (Deadline.Exceeded e) {
+            return Verdict.failed("regex.timeout",
+                    "the pattern took longer than " + TIME_LIMIT.toSeconds() + " s on this answer", detail);
+        }
+    }
+
+    /** The answer as the matcher sees it: every character read checks the clock, so a runaway search ends. */
+    private record Deadline(String text, long deadlineNanos) implements CharSequence {
+        static final class Exceeded extends RuntimeException {
+            Exceeded() {
+                super(null, null, false, false);
+            }
+        }
+
+        @Override
+        public char charAt(int index) {
+            if (System.nanoTime() > deadlineNanos) {
+                throw new Exceeded();
+            }
+            return text.charAt(index);
+        }
+
+        @Override
+        public int length() {
+            return text.length();
+        }
+
+        @Override
+        public CharSequence subSequence(int start, int end) {
+            return new Deadline(text.substring(start, end), deadlineNanos);
+        }
+
+        @Override
+        public String toString() {
+            return text;
+        }
+    }
+}

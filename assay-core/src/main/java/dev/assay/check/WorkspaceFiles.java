@@ -1,0 +1,85 @@
+package dev.assay.check;
+
+import dev.assay.AssayException;
+import dev.assay.Problem;
+import dev.assay.tools.Workspace;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * How file checkers reach the workspace. Paths are resolved with {@link Workspace#resolve}, so an absolute path,
+ * a {@code ..} that climbs out or a link pointing outside fails with {@code workspace.escape}; the other failures
+ * are {@code file.not_found}, {@code file.not_regular} (a directory or device where a file was expected),
+ * {@code file.too_large} (over {@link #MAX_TEXT_BYTES}), {@code file.binary} (a NUL byte or invalid UTF-8) and
+ * {@code file.unreadable} (an I/O error).
+ */
+final class WorkspaceFiles {
+    /** Checkers read whole files into memory; a model that writes gigabytes fails instead of exhausting it. */
+    static final long MAX_TEXT_BYTES = 16L * 1024 * 1024;
+
+    private WorkspaceFiles() {
+    }
+
+    static Outcome<Path> resolve(Workspace workspace, String path) {
+        try {
+            return new Outcome.Ok<>(workspace.resolve(path));
+        } catch (AssayException e) {
+            return new Outcome.Failed<>(e.problem());
+        }
+    }
+
+    static Outcome<Path> regularFile(Workspace workspace, String path) {
+        return switch (resolve(workspace, path)) {
+            case Outcome.Failed<Path> failed -> failed;
+            case Outcome.Ok<Path>(Path file) when !Files.exists(file) ->
+                    failed("file.not_found", "no such file in the workspace", path);
+            case Outcome.Ok<Path>(Path file) when !Files.isRegularFile(file) ->
+                    failed("file.not_regular", "not a regular file (a directory?)", path);
+            case Outcome.Ok<Path> ok -> ok;
+        };
+    }
+
+    /** {@return the file's text, decoded as strict UTF-8 with a leading byte-order mark removed} */
+    static Outcome<String> readText(Workspace workspace, String path) {
+        return switch (regularFile(workspace, path)) {
+            case Outcome.Failed<Path>(Problem problem) -> new Outcome.Failed<>(problem);
+            case Outcome.Ok<Path>(Path file) -> decode(file, path);
+        };
+    }
+
+    private static Outcome<String> decode(Path file, String path) {
+        byte[] bytes;
+        try {
+            if (Files.size(file) > MAX_TEXT_BYTES) {
+                return failed("file.too_large", "larger than " + MAX_TEXT_BYTES + " bytes", path);
+            }
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            return failed("file.unreadable", "cannot read: " + e.getMessage(), path);
+        }
+        for (byte b : bytes) {
+            if (b == 0) {
+                return failed("file.binary", "a binary file (it contains NUL bytes), not text", path);
+            }
+        }
+        try {
+            String text = StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes))
+                    .toString();
+            return new Outcome.Ok<>(text.startsWith("\uFEFF") ? text.substring(1) : text);
+        } catch (CharacterCodingException e) {
+            return failed("file.binary", "not valid UTF-8 text", path);
+        }
+    }
+
+    private static <T> Outcome<T> failed(String type, String why, String path) {
+        return new Outcome.Failed<>(Problem.of(type, why + ": " + path).withDetail("path", path));
+    }
+}
