@@ -1,0 +1,89 @@
+package dev.assay.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.InvalidPathException;
+import java.util.List;
+
+/**
+ * Common frame of the built-in tools: name, description, the schema built from {@link Param}s, and the one
+ * place where anything that went wrong becomes a failed {@link ToolResult}, so no tool throws for model input.
+ */
+abstract class BuiltinTool implements Tool {
+    /** Cap on the text any built-in tool returns to the model. */
+    static final int OUTPUT_CAP_BYTES = 64 * 1024;
+
+    private final String name;
+    private final String description;
+    private final ObjectNode parameters;
+
+    BuiltinTool(String name, String description, List<Param> params) {
+        this.name = name;
+        this.description = description;
+        this.parameters = schema(params);
+    }
+
+    /** One argument as the schema describes it. */
+    record Param(String name, String type, String description, boolean required) {
+        static Param required(String name, String type, String description) {
+            return new Param(name, type, description, true);
+        }
+
+        static Param optional(String name, String type, String description) {
+            return new Param(name, type, description, false);
+        }
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    @Override
+    public final String description() {
+        return description;
+    }
+
+    @Override
+    public final JsonNode parameters() {
+        return parameters.deepCopy();
+    }
+
+    @Override
+    public final ToolResult call(JsonNode arguments, Workspace workspace) throws InterruptedException {
+        try {
+            return run(new Arguments(arguments), workspace);
+        } catch (AssayException e) {
+            return ToolResult.failed(e.problem());
+        } catch (IOException | UncheckedIOException e) {
+            return ToolResult.failed(Problem.of("file.io_error", String.valueOf(e.getMessage())));
+        } catch (InvalidPathException e) {
+            return ToolResult.failed(Problem.of("tool.invalid_args", "not a valid path: " + e.getInput()));
+        }
+    }
+
+    /**
+     * Does the work. Expected failures are returned as failed results or thrown as {@link AssayException}
+     * (as {@link Workspace#resolve} and {@link Arguments} do); {@link #call} turns both into results.
+     */
+    abstract ToolResult run(Arguments arguments, Workspace workspace) throws IOException, InterruptedException;
+
+    private static ObjectNode schema(List<Param> params) {
+        ObjectNode schema = Json.object().put("type", "object");
+        ObjectNode properties = schema.putObject("properties");
+        var required = schema.putArray("required");
+        for (Param param : params) {
+            properties.putObject(param.name()).put("type", param.type()).put("description", param.description());
+            if (param.required()) {
+                required.add(param.name());
+            }
+        }
+        schema.put("additionalProperties", false);
+        return schema;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.assay.tools;
+
+import dev.assay.Problem;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * {@code search_files(pattern, path?)}: grep over the text files below a directory (or in one file), one
+ * {@code relative/path:line: text} line per matching line, capped. Binary files, files over
+ * {@link TextFiles#MAX_TEXT_BYTES} and symbolic links are skipped.
+ */
+final class SearchFilesTool extends BuiltinTool {
+    static final int MAX_MATCHES = 200;
+    static final int MAX_LINE_CHARS = 300;
+    private static final int MAX_DEPTH = 32;
+
+    SearchFilesTool() {
+        super(ToolNames.SEARCH_FILES,
+                "Search the text files below a workspace path for lines matching a Java regular expression.",
+                List.of(Param.required("pattern", "string", "Java regular expression matched against each line."),
+                        Param.optional("path", "string",
+                                "File or directory relative to the workspace; the workspace itself when omitted.")));
+    }
+
+    @Override
+    ToolResult run(Arguments arguments, Workspace workspace) throws IOException {
+        String patternText = arguments.string("pattern");
+        Path start = arguments.optionalPath("path", workspace);
+        Pattern pattern;
+        try {
+            pattern = Pattern.compile(patternText);
+        } catch (PatternSyntaxException e) {
+            return ToolResult.failed(Problem.of("search.invalid_pattern", e.getDescription())
+                    .withDetail("pattern", patternText));
+        }
+        if (!Files.exists(start)) {
+            throw TextFiles.failure("file.not_found", "no such file or directory", start, workspace);
+        }
+        List<Path> files = Files.isDirectory(start)
+                ? WorkspaceWalk.below(start, MAX_DEPTH).stream()
+                        .filter(WorkspaceWalk.Entry::regularFile).map(WorkspaceWalk.Entry::path).toList()
+                : List.of(start);
+        var out = new StringBuilder();
+        int matches = 0;
+        for (Path file : files) {
+            Optional<TextFiles.Text> text = Files.size(file) > TextFiles.MAX_TEXT_BYTES
+                    ? Optional.empty() : TextFiles.read(file, workspace, TextFiles.MAX_TEXT_BYTES);
+            if (text.isEmpty()) {
+                continue;
+            }
+            String relative = workspace.relativize(file);
+            String[] lines = text.get().content().split("\\R", -1);
+            for (int i = 0; i < lines.length; i++) {
+                if (!pattern.matcher(lines[i]).find()) {
+                    continue;
+                }
+                if (matches == MAX_MATCHES) {
+                    out.append("[truncated: stopped after ").append(MAX_MATCHES).append(" matches]\n");
+                    return ToolResult.ok(TextFiles.cap(out.toString(), OUTPUT_CAP_BYTES));
+                }
+                matches++;
+                out.append(relative).append(':').append(i + 1).append(": ").append(shortened(lines[i])).append('\n');
+            }
+        }
+        return ToolResult.ok(matches == 0 ? "no matches" : TextFiles.cap(out.toString(), OUTPUT_CAP_BYTES));
+    }
+
+    private static String shortened(String line) {
+        String trimmed = line.stripTrailing();
+        return trimmed.length() <= MAX_LINE_CHARS ? trimmed : trimmed.substring(0, MAX_LINE_CHARS) + " [...]";
+    }
+}

@@ -1,0 +1,87 @@
+package dev.assay.tools;
+
+import static dev.assay.tools.ToolTesting.call;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReplaceTextToolTest {
+    @TempDir
+    Path root;
+    Workspace workspace;
+    Path file;
+
+    @BeforeEach
+    void setUp() throws Exception {
+        workspace = new Workspace(root.resolve("ws"));
+        file = Files.writeString(workspace.root().resolve("replace.txt"), "hello world, hello moon\n");
+    }
+
+    @Test
+    void replaces_every_match_and_reports_the_count() throws Exception {
+        ToolResult result = call("replace_text", workspace,
+                "{'path': 'replace.txt', 'pattern': 'hello', 'replacement': 'bye'}");
+
+        assertThat(result.ok()).isTrue();
+        assertThat(result.output()).startsWith("replaced 2 occurrences");
+        assertThat(file).hasContent("bye world, bye moon\n");
+    }
+
+    @Test
+    void replacement_can_use_captured_groups() throws Exception {
+        call("replace_text", workspace,
+                "{'path': 'replace.txt', 'pattern': 'hello (\\\\w+)', 'replacement': '$1!'}");
+
+        assertThat(file).hasContent("world!, moon!\n");
+    }
+
+    @Test
+    void no_match_reports_zero_and_leaves_the_file() throws Exception {
+        long modified = Files.getLastModifiedTime(file).toMillis();
+
+        ToolResult result = call("replace_text", workspace,
+                "{'path': 'replace.txt', 'pattern': 'absent', 'replacement': 'x'}");
+
+        assertThat(result.ok()).isTrue();
+        assertThat(result.output()).startsWith("replaced 0 occurrences");
+        assertThat(Files.getLastModifiedTime(file).toMillis()).isEqualTo(modified);
+    }
+
+    @Test
+    void invalid_pattern_fails_and_leaves_the_file() throws Exception {
+        ToolResult result = call("replace_text", workspace,
+                "{'path': 'replace.txt', 'pattern': 'hello(', 'replacement': 'x'}");
+
+        assertThat(result.error().type()).isEqualTo("replace.invalid_pattern");
+        assertThat(file).hasContent("hello world, hello moon\n");
+    }
+
+    @Test
+    void replacement_naming_a_missing_group_fails() throws Exception {
+        ToolResult result = call("replace_text", workspace,
+                "{'path': 'replace.txt', 'pattern': 'hello', 'replacement': '$3'}");
+
+        assertThat(result.error().type()).isEqualTo("replace.invalid_replacement");
+        assertThat(file).hasContent("hello world, hello moon\n");
+    }
+
+    @Test
+    void missing_pattern_fails_naming_it() throws Exception {
+        ToolResult result = call("replace_text", workspace, "{'path': 'replace.txt', 'replacement': 'x'}");
+
+        assertThat(result.error().type()).isEqualTo("tool.invalid_args");
+        assertThat(result.error().details()).containsEntry("argument", "pattern");
+    }
+
+    @Test
+    void escaping_path_is_refused() throws Exception {
+        ToolResult result = call("replace_text", workspace,
+                "{'path': '../replace.txt', 'pattern': 'a', 'replacement': 'b'}");
+
+        assertThat(result.error().type()).isEqualTo("workspace.escape");
+    }
+}
