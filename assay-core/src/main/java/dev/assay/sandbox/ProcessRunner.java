@@ -1,0 +1,113 @@
+package dev.assay.sandbox;
+
+import dev.assay.AssayException;
+import dev.assay.Problem;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Starts one process, feeds its stdin, drains both streams up to the output cap and kills the whole tree at the
+ * wall-clock limit. Shared by both sandbox kinds so they differ only in the command line they build.
+ */
+final class ProcessRunner {
+    private ProcessRunner() {
+    }
+
+    static SandboxResult run(List<String> command, Map<String, String> env, SandboxRequest request,
+                             Runnable afterExit) throws InterruptedException {
+        var builder = new ProcessBuilder(command).directory(request.workDir().toFile());
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        long started = System.nanoTime();
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new AssayException(Problem.of("sandbox.unavailable", "cannot start " + command.get(0) + ": "
+                    + e.getMessage()), e);
+        }
+        long cap = request.limits().maxOutputBytes();
+        var stdout = new CappedSink(cap);
+        var stderr = new CappedSink(cap);
+        Thread outReader = Thread.ofVirtual().start(() -> stdout.drain(process.getInputStream()));
+        Thread errReader = Thread.ofVirtual().start(() -> stderr.drain(process.getErrorStream()));
+        Thread.ofVirtual().start(() -> feed(process.getOutputStream(), request.stdin()));
+        boolean finished;
+        try {
+            finished = process.waitFor(request.limits().wallTime().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            killTree(process);
+            afterExit.run();
+            throw e;
+        }
+        if (!finished) {
+            killTree(process);
+            process.waitFor();
+        }
+        afterExit.run();
+        // Readers end when the last holder of the pipes dies; a grandchild that escaped the kill must not hang us.
+        outReader.join(Duration.ofSeconds(2));
+        errReader.join(Duration.ofSeconds(2));
+        return new SandboxResult(finished ? process.exitValue() : -1, stdout.text(), stderr.text(), !finished,
+                stdout.truncated() || stderr.truncated(), Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    static void killTree(Process process) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    private static void feed(OutputStream stdin, String text) {
+        try (stdin) {
+            stdin.write(text.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            // The command exited or closed stdin without reading it all; that is its business.
+        }
+    }
+
+    /** Keeps the first {@code cap} bytes and discards the rest, still reading so the writer never blocks. */
+    private static final class CappedSink {
+        private final long cap;
+        private final ByteArrayOutputStream kept = new ByteArrayOutputStream();
+        private volatile boolean truncated;
+
+        CappedSink(long cap) {
+            this.cap = cap;
+        }
+
+        void drain(InputStream in) {
+            byte[] buffer = new byte[8192];
+            try (in) {
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                    synchronized (kept) {
+                        int room = (int) Math.max(0, Math.min(n, cap - kept.size()));
+                        kept.write(buffer, 0, room);
+                        if (room < n) {
+                            truncated = true;
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // The stream closes when the process is killed.
+            }
+        }
+
+        String text() {
+            synchronized (kept) {
+                return kept.toString(StandardCharsets.UTF_8);
+            }
+        }
+
+        boolean truncated() {
+            return truncated;
+        }
+    }
+}

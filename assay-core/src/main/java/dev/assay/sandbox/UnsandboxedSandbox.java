@@ -1,0 +1,26 @@
+package dev.assay.sandbox;
+
+import java.util.ArrayList;
+
+/**
+ * Runs commands directly on the host, with only {@code prlimit} limits and the wall-clock kill: no isolation of
+ * the network or the file system. Used only when the user explicitly allowed unsandboxed execution; its kind
+ * {@code none} is recorded in every verdict it produces. Thread-safe.
+ */
+public final class UnsandboxedSandbox implements Sandbox {
+    @Override
+    public String kind() {
+        return "none";
+    }
+
+    @Override
+    public SandboxResult run(SandboxRequest request) throws InterruptedException {
+        var command = new ArrayList<String>();
+        if (BubblewrapSandbox.onPath("prlimit").isPresent()) {
+            // Processes are not limited here: RLIMIT_NPROC would count every process the user already runs.
+            command.addAll(BubblewrapSandbox.prlimit(request.limits(), false));
+        }
+        command.addAll(request.command());
+        return ProcessRunner.run(command, BubblewrapSandbox.environment(request), request, () -> { });
+    }
+}

@@ -1,0 +1,134 @@
+package dev.assay.sandbox;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class BubblewrapSandboxTest {
+    private static BubblewrapSandbox sandbox;
+
+    @TempDir
+    Path work;
+
+    @BeforeAll
+    static void findSandbox() throws InterruptedException {
+        sandbox = BubblewrapSandbox.find().orElse(null);
+        Assumptions.assumeTrue(sandbox != null, "bubblewrap is not usable on this machine");
+    }
+
+    private SandboxResult sh(String script, SandboxLimits limits) throws InterruptedException {
+        return sandbox.run(new SandboxRequest(List.of("/bin/sh", "-c", script), work, Map.of(), "", limits));
+    }
+
+    private SandboxResult sh(String script) throws InterruptedException {
+        return sh(script, SandboxLimits.defaults());
+    }
+
+    @Test
+    void reports_exit_code_and_output() throws InterruptedException {
+        var result = sh("echo out; echo err >&2; exit 3");
+
+        assertThat(result.exitCode()).isEqualTo(3);
+        assertThat(result.stdout()).isEqualTo("out\n");
+        assertThat(result.stderr()).isEqualTo("err\n");
+        assertThat(result.timedOut()).isFalse();
+    }
+
+    @Test
+    void work_dir_is_writable_and_current() throws InterruptedException {
+        var result = sh("echo hi > made.txt && pwd");
+
+        assertThat(result.exitCode()).isZero();
+        assertThat(work.resolve("made.txt")).exists();
+        assertThat(result.stdout().trim()).isEqualTo(work.toAbsolutePath().toString());
+    }
+
+    @Test
+    void root_file_system_is_read_only() throws InterruptedException {
+        var result = sh("touch /etc/assay-sandbox-probe");
+
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(Path.of("/etc/assay-sandbox-probe")).doesNotExist();
+    }
+
+    @Test
+    void network_is_unreachable() throws InterruptedException {
+        var result = sh("python3 -c 'import socket; socket.create_connection((\"1.1.1.1\", 80), timeout=3)'");
+
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.stderr()).containsAnyOf("unreachable", "Network", "Errno");
+    }
+
+    @Test
+    void stdin_is_fed() throws InterruptedException {
+        var result = sandbox.run(new SandboxRequest(List.of("cat"), work, Map.of(), "fed text", null));
+
+        assertThat(result.stdout()).isEqualTo("fed text");
+    }
+
+    @Test
+    void environment_is_minimal_plus_request_env() throws InterruptedException {
+        var result = sandbox.run(new SandboxRequest(List.of("/bin/sh", "-c", "echo $ASSAY_X; echo ${JAVA_HOME:-unset}"),
+                work, Map.of("ASSAY_X", "1"), "", null));
+
+        assertThat(result.stdout()).isEqualTo("1\nunset\n");
+    }
+
+    @Test
+    void wall_clock_limit_kills_the_whole_tree() throws InterruptedException {
+        var result = sh("(sleep 60 &) ; sleep 60", SandboxLimits.defaults().withWallTime(Duration.ofMillis(800)));
+
+        assertThat(result.timedOut()).isTrue();
+        assertThat(result.exitCode()).isEqualTo(-1);
+        assertThat(result.elapsed()).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void output_is_capped() throws InterruptedException {
+        var result = sh("yes | head -c 100000", new SandboxLimits(Duration.ofSeconds(10), 1L << 30, 64, 1000));
+
+        assertThat(result.stdout()).hasSize(1000);
+        assertThat(result.outputTruncated()).isTrue();
+    }
+
+    @Test
+    void memory_limit_stops_huge_allocations() throws InterruptedException {
+        var result = sh("python3 -c 'x = bytearray(10 * 1024 ** 3)'");
+
+        assertThat(result.exitCode()).isNotZero();
+        assertThat(result.stderr()).contains("MemoryError");
+    }
+
+    @Test
+    void fork_bomb_is_contained() throws InterruptedException {
+        var result = sh("python3 -c '\nimport os\nwhile True:\n    os.fork()\n'",
+                new SandboxLimits(Duration.ofSeconds(3), 1L << 30, 32, 1L << 20));
+
+        assertThat(result.elapsed()).isLessThan(Duration.ofSeconds(15));
+        var after = sh("echo alive");
+        assertThat(after.stdout()).isEqualTo("alive\n");
+    }
+
+    @Test
+    void detect_prefers_bubblewrap() throws InterruptedException {
+        assertThat(Sandboxes.detect(false).kind()).isEqualTo("bubblewrap");
+    }
+
+    @Test
+    void unsandboxed_runner_says_it_does_not_isolate() throws Exception {
+        var none = new UnsandboxedSandbox();
+        var result = none.run(new SandboxRequest(List.of("/bin/sh", "-c", "echo ok"), work, Map.of(), "", null));
+
+        assertThat(none.isolating()).isFalse();
+        assertThat(result.stdout()).isEqualTo("ok\n");
+        assertThat(Files.exists(work)).isTrue();
+    }
+}
