@@ -1,0 +1,297 @@
+package dev.assay.cases;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.check.CheckerRegistry;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.DoublePredicate;
+import java.util.regex.Pattern;
+
+/**
+ * Turns one raw case entry into a {@link Case}, collecting every problem rather than stopping at the first.
+ * One instance per entry; not thread-safe.
+ */
+final class CaseReader implements ReferenceFormat.Problems {
+    static final Pattern DIMENSION = Pattern.compile("[a-z][a-z0-9_]*");
+
+    /** Fields with a meaning of their own; everything else is kept in {@link Case#attributes()}. */
+    private static final Set<String> FIELDS = Set.of("id", "dimension", "language", "prompt", "weight",
+            "timeout_s", "checker", "expected", "checks", "prerequisites", "tags", "files");
+
+    private final ObjectNode node;
+    private final SourceRef source;
+    private final List<CaseProblem> problems = new ArrayList<>();
+    private String caseId = "";
+
+    /**
+     * The outcome for one entry.
+     *
+     * @param evalCase the case; null when there were problems
+     * @param caseId   the entry's id when it has a usable one, else empty
+     * @param problems everything wrong with the entry
+     */
+    record Result(Case evalCase, String caseId, List<CaseProblem> problems) {
+        Result {
+            problems = List.copyOf(problems);
+        }
+    }
+
+    /** A check with the fields it came from, so a checker's complaint can name the right one. */
+    private record Located(Check check, String checkerField, String expectedField) {
+    }
+
+    private CaseReader(ObjectNode node, SourceRef source) {
+        this.node = node;
+        this.source = source;
+    }
+
+    static Result read(CaseFile.Entry entry, String file, String fileLanguage, CheckerRegistry registry) {
+        var source = new SourceRef(file, entry.line());
+        if (!entry.node().isObject()) {
+            return new Result(null, "", List.of(new CaseProblem("case.invalid_shape", source, "", "",
+                    "the case is not an object", "an object with id, dimension, prompt and a checker")));
+        }
+        return new CaseReader((ObjectNode) entry.node(), source).read(fileLanguage, registry);
+    }
+
+    private Result read(String fileLanguage, CheckerRegistry registry) {
+        String id = text("id", true, "a non-empty string");
+        if (id != null && !id.isBlank()) {
+            caseId = id.strip();
+        }
+        String dimension = text("dimension", true, "a lower-case identifier such as tool, logic, common, complex");
+        if (dimension != null && !DIMENSION.matcher(dimension).matches()) {
+            add("case.invalid_field", "dimension", "'" + dimension + "' is not a lower-case identifier",
+                    "a lower-case identifier such as tool, logic, common, complex, code");
+        }
+        String language = text("language", false, "a language tag like zh-CN");
+        if (language != null && !CaseFile.LANGUAGE.matcher(language).matches()) {
+            add("case.invalid_field", "language", "'" + language + "' is not a language tag",
+                    "a language tag like zh-CN or en-US");
+        }
+        String prompt = text("prompt", true, "a non-empty string");
+        double weight = number(node.get("weight"), "weight", 1.0, value -> value >= 0, "a number >= 0");
+        double timeoutSeconds = number(node.get("timeout_s"), "timeout_s", 0, value -> value > 0, "a number > 0");
+        List<Located> checks = checks();
+        checks.forEach(located -> validate(located, registry));
+        List<String> prerequisites = strings("prerequisites");
+        List<String> tags = strings("tags");
+        Map<String, String> files = files();
+        if (!problems.isEmpty()) {
+            return new Result(null, caseId, problems);
+        }
+        ObjectNode attributes = Json.object();
+        node.properties().forEach(field -> {
+            if (!FIELDS.contains(field.getKey())) {
+                attributes.set(field.getKey(), field.getValue().deepCopy());
+            }
+        });
+        var evalCase = new Case(caseId, dimension, language == null ? fileLanguage : language, prompt, weight,
+                timeoutSeconds > 0 ? seconds(timeoutSeconds) : null,
+                checks.stream().map(Located::check).toList(), prerequisites, tags, files, attributes, source);
+        return new Result(evalCase, caseId, List.of());
+    }
+
+    @Override
+    public void add(String type, String field, String message, String expected) {
+        problems.add(new CaseProblem(type, source, caseId, field, message, expected));
+    }
+
+    private String text(String field, boolean required, String expected) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            if (required) {
+                add("case.missing_field", field, "the case has no `" + field + "`", expected);
+            }
+            return null;
+        }
+        if (!value.isTextual() || (required && value.textValue().isBlank())) {
+            add("case.invalid_field", field, "`" + field + "` is " + describe(value), expected);
+            return null;
+        }
+        return value.textValue();
+    }
+
+    private double number(JsonNode value, String field, double absent, DoublePredicate valid, String expected) {
+        if (value == null || value.isNull()) {
+            return absent;
+        }
+        if (!value.isNumber() || !Double.isFinite(value.doubleValue()) || !valid.test(value.doubleValue())) {
+            add("case.invalid_field", field, "`" + field + "` is " + describe(value), expected);
+            return absent;
+        }
+        return value.doubleValue();
+    }
+
+    private List<String> strings(String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return List.of();
+        }
+        var result = new ArrayList<String>();
+        if (value.isArray()) {
+            value.forEach(element -> {
+                if (element.isTextual() && !element.textValue().isBlank()) {
+                    result.add(element.textValue().strip());
+                }
+            });
+        }
+        if (!value.isArray() || result.size() != value.size()) {
+            add("case.invalid_field", field, "`" + field + "` is not a list of non-empty strings",
+                    "a list of non-empty strings");
+            return List.of();
+        }
+        return result;
+    }
+
+    private Map<String, String> files() {
+        JsonNode value = node.get("files");
+        if (value == null || value.isNull()) {
+            return Map.of();
+        }
+        if (!value.isObject()) {
+            add("case.invalid_field", "files", "`files` is " + describe(value),
+                    "an object mapping relative paths to file contents");
+            return Map.of();
+        }
+        var files = new LinkedHashMap<String, String>();
+        value.properties().forEach(entry -> {
+            String path = entry.getKey();
+            if (!isRelative(path)) {
+                add("case.invalid_field", "files." + path, "'" + path + "' is not a relative path inside the "
+                        + "workspace", "a relative path without `..`");
+            } else if (!entry.getValue().isTextual()) {
+                add("case.invalid_field", "files." + path, "the content is " + describe(entry.getValue()),
+                        "the file's text as a string");
+            } else {
+                files.put(path, entry.getValue().textValue());
+            }
+        });
+        return files;
+    }
+
+    /** Seeded files are written before the run; refuse paths that could leave the workspace already here. */
+    private static boolean isRelative(String path) {
+        if (path.isBlank() || path.startsWith("/") || path.startsWith("\\") || path.matches("^[A-Za-z]:.*")) {
+            return false;
+        }
+        for (String segment : path.split("[/\\\\]")) {
+            if (segment.equals("..")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private List<Located> checks() {
+        JsonNode checker = node.get("checker");
+        JsonNode checks = node.get("checks");
+        if (checker != null && checks != null) {
+            add("case.invalid_field", "checks", "the case has both `checker` and `checks`",
+                    "either `checker` (with `expected`) or `checks`, not both");
+            return List.of();
+        }
+        if (checks != null) {
+            return checkList(checks);
+        }
+        if (checker == null || checker.isNull()) {
+            add("case.missing_field", "checker", "the case has no checker",
+                    "`checker` (a name, with `expected`) or `checks`");
+            return List.of();
+        }
+        if (checker.isObject() && node.has("expected")) {
+            add("case.invalid_field", "expected", "a `checker` object carries its own fields; `expected` "
+                    + "belongs to a checker given by name", "either `checker: {type: ...}` or `checker` + `expected`");
+            return List.of();
+        }
+        Located located = located(checker, node.get("expected"), 1.0, "checker", "expected");
+        return located == null ? List.of() : List.of(located);
+    }
+
+    private List<Located> checkList(JsonNode checks) {
+        if (!checks.isArray() || checks.isEmpty()) {
+            add("case.invalid_field", "checks", "`checks` is " + describe(checks),
+                    "a non-empty list of {checker, expected, weight}");
+            return List.of();
+        }
+        var result = new ArrayList<Located>();
+        for (int index = 0; index < checks.size(); index++) {
+            String prefix = "checks[" + index + "]";
+            JsonNode entry = checks.get(index);
+            if (!entry.isObject()) {
+                add("case.invalid_field", prefix, "the check is " + describe(entry), "an object {checker, expected, weight}");
+                continue;
+            }
+            double weight = number(entry.get("weight"), prefix + ".weight", 1.0, value -> value >= 0,
+                    "a number >= 0");
+            JsonNode checker = entry.get("checker");
+            if (checker == null || checker.isNull()) {
+                add("case.missing_field", prefix + ".checker", "the check has no `checker`", "a checker name");
+                continue;
+            }
+            Located located = located(checker, entry.get("expected"), weight, prefix + ".checker",
+                    prefix + ".expected");
+            if (located != null) {
+                result.add(located);
+            }
+        }
+        return result;
+    }
+
+    private Located located(JsonNode checker, JsonNode expected, double weight, String checkerField,
+                            String expectedField) {
+        if (checker.isTextual() && !checker.textValue().isBlank()) {
+            return new Located(new Check(checker.textValue().strip(), expected, weight), checkerField, expectedField);
+        }
+        if (checker.isObject()) {
+            Check check = ReferenceFormat.toCheck((ObjectNode) checker, weight, checkerField, this);
+            return check == null ? null : new Located(check, checkerField, checkerField);
+        }
+        add("case.invalid_field", checkerField, "the checker is " + describe(checker),
+                "a checker name, or an object with `type` (reference shape)");
+        return null;
+    }
+
+    /** The checker's own factory decides whether {@code expected} makes sense, so bad options fail at load. */
+    private void validate(Located located, CheckerRegistry registry) {
+        try {
+            registry.create(located.check());
+        } catch (AssayException e) {
+            Problem problem = e.problem();
+            boolean unknown = problem.type().equals("plugin.unknown");
+            Object expected = problem.details().get("expected");
+            add(problem.type(), unknown ? located.checkerField() : located.expectedField(), problem.message(),
+                    expected != null ? String.valueOf(expected)
+                            : unknown ? "one of: " + String.join(", ", registry.names()) : "");
+        } catch (RuntimeException e) {
+            // A factory that lets its own exception escape still must not stop the whole load.
+            add("check.invalid_expected", located.expectedField(), String.valueOf(e.getMessage()), "");
+        }
+    }
+
+    private static Duration seconds(double seconds) {
+        long nanos = BigDecimal.valueOf(seconds).movePointRight(9).setScale(0, RoundingMode.HALF_UP).longValue();
+        return Duration.ofNanos(Math.max(nanos, 1));
+    }
+
+    private static String describe(JsonNode value) {
+        String text = value.toString();
+        String shown = text.length() > 40 ? text.substring(0, 37) + "..." : text;
+        return switch (value.getNodeType()) {
+            case STRING -> value.textValue().isBlank() ? "empty" : "the string " + shown;
+            case ARRAY -> value.isEmpty() ? "an empty list" : "a list";
+            case OBJECT -> "an object";
+            default -> shown;
+        };
+    }
+}

@@ -1,0 +1,125 @@
+package dev.assay.cases;
+
+import dev.assay.check.CheckerRegistry;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Loads case files into a {@link Suite} and reports every problem found, each with file, line, field and a
+ * machine-readable type (docs/case-format.md). Reads {@code *.json} (a list of cases, or an object with
+ * {@code cases}), {@code *.jsonl} (one case per line) and {@code *.yaml}/{@code *.yml} (a list, or an object
+ * with {@code cases}); directories are read recursively, files sorted by path. Both case shapes are accepted:
+ * Assay's ({@code checker} name + {@code expected}, or {@code checks}) and the reference server's
+ * ({@code checker: {type: ...}}), whose files also bring the reference workspace fixtures. Thread-safe.
+ */
+public final class SuiteLoader {
+    private final CheckerRegistry registry;
+
+    /** @param registry the checkers that validate each check's name and {@code expected} */
+    public SuiteLoader(CheckerRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    /** {@return the suite in the given files and directories, with every problem found} */
+    public SuiteLoad load(Path... paths) {
+        return load(List.of(paths));
+    }
+
+    /**
+     * {@return the suite in the given files and directories, with every problem found}. A file that does not
+     * parse yields one problem and the other files still load; a case with problems is left out of the suite;
+     * of two cases with one id the first is kept.
+     */
+    public SuiteLoad load(List<Path> paths) {
+        var problems = new ArrayList<CaseProblem>();
+        var files = new ArrayList<CaseFile>();
+        for (Path path : paths) {
+            for (Path file : caseFiles(path, problems)) {
+                files.add(CaseFile.read(file, file.toString()));
+            }
+        }
+        var cases = new ArrayList<Case>();
+        var firstSeen = new HashMap<String, SourceRef>();
+        var fixtures = new LinkedHashMap<String, String>();
+        for (CaseFile file : files) {
+            problems.addAll(file.problems());
+            for (CaseFile.Entry entry : file.entries()) {
+                CaseReader.Result result = CaseReader.read(entry, file.file(), file.language(), registry);
+                var entryProblems = new ArrayList<>(result.problems());
+                SourceRef earlier = result.caseId().isEmpty() ? null : firstSeen.get(result.caseId());
+                if (earlier != null) {
+                    entryProblems.addFirst(new CaseProblem("case.duplicate_id", new SourceRef(file.file(),
+                            entry.line()), result.caseId(), "id", "the id is already used at " + earlier,
+                            "an id unique in the suite"));
+                } else if (!result.caseId().isEmpty()) {
+                    firstSeen.put(result.caseId(), new SourceRef(file.file(), entry.line()));
+                }
+                problems.addAll(entryProblems);
+                if (entryProblems.isEmpty()) {
+                    cases.add(result.evalCase());
+                }
+                if (ReferenceFormat.isReferenceShape(entry.node())) {
+                    fixtures.putAll(ReferenceFormat.FIXTURES);
+                }
+            }
+        }
+        if (files.stream().allMatch(file -> file.entries().isEmpty()) && problems.isEmpty()) {
+            problems.add(new CaseProblem("suite.empty", new SourceRef(names(paths), 0), "", "",
+                    "no cases found", "at least one case in a *.json, *.jsonl, *.yaml or *.yml file"));
+        }
+        var suite = new Suite(name(files, paths), SuiteSnapshots.version(cases, fixtures), cases, fixtures,
+                files.stream().map(CaseFile::file).toList());
+        return new SuiteLoad(suite, problems);
+    }
+
+    private static List<Path> caseFiles(Path path, List<CaseProblem> problems) {
+        if (Files.isRegularFile(path)) {
+            return List.of(path);
+        }
+        if (!Files.isDirectory(path)) {
+            problems.add(new CaseProblem("suite.not_found", new SourceRef(path.toString(), 0), "", "",
+                    "no such file or directory", "a case file or a directory of case files"));
+            return List.of();
+        }
+        try (Stream<Path> walk = Files.walk(path)) {
+            return walk.filter(Files::isRegularFile)
+                    .filter(CaseFile::isCaseFile)
+                    .sorted(Comparator.comparing(file -> path.relativize(file).toString()))
+                    .toList();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            problems.add(new CaseProblem("suite.unreadable", new SourceRef(path.toString(), 0), "", "",
+                    "cannot list the directory: " + e.getMessage(), "a readable directory"));
+            return List.of();
+        }
+    }
+
+    /** The files' common {@code case_set} when every one that declares it agrees, else the paths' names. */
+    private static String name(List<CaseFile> files, List<Path> paths) {
+        Set<String> declared = files.stream().map(CaseFile::caseSet).filter(name -> !name.isEmpty())
+                .collect(Collectors.toCollection(LinkedHashSet::new));
+        return declared.size() == 1 ? declared.iterator().next() : names(paths);
+    }
+
+    private static String names(List<Path> paths) {
+        return paths.stream().map(SuiteLoader::baseName).collect(Collectors.joining("+"));
+    }
+
+    private static String baseName(Path path) {
+        Path fileName = path.toAbsolutePath().normalize().getFileName();
+        String name = fileName == null ? path.toString() : fileName.toString();
+        int dot = name.lastIndexOf('.');
+        return Files.isRegularFile(path) && dot > 0 ? name.substring(0, dot) : name;
+    }
+}

@@ -1,0 +1,288 @@
+package dev.assay.cases;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
+
+import dev.assay.AssayException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SuiteLoaderProblemsTest {
+    private static final String GOOD = "{\"id\": \"%s\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}";
+
+    private final SuiteLoader loader = new SuiteLoader(TestCheckers.registry());
+
+    @TempDir
+    Path dir;
+
+    private Path write(String name, String text) throws IOException {
+        return Files.writeString(dir.resolve(name), text);
+    }
+
+    private static String good(String id) {
+        return GOOD.formatted(id);
+    }
+
+    private List<CaseProblem> problemsOf(String name, String text) throws IOException {
+        return loader.load(write(name, text)).problems();
+    }
+
+    @Test
+    void jsonl_problem_names_the_line() throws IOException {
+        var problems = problemsOf("c.jsonl", good("a") + "\n\n" + "{\"id\": \"b\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}\n");
+
+        assertThat(problems).extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field)
+                .containsExactly(tuple("case.missing_field", 3, "dimension"));
+    }
+
+    @Test
+    void json_problem_names_the_line_the_case_starts_on() throws IOException {
+        var problems = problemsOf("c.json", """
+                [
+                  %s,
+                  {
+                    "id": "b",
+                    "dimension": "Logic",
+                    "prompt": "p", "checker": "exact", "expected": "x"
+                  }
+                ]
+                """.formatted(good("a")));
+
+        assertThat(problems).extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field)
+                .containsExactly(tuple("case.invalid_field", 3, "dimension"));
+    }
+
+    @Test
+    void yaml_problem_names_the_line_the_case_starts_on() throws IOException {
+        var problems = problemsOf("c.yaml", """
+                cases:
+                  - id: a
+                    dimension: logic
+                    prompt: p
+                    checker: exact
+                    expected: x
+                  - id: b
+                    dimension: logic
+                    prompt: p
+                    weight: -1
+                    checker: exact
+                    expected: x
+                """);
+
+        assertThat(problems).extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field)
+                .containsExactly(tuple("case.invalid_field", 7, "weight"));
+    }
+
+    @Test
+    void every_problem_of_a_case_is_reported_at_once() throws IOException {
+        var problems = problemsOf("c.json", """
+                [{"id": "a", "dimension": 3, "language": "not a tag", "timeout_s": 0, "tags": "x",
+                  "checks": [{"checker": "nope"}, {"checker": "regex", "expected": "("}, {"expected": "y"}]}]
+                """);
+
+        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field).containsExactlyInAnyOrder(
+                tuple("case.invalid_field", "dimension"),
+                tuple("case.invalid_field", "language"),
+                tuple("case.missing_field", "prompt"),
+                tuple("case.invalid_field", "timeout_s"),
+                tuple("case.invalid_field", "tags"),
+                tuple("plugin.unknown", "checks[0].checker"),
+                tuple("check.invalid_expected", "checks[1].expected"),
+                tuple("case.missing_field", "checks[2].checker"));
+        assertThat(problems).allSatisfy(problem -> assertThat(problem.caseId()).isEqualTo("a"));
+    }
+
+    @Test
+    void problems_across_several_cases_and_files_are_all_reported() throws IOException {
+        write("a.jsonl", "{\"id\": \"a\"}\n" + good("b") + "\n");
+        write("b.json", "[{\"id\": \"c\", \"dimension\": \"logic\", \"prompt\": \"p\"}]");
+
+        SuiteLoad load = loader.load(dir);
+
+        assertThat(load.problems()).extracting(p -> p.source().file(), CaseProblem::caseId, CaseProblem::field)
+                .containsExactly(
+                        tuple(dir.resolve("a.jsonl").toString(), "a", "dimension"),
+                        tuple(dir.resolve("a.jsonl").toString(), "a", "prompt"),
+                        tuple(dir.resolve("a.jsonl").toString(), "a", "checker"),
+                        tuple(dir.resolve("b.json").toString(), "c", "checker"));
+        assertThat(load.suite().cases()).extracting(Case::id).containsExactly("b");
+    }
+
+    @Test
+    void missing_id_is_a_missing_field() throws IOException {
+        var problems = problemsOf("c.jsonl", "{\"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}\n");
+
+        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field)
+                .containsExactly(tuple("case.missing_field", "id"));
+    }
+
+    @Test
+    void case_that_is_not_an_object_is_an_invalid_shape() throws IOException {
+        var problems = problemsOf("c.json", "[\"just text\"]");
+
+        assertThat(problems).extracting(CaseProblem::type).containsExactly("case.invalid_shape");
+    }
+
+    @Test
+    void duplicate_id_keeps_the_first_and_names_the_second() throws IOException {
+        Path file = write("c.jsonl", good("a") + "\n" + good("a") + "\n");
+
+        SuiteLoad load = loader.load(file);
+
+        assertThat(load.problems()).extracting(CaseProblem::type, p -> p.source().line())
+                .containsExactly(tuple("case.duplicate_id", 2));
+        assertThat(load.suite().cases()).extracting(c -> c.source().line()).containsExactly(1);
+    }
+
+    @Test
+    void duplicate_ids_are_found_across_files() throws IOException {
+        write("a.jsonl", good("same") + "\n");
+        write("b.jsonl", good("same") + "\n");
+
+        assertThat(loader.load(dir).problems()).extracting(CaseProblem::type, p -> p.source().file())
+                .containsExactly(tuple("case.duplicate_id", dir.resolve("b.jsonl").toString()));
+    }
+
+    @Test
+    void unknown_checker_is_a_plugin_unknown_on_the_checker_field() throws IOException {
+        var problems = problemsOf("c.jsonl", "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"fuzzy\", \"expected\": \"x\"}\n");
+
+        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field)
+                .containsExactly(tuple("plugin.unknown", "checker"));
+        assertThat(problems.getFirst().expected()).contains("exact");
+    }
+
+    @Test
+    void expected_refused_by_the_checker_is_an_invalid_expected() throws IOException {
+        var problems = problemsOf("c.jsonl", "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"choice\", \"expected\": 7}\n");
+
+        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field, CaseProblem::expected)
+                .containsExactly(tuple("check.invalid_expected", "expected", "a letter or a list of letters"));
+    }
+
+    @Test
+    void checker_and_checks_together_are_refused() throws IOException {
+        var problems = problemsOf("c.jsonl", "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\", \"checks\": []}\n");
+
+        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field)
+                .containsExactly(tuple("case.invalid_field", "checks"));
+    }
+
+    @Test
+    void seeded_file_outside_the_workspace_is_refused() throws IOException {
+        var problems = problemsOf("c.jsonl", "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\", \"files\": {\"../up.txt\": \"x\", \"/abs.txt\": \"y\"}}\n");
+
+        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field).containsExactly(
+                tuple("case.invalid_field", "files.../up.txt"), tuple("case.invalid_field", "files./abs.txt"));
+    }
+
+    @Test
+    void unparsable_json_file_gives_one_problem_with_its_line_and_the_others_still_load() throws IOException {
+        write("a.json", "[\n  " + good("a") + ",\n  {\"id\": \"b\",,}\n]\n");
+        write("b.jsonl", good("c") + "\n");
+
+        SuiteLoad load = loader.load(dir);
+
+        assertThat(load.problems()).extracting(CaseProblem::type, p -> p.source().file(), p -> p.source().line())
+                .containsExactly(tuple("case.parse_error", dir.resolve("a.json").toString(), 3));
+        assertThat(load.suite().cases()).extracting(Case::id).containsExactly("c");
+    }
+
+    @Test
+    void unparsable_yaml_file_gives_a_parse_error_with_its_line() throws IOException {
+        var problems = problemsOf("c.yaml", "- id: a\n  dimension: logic\n  prompt: [unclosed\n");
+
+        assertThat(problems).extracting(CaseProblem::type).containsExactly("case.parse_error");
+        assertThat(problems.getFirst().source().line()).isPositive();
+    }
+
+    @Test
+    void bad_jsonl_line_costs_only_that_line() throws IOException {
+        Path file = write("c.jsonl", good("a") + "\n{oops\n" + good("b") + "\n");
+
+        SuiteLoad load = loader.load(file);
+
+        assertThat(load.problems()).extracting(CaseProblem::type, p -> p.source().line())
+                .containsExactly(tuple("case.parse_error", 2));
+        assertThat(load.suite().cases()).extracting(Case::id).containsExactly("a", "b");
+    }
+
+    @Test
+    void duplicate_keys_are_a_parse_error() throws IOException {
+        var problems = problemsOf("c.json", "[{\"id\": \"a\", \"id\": \"b\"}]");
+
+        assertThat(problems).extracting(CaseProblem::type).containsExactly("case.parse_error");
+    }
+
+    @Test
+    void object_without_cases_is_a_missing_field() throws IOException {
+        var problems = problemsOf("c.json", "{\"case_set\": \"x\"}");
+
+        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field)
+                .containsExactly(tuple("case.missing_field", "cases"));
+    }
+
+    @Test
+    void scalar_file_is_an_invalid_file() throws IOException {
+        var problems = problemsOf("c.yaml", "just words\n");
+
+        assertThat(problems).extracting(CaseProblem::type).containsExactly("suite.invalid_file");
+    }
+
+    @Test
+    void missing_path_is_not_found() {
+        var problems = loader.load(dir.resolve("nowhere")).problems();
+
+        assertThat(problems).extracting(CaseProblem::type).containsExactly("suite.not_found");
+    }
+
+    @Test
+    void directory_without_case_files_is_empty() {
+        var problems = loader.load(dir).problems();
+
+        assertThat(problems).extracting(CaseProblem::type).containsExactly("suite.empty");
+    }
+
+    @Test
+    void invalid_suite_is_refused_unless_invalid_cases_are_skipped() throws IOException {
+        Path file = write("c.jsonl", good("a") + "\n{\"id\": \"b\"}\n");
+        SuiteLoad load = loader.load(file);
+
+        assertThatThrownBy(() -> load.suite(false)).isInstanceOfSatisfying(AssayException.class,
+                e -> assertThat(e.problem().type()).isEqualTo("suite.invalid"));
+        assertThat(load.suite(true).cases()).extracting(Case::id).containsExactly("a");
+    }
+
+    @Test
+    void refusal_lists_every_problem_in_its_details() throws IOException {
+        SuiteLoad load = loader.load(write("c.jsonl", "{\"id\": \"b\"}\n"));
+
+        assertThatThrownBy(load::requireValid).isInstanceOfSatisfying(AssayException.class, e ->
+                assertThat((List<?>) e.problem().details().get("problems")).hasSize(3)
+                        .first().isInstanceOfSatisfying(Map.class, first ->
+                                assertThat(first).containsEntry("type", "case.missing_field").containsEntry("line", 1)));
+    }
+
+    @Test
+    void skipping_invalid_cases_still_refuses_when_none_is_left() throws IOException {
+        SuiteLoad load = loader.load(write("c.jsonl", "{\"id\": \"b\"}\n"));
+
+        assertThatThrownBy(() -> load.suite(true)).isInstanceOf(AssayException.class);
+    }
+
+    @Test
+    void problem_converts_to_a_problem_with_file_line_and_field() throws IOException {
+        var problem = problemsOf("c.jsonl", "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\"}\n")
+                .getFirst().toProblem();
+
+        assertThat(problem.type()).isEqualTo("check.invalid_expected");
+        assertThat(problem.details()).containsEntry("line", 1).containsEntry("case_id", "a")
+                .containsEntry("field", "expected").containsKey("file");
+    }
+}
