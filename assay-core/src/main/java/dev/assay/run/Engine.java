@@ -3,7 +3,7 @@ package dev.assay.run;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
-import dev.assay.cases.Suite;
+import dev.assay.cases.SuiteSnapshots;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.score.Scores;
 import dev.assay.store.CaseSetSnapshot;
@@ -23,7 +23,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -35,17 +34,14 @@ import java.util.stream.Stream;
 public final class Engine {
     private final Store store;
     private final CheckerRegistry checkers;
-    private final Function<Suite, Object> snapshotContent;
 
     /**
-     * @param store           where runs, items and case-set snapshots go
-     * @param checkers        the checkers cases may name
-     * @param snapshotContent turns a suite into the JSON stored as its versioned snapshot
+     * @param store    where runs, items and case-set snapshots go
+     * @param checkers the checkers cases may name
      */
-    public Engine(Store store, CheckerRegistry checkers, Function<Suite, Object> snapshotContent) {
+    public Engine(Store store, CheckerRegistry checkers) {
         this.store = store;
         this.checkers = checkers;
-        this.snapshotContent = snapshotContent;
     }
 
     /** Runs to the end and returns the final record. */
@@ -62,7 +58,7 @@ public final class Engine {
         var handle = new RunHandle(runId);
         Instant started = CaseRunner.now();
         store.saveCaseSet(new CaseSetSnapshot(plan.suite().version(), plan.suite().name(), plan.suite().cases().size(),
-                dev.assay.Json.tree(snapshotContent.apply(plan.suite())), started));
+                SuiteSnapshots.toJson(plan.suite()), started));
         Run run = new Run(runId, Run.CAPABILITY, plan.config().userId(), plan.target().name(),
                 plan.config().language(), RunStatus.RUNNING, plan.suite().name(), plan.suite().version(),
                 plan.config().snapshot(), plan.target().toolNames().stream().sorted().toList(), Map.of(), null,

@@ -1,0 +1,48 @@
+package dev.assay.target;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Which model to evaluate and how to reach it, as the user gave it. Holds the NAME of the environment variable
+ * with the API key, never the key.
+ *
+ * @param model          {@code mock}, or {@code openai:MODEL} for any OpenAI-compatible API
+ * @param baseUrl        the API root; null for the provider's default
+ * @param apiKeyEnv      the environment variable holding the key (default {@code OPENAI_API_KEY})
+ * @param stream         whether to request streaming responses
+ * @param requestTimeout the limit for one HTTP request
+ * @param retry          retries of transient failures
+ */
+public record ModelOptions(String model, String baseUrl, String apiKeyEnv, boolean stream, Duration requestTimeout,
+                           RetryPolicy retry) {
+    public ModelOptions {
+        Objects.requireNonNull(model, "model");
+        apiKeyEnv = apiKeyEnv == null || apiKeyEnv.isBlank() ? "OPENAI_API_KEY" : apiKeyEnv;
+        requestTimeout = requestTimeout == null ? Duration.ofSeconds(120) : requestTimeout;
+        retry = retry == null ? RetryPolicy.defaults() : retry;
+    }
+
+    public static ModelOptions of(String model) {
+        return new ModelOptions(model, null, null, false, null, null);
+    }
+
+    /** {@return the options for the run's configuration snapshot: the key's variable name, never its value} */
+    public JsonNode describe() {
+        ObjectNode node = Json.object();
+        node.put("model", model);
+        node.put("base_url", baseUrl);
+        node.put("api_key_env", apiKeyEnv);
+        node.put("stream", stream);
+        node.put("request_timeout_s", requestTimeout.toMillis() / 1000.0);
+        node.set("retry", Json.object()
+                .put("max_attempts", retry.maxAttempts())
+                .put("initial_delay_s", retry.initialDelay().toMillis() / 1000.0)
+                .put("max_delay_s", retry.maxDelay().toMillis() / 1000.0)
+                .put("max_total_wait_s", retry.maxTotalWait().toMillis() / 1000.0));
+        return node;
+    }
+}

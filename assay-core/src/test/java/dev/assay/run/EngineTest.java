@@ -1,0 +1,294 @@
+package dev.assay.run;
+
+import static dev.assay.testing.ScriptedOpenAiServer.calls;
+import static dev.assay.testing.ScriptedOpenAiServer.failure;
+import static dev.assay.testing.ScriptedOpenAiServer.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.Json;
+import dev.assay.cases.Case;
+import dev.assay.cases.Check;
+import dev.assay.cases.Suite;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.report.RunReport;
+import dev.assay.sandbox.UnsandboxedSandbox;
+import dev.assay.store.Store;
+import dev.assay.store.Stores;
+import dev.assay.target.AgentSettings;
+import dev.assay.target.AgentTarget;
+import dev.assay.target.RetryPolicy;
+import dev.assay.target.ToolMode;
+import dev.assay.target.openai.OpenAiChatModel;
+import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.testing.ScriptedOpenAiServer;
+import dev.assay.testing.ScriptedOpenAiServer.Call;
+import dev.assay.testing.ScriptedOpenAiServer.Reply;
+import dev.assay.tools.BuiltinTools;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The engine end to end: a real OpenAI-compatible server on loopback scripted per case, the agent loop with the
+ * built-in tools, the real checkers, and a real store. Each test knows the correct score.
+ */
+class EngineTest {
+    @TempDir
+    Path temp;
+    private Store store;
+    private ScriptedOpenAiServer server;
+    private final Map<String, List<Reply>> script = new LinkedHashMap<>();
+
+    /** The store under test; the PostgreSQL subclass overrides it. */
+    protected Store openStore(Path directory) {
+        return Stores.open("jdbc:sqlite:" + directory.resolve("assay.db"));
+    }
+
+    @BeforeEach
+    void start() {
+        store = openStore(temp);
+        server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.byPrompt(script, request -> text("no script")));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        store.close();
+    }
+
+    private Run run(List<Case> cases, ToolMode mode) throws InterruptedException {
+        return start(cases, mode, 4, Duration.ofSeconds(20)).await();
+    }
+
+    private RunHandle start(List<Case> cases, ToolMode mode, int concurrency, Duration timeout) {
+        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
+                Duration.ofSeconds(10), new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(50),
+                Duration.ofSeconds(1))), line -> { });
+        var target = new AgentTarget(model, BuiltinTools.all(new UnsandboxedSandbox()),
+                new AgentSettings(mode, 6, 0.0, null, null), 64);
+        var suite = new Suite("engine-test", "v1", cases, Map.of(), List.of());
+        var config = RunConfig.defaults(temp.resolve("work")).withConcurrency(concurrency).withDefaultTimeout(timeout);
+        return new Engine(store, CheckerRegistry.builtins()).start(new RunPlan(suite, target, config),
+                RunListener.NONE);
+    }
+
+    private static Case evalCase(String id, String dimension, String prompt, String checker, String expectedJson) {
+        return Case.of(id, dimension, prompt, Check.of(checker, Json.parse(expectedJson)));
+    }
+
+    private Map<String, Item> items(Run run) {
+        var byCase = new LinkedHashMap<String, Item>();
+        RunReport.load(store, run.runId()).items().forEach(item -> byCase.put(item.caseId(), item));
+        return byCase;
+    }
+
+    @Test
+    void answer_checkers_pass_and_fail_with_known_scores() throws Exception {
+        script.put("capital", List.of(text("The answer is Paris.")));
+        script.put("two plus two", List.of(text("答案：B")));
+        script.put("colour", List.of(text("red")));
+        var cases = List.of(
+                evalCase("contains_pass", "common", "capital of France?", "contains", "\"Paris\""),
+                evalCase("choice_pass", "logic", "two plus two? A) 3 B) 4", "choice", "\"B\""),
+                evalCase("exact_fail", "common", "colour of the sky?", "exact", "\"blue\""),
+                evalCase("regex_fail", "logic", "colour of grass?", "regex", "\"^green$\""));
+        Run run = run(cases, ToolMode.NATIVE);
+
+        assertThat(run.status()).isEqualTo(RunStatus.FINISHED);
+        var items = items(run);
+        assertThat(items.get("contains_pass").status()).isEqualTo(ItemStatus.PASSED);
+        assertThat(items.get("choice_pass").status()).isEqualTo(ItemStatus.PASSED);
+        assertThat(items.get("exact_fail").status()).isEqualTo(ItemStatus.FAILED);
+        assertThat(items.get("regex_fail").status()).isEqualTo(ItemStatus.FAILED);
+        assertThat(run.dimensionScores()).containsEntry("common", 0.5).containsEntry("logic", 0.5);
+        assertThat(run.totalScore()).isEqualTo(0.5);
+        assertThat(run.counts()).isEqualTo(new Counts(4, 2, 2, 0, 0, 0, 0));
+    }
+
+    @Test
+    void native_tool_calls_write_an_artifact_that_file_checkers_verify() throws Exception {
+        script.put("write hello", List.of(
+                calls(Call.of("write_file", "{\"path\": \"out/hello.txt\", \"content\": \"hello world\"}")),
+                text("done")));
+        var check = Case.of("write", "complex", "write hello into out/hello.txt",
+                Check.of("file_contains", Json.parse("{\"path\": \"out/hello.txt\", \"contains\": \"hello\"}")));
+        Item item = items(run(List.of(check), ToolMode.NATIVE)).get("write");
+        assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
+        assertThat(item.toolCalls()).singleElement().satisfies(call -> {
+            assertThat(call.name()).isEqualTo("write_file");
+            assertThat(call.ok()).isTrue();
+        });
+        assertThat(item.finalAnswer()).isEqualTo("done");
+    }
+
+    @Test
+    void text_mode_tool_calls_are_parsed_executed_and_canonicalised() throws Exception {
+        script.put("read alpha", List.of(
+                text("<tool_call>{\"name\": \"读取文件\", \"arguments\": {\"path\": \"alpha.txt\"}}</tool_call>"),
+                text("It says alpha.")));
+        var evalCase = new Case("read", "tool", "", "read alpha.txt", 1, null,
+                List.of(Check.of("tool_called", Json.parse("\"read_file\"")),
+                        Check.of("contains", Json.parse("\"alpha\""))),
+                List.of(), List.of(), Map.of("alpha.txt", "alpha beta"), null, null);
+        Run run = run(List.of(evalCase), ToolMode.TEXT);
+        Item item = items(run).get("read");
+        assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
+        assertThat(item.toolCalls().get(0).name()).isEqualTo("read_file");
+        JsonNode firstRequest = server.requests().get(0);
+        assertThat(firstRequest.has("tools")).isFalse();
+        assertThat(firstRequest.at("/messages/0/content").asText()).contains("<tool_call>");
+        // The tool's output went back to the model as text in the second request.
+        assertThat(server.requests().get(1).toString()).contains("alpha beta");
+    }
+
+    @Test
+    void workspace_escape_attempts_are_refused_and_nothing_is_written_outside() throws Exception {
+        script.put("escape", List.of(
+                calls(Call.of("write_file", "{\"path\": \"../../escaped.txt\", \"content\": \"x\"}"),
+                        Call.of("read_file", "{\"path\": \"/etc/passwd\"}")),
+                text("tried")));
+        var evalCase = Case.of("escape", "complex", "escape the workspace",
+                Check.of("file_exists", Json.parse("\"../../escaped.txt\"")));
+        Item item = items(run(List.of(evalCase), ToolMode.NATIVE)).get("escape");
+        assertThat(item.status()).isEqualTo(ItemStatus.FAILED);
+        assertThat(item.toolCalls()).extracting(ToolCallView::ok).containsExactly(false, false);
+        assertThat(item.transcript().toString()).contains("workspace.escape").doesNotContain("root:x:0:0");
+        try (var files = Files.walk(temp)) {
+            assertThat(files.filter(path -> path.getFileName().toString().equals("escaped.txt"))).isEmpty();
+        }
+    }
+
+    @Test
+    void server_errors_are_retried_then_the_item_is_error_and_the_run_goes_on() throws Exception {
+        script.put("broken", List.of(failure(500)));
+        script.put("fine", List.of(text("ok")));
+        var cases = List.of(
+                evalCase("broken", "common", "broken case", "contains", "\"ok\""),
+                evalCase("fine", "common", "fine case", "contains", "\"ok\""));
+        Run run = run(cases, ToolMode.NATIVE);
+        var items = items(run);
+        assertThat(items.get("broken").status()).isEqualTo(ItemStatus.ERROR);
+        assertThat(items.get("broken").error().type()).isEqualTo("target.http_error");
+        assertThat(items.get("broken").error().details()).containsEntry("attempts", 2);
+        assertThat(items.get("fine").status()).isEqualTo(ItemStatus.PASSED);
+        assertThat(run.status()).isEqualTo(RunStatus.FINISHED);
+        assertThat(run.counts().error()).isEqualTo(1);
+        assertThat(run.dimensionScores()).containsEntry("common", 0.5);
+        long brokenCalls = server.requests().stream().filter(body -> body.toString().contains("broken case")).count();
+        assertThat(brokenCalls).isEqualTo(2);
+    }
+
+    @Test
+    void a_case_past_its_timeout_is_an_error_and_others_still_pass() throws Exception {
+        script.put("slow", List.of(new Reply.Delayed(5_000, text("late"))));
+        script.put("quick", List.of(text("ok")));
+        var slow = new Case("slow", "common", "", "slow case", 1, Duration.ofMillis(500),
+                List.of(Check.of("contains", Json.parse("\"late\""))), List.of(), List.of(), Map.of(), null, null);
+        Run run = run(List.of(slow, evalCase("quick", "common", "quick case", "contains", "\"ok\"")), ToolMode.NATIVE);
+        var items = items(run);
+        assertThat(items.get("slow").status()).isEqualTo(ItemStatus.ERROR);
+        assertThat(items.get("slow").error().type()).isIn("target.timeout", "target.connection");
+        assertThat(items.get("slow").elapsedS()).isLessThan(4.0);
+        assertThat(items.get("quick").status()).isEqualTo(ItemStatus.PASSED);
+    }
+
+    @Test
+    void cases_whose_prerequisites_the_target_lacks_are_skipped_and_leave_the_denominator() throws Exception {
+        script.put("fine", List.of(text("ok")));
+        var needsMcp = new Case("mcp", "tool", "", "use the weather tool", 1, null,
+                List.of(Check.of("tool_called", Json.parse("\"weather@forecast\""))),
+                List.of("weather@forecast"), List.of("mcp"), Map.of(), null, null);
+        Run run = run(List.of(needsMcp, evalCase("fine", "tool", "fine case", "contains", "\"ok\"")),
+                ToolMode.NATIVE);
+        Item skipped = items(run).get("mcp");
+        assertThat(skipped.status()).isEqualTo(ItemStatus.SKIPPED);
+        assertThat(skipped.error().type()).isEqualTo("case.missing_tools");
+        assertThat(skipped.error().details().get("missing_tools")).asList().containsExactly("weather@forecast");
+        assertThat(run.dimensionScores()).containsEntry("tool", 1.0);
+        assertThat(run.counts().skipped()).isEqualTo(1);
+        assertThat(server.requests()).noneMatch(body -> body.toString().contains("weather tool"));
+    }
+
+    @Test
+    void cancelling_keeps_finished_items_and_stores_the_run_as_cancelled() throws Exception {
+        script.put("quick", List.of(text("ok")));
+        script.put("slow", List.of(new Reply.Delayed(10_000, text("late"))));
+        var cases = new ArrayList<Case>();
+        cases.add(evalCase("quick", "common", "quick case", "contains", "\"ok\""));
+        for (int i = 0; i < 5; i++) {
+            cases.add(evalCase("slow_" + i, "common", "slow case " + i, "contains", "\"ok\""));
+        }
+        var finished = new CopyOnWriteArrayList<String>();
+        RunHandle handle = start(cases, ToolMode.NATIVE, 1, Duration.ofSeconds(30));
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (store.countItems(handle.runId()) < 1 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        Thread.sleep(200);
+        assertThat(handle.cancel()).isTrue();
+        Run run = handle.await();
+        assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
+        var items = items(run);
+        assertThat(items.get("quick").status()).isEqualTo(ItemStatus.PASSED);
+        assertThat(items.get("slow_0").status()).isEqualTo(ItemStatus.CANCELLED);
+        assertThat(items).doesNotContainKey("slow_4");
+        assertThat(store.findRun(run.runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(run.dimensionScores()).containsEntry("common", 1.0);
+        finished.add(run.runId());
+    }
+
+    @Test
+    void placeholders_and_suite_fixtures_reach_the_workspace_and_the_checks() throws Exception {
+        script.put("summarise", List.of(
+                calls(Call.of("read_file", "{\"path\": \"eval/RUN/fixtures/alpha.txt\"}")),
+                text("beta")));
+        var evalCase = Case.of("fixture", "complex", "summarise eval/{run_id}/fixtures/alpha.txt",
+                Check.of("file_exists", Json.parse("\"eval/{run_id}/fixtures/alpha.txt\"")));
+        var suite = new Suite("fixtures", "v1", List.of(evalCase),
+                Map.of("eval/{run_id}/fixtures/alpha.txt", "alpha beta gamma\n"), List.of());
+        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false, null,
+                RetryPolicy.none()), line -> { });
+        var target = new AgentTarget(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(), 4);
+        Run run = new Engine(store, CheckerRegistry.builtins()).run(
+                new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
+        Item item = items(run).get("fixture");
+        assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
+        assertThat(item.prompt()).isEqualTo("summarise eval/" + run.runId() + "/fixtures/alpha.txt");
+    }
+
+    @Test
+    void listeners_see_every_item_and_the_final_record() throws Exception {
+        script.put("fine", List.of(text("ok")));
+        var seen = new CopyOnWriteArrayList<String>();
+        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false, null,
+                RetryPolicy.none()), line -> { });
+        var target = new AgentTarget(model, List.of(), AgentSettings.defaults(), 4);
+        Function<Integer, Case> make = i -> evalCase("fine_" + i, "common", "fine case " + i, "contains", "\"ok\"");
+        var suite = new Suite("listen", "v1", List.of(make.apply(1), make.apply(2)), Map.of(), List.of());
+        new Engine(store, CheckerRegistry.builtins()).run(new RunPlan(suite, target,
+                RunConfig.defaults(temp.resolve("work"))), new RunListener() {
+                    @Override
+                    public void itemFinished(Run run, Item item) {
+                        seen.add(item.caseId());
+                    }
+
+                    @Override
+                    public void runFinished(Run run) {
+                        seen.add("finished:" + run.counts().passed());
+                        throw new IllegalStateException("a failing listener must not break the run");
+                    }
+                });
+        assertThat(seen).containsExactlyInAnyOrder("fine_1", "fine_2", "finished:2");
+    }
+}
