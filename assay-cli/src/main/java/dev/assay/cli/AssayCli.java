@@ -1,1 +1,74 @@
-package dev.assay.cli; public final class AssayCli { public static void main(String[] a){} }
+package dev.assay.cli;
+
+import dev.assay.AssayException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code assay} command. Each subcommand is a thin edge over the engine, the store and the reporters in
+ * assay-core; exit codes are listed in {@link ExitCodes}.
+ */
+@Command(name = "assay",
+        mixinStandardHelpOptions = true,
+        versionProvider = AssayCli.Version.class,
+        description = "Evaluate LLMs and tool-using agents: capability suites, code questions, dialog replay.",
+        subcommands = {RunCommand.class, RunsCommand.class, CasesCommand.class, CommandLine.HelpCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+                "0:the command succeeded (for run: the run finished and met --threshold)",
+                "1:a run finished but missed --threshold",
+                "2:invalid usage or invalid input (a bad option, an invalid suite)",
+                "3:could not run (database, model configuration, sandbox)",
+                "130:the run was cancelled (Ctrl-C / SIGTERM); finished items are kept"})
+public final class AssayCli implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+        return ExitCodes.USAGE;
+    }
+
+    public static void main(String[] args) {
+        var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
+        var err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
+        System.exit(run(out, err, System.getenv(), args));
+    }
+
+    /**
+     * Runs a command line with the given streams and environment; tests call this instead of {@link #main}.
+     *
+     * @param env the environment variables the command may read (ASSAY_HOME, API keys named by options)
+     */
+    public static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
+        var commandLine = new CommandLine(new AssayCli(), new EnvironmentFactory(env));
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
+            if (exception instanceof AssayException assay) {
+                line.getErr().println("error: " + Problems.describe(assay.problem()));
+                return ExitCodes.forProblem(assay.problem());
+            }
+            throw exception;
+        });
+        int code = commandLine.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    /** Reports the version from the jar's manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String version = AssayCli.class.getPackage().getImplementationVersion();
+            return new String[] {"assay " + (version == null ? "development build" : version)};
+        }
+    }
+}
