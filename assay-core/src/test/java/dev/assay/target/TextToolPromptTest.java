@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.Json;
+import dev.assay.sandbox.Sandbox;
+import dev.assay.sandbox.SandboxRequest;
+import dev.assay.sandbox.SandboxResult;
 import dev.assay.tools.BuiltinTools;
 import dev.assay.tools.ToolNames;
 import java.util.List;
@@ -83,14 +86,14 @@ class TextToolPromptTest {
 
     @Test
     void built_in_tool_specs_make_a_prompt_the_parser_understands() {
-        var specs = BuiltinTools.specs(BuiltinTools.all(new dev.assay.sandbox.Sandbox() {
+        var specs = BuiltinTools.specs(BuiltinTools.all(new Sandbox() {
             @Override
             public String kind() {
                 return "none";
             }
 
             @Override
-            public dev.assay.sandbox.SandboxResult run(dev.assay.sandbox.SandboxRequest request) {
+            public SandboxResult run(SandboxRequest request) {
                 throw new UnsupportedOperationException("not run in this test");
             }
         }));
