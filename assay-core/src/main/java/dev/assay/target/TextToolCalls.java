@@ -52,6 +52,11 @@ public final class TextToolCalls {
             "tool", Pattern.compile("</tool\\s*>", Pattern.CASE_INSENSITIVE));
     private static final Pattern WHOLE_FENCE = Pattern.compile("^```[\\w-]*[ \\t]*\\R(.*?)\\R?[ \\t]*```$",
             Pattern.DOTALL);
+    /**
+     * Failed starts tolerated per payload: each costs a scan to the end, so a long broken payload full of
+     * braces (code in a write_file call) would otherwise take quadratic time.
+     */
+    private static final int MAX_FAILED_STARTS = 64;
     private static final List<String> NAME_KEYS = List.of("name", "tool", "tool_name", "function_name");
     private static final List<String> ARGUMENT_KEYS = List.of("arguments", "args", "parameters", "params", "input");
     private static final List<String> NESTED_CALL_KEYS = List.of("tool_calls", "tool_call", "function_call");
@@ -132,10 +137,11 @@ public final class TextToolCalls {
     private static List<JsonNode> jsonValues(String payload) {
         var values = new ArrayList<JsonNode>();
         int from = 0;
-        while (true) {
+        int failedStarts = 0;
+        while (failedStarts < MAX_FAILED_STARTS) {
             int start = nextBracket(payload, from);
             if (start < 0) {
-                return values;
+                break;
             }
             int end = balancedEnd(payload, start);
             Optional<JsonNode> value = end < 0
@@ -146,8 +152,10 @@ public final class TextToolCalls {
                 from = end < 0 ? payload.length() : end;
             } else {
                 from = start + 1;
+                failedStarts++;
             }
         }
+        return values;
     }
 
     private static int nextBracket(String text, int from) {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class TextToolCallsTest {
     private static JsonNode json(String text) {
@@ -225,6 +226,17 @@ class TextToolCallsTest {
         List<ToolCallRequest> calls = TextToolCalls.parse("""
                 <tool_call>{name: oops}</tool_call>
                 <tool_call>{"name": "list_files", "arguments": {}}</tool_call>""");
+
+        assertThat(calls).extracting(ToolCallRequest::name).containsExactly("list_files");
+    }
+
+    @Test
+    @Timeout(5)
+    void long_broken_payload_full_of_braces_is_given_up_quickly() {
+        String broken = "<tool_call>" + "{ x ".repeat(50_000) + "</tool_call>";
+
+        List<ToolCallRequest> calls = TextToolCalls.parse(
+                broken + "<tool_call>{\"name\": \"list_files\", \"arguments\": {}}</tool_call>");
 
         assertThat(calls).extracting(ToolCallRequest::name).containsExactly("list_files");
     }
