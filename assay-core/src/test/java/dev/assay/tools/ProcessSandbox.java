@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** Test-only sandbox of kind "none": runs the command with ProcessBuilder, honouring wall time and output cap. */
 final class ProcessSandbox implements Sandbox {
@@ -59,7 +60,7 @@ final class ProcessSandbox implements Sandbox {
     private static byte[] join(CompletableFuture<byte[]> future) throws InterruptedException {
         try {
             return future.get(5, TimeUnit.SECONDS);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             return new byte[0];
         }
     }

@@ -3,6 +3,7 @@ package dev.assay.tools;
 import static dev.assay.tools.ToolTesting.call;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.assay.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
@@ -131,7 +132,7 @@ class ReadFileToolTest {
         Path secret = Files.writeString(root.resolve("secret.txt"), "secret");
 
         ToolResult result = ToolTesting.tool("read_file")
-                .call(dev.assay.Json.object().put("path", secret.toString()), workspace);
+                .call(Json.object().put("path", secret.toString()), workspace);
 
         assertThat(result.error().type()).isEqualTo("workspace.escape");
     }
