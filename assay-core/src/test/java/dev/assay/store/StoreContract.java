@@ -41,6 +41,11 @@ abstract class StoreContract {
     /** {@return the JDBC URL of a fresh, empty database for one test} */
     protected abstract String freshUrl() throws Exception;
 
+    /** {@return the URL of this test's database} */
+    protected String url() {
+        return url;
+    }
+
     @BeforeEach
     void openStore() throws Exception {
         url = freshUrl();
