@@ -38,6 +38,9 @@ class PostgresStoreTest extends StoreContract {
 
     @AfterAll
     static void dropSchemas() throws SQLException {
+        if (SCHEMAS.isEmpty()) {
+            return;
+        }
         try (Connection connection = DriverManager.getConnection(SERVER_URL);
              var statement = connection.createStatement()) {
             for (String schema : SCHEMAS) {
