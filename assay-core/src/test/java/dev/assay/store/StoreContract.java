@@ -388,7 +388,7 @@ abstract class StoreContract {
     private int appliedMigrations() throws SQLException {
         try (var connection = DriverManager.getConnection(url);
              var statement = connection.createStatement();
-             var result = statement.executeQuery("SELECT count(*) FROM flyway_schema_history")) {
+             var result = statement.executeQuery("SELECT count(*) FROM " + Stores.HISTORY_TABLE)) {
             result.next();
             return result.getInt(1);
         }
