@@ -69,7 +69,7 @@ final class JdbiStore implements Store {
                 transcript = excluded.transcript, started_at = excluded.started_at,
                 finished_at = excluded.finished_at, elapsed_s = excluded.elapsed_s""";
 
-    private static final String LIST_ITEMS = """
+    static final String LIST_ITEMS = """
             SELECT * FROM evaluation_items WHERE run_id = :run_id
             ORDER BY seq, case_id LIMIT :limit OFFSET :offset""";
 

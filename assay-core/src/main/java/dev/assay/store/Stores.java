@@ -16,13 +16,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.flywaydb.core.Flyway;
-import org.flywaydb.core.api.FlywayException;
 
 /**
  * Opens stores. The one place that turns a JDBC URL into a migrated, ready {@link Store}. Thread-safe.
  */
 public final class Stores {
     private static final Pattern USER_INFO = Pattern.compile("//([^/@?#]*)@");
+    static final String HISTORY_TABLE = "assay_schema_history";
     static final String ACCEPTED = "jdbc:sqlite:<file path> or jdbc:postgresql://<host>[:<port>]/<database>[?...]";
 
     private Stores() {
@@ -54,12 +54,17 @@ public final class Stores {
         }
         HikariDataSource dataSource = connect(jdbcUrl, dialect);
         try {
+            // Our own history table, baselined below V1, so Assay can share a PostgreSQL schema with an
+            // application that keeps its own flyway_schema_history.
             Flyway.configure()
                     .dataSource(dataSource)
                     .locations(dialect.migrationLocation())
+                    .table(HISTORY_TABLE)
+                    .baselineOnMigrate(true)
+                    .baselineVersion("0")
                     .load()
                     .migrate();
-        } catch (FlywayException e) {
+        } catch (RuntimeException e) {
             dataSource.close();
             throw new AssayException(new Problem("store.migration_failed",
                     "cannot migrate the database schema at " + redact(jdbcUrl) + ": " + scrub(e.getMessage(), jdbcUrl),

@@ -57,7 +57,8 @@ CREATE TABLE evaluation_items (
     CONSTRAINT evaluation_items_run_case UNIQUE (run_id, case_id)
 );
 
-CREATE INDEX evaluation_items_run_seq ON evaluation_items (run_id, seq);
+-- Covers the page query (WHERE run_id ORDER BY seq, case_id) so no sort is needed at any offset.
+CREATE INDEX evaluation_items_run_seq ON evaluation_items (run_id, seq, case_id);
 
 CREATE TABLE evaluation_case_sets (
     version    TEXT           NOT NULL PRIMARY KEY,

@@ -41,6 +41,11 @@ abstract class StoreContract {
     /** {@return the JDBC URL of a fresh, empty database for one test} */
     protected abstract String freshUrl() throws Exception;
 
+    /** {@return the URL of this test's database} */
+    protected String url() {
+        return url;
+    }
+
     @BeforeEach
     void openStore() throws Exception {
         url = freshUrl();
@@ -383,7 +388,7 @@ abstract class StoreContract {
     private int appliedMigrations() throws SQLException {
         try (var connection = DriverManager.getConnection(url);
              var statement = connection.createStatement();
-             var result = statement.executeQuery("SELECT count(*) FROM flyway_schema_history")) {
+             var result = statement.executeQuery("SELECT count(*) FROM " + Stores.HISTORY_TABLE)) {
             result.next();
             return result.getInt(1);
         }

@@ -60,12 +60,24 @@ class StoresTest {
         String url = Stores.defaultUrl(home);
         Stores.open(url).close();
         try (var connection = DriverManager.getConnection(url); var statement = connection.createStatement()) {
-            statement.execute("UPDATE flyway_schema_history SET checksum = checksum + 1 WHERE version = '1'");
+            statement.execute("UPDATE " + Stores.HISTORY_TABLE + " SET checksum = checksum + 1 WHERE version = '1'");
         }
 
         assertThatThrownBy(() -> Stores.open(url))
                 .isInstanceOfSatisfying(AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("store.migration_failed"));
+    }
+
+    @Test
+    void database_already_holding_other_tables_is_migrated_beside_them(@TempDir Path home) throws Exception {
+        String url = Stores.defaultUrl(home);
+        try (var connection = DriverManager.getConnection(url); var statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE other_app (id INTEGER PRIMARY KEY)");
+        }
+
+        try (Store store = Stores.open(url)) {
+            assertThat(store.countRuns(RunQuery.all())).isZero();
+        }
     }
 
     @Test
