@@ -99,7 +99,7 @@ public final class AgentTarget implements Target {
             transcript.add(new TranscriptEvent.ModelTurn(Instant.now(), response.text(), response.reasoning(),
                     response.usage()));
             List<ToolCallRequest> calls = settings.toolMode() == ToolMode.NATIVE
-                    ? response.toolCalls() : TextToolCalls.parse(response.text());
+                    ? response.toolCalls() : numbered(TextToolCalls.parse(response.text()), step);
             if (calls.isEmpty()) {
                 transcript.add(new TranscriptEvent.FinalAnswer(Instant.now(), response.text()));
                 return transcript.build();
@@ -131,6 +131,16 @@ public final class AgentTarget implements Target {
         }
         session.log().accept("step limit of " + settings.maxSteps() + " reached without a final answer");
         return transcript.build();
+    }
+
+    /** Text-mode ids restart in every message; the transcript pairs calls with outputs by id, so they must not. */
+    private static List<ToolCallRequest> numbered(List<ToolCallRequest> calls, int step) {
+        var renamed = new ArrayList<ToolCallRequest>();
+        for (int i = 0; i < calls.size(); i++) {
+            ToolCallRequest call = calls.get(i);
+            renamed.add(new ToolCallRequest("call_" + (step + 1) + "_" + (i + 1), call.name(), call.arguments()));
+        }
+        return renamed;
     }
 
     private ToolResult execute(String canonical, JsonNode arguments, Session session) throws InterruptedException {

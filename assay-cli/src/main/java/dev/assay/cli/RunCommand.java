@@ -1,0 +1,279 @@
+package dev.assay.cli;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import dev.assay.cases.Selection;
+import dev.assay.cases.Suite;
+import dev.assay.cases.SuiteLoad;
+import dev.assay.cases.SuiteLoader;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.report.Reporters;
+import dev.assay.report.RunReport;
+import dev.assay.run.Engine;
+import dev.assay.run.Run;
+import dev.assay.run.RunConfig;
+import dev.assay.run.RunHandle;
+import dev.assay.run.RunPlan;
+import dev.assay.run.RunStatus;
+import dev.assay.run.WorkspacePolicy;
+import dev.assay.sandbox.Sandbox;
+import dev.assay.sandbox.Sandboxes;
+import dev.assay.score.Weights;
+import dev.assay.store.Store;
+import dev.assay.target.AgentSettings;
+import dev.assay.target.AgentTarget;
+import dev.assay.target.ChatModel;
+import dev.assay.target.ModelOptions;
+import dev.assay.target.RetryPolicy;
+import dev.assay.target.ToolMode;
+import dev.assay.target.Targets;
+import dev.assay.tools.BuiltinTools;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code assay run}: evaluates suites against a model, stores the run, prints a summary and writes reports. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Evaluate one or more suites (files or directories of cases) against a model.")
+final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnvironment {
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    DatabaseOption database;
+
+    @Parameters(arity = "1..*", paramLabel = "<suite>", description = "Case files or directories (JSON, JSONL, YAML).")
+    List<Path> suites;
+
+    @Option(names = {"-m", "--model"}, required = true, paramLabel = "<model>",
+            description = "The model: mock (offline, fixed answer, never calls tools) or openai:MODEL for any "
+                    + "OpenAI-compatible API.")
+    String model;
+
+    @Option(names = "--base-url", paramLabel = "<url>",
+            description = "API root of an OpenAI-compatible server, e.g. http://localhost:11434/v1 (default: OpenAI).")
+    String baseUrl;
+
+    @Option(names = "--api-key-env", paramLabel = "<name>", defaultValue = "OPENAI_API_KEY",
+            description = "Environment variable holding the API key (default: ${DEFAULT-VALUE}). Keys are never stored.")
+    String apiKeyEnv;
+
+    @Option(names = {"-c", "--concurrency"}, paramLabel = "<n>", defaultValue = "4",
+            description = "Cases evaluated at once (default: ${DEFAULT-VALUE}).")
+    int concurrency;
+
+    @Option(names = "--timeout", paramLabel = "<seconds>", defaultValue = "120",
+            description = "Time limit per case unless the case sets timeout_s (default: ${DEFAULT-VALUE}).")
+    double timeoutSeconds;
+
+    @Option(names = "--dimensions", split = ",", paramLabel = "<dimension>",
+            description = "Only these dimensions, e.g. tool,logic.")
+    List<String> dimensions = new ArrayList<>();
+
+    @Option(names = "--language", paramLabel = "<tag>", description = "Only cases in this language (zh-CN, en-US).")
+    String language = "";
+
+    @Option(names = "--tags", split = ",", paramLabel = "<tag>", description = "Only cases with any of these tags.")
+    List<String> tags = new ArrayList<>();
+
+    @Option(names = "--ids", split = ",", paramLabel = "<id>", description = "Only these case ids.")
+    List<String> ids = new ArrayList<>();
+
+    @Option(names = "--limit", paramLabel = "<n>", defaultValue = "0",
+            description = "At most this many cases (after --seed shuffling; 0 = all).")
+    int limit;
+
+    @Option(names = "--seed", paramLabel = "<n>",
+            description = "Shuffle the selection with this seed before --limit; also sent as the sampling seed.")
+    Long seed;
+
+    @Option(names = "--weights", paramLabel = "<dim=w,...>",
+            description = "Dimension weights for the total (default: tool=35,logic=25,common=20,complex=20).")
+    String weights;
+
+    @Option(names = "--tool-mode", paramLabel = "<mode>", defaultValue = "native",
+            description = "native (function calling) or text (<tool_call> blocks) (default: ${DEFAULT-VALUE}).")
+    ToolMode toolMode;
+
+    @Option(names = "--temperature", paramLabel = "<t>", description = "Sampling temperature (default: the API's).")
+    Double temperature;
+
+    @Option(names = "--max-tokens", paramLabel = "<n>", description = "Output-token cap per model call.")
+    Integer maxTokens;
+
+    @Option(names = "--max-steps", paramLabel = "<n>", defaultValue = "20",
+            description = "Model calls per case at most (default: ${DEFAULT-VALUE}).")
+    int maxSteps;
+
+    @Option(names = "--retries", paramLabel = "<n>", defaultValue = "3",
+            description = "Retries of a failed model call (429, 5xx, timeouts) (default: ${DEFAULT-VALUE}).")
+    int retries;
+
+    @Option(names = "--max-retry-wait", paramLabel = "<seconds>", defaultValue = "120",
+            description = "Total time one call may wait between retries (default: ${DEFAULT-VALUE}).")
+    double maxRetryWait;
+
+    @Option(names = "--stream", description = "Use streaming responses.")
+    boolean stream;
+
+    @Option(names = "--user-id", paramLabel = "<id>", defaultValue = "", description = "Recorded with the run.")
+    String userId;
+
+    @Option(names = {"-o", "--out"}, paramLabel = "<dir>",
+            description = "Write report.json, report.md, junit.xml and report.html here.")
+    Path out;
+
+    @Option(names = "--threshold", paramLabel = "<score>",
+            description = "Exit with code 1 when the total score (0..1) is below this.")
+    Double threshold;
+
+    @Option(names = "--skip-invalid", description = "Run the valid cases of an invalid suite instead of refusing.")
+    boolean skipInvalid;
+
+    @Option(names = "--keep-workspaces", description = "Keep every case workspace (default: only failed ones).")
+    boolean keepWorkspaces;
+
+    @Option(names = "--workspace-dir", paramLabel = "<dir>",
+            description = "Where case workspaces are created (default: $ASSAY_HOME/workspaces).")
+    Path workspaceDir;
+
+    @Option(names = "--format", paramLabel = "<format>", defaultValue = "table",
+            description = "Summary on stdout: table or json (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = {"-q", "--quiet"}, description = "No per-case progress lines on stderr.")
+    boolean quiet;
+
+    private Map<String, String> env = Map.of();
+
+    @Override
+    public void environment(Map<String, String> environment) {
+        this.env = environment;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter stderr = spec.commandLine().getErr();
+        CheckerRegistry checkers = CheckerRegistry.builtins();
+        SuiteLoad load = new SuiteLoader(checkers).load(suites);
+        if (!load.isValid()) {
+            load.problems().forEach(problem -> stderr.println((skipInvalid ? "warning: " : "error: ") + problem));
+        }
+        Suite suite = new Selection(dimensions, language, tags, ids, seed, limit).select(load.suite(skipInvalid));
+        if (suite.cases().isEmpty()) {
+            stderr.println("error: no case matches the selection");
+            return ExitCodes.USAGE;
+        }
+        ModelOptions modelOptions = new ModelOptions(model, baseUrl, apiKeyEnv, stream, null,
+                new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
+                        Duration.ofMillis((long) (maxRetryWait * 1000))));
+        ChatModel chatModel = Targets.chatModel(modelOptions, env::get, line -> { });
+        Sandbox sandbox = commandSandbox(stderr);
+        var target = new AgentTarget(chatModel, BuiltinTools.all(sandbox),
+                new AgentSettings(toolMode, maxSteps, temperature, seed, maxTokens), concurrency);
+        var config = new RunConfig(null, userId, language, concurrency,
+                Duration.ofMillis((long) (timeoutSeconds * 1000)),
+                weights == null ? Weights.defaults() : Weights.parse(weights),
+                workspaceDir != null ? workspaceDir : database.home().resolve("workspaces"),
+                keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE, null);
+        config = config.withSnapshot(snapshot(modelOptions, target.describe(), config, sandbox));
+        try (Store store = database.open()) {
+            var engine = new Engine(store, checkers);
+            var progress = new ProgressPrinter(stderr, quiet);
+            RunHandle handle = engine.start(new RunPlan(suite, target, config), progress);
+            var reportsWritten = new CountDownLatch(1);
+            Thread cancelOnSignal = new Thread(() -> {
+                if (handle.cancel()) {
+                    stderr.println("cancelling: finished items are kept...");
+                    stderr.flush();
+                }
+                try {
+                    handle.await();
+                    reportsWritten.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "assay-cancel");
+            Runtime.getRuntime().addShutdownHook(cancelOnSignal);
+            try {
+                Run run = handle.await();
+                RunReport report = RunReport.load(store, run.runId());
+                if (out != null) {
+                    Reporters.builtins().writeAll(report, out);
+                }
+                Summary.print(stdout, report, format, out);
+                return exitCode(run);
+            } finally {
+                reportsWritten.countDown();
+                removeHook(cancelOnSignal);
+            }
+        }
+    }
+
+    private int exitCode(Run run) {
+        if (run.status() == RunStatus.CANCELLED) {
+            return ExitCodes.CANCELLED;
+        }
+        if (run.status() == RunStatus.FAILED) {
+            return ExitCodes.CANNOT_RUN;
+        }
+        if (threshold != null && (run.totalScore() == null || run.totalScore() < threshold)) {
+            spec.commandLine().getErr().printf("threshold missed: total %s < %.4f%n",
+                    run.totalScore() == null ? "none" : "%.4f".formatted(run.totalScore()), threshold);
+            return ExitCodes.THRESHOLD_MISSED;
+        }
+        return ExitCodes.OK;
+    }
+
+    /**
+     * execute_command is confined by bubblewrap when it is usable; without it the command still runs (the issue's
+     * "inside bubblewrap when available"), with a warning here and {@code sandbox: none} in the run's snapshot.
+     */
+    private static Sandbox commandSandbox(PrintWriter stderr) throws InterruptedException {
+        Sandbox sandbox = Sandboxes.detect(true);
+        if (!sandbox.isolating()) {
+            stderr.println("warning: bubblewrap is not usable here, so execute_command runs commands unconfined "
+                    + "in the case workspace; install bubblewrap (apt-get install -y bubblewrap) to confine them");
+        }
+        return sandbox;
+    }
+
+    private ObjectNode snapshot(ModelOptions modelOptions, com.fasterxml.jackson.databind.JsonNode target,
+                                RunConfig config, Sandbox sandbox) {
+        ObjectNode node = Json.object();
+        node.set("model", modelOptions.describe());
+        node.set("target", target);
+        node.put("suites", suites.toString());
+        node.set("dimensions", Json.tree(dimensions));
+        node.put("language", language);
+        node.set("tags", Json.tree(tags));
+        node.put("limit", limit);
+        node.putPOJO("seed", seed);
+        node.put("concurrency", config.concurrency());
+        node.put("timeout_s", config.defaultTimeout().toMillis() / 1000.0);
+        node.set("weights", Json.tree(config.weights().byDimension()));
+        node.put("sandbox", sandbox.kind());
+        node.put("workspace_policy", config.workspacePolicy().name().toLowerCase(java.util.Locale.ROOT));
+        return node;
+    }
+
+    private static void removeHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // The hook is running because of a signal; it ends once the reports are written.
+        }
+    }
+}

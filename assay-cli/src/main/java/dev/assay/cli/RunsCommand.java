@@ -1,0 +1,145 @@
+package dev.assay.cli;
+
+import dev.assay.Json;
+import dev.assay.report.Reporters;
+import dev.assay.report.RunReport;
+import dev.assay.run.Run;
+import dev.assay.run.RunStatus;
+import dev.assay.store.RunQuery;
+import dev.assay.store.Store;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code assay runs list|show|delete}: the stored runs. */
+@Command(name = "runs", mixinStandardHelpOptions = true,
+        description = "List, show and delete stored runs.",
+        subcommands = {RunsCommand.ListRuns.class, RunsCommand.ShowRun.class, RunsCommand.DeleteRun.class})
+final class RunsCommand implements Callable<Integer> {
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+        return ExitCodes.USAGE;
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "List runs, newest first.")
+    static final class ListRuns implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+        @Mixin
+        DatabaseOption database;
+        @Option(names = "--model", paramLabel = "<text>", description = "Only models whose name contains this.")
+        String model;
+        @Option(names = "--status", paramLabel = "<status>", description = "running, finished, failed or cancelled.")
+        RunStatus status;
+        @Option(names = "--user-id", paramLabel = "<id>", description = "Only runs of this user.")
+        String userId;
+        @Option(names = "--limit", paramLabel = "<n>", defaultValue = "20", description = "At most this many (default: ${DEFAULT-VALUE}).")
+        int limit;
+        @Option(names = "--offset", paramLabel = "<n>", defaultValue = "0", description = "Skip this many.")
+        int offset;
+        @Option(names = "--format", paramLabel = "<format>", defaultValue = "table", description = "table or json.")
+        String format;
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            try (Store store = database.open()) {
+                var query = new RunQuery(userId, model, status, null, null, null, offset, Math.max(1, Math.min(limit, 1000)));
+                List<Run> runs = store.listRuns(query);
+                if (format.equals("json")) {
+                    out.println(Json.write(java.util.Map.of("runs", runs, "total", store.countRuns(query))));
+                    return ExitCodes.OK;
+                }
+                out.printf("%-32s %-9s %-10s %-24s %-20s %8s %6s%n", "run_id", "status", "kind", "model", "case_set",
+                        "total", "items");
+                for (Run run : runs) {
+                    out.printf("%-32s %-9s %-10s %-24s %-20s %8s %6d%n", run.runId(), run.status().wireName(),
+                            run.kind(), cut(run.modelName(), 24), cut(run.caseSet(), 20),
+                            run.totalScore() == null ? "-" : "%.1f%%".formatted(run.totalScore() * 100),
+                            run.counts().total());
+                }
+                out.printf("%d of %d runs%n", runs.size(), store.countRuns(query));
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one run's summary and items.")
+    static final class ShowRun implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+        @Mixin
+        DatabaseOption database;
+        @Parameters(paramLabel = "<run-id>", description = "The run id (a unique prefix is enough).")
+        String runId;
+        @Option(names = "--format", paramLabel = "<format>", defaultValue = "table",
+                description = "table, or json (the report.json document).")
+        String format;
+        @Option(names = {"-o", "--out"}, paramLabel = "<dir>", description = "Also write the reports here.")
+        Path out;
+
+        @Override
+        public Integer call() throws Exception {
+            try (Store store = database.open()) {
+                RunReport report = RunReport.load(store, RunIds.resolve(store, runId));
+                if (out != null) {
+                    Reporters.builtins().writeAll(report, out);
+                }
+                PrintWriter writer = spec.commandLine().getOut();
+                if (format.equals("json")) {
+                    var bytes = new java.io.ByteArrayOutputStream();
+                    Reporters.builtins().get("json").write(report, bytes);
+                    writer.println(bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
+                } else {
+                    Summary.print(writer, report, "table", out);
+                    report.items().forEach(item -> writer.printf("  %-9s %-28s %5.2f  %s%n", item.status().wireName(),
+                            item.caseId(), item.score(), cut(oneLine(item.finalAnswer()), 60)));
+                }
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a run and its items.")
+    static final class DeleteRun implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+        @Mixin
+        DatabaseOption database;
+        @Parameters(paramLabel = "<run-id>", description = "The run id (a unique prefix is enough).")
+        String runId;
+
+        @Override
+        public Integer call() {
+            try (Store store = database.open()) {
+                String id = RunIds.resolve(store, runId);
+                Run run = store.findRun(id).orElseThrow();
+                if (run.status() == RunStatus.RUNNING) {
+                    spec.commandLine().getErr().println("error: run " + id + " is still running; cancel it first");
+                    return ExitCodes.USAGE;
+                }
+                store.deleteRun(id);
+                spec.commandLine().getOut().println("deleted run " + id);
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    static String cut(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max - 1) + "…";
+    }
+
+    static String oneLine(String text) {
+        return text.replaceAll("\\s+", " ").strip();
+    }
+}
