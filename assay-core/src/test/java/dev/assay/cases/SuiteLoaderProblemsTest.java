@@ -263,10 +263,13 @@ class SuiteLoaderProblemsTest {
     void refusal_lists_every_problem_in_its_details() throws IOException {
         SuiteLoad load = loader.load(write("c.jsonl", "{\"id\": \"b\"}\n"));
 
-        assertThatThrownBy(load::requireValid).isInstanceOfSatisfying(AssayException.class, e ->
-                assertThat((List<?>) e.problem().details().get("problems")).hasSize(3)
-                        .first().isInstanceOfSatisfying(Map.class, first ->
-                                assertThat(first).containsEntry("type", "case.missing_field").containsEntry("line", 1)));
+        assertThatThrownBy(load::requireValid).isInstanceOfSatisfying(AssayException.class, e -> {
+            List<?> listed = (List<?>) e.problem().details().get("problems");
+            assertThat(listed).hasSize(3);
+            Map<?, ?> first = (Map<?, ?>) listed.getFirst();
+            assertThat(first.get("type")).isEqualTo("case.missing_field");
+            assertThat(first.get("line")).isEqualTo(1);
+        });
     }
 
     @Test
