@@ -236,6 +236,17 @@ class SuiteLoaderProblemsTest {
     }
 
     @Test
+    void file_that_is_not_utf8_is_unreadable_and_the_others_still_load() throws IOException {
+        Files.write(dir.resolve("a.json"), new byte[] {'[', (byte) 0xC3, '(', ']'});
+        write("b.jsonl", good("b") + "\n");
+
+        SuiteLoad load = loader.load(dir);
+
+        assertThat(load.problems()).extracting(CaseProblem::type).containsExactly("suite.unreadable");
+        assertThat(load.suite().cases()).extracting(Case::id).containsExactly("b");
+    }
+
+    @Test
     void missing_path_is_not_found() {
         var problems = loader.load(dir.resolve("nowhere")).problems();
 
