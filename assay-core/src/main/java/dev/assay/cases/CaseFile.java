@@ -67,6 +67,9 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
                 return readLines(text, file);
             }
             return readDocument(name.endsWith(".json") ? Json.MAPPER : YAML, text, file);
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return failed(file, new CaseProblem("suite.unreadable", new SourceRef(file, 0), "", "",
+                    "the file is not valid UTF-8", "a readable UTF-8 file"));
         } catch (IOException e) {
             return failed(file, new CaseProblem("suite.unreadable", new SourceRef(file, 0), "", "",
                     "cannot read the file: " + e.getMessage(), "a readable UTF-8 file"));

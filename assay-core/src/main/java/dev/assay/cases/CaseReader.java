@@ -75,7 +75,7 @@ final class CaseReader implements ReferenceFormat.Problems {
                     "a lower-case identifier such as tool, logic, common, complex, code");
         }
         String language = text("language", false, "a language tag like zh-CN");
-        if (language != null && !CaseFile.LANGUAGE.matcher(language).matches()) {
+        if (language != null && !language.isEmpty() && !CaseFile.LANGUAGE.matcher(language).matches()) {
             add("case.invalid_field", "language", "'" + language + "' is not a language tag",
                     "a language tag like zh-CN or en-US");
         }
@@ -96,7 +96,8 @@ final class CaseReader implements ReferenceFormat.Problems {
                 attributes.set(field.getKey(), field.getValue().deepCopy());
             }
         });
-        var evalCase = new Case(caseId, dimension, language == null ? fileLanguage : language, prompt, weight,
+        var evalCase = new Case(caseId, dimension, language == null || language.isEmpty() ? fileLanguage : language,
+                prompt, weight,
                 timeoutSeconds > 0 ? seconds(timeoutSeconds) : null,
                 checks.stream().map(Located::check).toList(), prerequisites, tags, files, attributes, source);
         return new Result(evalCase, caseId, List.of());

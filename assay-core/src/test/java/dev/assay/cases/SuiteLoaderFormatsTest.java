@@ -54,6 +54,17 @@ class SuiteLoaderFormatsTest {
     }
 
     @Test
+    void blank_case_language_falls_back_to_the_file_language() throws IOException {
+        Path file = write("set.yaml", """
+                language: en-US
+                cases:
+                  - {id: a, dimension: logic, language: "", prompt: p, checker: exact, expected: x}
+                """);
+
+        assertThat(loader.load(file).suite().cases().getFirst().language()).isEqualTo("en-US");
+    }
+
+    @Test
     void suite_is_named_after_the_declared_case_set() throws IOException {
         Path file = write("set.json", """
                 {"case_set": "mine", "cases": [{"id": "a", "dimension": "logic", "prompt": "p", "checker": "exact", "expected": "x"}]}

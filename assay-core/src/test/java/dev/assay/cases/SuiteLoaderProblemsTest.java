@@ -236,6 +236,17 @@ class SuiteLoaderProblemsTest {
     }
 
     @Test
+    void file_that_is_not_utf8_is_unreadable_and_the_others_still_load() throws IOException {
+        Files.write(dir.resolve("a.json"), new byte[] {'[', (byte) 0xC3, '(', ']'});
+        write("b.jsonl", good("b") + "\n");
+
+        SuiteLoad load = loader.load(dir);
+
+        assertThat(load.problems()).extracting(CaseProblem::type).containsExactly("suite.unreadable");
+        assertThat(load.suite().cases()).extracting(Case::id).containsExactly("b");
+    }
+
+    @Test
     void missing_path_is_not_found() {
         var problems = loader.load(dir.resolve("nowhere")).problems();
 
@@ -263,10 +274,13 @@ class SuiteLoaderProblemsTest {
     void refusal_lists_every_problem_in_its_details() throws IOException {
         SuiteLoad load = loader.load(write("c.jsonl", "{\"id\": \"b\"}\n"));
 
-        assertThatThrownBy(load::requireValid).isInstanceOfSatisfying(AssayException.class, e ->
-                assertThat((List<?>) e.problem().details().get("problems")).hasSize(3)
-                        .first().isInstanceOfSatisfying(Map.class, first ->
-                                assertThat(first).containsEntry("type", "case.missing_field").containsEntry("line", 1)));
+        assertThatThrownBy(load::requireValid).isInstanceOfSatisfying(AssayException.class, e -> {
+            List<?> listed = (List<?>) e.problem().details().get("problems");
+            assertThat(listed).hasSize(3);
+            Map<?, ?> first = (Map<?, ?>) listed.getFirst();
+            assertThat(first.get("type")).isEqualTo("case.missing_field");
+            assertThat(first.get("line")).isEqualTo(1);
+        });
     }
 
     @Test

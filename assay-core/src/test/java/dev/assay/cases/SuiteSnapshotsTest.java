@@ -1,0 +1,98 @@
+package dev.assay.cases;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.assay.AssayException;
+import dev.assay.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SuiteSnapshotsTest {
+    private static final String CASES = """
+            - id: a
+              dimension: complex
+              language: en-US
+              prompt: Write out.json
+              weight: 2
+              timeout_s: 1.25
+              files: {in.txt: "seed\\n"}
+              prerequisites: [write_file]
+              tags: [file]
+              entry_point: main
+              checks:
+                - {checker: file_exists, expected: out.json, weight: 1}
+                - {checker: json_schema, expected: {path: out.json, schema: {type: object}}, weight: 2}
+            - id: b
+              dimension: tool
+              prompt: Read in.txt
+              checker: {type: tool_called, tool: read_file}
+            """;
+
+    private final SuiteLoader loader = new SuiteLoader(TestCheckers.registry());
+
+    @TempDir
+    Path dir;
+
+    private Suite load(String name, String text) throws IOException {
+        SuiteLoad load = loader.load(Files.writeString(dir.resolve(name), text));
+        assertThat(load.problems()).isEmpty();
+        return load.suite();
+    }
+
+    @Test
+    void snapshot_rebuilds_the_same_suite() throws IOException {
+        Suite suite = load("s.yaml", CASES);
+
+        Suite rebuilt = SuiteSnapshots.fromJson(Json.parse(Json.write(SuiteSnapshots.toJson(suite))));
+
+        assertThat(rebuilt).isEqualTo(suite);
+    }
+
+    @Test
+    void version_is_a_sha256_hex_digest() throws IOException {
+        assertThat(load("s.yaml", CASES).version()).matches("[0-9a-f]{64}");
+    }
+
+    @Test
+    void version_is_stable_across_loads() throws IOException {
+        assertThat(load("s.yaml", CASES).version()).isEqualTo(load("t.yaml", CASES).version());
+    }
+
+    @Test
+    void version_ignores_layout_and_format() throws IOException {
+        String json = Json.write(Json.parse(Json.write(new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
+                .readTree(CASES))));
+
+        assertThat(load("s.json", json).version()).isEqualTo(load("s.yaml", CASES).version());
+    }
+
+    @Test
+    void version_changes_when_an_expectation_changes() throws IOException {
+        assertThat(load("s.yaml", CASES.replace("tool: read_file", "tool: list_files")).version())
+                .isNotEqualTo(load("t.yaml", CASES).version());
+    }
+
+    @Test
+    void version_changes_when_a_weight_changes() throws IOException {
+        assertThat(load("s.yaml", CASES.replace("weight: 2\n", "weight: 3\n")).version())
+                .isNotEqualTo(load("t.yaml", CASES).version());
+    }
+
+    @Test
+    void version_is_recomputed_by_content_not_read_from_the_snapshot() throws IOException {
+        Suite suite = load("s.yaml", CASES);
+
+        assertThat(SuiteSnapshots.version(suite.cases(), suite.fixtures())).isEqualTo(suite.version());
+    }
+
+    @Test
+    void document_that_is_not_a_snapshot_is_refused() {
+        assertThatThrownBy(() -> SuiteSnapshots.fromJson(Json.parse("{\"cases\": 3}")))
+                .isInstanceOfSatisfying(AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("snapshot.invalid"));
+    }
+}
