@@ -1,0 +1,109 @@
+package dev.assay.cli;
+
+import static dev.assay.testing.ScriptedOpenAiServer.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.Json;
+import dev.assay.testing.ScriptedOpenAiServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunCommandTest {
+    private static final Path EXAMPLES = Path.of("..", "examples", "capability");
+
+    @TempDir
+    Path home;
+
+    @Test
+    void the_example_suite_runs_offline_against_mock_and_writes_reports() throws Exception {
+        Path out = home.resolve("out");
+        var result = new CliRunner(home).run("run", EXAMPLES.toString(), "--model", "mock", "--out", out.toString(),
+                "--quiet");
+        assertThat(result.code()).as(result.err()).isEqualTo(0);
+        assertThat(result.out()).contains("TOTAL", "tool", "logic", "common", "complex");
+        JsonNode report = Json.MAPPER.readTree(out.resolve("report.json").toFile());
+        assertThat(report.path("status").asText()).isEqualTo("finished");
+        assertThat(report.path("counts").path("total").asInt()).isGreaterThanOrEqualTo(60);
+        assertThat(report.path("items").size()).isEqualTo(report.path("counts").path("total").asInt());
+        JsonNode item = report.path("items").get(0);
+        for (String field : new String[] {"case_id", "dimension", "status", "score", "max_score", "weight",
+                "final_answer", "tool_calls", "checker_detail", "error"}) {
+            assertThat(item.has(field)).as(field).isTrue();
+        }
+        assertThat(item.path("final_answer").asText()).isEqualTo("mock response");
+        assertThat(out.resolve("report.md")).exists();
+        assertThat(out.resolve("junit.xml")).exists();
+        assertThat(out.resolve("report.html")).exists();
+        assertThat(Files.exists(home.resolve("assay.db"))).isTrue();
+    }
+
+    @Test
+    void an_openai_compatible_server_is_evaluated_and_the_threshold_decides_the_exit_code() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text("Paris")))) {
+            Path suite = home.resolve("suite.jsonl");
+            Files.writeString(suite, """
+                    {"id": "capital", "dimension": "common", "prompt": "Capital of France?", "checker": "contains", "expected": "Paris"}
+                    {"id": "colour", "dimension": "common", "prompt": "Colour of the sky?", "checker": "exact", "expected": "blue"}
+                    """);
+            var cli = new CliRunner(home).withEnv("SCRIPTED_KEY", "sk-test-secret");
+            var met = cli.run("run", suite.toString(), "--model", "openai:scripted", "--base-url", server.baseUrl(),
+                    "--api-key-env", "SCRIPTED_KEY", "--threshold", "0.5", "--format", "json", "--quiet");
+            assertThat(met.code()).as(met.err()).isEqualTo(0);
+            JsonNode summary = Json.parse(met.out());
+            assertThat(summary.path("total_score").asDouble()).isEqualTo(0.5);
+            assertThat(summary.path("counts").path("passed").asInt()).isEqualTo(1);
+
+            var missed = cli.run("run", suite.toString(), "--model", "openai:scripted", "--base-url", server.baseUrl(),
+                    "--api-key-env", "SCRIPTED_KEY", "--threshold", "0.9", "--quiet");
+            assertThat(missed.code()).isEqualTo(1);
+            assertThat(missed.err()).contains("threshold missed");
+
+            var shown = cli.run("runs", "show", summary.path("run_id").asText(), "--format", "json");
+            assertThat(shown.out()).contains("\"api_key_env\" : \"SCRIPTED_KEY\"").doesNotContain("sk-test-secret");
+        }
+    }
+
+    @Test
+    void an_invalid_suite_is_refused_with_file_line_and_field() throws Exception {
+        Path suite = home.resolve("bad.jsonl");
+        Files.writeString(suite, """
+                {"id": "ok", "dimension": "logic", "prompt": "2+2?", "checker": "exact", "expected": "4"}
+                {"id": "bad", "dimension": "logic", "prompt": "x", "checker": "regex", "expected": "(unclosed"}
+                """);
+        var refused = new CliRunner(home).run("run", suite.toString(), "--model", "mock");
+        assertThat(refused.code()).isEqualTo(2);
+        assertThat(refused.err()).contains("bad.jsonl:2").contains("check.invalid_expected");
+
+        var skipped = new CliRunner(home).run("run", suite.toString(), "--model", "mock", "--skip-invalid", "-q");
+        assertThat(skipped.code()).isEqualTo(0);
+        assertThat(skipped.err()).contains("warning:");
+    }
+
+    @Test
+    void the_public_openai_api_without_a_key_cannot_run() throws Exception {
+        var result = new CliRunner(home).run("run", EXAMPLES.toString(), "--model", "openai:gpt-4o-mini",
+                "--api-key-env", "ASSAY_TEST_UNSET_KEY", "--limit", "1");
+        assertThat(result.code()).isEqualTo(3);
+        assertThat(result.err()).contains("target.missing_api_key").contains("ASSAY_TEST_UNSET_KEY");
+    }
+
+    @Test
+    void an_unknown_model_kind_is_a_usage_error_naming_the_known_ones() {
+        var result = new CliRunner(home).run("run", EXAMPLES.toString(), "--model", "nonsense:x");
+        assertThat(result.code()).isEqualTo(2);
+        assertThat(result.err()).contains("plugin.unknown").contains("openai");
+    }
+
+    @Test
+    void selection_options_limit_the_cases() throws Exception {
+        var result = new CliRunner(home).run("run", EXAMPLES.toString(), "--model", "mock", "--dimensions", "logic",
+                "--language", "en-US", "--limit", "3", "--seed", "7", "--format", "json", "-q");
+        assertThat(result.code()).as(result.err()).isEqualTo(0);
+        JsonNode summary = Json.parse(result.out());
+        assertThat(summary.path("counts").path("total").asInt()).isEqualTo(3);
+        assertThat(summary.path("dimension_scores").fieldNames()).toIterable().containsExactly("logic");
+    }
+}

@@ -1,0 +1,73 @@
+package dev.assay.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunsCommandTest {
+    @TempDir
+    Path home;
+
+    private String runOnce(CliRunner cli) throws Exception {
+        Path suite = home.resolve("s.jsonl");
+        Files.writeString(suite, "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"q\", \"checker\": "
+                + "\"exact\", \"expected\": \"mock response\"}\n");
+        var result = cli.run("run", suite.toString(), "--model", "mock", "--format", "json", "-q");
+        assertThat(result.code()).as(result.err()).isZero();
+        return Json.parse(result.out()).path("run_id").asText();
+    }
+
+    @Test
+    void runs_are_listed_shown_by_prefix_and_deleted() throws Exception {
+        var cli = new CliRunner(home);
+        String runId = runOnce(cli);
+
+        var list = cli.run("runs", "list", "--format", "json");
+        JsonNode listed = Json.parse(list.out());
+        assertThat(listed.path("total").asInt()).isEqualTo(1);
+        assertThat(listed.at("/runs/0/run_id").asText()).isEqualTo(runId);
+
+        var show = cli.run("runs", "show", runId.substring(0, 8));
+        assertThat(show.code()).isZero();
+        assertThat(show.out()).contains(runId).contains("passed");
+
+        assertThat(cli.run("runs", "delete", runId).code()).isZero();
+        var missing = cli.run("runs", "show", runId);
+        assertThat(missing.code()).isEqualTo(2);
+        assertThat(missing.err()).contains("run.not_found");
+    }
+
+    @Test
+    void cases_validate_reports_every_problem_and_fails() throws Exception {
+        Path suite = home.resolve("bad.yaml");
+        Files.writeString(suite, """
+                - id: one
+                  dimension: logic
+                  prompt: "?"
+                  checker: choice
+                  expected: Z9
+                - id: two
+                  dimension: logic
+                  checker: exact
+                  expected: x
+                """);
+        var result = new CliRunner(home).run("cases", "validate", suite.toString(), "--format", "json");
+        assertThat(result.code()).isEqualTo(2);
+        JsonNode report = Json.parse(result.out());
+        assertThat(report.path("valid").asBoolean()).isFalse();
+        assertThat(report.path("problems").size()).isGreaterThanOrEqualTo(2);
+        assertThat(report.at("/problems/0/details/line").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void cases_validate_accepts_the_example_suite() {
+        var result = new CliRunner(home).run("cases", "validate", "../examples/capability");
+        assertThat(result.code()).as(result.out()).isZero();
+        assertThat(result.out()).contains("0 problem(s)");
+    }
+}
