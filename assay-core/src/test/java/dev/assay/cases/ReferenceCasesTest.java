@@ -98,12 +98,7 @@ class ReferenceCasesTest {
     }
 
     private static Path referenceCases(String commit, String file) {
-        var data = TestCheckers.sharedData();
-        Assumptions.assumeTrue(data.isPresent(),
-                "shared/data not found above the working directory: skipping the reference case files");
-        Path path = data.get().resolve("wunder").resolve(commit).resolve("config/evaluation/cases").resolve(file);
-        Assumptions.assumeTrue(Files.isRegularFile(path), path + " is absent: skipping");
-        return path;
+        return dev.assay.testing.SharedData.require("wunder/" + commit + "/config/evaluation/cases/" + file);
     }
 
     @ParameterizedTest

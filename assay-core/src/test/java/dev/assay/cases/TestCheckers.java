@@ -55,17 +55,6 @@ final class TestCheckers {
         return registry;
     }
 
-    /** {@code ../shared/data} of the project, found by walking up from the working directory. */
-    static Optional<Path> sharedData() {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("shared/data");
-            if (Files.isDirectory(candidate)) {
-                return Optional.of(candidate);
-            }
-        }
-        return Optional.empty();
-    }
-
     /** The repository's {@code examples/capability}, found by walking up from the working directory. */
     static Path exampleSuite() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
