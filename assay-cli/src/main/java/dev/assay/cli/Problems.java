@@ -16,4 +16,36 @@ final class Problems {
         });
         return text.toString();
     }
+
+    /**
+     * {@return one line per problem listed in a problem's {@code problems} detail (an invalid suite's), as
+     * {@code file:line: type case 'id' field 'f': message}}; empty when it lists none
+     */
+    static java.util.List<String> listed(Problem problem) {
+        if (!(problem.details().get("problems") instanceof java.util.List<?> problems)) {
+            return java.util.List.of();
+        }
+        var lines = new java.util.ArrayList<String>();
+        for (Object entry : problems) {
+            if (entry instanceof java.util.Map<?, ?> map) {
+                var line = new StringBuilder().append(map.get("file"));
+                if (map.get("line") instanceof Number number && number.intValue() > 0) {
+                    line.append(':').append(number);
+                }
+                line.append(": ").append(map.get("type"));
+                if (map.get("case_id") != null) {
+                    line.append(" case '").append(map.get("case_id")).append('\'');
+                }
+                if (map.get("field") != null) {
+                    line.append(" field '").append(map.get("field")).append('\'');
+                }
+                line.append(": ").append(map.get("message"));
+                if (map.get("expected") != null) {
+                    line.append(" (expected: ").append(map.get("expected")).append(')');
+                }
+                lines.add(line.toString());
+            }
+        }
+        return lines;
+    }
 }

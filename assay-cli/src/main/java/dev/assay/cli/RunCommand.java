@@ -1,11 +1,7 @@
 package dev.assay.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.assay.Json;
+import dev.assay.AssayException;
 import dev.assay.cases.Selection;
-import dev.assay.cases.Suite;
-import dev.assay.cases.SuiteLoad;
-import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunReport;
@@ -13,21 +9,15 @@ import dev.assay.run.Engine;
 import dev.assay.run.Run;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunHandle;
-import dev.assay.run.RunPlan;
+import dev.assay.run.RunRequest;
 import dev.assay.run.RunStatus;
 import dev.assay.run.WorkspacePolicy;
-import dev.assay.sandbox.Sandbox;
-import dev.assay.sandbox.Sandboxes;
 import dev.assay.score.Weights;
 import dev.assay.store.Store;
 import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.ChatModel;
 import dev.assay.target.ModelOptions;
 import dev.assay.target.RetryPolicy;
 import dev.assay.target.ToolMode;
-import dev.assay.target.Targets;
-import dev.assay.tools.BuiltinTools;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -167,32 +157,31 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
         CheckerRegistry checkers = CheckerRegistry.builtins();
-        SuiteLoad load = new SuiteLoader(checkers).load(suites);
-        if (!load.isValid()) {
-            load.problems().forEach(problem -> stderr.println((skipInvalid ? "warning: " : "error: ") + problem));
+        var request = new RunRequest(suites, skipInvalid, new Selection(dimensions, language, tags, ids, seed, limit),
+                new ModelOptions(model, baseUrl, apiKeyEnv, stream, null,
+                        new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
+                                Duration.ofMillis((long) (maxRetryWait * 1000)))),
+                new AgentSettings(toolMode, maxSteps, temperature, seed, maxTokens),
+                new RunConfig(null, userId, language, concurrency, Duration.ofMillis((long) (timeoutSeconds * 1000)),
+                        weights == null ? Weights.defaults() : Weights.parse(weights),
+                        workspaceDir != null ? workspaceDir : database.home().resolve("workspaces"),
+                        keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE, null));
+        RunRequest.Prepared prepared;
+        try {
+            prepared = request.prepare(checkers, env::get, line -> { });
+        } catch (AssayException e) {
+            Problems.listed(e.problem()).forEach(line -> stderr.println("error: " + line));
+            throw e;
         }
-        Suite suite = new Selection(dimensions, language, tags, ids, seed, limit).select(load.suite(skipInvalid));
-        if (suite.cases().isEmpty()) {
-            stderr.println("error: no case matches the selection");
-            return ExitCodes.USAGE;
+        prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
+        if (!prepared.sandbox().isolating()) {
+            stderr.println("warning: bubblewrap is not usable here, so execute_command runs commands unconfined "
+                    + "in the case workspace; install bubblewrap (apt-get install -y bubblewrap) to confine them");
         }
-        ModelOptions modelOptions = new ModelOptions(model, baseUrl, apiKeyEnv, stream, null,
-                new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
-                        Duration.ofMillis((long) (maxRetryWait * 1000))));
-        ChatModel chatModel = Targets.chatModel(modelOptions, env::get, line -> { });
-        Sandbox sandbox = commandSandbox(stderr);
-        var target = new AgentTarget(chatModel, BuiltinTools.all(sandbox),
-                new AgentSettings(toolMode, maxSteps, temperature, seed, maxTokens), concurrency);
-        var config = new RunConfig(null, userId, language, concurrency,
-                Duration.ofMillis((long) (timeoutSeconds * 1000)),
-                weights == null ? Weights.defaults() : Weights.parse(weights),
-                workspaceDir != null ? workspaceDir : database.home().resolve("workspaces"),
-                keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE, null);
-        config = config.withSnapshot(snapshot(modelOptions, target.describe(), config, sandbox));
         try (Store store = database.open()) {
             var engine = new Engine(store, checkers);
             var progress = new ProgressPrinter(stderr, quiet);
-            RunHandle handle = engine.start(new RunPlan(suite, target, config), progress);
+            RunHandle handle = engine.start(prepared.plan(), progress);
             var reportsWritten = new CountDownLatch(1);
             Thread cancelOnSignal = new Thread(() -> {
                 if (handle.cancel()) {
@@ -235,38 +224,6 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             return ExitCodes.THRESHOLD_MISSED;
         }
         return ExitCodes.OK;
-    }
-
-    /**
-     * execute_command is confined by bubblewrap when it is usable; without it the command still runs (the issue's
-     * "inside bubblewrap when available"), with a warning here and {@code sandbox: none} in the run's snapshot.
-     */
-    private static Sandbox commandSandbox(PrintWriter stderr) throws InterruptedException {
-        Sandbox sandbox = Sandboxes.detect(true);
-        if (!sandbox.isolating()) {
-            stderr.println("warning: bubblewrap is not usable here, so execute_command runs commands unconfined "
-                    + "in the case workspace; install bubblewrap (apt-get install -y bubblewrap) to confine them");
-        }
-        return sandbox;
-    }
-
-    private ObjectNode snapshot(ModelOptions modelOptions, com.fasterxml.jackson.databind.JsonNode target,
-                                RunConfig config, Sandbox sandbox) {
-        ObjectNode node = Json.object();
-        node.set("model", modelOptions.describe());
-        node.set("target", target);
-        node.put("suites", suites.toString());
-        node.set("dimensions", Json.tree(dimensions));
-        node.put("language", language);
-        node.set("tags", Json.tree(tags));
-        node.put("limit", limit);
-        node.putPOJO("seed", seed);
-        node.put("concurrency", config.concurrency());
-        node.put("timeout_s", config.defaultTimeout().toMillis() / 1000.0);
-        node.set("weights", Json.tree(config.weights().byDimension()));
-        node.put("sandbox", sandbox.kind());
-        node.put("workspace_policy", config.workspacePolicy().name().toLowerCase(java.util.Locale.ROOT));
-        return node;
     }
 
     private static void removeHook(Thread hook) {

@@ -1,0 +1,101 @@
+package dev.assay.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.cases.CaseProblem;
+import dev.assay.cases.Selection;
+import dev.assay.cases.Suite;
+import dev.assay.cases.SuiteLoad;
+import dev.assay.cases.SuiteLoader;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.sandbox.Sandbox;
+import dev.assay.sandbox.Sandboxes;
+import dev.assay.target.AgentSettings;
+import dev.assay.target.AgentTarget;
+import dev.assay.target.ChatModel;
+import dev.assay.target.ModelOptions;
+import dev.assay.target.Target;
+import dev.assay.target.Targets;
+import dev.assay.tools.BuiltinTools;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A capability run as a user asks for it, from CLI flags or an HTTP body: the one description both front ends
+ * build, turned into a {@link RunPlan} by {@link #prepare}. Holds no secrets (the API key is named by its
+ * environment variable).
+ *
+ * @param suites      case files or directories
+ * @param skipInvalid run the valid cases of an invalid suite instead of refusing
+ * @param selection   which cases
+ * @param model       which model and how to reach it
+ * @param agent       how the agent loop drives it
+ * @param config      engine settings (run id, user, concurrency, timeout, weights, workspaces); its snapshot is
+ *                    replaced by one describing this request
+ */
+public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selection, ModelOptions model,
+                         AgentSettings agent, RunConfig config) {
+    public RunRequest {
+        suites = List.copyOf(suites);
+        if (suites.isEmpty()) {
+            throw new AssayException(Problem.of("config.missing_suite", "name at least one suite")
+                    .withDetail("field", "suites"));
+        }
+        selection = selection == null ? Selection.ALL : selection;
+        Objects.requireNonNull(model, "model");
+        agent = agent == null ? AgentSettings.defaults() : agent;
+        Objects.requireNonNull(config, "config");
+    }
+
+    /**
+     * A plan ready for {@link Engine#start}, with the problems of an invalid suite that {@code skipInvalid} let
+     * through (empty otherwise).
+     */
+    public record Prepared(RunPlan plan, List<CaseProblem> skippedProblems, Sandbox sandbox) {
+    }
+
+    /**
+     * Loads and selects the cases, builds the model and the agent target with the built-in tools, and snapshots the
+     * configuration.
+     *
+     * @param env reads environment variables (the API key only); front ends pass their environment
+     * @param log receives model retry lines
+     * @throws AssayException {@code suite.invalid}, {@code suite.empty_selection}, or the model's configuration problem
+     */
+    public Prepared prepare(CheckerRegistry checkers, Function<String, String> env, Consumer<String> log)
+            throws InterruptedException {
+        SuiteLoad load = new SuiteLoader(checkers).load(suites);
+        Suite suite = selection.select(load.suite(skipInvalid));
+        if (suite.cases().isEmpty()) {
+            throw new AssayException(Problem.of("suite.empty_selection", "no case matches the selection")
+                    .withDetail("field", "selection"));
+        }
+        ChatModel chatModel = Targets.chatModel(model, env, log);
+        // execute_command runs inside bubblewrap when it is usable, else unconfined: the snapshot records which.
+        Sandbox sandbox = Sandboxes.detect(true);
+        Target target = new AgentTarget(chatModel, BuiltinTools.all(sandbox), agent, config.concurrency());
+        RunConfig described = config.withSnapshot(snapshot(target.describe(), sandbox));
+        return new Prepared(new RunPlan(suite, target, described), load.problems(), sandbox);
+    }
+
+    private JsonNode snapshot(JsonNode target, Sandbox sandbox) {
+        ObjectNode node = Json.object();
+        node.set("model", model.describe());
+        node.set("target", target);
+        node.set("suites", Json.tree(suites.stream().map(Path::toString).toList()));
+        node.put("skip_invalid", skipInvalid);
+        node.set("selection", Json.tree(selection));
+        node.put("concurrency", config.concurrency());
+        node.put("timeout_s", config.defaultTimeout().toMillis() / 1000.0);
+        node.set("weights", Json.tree(config.weights().byDimension()));
+        node.put("sandbox", sandbox.kind());
+        node.put("workspace_policy", config.workspacePolicy().name().toLowerCase(java.util.Locale.ROOT));
+        return node;
+    }
+}
