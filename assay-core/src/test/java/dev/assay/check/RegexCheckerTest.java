@@ -75,6 +75,13 @@ class RegexCheckerTest {
     }
 
     @Test
+    void stack_exhausting_pattern_fails_as_too_complex() {
+        String answer = "ab".repeat(200_000);
+
+        assertThat(judgeAnswer("regex", "\"^(a|b)*$\"", answer, workspace).errorType()).isEqualTo("regex.too_complex");
+    }
+
+    @Test
     void invalid_pattern_is_rejected_at_create_time() {
         assertThatThrownBy(() -> Judge.checker("regex", "\"(unclosed\""))
                 .isInstanceOfSatisfying(AssayException.class, e -> {
