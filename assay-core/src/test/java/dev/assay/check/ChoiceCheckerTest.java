@@ -124,6 +124,11 @@ class ChoiceCheckerTest {
     }
 
     @Test
+    void latex_boxed_letter_after_a_long_derivation_is_read() {
+        assertThat(normalized("Summing both sides gives 4, which is the second option.\n\n$\\boxed{B}$")).isEqualTo("B");
+    }
+
+    @Test
     void the_bottom_most_letter_line_wins() {
         assertThat(normalized("Options considered:\nA\nthen\nC")).isEqualTo("C");
     }
