@@ -21,8 +21,8 @@ sealed interface ArgumentRule {
     /** {@return every way the arguments break the rule; empty when they satisfy it} */
     List<ArgumentError> errors(JsonNode arguments);
 
-    /** The rule as written, for the verdict's detail. */
-    JsonNode toJson();
+    /** The rule as read, for the verdict's detail. */
+    ObjectNode toJson();
 
     /**
      * One way a call's arguments depart from the expectation.
@@ -118,7 +118,7 @@ sealed interface ArgumentRule {
         }
 
         @Override
-        public JsonNode toJson() {
+        public ObjectNode toJson() {
             ObjectNode node = Json.object();
             node.set("args", Json.tree(params));
             node.put("allow_extra", allowExtra);
@@ -243,7 +243,7 @@ sealed interface ArgumentRule {
         }
 
         @Override
-        public JsonNode toJson() {
+        public ObjectNode toJson() {
             ObjectNode node = Json.object();
             node.set("required", required);
             return node;

@@ -20,7 +20,7 @@ import java.util.regex.Pattern;
  *   <li>{@code label}: a label (答案, 最终答案, 选择, 选项, answer, final answer; any case) with a separator
  *       ({@code :}, {@code is}, 为, 是), optional wrappers, a letter and a terminator, anywhere; the last one wins;</li>
  *   <li>{@code line}: from the bottom, the first line that is wholly a labelled answer or a lone letter with wrappers
- *       or punctuation around it;</li>
+ *       or punctuation around it (wrappers include Markdown emphasis and LaTeX {@code \boxed{}}/{@code $…$});</li>
  *   <li>{@code leading_letter} (Assay): lines that start with a letter and a separator ({@code B. 4},
  *       {@code B，因为…}) with no other option marker after it; used when all such lines name one letter, so an
  *       echo of the options is never read as a choice;</li>
@@ -36,8 +36,9 @@ final class ChoiceAnswer {
     private static final Pattern ANY_TAG = Pattern.compile("</?[A-Za-z][^>]*>");
     private static final Pattern LINE_LEAD = Pattern.compile("^[-*>`\\s]+");
     private static final String LABEL = "(?:最终答案|答案|选择|选项|answer)[*_]*\\s*(?:[:：]|is\\b\\s*[:：]?|为|是\\s*[:：]?)\\s*";
-    private static final String OPEN = "[(\\[{<\"'`*_~“‘「【]*";
-    private static final String CLOSE_OR_PUNCT = "[)\\]}>\"'`*_~”’」】.,，。!！?？:：;；]";
+    /** Opening wrappers, LaTeX's {@code \boxed{B}} and {@code $B$} included (maths-tuned models answer that way). */
+    private static final String OPEN = "(?:[(\\[{<\"'`*_~“‘「【$]|\\\\boxed\\{|\\\\text\\{)*";
+    private static final String CLOSE_OR_PUNCT = "[)\\]}>\"'`*_~”’」】$.,，。!！?？:：;；]";
 
     /**
      * A letter found and the rule that found it.

@@ -11,7 +11,8 @@ import java.util.Set;
 /**
  * {@code choice}: the letter the model chose (found by {@link ChoiceAnswer}) must be one of the accepted letters.
  * Expected: {@code "B"}, {@code ["B", "C"]}, or {@code {"answer": "B" | [...], "letters": "ABCDE"}} where
- * {@code letters} lists the options (default {@code ABCD}).
+ * {@code letters} lists the options (default {@code ABCD}). The letter is read from the model's last text as written
+ * (the transcript's raw final text, else the cleaned final answer), because the answer label is evidence.
  *
  * @param accepted the accepted letters, upper case
  * @param answers  the extractor for the case's option letters
@@ -47,7 +48,10 @@ record ChoiceChecker(List<String> accepted, ChoiceAnswer answers) implements Che
 
     @Override
     public Verdict check(CheckContext context) {
-        String actual = context.finalAnswer() == null ? "" : context.finalAnswer().strip();
+        // The raw text keeps its answer label ("The answer is B because..."), which the normaliser reads; the cleaned
+        // final answer has lost it. The normaliser strips tool calls and thinking itself.
+        String raw = context.transcript().rawFinalText();
+        String actual = (raw.isBlank() ? context.finalAnswer() == null ? "" : context.finalAnswer() : raw).strip();
         var extraction = answers.extract(actual);
         ObjectNode detail = Json.object();
         detail.set("expected", Json.tree(accepted));

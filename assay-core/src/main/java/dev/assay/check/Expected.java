@@ -1,11 +1,13 @@
 package dev.assay.check;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -25,7 +27,7 @@ final class Expected {
     }
 
     static Expected of(String checker, JsonNode node) {
-        return new Expected(checker, node == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : node);
+        return new Expected(checker, node == null ? NullNode.getInstance() : node);
     }
 
     JsonNode node() {
@@ -113,7 +115,7 @@ final class Expected {
     }
 
     AssayException invalid(String field, String what, JsonNode got) {
-        String shape = got == null ? "nothing" : got.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+        String shape = got == null ? "nothing" : got.getNodeType().name().toLowerCase(Locale.ROOT);
         var problem = Problem.of(INVALID, checker + ": '" + field + "' must be " + what + ", got " + shape)
                 .withDetail("checker", checker)
                 .withDetail("field", field)

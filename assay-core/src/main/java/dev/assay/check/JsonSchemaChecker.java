@@ -8,6 +8,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
 import java.util.List;
@@ -62,10 +63,10 @@ record JsonSchemaChecker(JsonDocument document, JsonNode schemaJson, Schema sche
             Schema schema = REGISTRY.getSchema(schemaJson);
             schema.initializeValidators();
             return schema;
+        } catch (AssayException e) {
+            throw e;
         } catch (RuntimeException e) {
-            if (e instanceof dev.assay.AssayException assay) {
-                throw assay;
-            }
+            // The validator reports unresolvable $refs, bad regular expressions and the like as exceptions.
             throw expected.invalid("schema", "a schema the validator accepts (" + e.getMessage() + ")", schemaJson);
         }
     }
@@ -80,7 +81,13 @@ record JsonSchemaChecker(JsonDocument document, JsonNode schemaJson, Schema sche
                 yield Verdict.failed(problem.type(), problem.message(), detail);
             }
             case Outcome.Ok<JsonNode>(JsonNode actual) -> {
-                List<Error> errors = schema.validate(actual);
+                List<Error> errors;
+                try {
+                    errors = schema.validate(actual);
+                } catch (RuntimeException e) {
+                    // A fault of the validator, not of the model: an error verdict, which the run does not score.
+                    yield Verdict.error(Problem.of("json_schema.validator_error", String.valueOf(e.getMessage())));
+                }
                 detail.put("valid", errors.isEmpty());
                 detail.put("error_count", errors.size());
                 ArrayNode list = detail.putArray("errors");

@@ -16,7 +16,7 @@ import java.util.regex.PatternSyntaxException;
  * flags {@code (?i)}, {@code (?s)}, {@code (?m)}. The answer is trimmed, so Java's {@code $} (which also matches
  * before a final line break) behaves like the reference's. A pattern that does not compile is rejected at load
  * time. A search that runs longer than {@link #TIME_LIMIT} (catastrophic backtracking on a long answer) fails with
- * {@code regex.timeout} instead of stalling the run.
+ * {@code regex.timeout} instead of stalling the run, one that overflows the stack with {@code regex.too_complex}.
  *
  * @param pattern the compiled pattern
  */
@@ -54,6 +54,9 @@ record RegexChecker(Pattern pattern) implements Checker {
         } catch (Deadline.Exceeded e) {
             return Verdict.failed("regex.timeout",
                     "the pattern took longer than " + TIME_LIMIT.toSeconds() + " s on this answer", detail);
+        } catch (StackOverflowError e) {
+            // java.util.regex recurses per repetition; a long answer under a pattern like (a|b)* can exhaust the stack.
+            return Verdict.failed("regex.too_complex", "the pattern is too deeply recursive for this answer", detail);
         }
     }
 

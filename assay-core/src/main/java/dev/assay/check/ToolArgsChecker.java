@@ -51,7 +51,7 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel) implements Ch
         ObjectNode toJson() {
             ObjectNode node = Json.object();
             node.put("tool", tool);
-            node.setAll((ObjectNode) rule.toJson());
+            node.setAll(rule.toJson());
             return node;
         }
     }

@@ -2,6 +2,7 @@ package dev.assay.check;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.tools.ToolNames;
 import dev.assay.transcript.Transcript;
@@ -43,7 +44,7 @@ record ToolEvidence(ToolCall call, String name, Boolean ok) {
                 if (decoded.isObject()) {
                     return decoded;
                 }
-            } catch (dev.assay.AssayException notJson) {
+            } catch (AssayException notJson) {
                 return args;
             }
         }

@@ -1,0 +1,213 @@
+package dev.assay.check;
+
+import static dev.assay.check.Judge.judgeAnswer;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.assay.AssayException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ChoiceCheckerTest {
+    @TempDir
+    Path workspace;
+
+    private Verdict choice(String expected, String answer) {
+        return judgeAnswer("choice", expected, answer, workspace);
+    }
+
+    private String normalized(String answer) {
+        return choice("\"A\"", answer).detail().get("normalized").asText(null);
+    }
+
+    @Test
+    void a_bare_correct_letter_passes() {
+        Verdict verdict = choice("\"B\"", "B");
+
+        assertThat(verdict.status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(verdict.score()).isEqualTo(1.0);
+    }
+
+    @Test
+    void a_wrong_letter_fails_as_wrong_answer() {
+        Verdict verdict = choice("\"B\"", "C");
+
+        assertThat(verdict.status()).isEqualTo(Verdict.Status.FAILED);
+        assertThat(verdict.errorType()).isEqualTo("choice.wrong_answer");
+        assertThat(verdict.score()).isZero();
+    }
+
+    @Test
+    void detail_records_expected_actual_and_normalized() {
+        Verdict verdict = choice("\"B\"", "答案：C");
+
+        assertThat(verdict.detail().get("expected").get(0).asText()).isEqualTo("B");
+        assertThat(verdict.detail().get("actual").asText()).isNotEmpty();
+        assertThat(verdict.detail().get("normalized").asText()).isEqualTo("C");
+    }
+
+    @Test
+    void any_letter_of_an_expected_list_passes() {
+        assertThat(choice("[\"B\", \"C\"]", "C").status()).isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void chinese_label_with_full_width_colon_is_read() {
+        assertThat(normalized("答案：B")).isEqualTo("B");
+    }
+
+    @Test
+    void chinese_label_with_bold_letter_is_read() {
+        assertThat(normalized("答案是 **B**")).isEqualTo("B");
+    }
+
+    @Test
+    void english_sentence_with_parenthesised_letter_is_read() {
+        assertThat(normalized("The answer is (B).")).isEqualTo("B");
+    }
+
+    @Test
+    void letter_followed_by_the_option_text_is_read() {
+        assertThat(normalized("B. 4")).isEqualTo("B");
+    }
+
+    @Test
+    void full_width_letter_is_read() {
+        assertThat(normalized("Ｂ")).isEqualTo("B");
+    }
+
+    @Test
+    void full_width_letter_after_a_label_is_read() {
+        assertThat(normalized("答案：Ｃ")).isEqualTo("C");
+    }
+
+    @Test
+    void letter_on_its_own_line_before_an_explanation_is_read() {
+        assertThat(normalized("B\n\nExplanation: 2 + 2 = 4, which is option B's value.")).isEqualTo("B");
+    }
+
+    @Test
+    void letter_then_comma_and_a_chinese_explanation_is_read() {
+        assertThat(normalized("B，因为 2 加 2 等于 4，所以选这个。")).isEqualTo("B");
+    }
+
+    @Test
+    void labelled_answer_followed_by_a_long_explanation_is_read() {
+        assertThat(normalized("The answer is B because two plus two is four, and the others are wrong."))
+                .isEqualTo("B");
+    }
+
+    @Test
+    void think_block_is_ignored() {
+        assertThat(normalized("<think>Maybe A? No, A is wrong.</think>\nB")).isEqualTo("B");
+    }
+
+    @Test
+    void lower_case_letter_after_final_answer_label_is_upper_cased() {
+        assertThat(normalized("Final Answer: a")).isEqualTo("A");
+    }
+
+    @Test
+    void lone_lower_case_letter_is_read() {
+        assertThat(normalized("d")).isEqualTo("D");
+    }
+
+    @Test
+    void the_last_labelled_answer_wins() {
+        assertThat(normalized("First I thought answer: A. After checking, the final answer is C.")).isEqualTo("C");
+    }
+
+    @Test
+    void markdown_bold_label_is_read() {
+        assertThat(normalized("Let me compute.\n\n**Answer**: D")).isEqualTo("D");
+    }
+
+    @Test
+    void latex_boxed_letter_after_a_long_derivation_is_read() {
+        assertThat(normalized("Summing both sides gives 4, which is the second option.\n\n$\\boxed{B}$")).isEqualTo("B");
+    }
+
+    @Test
+    void the_bottom_most_letter_line_wins() {
+        assertThat(normalized("Options considered:\nA\nthen\nC")).isEqualTo("C");
+    }
+
+    @Test
+    void an_echo_of_the_options_on_one_line_gives_no_answer() {
+        Verdict verdict = choice("\"A\"", "A) 2 B) 3 C) 4 D) 5");
+
+        assertThat(verdict.status()).isEqualTo(Verdict.Status.FAILED);
+        assertThat(verdict.errorType()).isEqualTo("choice.no_answer");
+    }
+
+    @Test
+    void an_echo_of_the_options_on_several_lines_gives_no_answer() {
+        assertThat(choice("\"A\"", "A) 2\nB) 3\nC) 4\nD) 5").errorType()).isEqualTo("choice.no_answer");
+    }
+
+    @Test
+    void the_instruction_with_slash_separated_letters_gives_no_answer() {
+        assertThat(choice("\"A\"", "Please only output Answer: A/B/C/D.").errorType()).isEqualTo("choice.no_answer");
+    }
+
+    @Test
+    void a_short_line_naming_two_letters_gives_no_answer() {
+        assertThat(choice("\"A\"", "A or B").errorType()).isEqualTo("choice.no_answer");
+    }
+
+    @Test
+    void a_short_line_with_one_standalone_letter_is_read() {
+        assertThat(normalized("I pick C")).isEqualTo("C");
+    }
+
+    @Test
+    void an_empty_answer_gives_no_answer() {
+        assertThat(choice("\"A\"", "   ").errorType()).isEqualTo("choice.no_answer");
+    }
+
+    @Test
+    void a_letter_inside_a_tool_call_block_is_ignored() {
+        assertThat(choice("\"A\"", "<tool_call>{\"name\":\"final\",\"arguments\":{\"x\":\"B\"}}</tool_call>")
+                .errorType()).isEqualTo("choice.no_answer");
+    }
+
+    @Test
+    void letters_option_widens_the_range() {
+        assertThat(choice("{\"answer\": \"E\", \"letters\": \"ABCDE\"}", "答案：E").status())
+                .isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void a_letter_outside_the_default_range_is_not_a_choice() {
+        assertThat(choice("\"A\"", "E").errorType()).isEqualTo("choice.no_answer");
+    }
+
+    @Test
+    void reference_object_form_with_answer_field_is_accepted() {
+        assertThat(choice("{\"answer\": \"B\"}", "B").status()).isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void expected_that_is_not_a_letter_is_rejected_at_create_time() {
+        assertThatThrownBy(() -> Judge.checker("choice", "\"BC\""))
+                .isInstanceOfSatisfying(AssayException.class, e -> {
+                    assertThat(e.problem().type()).isEqualTo("check.invalid_expected");
+                    assertThat(e.problem().details()).containsEntry("field", "answer");
+                });
+    }
+
+    @Test
+    void expected_letter_outside_the_options_is_rejected_at_create_time() {
+        assertThatThrownBy(() -> Judge.checker("choice", "\"E\""))
+                .isInstanceOfSatisfying(AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("check.invalid_expected"));
+    }
+
+    @Test
+    void unknown_option_in_object_form_is_rejected_at_create_time() {
+        assertThatThrownBy(() -> Judge.checker("choice", "{\"answer\": \"B\", \"letter\": \"ABCDE\"}"))
+                .isInstanceOfSatisfying(AssayException.class,
+                        e -> assertThat(e.problem().details()).containsEntry("field", "letter"));
+    }
+}

@@ -1,0 +1,62 @@
+package dev.assay.check;
+
+import static dev.assay.check.Judge.judgeAnswer;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.assay.AssayException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ContainsCheckerTest {
+    @TempDir
+    Path workspace;
+
+    @Test
+    void present_fragment_passes() {
+        assertThat(judgeAnswer("contains", "\"beta\"", "alpha beta gamma", workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void absent_fragment_fails_as_missing() {
+        Verdict verdict = judgeAnswer("contains", "\"delta\"", "alpha beta gamma", workspace);
+
+        assertThat(verdict.errorType()).isEqualTo("contains.missing");
+        assertThat(verdict.detail().get("missing").get(0).asText()).isEqualTo("delta");
+    }
+
+    @Test
+    void every_fragment_of_a_list_is_required() {
+        Verdict verdict = judgeAnswer("contains", "[\"alpha\", \"delta\"]", "alpha beta gamma", workspace);
+
+        assertThat(verdict.errorType()).isEqualTo("contains.missing");
+        assertThat(verdict.detail().get("missing")).hasSize(1);
+    }
+
+    @Test
+    void a_list_whose_fragments_are_all_present_passes() {
+        assertThat(judgeAnswer("contains", "[\"alpha\", \"gamma\"]", "alpha beta gamma", workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void matching_is_case_sensitive_by_default() {
+        assertThat(judgeAnswer("contains", "\"Beta\"", "alpha beta", workspace).errorType())
+                .isEqualTo("contains.missing");
+    }
+
+    @Test
+    void ignore_case_option_matches_any_case() {
+        assertThat(judgeAnswer("contains", "{\"text\": [\"Beta\"], \"ignore_case\": true}", "ALPHA BETA", workspace)
+                .status()).isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void empty_list_is_rejected_at_create_time() {
+        assertThatThrownBy(() -> Judge.checker("contains", "[]"))
+                .isInstanceOfSatisfying(AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("check.invalid_expected"));
+    }
+}

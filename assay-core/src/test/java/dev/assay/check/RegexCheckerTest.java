@@ -1,0 +1,92 @@
+package dev.assay.check;
+
+import static dev.assay.check.Judge.judgeAnswer;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.assay.AssayException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RegexCheckerTest {
+    @TempDir
+    Path workspace;
+
+    @Test
+    void pattern_found_anywhere_passes() {
+        Verdict verdict = judgeAnswer("regex", "\"\\\\d{3}\"", "the code is 123 today", workspace);
+
+        assertThat(verdict.status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(verdict.detail().get("match").asText()).isEqualTo("123");
+    }
+
+    @Test
+    void pattern_absent_fails_as_no_match() {
+        assertThat(judgeAnswer("regex", "\"\\\\d{3}\"", "no digits", workspace).errorType())
+                .isEqualTo("regex.no_match");
+    }
+
+    @Test
+    void matching_is_case_sensitive_by_default() {
+        assertThat(judgeAnswer("regex", "\"hello\"", "HELLO", workspace).errorType()).isEqualTo("regex.no_match");
+    }
+
+    @Test
+    void inline_case_insensitive_flag_is_honoured() {
+        assertThat(judgeAnswer("regex", "\"(?i)hello\"", "HELLO", workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void dot_does_not_cross_lines_without_dotall() {
+        assertThat(judgeAnswer("regex", "\"a.b\"", "a\nb", workspace).errorType()).isEqualTo("regex.no_match");
+    }
+
+    @Test
+    void inline_dotall_flag_lets_dot_cross_lines() {
+        assertThat(judgeAnswer("regex", "\"(?s)^标题：.*主送机关：.*$\"", "标题：通知\n主送机关：各部门", workspace)
+                .status()).isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void anchors_match_the_whole_answer_without_multiline() {
+        assertThat(judgeAnswer("regex", "\"^second$\"", "first\nsecond", workspace).errorType())
+                .isEqualTo("regex.no_match");
+    }
+
+    @Test
+    void inline_multiline_flag_anchors_at_lines() {
+        assertThat(judgeAnswer("regex", "\"(?m)^second$\"", "first\nsecond\nthird", workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void object_form_with_pattern_field_is_accepted() {
+        assertThat(judgeAnswer("regex", "{\"pattern\": \"ok\"}", "ok", workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void catastrophic_backtracking_fails_with_timeout() {
+        String answer = "a".repeat(200);
+
+        assertThat(judgeAnswer("regex", "\"(.*a){12}b\"", answer, workspace).errorType()).isEqualTo("regex.timeout");
+    }
+
+    @Test
+    void stack_exhausting_pattern_fails_as_too_complex() {
+        String answer = "ab".repeat(200_000);
+
+        assertThat(judgeAnswer("regex", "\"^(a|b)*$\"", answer, workspace).errorType()).isEqualTo("regex.too_complex");
+    }
+
+    @Test
+    void invalid_pattern_is_rejected_at_create_time() {
+        assertThatThrownBy(() -> Judge.checker("regex", "\"(unclosed\""))
+                .isInstanceOfSatisfying(AssayException.class, e -> {
+                    assertThat(e.problem().type()).isEqualTo("check.invalid_expected");
+                    assertThat(e.problem().details()).containsEntry("field", "pattern");
+                });
+    }
+}
