@@ -5,9 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -42,9 +40,9 @@ public final class DialogReplayer {
                     "create_agent_failed: " + describe(e));
         }
         var turns = new ArrayList<TurnTrace>();
-        try (ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor()) {
+        try {
             for (TurnPair pair : dialog.pairs()) {
-                turns.add(playTurn(session, pair, calls));
+                turns.add(playTurn(session, pair));
             }
         } catch (RuntimeException e) {
             return DialogTrace.of(config.runId(), dialog, DialogStatus.FAILED, turns,
@@ -54,12 +52,14 @@ public final class DialogReplayer {
         return DialogTrace.of(config.runId(), dialog, allOk ? DialogStatus.OK : DialogStatus.PARTIAL, turns, null);
     }
 
-    private TurnTrace playTurn(DialogTarget.Session session, TurnPair pair, ExecutorService calls) {
+    private TurnTrace playTurn(DialogTarget.Session session, TurnPair pair) {
         long start = System.nanoTime();
         String error = null;
         for (int attempt = 0; attempt <= config.turnRetries(); attempt++) {
             Duration timeout = config.turnTimeout();
-            Future<TurnResponse> call = calls.submit(() -> session.send(pair.userText(), timeout));
+            var call = new FutureTask<TurnResponse>(() -> session.send(pair.userText(), timeout));
+            // Not an executor that waits on close: a call that ignores the interrupt must not hold up the dialog.
+            Thread.ofVirtual().name("dialog-turn").start(call);
             try {
                 TurnResponse response = call.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 return turn(pair, response, start, TurnStatus.OK, null);
