@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +53,7 @@ public record Dataset(String path, List<Dialog> dialogs) {
      * skipped but counted, so {@code dataset_index} stays the physical line number.
      */
     public static Dataset parse(String path, String text) {
-        var dialogs = new java.util.ArrayList<Dialog>();
+        var dialogs = new ArrayList<Dialog>();
         List<String> lines = text.lines().toList();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();

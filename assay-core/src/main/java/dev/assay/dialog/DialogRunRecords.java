@@ -12,6 +12,7 @@ import dev.assay.run.Run;
 import dev.assay.run.RunStatus;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -152,6 +153,6 @@ public final class DialogRunRecords {
         map.put(Metrics.M3, "risk_coverage");
         map.put(Metrics.M4, "compliance_label_acc");
         map.put(Metrics.M5, "rubric_hit_rate");
-        return java.util.Collections.unmodifiableMap(map);
+        return Collections.unmodifiableMap(map);
     }
 }

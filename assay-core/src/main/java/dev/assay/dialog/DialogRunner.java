@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -118,7 +119,7 @@ public final class DialogRunner {
     private static DialogTrace result(Future<DialogTrace> future, Dialog dialog, String runId) {
         try {
             return future.get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             return DialogTrace.of(runId, dialog, DialogStatus.FAILED, List.of(),
                     "unhandled_dialog_exception: " + e.getCause());
         } catch (InterruptedException e) {

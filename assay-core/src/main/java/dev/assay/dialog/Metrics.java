@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.ToIntFunction;
 
 /**
  * Aggregates turn rows and traces into the five metrics (memfin-metrics.md §3). Sums run in row order (dialogs
@@ -179,7 +181,7 @@ public final class Metrics {
      */
     private static MetricResult perDialog(String name, Map<String, Double> micro, Map<String, Integer> counts,
                                           List<TurnEvalRow> eligible,
-                                          java.util.function.Function<List<TurnEvalRow>, Map<String, Double>> rates) {
+                                          Function<List<TurnEvalRow>, Map<String, Double>> rates) {
         var groups = new LinkedHashMap<String, List<TurnEvalRow>>();
         for (TurnEvalRow row : eligible) {
             groups.computeIfAbsent(row.dialogId(), id -> new ArrayList<>()).add(row);
@@ -209,7 +211,7 @@ public final class Metrics {
         return rows.stream().filter(eligible).toList();
     }
 
-    private static int sum(List<TurnEvalRow> rows, java.util.function.ToIntFunction<TurnEvalRow> value) {
+    private static int sum(List<TurnEvalRow> rows, ToIntFunction<TurnEvalRow> value) {
         return rows.stream().mapToInt(value).sum();
     }
 

@@ -1,5 +1,8 @@
 package dev.assay.dialog;
 
+import dev.assay.AssayException;
+import dev.assay.Problem;
+
 /**
  * Which variant of the M1–M5 rules to apply (docs/dialog.md, "Metrics profiles").
  * {@link #MEMFIN_V1} reproduces the reference implementation, bugs included (memfin-metrics.md §5), so the
@@ -37,7 +40,7 @@ public enum MetricsProfile {
                 return profile;
             }
         }
-        throw new dev.assay.AssayException(dev.assay.Problem.of("dialog.unknown_metrics_profile",
+        throw new AssayException(Problem.of("dialog.unknown_metrics_profile",
                 "unknown metrics profile '" + wireName + "'; known: memfin-v1, memfin-v1-corrected"));
     }
 

@@ -2,9 +2,11 @@ package dev.assay.dialog;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,20 +98,20 @@ final class ReferenceTables {
     /** {@return SHA-256 (hex) of all tables, for the run's config fingerprint} */
     static String hash() {
         ObjectNode all = JsonNodeFactory.instance.objectNode();
-        all.set("risk_aliases", dev.assay.Json.tree(RISK_ALIASES));
-        all.set("risk_keywords", dev.assay.Json.tree(RISK_KEYWORDS));
-        all.set("rubric_keywords", dev.assay.Json.tree(RUBRIC_KEYWORDS));
-        all.set("severe_violation_types", dev.assay.Json.tree(SEVERE_VIOLATION_TYPES));
-        all.set("negations", dev.assay.Json.tree(NEGATIONS));
+        all.set("risk_aliases", Json.tree(RISK_ALIASES));
+        all.set("risk_keywords", Json.tree(RISK_KEYWORDS));
+        all.set("rubric_keywords", Json.tree(RUBRIC_KEYWORDS));
+        all.set("severe_violation_types", Json.tree(SEVERE_VIOLATION_TYPES));
+        all.set("negations", Json.tree(NEGATIONS));
         all.put("negation_window", NEGATION_WINDOW);
-        all.set("contradiction_guards", dev.assay.Json.tree(CONTRADICTION_GUARDS));
-        all.set("contradiction_keywords", dev.assay.Json.tree(CONTRADICTION_KEYWORDS));
-        all.set("risk_levels", dev.assay.Json.tree(RISK_LEVELS));
-        all.set("horizons", dev.assay.Json.tree(HORIZONS));
-        all.set("liquidity_needs", dev.assay.Json.tree(LIQUIDITY_NEEDS));
-        all.set("risk_text_rules", dev.assay.Json.tree(RISK_TEXT_RULES));
-        all.set("horizon_text_rules", dev.assay.Json.tree(HORIZON_TEXT_RULES));
-        all.set("liquidity_text_rules", dev.assay.Json.tree(LIQUIDITY_TEXT_RULES));
+        all.set("contradiction_guards", Json.tree(CONTRADICTION_GUARDS));
+        all.set("contradiction_keywords", Json.tree(CONTRADICTION_KEYWORDS));
+        all.set("risk_levels", Json.tree(RISK_LEVELS));
+        all.set("horizons", Json.tree(HORIZONS));
+        all.set("liquidity_needs", Json.tree(LIQUIDITY_NEEDS));
+        all.set("risk_text_rules", Json.tree(RISK_TEXT_RULES));
+        all.set("horizon_text_rules", Json.tree(HORIZON_TEXT_RULES));
+        all.set("liquidity_text_rules", Json.tree(LIQUIDITY_TEXT_RULES));
         return sha256(PythonJson.line(all));
     }
 
@@ -128,6 +130,6 @@ final class ReferenceTables {
         for (int i = 0; i < keysAndValues.length; i += 2) {
             map.put((String) keysAndValues[i], (V) keysAndValues[i + 1]);
         }
-        return java.util.Collections.unmodifiableMap(map);
+        return Collections.unmodifiableMap(map);
     }
 }

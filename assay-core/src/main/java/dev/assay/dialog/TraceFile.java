@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -75,7 +76,7 @@ public final class TraceFile {
     }
 
     /** {@return the traces sorted by dataset index (stable: equal indexes keep their order)} */
-    public static List<DialogTrace> sorted(java.util.Collection<DialogTrace> traces) {
+    public static List<DialogTrace> sorted(Collection<DialogTrace> traces) {
         return traces.stream().sorted(Comparator.comparingInt(DialogTrace::datasetIndex)).toList();
     }
 
