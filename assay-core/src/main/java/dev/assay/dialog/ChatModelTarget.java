@@ -3,6 +3,7 @@ package dev.assay.dialog;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
 import dev.assay.target.ChatMessage;
 import dev.assay.target.ChatModel;
 import dev.assay.target.ModelRequest;
@@ -43,13 +44,22 @@ public record ChatModelTarget(ChatModel model, String systemPrompt, Double tempe
             if (!systemPrompt.isEmpty()) {
                 messages.add(ChatMessage.system(systemPrompt));
             }
-            messages.addAll(history);
+            ObjectNode recall;
+            synchronized (history) {
+                messages.addAll(history);
+                recall = recall(userText, history);
+            }
             messages.add(ChatMessage.user(userText));
-            ObjectNode recall = recall(userText, history);
             ModelResponse response = model.complete(new ModelRequest(messages, List.of(), temperature, seed, null,
                     timeout));
-            history.add(ChatMessage.user(userText));
-            history.add(ChatMessage.assistant(response.text()));
+            synchronized (history) {
+                // The replayer interrupts a call it gave up on (timeout); its late answer must not enter the memory.
+                if (Thread.currentThread().isInterrupted()) {
+                    throw AssayException.of("target.cancelled", "the turn was abandoned after its time limit");
+                }
+                history.add(ChatMessage.user(userText));
+                history.add(ChatMessage.assistant(response.text()));
+            }
             return new TurnResponse(response.text(), recall, null, null, null);
         };
     }

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A chat model for tests: answers "答复(n): <user message>" where n is the number of messages it was sent,
  * records every request, fails the first {@code failures} calls for a message containing {@code failOn},
- * and sleeps {@code slowMillis} on a message containing {@code slowOn}. Thread-safe.
+ * and takes {@code slowMillis} (ignoring interrupts) on a message containing {@code slowOn}. Thread-safe.
  */
 final class ScriptedChatModel implements ChatModel {
     final List<ModelRequest> requests = new CopyOnWriteArrayList<>();
@@ -47,13 +47,24 @@ final class ScriptedChatModel implements ChatModel {
             throw AssayException.of("target.http_5xx", "scripted failure");
         }
         if (slowOn != null && message.contains(slowOn)) {
-            try {
-                Thread.sleep(slowMillis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw AssayException.of("target.cancelled", "interrupted");
-            }
+            sleepIgnoringInterrupts(slowMillis);
         }
         return new ModelResponse("答复(" + request.messages().size() + "): " + message, "", List.of(), null, "stop");
+    }
+
+    /** Like an HTTP client that does not react to interrupts: finishes its wait, then restores the flag. */
+    private static void sleepIgnoringInterrupts(long millis) {
+        long end = System.nanoTime() + millis * 1_000_000;
+        boolean interrupted = false;
+        while (System.nanoTime() < end) {
+            try {
+                Thread.sleep(Math.max(1, (end - System.nanoTime()) / 1_000_000));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
