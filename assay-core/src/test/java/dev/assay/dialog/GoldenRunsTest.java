@@ -86,6 +86,19 @@ class GoldenRunsTest {
         assertThat(written.toString()).isEqualTo(text);
     }
 
+    @ParameterizedTest
+    @MethodSource("runs")
+    void the_corrected_profile_finds_no_forbidden_phrase_outside_a_negated_disclaimer(String run) throws IOException {
+        Recorded recorded = Recorded.of(run);
+        var corrected = new ScoreOptions(MetricsProfile.CORRECTED, false);
+
+        Scoring.Result result = Scoring.score(recorded.traces(), Optional.empty(), null, recorded.datasetPath(), corrected);
+
+        // memfin-metrics.md §5.9: every recorded forbidden hit sits in a disclaimer such as 不承诺保本保收益.
+        assertThat(result.rows()).allSatisfy(row -> assertThat(row.forbiddenHits()).isEmpty());
+        assertThat(result.summary().metric(Metrics.M3).toJson()).isEqualTo(recorded.summary().at("/metrics/m3_risk_coverage"));
+    }
+
     private static DialogTrace withoutGroundTruth(DialogTrace trace) {
         var empty = JsonNodeFactory.instance;
         return new DialogTrace(trace.traceVersion(), trace.runId(), trace.dialogId(), trace.datasetIndex(),
