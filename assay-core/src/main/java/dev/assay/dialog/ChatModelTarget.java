@@ -58,7 +58,7 @@ public record ChatModelTarget(ChatModel model, String systemPrompt, Double tempe
                     throw AssayException.of("target.cancelled", "the turn was abandoned after its time limit");
                 }
                 history.add(ChatMessage.user(userText));
-                history.add(ChatMessage.assistant(response.text()));
+                history.add(ChatMessage.assistant(response.text(), List.of()));
             }
             return new TurnResponse(response.text(), recall, null, null, null);
         };
@@ -70,8 +70,8 @@ public record ChatModelTarget(ChatModel model, String systemPrompt, Double tempe
         var context = new ArrayList<String>();
         ArrayNode turns = JsonNodeFactory.instance.arrayNode();
         for (ChatMessage message : history) {
-            context.add(message.role() + ": " + message.content());
-            turns.addObject().put("role", message.role()).put("content", message.content());
+            context.add(message.role().wireName() + ": " + message.content());
+            turns.addObject().put("role", message.role().wireName()).put("content", message.content());
         }
         recall.put("short_term_context", String.join("\n", context));
         recall.set("short_term_turns", turns);

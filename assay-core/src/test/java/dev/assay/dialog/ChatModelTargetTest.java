@@ -17,7 +17,7 @@ class ChatModelTargetTest {
         session.send("一", LIMIT);
         session.send("二", LIMIT);
 
-        assertThat(model.requests.getLast().messages()).extracting(ChatMessage::role)
+        assertThat(model.requests.getLast().messages()).extracting(message -> message.role().wireName())
                 .containsExactly("system", "user", "assistant", "user");
         assertThat(model.requests.getLast().seed()).isEqualTo(7L);
     }

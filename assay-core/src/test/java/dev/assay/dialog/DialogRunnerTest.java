@@ -45,7 +45,7 @@ class DialogRunnerTest {
 
         List<ChatMessage> second = model.requests.stream()
                 .filter(r -> r.messages().getLast().content().equals("二问")).findFirst().orElseThrow().messages();
-        assertThat(second).extracting(ChatMessage::role).containsExactly("user", "assistant", "user");
+        assertThat(second).extracting(message -> message.role().wireName()).containsExactly("user", "assistant", "user");
         assertThat(second.get(1).content()).isEqualTo("答复(1): 一问");
         TurnTrace turn2 = outcome.scores().traces().getFirst().turns().get(1);
         assertThat(turn2.predAssistantText()).isEqualTo("答复(3): 二问");
