@@ -1,6 +1,7 @@
 package dev.assay.cli;
 
 import dev.assay.AssayException;
+import dev.assay.target.Targets;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -47,6 +48,8 @@ public final class AssayCli implements Callable<Integer> {
      */
     public static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
         var commandLine = new CommandLine(new AssayCli(), new EnvironmentFactory(env));
+        commandLine.addSubcommand("dialog", new DialogCommand(options -> Targets.chatModel(options, env::get,
+                line -> err.println("  " + line))));
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);

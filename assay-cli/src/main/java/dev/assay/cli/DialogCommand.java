@@ -4,6 +4,7 @@ import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.dialog.ChatModelTarget;
 import dev.assay.dialog.Dataset;
+import dev.assay.dialog.DialogRunRecords;
 import dev.assay.dialog.DialogRunConfig;
 import dev.assay.dialog.DialogRunner;
 import dev.assay.dialog.EvalSummary;
@@ -12,7 +13,10 @@ import dev.assay.dialog.MetricsProfile;
 import dev.assay.dialog.ScoreOptions;
 import dev.assay.dialog.Scoring;
 import dev.assay.dialog.TraceFile;
+import dev.assay.store.Store;
+import dev.assay.store.Stores;
 import dev.assay.target.ChatModel;
+import dev.assay.target.ModelOptions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -42,21 +46,21 @@ import picocli.CommandLine.Spec;
 public final class DialogCommand implements Callable<Integer> {
     static final int COULD_NOT_RUN = 3;
 
-    private final Function<String, ChatModel> models;
+    private final Function<ModelOptions, ChatModel> models;
 
     @Spec
     CommandSpec spec;
 
     /** A command without a model factory: {@code dialog run} then reports {@code dialog.no_model_factory}. */
     public DialogCommand() {
-        this(modelSpec -> {
+        this(options -> {
             throw new AssayException(Problem.of("dialog.no_model_factory",
-                    "no chat-model factory is configured to create '" + modelSpec + "'"));
+                    "no chat-model factory is configured to create '" + options.model() + "'"));
         });
     }
 
-    /** @param models creates the chat model named by a {@code --model} value */
-    public DialogCommand(Function<String, ChatModel> models) {
+    /** @param models creates the chat model described by {@code --model}, {@code --base-url}, {@code --api-key-env} */
+    public DialogCommand(Function<ModelOptions, ChatModel> models) {
         this.models = Objects.requireNonNull(models, "models");
     }
 
@@ -148,6 +152,17 @@ public final class DialogCommand implements Callable<Integer> {
                 description = "The chat model to replay against, as the model factory understands it.")
         String model;
 
+        @Option(names = "--base-url", paramLabel = "URL",
+                description = "API root of an OpenAI-compatible server (default: OpenAI).")
+        String baseUrl;
+
+        @Option(names = "--api-key-env", paramLabel = "NAME", defaultValue = "OPENAI_API_KEY",
+                description = "Environment variable holding the API key; default ${DEFAULT-VALUE}. Keys are never stored.")
+        String apiKeyEnv;
+
+        @picocli.CommandLine.Mixin
+        DatabaseOption database;
+
         @Option(names = "--run-id", paramLabel = "ID",
                 description = "Run id; re-using one resumes its run directory. Default: the start time (yyyyMMdd_HHmmss).")
         String runId;
@@ -200,13 +215,22 @@ public final class DialogCommand implements Callable<Integer> {
                 String id = runId != null ? runId : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
                 var config = new DialogRunConfig(id, dataset.toString(), model, promptVersion(prompt),
                         workersDialog, Duration.ofSeconds(turnTimeoutSeconds), turnRetries, scoring.toOptions(), null);
-                var target = new ChatModelTarget(parent.models.apply(model), prompt, temperature, seed);
+                var target = new ChatModelTarget(parent.models.apply(new ModelOptions(model, baseUrl, apiKeyEnv, false,
+                        Duration.ofSeconds(turnTimeoutSeconds), null)), prompt, temperature, seed);
                 Path runDir = outDir.resolve(id);
                 DialogRunner.Outcome outcome = DialogRunner.run(data, target, config, runDir, trace ->
                         err.println("dialog " + trace.datasetIndex() + " " + trace.dialogId() + ": "
                                 + trace.dialogStatus().wireName()));
                 printSummary(out, outcome.scores().summary());
                 out.println("run directory: " + runDir);
+                try (Store store = database.open()) {
+                    // A resumed run id replaces the stored record, so the database shows the run as it ends now.
+                    dev.assay.run.Run record = DialogRunRecords.run(outcome);
+                    store.deleteRun(record.runId());
+                    store.createRun(record);
+                    DialogRunRecords.items(outcome).forEach(store::upsertItem);
+                    out.println("stored as run " + record.runId() + " in " + Stores.redact(database.url()));
+                }
                 return 0;
             } catch (AssayException e) {
                 return fail(err, e.problem());

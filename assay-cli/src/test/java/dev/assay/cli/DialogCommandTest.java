@@ -25,7 +25,7 @@ class DialogCommandTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
-    private int execute(Function<String, ChatModel> models, String... args) {
+    private int execute(Function<dev.assay.target.ModelOptions, ChatModel> models, String... args) {
         var command = models == null ? new DialogCommand() : new DialogCommand(models);
         return new CommandLine(command).setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(args);
     }
@@ -41,7 +41,8 @@ class DialogCommandTest {
     }
 
     /** Echoes the user message. */
-    private static ChatModel echo(String name) {
+    private static ChatModel echo(dev.assay.target.ModelOptions options) {
+        String name = options.model();
         return new ChatModel() {
             @Override
             public String name() {
@@ -103,9 +104,15 @@ class DialogCommandTest {
         Path data = dataset();
 
         int code = execute(DialogCommandTest::echo, "run", data.toString(), "--model", "echo-1", "--run-id", "r1",
-                "--out", dir.resolve("runs").toString(), "--workers-dialog", "2");
+                "--out", dir.resolve("runs").toString(), "--workers-dialog", "2", "--db", "jdbc:sqlite:" + dir.resolve("a.db"));
 
-        assertThat(code).isZero();
+        assertThat(code).as(err.toString()).isZero();
+        try (var store = dev.assay.store.Stores.open("jdbc:sqlite:" + dir.resolve("a.db"))) {
+            var stored = store.findRun("r1").orElseThrow();
+            assertThat(stored.kind()).isEqualTo("dialog");
+            assertThat(stored.dimensionScores()).containsKeys("m1", "m2", "m3", "m4", "m5");
+            assertThat(store.countItems("r1")).isPositive();
+        }
         Path runDir = dir.resolve("runs/r1");
         var manifest = dev.assay.Json.parse(Files.readString(runDir.resolve("run_manifest.json")));
         assertThat(manifest.path("target").asText()).isEqualTo("chat:echo-1");
