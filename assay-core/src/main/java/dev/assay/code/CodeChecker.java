@@ -38,7 +38,9 @@ final class CodeChecker implements Checker {
             return Verdict.error(e.problem());
         }
         String raw = context.transcript().rawFinalText();
-        String answer = raw == null || raw.isBlank() ? context.finalAnswer() : AnswerText.stripThinking(raw);
+        // Raw text, not the cleaned answer: trimming would break a completion's first-line indentation.
+        String answer = raw == null || raw.isBlank() ? context.finalAnswer()
+                : raw.contains("<think") ? AnswerText.stripThinking(raw) : raw;
         return verdict(new CodeGrader(chosen, options).grade(question, answer));
     }
 
