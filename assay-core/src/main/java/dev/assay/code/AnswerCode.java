@@ -46,6 +46,13 @@ final class AnswerCode {
         if (code.contains("class Solution")) {
             return true;
         }
-        return !entryPoint.isEmpty() && Pattern.compile("\\b" + Pattern.quote(entryPoint) + "\\s*[(=]").matcher(code).find();
+        if (entryPoint.isEmpty()) {
+            return false;
+        }
+        String name = Pattern.quote(entryPoint);
+        // def f( / function f( / f = function / f = ( / a method header f(...) { -- a call is not a definition.
+        return Pattern.compile("\\b(?:def|function)\\s+" + name + "\\s*\\(|\\b" + name
+                + "\\s*=\\s*(?:function\\b|\\(|async\\b)|\\b" + name + "\\s*\\([^)]*\\)\\s*(?:throws[^{]*)?\\{")
+                .matcher(code).find();
     }
 }

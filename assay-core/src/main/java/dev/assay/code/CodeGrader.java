@@ -84,7 +84,7 @@ public final class CodeGrader {
                 tests.stream().map(TestCase::expected).toList());
         if (runner.isEmpty()) {
             return refused(question, source, parse, comparison, unsupported, Problem.of("code.unsupported_language",
-                    "no runner for language '" + question.language() + "' (python and javascript are supported)"));
+                    "no runner for language '" + question.language() + "' (python, javascript and java are supported)"));
         }
         if (tests.isEmpty()) {
             String why = parse == null || parse.examples().isEmpty()

@@ -13,7 +13,7 @@ import java.util.Optional;
  * {@code entry_point}, {@code signature_source}, {@code test_code}, {@code case_timeout} (seconds) and
  * {@code cases} (each {@code {input, design}}); expected values never enter the sandbox.
  */
-sealed interface LanguageRunner permits PythonRunner, JavaScriptRunner {
+sealed interface LanguageRunner permits PythonRunner, JavaScriptRunner, JavaRunner {
     /** {@return the files, command and limits that run {@code code} against the configured cases} */
     HarnessRun.Plan plan(String code, ObjectNode config, int caseCount, SandboxLimits limits);
 
@@ -21,6 +21,7 @@ sealed interface LanguageRunner permits PythonRunner, JavaScriptRunner {
         return switch (language) {
             case "python" -> Optional.of(new PythonRunner());
             case "javascript" -> Optional.of(new JavaScriptRunner());
+            case "java" -> Optional.of(new JavaRunner());
             default -> Optional.empty();
         };
     }

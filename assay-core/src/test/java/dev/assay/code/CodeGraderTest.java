@@ -310,6 +310,79 @@ class CodeGraderTest {
     }
 
     @Test
+    void java_solution_methods_are_compiled_and_bound_by_parameter_name() throws InterruptedException {
+        var question = new CodeQuestion("q", TWO_SUM, "java", "twoSum", List.of(), "", "", "", "");
+        var grade = grader.grade(question, """
+                ```java
+                class Solution {
+                    public int[] twoSum(int[] nums, int target) {
+                        Map<Integer, Integer> seen = new HashMap<>();
+                        for (int i = 0; i < nums.length; i++) {
+                            if (seen.containsKey(target - nums[i])) return new int[] {seen.get(target - nums[i]), i};
+                            seen.put(nums[i], i);
+                        }
+                        return null;
+                    }
+                }
+                ```
+                """);
+
+        assertThat(statuses(grade)).containsOnly(CaseResult.Status.PASSED).hasSize(3);
+    }
+
+    @Test
+    void java_linked_lists_and_design_classes_work() throws InterruptedException {
+        var description = "Example 1:\nInput: head = [1,2,3]\nOutput: [3,2,1]\n";
+        var reverse = grader.grade(new CodeQuestion("q", description, "java", "reverseList", List.of(), "", "", "", ""),
+                """
+                class Solution {
+                    public ListNode reverseList(ListNode head) {
+                        ListNode prev = null;
+                        while (head != null) { ListNode next = head.next; head.next = prev; prev = head; head = next; }
+                        return prev;
+                    }
+                }
+                """);
+        var design = "Example 1:\nInput\n[\"Counter\",\"add\",\"get\"]\n[[5],[2],[]]\nOutput\n[null,null,7]\n";
+        var counter = grader.grade(new CodeQuestion("q", design, "java", "", List.of(), "", "", "", ""), """
+                class Counter {
+                    private int total;
+                    Counter(int start) { total = start; }
+                    void add(int x) { total += x; }
+                    int get() { return total; }
+                }
+                """);
+
+        assertThat(reverse.allPassed()).isTrue();
+        assertThat(counter.allPassed()).isTrue();
+    }
+
+    @Test
+    void java_compile_error_is_a_runtime_error_with_the_compiler_message() throws InterruptedException {
+        var question = new CodeQuestion("q", TWO_SUM, "java", "twoSum", List.of(), "", "", "", "");
+        var grade = grader.grade(question, "class Solution { public int[] twoSum(int[] nums, int target) { return x; } }");
+
+        assertThat(statuses(grade)).containsOnly(CaseResult.Status.RUNTIME_ERROR);
+        assertThat(grade.cases().get(0).message()).contains("cannot find symbol");
+    }
+
+    @Test
+    void java_infinite_loop_times_out_and_later_cases_still_run() throws InterruptedException {
+        var question = new CodeQuestion("q", TWO_SUM, "java", "twoSum", List.of(), "", "", "", "");
+        var grade = grader.grade(question, """
+                class Solution {
+                    public int[] twoSum(int[] nums, int target) {
+                        if (target == 9) { while (true) { } }
+                        return new int[] {0, 1};
+                    }
+                }
+                """);
+
+        assertThat(statuses(grade)).containsExactly(CaseResult.Status.TIMEOUT, CaseResult.Status.WRONG_ANSWER,
+                CaseResult.Status.PASSED);
+    }
+
+    @Test
     void unparseable_examples_without_tests_are_refused_with_the_reason() throws InterruptedException {
         var grade = grader.grade(question("Example 1:\nInput: nums = [1,1,2]\nOutput: 2, nums = [1,2,_]\n", "f"),
                 "def f(nums):\n    return 2\n");
