@@ -243,6 +243,9 @@ class EngineTest {
         assertThat(items.get("quick").status()).isEqualTo(ItemStatus.PASSED);
         assertThat(items.get("slow_0").status()).isEqualTo(ItemStatus.CANCELLED);
         assertThat(items).doesNotContainKey("slow_4");
+        // The final record is written after the interrupted case stored itself, so it counts it.
+        assertThat(run.counts().cancelled()).isEqualTo(1);
+        assertThat(run.counts().passed()).isEqualTo(1);
         assertThat(store.findRun(run.runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(run.dimensionScores()).containsEntry("common", 1.0);
     }
