@@ -25,7 +25,7 @@ import picocli.CommandLine.Command;
                 "1:a run finished but missed --threshold",
                 "2:invalid usage or invalid input (a bad option, an invalid suite)",
                 "3:could not run (database, model configuration, sandbox)",
-                "130:the run was cancelled (Ctrl-C / SIGTERM); finished items are kept"})
+                "130:the run was cancelled by Ctrl-C (143: by SIGTERM); finished items are kept"})
 public final class AssayCli implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

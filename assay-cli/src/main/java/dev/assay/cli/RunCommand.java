@@ -183,7 +183,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                         keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE, null));
         RunRequest.Prepared prepared;
         try {
-            prepared = request.prepare(checkers, env::get, line -> { });
+            prepared = request.prepare(checkers, env::get, line -> {
+                if (!quiet) {
+                    stderr.println("  " + line);
+                }
+            });
         } catch (AssayException e) {
             Problems.listed(e.problem()).forEach(line -> stderr.println("error: " + line));
             throw e;
