@@ -54,6 +54,14 @@ final class LiveRuns {
         return live != null && !live.handle().isDone();
     }
 
+    /** Forgets a run (it was deleted); its event log goes with it. */
+    void remove(String runId) {
+        synchronized (order) {
+            runs.remove(runId);
+            order.remove(runId);
+        }
+    }
+
     /** Cancels every run still going (server shutdown); finished items are kept by the engine. */
     void cancelAll() {
         runs.values().forEach(live -> live.handle().cancel());

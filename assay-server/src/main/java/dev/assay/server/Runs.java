@@ -93,9 +93,27 @@ final class Runs {
 
     /** @throws AssayException {@code run.not_found} */
     Run run(String runId) {
-        return live.get(runId).map(found -> found.handle().current())
+        return live.get(runId).flatMap(found -> latest(found.handle()))
                 .or(() -> store.findRun(runId))
                 .orElseThrow(() -> ApiProblems.notFound(runId));
+    }
+
+    /**
+     * The record the run ended with once it has ended: after a cancel, a case the engine had already given up on
+     * can still report late and replace {@link RunHandle#current()} with a "running" tally.
+     */
+    private static java.util.Optional<Run> latest(RunHandle handle) {
+        if (!handle.isDone()) {
+            return java.util.Optional.of(handle.current());
+        }
+        try {
+            return java.util.Optional.of(handle.await());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return java.util.Optional.empty();
+        } catch (IllegalStateException engineFailed) {
+            return java.util.Optional.empty();
+        }
     }
 
     List<Item> items(String runId, int offset, int limit) {
@@ -124,7 +142,9 @@ final class Runs {
             throw new AssayException(Problem.of("run.still_running", "cancel the run before deleting it")
                     .withDetail("field", "run_id"));
         }
-        if (!store.deleteRun(runId)) {
+        boolean existed = store.deleteRun(runId);
+        live.remove(runId);
+        if (!existed) {
             throw ApiProblems.notFound(runId);
         }
     }
