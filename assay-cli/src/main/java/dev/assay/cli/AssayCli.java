@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = AssayCli.Version.class,
         description = "Evaluate LLMs and tool-using agents: capability suites, code questions, dialog replay.",
-        subcommands = {RunCommand.class, RunsCommand.class, CasesCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, RunsCommand.class, CasesCommand.class, ServeCommand.class,
+                CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
                 "0:the command succeeded (for run: the run finished and met --threshold)",
