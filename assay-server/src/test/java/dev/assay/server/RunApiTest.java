@@ -202,7 +202,7 @@ class RunApiTest {
         }
         assertThat(basic).isNotNull();
         assertThat(basic.path("case_count").asInt()).isEqualTo(4);
-        assertThat(basic.path("dimensions").path("logic").asInt()).isEqualTo(2);
+        assertThat(basic.path("dimensions").path("logic").asInt()).isEqualTo(1);
     }
 
     @Test

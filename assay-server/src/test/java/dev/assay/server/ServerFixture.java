@@ -62,11 +62,14 @@ final class ServerFixture implements AutoCloseable {
         app = AssayServer.create(config, new Engine(store, checkers), store, checkers).start(0);
     }
 
-    /** Cases alternating between a pass ({@code contains Paris}) and a failure ({@code exact Berlin}). */
+    /**
+     * Cases cycling through the four dimensions (common, logic, tool, complex) and alternating between a pass
+     * ({@code contains Paris}) and a failure ({@code exact Berlin}).
+     */
     private static String cases(String prefix, int count, String promptSuffix) {
         var lines = new StringBuilder();
         for (int i = 1; i <= count; i++) {
-            String dimension = i % 2 == 0 ? "logic" : "common";
+            String dimension = List.of("common", "logic", "tool", "complex").get((i - 1) % 4);
             String check = i % 2 == 0 ? "\"checker\": \"exact\", \"expected\": \"Berlin\""
                     : "\"checker\": \"contains\", \"expected\": \"Paris\"";
             lines.append("{\"id\": \"%s_%d\", \"dimension\": \"%s\", \"prompt\": \"Capital of France? %d%s\", %s}\n"
