@@ -17,7 +17,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = AssayCli.Version.class,
         description = "Evaluate LLMs and tool-using agents: capability suites, code questions, dialog replay.",
-        subcommands = {RunCommand.class, RunsCommand.class, CasesCommand.class, CodeCommand.class,
+        subcommands = {RunCommand.class, RunsCommand.class, CasesCommand.class, CodeCommand.class, ServeCommand.class,
                 CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
