@@ -74,7 +74,7 @@ public final class TestMcpServer {
     }
 
     /** {@return the command line that starts {@link #main} in a child JVM with the test class path} */
-    static List<String> stdioCommand() {
+    public static List<String> stdioCommand() {
         String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         var command = new ArrayList<String>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -87,7 +87,7 @@ public final class TestMcpServer {
     }
 
     /** An MCP server over streamable HTTP on loopback, endpoint {@code /mcp}. */
-    static final class Http implements AutoCloseable {
+    public static final class Http implements AutoCloseable {
         private final Server jetty;
         private final McpSyncServer mcp;
 
@@ -96,7 +96,7 @@ public final class TestMcpServer {
             this.mcp = mcp;
         }
 
-        String url() {
+        public String url() {
             return "http://127.0.0.1:" + ((ServerConnector) jetty.getConnectors()[0]).getLocalPort() + "/mcp";
         }
 
@@ -107,7 +107,7 @@ public final class TestMcpServer {
         }
     }
 
-    static Http startHttp() throws Exception {
+    public static Http startHttp() throws Exception {
         var transport = HttpServletStreamableServerTransportProvider.builder().jsonMapper(MAPPER).mcpEndpoint("/mcp")
                 .build();
         McpSyncServer mcp = McpServer.sync(transport).serverInfo("calc", "1.0").capabilities(capabilities())
