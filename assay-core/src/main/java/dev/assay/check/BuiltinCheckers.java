@@ -1,8 +1,12 @@
 package dev.assay.check;
 
+import dev.assay.check.judge.JudgeCheckerFactory;
 import java.util.List;
 
-/** The one visible place where Assay's own checkers are registered. */
+/**
+ * The one visible place where Assay's own checkers are registered. {@code judge} is registered without a judge
+ * model, so suites using it load and validate; the edge registers a configured {@link JudgeCheckerFactory} over it.
+ */
 final class BuiltinCheckers {
     private BuiltinCheckers() {
     }
@@ -18,6 +22,7 @@ final class BuiltinCheckers {
                 FileExistsChecker.FACTORY,
                 FileContainsChecker.FACTORY,
                 JsonSchemaChecker.FACTORY,
-                JsonContainsChecker.FACTORY);
+                JsonContainsChecker.FACTORY,
+                JudgeCheckerFactory.unconfigured());
     }
 }
