@@ -30,6 +30,6 @@ public record JudgeConfig(String name, ModelOptions model, Duration timeout) {
      * @throws dev.assay.AssayException the model's configuration problem ({@code target.missing_api_key}...)
      */
     public JudgeModel connect(Function<String, String> env, Consumer<String> log) {
-        return new JudgeModel(name, Targets.chatModel(model, env, log), model.baseUrl());
+        return new JudgeModel(name, Targets.chatModel(model, env, log), model.baseUrl(), timeout);
     }
 }

@@ -50,8 +50,12 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
                 Problem.of("run.not_found", "no run with id " + runId).withDetail("run_id", runId)));
         var tags = new LinkedHashMap<String, List<String>>();
         store.findCaseSet(run.caseSetVersion()).ifPresent(snapshot -> {
-            for (Case evalCase : SuiteSnapshots.fromJson(snapshot.content()).cases()) {
-                tags.put(evalCase.id(), evalCase.tags());
+            try {
+                for (Case evalCase : SuiteSnapshots.fromJson(snapshot.content()).cases()) {
+                    tags.put(evalCase.id(), evalCase.tags());
+                }
+            } catch (AssayException e) {
+                // A snapshot written by a newer Assay: the report still loads, its coverage just counts no tags.
             }
         });
         var items = new ArrayList<Item>();

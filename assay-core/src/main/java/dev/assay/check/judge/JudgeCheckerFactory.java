@@ -11,7 +11,6 @@ import dev.assay.check.Verdict;
 import dev.assay.target.ChatMessage;
 import dev.assay.target.ModelRequest;
 import dev.assay.target.ModelResponse;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,15 +34,13 @@ public final class JudgeCheckerFactory implements CheckerFactory {
 
     private final Map<String, JudgeModel> judges;
     private final JudgeCache cache;
-    private final Duration timeout;
 
     /**
      * @param judges  the configured judges; the first is the default for checks that name none. Empty for
      *                {@link #unconfigured()} behaviour
      * @param cache   where answers are kept by request hash ({@link JudgeCache#disabled()} for none)
-     * @param timeout the limit for one judge call, retries included
      */
-    public JudgeCheckerFactory(List<JudgeModel> judges, JudgeCache cache, Duration timeout) {
+    public JudgeCheckerFactory(List<JudgeModel> judges, JudgeCache cache) {
         var byName = new LinkedHashMap<String, JudgeModel>();
         for (JudgeModel judge : judges) {
             if (byName.put(judge.name(), judge) != null) {
@@ -52,12 +49,11 @@ public final class JudgeCheckerFactory implements CheckerFactory {
         }
         this.judges = java.util.Collections.unmodifiableMap(byName);
         this.cache = cache;
-        this.timeout = timeout;
     }
 
     /** {@return a factory without judges: it validates checks and skips them when run} */
     public static JudgeCheckerFactory unconfigured() {
-        return new JudgeCheckerFactory(List.of(), JudgeCache.disabled(), Duration.ofSeconds(120));
+        return new JudgeCheckerFactory(List.of(), JudgeCache.disabled());
     }
 
     @Override
@@ -83,7 +79,7 @@ public final class JudgeCheckerFactory implements CheckerFactory {
 
     private Verdict judge(JudgeSpec spec, JudgeModel judge, CheckContext context) throws InterruptedException {
         List<ChatMessage> messages = JudgePrompt.messages(spec, context.evalCase().prompt(), context.finalAnswer());
-        var request = new ModelRequest(messages, List.of(), 0.0, SEED, MAX_TOKENS, timeout);
+        var request = new ModelRequest(messages, List.of(), 0.0, SEED, MAX_TOKENS, judge.timeout());
         String key = requestHash(judge, request);
         ObjectNode detail = Json.object();
         detail.put("judge", judge.name());

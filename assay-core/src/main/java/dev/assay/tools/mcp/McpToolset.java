@@ -40,6 +40,7 @@ import java.util.function.Function;
  * Thread-safe; close it when the run ends (it stops stdio server processes).
  */
 public final class McpToolset implements AutoCloseable {
+    /** MCP's wire format is camelCase: Assay's snake_case {@code Json.MAPPER} would garble it. */
     private static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper());
     private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("assay", "0.1");
 

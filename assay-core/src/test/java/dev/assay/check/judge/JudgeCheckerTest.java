@@ -55,7 +55,7 @@ class JudgeCheckerTest {
                 Duration.ofSeconds(10), new RetryPolicy(1, Duration.ofMillis(10), Duration.ofMillis(10),
                 Duration.ofSeconds(1))), line -> { });
         return CheckerRegistry.builtins().register(new JudgeCheckerFactory(
-                List.of(new JudgeModel("default", model, server.baseUrl())), cache, Duration.ofSeconds(10)));
+                List.of(new JudgeModel("default", model, server.baseUrl(), Duration.ofSeconds(10))), cache));
     }
 
     private Verdict judge(CheckerRegistry registry, String expected, String answer) throws InterruptedException {
