@@ -114,16 +114,14 @@ public final class Engine {
             var limit = new Semaphore(Math.max(1, Math.min(plan.config().concurrency(), plan.target().maxConcurrency())));
             Map<String, String> placeholders = Map.of("run_id", handle.runId(), "user_id", plan.config().userId());
             List<Case> cases = plan.suite().cases();
-            for (int seq = 0; seq < cases.size() && !handle.isCancelRequested(); seq++) {
+            // Cases start in selection order: the dispatcher takes a permit before submitting each one, so at most
+            // `limit` case threads exist and nothing is queued that a cancellation would have to unwind.
+            for (int seq = 0; seq < cases.size() && acquire(limit, handle); seq++) {
                 int index = seq;
                 Case evalCase = cases.get(seq);
                 Path caseDirectory = runDirectory.resolve(directoryName(index, evalCase.id()));
                 futures.add(caseThreads.submit(() -> {
-                    limit.acquire();
                     try {
-                        if (handle.isCancelRequested()) {
-                            return null;
-                        }
                         progress.started(evalCase);
                         Item item = runner.run(handle.runId(), index, evalCase, plan, placeholders, caseDirectory,
                                 message -> progress.log(evalCase.id() + ": " + message), handle::isCancelRequested);
@@ -147,6 +145,22 @@ public final class Engine {
                 }
             }
         }
+    }
+
+    /**
+     * Waits for a free slot; {@return false when the run was cancelled meanwhile}. It polls, because a case cancelled
+     * before it started never releases the slot it was given.
+     */
+    private static boolean acquire(Semaphore limit, RunHandle handle) throws InterruptedException {
+        while (!handle.isCancelRequested()) {
+            if (limit.tryAcquire(50, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                if (!handle.isCancelRequested()) {
+                    return true;
+                }
+                limit.release();
+            }
+        }
+        return false;
     }
 
     /** Case ids may hold characters no file system likes; the sequence number keeps directories unique. */

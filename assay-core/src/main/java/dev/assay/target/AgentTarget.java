@@ -29,6 +29,8 @@ public final class AgentTarget implements Target {
     private final ChatModel model;
     private final Map<String, Tool> tools;
     private final List<ToolSpec> specs;
+    private final List<ToolSpec> nativeSpecs;
+    private final Map<String, String> toolByWireName = new LinkedHashMap<>();
     private final AgentSettings settings;
     private final int maxConcurrency;
 
@@ -44,6 +46,13 @@ public final class AgentTarget implements Target {
         tools.forEach(tool -> this.tools.put(tool.name(), tool));
         this.specs = tools.stream().map(tool -> new ToolSpec(tool.name(), tool.description(), tool.parameters()))
                 .toList();
+        var wire = new ArrayList<ToolSpec>();
+        for (ToolSpec spec : specs) {
+            String wireName = wireName(spec.name());
+            toolByWireName.put(wireName, spec.name());
+            wire.add(new ToolSpec(wireName, spec.description(), spec.parameters()));
+        }
+        this.nativeSpecs = List.copyOf(wire);
         this.settings = settings;
         this.maxConcurrency = maxConcurrency;
     }
@@ -90,7 +99,7 @@ public final class AgentTarget implements Target {
             ModelResponse response;
             try {
                 response = model.complete(new ModelRequest(messages,
-                        settings.toolMode() == ToolMode.NATIVE ? specs : List.of(),
+                        settings.toolMode() == ToolMode.NATIVE ? nativeSpecs : List.of(),
                         settings.temperature(), settings.seed(), settings.maxTokens(), session.remaining()));
             } catch (AssayException e) {
                 transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
@@ -108,7 +117,7 @@ public final class AgentTarget implements Target {
                     settings.toolMode() == ToolMode.NATIVE ? calls : List.of()));
             var textResults = new StringBuilder();
             for (ToolCallRequest call : calls) {
-                String canonical = ToolNames.canonical(call.name());
+                String canonical = ToolNames.canonical(toolByWireName.getOrDefault(call.name(), call.name()));
                 transcript.add(new TranscriptEvent.ToolCall(Instant.now(), call.id(), canonical, call.name(),
                         call.arguments()));
                 ToolResult result = execute(canonical, call.arguments(), session);
@@ -131,6 +140,15 @@ public final class AgentTarget implements Target {
         }
         session.log().accept("step limit of " + settings.maxSteps() + " reached without a final answer");
         return transcript.build();
+    }
+
+    /**
+     * OpenAI and Anthropic accept only {@code [a-zA-Z0-9_-]{1,64}} as function names, so {@code server@tool} (MCP)
+     * and other names are offered as {@code server__tool}, and the model's calls are mapped back.
+     */
+    static String wireName(String name) {
+        String wire = name.replace("@", "__").replaceAll("[^A-Za-z0-9_-]", "_");
+        return wire.length() <= 64 ? wire : wire.substring(0, 64);
     }
 
     /** Text-mode ids restart in every message; the transcript pairs calls with outputs by id, so they must not. */

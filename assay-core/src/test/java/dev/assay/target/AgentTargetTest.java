@@ -1,0 +1,101 @@
+package dev.assay.target;
+
+import static dev.assay.testing.ScriptedOpenAiServer.calls;
+import static dev.assay.testing.ScriptedOpenAiServer.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.Json;
+import dev.assay.cases.Case;
+import dev.assay.cases.Check;
+import dev.assay.target.openai.OpenAiChatModel;
+import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.testing.ScriptedOpenAiServer;
+import dev.assay.testing.ScriptedOpenAiServer.Call;
+import dev.assay.tools.Tool;
+import dev.assay.tools.ToolResult;
+import dev.assay.tools.Workspace;
+import dev.assay.transcript.Transcript;
+import dev.assay.transcript.TranscriptBuilder;
+import dev.assay.transcript.TranscriptEvent;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentTargetTest {
+    @TempDir
+    Path temp;
+
+    /** A tool named like an MCP tool, answering with its argument. */
+    private static final Tool FORECAST = new Tool() {
+        @Override
+        public String name() {
+            return "weather@forecast";
+        }
+
+        @Override
+        public String description() {
+            return "Forecast for a city.";
+        }
+
+        @Override
+        public JsonNode parameters() {
+            return Json.parse("{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}}");
+        }
+
+        @Override
+        public ToolResult call(JsonNode arguments, Workspace workspace) {
+            return ToolResult.ok("sunny in " + arguments.path("city").asText());
+        }
+    };
+
+    private Transcript run(ScriptedOpenAiServer server, List<Tool> tools, AgentSettings settings) throws Exception {
+        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false, null,
+                RetryPolicy.none()), line -> { });
+        var target = new AgentTarget(model, tools, settings, 1);
+        var session = new Session("run", "s1", "", new Workspace(temp), Instant.now().plusSeconds(20),
+                new TranscriptBuilder(), line -> { });
+        return target.run(Case.of("c", "tool", "weather in Paris?", Check.of("contains", Json.parse("\"sunny\""))),
+                session);
+    }
+
+    @Test
+    void tool_names_that_apis_reject_are_offered_under_a_wire_name_and_mapped_back() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(request -> request.assistantTurns() == 0
+                ? calls(Call.of("weather__forecast", "{\"city\": \"Paris\"}")) : text("It is sunny."))) {
+            Transcript transcript = run(server, List.of(FORECAST), AgentSettings.defaults());
+            assertThat(server.requests().get(0).at("/tools/0/function/name").asText()).isEqualTo("weather__forecast");
+            assertThat(transcript.toolCalls()).singleElement().satisfies(call -> {
+                assertThat(call.tool()).isEqualTo("weather@forecast");
+                assertThat(call.rawName()).isEqualTo("weather__forecast");
+            });
+            assertThat(transcript.events()).anySatisfy(event -> assertThat(event)
+                    .isInstanceOfSatisfying(TranscriptEvent.ToolOutput.class,
+                            output -> assertThat(output.output()).isEqualTo("sunny in Paris")));
+            assertThat(transcript.finalAnswer()).isEqualTo("It is sunny.");
+        }
+    }
+
+    @Test
+    void the_loop_stops_at_the_step_limit_without_an_error() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(
+                calls(Call.of("weather__forecast", "{\"city\": \"Oslo\"}"))))) {
+            Transcript transcript = run(server, List.of(FORECAST), new AgentSettings(ToolMode.NATIVE, 3, null, null, null));
+            assertThat(server.requests()).hasSize(3);
+            assertThat(transcript.toolCalls()).hasSize(3);
+            assertThat(transcript.error()).isEmpty();
+        }
+    }
+
+    @Test
+    void an_unknown_tool_is_reported_to_the_model_as_a_failed_call() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(request -> request.assistantTurns() == 0
+                ? calls(Call.of("teleport", "{}")) : text("cannot"))) {
+            Transcript transcript = run(server, List.of(FORECAST), AgentSettings.defaults());
+            assertThat(server.requests().get(1).toString()).contains("tool.unknown");
+            assertThat(transcript.finalAnswer()).isEqualTo("cannot");
+        }
+    }
+}
