@@ -23,6 +23,10 @@ public final class RequestBody {
              "session_id": "{{session_id}}", "model_name": "{{model}}", "language": "{{language}}",
              "config_overrides": "{{config_overrides}}"}""");
 
+    /** The reference body plus the shared workspace's path, for agents that work in Assay's directory. */
+    public static final JsonNode REFERENCE_WITH_WORKSPACE = ((ObjectNode) REFERENCE.deepCopy())
+            .put("workspace", "{{workspace}}");
+
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z_]+)}}");
 
     private RequestBody() {

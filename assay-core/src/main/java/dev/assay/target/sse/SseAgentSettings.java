@@ -17,7 +17,7 @@ import java.util.Objects;
  *
  * @param url             the endpoint one POST per case goes to, e.g. {@code http://localhost:8000/wunder}
  * @param body            the request body template (see {@link RequestBody}); null for the reference {@code /wunder}
- *                        body
+ *                        body, plus {@code "workspace": "{{workspace}}"} when the workspace is shared
  * @param model           sent as {@code {{model}}} ({@code model_name} in the reference body); empty for the
  *                        service's default
  * @param language        sent as {@code {{language}}} when the case has no language; empty for none
@@ -47,7 +47,8 @@ public record SseAgentSettings(URI url, JsonNode body, String model, String lang
             throw new AssayException(Problem.of("config.invalid_agent_url",
                     "the agent URL must be http or https: " + url).withDetail("field", "agent"));
         }
-        body = body == null ? RequestBody.REFERENCE : body.deepCopy();
+        body = body != null ? body.deepCopy() : sharedWorkspace ? RequestBody.REFERENCE_WITH_WORKSPACE
+                : RequestBody.REFERENCE;
         model = model == null ? "" : model;
         language = language == null ? "" : language;
         tools = tools == null ? List.of() : List.copyOf(tools);
