@@ -105,6 +105,23 @@ public final class RetryLoop {
                 .withDetail("status", status), retryableStatus(status), retryAfter);
     }
 
+    /** {@return the retryable failure for a response body the SDK could not read} */
+    public static Failure malformed(String message) {
+        return new Failure(Problem.of("target.malformed_response",
+                "the API's response could not be read: " + brief(message)), true, null);
+    }
+
+    /**
+     * {@return the retryable failure for an I/O error of an SDK call: {@code target.timeout} when it timed out,
+     * else {@code target.connection}}
+     */
+    public static Failure unreachable(RuntimeException e) {
+        boolean timeout = e.getCause() instanceof java.io.InterruptedIOException
+                || String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("timeout");
+        return new Failure(Problem.of(timeout ? "target.timeout" : "target.connection",
+                "the API could not be reached: " + brief(e.getMessage())), true, null);
+    }
+
     /**
      * {@return a {@code Retry-After} header value as a wait: seconds (fractions allowed) or an HTTP date; null when
      * absent or unreadable}

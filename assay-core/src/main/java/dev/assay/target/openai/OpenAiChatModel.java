@@ -204,14 +204,10 @@ public final class OpenAiChatModel implements ChatModel {
                     retryAfter.isEmpty() ? null : RetryLoop.parseRetryAfter(retryAfter.get(0)));
         }
         if (e instanceof OpenAIInvalidDataException) {
-            return new RetryLoop.Failure(Problem.of("target.malformed_response",
-                    "the API's response could not be read: " + RetryLoop.brief(e.getMessage())), true, null);
+            return RetryLoop.malformed(e.getMessage());
         }
         if (e instanceof OpenAIIoException) {
-            boolean timeout = e.getCause() instanceof java.io.InterruptedIOException
-                    || String.valueOf(e.getMessage()).toLowerCase().contains("timeout");
-            return new RetryLoop.Failure(Problem.of(timeout ? "target.timeout" : "target.connection",
-                    "the API could not be reached: " + RetryLoop.brief(e.getMessage())), true, null);
+            return RetryLoop.unreachable(e);
         }
         return null;
     }
