@@ -11,8 +11,9 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Builds chat models from what users type ({@code mock}, {@code openai:gpt-4o-mini}, {@code anthropic:claude-sonnet-4-5}). The one place model kinds are
- * registered; the CLI, the server and dialog replay all come through here.
+ * Builds chat models from what users type ({@code mock}, {@code openai:gpt-4o-mini},
+ * {@code anthropic:claude-sonnet-4-5}). The one place model kinds are registered; the CLI, the server and dialog
+ * replay all come through here.
  */
 public final class Targets {
     /** The model kinds users can name, as the prefix before {@code :}. */
