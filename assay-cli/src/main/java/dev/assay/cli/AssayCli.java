@@ -1,6 +1,7 @@
 package dev.assay.cli;
 
 import dev.assay.AssayException;
+import dev.assay.target.Targets;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -16,14 +17,15 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = AssayCli.Version.class,
         description = "Evaluate LLMs and tool-using agents: capability suites, code questions, dialog replay.",
-        subcommands = {RunCommand.class, RunsCommand.class, CasesCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, RunsCommand.class, CasesCommand.class, CodeCommand.class, ServeCommand.class,
+                CommandLine.HelpCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
                 "0:the command succeeded (for run: the run finished and met --threshold)",
                 "1:a run finished but missed --threshold",
                 "2:invalid usage or invalid input (a bad option, an invalid suite)",
                 "3:could not run (database, model configuration, sandbox)",
-                "130:the run was cancelled (Ctrl-C / SIGTERM); finished items are kept"})
+                "130:the run was cancelled by Ctrl-C (143: by SIGTERM); finished items are kept"})
 public final class AssayCli implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -47,6 +49,8 @@ public final class AssayCli implements Callable<Integer> {
      */
     public static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
         var commandLine = new CommandLine(new AssayCli(), new EnvironmentFactory(env));
+        commandLine.addSubcommand("dialog", new DialogCommand(options -> Targets.chatModel(options, env::get,
+                line -> err.println("  " + line))));
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);

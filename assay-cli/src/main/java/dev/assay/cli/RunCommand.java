@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.code.CodeCheckerFactory;
+import dev.assay.code.CodeGrader;
 import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.report.Reporters;
@@ -12,9 +14,12 @@ import dev.assay.run.Engine;
 import dev.assay.run.Run;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunHandle;
+import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
 import dev.assay.run.RunStatus;
 import dev.assay.run.WorkspacePolicy;
+import dev.assay.sandbox.Sandbox;
+import dev.assay.sandbox.Sandboxes;
 import dev.assay.score.Weights;
 import dev.assay.store.Store;
 import dev.assay.target.AgentSettings;
@@ -206,6 +211,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description = "Where case workspaces are created (default: $ASSAY_HOME/workspaces).")
     Path workspaceDir;
 
+    @Option(names = "--allow-unsandboxed-code", description = "Let the code checker run model-written code without "
+            + "bubblewrap when it is missing (the code then runs on this machine with your rights; recorded in the run).")
+    boolean allowUnsandboxedCode;
+
     @Option(names = "--format", paramLabel = "<format>", defaultValue = "table",
             description = "Summary on stdout: table or json (default: ${DEFAULT-VALUE}).")
     String format;
@@ -234,6 +243,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 Duration.ofMillis((long) (maxRetryWait * 1000)));
         Path workspaces = agentWorkspace != null ? agentWorkspace
                 : workspaceDir != null ? workspaceDir : database.home().resolve("workspaces");
+        Sandbox codeSandbox = null;
+        if (allowUnsandboxedCode) {
+            codeSandbox = Sandboxes.detect(true);
+            checkers.register(new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults()));
+        }
         var request = new RunRequest(suites, skipInvalid, new Selection(dimensions, language, tags, ids, seed, limit),
                 model == null ? null : new ModelOptions(model, baseUrl, apiKeyEnv, stream, null, retry),
                 new AgentSettings(toolMode, maxSteps, temperature, seed, maxTokens),
@@ -243,7 +257,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 agentUrl == null ? null : agentSettings(retry), replay);
         RunRequest.Prepared prepared;
         try {
-            prepared = request.prepare(checkers, env::get, line -> { });
+            prepared = request.prepare(checkers, env::get, line -> {
+                if (!quiet) {
+                    stderr.println("  " + line);
+                }
+            });
         } catch (AssayException e) {
             Problems.listed(e.problem()).forEach(line -> stderr.println("error: " + line));
             throw e;
@@ -256,7 +274,13 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         try (Store store = database.open()) {
             var engine = new Engine(store, checkers);
             var progress = new ProgressPrinter(stderr, quiet);
-            RunHandle handle = engine.start(prepared.plan(), progress);
+            RunPlan plan = prepared.plan();
+            if (codeSandbox != null) {
+                var snapshot = ((ObjectNode) plan.config().snapshot()).put("code_sandbox", codeSandbox.kind())
+                        .put("allow_unsandboxed_code", true);
+                plan = new RunPlan(plan.suite(), plan.target(), plan.config().withSnapshot(snapshot));
+            }
+            RunHandle handle = engine.start(plan, progress);
             var reportsWritten = new CountDownLatch(1);
             Thread cancelOnSignal = new Thread(() -> {
                 if (handle.cancel()) {

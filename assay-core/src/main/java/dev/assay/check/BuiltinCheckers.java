@@ -18,6 +18,8 @@ final class BuiltinCheckers {
                 FileExistsChecker.FACTORY,
                 FileContainsChecker.FACTORY,
                 JsonSchemaChecker.FACTORY,
-                JsonContainsChecker.FACTORY);
+                JsonContainsChecker.FACTORY,
+                // Code questions run in bubblewrap; without it the checker gives error verdicts, never host runs.
+                new dev.assay.code.CodeCheckerFactory());
     }
 }

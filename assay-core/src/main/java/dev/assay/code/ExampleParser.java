@@ -162,6 +162,15 @@ public final class ExampleParser {
         };
     }
 
+    /**
+     * Reads one input line ({@code nums = [1,2], k = 3}, positional or mixed) as argument name to value.
+     *
+     * @throws IllegalArgumentException with the reason when it does not parse
+     */
+    static ObjectNode parseArguments(String raw) {
+        return parseInput(raw);
+    }
+
     private static ObjectNode parseInput(String raw) {
         List<String> lines = raw.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
         if (lines.isEmpty()) {

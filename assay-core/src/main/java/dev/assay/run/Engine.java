@@ -73,64 +73,79 @@ public final class Engine {
     private void execute(RunPlan plan, RunHandle handle, RunListener listener) {
         var progress = new Progress(handle, plan, listener);
         Path runDirectory = plan.config().workspaceRoot().resolve(handle.runId());
+        RunStatus status = RunStatus.FINISHED;
+        Problem error = null;
+        try {
+            runCases(plan, handle, progress, runDirectory);
+            if (handle.isCancelRequested()) {
+                status = RunStatus.CANCELLED;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            status = RunStatus.CANCELLED;
+        } catch (RuntimeException e) {
+            status = RunStatus.FAILED;
+            error = e instanceof AssayException assay ? assay.problem()
+                    : Problem.of("run.internal_error", "the run failed: " + e);
+        } finally {
+            deleteIfEmpty(runDirectory);
+        }
+        try {
+            handle.finish(progress.end(status, error));
+        } catch (RuntimeException storeFailure) {
+            handle.fail(storeFailure);
+        }
+    }
+
+    /**
+     * Runs every case and returns once all of them have ended, so that the final record counts every item, those
+     * stored by cases interrupted by a cancellation included.
+     */
+    private void runCases(RunPlan plan, RunHandle handle, Progress progress, Path runDirectory)
+            throws InterruptedException {
+        var futures = new java.util.concurrent.CopyOnWriteArrayList<Future<?>>();
+        handle.onCancel(() -> {
+            progress.log("cancel requested");
+            futures.forEach(future -> future.cancel(true));
+        });
         try (ExecutorService caseThreads = Executors.newVirtualThreadPerTaskExecutor();
              ExecutorService targetThreads = Executors.newVirtualThreadPerTaskExecutor()) {
             var runner = new CaseRunner(checkers, targetThreads);
             var limit = new Semaphore(Math.max(1, Math.min(plan.config().concurrency(), plan.target().maxConcurrency())));
-            var futures = new ArrayList<Future<?>>();
-            handle.onCancel(() -> {
-                progress.log("cancel requested");
-                futures.forEach(future -> future.cancel(true));
-            });
             Map<String, String> placeholders = Map.of("run_id", handle.runId(), "user_id", plan.config().userId());
             List<Case> cases = plan.suite().cases();
             for (int seq = 0; seq < cases.size() && !handle.isCancelRequested(); seq++) {
                 int index = seq;
                 Case evalCase = cases.get(seq);
-                synchronized (futures) {
-                    futures.add(caseThreads.submit(() -> {
-                        limit.acquire();
-                        try {
-                            if (handle.isCancelRequested()) {
-                                return null;
-                            }
-                            progress.started(evalCase);
-                            Item item = runner.run(handle.runId(), index, evalCase, plan, placeholders,
-                                    runDirectory.resolve(directoryName(index, evalCase.id())),
-                                    message -> progress.log(evalCase.id() + ": " + message),
-                                    handle::isCancelRequested);
-                            progress.finished(item, runDirectory.resolve(directoryName(index, evalCase.id())));
+                Path caseDirectory = runDirectory.resolve(directoryName(index, evalCase.id()));
+                futures.add(caseThreads.submit(() -> {
+                    limit.acquire();
+                    try {
+                        if (handle.isCancelRequested()) {
                             return null;
-                        } finally {
-                            limit.release();
                         }
-                    }));
-                }
+                        progress.started(evalCase);
+                        Item item = runner.run(handle.runId(), index, evalCase, plan, placeholders, caseDirectory,
+                                message -> progress.log(evalCase.id() + ": " + message), handle::isCancelRequested);
+                        progress.finished(item, caseDirectory);
+                        return null;
+                    } finally {
+                        limit.release();
+                    }
+                }));
             }
-            for (Future<?> future : List.copyOf(futures)) {
+            if (handle.isCancelRequested()) {
+                futures.forEach(future -> future.cancel(true));
+            }
+            for (Future<?> future : futures) {
                 try {
                     future.get();
-                } catch (java.util.concurrent.CancellationException | java.util.concurrent.ExecutionException e) {
-                    if (!(e instanceof java.util.concurrent.CancellationException)) {
-                        progress.log("a case failed inside the engine: " + e.getCause());
-                    }
+                } catch (java.util.concurrent.CancellationException cancelled) {
+                    // Cancelled by request; the case stored itself as cancelled if it had started.
+                } catch (java.util.concurrent.ExecutionException e) {
+                    progress.log("a case failed inside the engine: " + e.getCause());
                 }
             }
-            handle.finish(progress.end(handle.isCancelRequested() ? RunStatus.CANCELLED : RunStatus.FINISHED, null));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            handle.finish(progress.end(RunStatus.CANCELLED, null));
-        } catch (RuntimeException e) {
-            Problem problem = e instanceof AssayException assay ? assay.problem()
-                    : Problem.of("run.internal_error", "the run failed: " + e);
-            try {
-                handle.finish(progress.end(RunStatus.FAILED, problem));
-            } catch (RuntimeException storeFailure) {
-                e.addSuppressed(storeFailure);
-                handle.fail(e);
-            }
-        } finally {
-            deleteIfEmpty(runDirectory);
         }
     }
 

@@ -122,7 +122,7 @@ public final class Stores {
      * {@return the URL without user-info and without query parameters whose name contains "password"} (pgjdbc
      * reads both {@code password} and {@code sslpassword} from the URL).
      */
-    static String redact(String jdbcUrl) {
+    public static String redact(String jdbcUrl) {
         String url = USER_INFO.matcher(jdbcUrl).replaceFirst("//");
         int query = url.indexOf('?');
         if (query < 0) {

@@ -292,4 +292,53 @@ class ExampleParserTest {
         assertThat(Literals.splitTopLevel("a = [1,[2,3]], b = \"x,y\"，c = {'p': 1, 'q': 2},"))
                 .containsExactly("a = [1,[2,3]]", "b = \"x,y\"", "c = {'p': 1, 'q': 2}");
     }
+
+    @Test
+    void header_followed_by_its_first_label_on_the_same_line() {
+        var examples = parse("Example 1: Input: n = 5\nOutput: 120\nExample 2: Input: n = 0\nOutput: 1\n");
+
+        assertThat(examples).extracting(Example::expected).containsExactly(json("120"), json("1"));
+    }
+
+    @Test
+    void labels_inside_example_io_spans_and_pre_on_the_label_line() {
+        var examples = parse("""
+                <p><strong class="example">示例 1：</strong></p>
+                <div class="example-block">
+                <p><span class="example-io"><b>输入：</b>word1 = "abc", word2 = "pqr"</span></p>
+                <p><span class="example-io"><b>输出：</b>"apbqcr"</span></p>
+                </div>
+                <p><strong>示例 2：</strong></p>
+                <pre><strong>输入：</strong><pre>word1 = "ab", word2 = "pqrs"</pre>
+                <strong>输出：</strong>"apbqrs"</pre>
+                """);
+
+        assertThat(examples.get(0).input()).isEqualTo(json("{\"word1\":\"abc\",\"word2\":\"pqr\"}"));
+        assertThat(examples.get(0).expected()).isEqualTo(json("\"apbqcr\""));
+        assertThat(examples.get(1).input()).isEqualTo(json("{\"word1\":\"ab\",\"word2\":\"pqrs\"}"));
+    }
+
+    @Test
+    void numeric_character_references_and_ideographic_spaces_are_decoded() {
+        var examples = parse("<p>示例\u30001：</p><pre>输入：s = &#34;a&#x27;b&#34;\n输出：&#49;</pre>");
+
+        assertThat(examples.get(0).input()).isEqualTo(json("{\"s\":\"a'b\"}"));
+        assertThat(examples.get(0).expected()).isEqualTo(json("1"));
+    }
+
+    @Test
+    void bilingual_description_yields_examples_of_both_languages() {
+        var parsed = parser.parse("示例 1：\n输入：x = 1\n输出：2\n\nExample 1:\nInput: x = 1\nOutput: 2\n");
+
+        assertThat(parsed.examples()).extracting(Example::label).containsExactly("示例 1", "Example 1");
+        assertThat(parsed.status()).isEqualTo(ParsedExamples.Status.OK);
+    }
+
+    @Test
+    void unterminated_string_is_unsupported_with_the_reason() {
+        var example = parse("Example 1:\nInput: s = \"abc\nOutput: 1\n").get(0);
+
+        assertThat(example.status()).isEqualTo(Example.Status.UNSUPPORTED);
+        assertThat(example.reason()).startsWith("input:");
+    }
 }

@@ -1,0 +1,279 @@
+package dev.assay.cli;
+
+import dev.assay.AssayException;
+import dev.assay.Problem;
+import dev.assay.dialog.ChatModelTarget;
+import dev.assay.dialog.Dataset;
+import dev.assay.dialog.DialogRunRecords;
+import dev.assay.dialog.DialogRunConfig;
+import dev.assay.dialog.DialogRunner;
+import dev.assay.dialog.EvalSummary;
+import dev.assay.dialog.MetricResult;
+import dev.assay.dialog.MetricsProfile;
+import dev.assay.dialog.ScoreOptions;
+import dev.assay.dialog.Scoring;
+import dev.assay.dialog.TraceFile;
+import dev.assay.store.Store;
+import dev.assay.store.Stores;
+import dev.assay.target.ChatModel;
+import dev.assay.target.ModelOptions;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code assay dialog}: multi-turn dialog evaluation with the MemFin M1–M5 metrics (docs/dialog.md).
+ * Exit codes: 0 done, 2 usage error, 3 could not run (the problem's type is printed).
+ */
+@Command(name = "dialog", description = "Multi-turn dialog evaluation (MemFin metrics M1-M5).",
+        mixinStandardHelpOptions = true, subcommands = {DialogCommand.Score.class, DialogCommand.Run.class})
+public final class DialogCommand implements Callable<Integer> {
+    static final int COULD_NOT_RUN = 3;
+
+    private final Function<ModelOptions, ChatModel> models;
+
+    @Spec
+    CommandSpec spec;
+
+    /** A command without a model factory: {@code dialog run} then reports {@code dialog.no_model_factory}. */
+    public DialogCommand() {
+        this(options -> {
+            throw new AssayException(Problem.of("dialog.no_model_factory",
+                    "no chat-model factory is configured to create '" + options.model() + "'"));
+        });
+    }
+
+    /** @param models creates the chat model described by {@code --model}, {@code --base-url}, {@code --api-key-env} */
+    public DialogCommand(Function<ModelOptions, ChatModel> models) {
+        this.models = Objects.requireNonNull(models, "models");
+    }
+
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+        return 2;
+    }
+
+    /** Options shared by scoring and running. */
+    static final class ScoringOptions {
+        @Option(names = "--metrics-profile", paramLabel = "NAME", defaultValue = "memfin-v1",
+                description = "Metric rules: memfin-v1 (reference, bugs included) or memfin-v1-corrected; default ${DEFAULT-VALUE}.")
+        String profile;
+
+        @Option(names = "--blank-memory-keys",
+                description = "Memory-less baseline: ignore every memory_required_keys_gt, so M1 reports 0.0 with no eligible turn (recorded in the manifest).")
+        boolean blankMemoryKeys;
+
+        ScoreOptions toOptions() {
+            return new ScoreOptions(MetricsProfile.parse(profile), blankMemoryKeys);
+        }
+    }
+
+    /** {@code dialog score}: metrics from recorded traces, without calling anything. */
+    @Command(name = "score", mixinStandardHelpOptions = true,
+            description = "Compute the metrics of recorded dialog traces and write turn_eval.jsonl, metrics_summary.json and report.md.")
+    static final class Score implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--traces", required = true, paramLabel = "FILE",
+                description = "The dialog_trace.jsonl to score.")
+        Path traces;
+
+        @Option(names = "--dataset", paramLabel = "FILE",
+                description = "Dataset whose ground truth replaces the one embedded in the traces (joined on dialog_id).")
+        Path dataset;
+
+        @Option(names = {"-o", "--out"}, paramLabel = "DIR",
+                description = "Where to write the files; default: the traces file's directory.")
+        Path outDir;
+
+        @Option(names = "--run-id", paramLabel = "ID", description = "Run id for the outputs; default: the traces' own.")
+        String runId;
+
+        @picocli.CommandLine.Mixin
+        ScoringOptions scoring = new ScoringOptions();
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            try {
+                TraceFile.Contents contents = TraceFile.read(traces);
+                contents.problems().forEach(problem -> err.println("warning: " + problem.type() + " line "
+                        + problem.details().get("line") + ": " + problem.message()));
+                Optional<Dataset> joined = Optional.ofNullable(dataset).map(Dataset::load);
+                String datasetPath = dataset != null ? dataset.toString() : "";
+                Scoring.Result result = Scoring.score(contents.traces(), joined, runId, datasetPath,
+                        scoring.toOptions());
+                Path dir = outDir != null ? outDir : Optional.ofNullable(traces.toAbsolutePath().getParent()).orElse(Path.of("."));
+                Scoring.write(dir, result);
+                printSummary(out, result.summary());
+                out.println("written: " + dir.resolve(Scoring.SUMMARY_FILE));
+                return 0;
+            } catch (AssayException e) {
+                return fail(err, e.problem());
+            } catch (IOException e) {
+                return fail(err, Problem.of("dialog.output_unwritable", e.toString()));
+            }
+        }
+    }
+
+    /** {@code dialog run}: replay a dataset against a model and score it. */
+    @Command(name = "run", mixinStandardHelpOptions = true,
+            description = "Replay every valid dialog of a dataset against a model, turn by turn, and score the run.")
+    static final class Run implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @ParentCommand
+        DialogCommand parent;
+
+        @Parameters(index = "0", paramLabel = "DATASET", description = "The dialog dataset (JSONL).")
+        Path dataset;
+
+        @Option(names = {"-t", "--model"}, required = true, paramLabel = "SPEC",
+                description = "The chat model to replay against, as the model factory understands it.")
+        String model;
+
+        @Option(names = "--base-url", paramLabel = "URL",
+                description = "API root of an OpenAI-compatible server (default: OpenAI).")
+        String baseUrl;
+
+        @Option(names = "--api-key-env", paramLabel = "NAME", defaultValue = "OPENAI_API_KEY",
+                description = "Environment variable holding the API key; default ${DEFAULT-VALUE}. Keys are never stored.")
+        String apiKeyEnv;
+
+        @picocli.CommandLine.Mixin
+        DatabaseOption database;
+
+        @Option(names = "--run-id", paramLabel = "ID",
+                description = "Run id; re-using one resumes its run directory. Default: the start time (yyyyMMdd_HHmmss).")
+        String runId;
+
+        @Option(names = {"-o", "--out"}, paramLabel = "DIR",
+                description = "Parent directory of run directories; default ${DEFAULT-VALUE}.", defaultValue = "runs/dialog")
+        Path outDir;
+
+        @Option(names = "--workers-dialog", paramLabel = "N", defaultValue = "1",
+                description = "Dialogs replayed in parallel; default ${DEFAULT-VALUE}.")
+        int workersDialog;
+
+        @Option(names = "--turn-timeout", paramLabel = "SECONDS", defaultValue = "120",
+                description = "Time limit of one call of one turn; default ${DEFAULT-VALUE}.")
+        long turnTimeoutSeconds;
+
+        @Option(names = "--turn-retries", paramLabel = "N", defaultValue = "1",
+                description = "Extra attempts after a failed or timed-out call; default ${DEFAULT-VALUE}.")
+        int turnRetries;
+
+        @Option(names = "--system-prompt", paramLabel = "FILE", description = "System prompt sent first in every request.")
+        Path systemPrompt;
+
+        @Option(names = "--prompt-version", paramLabel = "LABEL",
+                description = "Label of the prompt for the config fingerprint; default: a hash of the system prompt.")
+        String promptVersion;
+
+        @Option(names = "--temperature", paramLabel = "T", description = "Sampling temperature; default: the provider's.")
+        Double temperature;
+
+        @Option(names = "--seed", paramLabel = "N", description = "Sampling seed; default: none.")
+        Long seed;
+
+        @picocli.CommandLine.Mixin
+        ScoringOptions scoring = new ScoringOptions();
+
+        @Override
+        public Integer call() {
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            try {
+                if (workersDialog < 1 || turnTimeoutSeconds < 1 || turnRetries < 0) {
+                    return fail(err, Problem.of("dialog.invalid_option",
+                            "--workers-dialog and --turn-timeout must be at least 1, --turn-retries at least 0"));
+                }
+                Dataset data = Dataset.load(dataset);
+                data.skipCounts().forEach((reason, count) -> err.println("skipped " + count + " line(s): "
+                        + reason.wireName()));
+                String prompt = systemPrompt == null ? "" : Files.readString(systemPrompt, StandardCharsets.UTF_8);
+                String id = runId != null ? runId : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
+                var config = new DialogRunConfig(id, dataset.toString(), model, promptVersion(prompt),
+                        workersDialog, Duration.ofSeconds(turnTimeoutSeconds), turnRetries, scoring.toOptions(), null);
+                var target = new ChatModelTarget(parent.models.apply(new ModelOptions(model, baseUrl, apiKeyEnv, false,
+                        Duration.ofSeconds(turnTimeoutSeconds), null)), prompt, temperature, seed);
+                Path runDir = outDir.resolve(id);
+                DialogRunner.Outcome outcome = DialogRunner.run(data, target, config, runDir, trace ->
+                        err.println("dialog " + trace.datasetIndex() + " " + trace.dialogId() + ": "
+                                + trace.dialogStatus().wireName()));
+                printSummary(out, outcome.scores().summary());
+                out.println("run directory: " + runDir);
+                try (Store store = database.open()) {
+                    // A resumed run id replaces the stored record, so the database shows the run as it ends now.
+                    dev.assay.run.Run record = DialogRunRecords.run(outcome);
+                    store.deleteRun(record.runId());
+                    store.createRun(record);
+                    DialogRunRecords.items(outcome).forEach(store::upsertItem);
+                    out.println("stored as run " + record.runId() + " in " + Stores.redact(database.url()));
+                }
+                return 0;
+            } catch (AssayException e) {
+                return fail(err, e.problem());
+            } catch (IOException e) {
+                return fail(err, Problem.of("dialog.input_unreadable", e.toString()));
+            }
+        }
+
+        private String promptVersion(String prompt) {
+            if (promptVersion != null) {
+                return promptVersion;
+            }
+            return prompt.isEmpty() ? "" : "sha256:" + sha256(prompt);
+        }
+    }
+
+    static void printSummary(PrintWriter out, EvalSummary summary) {
+        var c = summary.counters();
+        out.printf(Locale.ROOT, "run %s: %d dialogs (%d valid, %d skipped, %d failed), %d turn pairs%n",
+                summary.runId(), c.totalDialogs(), c.validDialogs(), c.skippedDialogs(), c.failedDialogs(),
+                c.totalTurnPairs());
+        for (MetricResult metric : summary.metrics().values()) {
+            var line = new StringBuilder(metric.metricName()).append(" (eligible ")
+                    .append(metric.counts().get("eligible_count")).append("):");
+            metric.micro().forEach((key, value) -> line.append(' ').append(key).append('=')
+                    .append(String.format(Locale.ROOT, "%.6f", value)));
+            out.println(line);
+        }
+        out.flush();
+    }
+
+    static int fail(PrintWriter err, Problem problem) {
+        err.println("error: " + problem.type() + ": " + problem.message());
+        err.flush();
+        return COULD_NOT_RUN;
+    }
+
+    private static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package dev.assay.cli;
+
+import dev.assay.check.CheckerRegistry;
+import dev.assay.run.Engine;
+import dev.assay.server.AdminToken;
+import dev.assay.server.AssayServer;
+import dev.assay.server.ServerConfig;
+import dev.assay.store.Store;
+import io.javalin.Javalin;
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code assay serve}: the web page and the REST/SSE API over the same database as the other commands. */
+@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Serve the web page and the REST/SSE API (Ctrl-C stops; running runs are cancelled, "
+                + "finished items kept).")
+final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnvironment {
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    DatabaseOption database;
+
+    @Option(names = {"-p", "--port"}, paramLabel = "<port>", defaultValue = "7070",
+            description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--host", paramLabel = "<address>", defaultValue = ServerConfig.DEFAULT_HOST,
+            description = "Address to bind (default: ${DEFAULT-VALUE}). On any other address reads need the token too.")
+    String host;
+
+    @Option(names = "--token", paramLabel = "<token>",
+            description = "Admin token for mutating calls (default: $ASSAY_TOKEN, else one generated and kept in "
+                    + "$ASSAY_HOME/" + AdminToken.FILE_NAME + ").")
+    String token;
+
+    @Option(names = "--suites", paramLabel = "<dir>",
+            description = "Directory whose case sets the page and the API may run (default: the project's examples/).")
+    Path suites;
+
+    @Option(names = "--workspace-dir", paramLabel = "<dir>",
+            description = "Where case workspaces are created (default: $ASSAY_HOME/workspaces).")
+    Path workspaceDir;
+
+    private Map<String, String> env = Map.of();
+
+    @Override
+    public void environment(Map<String, String> environment) {
+        this.env = environment;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        String adminToken = token != null ? token
+                : env.get("ASSAY_TOKEN") != null && !env.get("ASSAY_TOKEN").isBlank() ? env.get("ASSAY_TOKEN")
+                : AdminToken.loadOrCreate(database.home());
+        var config = new ServerConfig(host, adminToken, suites != null ? suites : defaultSuites(),
+                workspaceDir != null ? workspaceDir : database.home().resolve("workspaces"), env::get);
+        try (Store store = database.open()) {
+            CheckerRegistry checkers = CheckerRegistry.builtins();
+            Javalin app = AssayServer.create(config, new Engine(store, checkers), store, checkers).start(port);
+            var stopped = new CountDownLatch(1);
+            Thread stopOnSignal = new Thread(() -> {
+                app.stop();
+                stopped.countDown();
+            }, "assay-serve-stop");
+            Runtime.getRuntime().addShutdownHook(stopOnSignal);
+            String shownHost = host.contains(":") ? "[" + host + "]" : host;
+            out.printf("Assay is serving http://%s:%d/#token=%s%n", shownHost, app.port(), adminToken);
+            out.printf("case sets: %s; database: %s; Ctrl-C stops%n", config.suitesDirectory(), database.url());
+            out.flush();
+            stopped.await();
+            return ExitCodes.OK;
+        }
+    }
+
+    /** The {@code examples} directory of the project the jar was built in, else {@code ./examples}. */
+    private static Path defaultSuites() {
+        var source = ServeCommand.class.getProtectionDomain().getCodeSource();
+        if (source != null) {
+            try {
+                for (Path dir = Path.of(source.getLocation().toURI()).getParent(); dir != null; dir = dir.getParent()) {
+                    if (Files.isDirectory(dir.resolve("examples"))) {
+                        return dir.resolve("examples");
+                    }
+                }
+            } catch (URISyntaxException | IllegalArgumentException e) {
+                // Not a file location (a jar inside a jar): fall back to the working directory.
+            }
+        }
+        return Path.of("examples");
+    }
+}

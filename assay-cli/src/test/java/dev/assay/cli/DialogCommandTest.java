@@ -1,0 +1,138 @@
+package dev.assay.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.assay.target.ChatModel;
+import dev.assay.target.ModelRequest;
+import dev.assay.target.ModelResponse;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class DialogCommandTest {
+    @TempDir
+    Path dir;
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int execute(Function<dev.assay.target.ModelOptions, ChatModel> models, String... args) {
+        var command = models == null ? new DialogCommand() : new DialogCommand(models);
+        return new CommandLine(command).setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(args);
+    }
+
+    private static Path memfin() {
+        for (Path d = Path.of("").toAbsolutePath(); d != null; d = d.getParent()) {
+            if (Files.isDirectory(d.resolve("shared/data/memfin"))) {
+                return d.resolve("shared/data/memfin");
+            }
+        }
+        Assumptions.abort("reference data shared/data/memfin not found; test skipped");
+        return null;
+    }
+
+    /** Echoes the user message. */
+    private static ChatModel echo(dev.assay.target.ModelOptions options) {
+        String name = options.model();
+        return new ChatModel() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public ModelResponse complete(ModelRequest request) {
+                return new ModelResponse("回答：" + request.messages().getLast().content(), "", List.of(), null, "stop");
+            }
+        };
+    }
+
+    @Test
+    void score_reproduces_a_recorded_summary_with_the_dataset_joined() throws IOException {
+        Path run = memfin().resolve("runs/20260219_144052");
+
+        int code = execute(null, "score", "--traces", run.resolve("dialog_trace.jsonl").toString(),
+                "--dataset", memfin().resolve("datasets/MemFinConv.jsonl").toString(), "--out", dir.toString());
+
+        assertThat(code).isZero();
+        var expected = dev.assay.Json.parse(Files.readString(run.resolve("metrics_summary.json"), StandardCharsets.UTF_8));
+        var actual = dev.assay.Json.parse(Files.readString(dir.resolve("metrics_summary.json"), StandardCharsets.UTF_8));
+        assertThat(actual.path("metrics")).isEqualTo(expected.path("metrics"));
+        assertThat(dir.resolve("turn_eval.jsonl")).exists();
+        assertThat(dir.resolve("report.md")).exists();
+        assertThat(out.toString()).contains("m3_risk_coverage (eligible 33)");
+    }
+
+    @Test
+    void score_with_a_missing_trace_file_reports_the_problem_and_exits_3() {
+        int code = execute(null, "score", "--traces", dir.resolve("absent.jsonl").toString());
+
+        assertThat(code).isEqualTo(3);
+        assertThat(err.toString()).contains("dialog.trace_unreadable");
+    }
+
+    @Test
+    void an_unknown_metrics_profile_exits_3() throws IOException {
+        Path traces = Files.writeString(dir.resolve("t.jsonl"), "");
+
+        int code = execute(null, "score", "--traces", traces.toString(), "--metrics-profile", "nope");
+
+        assertThat(code).isEqualTo(3);
+        assertThat(err.toString()).contains("dialog.unknown_metrics_profile");
+    }
+
+    private Path dataset() throws IOException {
+        String line = "{\"dialog_id\":\"d1\",\"profile_gt\":{\"risk_level_gt\":\"稳健\"},\"turns\":["
+                + "{\"role\":\"user\",\"text\":\"你好\",\"turn_tags\":null},"
+                + "{\"role\":\"assistant\",\"text\":\"您好\",\"turn_tags\":{\"memory_required_keys_gt\":[],"
+                + "\"risk_disclosure_required_gt\":[\"波动风险\"],\"compliance_label_gt\":\"compliant\","
+                + "\"explainability_rubric_gt\":[\"信息依据\"]}}]}";
+        return Files.writeString(dir.resolve("data.jsonl"), line + "\nbroken\n");
+    }
+
+    @Test
+    void run_replays_the_dataset_against_the_model_from_the_factory() throws IOException {
+        Path data = dataset();
+
+        int code = execute(DialogCommandTest::echo, "run", data.toString(), "--model", "echo-1", "--run-id", "r1",
+                "--out", dir.resolve("runs").toString(), "--workers-dialog", "2", "--db", "jdbc:sqlite:" + dir.resolve("a.db"));
+
+        assertThat(code).as(err.toString()).isZero();
+        try (var store = dev.assay.store.Stores.open("jdbc:sqlite:" + dir.resolve("a.db"))) {
+            var stored = store.findRun("r1").orElseThrow();
+            assertThat(stored.kind()).isEqualTo("dialog");
+            assertThat(stored.dimensionScores()).containsKeys("m1", "m2", "m3", "m4", "m5");
+            assertThat(store.countItems("r1")).isPositive();
+        }
+        Path runDir = dir.resolve("runs/r1");
+        var manifest = dev.assay.Json.parse(Files.readString(runDir.resolve("run_manifest.json")));
+        assertThat(manifest.path("target").asText()).isEqualTo("chat:echo-1");
+        assertThat(manifest.path("workers_dialog").asInt()).isEqualTo(2);
+        assertThat(Files.readAllLines(runDir.resolve("dialog_trace.jsonl"))).hasSize(2);
+        assertThat(err.toString()).contains("skipped 1 line(s): invalid_json");
+    }
+
+    @Test
+    void run_without_a_model_factory_exits_3() throws IOException {
+        int code = execute(null, "run", dataset().toString(), "--model", "x", "--out", dir.toString());
+
+        assertThat(code).isEqualTo(3);
+        assertThat(err.toString()).contains("dialog.no_model_factory");
+    }
+
+    @Test
+    void run_without_a_model_is_a_usage_error() throws IOException {
+        int code = execute(DialogCommandTest::echo, "run", dataset().toString());
+
+        assertThat(code).isEqualTo(2);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.assay.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.assay.run.ItemStatus;
+import dev.assay.run.RunStatus;
+import dev.assay.store.RunQuery;
+import dev.assay.store.Stores;
+import dev.assay.testing.ScriptedOpenAiServer;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** SIGTERM (what Ctrl-C's SIGINT also does) cancels a CLI run in another process and keeps what finished. */
+class SignalCancellationTest {
+    @TempDir
+    Path home;
+
+    @Test
+    void sigterm_stores_the_run_as_cancelled_with_its_finished_items() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(request -> request.firstUserText().contains("quick")
+                ? ScriptedOpenAiServer.text("ok")
+                : new ScriptedOpenAiServer.Reply.Delayed(30_000, ScriptedOpenAiServer.text("late")))) {
+            Path suite = home.resolve("suite.jsonl");
+            var lines = new StringBuilder("{\"id\": \"quick\", \"dimension\": \"common\", \"prompt\": \"quick\", "
+                    + "\"checker\": \"contains\", \"expected\": \"ok\"}\n");
+            for (int i = 0; i < 3; i++) {
+                lines.append("{\"id\": \"slow").append(i).append("\", \"dimension\": \"common\", \"prompt\": \"slow ")
+                        .append(i).append("\", \"checker\": \"contains\", \"expected\": \"ok\"}\n");
+            }
+            Files.writeString(suite, lines);
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            var builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
+                    AssayCli.class.getName(), "run", suite.toString(), "--model", "openai:scripted",
+                    "--base-url", server.baseUrl(), "--api-key-env", "NONE", "--concurrency", "1");
+            builder.environment().put("ASSAY_HOME", home.toString());
+            builder.redirectErrorStream(true);
+            Process process = builder.start();
+            var output = new StringBuilder();
+            try (var reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = reader.readLine()) != null) {
+                    output.append(line).append('\n');
+                    if (line.startsWith("[1/4]")) {
+                        // The quick case is stored; the first slow case is now waiting on the model. SIGTERM, sent without
+                        // closing our end of its output (Process.destroy would), so the shutdown lines are read too.
+                        Thread.sleep(300);
+                        process.toHandle().destroy();
+                    }
+                }
+            }
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as(output.toString()).isTrue();
+            assertThat(process.exitValue()).as(output.toString()).isEqualTo(143);
+            assertThat(output.toString()).contains("cancelling");
+
+            try (var store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"))) {
+                var run = store.listRuns(RunQuery.all()).getFirst();
+                assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
+                var items = store.listItems(run.runId(), 0, 10);
+                assertThat(items).anySatisfy(item -> {
+                    assertThat(item.caseId()).isEqualTo("quick");
+                    assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
+                });
+                assertThat(items).noneMatch(item -> item.caseId().equals("slow2"));
+            }
+        }
+    }
+}

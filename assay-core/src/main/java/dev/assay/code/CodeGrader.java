@@ -1,0 +1,192 @@
+package dev.assay.code;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.sandbox.Sandbox;
+import dev.assay.sandbox.SandboxLimits;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * Grades one program against a code question: chooses the tests (explicit {@code test_cases}, else HumanEval-style
+ * {@code test_code}, else the description's examples, never invented ones), runs the program once in the sandbox
+ * through the language's harness, and compares each output outside the sandbox. Thread-safe.
+ */
+public final class CodeGrader {
+    private static final int SHOWN_CHARS = 500;
+
+    private final Sandbox sandbox;
+    private final Options options;
+
+    /**
+     * Grading limits.
+     *
+     * @param caseTimeout  time limit of one test (default 4 s, EvalPlus's floor for slow machines)
+     * @param memoryBytes  address-space limit of the program (default 1 GiB)
+     * @param maxProcesses task limit of the program, threads included (default 64)
+     */
+    public record Options(Duration caseTimeout, long memoryBytes, int maxProcesses) {
+        public Options {
+            Objects.requireNonNull(caseTimeout, "caseTimeout");
+            if (caseTimeout.isNegative() || caseTimeout.isZero() || memoryBytes <= 0 || maxProcesses <= 0) {
+                throw new IllegalArgumentException("grading limits must be positive");
+            }
+        }
+
+        public static Options defaults() {
+            return new Options(Duration.ofSeconds(4), 1L << 30, 64);
+        }
+    }
+
+    public CodeGrader(Sandbox sandbox, Options options) {
+        this.sandbox = Objects.requireNonNull(sandbox, "sandbox");
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    /** {@return the grade of the code in {@code answer} (fenced blocks, else the whole text)} */
+    public Grade grade(CodeQuestion question, String answer) throws InterruptedException {
+        String code = AnswerCode.extract(answer, question.language(), question.entryPoint());
+        return gradeCode(question, code);
+    }
+
+    /** {@return the grade of {@code code} as it is (no extraction from an answer)} */
+    public Grade gradeCode(CodeQuestion question, String code) throws InterruptedException {
+        var runner = LanguageRunner.forLanguage(question.language());
+        ParsedExamples parse = null;
+        String source;
+        List<TestCase> tests;
+        var unsupported = new ArrayList<CaseResult>();
+        if (!question.testCases().isEmpty()) {
+            source = "test_cases";
+            tests = question.testCases();
+        } else if (!question.testCode().isEmpty()) {
+            source = "test_code";
+            tests = List.of(new TestCase("check", null, null, false));
+        } else {
+            source = "examples";
+            parse = question.examples();
+            tests = parse.usable().stream().map(TestCase::of).toList();
+            for (Example example : parse.examples()) {
+                if (example.status() == Example.Status.UNSUPPORTED) {
+                    unsupported.add(new CaseResult(example.label(), CaseResult.Status.UNSUPPORTED, null, null, null,
+                            example.reason()));
+                }
+            }
+        }
+        Comparison comparison = Comparison.choose(question.compare(), question.description(),
+                tests.stream().map(TestCase::expected).toList());
+        if (runner.isEmpty()) {
+            return refused(question, source, parse, comparison, unsupported, Problem.of("code.unsupported_language",
+                    "no runner for language '" + question.language() + "' (python, javascript and java are supported)"));
+        }
+        if (tests.isEmpty()) {
+            String why = parse == null || parse.examples().isEmpty()
+                    ? "the question has no test_cases and no examples in its description"
+                    : "none of the description's examples could be parsed: " + unsupported.stream()
+                    .map(c -> c.label() + ": " + c.message()).reduce((a, b) -> a + "; " + b).orElse("");
+            return refused(question, source, parse, comparison, unsupported, Problem.of("code.no_tests", why));
+        }
+        if (code.isBlank()) {
+            var results = new ArrayList<CaseResult>(unsupported);
+            for (TestCase test : tests) {
+                results.add(result(test, CaseResult.Status.RUNTIME_ERROR, null, "the answer contains no code"));
+            }
+            return new Grade(question.language(), sandbox.kind(), source, parse, comparison, results, null);
+        }
+        if (comparison.mode() == Comparison.Mode.CUSTOM) {
+            if (question.referenceSolution().isEmpty()) {
+                return refused(question, source, parse, comparison, unsupported, Problem.of("check.invalid_expected",
+                        "compare: custom needs a reference_solution to act as the oracle"));
+            }
+            tests = withOracle(runner.get(), question, tests);
+        }
+        String program = source.equals("test_code") ? humanEvalProgram(question, code) : code;
+        List<Outcome> outcomes = run(runner.get(), question, program, tests);
+        var results = new ArrayList<CaseResult>(unsupported);
+        for (int i = 0; i < tests.size(); i++) {
+            results.add(judge(tests.get(i), outcomes.get(i), comparison));
+        }
+        return new Grade(question.language(), sandbox.kind(), source, parse, comparison, results, null);
+    }
+
+    private Grade refused(CodeQuestion question, String source, ParsedExamples parse, Comparison comparison,
+                          List<CaseResult> unsupported, Problem problem) {
+        return new Grade(question.language(), sandbox.kind(), source, parse, comparison, unsupported, problem);
+    }
+
+    /** Expected outputs computed by the reference solution; where it fails, the stated output stays. */
+    private List<TestCase> withOracle(LanguageRunner runner, CodeQuestion question, List<TestCase> tests)
+            throws InterruptedException {
+        List<Outcome> reference = run(runner, question, question.referenceSolution(), tests);
+        var oracle = new ArrayList<TestCase>();
+        for (int i = 0; i < tests.size(); i++) {
+            Outcome outcome = reference.get(i);
+            oracle.add("ok".equals(outcome.status()) ? tests.get(i).withExpected(outcome.actual()) : tests.get(i));
+        }
+        return oracle;
+    }
+
+    private List<Outcome> run(LanguageRunner runner, CodeQuestion question, String program, List<TestCase> tests)
+            throws InterruptedException {
+        ObjectNode config = Json.object();
+        config.put("entry_point", question.entryPoint());
+        String signature = !question.starterCode().isEmpty() ? question.starterCode() : question.referenceSolution();
+        config.put("signature_source", signature);
+        config.put("test_code", question.testCode());
+        config.put("case_timeout", options.caseTimeout().toMillis() / 1000.0);
+        ArrayNode cases = config.putArray("cases");
+        for (TestCase test : tests) {
+            cases.addObject().put("design", test.design()).set("input", test.input());
+        }
+        // The harness times each test; the wall clock is the backstop for a program that defeats its timer.
+        Duration wall = options.caseTimeout().multipliedBy(tests.size() + 1L).plusSeconds(10);
+        var limits = new SandboxLimits(wall, options.memoryBytes(), options.maxProcesses(), 8L << 20);
+        return HarnessRun.execute(sandbox, runner.plan(program, config, tests.size(), limits));
+    }
+
+    private static CaseResult judge(TestCase test, Outcome outcome, Comparison comparison) {
+        return switch (outcome.status()) {
+            case "ok" -> comparison.accepts(test.expected(), outcome.actual())
+                    ? result(test, CaseResult.Status.PASSED, outcome.actual(), "")
+                    : result(test, CaseResult.Status.WRONG_ANSWER, outcome.actual(), "");
+            case "passed" -> result(test, CaseResult.Status.PASSED, null, "");
+            case "wrong_answer" -> result(test, CaseResult.Status.WRONG_ANSWER, null, outcome.message());
+            case "timeout" -> result(test, CaseResult.Status.TIMEOUT, null, outcome.message());
+            default -> result(test, CaseResult.Status.RUNTIME_ERROR, null, outcome.message());
+        };
+    }
+
+    private static CaseResult result(TestCase test, CaseResult.Status status, JsonNode actual, String message) {
+        boolean judgedInside = test.input().isEmpty() && test.expected().isNull();
+        return new CaseResult(test.label(), status, judgedInside ? null : shown(test.input()),
+                judgedInside ? null : shown(test.expected()), actual == null ? null : shown(actual), message);
+    }
+
+    /** Long values are shown as their first characters, as text, so a verdict stays small. */
+    private static JsonNode shown(JsonNode value) {
+        String text = value.toString();
+        return text.length() <= SHOWN_CHARS ? value : TextNode.valueOf(text.substring(0, SHOWN_CHARS) + "...");
+    }
+
+    private static final Pattern DEFINES = Pattern.compile("(?m)^def\\s+(\\w+)\\s*\\(");
+
+    /**
+     * HumanEval: the prompt (imports, helpers, signature and docstring) followed by the completion; a completion
+     * that restates the whole function simply redefines it.
+     */
+    private static String humanEvalProgram(CodeQuestion question, String code) {
+        var matcher = DEFINES.matcher(code);
+        boolean fullFunction = false;
+        while (matcher.find()) {
+            fullFunction |= matcher.group(1).equals(question.entryPoint());
+        }
+        return fullFunction ? question.description() + "\n    pass\n\n" + code : question.description() + code;
+    }
+}

@@ -1,0 +1,167 @@
+package dev.assay.code;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.AssayException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * How a question's outputs are compared with the expected ones.
+ *
+ * @param mode      exact, float, unordered or custom
+ * @param tolerance absolute-or-relative tolerance for numbers in float mode (default 1e-5, as judge sites state);
+ *                  ignored otherwise
+ */
+public record Comparison(Mode mode, double tolerance) {
+    /** Default float tolerance: "answers within 10^-5 of the actual answer will be accepted". */
+    public static final double DEFAULT_TOLERANCE = 1e-5;
+
+    private static final Pattern ANY_ORDER = Pattern.compile(
+            "(?i)in\\s+any\\s+order|any\\s+order\\s+is\\s+accepted|按\\s*任意\\s*顺序|以?\\s*任[意何]\\s*顺序");
+    private static final Pattern STATED_TOLERANCE = Pattern.compile(
+            "(?i)10\\s*(?:\\^|<sup>|\\*\\*)\\s*[-−]\\s*(\\d+)|1e-(\\d+)");
+
+    /**
+     * The closed set of comparison modes; the lower-case names are what case files write.
+     * {@code custom} runs the reference solution on each input and compares with its output.
+     */
+    public enum Mode {
+        EXACT, FLOAT, UNORDERED, CUSTOM;
+
+        @JsonValue
+        public String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        static Mode of(String name) {
+            for (Mode mode : values()) {
+                if (mode.wireName().equals(name.strip().toLowerCase(Locale.ROOT))) {
+                    return mode;
+                }
+            }
+            throw AssayException.of("check.invalid_expected",
+                    "compare must be exact, float, unordered or custom, got '" + name + "'");
+        }
+    }
+
+    public Comparison {
+        if (!(tolerance >= 0)) {
+            throw new IllegalArgumentException("tolerance must be >= 0, got " + tolerance);
+        }
+    }
+
+    /**
+     * {@return the stated mode, or one inferred from the description ("any order", "10^-5") and the expected
+     * values (any floating-point number means float)}
+     */
+    public static Comparison choose(String stated, String description, List<JsonNode> expected) {
+        String text = description == null ? "" : description;
+        Matcher stated10 = STATED_TOLERANCE.matcher(text);
+        double tolerance = DEFAULT_TOLERANCE;
+        boolean toleranceStated = stated10.find();
+        if (toleranceStated) {
+            tolerance = Math.pow(10, -Integer.parseInt(stated10.group(1) != null ? stated10.group(1) : stated10.group(2)));
+        }
+        if (stated != null && !stated.isBlank()) {
+            return new Comparison(Mode.of(stated), tolerance);
+        }
+        if (ANY_ORDER.matcher(text).find()) {
+            return new Comparison(Mode.UNORDERED, tolerance);
+        }
+        if (toleranceStated || expected.stream().anyMatch(Comparison::hasFloat)) {
+            return new Comparison(Mode.FLOAT, tolerance);
+        }
+        return new Comparison(Mode.EXACT, tolerance);
+    }
+
+    /** {@return whether the actual output is accepted} */
+    public boolean accepts(JsonNode expected, JsonNode actual) {
+        return switch (mode) {
+            case EXACT, CUSTOM -> equal(expected, actual, false);
+            case FLOAT -> equal(expected, actual, true);
+            case UNORDERED -> expected.isArray() && actual.isArray()
+                    ? sameMultiset(expected, actual) : equal(expected, actual, true);
+        };
+    }
+
+    private boolean sameMultiset(JsonNode expected, JsonNode actual) {
+        if (expected.size() != actual.size()) {
+            return false;
+        }
+        List<JsonNode> left = new ArrayList<>();
+        actual.forEach(left::add);
+        for (JsonNode wanted : expected) {
+            Iterator<JsonNode> it = left.iterator();
+            boolean found = false;
+            while (it.hasNext()) {
+                if (equal(wanted, it.next(), true)) {
+                    it.remove();
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean equal(JsonNode expected, JsonNode actual, boolean tolerant) {
+        // bool is never equal to a number (Python's True == 1 is not what a judge accepts).
+        if (expected.isNumber() && actual.isNumber()) {
+            if (expected.isIntegralNumber() && actual.isIntegralNumber()) {
+                return expected.bigIntegerValue().equals(actual.bigIntegerValue());
+            }
+            double e = expected.doubleValue();
+            double a = actual.doubleValue();
+            if (!tolerant) {
+                return e == a;
+            }
+            double diff = Math.abs(e - a);
+            return diff <= tolerance || diff <= tolerance * Math.abs(e);
+        }
+        if (expected.isArray() && actual.isArray()) {
+            if (expected.size() != actual.size()) {
+                return false;
+            }
+            for (int i = 0; i < expected.size(); i++) {
+                if (!equal(expected.get(i), actual.get(i), tolerant)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (expected.isObject() && actual.isObject()) {
+            if (expected.size() != actual.size()) {
+                return false;
+            }
+            for (Iterator<Map.Entry<String, JsonNode>> it = expected.fields(); it.hasNext(); ) {
+                var entry = it.next();
+                if (!actual.has(entry.getKey()) || !equal(entry.getValue(), actual.get(entry.getKey()), tolerant)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return expected.getNodeType() == actual.getNodeType() && expected.equals(actual);
+    }
+
+    private static boolean hasFloat(JsonNode node) {
+        if (node.isFloatingPointNumber()) {
+            return true;
+        }
+        for (JsonNode child : node) {
+            if (hasFloat(child)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

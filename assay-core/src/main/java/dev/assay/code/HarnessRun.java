@@ -1,0 +1,135 @@
+package dev.assay.code;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import dev.assay.sandbox.Sandbox;
+import dev.assay.sandbox.SandboxLimits;
+import dev.assay.sandbox.SandboxRequest;
+import dev.assay.sandbox.SandboxResult;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * One harness execution in the sandbox and the reading of its results. The harness gets a fresh random nonce on
+ * stdin (never in a file, the environment or argv, where the candidate could read it) and prefixes each result
+ * line with it; only lines with the nonce count, and a run without the final sentinel counts every unreported
+ * case as failed, never passed.
+ */
+final class HarnessRun {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private HarnessRun() {
+    }
+
+    /** Files to write, the command to run, and the harness configuration (cases included). */
+    record Plan(Map<String, String> files, List<String> command, ObjectNode config, int caseCount,
+                SandboxLimits limits) {
+    }
+
+    /** {@return one outcome per case} */
+    static List<Outcome> execute(Sandbox sandbox, Plan plan) throws InterruptedException {
+        Path dir = null;
+        try {
+            dir = Files.createTempDirectory("assay-code");
+            for (var file : plan.files().entrySet()) {
+                Path target = dir.resolve(file.getKey());
+                Files.createDirectories(target.getParent());
+                Files.writeString(target, file.getValue());
+            }
+            String nonce = HexFormat.of().formatHex(bytes(16));
+            ObjectNode config = plan.config().deepCopy();
+            config.put("nonce", nonce);
+            SandboxResult result = sandbox.run(new SandboxRequest(plan.command(), dir, Map.of(),
+                    Json.write(config) + "\n", plan.limits()));
+            return read(result, nonce, plan.caseCount());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            if (dir != null) {
+                deleteTree(dir);
+            }
+        }
+    }
+
+    private static byte[] bytes(int count) {
+        byte[] bytes = new byte[count];
+        RANDOM.nextBytes(bytes);
+        return bytes;
+    }
+
+    static List<Outcome> read(SandboxResult result, String nonce, int caseCount) {
+        Outcome[] outcomes = new Outcome[caseCount];
+        boolean ended = false;
+        String prefix = nonce + " ";
+        for (String line : result.stdout().split("\n")) {
+            if (!line.startsWith(prefix)) {
+                continue;
+            }
+            JsonNode record;
+            try {
+                record = Json.parse(line.substring(prefix.length()));
+            } catch (RuntimeException e) {
+                continue;
+            }
+            if (record.has("end")) {
+                ended = true;
+                break;
+            }
+            if (record.has("load_error")) {
+                Arrays.fill(outcomes, new Outcome(record.get("load_error").asText(), null,
+                        "the code failed to load: " + record.path("message").asText()));
+                continue;
+            }
+            int index = record.path("i").asInt(-1);
+            if (index >= 0 && index < caseCount && outcomes[index] == null) {
+                outcomes[index] = new Outcome(record.path("status").asText(), record.get("actual"),
+                        record.path("message").asText(""));
+            }
+        }
+        var list = new ArrayList<Outcome>();
+        for (Outcome outcome : outcomes) {
+            list.add(outcome != null ? outcome : missing(result, ended));
+        }
+        return list;
+    }
+
+    private static Outcome missing(SandboxResult result, boolean ended) {
+        if (result.timedOut()) {
+            return new Outcome("timeout", null, "the program was killed at the time limit before reporting");
+        }
+        String why = ended ? "the harness reported no result for this case"
+                : "the program ended (exit code " + result.exitCode() + ") before the harness finished";
+        String stderr = result.stderr().strip();
+        return new Outcome("runtime_error", null,
+                stderr.isEmpty() ? why : why + ": " + tail(stderr, 1500));
+    }
+
+    static String tail(String text, int max) {
+        return text.length() <= max ? text : "..." + text.substring(text.length() - max);
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    // A leftover temp file is harmless; the grade is what matters.
+                }
+            });
+        } catch (IOException e) {
+            // Same as above.
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package dev.assay.code;
+
+import java.util.List;
+
+/**
+ * The unbiased pass@k estimator (Chen et al. 2021): for a question with n samples of which c are correct,
+ * {@code 1 - C(n-c, k) / C(n, k)}, computed as a product to stay stable for large n.
+ */
+public final class PassAtK {
+    private PassAtK() {
+    }
+
+    /**
+     * {@return pass@k of one question}
+     *
+     * @param samples how many samples were drawn (n); at least k
+     * @param correct how many of them passed (c)
+     * @param k       the k of pass@k; at least 1
+     */
+    public static double of(int samples, int correct, int k) {
+        if (k < 1 || samples < k || correct < 0 || correct > samples) {
+            throw new IllegalArgumentException("need 1 <= k <= n and 0 <= c <= n, got n=" + samples + " c="
+                    + correct + " k=" + k);
+        }
+        if (samples - correct < k) {
+            return 1.0;
+        }
+        double allFail = 1.0;
+        for (int i = samples - correct + 1; i <= samples; i++) {
+            allFail *= 1.0 - (double) k / i;
+        }
+        return 1.0 - allFail;
+    }
+
+    /**
+     * {@return the mean pass@k over questions, each given as {@code {n, c}}}
+     *
+     * @throws IllegalArgumentException when a question has fewer than k samples (pass@k is then not reported)
+     */
+    public static double mean(List<int[]> questions, int k) {
+        if (questions.isEmpty()) {
+            throw new IllegalArgumentException("no questions");
+        }
+        return questions.stream().mapToDouble(q -> of(q[0], q[1], k)).average().orElseThrow();
+    }
+}

@@ -1,0 +1,68 @@
+package dev.assay.dialog;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * The settings of a dialog run, recorded in its manifest.
+ *
+ * @param runId         the run's id; re-using an id resumes that run directory
+ * @param datasetPath   the dataset as the user named it
+ * @param modelName     the model or agent as the user named it
+ * @param promptVersion a label (or hash) of the system prompt; empty when none
+ * @param workersDialog dialogs replayed in parallel, at least 1; turns within a dialog are always sequential
+ * @param turnTimeout   the limit for one call of one turn; a turn that exceeds it is an error
+ *                      ({@code turn_timeout: exceeded Ns}); default 120 s
+ * @param turnRetries   extra attempts after a failed or timed-out call, at least 0; default 1
+ * @param score         metrics profile and the memory-blanking baseline option
+ * @param fieldMapping  how agent reports map into the trace; null for chat models
+ */
+public record DialogRunConfig(String runId, String datasetPath, String modelName, String promptVersion,
+                              int workersDialog, Duration turnTimeout, int turnRetries, ScoreOptions score,
+                              FieldMapping fieldMapping) {
+    public static final Duration DEFAULT_TURN_TIMEOUT = Duration.ofSeconds(120);
+    public static final int DEFAULT_TURN_RETRIES = 1;
+
+    public DialogRunConfig {
+        Objects.requireNonNull(runId, "runId");
+        datasetPath = Objects.requireNonNullElse(datasetPath, "");
+        modelName = Objects.requireNonNullElse(modelName, "");
+        promptVersion = Objects.requireNonNullElse(promptVersion, "");
+        if (workersDialog < 1) {
+            throw new IllegalArgumentException("workersDialog must be at least 1, got " + workersDialog);
+        }
+        turnTimeout = Objects.requireNonNullElse(turnTimeout, DEFAULT_TURN_TIMEOUT);
+        if (turnTimeout.isNegative() || turnTimeout.isZero()) {
+            throw new IllegalArgumentException("turnTimeout must be positive, got " + turnTimeout);
+        }
+        if (turnRetries < 0) {
+            throw new IllegalArgumentException("turnRetries must be at least 0, got " + turnRetries);
+        }
+        score = Objects.requireNonNullElse(score, ScoreOptions.defaults());
+    }
+
+    /** {@return the manifest's {@code m1_handling}: null normally, the reference's label for blanked keys} */
+    public String m1Handling() {
+        return score.blankMemoryKeys() ? "ignored_memory_required_keys" : null;
+    }
+
+    /**
+     * {@return SHA-256 over what decides the numbers: target, model, prompt version, metrics profile, M1
+     * handling, field mapping and the keyword/mapping tables' hash (contract §10)}
+     *
+     * @param targetName the target's {@link DialogTarget#name()}
+     */
+    public String fingerprint(String targetName) {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("target", targetName);
+        node.put("model_name", modelName);
+        node.put("prompt_version", promptVersion);
+        node.put("metrics_profile", score.profile().wireName());
+        node.put("m1_handling", m1Handling());
+        node.set("field_mapping", fieldMapping == null ? null : fieldMapping.toJson());
+        node.put("tables_hash", ReferenceTables.hash());
+        return ReferenceTables.sha256(PythonJson.line(node));
+    }
+}

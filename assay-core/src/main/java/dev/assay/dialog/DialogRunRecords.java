@@ -1,0 +1,158 @@
+package dev.assay.dialog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Problem;
+import dev.assay.run.Counts;
+import dev.assay.run.Item;
+import dev.assay.run.ItemStatus;
+import dev.assay.run.Run;
+import dev.assay.run.RunStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Maps a dialog run to the stored {@link Run} (kind {@code dialog}) and one {@link Item} per dialog, for
+ * {@link dev.assay.store.Store}. Thread-safe (stateless).
+ *
+ * <p>Dimension scores {@code m1}…{@code m5} are each metric's headline micro value in [0, 1]: M1
+ * {@code key_coverage}, M2 {@code profile_score}, M3 {@code risk_coverage}, M4 {@code compliance_label_acc},
+ * M5 {@code rubric_hit_rate}; the total is their plain mean. The full summary is in the run's config snapshot
+ * under {@code metrics_summary}. An item's score is the mean of the same values over that dialog's by-dialog
+ * entries; its {@code checker_detail} holds the dialog's by-dialog values and one entry per turn.
+ */
+public final class DialogRunRecords {
+    private static final Map<String, String> HEADLINES = headlines();
+
+    private DialogRunRecords() {
+    }
+
+    /**
+     * {@return the run record}
+     *
+     * @param outcome the finished run
+     */
+    public static Run run(DialogRunner.Outcome outcome) {
+        RunManifest manifest = outcome.manifest();
+        EvalSummary summary = outcome.scores().summary();
+        var scores = new LinkedHashMap<String, Double>();
+        HEADLINES.forEach((metric, key) -> scores.put(dimension(metric), summary.metric(metric).micro().get(key)));
+        double total = scores.values().stream().mapToDouble(Double::doubleValue).sum() / scores.size();
+        ObjectNode config = manifest.toJson();
+        config.set("metrics_summary", summary.toJson());
+        List<ItemStatus> statuses = outcome.scores().traces().stream().map(DialogRunRecords::status).toList();
+        double elapsed = Duration.between(manifest.startedAt(), manifest.endedAt()).toMillis() / 1000.0;
+        return new Run(manifest.config().runId(), Run.DIALOG, "", manifest.config().modelName(), "",
+                RunStatus.FINISHED, datasetName(manifest.config().datasetPath()), "",
+                config, List.of(), scores, total, Counts.of(statuses.size(), statuses), manifest.startedAt(),
+                manifest.endedAt(), elapsed, null);
+    }
+
+    /**
+     * {@return one item per dialog, in dataset order}
+     *
+     * @param outcome the finished run
+     */
+    public static List<Item> items(DialogRunner.Outcome outcome) {
+        RunManifest manifest = outcome.manifest();
+        EvalSummary summary = outcome.scores().summary();
+        var items = new ArrayList<Item>();
+        List<DialogTrace> traces = outcome.scores().traces();
+        for (int seq = 0; seq < traces.size(); seq++) {
+            DialogTrace trace = traces.get(seq);
+            List<TurnEvalRow> rows = outcome.scores().rows().stream()
+                    .filter(row -> row.dialogId().equals(trace.dialogId())).toList();
+            ObjectNode detail = JsonNodeFactory.instance.objectNode();
+            ObjectNode metrics = detail.putObject("metrics");
+            var headline = new ArrayList<Double>();
+            HEADLINES.forEach((metric, key) -> {
+                Map<String, Double> values = summary.metric(metric).byDialog().get(trace.dialogId());
+                if (values != null) {
+                    metrics.set(dimension(metric), doubles(values));
+                    headline.add(values.get(key));
+                }
+            });
+            detail.set("turns", turns(trace, rows));
+            double score = headline.isEmpty() ? 0.0
+                    : headline.stream().mapToDouble(Double::doubleValue).sum() / headline.size();
+            ArrayNode transcript = JsonNodeFactory.instance.arrayNode();
+            trace.turns().forEach(turn -> transcript.add(turn.toJson()));
+            String lastAnswer = trace.turns().isEmpty() ? "" : trace.turns().getLast().predAssistantText();
+            String firstPrompt = trace.turns().isEmpty() ? "" : trace.turns().getFirst().userText();
+            double elapsed = trace.turns().stream().mapToDouble(TurnTrace::latencyMs).sum() / 1000.0;
+            items.add(new Item(manifest.config().runId(), trace.dialogId(), seq,
+                    trace.scenarioType() == null ? "dialog" : trace.scenarioType(), status(trace),
+                    status(trace).isScored() ? score : 0.0, 1.0, 1.0, firstPrompt, lastAnswer, List.of(), detail,
+                    problem(trace), transcript, manifest.startedAt(), manifest.endedAt(), elapsed));
+        }
+        return items;
+    }
+
+    private static ArrayNode turns(DialogTrace trace, List<TurnEvalRow> rows) {
+        ArrayNode turns = JsonNodeFactory.instance.arrayNode();
+        for (TurnTrace turn : trace.turns()) {
+            ObjectNode node = rows.stream().filter(row -> row.turnPairId() == turn.turnPairId()).findFirst()
+                    .map(TurnEvalRow::toJson).orElseGet(JsonNodeFactory.instance::objectNode);
+            node.put("turn_status", turn.turnStatus().wireName());
+            node.put("error", turn.error());
+            node.put("user_text", turn.userText());
+            node.put("pred_assistant_text", turn.predAssistantText());
+            ArrayNode sources = node.putArray("recall_sources");
+            for (JsonNode item : turn.recall().path("items")) {
+                sources.addObject().put("source", item.path("source").asText(""))
+                        .put("content", item.path("content").asText(""));
+            }
+            turns.add(node);
+        }
+        return turns;
+    }
+
+    private static ItemStatus status(DialogTrace trace) {
+        return switch (trace.dialogStatus()) {
+            case OK -> ItemStatus.PASSED;
+            case PARTIAL -> ItemStatus.PARTIAL;
+            case SKIPPED -> ItemStatus.SKIPPED;
+            case FAILED -> ItemStatus.ERROR;
+        };
+    }
+
+    private static Problem problem(DialogTrace trace) {
+        return switch (trace.dialogStatus()) {
+            case OK, PARTIAL -> null;
+            case SKIPPED -> Problem.of("dialog.skipped." + trace.skipReason(), "invalid dataset line: "
+                    + trace.skipReason());
+            case FAILED -> Problem.of("dialog.failed", trace.dialogError());
+        };
+    }
+
+    private static ObjectNode doubles(Map<String, Double> values) {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        values.forEach(node::put);
+        return node;
+    }
+
+    private static String dimension(String metric) {
+        return metric.substring(0, 2);
+    }
+
+    private static String datasetName(String path) {
+        String normalised = path.replace('\\', '/');
+        return normalised.substring(normalised.lastIndexOf('/') + 1);
+    }
+
+    private static Map<String, String> headlines() {
+        var map = new LinkedHashMap<String, String>();
+        map.put(Metrics.M1, "key_coverage");
+        map.put(Metrics.M2, "profile_score");
+        map.put(Metrics.M3, "risk_coverage");
+        map.put(Metrics.M4, "compliance_label_acc");
+        map.put(Metrics.M5, "rubric_hit_rate");
+        return Collections.unmodifiableMap(map);
+    }
+}

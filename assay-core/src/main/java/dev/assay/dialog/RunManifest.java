@@ -1,0 +1,55 @@
+package dev.assay.dialog;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * The content of {@code run_manifest.json}: the reference's fields (memfin-metrics.md §2.4) plus what makes a
+ * run reproducible ({@code target}, {@code metrics_profile}, {@code m1_handling}, {@code config_fingerprint}).
+ *
+ * @param config            the run's settings
+ * @param target            the target's name, e.g. {@code chat:gpt-4o-mini}
+ * @param startedAt         when the run (or its first attempt, when resumed) started
+ * @param endedAt           when it ended
+ * @param resumedDialogs    dialogs taken from an earlier attempt of the same run id
+ * @param counters          dialog counts
+ * @param configFingerprint {@link DialogRunConfig#fingerprint(String)}
+ */
+public record RunManifest(DialogRunConfig config, String target, Instant startedAt, Instant endedAt,
+                          int resumedDialogs, Counters counters, String configFingerprint) {
+    public static final String FILE = "run_manifest.json";
+
+    public RunManifest {
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(counters, "counters");
+    }
+
+    /** {@return the manifest JSON, keys in the reference's order followed by Assay's} */
+    public ObjectNode toJson() {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("trace_version", DialogTrace.VERSION);
+        node.put("run_id", config.runId());
+        node.put("dataset_path", config.datasetPath());
+        node.put("started_at", startedAt.toString());
+        node.put("ended_at", endedAt.toString());
+        node.put("model_name", config.modelName());
+        node.put("workers_dialog", config.workersDialog());
+        // No LLM judge runs in the default metrics (memfin-metrics.md §5.1): one nominal judge worker.
+        node.put("workers_judge", 1);
+        node.put("turn_timeout_sec", config.turnTimeout().toMillis() / 1000.0);
+        node.put("turn_retries", config.turnRetries());
+        node.set("counters", counters.toJson());
+        node.put("target", target);
+        node.put("prompt_version", config.promptVersion());
+        node.put("metrics_profile", config.score().profile().wireName());
+        node.put("m1_handling", config.m1Handling());
+        node.set("field_mapping", config.fieldMapping() == null ? null : config.fieldMapping().toJson());
+        node.put("resumed_dialogs", resumedDialogs);
+        node.put("tables_hash", ReferenceTables.hash());
+        node.put("config_fingerprint", configFingerprint);
+        node.putObject("metric_errors");
+        return node;
+    }
+}

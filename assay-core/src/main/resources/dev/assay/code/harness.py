@@ -1,0 +1,304 @@
+# Assay's Python harness. Reads its configuration (with the run's nonce) from the first line of stdin, loads the
+# candidate's code from solution.py into a fresh namespace with the implicit imports of judge sites, runs each case
+# under a timer and reports on a private duplicate of stdout, each line prefixed with the nonce, ending in a
+# sentinel. The candidate's own stdout goes to stderr, so printing a result line forges nothing.
+import inspect
+import json
+import math
+import os
+import signal
+import sys
+
+PRELUDE = """
+from typing import *
+from collections import *
+from heapq import *
+from bisect import *
+from itertools import *
+from functools import *
+from math import *
+from string import *
+from operator import xor, add, mul, sub, itemgetter, attrgetter, neg, and_, or_
+import collections, heapq, bisect, itertools, functools, math, string, re, operator, random, copy, sys, json
+from math import inf
+try:
+    from sortedcontainers import SortedList, SortedDict, SortedSet
+except ImportError:
+    pass
+
+class ListNode:
+    def __init__(self, val=0, next=None):
+        self.val = val
+        self.next = next
+
+class TreeNode:
+    def __init__(self, val=0, left=None, right=None):
+        self.val = val
+        self.left = left
+        self.right = right
+"""
+
+
+class CaseTimeout(BaseException):
+    pass
+
+
+def on_alarm(signum, frame):
+    raise CaseTimeout()
+
+
+def annotation_text(annotation):
+    if annotation is inspect.Parameter.empty or annotation is inspect.Signature.empty:
+        return ""
+    if annotation is None:
+        return "None"
+    if isinstance(annotation, str):
+        return annotation
+    return getattr(annotation, "__name__", None) if not hasattr(annotation, "__args__") else str(annotation)
+
+
+def to_list_node(ns, values):
+    head = None
+    for value in reversed(values or []):
+        head = ns["ListNode"](value, head)
+    return head
+
+
+def to_tree_node(ns, values):
+    if not values or values[0] is None:
+        return None
+    make = ns["TreeNode"]
+    root = make(values[0])
+    queue = [root]
+    index = 1
+    position = 0
+    while position < len(queue) and index < len(values):
+        node = queue[position]
+        position += 1
+        for side in ("left", "right"):
+            if index < len(values) and values[index] is not None:
+                child = make(values[index])
+                setattr(node, side, child)
+                queue.append(child)
+            index += 1
+    return root
+
+
+def convert_in(ns, annotation, value):
+    text = annotation_text(annotation) or ""
+    if "ListNode" in text:
+        if text.replace("typing.", "").startswith("List[") and isinstance(value, list):
+            return [to_list_node(ns, item) for item in value]
+        return to_list_node(ns, value)
+    if "TreeNode" in text:
+        return to_tree_node(ns, value)
+    return value
+
+
+def to_json(value, depth=0):
+    if depth > 10000:
+        raise ValueError("value nests too deeply")
+    kind = type(value).__name__
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else repr(value)
+    if kind == "ListNode":
+        out, seen = [], 0
+        while value is not None:
+            out.append(to_json(value.val, depth + 1))
+            value = value.next
+            seen += 1
+            if seen > 1000000:
+                raise ValueError("linked list has a cycle")
+        return out
+    if kind == "TreeNode":
+        out, queue, position = [], [value], 0
+        while position < len(queue):
+            node = queue[position]
+            position += 1
+            if node is None:
+                out.append(None)
+            else:
+                out.append(to_json(node.val, depth + 1))
+                queue.append(node.left)
+                queue.append(node.right)
+        while out and out[-1] is None:
+            out.pop()
+        return out
+    if isinstance(value, dict):
+        return {str(k): to_json(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (set, frozenset)):
+        items = [to_json(v, depth + 1) for v in value]
+        try:
+            return sorted(items)
+        except TypeError:
+            return items
+    if isinstance(value, (list, tuple)) or kind == "deque":
+        return [to_json(v, depth + 1) for v in value]
+    return repr(value)
+
+
+def bind(parameters, arguments):
+    """Named arguments by parameter name, positional ones (#0, #1...) first; names that match no parameter fill
+    the remaining parameters in order (problem statements and signatures sometimes differ in names)."""
+    names = [p.name for p in parameters]
+    positional = [v for k, v in arguments.items() if k.startswith("#")]
+    named = {k: v for k, v in arguments.items() if not k.startswith("#")}
+    values = {}
+    for name, value in zip(names, positional):
+        values[name] = value
+    unmatched = []
+    for key, value in named.items():
+        if key in names and key not in values:
+            values[key] = value
+        else:
+            unmatched.append(value)
+    for name in names:
+        if name not in values and unmatched:
+            values[name] = unmatched.pop(0)
+    if unmatched or len(values) != len(names):
+        raise TypeError("arguments %s do not fit parameters %s" % (sorted(arguments), names))
+    return [values[name] for name in names]
+
+
+def user_functions(ns, before):
+    return [v for k, v in ns.items() if k not in before and inspect.isfunction(v) and not k.startswith("_")]
+
+
+def find_target(ns, before, entry_point):
+    """The callable to test: Solution().method, or a top-level function."""
+    solution = ns.get("Solution") if "Solution" not in before else None
+    if inspect.isclass(solution):
+        methods = [n for n, v in vars(solution).items() if inspect.isfunction(v) and not n.startswith("_")]
+        name = entry_point if entry_point in methods else (methods[0] if len(methods) == 1 else None)
+        if name is None:
+            raise LookupError("cannot tell which Solution method to call: %s" % methods)
+        return name, getattr(solution(), name), getattr(solution, name)
+    if entry_point and callable(ns.get(entry_point)):
+        return entry_point, ns[entry_point], ns[entry_point]
+    functions = user_functions(ns, before)
+    if len(functions) == 1:
+        return functions[0].__name__, functions[0], functions[0]
+    raise LookupError("no entry point %r and %d candidate functions" % (entry_point, len(functions)))
+
+
+def signature_of(name, fallback, signature_source):
+    """The signature from the question's starter code or reference solution when given, else the candidate's."""
+    if signature_source:
+        reference = {}
+        try:
+            exec(PRELUDE, reference)
+            exec(compile(signature_source, "signature.py", "exec"), reference)
+            owner = reference.get("Solution")
+            target = getattr(owner, name, None) if inspect.isclass(owner) else reference.get(name)
+            if callable(target):
+                return inspect.signature(target)
+        except BaseException:
+            pass
+    return inspect.signature(fallback)
+
+
+def run_design(ns, arguments):
+    operations, args = arguments["operations"], arguments["arguments"]
+    cls = ns.get(operations[0])
+    if not inspect.isclass(cls):
+        raise LookupError("class %s is not defined" % operations[0])
+    obj = cls(*args[0])
+    results = [None]
+    for operation, operation_args in zip(operations[1:], args[1:]):
+        results.append(to_json(getattr(obj, operation)(*operation_args)))
+    return results
+
+
+def main():
+    config = json.loads(sys.stdin.readline())
+    nonce = config["nonce"]
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    sys.stdin = open(os.devnull)
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
+    sys.setrecursionlimit(100000)
+
+    def emit(record):
+        channel.write(nonce + " " + json.dumps(record) + "\n")
+        channel.flush()
+
+    def describe(error):
+        return (type(error).__name__ + ": " + str(error))[:2000]
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    case_timeout = float(config.get("case_timeout", 4))
+    ns = {"__name__": "solution", "__builtins__": __builtins__}
+    exec(PRELUDE, ns)
+    before = set(ns)
+    with open("solution.py", encoding="utf-8") as source:
+        code = source.read()
+    try:
+        signal.setitimer(signal.ITIMER_REAL, case_timeout)
+        exec(compile(code, "solution.py", "exec"), ns)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    except CaseTimeout:
+        emit({"load_error": "timeout", "message": "loading the code took longer than %ss" % case_timeout})
+        emit({"end": True})
+        return
+    except BaseException as error:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        emit({"load_error": "runtime_error", "message": describe(error)})
+        emit({"end": True})
+        return
+
+    test_code = config.get("test_code")
+    if test_code:
+        try:
+            signal.setitimer(signal.ITIMER_REAL, case_timeout)
+            exec(compile(test_code, "test.py", "exec"), ns)
+            ns["check"](ns[config["entry_point"]])
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            emit({"i": 0, "status": "passed"})
+        except CaseTimeout:
+            emit({"i": 0, "status": "timeout"})
+        except AssertionError as error:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            emit({"i": 0, "status": "wrong_answer", "message": describe(error)})
+        except BaseException as error:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            emit({"i": 0, "status": "runtime_error", "message": describe(error)})
+        emit({"end": True})
+        return
+
+    target = None
+    for index, case in enumerate(config["cases"]):
+        arguments = case["input"]
+        try:
+            signal.setitimer(signal.ITIMER_REAL, case_timeout)
+            if case.get("design"):
+                actual = run_design(ns, arguments)
+            else:
+                if target is None:
+                    name, bound, raw = find_target(ns, before, config.get("entry_point"))
+                    signature = signature_of(name, raw, config.get("signature_source"))
+                    parameters = [p for p in signature.parameters.values() if p.name != "self"]
+                    target = (bound, parameters, signature.return_annotation)
+                bound, parameters, returns = target
+                values = bind(parameters, arguments)
+                values = [convert_in(ns, p.annotation, v) for p, v in zip(parameters, values)]
+                result = bound(*values)
+                in_place = result is None and annotation_text(returns) in ("None", "NoneType") and values
+                actual = to_json(values[0] if in_place else result)
+                returned = annotation_text(returns) or ""
+                if actual is None and ("TreeNode" in returned or "ListNode" in returned):
+                    actual = []
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            emit({"i": index, "status": "ok", "actual": actual})
+        except CaseTimeout:
+            emit({"i": index, "status": "timeout"})
+        except BaseException as error:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            emit({"i": index, "status": "runtime_error", "message": describe(error)})
+    emit({"end": True})
+
+
+main()

@@ -1,0 +1,81 @@
+package dev.assay.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one translation of failures to HTTP: a JSON body {@code {type, title, status, detail, field}} with the status
+ * from {@link #status}. Unexpected exceptions are logged here and reach the client only as {@code server.internal}
+ * with no stack trace.
+ */
+final class ApiProblems {
+    private static final Logger LOG = LoggerFactory.getLogger(ApiProblems.class);
+
+    private ApiProblems() {
+    }
+
+    static AssayException badField(String field, String message) {
+        return new AssayException(Problem.of("request.invalid_field", message).withDetail("field", field));
+    }
+
+    static AssayException notFound(String runId) {
+        return new AssayException(Problem.of("run.not_found", "no run with id " + runId).withDetail("field", "run_id"));
+    }
+
+    /** The type-to-status table: callers' mistakes are 4xx, everything unexpected is 500. */
+    static int status(String type) {
+        if (type.startsWith("auth.")) {
+            return 401;
+        }
+        if (type.endsWith(".not_found")) {
+            return 404;
+        }
+        if (type.equals("run.still_running") || type.equals("run.not_running")) {
+            return 409;
+        }
+        if (type.startsWith("request.") || type.startsWith("config.") || type.startsWith("suite.")
+                || type.startsWith("case.") || type.startsWith("target.") || type.startsWith("plugin.")
+                || type.startsWith("workspace.") || type.startsWith("json.")) {
+            return 400;
+        }
+        return 500;
+    }
+
+    static void render(Context ctx, Problem problem) {
+        int status = status(problem.type());
+        ObjectNode body = Json.object();
+        body.put("type", problem.type());
+        body.put("title", title(status));
+        body.put("status", status);
+        body.put("detail", problem.message());
+        Object field = problem.details().get("field");
+        body.put("field", field == null ? null : field.toString());
+        ctx.status(status).contentType("application/json").result(Json.write(body));
+    }
+
+    static void register(io.javalin.config.RoutesConfig routes) {
+        routes.exception(AssayException.class, (e, ctx) -> render(ctx, e.problem()));
+        routes.exception(HttpResponseException.class, (e, ctx) -> render(ctx,
+                Problem.of(e.getStatus() == 404 ? "route.not_found" : "request.rejected", e.getMessage())));
+        routes.exception(Exception.class, (e, ctx) -> {
+            LOG.error("request {} {} failed", ctx.method(), ctx.path(), e);
+            render(ctx, Problem.of("server.internal", "the server failed; see its log"));
+        });
+    }
+
+    private static String title(int status) {
+        return switch (status) {
+            case 400 -> "Bad Request";
+            case 401 -> "Unauthorized";
+            case 404 -> "Not Found";
+            case 409 -> "Conflict";
+            default -> "Internal Server Error";
+        };
+    }
+}

@@ -1,0 +1,53 @@
+package dev.assay.server;
+
+import dev.assay.Json;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.report.Reporters;
+import dev.assay.run.Engine;
+import dev.assay.store.Store;
+import io.javalin.Javalin;
+import io.javalin.http.staticfiles.Location;
+import io.javalin.json.JavalinJackson;
+
+/**
+ * Assay's HTTP server: the REST and SSE API under {@code /api}, the reference aliases under
+ * {@code /wunder/admin/evaluation}, and the page at {@code /} (static files from the jar, Chart.js from its WebJar).
+ * Runs go through the given engine, exactly as from the CLI.
+ */
+public final class AssayServer {
+    private AssayServer() {
+    }
+
+    /**
+     * {@return a server that has not started}; call {@code start(port)} (tests use port 0) and {@code stop()}.
+     * Stopping it cancels the runs it started; their finished items are kept.
+     *
+     * @param config   host, token, suites directory, workspaces, environment
+     * @param engine   runs evaluations; shares {@code store}
+     * @param store    where runs are read from and deleted
+     * @param checkers the checkers suites may name (the engine's)
+     */
+    public static Javalin create(ServerConfig config, Engine engine, Store store, CheckerRegistry checkers) {
+        var caseSets = new CaseSets(config.suitesDirectory(), checkers);
+        var live = new LiveRuns();
+        var runs = new Runs(config, engine, store, checkers, live, caseSets);
+        var auth = new Auth(config);
+        var streams = new StreamRoutes(runs);
+        return Javalin.create(javalin -> {
+            javalin.startup.showJavalinBanner = false;
+            javalin.concurrency.useVirtualThreads = true;
+            javalin.jetty.host = config.host();
+            javalin.jsonMapper(new JavalinJackson(Json.MAPPER, true));
+            javalin.staticFiles.add("/public", Location.CLASSPATH);
+            javalin.staticFiles.enableWebjars();
+            javalin.events.serverStopping(live::cancelAll);
+            javalin.routes.before("/api/*", auth::check);
+            javalin.routes.before(WunderAliases.PREFIX + "/*", auth::check);
+            ApiProblems.register(javalin.routes);
+            new RunRoutes(runs, Reporters.builtins()).register(javalin.routes);
+            streams.register(javalin.routes, "/api/runs/{run_id}/events");
+            new SuiteRoutes(caseSets, config).register(javalin.routes);
+            new WunderAliases(runs, caseSets).register(javalin.routes, streams);
+        });
+    }
+}

@@ -1,0 +1,100 @@
+package dev.assay.server;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.cases.Case;
+import dev.assay.cases.SuiteLoad;
+import dev.assay.cases.SuiteLoader;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.tools.Workspace;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+
+/**
+ * The case sets a client may run: the entries of the configured suites directory. A body names one by its path
+ * relative to that directory; absolute paths, {@code ..} and symlinks leading out are refused, so HTTP can never
+ * make the server read an arbitrary file. Thread-safe (stateless apart from its configuration).
+ */
+final class CaseSets {
+    private final Path directory;
+    private final CheckerRegistry checkers;
+
+    CaseSets(Path directory, CheckerRegistry checkers) {
+        this.directory = directory;
+        this.checkers = checkers;
+    }
+
+    /**
+     * {@return the file or directory a case-set name refers to}
+     *
+     * @throws AssayException {@code request.invalid_field} for a name leading outside, {@code case_set.not_found}
+     */
+    Path resolve(String name) {
+        if (!Files.isDirectory(directory)) {
+            throw new AssayException(Problem.of("case_set.not_found", "the suites directory " + directory
+                    + " does not exist; start the server with --suites DIR").withDetail("field", "case_set"));
+        }
+        Path path;
+        try {
+            path = new Workspace(directory).resolve(name);
+        } catch (AssayException escape) {
+            throw ApiProblems.badField("case_set", "case_set must be a path inside the suites directory, got '"
+                    + name + "'");
+        }
+        if (!Files.exists(path)) {
+            throw new AssayException(Problem.of("case_set.not_found", "no case set '" + name + "'; see GET /api/suites")
+                    .withDetail("field", "case_set"));
+        }
+        return path;
+    }
+
+    /** {@return one entry per directory or case file directly inside the suites directory, sorted by name} */
+    ArrayNode list() {
+        ArrayNode sets = Json.MAPPER.createArrayNode();
+        if (!Files.isDirectory(directory)) {
+            return sets;
+        }
+        try (Stream<Path> entries = Files.list(directory)) {
+            entries.filter(path -> Files.isDirectory(path) || isCaseFile(path))
+                    .sorted()
+                    .forEach(path -> sets.add(describe(directory.relativize(path).toString(), path)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return sets;
+    }
+
+    private ObjectNode describe(String name, Path path) {
+        SuiteLoad load = new SuiteLoader(checkers).load(path);
+        var languages = new TreeSet<String>();
+        Map<String, Integer> dimensions = new TreeMap<>();
+        for (Case evalCase : load.suite(true).cases()) {
+            if (!evalCase.language().isEmpty()) {
+                languages.add(evalCase.language());
+            }
+            dimensions.merge(evalCase.dimension(), 1, Integer::sum);
+        }
+        ObjectNode node = Json.object();
+        node.put("name", name);
+        node.set("languages", Json.tree(languages));
+        node.put("language", languages.size() == 1 ? languages.first() : "");
+        node.set("dimensions", Json.tree(dimensions));
+        node.put("case_count", dimensions.values().stream().mapToInt(Integer::intValue).sum());
+        node.put("problem_count", load.problems().size());
+        return node;
+    }
+
+    private static boolean isCaseFile(Path path) {
+        String name = path.getFileName().toString();
+        return name.endsWith(".json") || name.endsWith(".jsonl") || name.endsWith(".yaml") || name.endsWith(".yml");
+    }
+}

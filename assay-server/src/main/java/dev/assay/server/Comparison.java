@@ -1,0 +1,86 @@
+package dev.assay.server;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import dev.assay.run.Item;
+import dev.assay.run.ItemStatus;
+import dev.assay.run.Run;
+import dev.assay.store.Store;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * Two runs side by side over the cases they share: per-dimension and total score deltas (b − a), and the cases whose
+ * verdict changed. Reads items page by page and keeps only what it compares, so large runs stay cheap.
+ */
+final class Comparison {
+    static final int MAX_CHANGED = 1000;
+    private static final int PAGE = 500;
+
+    private record Outcome(String dimension, ItemStatus status, double score) {
+    }
+
+    private Comparison() {
+    }
+
+    static ObjectNode of(Store store, Run a, Run b) {
+        Map<String, Outcome> left = outcomes(store, a.runId());
+        Map<String, Outcome> right = outcomes(store, b.runId());
+        ObjectNode node = Json.object();
+        node.set("a", Json.tree(a));
+        node.set("b", Json.tree(b));
+        ArrayNode dimensions = node.putArray("dimensions");
+        var names = new TreeSet<String>(a.dimensionScores().keySet());
+        names.addAll(b.dimensionScores().keySet());
+        for (String dimension : names) {
+            dimensions.add(delta(Json.object().put("dimension", dimension), a.dimensionScores().get(dimension),
+                    b.dimensionScores().get(dimension)));
+        }
+        node.set("total", delta(Json.object(), a.totalScore(), b.totalScore()));
+        ArrayNode changed = node.putArray("changed");
+        int common = 0;
+        int changedCount = 0;
+        for (Map.Entry<String, Outcome> entry : left.entrySet()) {
+            Outcome other = right.get(entry.getKey());
+            if (other == null) {
+                continue;
+            }
+            common++;
+            Outcome mine = entry.getValue();
+            if (mine.status() != other.status() || mine.score() != other.score()) {
+                changedCount++;
+                if (changed.size() < MAX_CHANGED) {
+                    changed.addObject().put("case_id", entry.getKey()).put("dimension", mine.dimension())
+                            .put("a_status", mine.status().wireName()).put("b_status", other.status().wireName())
+                            .put("a_score", mine.score()).put("b_score", other.score());
+                }
+            }
+        }
+        node.put("common_cases", common);
+        node.put("only_in_a", left.size() - common);
+        node.put("only_in_b", right.size() - common);
+        node.put("changed_count", changedCount);
+        return node;
+    }
+
+    private static ObjectNode delta(ObjectNode node, Double a, Double b) {
+        node.put("a", a);
+        node.put("b", b);
+        node.put("delta", a == null || b == null ? null : b - a);
+        return node;
+    }
+
+    private static Map<String, Outcome> outcomes(Store store, String runId) {
+        var outcomes = new LinkedHashMap<String, Outcome>();
+        for (int offset = 0; ; offset += PAGE) {
+            List<Item> page = store.listItems(runId, offset, PAGE);
+            page.forEach(item -> outcomes.put(item.caseId(), new Outcome(item.dimension(), item.status(), item.score())));
+            if (page.size() < PAGE) {
+                return outcomes;
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package dev.assay.server;
+
+import dev.assay.Json;
+import dev.assay.cases.Case;
+import dev.assay.run.Item;
+import dev.assay.run.Run;
+import dev.assay.run.RunListener;
+
+/**
+ * Turns the engine's callbacks for one run into SSE events: {@code eval_progress} when the run starts and whenever a
+ * case starts or ends, {@code eval_item} per finished case (without its transcript), {@code eval_log} for the
+ * engine's log lines and {@code eval_finished} with the final record. Never blocks (see {@link EventLog}).
+ */
+final class RunEvents implements RunListener {
+    static final String PROGRESS = "eval_progress";
+    static final String ITEM = "eval_item";
+    static final String LOG = "eval_log";
+    static final String FINISHED = "eval_finished";
+
+    private final EventLog log;
+
+    RunEvents(EventLog log) {
+        this.log = log;
+    }
+
+    @Override
+    public void runStarted(Run run) {
+        log.publish(PROGRESS, Json.write(Views.progress(run, null)));
+    }
+
+    @Override
+    public void itemStarted(Run run, Case evalCase) {
+        log.publish(PROGRESS, Json.write(Views.progress(run, evalCase)));
+    }
+
+    @Override
+    public void itemFinished(Run run, Item item) {
+        log.publish(ITEM, Json.write(Views.itemSummary(item)));
+        log.publish(PROGRESS, Json.write(Views.progress(run, null)));
+    }
+
+    @Override
+    public void log(Run run, String message) {
+        log.publish(LOG, Json.write(Json.object().put("run_id", run.runId()).put("message", message)));
+    }
+
+    @Override
+    public void runFinished(Run run) {
+        log.close(FINISHED, Json.write(run));
+    }
+}

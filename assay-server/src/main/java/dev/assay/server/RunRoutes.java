@@ -1,0 +1,129 @@
+package dev.assay.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import dev.assay.report.Reporter;
+import dev.assay.report.Reporters;
+import dev.assay.report.RunReport;
+import dev.assay.run.Run;
+import dev.assay.store.RunQuery;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Map;
+
+/** {@code /api/runs}: start, cancel, list, detail with paged items, one item, delete, report export, comparison. */
+final class RunRoutes {
+    private static final Map<String, String> CONTENT_TYPES = Map.of("json", "application/json",
+            "markdown", "text/markdown; charset=utf-8", "junit", "application/xml", "html", "text/html; charset=utf-8");
+
+    private final Runs runs;
+    private final Reporters reporters;
+
+    RunRoutes(Runs runs, Reporters reporters) {
+        this.runs = runs;
+        this.reporters = reporters;
+    }
+
+    void register(RoutesConfig routes) {
+        routes.post("/api/runs", this::start);
+        routes.get("/api/runs", this::list);
+        routes.get("/api/runs/{run_id}", this::detail);
+        routes.delete("/api/runs/{run_id}", this::delete);
+        routes.post("/api/runs/{run_id}/cancel", this::cancel);
+        routes.get("/api/runs/{run_id}/items", this::items);
+        routes.get("/api/runs/{run_id}/items/{position}", this::item);
+        routes.get("/api/runs/{run_id}/report", this::report);
+        routes.get("/api/compare", this::compare);
+    }
+
+    void start(Context ctx) throws InterruptedException {
+        ctx.status(201).json(runs.start(Requests.body(ctx)));
+    }
+
+    void list(Context ctx) {
+        RunQuery query = Requests.runQuery(ctx);
+        ObjectNode page = Json.object();
+        page.set("runs", Json.tree(runs.store().listRuns(query)));
+        page.put("total", runs.store().countRuns(query));
+        page.put("offset", query.offset());
+        page.put("limit", query.limit());
+        ctx.json(page);
+    }
+
+    void detail(Context ctx) {
+        String runId = ctx.pathParam("run_id");
+        ObjectNode detail = Json.object();
+        detail.set("run", Json.tree(runs.run(runId)));
+        detail.put("live", runs.live().isRunning(runId));
+        detail.setAll(itemPage(ctx, runId));
+        ctx.json(detail);
+    }
+
+    void items(Context ctx) {
+        String runId = ctx.pathParam("run_id");
+        runs.run(runId);
+        ctx.json(itemPage(ctx, runId));
+    }
+
+    /** Items come in pages (default 50, at most 500) so a run of 10 000 cases never loads at once. */
+    private ObjectNode itemPage(Context ctx, String runId) {
+        int offset = Requests.integer(ctx, "offset", 0, 0, Integer.MAX_VALUE);
+        int limit = Requests.integer(ctx, "limit", 50, 1, 500);
+        ObjectNode page = Json.object();
+        var items = page.putArray("items");
+        runs.items(runId, offset, limit).forEach(item -> items.add(Views.itemSummary(item)));
+        page.put("items_total", runs.store().countItems(runId));
+        page.put("offset", offset);
+        page.put("limit", limit);
+        return page;
+    }
+
+    void item(Context ctx) {
+        ctx.json(runs.item(ctx.pathParam("run_id"), Requests.position(ctx)));
+    }
+
+    void delete(Context ctx) {
+        String runId = ctx.pathParam("run_id");
+        runs.delete(runId);
+        ctx.json(Json.object().put("ok", true).put("run_id", runId).put("deleted", true));
+    }
+
+    void cancel(Context ctx) {
+        String runId = ctx.pathParam("run_id");
+        runs.cancel(runId);
+        ctx.status(202).json(Json.object().put("ok", true).put("run_id", runId).put("status", "cancelling"));
+    }
+
+    void report(Context ctx) throws IOException {
+        String format = ctx.queryParam("format") == null ? "html" : ctx.queryParam("format").strip();
+        format = format.equals("md") ? "markdown" : format;
+        if (!reporters.names().contains(format)) {
+            throw ApiProblems.badField("format", "format must be one of " + String.join(", ", reporters.names()));
+        }
+        Reporter reporter = reporters.get(format);
+        RunReport report = RunReport.load(runs.store(), ctx.pathParam("run_id"));
+        var out = new ByteArrayOutputStream();
+        reporter.write(report, out);
+        String fileName = report.run().runId() + "-" + reporter.fileName();
+        ctx.contentType(CONTENT_TYPES.getOrDefault(format, "application/octet-stream"))
+                .header("Content-Disposition", (ctx.queryParam("download") != null ? "attachment" : "inline")
+                        + "; filename=\"" + fileName + "\"")
+                .result(out.toByteArray());
+    }
+
+    void compare(Context ctx) {
+        Run a = runs.run(required(ctx, "a"));
+        Run b = runs.run(required(ctx, "b"));
+        ctx.json(Comparison.of(runs.store(), a, b));
+    }
+
+    private static String required(Context ctx, String name) {
+        String value = ctx.queryParam(name);
+        if (value == null || value.isBlank()) {
+            throw ApiProblems.badField(name, "query parameter " + name + " (a run id) is required");
+        }
+        return value.strip();
+    }
+}

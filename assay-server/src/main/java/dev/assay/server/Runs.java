@@ -1,0 +1,151 @@
+package dev.assay.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.cases.Case;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.run.Engine;
+import dev.assay.run.Item;
+import dev.assay.run.Run;
+import dev.assay.run.RunHandle;
+import dev.assay.run.RunPlan;
+import dev.assay.run.RunRequest;
+import dev.assay.store.Store;
+import java.util.HexFormat;
+import java.security.SecureRandom;
+import java.util.List;
+
+/**
+ * What the routes do, once for {@code /api} and the reference aliases alike: start a run through
+ * {@link RunRequest#prepare} and {@link Engine#start} (the CLI's path), cancel, read, delete. Thread-safe.
+ */
+final class Runs {
+    private final ServerConfig config;
+    private final Engine engine;
+    private final Store store;
+    private final CheckerRegistry checkers;
+    private final LiveRuns live;
+    private final CaseSets caseSets;
+
+    Runs(ServerConfig config, Engine engine, Store store, CheckerRegistry checkers, LiveRuns live, CaseSets caseSets) {
+        this.config = config;
+        this.engine = engine;
+        this.store = store;
+        this.checkers = checkers;
+        this.live = live;
+        this.caseSets = caseSets;
+    }
+
+    Store store() {
+        return store;
+    }
+
+    LiveRuns live() {
+        return live;
+    }
+
+    /** {@return {@code run_id}, {@code status}, {@code case_count}, {@code selected_cases} and {@code warnings}} */
+    ObjectNode start(JsonNode body) throws InterruptedException {
+        // The id is chosen here so the event log exists before the engine's first callback.
+        byte[] bytes = new byte[16];
+        new SecureRandom().nextBytes(bytes);
+        String runId = HexFormat.of().formatHex(bytes);
+        StartBody start = StartBody.parse(body, caseSets, runId, "ASSAY_TOKEN", config.workspaceRoot());
+        RunRequest.Prepared prepared = start.request().prepare(checkers, config.env(), line -> { });
+        RunPlan plan = prepared.plan();
+        if (start.toolNames() != null) {
+            var coverage = new ToolCoverage(plan.target(), start.toolNames());
+            ObjectNode snapshot = plan.config().snapshot().isObject()
+                    ? ((ObjectNode) plan.config().snapshot()).deepCopy() : Json.object();
+            snapshot.set("target", coverage.describe());
+            plan = new RunPlan(plan.suite(), coverage, plan.config().withSnapshot(snapshot));
+        }
+        EventLog events = LiveRuns.newLog();
+        RunHandle handle = engine.start(plan, new RunEvents(events));
+        live.add(handle, events);
+        ObjectNode response = Json.object();
+        response.put("run_id", handle.runId());
+        response.put("status", handle.current().status().wireName());
+        response.put("case_count", plan.suite().cases().size());
+        response.set("selected_cases", Json.tree(plan.suite().cases().stream().map(Case::id).toList()));
+        response.set("warnings", Json.tree(prepared.skippedProblems().stream().map(Object::toString).toList()));
+        return response;
+    }
+
+    /**
+     * Asks a running run to stop; finished items are kept.
+     *
+     * @throws AssayException {@code run.not_found}, or {@code run.not_running} for a run that ended or that another
+     *                        process (the CLI) is running
+     */
+    void cancel(String runId) {
+        LiveRuns.LiveRun run = live.get(runId).orElse(null);
+        if (run == null || run.handle().isDone()) {
+            run(runId);
+            throw new AssayException(Problem.of("run.not_running",
+                    "run " + runId + " is not running in this server").withDetail("field", "run_id"));
+        }
+        run.handle().cancel();
+    }
+
+    /** @throws AssayException {@code run.not_found} */
+    Run run(String runId) {
+        return live.get(runId).flatMap(found -> latest(found.handle()))
+                .or(() -> store.findRun(runId))
+                .orElseThrow(() -> ApiProblems.notFound(runId));
+    }
+
+    /**
+     * The record the run ended with once it has ended: after a cancel, a case the engine had already given up on
+     * can still report late and replace {@link RunHandle#current()} with a "running" tally.
+     */
+    private static java.util.Optional<Run> latest(RunHandle handle) {
+        if (!handle.isDone()) {
+            return java.util.Optional.of(handle.current());
+        }
+        try {
+            return java.util.Optional.of(handle.await());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return java.util.Optional.empty();
+        } catch (IllegalStateException engineFailed) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    List<Item> items(String runId, int offset, int limit) {
+        return store.listItems(runId, offset, limit);
+    }
+
+    /**
+     * {@return the item at a position of the run's item list (selection order), transcript included}. Positions,
+     * not {@code seq}, because a cancelled run has no rows for the cases it never reached.
+     *
+     * @throws AssayException {@code item.not_found}
+     */
+    Item item(String runId, int position) {
+        run(runId);
+        List<Item> page = store.listItems(runId, position, 1);
+        if (page.isEmpty()) {
+            throw new AssayException(Problem.of("item.not_found", "run " + runId + " has no item at " + position)
+                    .withDetail("field", "position"));
+        }
+        return page.getFirst();
+    }
+
+    /** @throws AssayException {@code run.not_found}, {@code run.still_running} */
+    void delete(String runId) {
+        if (live.isRunning(runId)) {
+            throw new AssayException(Problem.of("run.still_running", "cancel the run before deleting it")
+                    .withDetail("field", "run_id"));
+        }
+        boolean existed = store.deleteRun(runId);
+        live.remove(runId);
+        if (!existed) {
+            throw ApiProblems.notFound(runId);
+        }
+    }
+}

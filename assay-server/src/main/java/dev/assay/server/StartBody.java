@@ -1,0 +1,229 @@
+package dev.assay.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.cases.Selection;
+import dev.assay.run.RunConfig;
+import dev.assay.run.RunRequest;
+import dev.assay.run.WorkspacePolicy;
+import dev.assay.score.Weights;
+import dev.assay.target.AgentSettings;
+import dev.assay.target.ModelOptions;
+import dev.assay.target.RetryPolicy;
+import dev.assay.target.ToolMode;
+import dev.assay.tools.ToolNames;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * A start body read into the engine's {@link RunRequest}: the plan's fields ({@code user_id}, {@code model_name},
+ * {@code language}, {@code case_set}, {@code dimensions}, {@code tool_names}, {@code config_overrides},
+ * {@code stream}) and Assay's ({@code base_url}, {@code api_key_env}, {@code concurrency}, {@code timeout_s},
+ * {@code tool_mode}, {@code weights}...). {@code config_overrides} may set any of these fields and wins over the
+ * top level. Every mistake is a {@code request.invalid_field} naming the field.
+ *
+ * @param request   the run as the engine takes it
+ * @param toolNames the canonical tools the run may use (cases needing others are skipped); null for all
+ */
+record StartBody(RunRequest request, Set<String> toolNames) {
+    private static final Set<String> FIELDS = Set.of("user_id", "model_name", "language", "case_set", "dimensions",
+            "tool_names", "config_overrides", "stream", "base_url", "api_key_env", "concurrency", "timeout_s",
+            "tool_mode", "weights", "max_steps", "temperature", "max_tokens", "seed", "limit", "tags", "ids",
+            "retries", "skip_invalid", "keep_workspaces");
+    /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
+    private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
+
+    static StartBody parse(JsonNode body, CaseSets caseSets, String runId, String adminTokenVariable,
+                           Path workspaceRoot) {
+        if (body == null || !body.isObject()) {
+            throw ApiProblems.badField("body", "the body must be a JSON object");
+        }
+        ObjectNode fields = ((ObjectNode) body).deepCopy();
+        JsonNode overrides = fields.remove("config_overrides");
+        if (overrides != null && !overrides.isNull()) {
+            if (!overrides.isObject()) {
+                throw ApiProblems.badField("config_overrides", "config_overrides must be an object");
+            }
+            for (Iterator<String> names = overrides.fieldNames(); names.hasNext(); ) {
+                String name = names.next();
+                if (!FIELDS.contains(name) || name.equals("config_overrides")) {
+                    throw ApiProblems.badField("config_overrides." + name, "unknown field '" + name + "'");
+                }
+                fields.set(name, overrides.get(name));
+            }
+        }
+        for (Iterator<String> names = fields.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!FIELDS.contains(name)) {
+                throw ApiProblems.badField(name, "unknown field '" + name + "'");
+            }
+        }
+        var reader = new Reader(fields);
+        String model = reader.text("model_name", null);
+        if (model == null || model.isBlank()) {
+            throw ApiProblems.badField("model_name", "model_name is required: mock, or openai:MODEL");
+        }
+        String caseSet = reader.text("case_set", null);
+        if (caseSet == null || caseSet.isBlank()) {
+            throw ApiProblems.badField("case_set", "case_set is required; see GET /api/suites");
+        }
+        String baseUrl = reader.text("base_url", null);
+        if (baseUrl != null && !baseUrl.isBlank()) {
+            checkUrl(baseUrl);
+        }
+        String keyVariable = reader.text("api_key_env", null);
+        if (keyVariable != null && (!KEY_VARIABLE.matcher(keyVariable).matches()
+                || keyVariable.equals(adminTokenVariable))) {
+            throw ApiProblems.badField("api_key_env",
+                    "api_key_env must name a key variable such as OPENAI_API_KEY (upper case, ending in _API_KEY, _KEY or _TOKEN)");
+        }
+        String language = reader.text("language", "");
+        Long seed = reader.integer("seed", null, Long.MIN_VALUE, Long.MAX_VALUE);
+        var selection = new Selection(reader.strings("dimensions"), language, reader.strings("tags"),
+                reader.strings("ids"), seed, reader.integer("limit", 0L, 0, 1_000_000).intValue());
+        int retries = reader.integer("retries", 3L, 0, 10).intValue();
+        var modelOptions = new ModelOptions(model.strip(), baseUrl == null || baseUrl.isBlank() ? null : baseUrl,
+                keyVariable, reader.bool("stream", false), null,
+                new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(120)));
+        ToolMode toolMode = reader.toolMode();
+        Double temperature = reader.number("temperature", null, 0, 2);
+        Long maxTokens = reader.integer("max_tokens", null, 1, 1_000_000);
+        var agent = new AgentSettings(toolMode, reader.integer("max_steps", 20L, 1, 200).intValue(), temperature, seed,
+                maxTokens == null ? null : maxTokens.intValue());
+        double timeout = reader.number("timeout_s", 120.0, 0.001, 86_400);
+        var config = new RunConfig(runId, reader.text("user_id", ""), language,
+                reader.integer("concurrency", 4L, 1, 256).intValue(), Duration.ofMillis((long) (timeout * 1000)),
+                reader.weights(), workspaceRoot,
+                reader.bool("keep_workspaces", false) ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE,
+                null);
+        var request = new RunRequest(List.of(caseSets.resolve(caseSet.strip())), reader.bool("skip_invalid", false),
+                selection, modelOptions, agent, config);
+        List<String> tools = fields.hasNonNull("tool_names") ? reader.strings("tool_names") : null;
+        Set<String> toolNames = null;
+        if (tools != null) {
+            toolNames = new LinkedHashSet<>();
+            for (String tool : tools) {
+                toolNames.add(ToolNames.canonical(tool));
+            }
+        }
+        return new StartBody(request, toolNames);
+    }
+
+    private static void checkUrl(String url) {
+        try {
+            URI uri = URI.create(url);
+            if (!("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) || uri.getHost() == null) {
+                throw ApiProblems.badField("base_url", "base_url must be an http or https URL, got '" + url + "'");
+            }
+        } catch (IllegalArgumentException e) {
+            throw ApiProblems.badField("base_url", "base_url is not a URL: '" + url + "'");
+        }
+    }
+
+    /** Typed reads of one body, each naming its field when the value has the wrong type or range. */
+    private record Reader(ObjectNode body) {
+        String text(String field, String otherwise) {
+            JsonNode node = body.get(field);
+            if (node == null || node.isNull()) {
+                return otherwise;
+            }
+            if (!node.isTextual()) {
+                throw ApiProblems.badField(field, field + " must be a string");
+            }
+            return node.asText();
+        }
+
+        boolean bool(String field, boolean otherwise) {
+            JsonNode node = body.get(field);
+            if (node == null || node.isNull()) {
+                return otherwise;
+            }
+            if (!node.isBoolean()) {
+                throw ApiProblems.badField(field, field + " must be true or false");
+            }
+            return node.asBoolean();
+        }
+
+        Long integer(String field, Long otherwise, long min, long max) {
+            JsonNode node = body.get(field);
+            if (node == null || node.isNull()) {
+                return otherwise;
+            }
+            if (!node.isIntegralNumber() || !node.canConvertToLong() || node.asLong() < min || node.asLong() > max) {
+                throw ApiProblems.badField(field, field + " must be a whole number in " + min + ".." + max);
+            }
+            return node.asLong();
+        }
+
+        Double number(String field, Double otherwise, double min, double max) {
+            JsonNode node = body.get(field);
+            if (node == null || node.isNull()) {
+                return otherwise;
+            }
+            if (!node.isNumber() || node.asDouble() < min || node.asDouble() > max) {
+                throw ApiProblems.badField(field, field + " must be a number in " + min + ".." + max);
+            }
+            return node.asDouble();
+        }
+
+        List<String> strings(String field) {
+            JsonNode node = body.get(field);
+            if (node == null || node.isNull()) {
+                return List.of();
+            }
+            if (!node.isArray()) {
+                throw ApiProblems.badField(field, field + " must be a list of strings");
+            }
+            var values = new ArrayList<String>();
+            for (JsonNode element : node) {
+                if (!element.isTextual() || element.asText().isBlank()) {
+                    throw ApiProblems.badField(field, field + " must be a list of non-empty strings");
+                }
+                values.add(element.asText().strip());
+            }
+            return values;
+        }
+
+        ToolMode toolMode() {
+            String mode = text("tool_mode", "native");
+            try {
+                return ToolMode.parse(mode);
+            } catch (IllegalArgumentException e) {
+                throw ApiProblems.badField("tool_mode", "tool_mode must be native or text, got '" + mode + "'");
+            }
+        }
+
+        /** Weights not given keep their defaults, so {@code {"tool": 50}} is enough (unlike the reference). */
+        Weights weights() {
+            JsonNode node = body.get("weights");
+            if (node == null || node.isNull()) {
+                return Weights.defaults();
+            }
+            if (!node.isObject()) {
+                throw ApiProblems.badField("weights", "weights must be an object of dimension to number");
+            }
+            Map<String, Double> weights = new LinkedHashMap<>(Weights.defaults().byDimension());
+            for (Map.Entry<String, JsonNode> entry : node.properties()) {
+                if (!entry.getValue().isNumber() || entry.getValue().asDouble() < 0) {
+                    throw ApiProblems.badField("weights." + entry.getKey(), "a weight must be a number >= 0");
+                }
+                weights.put(entry.getKey(), entry.getValue().asDouble());
+            }
+            try {
+                return new Weights(weights);
+            } catch (AssayException e) {
+                throw ApiProblems.badField("weights", e.problem().message());
+            }
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package dev.assay.server;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import dev.assay.report.Reporters;
+import dev.assay.target.Targets;
+import dev.assay.tools.ToolNames;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+
+/** {@code /api/suites} (the case sets a run may name) and {@code /api/info} (what the page's form offers). */
+final class SuiteRoutes {
+    private final CaseSets caseSets;
+    private final ServerConfig config;
+
+    SuiteRoutes(CaseSets caseSets, ServerConfig config) {
+        this.caseSets = caseSets;
+        this.config = config;
+    }
+
+    void register(RoutesConfig routes) {
+        routes.get("/api/suites", this::suites);
+        routes.get("/api/info", this::info);
+    }
+
+    void suites(Context ctx) {
+        ctx.json(Json.object().set("suites", caseSets.list()));
+    }
+
+    void info(Context ctx) {
+        ObjectNode info = Json.object();
+        info.set("tools", Json.tree(ToolNames.BUILTIN));
+        info.set("model_kinds", Json.tree(Targets.MODEL_KINDS));
+        info.set("report_formats", Json.tree(Reporters.builtins().names()));
+        info.put("reads_need_token", config.readsNeedToken());
+        ctx.json(info);
+    }
+}

@@ -1,0 +1,271 @@
+package dev.assay.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RunApiTest {
+    @TempDir
+    static Path home;
+    static ServerFixture server;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = new ServerFixture(home);
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @Test
+    void a_started_run_streams_every_item_and_finishes() throws Exception {
+        String runId = server.start("basic.jsonl", "\"user_id\": \"stream-user\"");
+        List<ServerFixture.Event> events;
+        try (var stream = server.stream(runId, null)) {
+            events = stream.untilFinished();
+        }
+        // A late client's first event is the current state; after it, every item arrives.
+        assertThat(events.getFirst().name()).isIn("eval_progress", "eval_finished");
+        List<Long> ids = events.stream().map(ServerFixture.Event::id).toList();
+        assertThat(ids).isSorted().doesNotHaveDuplicates();
+        ServerFixture.Event finished = events.getLast();
+        assertThat(finished.name()).isEqualTo("eval_finished");
+        assertThat(finished.data().path("status").asText()).isEqualTo("finished");
+        assertThat(finished.data().path("counts").path("passed").asInt()).isEqualTo(2);
+        assertThat(finished.data().path("counts").path("failed").asInt()).isEqualTo(2);
+        assertThat(finished.data().path("dimension_scores").path("common").asDouble()).isEqualTo(1.0);
+    }
+
+    @Test
+    void a_stream_from_the_first_event_id_holds_every_item_and_progress_in_order() throws Exception {
+        String runId = server.start("slow.jsonl", "\"concurrency\": 2");
+        List<ServerFixture.Event> events;
+        try (var stream = server.stream(runId, 0L)) {
+            events = stream.untilFinished();
+        }
+        assertThat(events.stream().map(ServerFixture.Event::id).toList())
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, events.size()).boxed().toList());
+        assertThat(events.stream().filter(event -> event.name().equals("eval_item")).count()).isEqualTo(8);
+        assertThat(events.stream().filter(event -> event.name().equals("eval_progress"))
+                .mapToInt(event -> event.data().path("completed").asInt()).max().orElse(0)).isEqualTo(8);
+        assertThat(events.getFirst().name()).isEqualTo("eval_progress");
+    }
+
+    @Test
+    void a_client_reconnecting_with_last_event_id_misses_nothing() throws Exception {
+        String runId = server.start("slow.jsonl", "\"concurrency\": 1");
+        var seen = new ArrayList<ServerFixture.Event>();
+        try (var first = server.stream(runId, 0L)) {
+            for (int i = 0; i < 4; i++) {
+                seen.add(first.next());
+            }
+        }
+        Thread.sleep(700);
+        try (var second = server.stream(runId, seen.getLast().id())) {
+            seen.addAll(second.untilFinished());
+        }
+        assertThat(seen.stream().map(ServerFixture.Event::id).toList())
+                .containsExactlyElementsOf(LongStream.rangeClosed(1, seen.size()).boxed().toList());
+        assertThat(seen.stream().filter(event -> event.name().equals("eval_item"))
+                .map(event -> event.data().path("case_id").asText()).distinct().count()).isEqualTo(8);
+        assertThat(seen.getLast().name()).isEqualTo("eval_finished");
+    }
+
+    @Test
+    void cancelling_mid_run_keeps_the_finished_items() throws Exception {
+        String runId = server.start("slow.jsonl", "\"concurrency\": 1");
+        try (var stream = server.stream(runId, 0L)) {
+            for (var event = stream.next(); !event.name().equals("eval_item"); event = stream.next()) {
+                assertThat(event).isNotNull();
+            }
+        }
+        var cancelled = server.post("/api/runs/" + runId + "/cancel", null);
+        assertThat(cancelled.status()).isEqualTo(202);
+        JsonNode run = server.awaitEnd(runId);
+        assertThat(run.path("status").asText()).isEqualTo("cancelled");
+        JsonNode items = server.get("/api/runs/" + runId + "/items?limit=500").json();
+        assertThat(items.path("items_total").asInt()).isBetween(1, 7);
+        assertThat(items.path("items").get(0).path("status").asText()).isEqualTo("passed");
+        assertThat(server.post("/api/runs/" + runId + "/cancel", null).json().path("type").asText())
+                .isEqualTo("run.not_running");
+    }
+
+    @Test
+    void runs_are_listed_newest_first_with_filters_and_paging() throws Exception {
+        String first = server.start("basic.jsonl", "\"user_id\": \"pager\"");
+        server.awaitEnd(first);
+        String second = server.start("basic.jsonl", "\"user_id\": \"pager\"");
+        server.awaitEnd(second);
+        JsonNode all = server.get("/api/runs?user_id=pager").json();
+        assertThat(all.path("total").asInt()).isEqualTo(2);
+        assertThat(all.path("runs").get(0).path("run_id").asText()).isEqualTo(second);
+        JsonNode page = server.get("/api/runs?user_id=pager&offset=1&limit=1").json();
+        assertThat(page.path("runs")).hasSize(1);
+        assertThat(page.path("runs").get(0).path("run_id").asText()).isEqualTo(first);
+        assertThat(server.get("/api/runs?user_id=pager&status=cancelled").json().path("total").asInt()).isZero();
+        assertThat(server.get("/api/runs?user_id=pager&model_name=scripted").json().path("total").asInt()).isEqualTo(2);
+        assertThat(server.get("/api/runs?user_id=pager&since=2999-01-01T00:00:00Z").json().path("total").asInt()).isZero();
+    }
+
+    @Test
+    void run_detail_pages_its_items_and_an_item_holds_its_transcript() throws Exception {
+        String runId = server.start("basic.jsonl", "");
+        server.awaitEnd(runId);
+        JsonNode detail = server.get("/api/runs/" + runId + "?offset=1&limit=2").json();
+        assertThat(detail.path("items_total").asInt()).isEqualTo(4);
+        assertThat(detail.path("items")).hasSize(2);
+        assertThat(detail.path("items").get(0).path("case_id").asText()).isEqualTo("basic_2");
+        assertThat(detail.path("items").get(0).has("transcript")).isFalse();
+        JsonNode item = server.get("/api/runs/" + runId + "/items/0").json();
+        assertThat(item.path("case_id").asText()).isEqualTo("basic_1");
+        assertThat(item.path("transcript").isArray()).isTrue();
+        assertThat(item.path("transcript")).isNotEmpty();
+        assertThat(server.get("/api/runs/" + runId + "/items/99").json().path("type").asText()).isEqualTo("item.not_found");
+    }
+
+    @Test
+    void a_deleted_run_is_gone() throws Exception {
+        String runId = server.start("basic.jsonl", "");
+        server.awaitEnd(runId);
+        var deleted = server.send("DELETE", "/api/runs/" + runId, null, true);
+        assertThat(deleted.status()).isEqualTo(200);
+        var missing = server.get("/api/runs/" + runId);
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.json().path("type").asText()).isEqualTo("run.not_found");
+        assertThat(server.send("DELETE", "/api/runs/" + runId, null, true).status()).isEqualTo(404);
+    }
+
+    @Test
+    void mutating_calls_without_the_token_are_refused() throws Exception {
+        var noToken = server.send("POST", "/api/runs", server.startBody("basic.jsonl", ""), false);
+        assertThat(noToken.status()).isEqualTo(401);
+        assertThat(noToken.json().path("type").asText()).isEqualTo("auth.missing_token");
+        assertThat(noToken.json().path("field").asText()).isEqualTo("token");
+        var wrong = server.http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url("/api/runs")))
+                .header("Authorization", "Bearer wrong").POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}"))
+                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(wrong.statusCode()).isEqualTo(401);
+        assertThat(wrong.body()).contains("auth.bad_token");
+        assertThat(server.send("DELETE", "/wunder/admin/evaluation/x", null, false).status()).isEqualTo(401);
+        assertThat(server.get("/api/runs").status()).isEqualTo(200);
+    }
+
+    @Test
+    void a_bad_body_gets_a_json_error_naming_the_field() throws Exception {
+        var badType = server.post("/api/runs", server.startBody("basic.jsonl", "\"concurrency\": \"many\""));
+        assertThat(badType.status()).isEqualTo(400);
+        assertThat(badType.json().path("field").asText()).isEqualTo("concurrency");
+        assertThat(badType.json().path("type").asText()).isEqualTo("request.invalid_field");
+        assertThat(badType.json().has("title")).isTrue();
+        assertThat(badType.json().path("status").asInt()).isEqualTo(400);
+        assertThat(server.post("/api/runs", server.startBody("../../etc", "")).json().path("field").asText())
+                .isEqualTo("case_set");
+        assertThat(server.post("/api/runs", server.startBody("/etc/passwd", "")).status()).isEqualTo(400);
+        assertThat(server.post("/api/runs", server.startBody("basic.jsonl", "\"colour\": 1")).json().path("field")
+                .asText()).isEqualTo("colour");
+        assertThat(server.post("/api/runs", "{not json").json().path("field").asText()).isEqualTo("body");
+        var noKey = server.post("/api/runs", server.startBody("basic.jsonl", "\"api_key_env\": \"HOME\""));
+        assertThat(noKey.json().path("field").asText()).isEqualTo("api_key_env");
+        assertThat(noKey.text()).doesNotContain("at dev.assay");
+    }
+
+    @Test
+    void tool_coverage_switches_skip_cases_that_need_other_tools() throws Exception {
+        java.nio.file.Files.writeString(home.resolve("suites").resolve("tools.jsonl"), """
+                {"id": "needs_write", "dimension": "tool", "prompt": "Write a file", "prerequisites": ["write_file"], "checker": "contains", "expected": "Paris"}
+                {"id": "needs_read", "dimension": "tool", "prompt": "Read a file", "prerequisites": ["read_file"], "checker": "contains", "expected": "Paris"}
+                """);
+        String runId = server.start("tools.jsonl", "\"tool_names\": [\"read_file\"]");
+        JsonNode run = server.awaitEnd(runId);
+        assertThat(run.path("counts").path("skipped").asInt()).isEqualTo(1);
+        assertThat(run.path("counts").path("passed").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void the_case_sets_of_the_suites_directory_are_listed() throws Exception {
+        JsonNode suites = server.get("/api/suites").json().path("suites");
+        JsonNode basic = null;
+        for (JsonNode suite : suites) {
+            if (suite.path("name").asText().equals("basic.jsonl")) {
+                basic = suite;
+            }
+        }
+        assertThat(basic).isNotNull();
+        assertThat(basic.path("case_count").asInt()).isEqualTo(4);
+        assertThat(basic.path("dimensions").path("logic").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void a_report_is_exported_in_each_format() throws Exception {
+        String runId = server.start("basic.jsonl", "");
+        server.awaitEnd(runId);
+        JsonNode json = server.get("/api/runs/" + runId + "/report?format=json").json();
+        assertThat(json.path("run_id").asText()).isEqualTo(runId);
+        assertThat(server.get("/api/runs/" + runId + "/report?format=junit").text()).contains("<testsuite");
+        assertThat(server.get("/api/runs/" + runId + "/report?format=md").status()).isEqualTo(200);
+        assertThat(server.get("/api/runs/" + runId + "/report?format=pdf").json().path("field").asText())
+                .isEqualTo("format");
+    }
+
+    @Test
+    void two_runs_over_the_same_cases_are_compared_by_dimension_and_changed_verdict() throws Exception {
+        String scripted = server.start("basic.jsonl", "");
+        server.awaitEnd(scripted);
+        var mock = server.post("/api/runs", "{\"model_name\": \"mock\", \"case_set\": \"basic.jsonl\"}");
+        String mocked = mock.json().path("run_id").asText();
+        server.awaitEnd(mocked);
+        JsonNode comparison = server.get("/api/compare?a=" + scripted + "&b=" + mocked).json();
+        assertThat(comparison.path("common_cases").asInt()).isEqualTo(4);
+        // The mock answers "mock response": the two Paris cases flip from passed to failed.
+        assertThat(comparison.path("changed_count").asInt()).isEqualTo(2);
+        assertThat(comparison.path("changed").get(0).path("a_status").asText()).isEqualTo("passed");
+        assertThat(comparison.path("total").path("delta").asDouble()).isNegative();
+        assertThat(server.get("/api/compare?a=" + scripted).json().path("field").asText()).isEqualTo("b");
+    }
+
+    @Test
+    void the_reference_paths_work_as_aliases_with_the_reference_fields() throws Exception {
+        String prefix = "/wunder/admin/evaluation";
+        var started = server.post(prefix + "/start", server.startBody("basic.jsonl", "\"user_id\": \"alias\""));
+        assertThat(started.status()).isEqualTo(200);
+        String runId = started.json().path("run_id").asText();
+        assertThat(started.json().path("status").asText()).isEqualTo("running");
+        assertThat(started.json().path("case_count").asInt()).isEqualTo(4);
+        List<ServerFixture.Event> events;
+        try (var stream = server.new EventStream(prefix + "/stream/" + runId, 0L)) {
+            events = stream.untilFinished();
+        }
+        assertThat(events.getLast().name()).isEqualTo("eval_finished");
+        JsonNode runs = server.get(prefix + "/runs?user_id=alias").json().path("runs");
+        assertThat(runs).hasSize(1);
+        assertThat(runs.get(0).path("passed_count").asInt()).isEqualTo(2);
+        assertThat(runs.get(0).path("total_score").asDouble()).isBetween(0.0, 100.0);
+        assertThat(runs.get(0).path("started_time").isNumber()).isTrue();
+        JsonNode detail = server.get(prefix + "/" + runId).json();
+        assertThat(detail.path("run").path("run_id").asText()).isEqualTo(runId);
+        assertThat(detail.path("items")).hasSize(4);
+        assertThat(server.get(prefix + "/cases").json().path("case_sets")).isNotEmpty();
+        JsonNode notRunning = server.post(prefix + "/" + runId + "/cancel", null).json();
+        assertThat(notRunning.path("ok").asBoolean()).isFalse();
+        JsonNode deleted = server.send("DELETE", prefix + "/" + runId, null, true).json();
+        assertThat(deleted.path("ok").asBoolean()).isTrue();
+        assertThat(server.get(prefix + "/" + runId).status()).isEqualTo(404);
+    }
+
+    @Test
+    void a_stream_of_an_unknown_run_is_a_json_404() throws Exception {
+        var response = server.get("/api/runs/nope/events");
+        assertThat(response.status()).isEqualTo(404);
+        assertThat(response.json().path("type").asText()).isEqualTo("run.not_found");
+    }
+}
