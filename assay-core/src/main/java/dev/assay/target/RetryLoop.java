@@ -2,10 +2,12 @@ package dev.assay.target;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -116,8 +118,8 @@ public final class RetryLoop {
      * else {@code target.connection}}
      */
     public static Failure unreachable(RuntimeException e) {
-        boolean timeout = e.getCause() instanceof java.io.InterruptedIOException
-                || String.valueOf(e.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("timeout");
+        boolean timeout = e.getCause() instanceof InterruptedIOException
+                || String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("timeout");
         return new Failure(Problem.of(timeout ? "target.timeout" : "target.connection",
                 "the API could not be reached: " + brief(e.getMessage())), true, null);
     }

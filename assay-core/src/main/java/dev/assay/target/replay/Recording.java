@@ -9,12 +9,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Recorded transcripts by case id, read from a replay file: JSONL with one {@link Recorded} per line (and optionally
@@ -29,7 +31,7 @@ import java.util.Set;
 public record Recording(Path source, Map<String, Recorded> cases, Set<String> toolNames) {
     public Recording {
         Objects.requireNonNull(source, "source");
-        cases = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(cases));
+        cases = Collections.unmodifiableMap(new LinkedHashMap<>(cases));
         toolNames = Set.copyOf(toolNames);
     }
 
@@ -58,7 +60,7 @@ public record Recording(Path source, Map<String, Recorded> cases, Set<String> to
             node.put("run_id", runId);
             node.set("transcript", transcript.toJson());
             if (!workspaceFiles.isEmpty()) {
-                node.set("workspace_files", Json.tree(new java.util.TreeMap<>(workspaceFiles)));
+                node.set("workspace_files", Json.tree(new TreeMap<>(workspaceFiles)));
             }
             return node;
         }

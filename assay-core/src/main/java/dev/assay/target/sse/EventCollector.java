@@ -17,7 +17,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -164,7 +166,8 @@ final class EventCollector {
         if (!files.isObject()) {
             return;
         }
-        for (var file : (Iterable<java.util.Map.Entry<String, JsonNode>>) files::fields) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = files.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> file = it.next();
             try {
                 Path path = workspace.resolve(file.getKey());
                 Files.createDirectories(path.getParent());

@@ -21,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -233,7 +234,7 @@ public final class SseAgentTarget implements Target {
             if (!list.isArray()) {
                 throw discoveryFailed("expected a JSON array of tool names");
             }
-            var names = new java.util.ArrayList<String>();
+            var names = new ArrayList<String>();
             list.forEach(entry -> names.add(entry.isTextual() ? entry.asText() : entry.path("name").asText()));
             names.removeIf(String::isBlank);
             return names;

@@ -200,6 +200,16 @@ class SseAgentTargetTest {
     }
 
     @Test
+    void an_event_whose_data_is_not_json_makes_the_item_an_error() throws Exception {
+        script.put("garbled", events(new ScriptedSseAgent.Step.Raw("event: final\ndata: {not json\n\n")));
+
+        Item item = run(evalCase("garbled", "common", "garbled answer", "exact", "\"x\"")).get("garbled");
+
+        assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
+        assertThat(item.error().type()).isEqualTo("target.malformed_event");
+    }
+
+    @Test
     void a_stream_slower_than_the_case_deadline_times_out_and_is_closed() throws Exception {
         script.put("slow", events(event("llm_output_delta", "{\"delta\": \"thinking\"}"), pause(10_000),
                 event("final", "{\"answer\": \"late\"}")));
