@@ -1,8 +1,12 @@
 package dev.assay.check;
 
+import dev.assay.check.judge.JudgeCheckerFactory;
 import java.util.List;
 
-/** The one visible place where Assay's own checkers are registered. */
+/**
+ * The one visible place where Assay's own checkers are registered. {@code judge} is registered without a judge
+ * model, so suites using it load and validate; the edge registers a configured {@link JudgeCheckerFactory} over it.
+ */
 final class BuiltinCheckers {
     private BuiltinCheckers() {
     }
@@ -20,6 +24,8 @@ final class BuiltinCheckers {
                 JsonSchemaChecker.FACTORY,
                 JsonContainsChecker.FACTORY,
                 // Code questions run in bubblewrap; without it the checker gives error verdicts, never host runs.
-                new dev.assay.code.CodeCheckerFactory());
+                new dev.assay.code.CodeCheckerFactory(),
+                // Without a configured judge model, judge checks are skipped with judge.not_configured.
+                JudgeCheckerFactory.unconfigured());
     }
 }

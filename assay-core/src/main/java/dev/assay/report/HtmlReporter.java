@@ -38,7 +38,7 @@ final class HtmlReporter implements Reporter {
                 table{border-collapse:collapse;margin:1rem 0;width:100%}
                 th,td{border:1px solid #d5d9e0;padding:.35rem .5rem;text-align:left;vertical-align:top}
                 th{background:#f3f5f8} td.num{text-align:right}
-                .passed{color:#11733b}.failed,.error{color:#b42318}.partial{color:#9a6700}.skipped,.cancelled{color:#667085}
+                .passed{color:#11733b}.failed,.error{color:#b42318}.partial{color:#9a6700}.skipped,.cancelled{color:#667085} td.never{color:#b42318}
                 pre{white-space:pre-wrap;margin:0;max-height:12rem;overflow:auto}
                 </style></head><body>
                 """);
@@ -64,7 +64,36 @@ final class HtmlReporter implements Reporter {
                     .append(escape(ItemText.reason(item))).append("</td><td><pre>")
                     .append(escape(ItemText.cut(item.finalAnswer(), 2000))).append("</pre></td></tr>\n");
         }
-        return html.append("</table>\n</body></html>\n").toString();
+        html.append("</table>\n");
+        coverage(html, report.coverage());
+        return html.append("</body></html>\n").toString();
+    }
+
+    private static void coverage(StringBuilder html, Coverage coverage) {
+        html.append("<h2>Tool coverage</h2>\n<p>").append(coverage.exercised().size()).append(" of ")
+                .append(coverage.available().size()).append(" available tools exercised (")
+                .append(ItemText.percent(coverage.exercisedShare())).append(").</p>\n");
+        html.append("<table><tr><th>Tool</th><th>Offered</th><th>Calls</th></tr>\n");
+        coverage.calls().forEach((tool, count) -> html.append("<tr><td>").append(escape(tool)).append("</td><td>")
+                .append(coverage.available().contains(tool) ? "yes" : "no").append("</td><td class=\"num")
+                .append(count == 0 ? " never" : "").append("\">").append(count).append("</td></tr>\n"));
+        html.append("</table>\n<table><tr><th>Tag</th><th>Cases</th><th>Passed</th><th>Partial</th><th>Failed</th>"
+                + "<th>Error</th><th>Skipped</th></tr>\n");
+        coverage.byTag().forEach((tag, counts) -> html.append("<tr><td>").append(escape(tag))
+                .append("</td><td class=num>").append(counts.total()).append("</td><td class=num>")
+                .append(counts.passed()).append("</td><td class=num>").append(counts.partial())
+                .append("</td><td class=num>").append(counts.failed()).append("</td><td class=num>")
+                .append(counts.error()).append("</td><td class=num>").append(counts.skipped() + counts.cancelled())
+                .append("</td></tr>\n"));
+        html.append("</table>\n");
+        if (!coverage.skipped().isEmpty()) {
+            html.append("<h3>Skipped cases</h3>\n<table><tr><th>Case</th><th>Reason</th></tr>\n");
+            for (Coverage.Skip skip : coverage.skipped()) {
+                html.append("<tr><td>").append(escape(skip.caseId())).append("</td><td>")
+                        .append(escape(ItemText.skipReason(skip))).append("</td></tr>\n");
+            }
+            html.append("</table>\n");
+        }
     }
 
     static String escape(String text) {

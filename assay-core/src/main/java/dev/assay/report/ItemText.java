@@ -24,6 +24,20 @@ final class ItemText {
         return "";
     }
 
+    /** {@return a skipped case's reason with what is known about each missing tool} */
+    static String skipReason(Coverage.Skip skip) {
+        var text = new StringBuilder(skip.type().isEmpty() ? "skipped" : skip.type());
+        if (!skip.reason().isEmpty()) {
+            text.append(": ").append(skip.reason());
+        }
+        skip.missingTools().forEach((tool, why) -> {
+            if (!why.isEmpty()) {
+                text.append("; ").append(why);
+            }
+        });
+        return text.toString();
+    }
+
     /** {@return the text cut to {@code max} characters with an ellipsis} */
     static String cut(String text, int max) {
         if (text == null) {

@@ -11,7 +11,8 @@ import java.io.OutputStream;
 
 /**
  * {@code report.json}: the fixed top level ({@code run_id}, {@code status}, {@code total_score},
- * {@code dimension_scores}, {@code counts}, {@code config}, {@code items}) plus the rest of the run record; each
+ * {@code dimension_scores}, {@code counts}, {@code config}, {@code items}) plus the rest of the run record and its
+ * tool {@code coverage} ({@link Coverage}); each
  * item carries at least {@code case_id}, {@code dimension}, {@code status}, {@code score}, {@code max_score},
  * {@code weight}, {@code final_answer}, {@code tool_calls}, {@code checker_detail}, {@code error}, and its full
  * transcript. Field names are frozen: new fields may be added, none renamed.
@@ -56,6 +57,7 @@ final class JsonReporter implements Reporter {
         root.set("finished_at", Json.tree(run.finishedAt()));
         root.put("elapsed_s", run.elapsedS());
         root.set("error", Json.tree(run.error()));
+        root.set("coverage", Json.tree(report.coverage()));
         ArrayNode items = root.putArray("items");
         for (Item item : report.items()) {
             items.add(Json.tree(item));

@@ -58,6 +58,7 @@ final class MarkdownReporter implements Reporter {
                 .append(counts.failed()).append(" | ").append(counts.error()).append(" | ")
                 .append(counts.skipped() + counts.cancelled()).append(" |\n\n");
         md.append("Skipped and cancelled cases are left out of the scores; errors count as 0.\n\n");
+        coverage(md, report.coverage());
         var notPassed = report.items().stream().filter(item -> item.status() != ItemStatus.PASSED).toList();
         if (!notPassed.isEmpty()) {
             md.append("## Items that did not pass\n\n");
@@ -72,6 +73,37 @@ final class MarkdownReporter implements Reporter {
             }
         }
         return md.toString();
+    }
+
+    private static void coverage(StringBuilder md, Coverage coverage) {
+        md.append("## Tool coverage\n\n");
+        md.append(coverage.exercised().size()).append(" of ").append(coverage.available().size())
+                .append(" available tools exercised (").append(ItemText.percent(coverage.exercisedShare()))
+                .append(").\n\n");
+        if (!coverage.calls().isEmpty()) {
+            md.append("| Tool | Offered | Calls |\n|---|---|---:|\n");
+            coverage.calls().forEach((tool, count) -> md.append("| ").append(cell(tool)).append(" | ")
+                    .append(coverage.available().contains(tool) ? "yes" : "no").append(" | ").append(count)
+                    .append(" |\n"));
+            md.append('\n');
+        }
+        if (!coverage.neverCalled().isEmpty()) {
+            md.append("Never called: ").append(cell(String.join(", ", coverage.neverCalled()))).append("\n\n");
+        }
+        md.append("| Tag | Cases | Passed | Partial | Failed | Error | Skipped |\n|---|---:|---:|---:|---:|---:|---:|\n");
+        coverage.byTag().forEach((tag, counts) -> md.append("| ").append(cell(tag)).append(" | ")
+                .append(counts.total()).append(" | ").append(counts.passed()).append(" | ").append(counts.partial())
+                .append(" | ").append(counts.failed()).append(" | ").append(counts.error()).append(" | ")
+                .append(counts.skipped() + counts.cancelled()).append(" |\n"));
+        md.append('\n');
+        if (!coverage.skipped().isEmpty()) {
+            md.append("### Skipped cases\n\n| Case | Reason |\n|---|---|\n");
+            for (Coverage.Skip skip : coverage.skipped()) {
+                md.append("| ").append(cell(skip.caseId())).append(" | ").append(cell(ItemText.skipReason(skip)))
+                        .append(" |\n");
+            }
+            md.append('\n');
+        }
     }
 
     /** Model output may hold pipes, newlines and HTML; in a table cell it must stay inert text. */

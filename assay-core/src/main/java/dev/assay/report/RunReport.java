@@ -2,39 +2,68 @@ package dev.assay.report;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.cases.Case;
+import dev.assay.cases.SuiteSnapshots;
 import dev.assay.run.Item;
 import dev.assay.run.Run;
 import dev.assay.store.Store;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A run with all its items: what reporters write.
  *
- * @param run   the run record
- * @param items its items in selection order
+ * @param run      the run record
+ * @param items    its items in selection order
+ * @param caseTags case id to the case's tags, for the coverage section; empty when the case set is unknown
  */
-public record RunReport(Run run, List<Item> items) {
+public record RunReport(Run run, List<Item> items, Map<String, List<String>> caseTags) {
     private static final int PAGE = 500;
 
     public RunReport {
         items = List.copyOf(items);
+        var tags = new LinkedHashMap<String, List<String>>();
+        caseTags.forEach((id, list) -> tags.put(id, List.copyOf(list)));
+        caseTags = Collections.unmodifiableMap(tags);
+    }
+
+    /** A report without case tags (coverage by tag then counts nothing). */
+    public RunReport(Run run, List<Item> items) {
+        this(run, items, Map.of());
+    }
+
+    /** {@return the run's tool coverage} */
+    public Coverage coverage() {
+        return Coverage.of(run, items, caseTags);
     }
 
     /**
-     * {@return the run and every item, read page by page}
+     * {@return the run and every item, read page by page, with the case tags of its stored case set}
      *
      * @throws AssayException {@code run.not_found} when there is no such run
      */
     public static RunReport load(Store store, String runId) {
         Run run = store.findRun(runId).orElseThrow(() -> new AssayException(
                 Problem.of("run.not_found", "no run with id " + runId).withDetail("run_id", runId)));
+        var tags = new LinkedHashMap<String, List<String>>();
+        store.findCaseSet(run.caseSetVersion()).ifPresent(snapshot -> {
+            try {
+                for (Case evalCase : SuiteSnapshots.fromJson(snapshot.content()).cases()) {
+                    tags.put(evalCase.id(), evalCase.tags());
+                }
+            } catch (AssayException e) {
+                // A snapshot written by a newer Assay: the report still loads, its coverage just counts no tags.
+            }
+        });
         var items = new ArrayList<Item>();
         for (int offset = 0; ; offset += PAGE) {
             List<Item> page = store.listItems(runId, offset, PAGE);
             items.addAll(page);
             if (page.size() < PAGE) {
-                return new RunReport(run, items);
+                return new RunReport(run, items, tags);
             }
         }
     }

@@ -1,0 +1,160 @@
+package dev.assay.check.judge;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.check.CheckContext;
+import dev.assay.check.Checker;
+import dev.assay.check.CheckerFactory;
+import dev.assay.check.Verdict;
+import dev.assay.target.ChatMessage;
+import dev.assay.target.ModelRequest;
+import dev.assay.target.ModelResponse;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@code judge} checker: {@code expected = {rubric, scale: [min, max] | "pass_fail", threshold?, model?}}. A
+ * configured judge model grades the case's final answer against the rubric at temperature 0 with a fixed seed; its
+ * reasoning, score, the prompt version and hash, and the request hash are kept in the verdict detail. With a
+ * threshold the check passes when the score reaches it; without one a numeric score gives partial credit (the score
+ * mapped to [0, 1]). Thread-safe.
+ *
+ * <p>{@link #unconfigured()} validates {@code expected} when a suite loads and skips every judge check with
+ * {@code judge.not_configured}: a missing judge, like a missing tool, makes a case unrunnable here rather than wrong.
+ */
+public final class JudgeCheckerFactory implements CheckerFactory {
+    public static final String NAME = "judge";
+    /** Fixed so a judge that honours seeds answers the same request the same way (peers.md §1d). */
+    public static final long SEED = 20260101L;
+    private static final int MAX_TOKENS = 1024;
+
+    private final Map<String, JudgeModel> judges;
+    private final JudgeCache cache;
+
+    /**
+     * @param judges  the configured judges; the first is the default for checks that name none. Empty for
+     *                {@link #unconfigured()} behaviour
+     * @param cache   where answers are kept by request hash ({@link JudgeCache#disabled()} for none)
+     */
+    public JudgeCheckerFactory(List<JudgeModel> judges, JudgeCache cache) {
+        var byName = new LinkedHashMap<String, JudgeModel>();
+        for (JudgeModel judge : judges) {
+            if (byName.put(judge.name(), judge) != null) {
+                throw new IllegalArgumentException("two judges are named '" + judge.name() + "'");
+            }
+        }
+        this.judges = java.util.Collections.unmodifiableMap(byName);
+        this.cache = cache;
+    }
+
+    /** {@return a factory without judges: it validates checks and skips them when run} */
+    public static JudgeCheckerFactory unconfigured() {
+        return new JudgeCheckerFactory(List.of(), JudgeCache.disabled());
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /** @throws AssayException {@code check.invalid_expected} for a malformed expectation or an unknown judge name */
+    @Override
+    public Checker create(JsonNode expected) {
+        JudgeSpec spec = JudgeSpec.parse(expected);
+        if (judges.isEmpty()) {
+            return context -> Verdict.skipped("judge.not_configured",
+                    "no judge model is configured (assay.yaml 'judges')");
+        }
+        JudgeModel judge = spec.model() == null ? judges.values().iterator().next() : judges.get(spec.model());
+        if (judge == null) {
+            throw JudgeSpec.invalid("model", "one of the configured judges " + judges.keySet(),
+                    expected.get("model"));
+        }
+        return context -> judge(spec, judge, context);
+    }
+
+    private Verdict judge(JudgeSpec spec, JudgeModel judge, CheckContext context) throws InterruptedException {
+        List<ChatMessage> messages = JudgePrompt.messages(spec, context.evalCase().prompt(), context.finalAnswer());
+        var request = new ModelRequest(messages, List.of(), 0.0, SEED, MAX_TOKENS, judge.timeout());
+        String key = requestHash(judge, request);
+        ObjectNode detail = Json.object();
+        detail.put("judge", judge.name());
+        detail.put("judge_model", judge.model().name());
+        detail.put("prompt_version", JudgePrompt.VERSION);
+        detail.put("prompt_hash", JudgePrompt.HASH);
+        detail.put("request_hash", key);
+        detail.put("rubric", spec.rubric());
+        detail.set("scale", spec.passFail() ? Json.tree("pass_fail") : Json.tree(List.of(spec.min(), spec.max())));
+        detail.putPOJO("threshold", spec.threshold());
+        Optional<String> cached = cache.get(key);
+        String text;
+        if (cached.isPresent()) {
+            text = cached.get();
+        } else {
+            try {
+                ModelResponse response = judge.model().complete(request);
+                text = response.text();
+            } catch (AssayException e) {
+                return new Verdict(Verdict.Status.ERROR, 0, e.problem().type(),
+                        "the judge could not be asked: " + e.problem().message(), detail);
+            }
+        }
+        detail.put("cached", cached.isPresent());
+        detail.put("answer", text);
+        return switch (JudgeAnswer.parse(text, spec)) {
+            case JudgeAnswer.Unusable(var problem) ->
+                    new Verdict(Verdict.Status.ERROR, 0, problem.type(), problem.message(), detail);
+            case JudgeAnswer.Grade grade -> {
+                if (cached.isEmpty()) {
+                    cache.put(key, text);
+                }
+                yield verdict(spec, grade, detail);
+            }
+        };
+    }
+
+    private static Verdict verdict(JudgeSpec spec, JudgeAnswer.Grade grade, ObjectNode detail) {
+        double normalized = (grade.clamped() - spec.min()) / (spec.max() - spec.min());
+        detail.put("score", grade.raw());
+        detail.put("out_of_scale", grade.outOfScale());
+        detail.put("normalized_score", normalized);
+        detail.put("reasoning", grade.reasoning());
+        String because = grade.reasoning().isEmpty() ? "" : ": " + grade.reasoning();
+        if (spec.passFail()) {
+            return Verdict.of(normalized == 1, "judge.failed", "the judge failed the answer" + because, detail);
+        }
+        String score = JudgePrompt.number(grade.raw()) + " of " + JudgePrompt.number(spec.max());
+        if (spec.threshold() != null) {
+            return Verdict.of(grade.clamped() >= spec.threshold(), "judge.below_threshold",
+                    "the judge scored " + score + ", below " + JudgePrompt.number(spec.threshold()) + because,
+                    detail);
+        }
+        if (normalized >= 1) {
+            return Verdict.passed(detail);
+        }
+        return normalized <= 0 ? Verdict.failed("judge.failed", "the judge scored " + score + because, detail)
+                : Verdict.partial(normalized, "judge.partial", "the judge scored " + score + because, detail);
+    }
+
+    /**
+     * The cache key: judge model and base URL, the full messages and the sampling parameters (peers.md §1d).
+     * The prompt's version is inside the messages' text and its hash in the key material.
+     */
+    private static String requestHash(JudgeModel judge, ModelRequest request) {
+        ObjectNode material = Json.object();
+        material.put("prompt_hash", JudgePrompt.HASH);
+        material.put("model", judge.model().name());
+        material.put("base_url", judge.baseUrl());
+        var messages = material.putArray("messages");
+        request.messages().forEach(message -> messages.addObject().put("role", message.role().wireName())
+                .put("content", message.content()));
+        material.putPOJO("temperature", request.temperature());
+        material.putPOJO("seed", request.seed());
+        material.putPOJO("max_tokens", request.maxTokens());
+        return JudgePrompt.sha256(Json.write(material));
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * The {@code judge} checker: a separately configured model grades the final answer against a rubric, with a
+ * versioned prompt, a robustly parsed JSON verdict, and a response cache keyed by the full request so re-scoring a
+ * run costs nothing.
+ */
+package dev.assay.check.judge;

@@ -1,0 +1,248 @@
+package dev.assay.config;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.assay.AssayException;
+import dev.assay.Problem;
+import dev.assay.check.judge.JudgeModel;
+import dev.assay.score.Weights;
+import dev.assay.target.AgentSettings;
+import dev.assay.target.ModelOptions;
+import dev.assay.target.RetryPolicy;
+import dev.assay.target.ToolMode;
+import dev.assay.tools.mcp.McpServerConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * {@code assay.yaml}, loaded and validated (docs/configuration.md): named targets, MCP servers, judge models and run
+ * defaults. Holds no secret: keys and tokens are named by their environment variables, and literal values that look
+ * like secrets are refused. Immutable.
+ *
+ * @param file       where it was read from
+ * @param version    the file format version (1)
+ * @param defaults   run defaults; {@link RunDefaults#NONE} when the section is absent
+ * @param targets    targets by name, in file order
+ * @param mcpServers MCP servers, in file order
+ * @param judges     judge models, in file order; the first is the default judge
+ */
+public record AssayConfig(Path file, int version, RunDefaults defaults, Map<String, TargetConfig> targets,
+                          List<McpServerConfig> mcpServers, List<JudgeConfig> judges) {
+    /** The format version this code reads. */
+    public static final int FORMAT_VERSION = 1;
+
+    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+    public AssayConfig {
+        Objects.requireNonNull(file, "file");
+        defaults = defaults == null ? RunDefaults.NONE : defaults;
+        targets = Collections.unmodifiableMap(new LinkedHashMap<>(targets));
+        mcpServers = List.copyOf(mcpServers);
+        judges = List.copyOf(judges);
+    }
+
+    /**
+     * Reads and validates a configuration file.
+     *
+     * @throws AssayException {@code config.not_found} when the file is missing, {@code config.invalid} for YAML
+     *                        syntax and validation errors, {@code config.secret} for a literal secret; each names
+     *                        the file, the line and the field in its details ({@code file}, {@code line},
+     *                        {@code field})
+     */
+    public static AssayConfig load(Path file) {
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (NoSuchFileException e) {
+            throw new AssayException(Problem.of("config.not_found", file + ": no such file")
+                    .withDetail("file", file.toString()));
+        } catch (IOException e) {
+            throw new AssayException(Problem.of("config.unreadable", file + ": " + e.getMessage())
+                    .withDetail("file", file.toString()), e);
+        }
+        JsonNode tree;
+        Map<String, Integer> lines = new HashMap<>();
+        try {
+            tree = YAML.readTree(text);
+            locate(text, lines);
+        } catch (IOException e) {
+            // Reading from a string, so every failure here is a syntax error with a location.
+            var syntax = e instanceof JsonProcessingException processing ? processing : null;
+            int line = syntax == null || syntax.getLocation() == null ? 0 : syntax.getLocation().getLineNr();
+            throw new AssayException(Problem.of(ConfigNode.INVALID, file + ":" + line + ": not valid YAML: "
+                            + (syntax == null ? e.getMessage() : syntax.getOriginalMessage()))
+                    .withDetail("file", file.toString()).withDetail("line", line).withDetail("field", null), e);
+        }
+        var root = new ConfigNode(tree, "", file, lines);
+        if (tree == null || tree.isMissingNode() || tree.isNull()) {
+            return new AssayConfig(file, FORMAT_VERSION, RunDefaults.NONE, Map.of(), List.of(), List.of());
+        }
+        root.requireObject().onlyKeys(Set.of("version", "defaults", "targets", "mcp_servers", "judges"));
+        Secrets.scan(root);
+        Integer version = root.get("version").integer(1);
+        if (version != null && version > FORMAT_VERSION) {
+            throw root.get("version").invalid("is " + version + "; this Assay reads version " + FORMAT_VERSION);
+        }
+        var mcpServers = new ArrayList<McpServerConfig>();
+        root.get("mcp_servers").entries().forEach((name, node) -> mcpServers.add(mcpServer(name, node)));
+        var targets = new LinkedHashMap<String, TargetConfig>();
+        root.get("targets").entries().forEach((name, node) -> targets.put(name, target(name, node, mcpServers)));
+        var judges = new ArrayList<JudgeConfig>();
+        root.get("judges").entries().forEach((name, node) -> judges.add(judge(name, node)));
+        RunDefaults defaults = defaults(root.get("defaults"), targets);
+        return new AssayConfig(file, version == null ? FORMAT_VERSION : version, defaults, targets, mcpServers,
+                judges);
+    }
+
+    /** Records the line of every field and list element, by JSON pointer, for error messages. */
+    private static void locate(String text, Map<String, Integer> lines) throws IOException {
+        try (JsonParser parser = YAML.getFactory().createParser(text)) {
+            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                if (token == JsonToken.FIELD_NAME || parser.getParsingContext().inArray()) {
+                    lines.putIfAbsent(parser.getParsingContext().pathAsPointer().toString(),
+                            parser.currentTokenLocation().getLineNr());
+                }
+            }
+        }
+    }
+
+    private static McpServerConfig mcpServer(String name, ConfigNode node) {
+        node.requireObject().onlyKeys(Set.of("command", "args", "env", "url", "headers"));
+        boolean stdio = node.get("command").isPresent();
+        boolean http = node.get("url").isPresent();
+        if (stdio == http) {
+            throw node.invalid("needs either 'command' (stdio) or 'url' (streamable HTTP)");
+        }
+        if (stdio) {
+            if (node.get("headers").isPresent()) {
+                throw node.get("headers").invalid("applies to 'url' servers only");
+            }
+            List<String> env = node.get("env").texts();
+            for (int i = 0; i < env.size(); i++) {
+                node.get("env").element(i).envName(null);
+            }
+            return node.located(() -> new McpServerConfig.Stdio(name, node.get("command").requiredText(),
+                    node.get("args").texts(), env));
+        }
+        if (node.get("args").isPresent() || node.get("env").isPresent()) {
+            throw node.get(node.get("args").isPresent() ? "args" : "env").invalid("applies to 'command' servers only");
+        }
+        var headers = new LinkedHashMap<String, String>();
+        node.get("headers").entries().forEach((header, variable) -> headers.put(header, variable.envName(null)));
+        return node.located(() -> new McpServerConfig.Http(name, node.get("url").requiredText(), headers));
+    }
+
+    private static TargetConfig target(String name, ConfigNode node, List<McpServerConfig> mcpServers) {
+        node.requireObject().onlyKeys(Set.of("model", "base_url", "api_key_env", "stream", "request_timeout_s",
+                "max_attempts", "tool_mode", "max_steps", "temperature", "seed", "max_tokens", "mcp", "options"));
+        ModelOptions model = model(node);
+        ToolMode toolMode = node.get("tool_mode").parsed(ToolMode::parse, "native or text");
+        Integer maxSteps = node.get("max_steps").integer(1);
+        Integer seed = node.get("seed").integer(0);
+        AgentSettings agent = new AgentSettings(toolMode, maxSteps == null ? AgentSettings.defaults().maxSteps()
+                : maxSteps, node.get("temperature").number(), seed == null ? null : seed.longValue(),
+                node.get("max_tokens").integer(1));
+        List<String> mcp = null;
+        if (node.get("mcp").isPresent()) {
+            mcp = node.get("mcp").texts();
+            var known = mcpServers.stream().map(McpServerConfig::name).toList();
+            for (int i = 0; i < mcp.size(); i++) {
+                if (!known.contains(mcp.get(i))) {
+                    throw node.get("mcp").element(i).invalid("names no server of 'mcp_servers' "
+                            + known);
+                }
+            }
+        }
+        ConfigNode options = node.get("options");
+        if (options.isPresent()) {
+            options.requireObject();
+        }
+        return new TargetConfig(name, model, agent, mcp, options.isPresent() ? options.json() : null);
+    }
+
+    private static JudgeConfig judge(String name, ConfigNode node) {
+        node.requireObject().onlyKeys(Set.of("model", "base_url", "api_key_env", "stream", "request_timeout_s",
+                "max_attempts", "timeout_s"));
+        return new JudgeConfig(name, model(node), node.get("timeout_s").seconds());
+    }
+
+    private static ModelOptions model(ConfigNode node) {
+        String model = node.get("model").requiredText();
+        Integer attempts = node.get("max_attempts").integer(1);
+        RetryPolicy defaults = RetryPolicy.defaults();
+        RetryPolicy retry = attempts == null ? null
+                : new RetryPolicy(attempts, defaults.initialDelay(), defaults.maxDelay(), defaults.maxTotalWait());
+        Boolean stream = node.get("stream").flag();
+        return new ModelOptions(model, node.get("base_url").text(null), node.get("api_key_env").envName(null),
+                stream != null && stream, node.get("request_timeout_s").seconds(), retry);
+    }
+
+    private static RunDefaults defaults(ConfigNode node, Map<String, TargetConfig> targets) {
+        if (!node.isPresent()) {
+            return RunDefaults.NONE;
+        }
+        node.requireObject().onlyKeys(Set.of("target", "concurrency", "timeout_s", "weights", "db", "judge_cache"));
+        String target = node.get("target").text(null);
+        if (target != null && !targets.containsKey(target)) {
+            throw node.get("target").invalid("names no target of 'targets' " + targets.keySet());
+        }
+        Weights weights = null;
+        if (node.get("weights").isPresent()) {
+            var byDimension = new LinkedHashMap<>(Weights.defaults().byDimension());
+            node.get("weights").entries().forEach((dimension, weight) -> {
+                Double value = weight.number();
+                if (value == null || value < 0) {
+                    throw weight.invalid("must be a number >= 0");
+                }
+                byDimension.put(dimension, value);
+            });
+            weights = new Weights(byDimension);
+        }
+        return new RunDefaults(target, node.get("concurrency").integer(1), node.get("timeout_s").seconds(), weights,
+                node.get("db").text(null), node.get("judge_cache").flag());
+    }
+
+    /** {@return the target with this name} @throws AssayException {@code config.unknown_target} listing the names */
+    public TargetConfig target(String name) {
+        TargetConfig target = targets.get(name);
+        if (target == null) {
+            throw new AssayException(Problem.of("config.unknown_target", "no target '" + name + "' in " + file
+                            + "; known: " + String.join(", ", targets.keySet()))
+                    .withDetail("file", file.toString()).withDetail("field", "targets"));
+        }
+        return target;
+    }
+
+    /** {@return the MCP servers a target gets: those it names, or all when it names none} */
+    public List<McpServerConfig> mcpServersFor(TargetConfig target) {
+        if (target.mcp() == null) {
+            return mcpServers;
+        }
+        return mcpServers.stream().filter(server -> target.mcp().contains(server.name())).toList();
+    }
+
+    /**
+     * Builds every judge's chat model, first (default) judge first.
+     *
+     * @throws AssayException the first judge's model configuration problem
+     */
+    public List<JudgeModel> judgeModels(Function<String, String> env, Consumer<String> log) {
+        return judges.stream().map(judge -> judge.connect(env, log)).toList();
+    }
+}

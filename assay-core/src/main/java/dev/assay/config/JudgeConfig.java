@@ -1,0 +1,35 @@
+package dev.assay.config;
+
+import dev.assay.check.judge.JudgeModel;
+import dev.assay.target.ModelOptions;
+import dev.assay.target.Targets;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * A judge model of {@code assay.yaml}, for the {@code judge} checker.
+ *
+ * @param name    the name checks use in {@code expected.model}; the first judge in the file is the default
+ * @param model   which model and how to reach it
+ * @param timeout the limit for one judge call (default 120 s)
+ */
+public record JudgeConfig(String name, ModelOptions model, Duration timeout) {
+    public JudgeConfig {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(model, "model");
+        timeout = timeout == null ? Duration.ofSeconds(120) : timeout;
+    }
+
+    /**
+     * Builds the judge's chat model.
+     *
+     * @param env reads the API key from the variable the configuration names
+     * @param log receives retry lines
+     * @throws dev.assay.AssayException the model's configuration problem ({@code target.missing_api_key}...)
+     */
+    public JudgeModel connect(Function<String, String> env, Consumer<String> log) {
+        return new JudgeModel(name, Targets.chatModel(model, env, log), model.baseUrl(), timeout);
+    }
+}

@@ -1,0 +1,101 @@
+package dev.assay.tools.mcp;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.tools.Tool;
+import dev.assay.tools.ToolResult;
+import dev.assay.tools.Workspace;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.Map;
+
+/**
+ * One tool of a connected MCP server, offered as {@code server@tool}. Thread-safe (the SDK client is).
+ */
+final class McpTool implements Tool {
+    /** What the model sees of a tool result, as for the built-in tools: long outputs are cut. */
+    static final int MAX_OUTPUT_CHARS = 64 * 1024;
+
+    private final String server;
+    private final McpSchema.Tool tool;
+    private final McpSyncClient client;
+    private final JsonNode parameters;
+
+    McpTool(String server, McpSchema.Tool tool, McpSyncClient client) {
+        this.server = server;
+        this.tool = tool;
+        this.client = client;
+        JsonNode schema = tool.inputSchema() == null ? null : Json.tree(tool.inputSchema());
+        // MCP requires an object schema; a server that sends none still gets a valid function definition.
+        this.parameters = schema != null && schema.isObject() ? schema : Json.object().put("type", "object");
+    }
+
+    @Override
+    public String name() {
+        return server + "@" + tool.name();
+    }
+
+    @Override
+    public String description() {
+        String text = tool.description() != null ? tool.description() : tool.title();
+        return text == null ? "" : text;
+    }
+
+    @Override
+    public JsonNode parameters() {
+        return parameters;
+    }
+
+    /** MCP servers live outside the case's workspace; the workspace is not theirs to use. */
+    @Override
+    public ToolResult call(JsonNode arguments, Workspace workspace) {
+        Map<String, Object> args = arguments == null || !arguments.isObject() ? Map.of()
+                : Json.MAPPER.convertValue(arguments, Json.MAPPER.getTypeFactory()
+                        .constructMapType(Map.class, String.class, Object.class));
+        McpSchema.CallToolResult result;
+        try {
+            result = client.callTool(new McpSchema.CallToolRequest(tool.name(), args));
+        } catch (RuntimeException e) {
+            return ToolResult.failed(Problem.of("mcp.call_failed", name() + " could not be called: " + message(e))
+                    .withDetail("server", server));
+        }
+        String text = text(result);
+        if (Boolean.TRUE.equals(result.isError())) {
+            return ToolResult.failed(Problem.of("mcp.tool_error", text.isEmpty() ? name() + " reported an error" : text)
+                    .withDetail("server", server));
+        }
+        return ToolResult.ok(text);
+    }
+
+    /** Text parts are joined; other parts are named so the model knows something was there. */
+    private static String text(McpSchema.CallToolResult result) {
+        var out = new StringBuilder();
+        if (result.content() != null) {
+            for (McpSchema.Content content : result.content()) {
+                if (!out.isEmpty()) {
+                    out.append('\n');
+                }
+                if (content instanceof McpSchema.TextContent textContent) {
+                    out.append(textContent.text());
+                } else {
+                    out.append('[').append(content.type()).append(" content]");
+                }
+            }
+        }
+        if (out.isEmpty() && result.structuredContent() != null) {
+            out.append(Json.write(result.structuredContent()));
+        }
+        return out.length() <= MAX_OUTPUT_CHARS ? out.toString()
+                : out.substring(0, MAX_OUTPUT_CHARS) + "\n[output cut at " + MAX_OUTPUT_CHARS + " characters]";
+    }
+
+    static String message(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String text = root.getMessage();
+        return root.getClass().getSimpleName() + (text == null ? "" : ": " + text);
+    }
+}
