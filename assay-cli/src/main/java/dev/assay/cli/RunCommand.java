@@ -1,7 +1,9 @@
 package dev.assay.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.Json;
 import dev.assay.code.CodeCheckerFactory;
 import dev.assay.code.CodeGrader;
 import dev.assay.cases.Selection;
@@ -24,10 +26,16 @@ import dev.assay.target.AgentSettings;
 import dev.assay.target.ModelOptions;
 import dev.assay.target.RetryPolicy;
 import dev.assay.target.ToolMode;
+import dev.assay.target.sse.EventMapping;
+import dev.assay.target.sse.SseAgentSettings;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -39,9 +47,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code assay run}: evaluates suites against a model, stores the run, prints a summary and writes reports. */
+/**
+ * {@code assay run}: evaluates suites against a model, an agent service or a recording, stores the run, prints a
+ * summary and writes reports.
+ */
 @Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Evaluate one or more suites (files or directories of cases) against a model.")
+        description = "Evaluate one or more suites (files or directories of cases) against a model, an agent service "
+                + "(--agent) or recorded transcripts (--replay).")
 final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnvironment {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -52,17 +64,72 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Parameters(arity = "1..*", paramLabel = "<suite>", description = "Case files or directories (JSON, JSONL, YAML).")
     List<Path> suites;
 
-    @Option(names = {"-m", "--model"}, required = true, paramLabel = "<model>",
-            description = "The model: mock (offline, fixed answer, never calls tools) or openai:MODEL for any "
-                    + "OpenAI-compatible API.")
+    @Option(names = {"-m", "--model"}, paramLabel = "<model>",
+            description = "The model: mock (offline, fixed answer, never calls tools), openai:MODEL for any "
+                    + "OpenAI-compatible API, or anthropic:MODEL. Give exactly one of --model, --agent, --replay.")
     String model;
+
+    @Option(names = "--agent", paramLabel = "<url>",
+            description = "Evaluate an agent service that runs its own loop and streams SSE events, e.g. "
+                    + "http://localhost:8000/wunder (see docs/targets.md).")
+    URI agentUrl;
+
+    @Option(names = "--agent-body", paramLabel = "<json|file>",
+            description = "Request body template (inline JSON or a file) with {{prompt}}, {{session_id}}, {{user_id}}, "
+                    + "{{model}}, {{language}}, {{tool_names}}, {{config_overrides}}, {{workspace}} (default: the "
+                    + "reference /wunder body).")
+    String agentBody;
+
+    @Option(names = "--agent-model", paramLabel = "<name>", defaultValue = "",
+            description = "Sent as {{model}} (model_name in the reference body); empty for the service's default.")
+    String agentModel;
+
+    @Option(names = "--agent-tools", split = ",", paramLabel = "<tool>",
+            description = "Tool names sent to the agent and used for prerequisite checks (default: the service's "
+                    + "defaults; the built-in tools are assumed).")
+    List<String> agentTools = new ArrayList<>();
+
+    @Option(names = "--agent-tools-url", paramLabel = "<url>",
+            description = "GET this URL for the agent's tool list instead of --agent-tools.")
+    URI agentToolsUrl;
+
+    @Option(names = "--agent-config", paramLabel = "<json>", description = "Sent as {{config_overrides}} (a JSON object).")
+    String agentConfig;
+
+    @Option(names = "--agent-auth-env", paramLabel = "<name>",
+            description = "Environment variable holding the agent's credential; never stored.")
+    String agentAuthEnv;
+
+    @Option(names = "--agent-auth-header", paramLabel = "<name>", defaultValue = "Authorization",
+            description = "Header for the credential; Authorization gets 'Bearer <value>' (default: ${DEFAULT-VALUE}).")
+    String agentAuthHeader;
+
+    @Option(names = "--agent-workspace", paramLabel = "<dir>",
+            description = "A directory the agent shares with Assay: case workspaces are created here and their path "
+                    + "is sent as {{workspace}}.")
+    Path agentWorkspace;
+
+    @Option(names = "--agent-event", paramLabel = "<kind=name>",
+            description = "The service's name for an event kind (tool_call, tool_result, llm_output, "
+                    + "llm_output_delta, final, error), e.g. final=done. Repeatable.")
+    Map<String, String> agentEvents = new LinkedHashMap<>();
+
+    @Option(names = "--agent-path", paramLabel = "<field=pointer>",
+            description = "JSON Pointer of a field, e.g. final.answer=/result/text (see docs/targets.md). Repeatable.")
+    Map<String, String> agentPaths = new LinkedHashMap<>();
+
+    @Option(names = "--replay", paramLabel = "<file>",
+            description = "Re-score recorded transcripts (JSONL from 'runs export', or a report.json) without calling "
+                    + "anything; cases the file lacks are skipped.")
+    Path replay;
 
     @Option(names = "--base-url", paramLabel = "<url>",
             description = "API root of an OpenAI-compatible server, e.g. http://localhost:11434/v1 (default: OpenAI).")
     String baseUrl;
 
-    @Option(names = "--api-key-env", paramLabel = "<name>", defaultValue = "OPENAI_API_KEY",
-            description = "Environment variable holding the API key (default: ${DEFAULT-VALUE}). Keys are never stored.")
+    @Option(names = "--api-key-env", paramLabel = "<name>",
+            description = "Environment variable holding the API key (default: OPENAI_API_KEY, or ANTHROPIC_API_KEY for "
+                    + "anthropic:). Keys are never stored.")
     String apiKeyEnv;
 
     @Option(names = {"-c", "--concurrency"}, paramLabel = "<n>", defaultValue = "4",
@@ -167,20 +234,27 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
         CheckerRegistry checkers = CheckerRegistry.builtins();
+        int targets = (model != null ? 1 : 0) + (agentUrl != null ? 1 : 0) + (replay != null ? 1 : 0);
+        if (targets != 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "give exactly one of --model, --agent and --replay");
+        }
+        var retry = new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
+                Duration.ofMillis((long) (maxRetryWait * 1000)));
+        Path workspaces = agentWorkspace != null ? agentWorkspace
+                : workspaceDir != null ? workspaceDir : database.home().resolve("workspaces");
         Sandbox codeSandbox = null;
         if (allowUnsandboxedCode) {
             codeSandbox = Sandboxes.detect(true);
             checkers.register(new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults()));
         }
         var request = new RunRequest(suites, skipInvalid, new Selection(dimensions, language, tags, ids, seed, limit),
-                new ModelOptions(model, baseUrl, apiKeyEnv, stream, null,
-                        new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
-                                Duration.ofMillis((long) (maxRetryWait * 1000)))),
+                model == null ? null : new ModelOptions(model, baseUrl, apiKeyEnv, stream, null, retry),
                 new AgentSettings(toolMode, maxSteps, temperature, seed, maxTokens),
                 new RunConfig(null, userId, language, concurrency, Duration.ofMillis((long) (timeoutSeconds * 1000)),
-                        weights == null ? Weights.defaults() : Weights.parse(weights),
-                        workspaceDir != null ? workspaceDir : database.home().resolve("workspaces"),
-                        keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE, null));
+                        weights == null ? Weights.defaults() : Weights.parse(weights), workspaces,
+                        keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE, null),
+                agentUrl == null ? null : agentSettings(retry), replay);
         RunRequest.Prepared prepared;
         try {
             prepared = request.prepare(checkers, env::get, line -> {
@@ -193,7 +267,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             throw e;
         }
         prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
-        if (!prepared.sandbox().isolating()) {
+        if (model != null && !prepared.sandbox().isolating()) {
             stderr.println("warning: bubblewrap is not usable here, so execute_command runs commands unconfined "
                     + "in the case workspace; install bubblewrap (apt-get install -y bubblewrap) to confine them");
         }
@@ -234,6 +308,35 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 removeHook(cancelOnSignal);
             }
         }
+    }
+
+    private SseAgentSettings agentSettings(RetryPolicy retry) {
+        return new SseAgentSettings(agentUrl, agentBody == null ? null : jsonOrFile(agentBody, "--agent-body"),
+                agentModel, language, agentTools, agentToolsUrl,
+                agentConfig == null ? null : objectOf(jsonOrFile(agentConfig, "--agent-config"), "--agent-config"),
+                agentAuthHeader, agentAuthEnv, agentWorkspace != null, new EventMapping(agentEvents, agentPaths), null,
+                retry, concurrency);
+    }
+
+    /** Inline JSON when it looks like JSON, else the path of a file holding it. */
+    private JsonNode jsonOrFile(String value, String option) {
+        String text = value.strip();
+        try {
+            if (!text.startsWith("{") && !text.startsWith("[")) {
+                text = Files.readString(Path.of(text));
+            }
+            return Json.MAPPER.readTree(text);
+        } catch (IOException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    option + ": neither JSON nor a readable JSON file: " + e.getMessage());
+        }
+    }
+
+    private ObjectNode objectOf(JsonNode node, String option) {
+        if (node instanceof ObjectNode object) {
+            return object;
+        }
+        throw new picocli.CommandLine.ParameterException(spec.commandLine(), option + " must be a JSON object");
     }
 
     private int exitCode(Run run) {

@@ -7,7 +7,10 @@ import dev.assay.run.Run;
 import dev.assay.run.RunStatus;
 import dev.assay.store.RunQuery;
 import dev.assay.store.Store;
+import dev.assay.target.replay.TranscriptExport;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -17,10 +20,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code assay runs list|show|delete}: the stored runs. */
+/** {@code assay runs list|show|delete|export}: the stored runs. */
 @Command(name = "runs", mixinStandardHelpOptions = true,
-        description = "List, show and delete stored runs.",
-        subcommands = {RunsCommand.ListRuns.class, RunsCommand.ShowRun.class, RunsCommand.DeleteRun.class})
+        description = "List, show, delete and export stored runs.",
+        subcommands = {RunsCommand.ListRuns.class, RunsCommand.ShowRun.class, RunsCommand.DeleteRun.class,
+                RunsCommand.ExportRun.class})
 final class RunsCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -130,6 +134,41 @@ final class RunsCommand implements Callable<Integer> {
                 }
                 store.deleteRun(id);
                 spec.commandLine().getOut().println("deleted run " + id);
+                return ExitCodes.OK;
+            }
+        }
+    }
+
+    @Command(name = "export", mixinStandardHelpOptions = true,
+            description = "Write a run's transcripts as a replay file for 'assay run --replay'.")
+    static final class ExportRun implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+        @Mixin
+        DatabaseOption database;
+        @Parameters(paramLabel = "<run-id>", description = "The run id (a unique prefix is enough).")
+        String runId;
+        @Option(names = "--transcripts", required = true, paramLabel = "<file>",
+                description = "The JSONL file to write: one line per judged item.")
+        Path file;
+        @Option(names = "--workspace-dir", paramLabel = "<dir>",
+                description = "Where the run's workspaces were created, to export the files of kept workspaces "
+                        + "(default: $ASSAY_HOME/workspaces).")
+        Path workspaceDir;
+
+        @Override
+        public Integer call() throws Exception {
+            try (Store store = database.open()) {
+                String id = RunIds.resolve(store, runId);
+                Path workspaces = workspaceDir != null ? workspaceDir : database.home().resolve("workspaces");
+                if (file.toAbsolutePath().getParent() != null) {
+                    Files.createDirectories(file.toAbsolutePath().getParent());
+                }
+                int written;
+                try (var out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+                    written = TranscriptExport.write(store, id, workspaces, out);
+                }
+                spec.commandLine().getOut().printf("wrote %d transcripts of run %s to %s%n", written, id, file);
                 return ExitCodes.OK;
             }
         }

@@ -63,6 +63,11 @@ final class CaseRunner {
                     .withDetail("missing_tools", List.copyOf(missing));
             return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null, problem, started);
         }
+        var unavailable = plan.target().unavailable(evalCase);
+        if (unavailable.isPresent()) {
+            return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null, unavailable.get(),
+                    started);
+        }
         Workspace workspace;
         try {
             workspace = seed(caseDirectory, plan.suite().fixtures(), evalCase, placeholders);

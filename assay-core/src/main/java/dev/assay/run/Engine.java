@@ -163,7 +163,14 @@ public final class Engine {
         return false;
     }
 
-    /** Case ids may hold characters no file system likes; the sequence number keeps directories unique. */
+    /**
+     * {@return the workspace directory of a run's case: {@code <root>/<run id>/<seq>_<case id>}} Case ids may hold
+     * characters no file system likes; the sequence number keeps directories unique.
+     */
+    public static Path caseDirectory(Path workspaceRoot, String runId, int seq, String caseId) {
+        return workspaceRoot.resolve(runId).resolve(directoryName(seq, caseId));
+    }
+
     private static String directoryName(int seq, String caseId) {
         return "%04d_%s".formatted(seq, caseId.replaceAll("[^A-Za-z0-9._-]", "_"));
     }

@@ -13,12 +13,17 @@ import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.Sandboxes;
+import dev.assay.sandbox.UnsandboxedSandbox;
 import dev.assay.target.AgentSettings;
 import dev.assay.target.AgentTarget;
 import dev.assay.target.ChatModel;
 import dev.assay.target.ModelOptions;
 import dev.assay.target.Target;
 import dev.assay.target.Targets;
+import dev.assay.target.replay.Recording;
+import dev.assay.target.replay.ReplayTarget;
+import dev.assay.target.sse.SseAgentSettings;
+import dev.assay.target.sse.SseAgentTarget;
 import dev.assay.tools.BuiltinTools;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,9 +43,13 @@ import java.util.function.Function;
  * @param agent       how the agent loop drives it
  * @param config      engine settings (run id, user, concurrency, timeout, weights, workspaces); its snapshot is
  *                    replaced by one describing this request
+ * @param agentService an agent service to evaluate instead of a model (it runs its own loop); null for none
+ * @param replay      a recording to re-score instead of calling anything; null for none. At most one of
+ *                    {@code agentService} and {@code replay} is given; with either, {@code model} and {@code agent}
+ *                    are not used and {@code model} may be null
  */
 public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selection, ModelOptions model,
-                         AgentSettings agent, RunConfig config) {
+                         AgentSettings agent, RunConfig config, SseAgentSettings agentService, Path replay) {
     public RunRequest {
         suites = List.copyOf(suites);
         if (suites.isEmpty()) {
@@ -48,9 +57,21 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
                     .withDetail("field", "suites"));
         }
         selection = selection == null ? Selection.ALL : selection;
-        Objects.requireNonNull(model, "model");
+        if (agentService != null && replay != null) {
+            throw new AssayException(Problem.of("config.conflicting_targets",
+                    "evaluate either an agent service or a recording, not both").withDetail("field", "target"));
+        }
+        if (agentService == null && replay == null) {
+            Objects.requireNonNull(model, "model");
+        }
         agent = agent == null ? AgentSettings.defaults() : agent;
         Objects.requireNonNull(config, "config");
+    }
+
+    /** A run of a model driven by Assay's agent loop. */
+    public RunRequest(List<Path> suites, boolean skipInvalid, Selection selection, ModelOptions model,
+                      AgentSettings agent, RunConfig config) {
+        this(suites, skipInvalid, selection, model, agent, config, null, null);
     }
 
     /**
@@ -61,12 +82,14 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
     }
 
     /**
-     * Loads and selects the cases, builds the model and the agent target with the built-in tools, and snapshots the
-     * configuration.
+     * Loads and selects the cases, builds the target (the model and the agent loop with the built-in tools, the agent
+     * service, or the replay), and snapshots the configuration.
      *
-     * @param env reads environment variables (the API key only); front ends pass their environment
+     * @param env reads environment variables (API keys and the agent service's credential only); front ends pass
+     *            their environment
      * @param log receives model retry lines
-     * @throws AssayException {@code suite.invalid}, {@code suite.empty_selection}, or the model's configuration problem
+     * @throws AssayException {@code suite.invalid}, {@code suite.empty_selection}, or the target's configuration
+     *                        problem ({@code replay.*}, {@code target.missing_api_key}, {@code target.discovery_failed})
      */
     public Prepared prepare(CheckerRegistry checkers, Function<String, String> env, Consumer<String> log)
             throws InterruptedException {
@@ -76,17 +99,30 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
             throw new AssayException(Problem.of("suite.empty_selection", "no case matches the selection")
                     .withDetail("field", "selection"));
         }
-        ChatModel chatModel = Targets.chatModel(model, env, log);
-        // execute_command runs inside bubblewrap when it is usable, else unconfined: the snapshot records which.
-        Sandbox sandbox = Sandboxes.detect(true);
-        Target target = new AgentTarget(chatModel, BuiltinTools.all(sandbox), agent, config.concurrency());
+        Target target;
+        Sandbox sandbox;
+        if (replay != null) {
+            target = new ReplayTarget(Recording.read(replay));
+            sandbox = new UnsandboxedSandbox();
+        } else if (agentService != null) {
+            target = SseAgentTarget.open(agentService, env);
+            // The service runs its own tools; Assay executes nothing.
+            sandbox = new UnsandboxedSandbox();
+        } else {
+            ChatModel chatModel = Targets.chatModel(model, env, log);
+            // execute_command runs inside bubblewrap when it is usable, else unconfined: the snapshot records which.
+            sandbox = Sandboxes.detect(true);
+            target = new AgentTarget(chatModel, BuiltinTools.all(sandbox), agent, config.concurrency());
+        }
         RunConfig described = config.withSnapshot(snapshot(target.describe(), sandbox));
         return new Prepared(new RunPlan(suite, target, described), load.problems(), sandbox);
     }
 
     private JsonNode snapshot(JsonNode target, Sandbox sandbox) {
         ObjectNode node = Json.object();
-        node.set("model", model.describe());
+        if (model != null && agentService == null && replay == null) {
+            node.set("model", model.describe());
+        }
         node.set("target", target);
         node.set("suites", Json.tree(suites.stream().map(Path::toString).toList()));
         node.put("skip_invalid", skipInvalid);

@@ -10,9 +10,10 @@ import java.util.Objects;
  * Which model to evaluate and how to reach it, as the user gave it. Holds the NAME of the environment variable
  * with the API key, never the key.
  *
- * @param model          {@code mock}, or {@code openai:MODEL} for any OpenAI-compatible API
+ * @param model          {@code mock}, {@code openai:MODEL} for any OpenAI-compatible API, or {@code anthropic:MODEL}
  * @param baseUrl        the API root; null for the provider's default
- * @param apiKeyEnv      the environment variable holding the key (default {@code OPENAI_API_KEY})
+ * @param apiKeyEnv      the environment variable holding the key (default {@code OPENAI_API_KEY}, or
+ *                       {@code ANTHROPIC_API_KEY} for {@code anthropic:} models)
  * @param stream         whether to request streaming responses
  * @param requestTimeout the limit for one HTTP request
  * @param retry          retries of transient failures
@@ -21,7 +22,8 @@ public record ModelOptions(String model, String baseUrl, String apiKeyEnv, boole
                            RetryPolicy retry) {
     public ModelOptions {
         Objects.requireNonNull(model, "model");
-        apiKeyEnv = apiKeyEnv == null || apiKeyEnv.isBlank() ? "OPENAI_API_KEY" : apiKeyEnv;
+        apiKeyEnv = apiKeyEnv == null || apiKeyEnv.isBlank()
+                ? model.strip().startsWith("anthropic:") ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY" : apiKeyEnv;
         requestTimeout = requestTimeout == null ? Duration.ofSeconds(120) : requestTimeout;
         retry = retry == null ? RetryPolicy.defaults() : retry;
     }

@@ -1,8 +1,10 @@
 package dev.assay.target;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.transcript.Transcript;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -22,6 +24,15 @@ public interface Target {
      * {@code TargetError} events, not thrown.
      */
     Transcript run(Case evalCase, Session session) throws InterruptedException;
+
+    /**
+     * {@return why this target cannot work on a case here, if it cannot: the case becomes {@code skipped} with this
+     * problem as its reason and stays out of the denominator (e.g. {@code replay.missing_case} for a case the
+     * recording lacks)}. Checked before the workspace is made; the default is never.
+     */
+    default Optional<Problem> unavailable(Case evalCase) {
+        return Optional.empty();
+    }
 
     /** {@return how many cases this target accepts at once; the engine uses the smaller of this and its own limit} */
     default int maxConcurrency() {

@@ -27,14 +27,12 @@ import dev.assay.target.ChatMessage;
 import dev.assay.target.ChatModel;
 import dev.assay.target.ModelRequest;
 import dev.assay.target.ModelResponse;
+import dev.assay.target.RetryLoop;
 import dev.assay.target.RetryPolicy;
 import dev.assay.target.ToolCallRequest;
 import dev.assay.target.ToolSpec;
 import dev.assay.transcript.Usage;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,8 +49,7 @@ public final class OpenAiChatModel implements ChatModel {
     private final OpenAIClient client;
     private final String model;
     private final boolean stream;
-    private final RetryPolicy retry;
-    private final Consumer<String> log;
+    private final RetryLoop retry;
 
     /**
      * @param settings how to reach the API; the key is used for requests only, never stored or logged
@@ -68,8 +65,7 @@ public final class OpenAiChatModel implements ChatModel {
                 .build();
         this.model = settings.model();
         this.stream = settings.stream();
-        this.retry = settings.retry();
-        this.log = log;
+        this.retry = new RetryLoop(settings.retry(), log);
     }
 
     @Override
@@ -80,36 +76,9 @@ public final class OpenAiChatModel implements ChatModel {
     @Override
     public ModelResponse complete(ModelRequest request) throws InterruptedException {
         ChatCompletionCreateParams params = toParams(request);
-        Instant deadline = request.timeout() == null ? null : Instant.now().plus(request.timeout());
-        Duration waited = Duration.ZERO;
-        for (int attempt = 1; ; attempt++) {
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
-            Duration remaining = deadline == null ? null : Duration.between(Instant.now(), deadline);
-            if (remaining != null && remaining.isNegative()) {
-                throw new AssayException(Problem.of("target.timeout", "the model did not answer in time")
-                        .withDetail("attempts", attempt - 1));
-            }
-            try {
-                return stream ? streamed(params, remaining) : single(params, remaining);
-            } catch (OpenAIServiceException | OpenAIIoException | OpenAIInvalidDataException e) {
-                Failure failure = classify(e);
-                boolean lastAttempt = attempt >= retry.maxAttempts();
-                Duration delay = retry.delayBefore(attempt, failure.retryAfter());
-                boolean withinBudget = waited.plus(delay).compareTo(retry.maxTotalWait()) <= 0
-                        && (deadline == null || Instant.now().plus(delay).isBefore(deadline));
-                if (!failure.transientFailure() || lastAttempt || !withinBudget) {
-                    throw new AssayException(failure.problem()
-                            .withDetail("attempts", attempt)
-                            .withDetail("waited_s", waited.toMillis() / 1000.0), e);
-                }
-                log.accept("retrying after %s (attempt %d/%d), waiting %.1f s".formatted(
-                        failure.problem().type(), attempt + 1, retry.maxAttempts(), delay.toMillis() / 1000.0));
-                Thread.sleep(delay.toMillis());
-                waited = waited.plus(delay);
-            }
-        }
+        return retry.call(request.timeout(),
+                remaining -> stream ? streamed(params, remaining) : single(params, remaining),
+                OpenAiChatModel::classify);
     }
 
     private ModelResponse single(ChatCompletionCreateParams params, Duration timeout) {
@@ -228,51 +197,18 @@ public final class OpenAiChatModel implements ChatModel {
         }
     }
 
-    private record Failure(Problem problem, boolean transientFailure, Duration retryAfter) {
-    }
-
-    private static Failure classify(RuntimeException e) {
+    private static RetryLoop.Failure classify(RuntimeException e) {
         if (e instanceof OpenAIServiceException service) {
-            int status = service.statusCode();
-            String type = status == 429 ? "target.rate_limited" : "target.http_error";
-            Problem problem = Problem.of(type, "the API answered HTTP " + status + ": " + brief(service.getMessage()))
-                    .withDetail("status", status);
-            boolean transientStatus = status == 408 || status == 409 || status == 429 || status >= 500;
-            return new Failure(problem, transientStatus, retryAfter(service));
+            List<String> retryAfter = service.headers().values("retry-after");
+            return RetryLoop.httpFailure(service.statusCode(), service.getMessage(),
+                    retryAfter.isEmpty() ? null : RetryLoop.parseRetryAfter(retryAfter.get(0)));
         }
         if (e instanceof OpenAIInvalidDataException) {
-            return new Failure(Problem.of("target.malformed_response",
-                    "the API's response could not be read: " + brief(e.getMessage())), true, null);
+            return RetryLoop.malformed(e.getMessage());
         }
-        boolean timeout = e.getCause() instanceof java.io.InterruptedIOException
-                || String.valueOf(e.getMessage()).toLowerCase().contains("timeout");
-        return new Failure(Problem.of(timeout ? "target.timeout" : "target.connection",
-                "the API could not be reached: " + brief(e.getMessage())), true, null);
-    }
-
-    private static Duration retryAfter(OpenAIServiceException e) {
-        List<String> values = e.headers().values("retry-after");
-        if (values.isEmpty()) {
-            return null;
+        if (e instanceof OpenAIIoException) {
+            return RetryLoop.unreachable(e);
         }
-        String value = values.get(0).strip();
-        try {
-            return Duration.ofMillis((long) (Double.parseDouble(value) * 1000));
-        } catch (NumberFormatException notSeconds) {
-            try {
-                var when = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
-                Duration until = Duration.between(Instant.now(), when);
-                return until.isNegative() ? Duration.ZERO : until;
-            } catch (RuntimeException notADate) {
-                return null;
-            }
-        }
-    }
-
-    private static String brief(String message) {
-        if (message == null) {
-            return "";
-        }
-        return message.length() > 300 ? message.substring(0, 300) + "..." : message;
+        return null;
     }
 }
