@@ -3,6 +3,12 @@ package dev.assay.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.check.judge.JudgeCache;
+import dev.assay.check.judge.JudgeCheckerFactory;
+import dev.assay.config.AssayConfig;
+import dev.assay.config.RunDefaults;
+import dev.assay.config.TargetConfig;
+import dev.assay.run.ToolOptions;
 import dev.assay.Json;
 import dev.assay.code.CodeCheckerFactory;
 import dev.assay.code.CodeGrader;
@@ -117,6 +123,21 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Option(names = "--agent-path", paramLabel = "<field=pointer>",
             description = "JSON Pointer of a field, e.g. final.answer=/result/text (see docs/targets.md). Repeatable.")
     Map<String, String> agentPaths = new LinkedHashMap<>();
+
+    @Option(names = "--config", paramLabel = "<file>",
+            description = "An assay.yaml naming targets, MCP servers, judge models and defaults (default: ./assay.yaml "
+                    + "when it exists). Flags given on the command line win.")
+    Path configFile;
+
+    @Option(names = {"-t", "--target"}, paramLabel = "<name>",
+            description = "A target named in the configuration file (default: its defaults.target when no --model, "
+                    + "--agent or --replay is given).")
+    String targetName;
+
+    @Option(names = "--tools", split = ",", paramLabel = "<tool>",
+            description = "Offer only these tools to the model (final_answer is always offered); cases needing "
+                    + "another tool are skipped.")
+    List<String> allowedTools = new ArrayList<>();
 
     @Option(names = "--replay", paramLabel = "<file>",
             description = "Re-score recorded transcripts (JSONL from 'runs export', or a report.json) without calling "
@@ -234,10 +255,13 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
         CheckerRegistry checkers = CheckerRegistry.builtins();
-        int targets = (model != null ? 1 : 0) + (agentUrl != null ? 1 : 0) + (replay != null ? 1 : 0);
+        AssayConfig config = configuration();
+        TargetConfig named = namedTarget(config);
+        int targets = (model != null ? 1 : 0) + (agentUrl != null ? 1 : 0) + (replay != null ? 1 : 0)
+                + (named != null ? 1 : 0);
         if (targets != 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "give exactly one of --model, --agent and --replay");
+                    "give exactly one of --model, --agent, --replay and --target");
         }
         var retry = new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
                 Duration.ofMillis((long) (maxRetryWait * 1000)));
@@ -248,13 +272,38 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             codeSandbox = Sandboxes.detect(true);
             checkers.register(new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults()));
         }
+        RunDefaults defaults = config == null ? RunDefaults.NONE : config.defaults();
+        if (config != null && !config.judges().isEmpty()) {
+            JudgeCache cache = Boolean.FALSE.equals(defaults.judgeCache()) ? JudgeCache.disabled()
+                    : JudgeCache.in(database.home().resolve("cache").resolve("judge"));
+            checkers.register(new JudgeCheckerFactory(config.judgeModels(env::get, line -> { }), cache));
+        }
+        if (database.url == null && defaults.db() != null) {
+            database.url = defaults.db();
+        }
+        ModelOptions modelOptions = named != null
+                ? new ModelOptions(named.model().model(), named.model().baseUrl(), named.model().apiKeyEnv(),
+                        named.model().stream() || stream, named.model().requestTimeout(), retry)
+                : model == null ? null : new ModelOptions(model, baseUrl, apiKeyEnv, stream, null, retry);
+        AgentSettings agentSettings = named == null
+                ? new AgentSettings(toolMode, maxSteps, temperature, seed, maxTokens)
+                : new AgentSettings(given("--tool-mode") ? toolMode : named.agent().toolMode(),
+                        given("--max-steps") ? maxSteps : named.agent().maxSteps(),
+                        given("--temperature") ? temperature : named.agent().temperature(),
+                        given("--seed") ? seed : named.agent().seed(),
+                        given("--max-tokens") ? maxTokens : named.agent().maxTokens());
+        int runConcurrency = !given("--concurrency") && defaults.concurrency() != null ? defaults.concurrency()
+                : concurrency;
+        Duration timeout = !given("--timeout") && defaults.timeout() != null ? defaults.timeout()
+                : Duration.ofMillis((long) (timeoutSeconds * 1000));
+        Weights runWeights = weights != null ? Weights.parse(weights)
+                : defaults.weights() != null ? defaults.weights() : Weights.defaults();
+        var tools = new ToolOptions(named == null ? List.of() : config.mcpServersFor(named), null, allowedTools);
         var request = new RunRequest(suites, skipInvalid, new Selection(dimensions, language, tags, ids, seed, limit),
-                model == null ? null : new ModelOptions(model, baseUrl, apiKeyEnv, stream, null, retry),
-                new AgentSettings(toolMode, maxSteps, temperature, seed, maxTokens),
-                new RunConfig(null, userId, language, concurrency, Duration.ofMillis((long) (timeoutSeconds * 1000)),
-                        weights == null ? Weights.defaults() : Weights.parse(weights), workspaces,
+                modelOptions, agentSettings,
+                new RunConfig(null, userId, language, runConcurrency, timeout, runWeights, workspaces,
                         keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE, null),
-                agentUrl == null ? null : agentSettings(retry), replay);
+                agentUrl == null ? null : agentSettings(retry), replay, tools);
         RunRequest.Prepared prepared;
         try {
             prepared = request.prepare(checkers, env::get, line -> {
@@ -267,11 +316,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             throw e;
         }
         prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
-        if (model != null && !prepared.sandbox().isolating()) {
+        if (modelOptions != null && !prepared.sandbox().isolating()) {
             stderr.println("warning: bubblewrap is not usable here, so execute_command runs commands unconfined "
                     + "in the case workspace; install bubblewrap (apt-get install -y bubblewrap) to confine them");
         }
-        try (Store store = database.open()) {
+        try (prepared; Store store = database.open()) {
             var engine = new Engine(store, checkers);
             var progress = new ProgressPrinter(stderr, quiet);
             RunPlan plan = prepared.plan();
@@ -352,6 +401,35 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             return ExitCodes.THRESHOLD_MISSED;
         }
         return ExitCodes.OK;
+    }
+
+    /** The configuration file: --config, else ./assay.yaml when it exists, else none. */
+    private AssayConfig configuration() {
+        if (configFile != null) {
+            return AssayConfig.load(configFile);
+        }
+        Path implicit = Path.of("assay.yaml");
+        return java.nio.file.Files.isRegularFile(implicit) ? AssayConfig.load(implicit) : null;
+    }
+
+    /** The configured target to run: --target, else the file's default when nothing else names a target. */
+    private TargetConfig namedTarget(AssayConfig config) {
+        if (targetName != null) {
+            if (config == null) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                        "--target needs a configuration file (--config or ./assay.yaml)");
+            }
+            return config.target(targetName);
+        }
+        boolean explicit = model != null || agentUrl != null || replay != null;
+        if (config == null || explicit || config.defaults().target() == null) {
+            return null;
+        }
+        return config.target(config.defaults().target());
+    }
+
+    private boolean given(String option) {
+        return spec.commandLine().getParseResult().hasMatchedOption(option);
     }
 
     private static void removeHook(Thread hook) {

@@ -15,6 +15,7 @@ import dev.assay.check.Verdict;
 import dev.assay.target.Session;
 import dev.assay.target.Target;
 import dev.assay.tools.ToolNames;
+import dev.assay.tools.mcp.McpToolset;
 import dev.assay.tools.Workspace;
 import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptBuilder;
@@ -61,6 +62,11 @@ final class CaseRunner {
             Problem problem = Problem.of("case.missing_tools",
                             "the target lacks the tools this case needs: " + String.join(", ", missing))
                     .withDetail("missing_tools", List.copyOf(missing));
+            // A tool of an MCP server that was down is missing for a reason the user can act on: say which.
+            var mcpReasons = McpToolset.skipReasons(plan.config().snapshot().path("mcp"), missing);
+            if (!mcpReasons.isEmpty()) {
+                problem = problem.withDetail("mcp", mcpReasons);
+            }
             return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null, problem, started);
         }
         var unavailable = plan.target().unavailable(evalCase);

@@ -25,7 +25,10 @@ import dev.assay.target.replay.ReplayTarget;
 import dev.assay.target.sse.SseAgentSettings;
 import dev.assay.target.sse.SseAgentTarget;
 import dev.assay.tools.BuiltinTools;
+import dev.assay.tools.Tool;
+import dev.assay.tools.mcp.McpToolset;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -47,9 +50,11 @@ import java.util.function.Function;
  * @param replay      a recording to re-score instead of calling anything; null for none. At most one of
  *                    {@code agentService} and {@code replay} is given; with either, {@code model} and {@code agent}
  *                    are not used and {@code model} may be null
+ * @param tools       MCP servers and the allowed-tool list for the agent loop; defaults when null
  */
 public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selection, ModelOptions model,
-                         AgentSettings agent, RunConfig config, SseAgentSettings agentService, Path replay) {
+                         AgentSettings agent, RunConfig config, SseAgentSettings agentService, Path replay,
+                         ToolOptions tools) {
     public RunRequest {
         suites = List.copyOf(suites);
         if (suites.isEmpty()) {
@@ -66,19 +71,35 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
         }
         agent = agent == null ? AgentSettings.defaults() : agent;
         Objects.requireNonNull(config, "config");
+        tools = tools == null ? ToolOptions.DEFAULTS : tools;
+    }
+
+    /** A run of a model, an agent service or a recording, with the default tools. */
+    public RunRequest(List<Path> suites, boolean skipInvalid, Selection selection, ModelOptions model,
+                      AgentSettings agent, RunConfig config, SseAgentSettings agentService, Path replay) {
+        this(suites, skipInvalid, selection, model, agent, config, agentService, replay, null);
     }
 
     /** A run of a model driven by Assay's agent loop. */
     public RunRequest(List<Path> suites, boolean skipInvalid, Selection selection, ModelOptions model,
                       AgentSettings agent, RunConfig config) {
-        this(suites, skipInvalid, selection, model, agent, config, null, null);
+        this(suites, skipInvalid, selection, model, agent, config, null, null, null);
     }
 
     /**
      * A plan ready for {@link Engine#start}, with the problems of an invalid suite that {@code skipInvalid} let
-     * through (empty otherwise).
+     * through (empty otherwise). Close it once the run has ended: it holds the MCP connections.
+     *
+     * @param mcp the connected MCP servers; null when none were configured
      */
-    public record Prepared(RunPlan plan, List<CaseProblem> skippedProblems, Sandbox sandbox) {
+    public record Prepared(RunPlan plan, List<CaseProblem> skippedProblems, Sandbox sandbox, McpToolset mcp)
+            implements AutoCloseable {
+        @Override
+        public void close() {
+            if (mcp != null) {
+                mcp.close();
+            }
+        }
     }
 
     /**
@@ -101,6 +122,7 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
         }
         Target target;
         Sandbox sandbox;
+        McpToolset mcp = null;
         if (replay != null) {
             target = new ReplayTarget(Recording.read(replay));
             sandbox = new UnsandboxedSandbox();
@@ -112,13 +134,25 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
             ChatModel chatModel = Targets.chatModel(model, env, log);
             // execute_command runs inside bubblewrap when it is usable, else unconfined: the snapshot records which.
             sandbox = Sandboxes.detect(true);
-            target = new AgentTarget(chatModel, BuiltinTools.all(sandbox), agent, config.concurrency());
+            mcp = tools.mcpServers().isEmpty() ? null : McpToolset.connect(tools.mcpServers(), tools.mcpTimeout(), env);
+            if (mcp != null) {
+                mcp.unavailable().forEach((server, reason) ->
+                        log.accept("MCP server " + server + " is unavailable: " + reason));
+            }
+            var offered = new ArrayList<Tool>(BuiltinTools.all(sandbox));
+            if (mcp != null) {
+                offered.addAll(mcp.tools());
+            }
+            target = new AgentTarget(chatModel, tools.filter(offered), agent, config.concurrency());
         }
-        RunConfig described = config.withSnapshot(snapshot(target.describe(), sandbox));
-        return new Prepared(new RunPlan(suite, target, described), load.problems(), sandbox);
+        ObjectNode snapshot = snapshot(target.describe(), sandbox);
+        if (mcp != null) {
+            snapshot.set("mcp", mcp.snapshot());
+        }
+        return new Prepared(new RunPlan(suite, target, config.withSnapshot(snapshot)), load.problems(), sandbox, mcp);
     }
 
-    private JsonNode snapshot(JsonNode target, Sandbox sandbox) {
+    private ObjectNode snapshot(JsonNode target, Sandbox sandbox) {
         ObjectNode node = Json.object();
         if (model != null && agentService == null && replay == null) {
             node.set("model", model.describe());
@@ -132,6 +166,7 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
         node.set("weights", Json.tree(config.weights().byDimension()));
         node.put("sandbox", sandbox.kind());
         node.put("workspace_policy", config.workspacePolicy().name().toLowerCase(java.util.Locale.ROOT));
+        node.set("allowed_tools", Json.tree(tools.allowed()));
         return node;
     }
 }

@@ -66,6 +66,14 @@ final class Runs {
         EventLog events = LiveRuns.newLog();
         RunHandle handle = engine.start(plan, new RunEvents(events));
         live.add(handle, events);
+        // The prepared run holds its MCP connections until the run has ended.
+        Thread.ofVirtual().name("assay-close-" + handle.runId()).start(() -> {
+            try (prepared) {
+                handle.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
         ObjectNode response = Json.object();
         response.put("run_id", handle.runId());
         response.put("status", handle.current().status().wireName());

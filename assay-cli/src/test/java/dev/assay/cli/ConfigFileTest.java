@@ -1,0 +1,83 @@
+package dev.assay.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.Json;
+import dev.assay.testing.ScriptedOpenAiServer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** assay.yaml's targets and defaults, and --tools, as `assay run` applies them. */
+class ConfigFileTest {
+    @TempDir
+    Path home;
+
+    private Path suite() throws Exception {
+        Path suite = home.resolve("suite.jsonl");
+        Files.writeString(suite, """
+                {"id": "answer", "dimension": "common", "prompt": "Capital of France?", "checker": "contains", "expected": "Paris"}
+                {"id": "write", "dimension": "complex", "prompt": "Write a.txt", "prerequisites": ["write_file"], "checker": "file_exists", "expected": "a.txt"}
+                """);
+        return suite;
+    }
+
+    @Test
+    void a_configured_target_and_its_defaults_drive_the_run() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(ScriptedOpenAiServer.text("Paris")))) {
+            Path config = home.resolve("assay.yaml");
+            Files.writeString(config, """
+                    version: 1
+                    defaults:
+                      target: local
+                      concurrency: 3
+                      timeout_s: 45
+                    targets:
+                      local:
+                        model: openai:scripted
+                        base_url: %s
+                        api_key_env: LOCAL_KEY
+                        tool_mode: text
+                        temperature: 0
+                    """.formatted(server.baseUrl()));
+            var result = new CliRunner(home).run("run", suite().toString(), "--config", config.toString(),
+                    "--format", "json", "-q");
+            assertThat(result.code()).as(result.err()).isZero();
+            String runId = Json.parse(result.out()).path("run_id").asText();
+            JsonNode report = Json.parse(new CliRunner(home).run("runs", "show", runId, "--format", "json").out());
+            assertThat(report.at("/config/model/model").asText()).isEqualTo("openai:scripted");
+            assertThat(report.at("/config/model/api_key_env").asText()).isEqualTo("LOCAL_KEY");
+            assertThat(report.at("/config/target/tool_mode").asText()).isEqualTo("text");
+            assertThat(report.at("/config/concurrency").asInt()).isEqualTo(3);
+            assertThat(report.at("/config/timeout_s").asDouble()).isEqualTo(45.0);
+            assertThat(server.requests().get(0).path("temperature").asDouble()).isEqualTo(0.0);
+        }
+    }
+
+    @Test
+    void only_the_allowed_tools_are_offered_and_cases_needing_others_are_skipped() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(ScriptedOpenAiServer.text("Paris")))) {
+            var result = new CliRunner(home).run("run", suite().toString(), "--model", "openai:scripted",
+                    "--base-url", server.baseUrl(), "--api-key-env", "NONE", "--tools", "read_file", "--format", "json",
+                    "-q");
+            assertThat(result.code()).as(result.err()).isZero();
+            JsonNode summary = Json.parse(result.out());
+            assertThat(summary.at("/counts/skipped").asInt()).isEqualTo(1);
+            assertThat(summary.at("/counts/passed").asInt()).isEqualTo(1);
+            var offered = server.requests().get(0).path("tools");
+            assertThat(offered).extracting(tool -> tool.at("/function/name").asText())
+                    .containsExactlyInAnyOrder("read_file", "final_answer");
+        }
+    }
+
+    @Test
+    void an_unknown_configured_target_is_a_usage_error() throws Exception {
+        Path config = home.resolve("assay.yaml");
+        Files.writeString(config, "version: 1\ntargets:\n  a:\n    model: mock\n");
+        var result = new CliRunner(home).run("run", suite().toString(), "--config", config.toString(), "--target", "b");
+        assertThat(result.code()).isEqualTo(2);
+        assertThat(result.err()).contains("config.unknown_target");
+    }
+}

@@ -1,0 +1,39 @@
+package dev.assay.run;
+
+import dev.assay.tools.Tool;
+import dev.assay.tools.ToolNames;
+import dev.assay.tools.mcp.McpServerConfig;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which tools a model driven by Assay's agent loop is offered, besides the built-in ones.
+ *
+ * @param mcpServers MCP servers whose tools are offered as {@code server@tool}; empty for none
+ * @param mcpTimeout how long connecting to each server and listing its tools may take (default 20 s)
+ * @param allowed    when not empty, only these tools are offered (names or aliases, resolved to canonical names;
+ *                   {@code server@tool} for MCP tools); {@code final_answer} is always offered, as the loop's way to
+ *                   finish. Cases needing a tool left out are skipped with the reason
+ */
+public record ToolOptions(List<McpServerConfig> mcpServers, Duration mcpTimeout, List<String> allowed) {
+    public static final ToolOptions DEFAULTS = new ToolOptions(List.of(), null, List.of());
+
+    public ToolOptions {
+        mcpServers = mcpServers == null ? List.of() : List.copyOf(mcpServers);
+        mcpTimeout = mcpTimeout == null ? Duration.ofSeconds(20) : mcpTimeout;
+        allowed = allowed == null ? List.of() : List.copyOf(allowed);
+    }
+
+    /** {@return the tools that may be offered, in the order given} */
+    public List<Tool> filter(List<Tool> tools) {
+        if (allowed.isEmpty()) {
+            return List.copyOf(tools);
+        }
+        Set<String> names = new HashSet<>();
+        allowed.forEach(name -> names.add(ToolNames.canonical(name)));
+        names.add(ToolNames.FINAL_ANSWER);
+        return tools.stream().filter(tool -> names.contains(tool.name())).toList();
+    }
+}
