@@ -17,8 +17,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = AssayCli.Version.class,
         description = "Evaluate LLMs and tool-using agents: capability suites, code questions, dialog replay.",
-        subcommands = {RunCommand.class, RunsCommand.class, CasesCommand.class, CodeCommand.class, ServeCommand.class,
-                CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, RunsCommand.class, CasesCommand.class, CodeCommand.class, ServeCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
                 "0:the command succeeded (for run: the run finished and met --threshold)",
@@ -51,6 +50,7 @@ public final class AssayCli implements Callable<Integer> {
         var commandLine = new CommandLine(new AssayCli(), new EnvironmentFactory(env));
         commandLine.addSubcommand("dialog", new DialogCommand(options -> Targets.chatModel(options, env::get,
                 line -> err.println("  " + line))));
+        commandLine.addSubcommand("help", new CommandLine.HelpCommand());
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);

@@ -351,6 +351,14 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     Reporters.builtins().writeAll(report, out);
                 }
                 Summary.print(stdout, report, format, out);
+                boolean kept = report.items().stream().anyMatch(item -> switch (item.status()) {
+                    case FAILED, PARTIAL, ERROR -> true;
+                    default -> keepWorkspaces;
+                });
+                Path runWorkspaces = plan.config().workspaceRoot().resolve(run.runId());
+                if (kept && !format.equals("json") && java.nio.file.Files.isDirectory(runWorkspaces)) {
+                    stdout.println("Workspaces kept for inspection: " + runWorkspaces);
+                }
                 return exitCode(run);
             } finally {
                 reportsWritten.countDown();

@@ -47,6 +47,8 @@ final class RunsCommand implements Callable<Integer> {
         RunStatus status;
         @Option(names = "--user-id", paramLabel = "<id>", description = "Only runs of this user.")
         String userId;
+        @Option(names = "--kind", paramLabel = "<kind>", description = "capability or dialog.")
+        String kind;
         @Option(names = "--limit", paramLabel = "<n>", defaultValue = "20", description = "At most this many (default: ${DEFAULT-VALUE}).")
         int limit;
         @Option(names = "--offset", paramLabel = "<n>", defaultValue = "0", description = "Skip this many.")
@@ -58,7 +60,7 @@ final class RunsCommand implements Callable<Integer> {
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             try (Store store = database.open()) {
-                var query = new RunQuery(userId, model, status, null, null, null, offset, Math.max(1, Math.min(limit, 1000)));
+                var query = new RunQuery(userId, model, status, kind, null, null, offset, Math.max(1, Math.min(limit, 1000)));
                 List<Run> runs = store.listRuns(query);
                 if (format.equals("json")) {
                     out.println(Json.write(java.util.Map.of("runs", runs, "total", store.countRuns(query))));

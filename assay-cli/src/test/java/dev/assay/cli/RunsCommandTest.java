@@ -31,6 +31,8 @@ class RunsCommandTest {
         JsonNode listed = Json.parse(list.out());
         assertThat(listed.path("total").asInt()).isEqualTo(1);
         assertThat(listed.at("/runs/0/run_id").asText()).isEqualTo(runId);
+        assertThat(Json.parse(cli.run("runs", "list", "--kind", "dialog", "--format", "json").out())
+                .path("total").asInt()).isZero();
 
         var show = cli.run("runs", "show", runId.substring(0, 8));
         assertThat(show.code()).isZero();
