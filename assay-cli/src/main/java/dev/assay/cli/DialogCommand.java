@@ -226,7 +226,12 @@ public final class DialogCommand implements Callable<Integer> {
                 DialogTarget target;
                 DialogRunConfig config;
                 if (agent.given()) {
-                    FieldMapping mapping = FieldMapping.parse(fieldMapping);
+                    FieldMapping mapping;
+                    try {
+                        mapping = FieldMapping.parse(fieldMapping);
+                    } catch (AssayException e) {
+                        throw new ParameterException(spec.commandLine(), "--field-mapping: " + e.problem().message());
+                    }
                     // Requests are retried within a turn's time limit before --turn-retries retries the turn.
                     var service = SseAgentService.open(agent.settings(null, false, "", RetryPolicy.defaults(),
                             workersDialog), id, env::get, line -> err.println("  " + line));
