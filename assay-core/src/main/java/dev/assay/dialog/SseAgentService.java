@@ -12,6 +12,8 @@ import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptBuilder;
 import dev.assay.transcript.TranscriptEvent;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -78,8 +80,10 @@ public final class SseAgentService implements AgentService {
         SseAgentSettings settings = client.settings();
         var transcript = new TranscriptBuilder();
         ObjectNode report = JsonNodeFactory.instance.objectNode();
-        Set<String> unstored = Set.of(settings.events().events().get("tool_call"),
-                settings.events().events().get("tool_result"), settings.events().events().get("llm_output_delta"));
+        Map<String, String> names = settings.events().events();
+        // Set.copyOf: a service may use one event name for several kinds.
+        Set<String> unstored = Set.copyOf(List.of(names.get("tool_call"), names.get("tool_result"),
+                names.get("llm_output_delta")));
         client.exchange(RequestBody.of(settings, new RequestBody.Call(message, sessionId, userId, runId, "", "", "")),
                 timeout.plus(STREAM_GRACE), transcript, null, log, (event, payload) -> {
                     if (!unstored.contains(event)) {
