@@ -217,6 +217,10 @@ public final class DialogCommand implements Callable<Integer> {
                 if (fieldMapping != null && !agent.given()) {
                     throw new ParameterException(spec.commandLine(), "--field-mapping applies to --agent only");
                 }
+                if (systemPrompt != null && agent.given()) {
+                    throw new ParameterException(spec.commandLine(),
+                            "--system-prompt applies to --model only; an agent service keeps its own prompt");
+                }
                 Dataset data = Dataset.load(dataset);
                 data.skipCounts().forEach((reason, count) -> err.println("skipped " + count + " line(s): "
                         + reason.wireName()));

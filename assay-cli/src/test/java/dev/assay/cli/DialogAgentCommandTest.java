@@ -102,6 +102,16 @@ class DialogAgentCommandTest {
     }
 
     @Test
+    void a_system_prompt_with_an_agent_is_a_usage_error() throws Exception {
+        Path prompt = Files.writeString(home.resolve("prompt.txt"), "你是投资顾问");
+
+        var result = run(new CliRunner(home), "--agent", agent.url(), "--system-prompt", prompt.toString());
+
+        assertThat(result.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(agent.requests()).isEmpty();
+    }
+
+    @Test
     void an_unset_credential_variable_stops_the_run_before_any_request() {
         var result = run(new CliRunner(home), "--agent", agent.url(), "--agent-auth-env", "AGENT_TOKEN");
 
