@@ -112,6 +112,14 @@ class DialogAgentCommandTest {
     }
 
     @Test
+    void a_request_body_that_is_not_json_is_a_usage_error() {
+        var result = run(new CliRunner(home), "--agent", agent.url(), "--agent-body", "{not json");
+
+        assertThat(result.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(agent.requests()).isEmpty();
+    }
+
+    @Test
     void an_unset_credential_variable_stops_the_run_before_any_request() {
         var result = run(new CliRunner(home), "--agent", agent.url(), "--agent-auth-env", "AGENT_TOKEN");
 
