@@ -2,21 +2,26 @@ package dev.assay.cli;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.dialog.AgentTarget;
 import dev.assay.dialog.ChatModelTarget;
 import dev.assay.dialog.Dataset;
 import dev.assay.dialog.DialogRunRecords;
 import dev.assay.dialog.DialogRunConfig;
 import dev.assay.dialog.DialogRunner;
+import dev.assay.dialog.DialogTarget;
 import dev.assay.dialog.EvalSummary;
+import dev.assay.dialog.FieldMapping;
 import dev.assay.dialog.MetricResult;
 import dev.assay.dialog.MetricsProfile;
 import dev.assay.dialog.ScoreOptions;
 import dev.assay.dialog.Scoring;
+import dev.assay.dialog.SseAgentService;
 import dev.assay.dialog.TraceFile;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.target.ChatModel;
 import dev.assay.target.ModelOptions;
+import dev.assay.target.RetryPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +31,7 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -33,6 +39,7 @@ import java.util.function.Function;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
@@ -135,12 +142,15 @@ public final class DialogCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code dialog run}: replay a dataset against a model and score it. */
+    /** {@code dialog run}: replay a dataset against a model or an agent service and score it. */
     @Command(name = "run", mixinStandardHelpOptions = true,
-            description = "Replay every valid dialog of a dataset against a model, turn by turn, and score the run.")
-    static final class Run implements Callable<Integer> {
+            description = "Replay every valid dialog of a dataset against a model (--model) or an agent service "
+                    + "(--agent), turn by turn, and score the run.")
+    static final class Run implements Callable<Integer>, EnvironmentFactory.NeedsEnvironment {
         @Spec
         CommandSpec spec;
+
+        private Map<String, String> env = Map.of();
 
         @ParentCommand
         DialogCommand parent;
@@ -148,17 +158,16 @@ public final class DialogCommand implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "DATASET", description = "The dialog dataset (JSONL).")
         Path dataset;
 
-        @Option(names = {"-t", "--model"}, required = true, paramLabel = "SPEC",
-                description = "The chat model to replay against, as the model factory understands it.")
-        String model;
+        @picocli.CommandLine.Mixin
+        ModelOptionsMixin model = new ModelOptionsMixin();
 
-        @Option(names = "--base-url", paramLabel = "URL",
-                description = "API root of an OpenAI-compatible server (default: OpenAI).")
-        String baseUrl;
+        @picocli.CommandLine.Mixin
+        AgentOptionsMixin agent = new AgentOptionsMixin();
 
-        @Option(names = "--api-key-env", paramLabel = "NAME", defaultValue = "OPENAI_API_KEY",
-                description = "Environment variable holding the API key; default ${DEFAULT-VALUE}. Keys are never stored.")
-        String apiKeyEnv;
+        @Option(names = "--field-mapping", paramLabel = "<field=pointer,...>",
+                description = "With --agent: where the trace's recall, tools, compliance and profile_snapshot are in "
+                        + "the agent's turn report, e.g. recall=/memory_recall,compliance= (see docs/dialog.md).")
+        String fieldMapping;
 
         @picocli.CommandLine.Mixin
         DatabaseOption database;
@@ -190,12 +199,6 @@ public final class DialogCommand implements Callable<Integer> {
                 description = "Label of the prompt for the config fingerprint; default: a hash of the system prompt.")
         String promptVersion;
 
-        @Option(names = "--temperature", paramLabel = "T", description = "Sampling temperature; default: the provider's.")
-        Double temperature;
-
-        @Option(names = "--seed", paramLabel = "N", description = "Sampling seed; default: none.")
-        Long seed;
-
         @picocli.CommandLine.Mixin
         ScoringOptions scoring = new ScoringOptions();
 
@@ -208,15 +211,43 @@ public final class DialogCommand implements Callable<Integer> {
                     return fail(err, Problem.of("dialog.invalid_option",
                             "--workers-dialog and --turn-timeout must be at least 1, --turn-retries at least 0"));
                 }
+                if (model.given() == agent.given()) {
+                    throw new ParameterException(spec.commandLine(), "give exactly one of --model and --agent");
+                }
+                if (fieldMapping != null && !agent.given()) {
+                    throw new ParameterException(spec.commandLine(), "--field-mapping applies to --agent only");
+                }
+                if (systemPrompt != null && agent.given()) {
+                    throw new ParameterException(spec.commandLine(),
+                            "--system-prompt applies to --model only; an agent service keeps its own prompt");
+                }
                 Dataset data = Dataset.load(dataset);
                 data.skipCounts().forEach((reason, count) -> err.println("skipped " + count + " line(s): "
                         + reason.wireName()));
                 String prompt = systemPrompt == null ? "" : Files.readString(systemPrompt, StandardCharsets.UTF_8);
                 String id = runId != null ? runId : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
-                var config = new DialogRunConfig(id, dataset.toString(), model, promptVersion(prompt),
-                        workersDialog, Duration.ofSeconds(turnTimeoutSeconds), turnRetries, scoring.toOptions(), null);
-                var target = new ChatModelTarget(parent.models.apply(new ModelOptions(model, baseUrl, apiKeyEnv, false,
-                        Duration.ofSeconds(turnTimeoutSeconds), null)), prompt, temperature, seed);
+                Duration turnTimeout = Duration.ofSeconds(turnTimeoutSeconds);
+                DialogTarget target;
+                DialogRunConfig config;
+                if (agent.given()) {
+                    FieldMapping mapping;
+                    try {
+                        mapping = FieldMapping.parse(fieldMapping);
+                    } catch (AssayException e) {
+                        throw new ParameterException(spec.commandLine(), "--field-mapping: " + e.problem().message());
+                    }
+                    // Requests are retried within a turn's time limit before --turn-retries retries the turn.
+                    var service = SseAgentService.open(agent.settings(null, false, "", RetryPolicy.defaults(),
+                            workersDialog), id, env::get, line -> err.println("  " + line));
+                    target = new AgentTarget(service, mapping);
+                    config = new DialogRunConfig(id, dataset.toString(), service.name(), promptVersion(prompt),
+                            workersDialog, turnTimeout, turnRetries, scoring.toOptions(), mapping);
+                } else {
+                    target = new ChatModelTarget(parent.models.apply(model.toOptions(false, turnTimeout, null)), prompt,
+                            model.temperature, model.seed);
+                    config = new DialogRunConfig(id, dataset.toString(), model.model, promptVersion(prompt),
+                            workersDialog, turnTimeout, turnRetries, scoring.toOptions(), null);
+                }
                 Path runDir = outDir.resolve(id);
                 DialogRunner.Outcome outcome = DialogRunner.run(data, target, config, runDir, trace ->
                         err.println("dialog " + trace.datasetIndex() + " " + trace.dialogId() + ": "
@@ -237,6 +268,11 @@ public final class DialogCommand implements Callable<Integer> {
             } catch (IOException e) {
                 return fail(err, Problem.of("dialog.input_unreadable", e.toString()));
             }
+        }
+
+        @Override
+        public void environment(Map<String, String> environment) {
+            this.env = environment;
         }
 
         private String promptVersion(String prompt) {

@@ -21,52 +21,64 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 
 /**
- * Maps one agent stream's events into a transcript as they arrive. Belongs to one case and one reading thread;
- * the {@link TranscriptBuilder} it fills is what other threads read.
+ * Maps one agent stream's events into a transcript as they arrive, and hands every event's payload to a listener
+ * (dialog replay reads events the transcript has no place for). Belongs to one stream and one reading thread; the
+ * {@link TranscriptBuilder} it fills is what other threads read.
  */
 final class EventCollector {
     private final EventMapping mapping;
     private final TranscriptBuilder transcript;
     private final Workspace workspace;
+    private final BiConsumer<String, JsonNode> listener;
     private final StringBuilder deltas = new StringBuilder();
     private final StringBuilder reasoningDeltas = new StringBuilder();
     private final Set<String> seenIds = new HashSet<>();
     private final List<TranscriptEvent.ToolCall> unanswered = new ArrayList<>();
     private int generatedIds;
 
-    EventCollector(EventMapping mapping, TranscriptBuilder transcript, Workspace workspace) {
+    /**
+     * @param workspace where files of the {@code final} event are written; null to ignore them
+     * @param listener  receives each event's name and payload, whatever its kind, before it is mapped
+     */
+    EventCollector(EventMapping mapping, TranscriptBuilder transcript, Workspace workspace,
+                   BiConsumer<String, JsonNode> listener) {
         this.mapping = mapping;
         this.transcript = transcript;
         this.workspace = workspace;
+        this.listener = listener;
     }
 
     /** Records one event; {@return true when it ends the case (a final answer or an error)} */
     boolean accept(SseEvent event) {
-        String kind = mapping.kindOf(event.event());
-        if (kind == null) {
-            return false;
-        }
         // The reference server numbers its events so that a replayed overflow cannot be counted twice (§3.2).
         if (!event.id().isEmpty() && !seenIds.add(event.event() + "#" + event.id())) {
             return false;
         }
-        JsonNode root;
+        String kind = mapping.kindOf(event.event());
+        JsonNode parsed;
         try {
-            root = Json.MAPPER.readTree(event.data());
+            parsed = Json.MAPPER.readTree(event.data());
         } catch (IOException | RuntimeException e) {
+            if (kind == null) {
+                // Events Assay does not map may carry anything, e.g. plain-text progress.
+                return false;
+            }
             transcript.add(new TranscriptEvent.TargetError(Instant.now(), Problem.of("target.malformed_event",
                             "the " + event.event() + " event's data is not JSON")
                     .withDetail("event", event.event()).withDetail("id", event.id())));
             return true;
         }
-        if (root == null || !root.isObject()) {
-            root = Json.object();
-        }
-        JsonNode payload = mapping.at(root, "payload");
-        if (!payload.isObject()) {
-            payload = root;
+        JsonNode root = parsed != null && parsed.isObject() ? parsed : Json.object();
+        JsonNode located = mapping.at(root, "payload");
+        // The listener gets the payload whatever its JSON type (a list of recalled items, say); mapping needs an object.
+        listener.accept(event.event(), !located.isMissingNode() ? located
+                : parsed == null || parsed.isObject() ? root : parsed);
+        JsonNode payload = located.isObject() ? located : root;
+        if (kind == null) {
+            return false;
         }
         Instant at = timestamp(mapping.at(root, "timestamp"));
         switch (kind) {
@@ -163,7 +175,7 @@ final class EventCollector {
 
     /** Files the agent returns are written into the case workspace so that file checkers find them. */
     private void writeFiles(Instant at, JsonNode files) {
-        if (!files.isObject()) {
+        if (workspace == null || !files.isObject()) {
             return;
         }
         for (Iterator<Map.Entry<String, JsonNode>> it = files.fields(); it.hasNext(); ) {

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.assay.Json;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,6 +32,46 @@ public final class RequestBody {
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z_]+)}}");
 
     private RequestBody() {
+    }
+
+    /**
+     * What one request is about; the settings add {@code model}, {@code tool_names} and {@code config_overrides}.
+     *
+     * @param prompt    the message for the agent
+     * @param sessionId the agent's session
+     * @param userId    the user; empty is sent as {@code assay}, because the reference server refuses a blank one
+     * @param runId     the run; empty when none
+     * @param caseId    the case; empty when none
+     * @param language  the language of the prompt; empty for the settings' language
+     * @param workspace the absolute path of a workspace shared with the agent; empty when none
+     */
+    public record Call(String prompt, String sessionId, String userId, String runId, String caseId, String language,
+                       String workspace) {
+        public Call {
+            prompt = Objects.requireNonNullElse(prompt, "");
+            sessionId = Objects.requireNonNullElse(sessionId, "");
+            userId = Objects.requireNonNullElse(userId, "");
+            runId = Objects.requireNonNullElse(runId, "");
+            caseId = Objects.requireNonNullElse(caseId, "");
+            language = Objects.requireNonNullElse(language, "");
+            workspace = Objects.requireNonNullElse(workspace, "");
+        }
+    }
+
+    /** {@return the body of one request: the settings' template filled with the call's and the settings' values} */
+    public static JsonNode of(SseAgentSettings settings, Call call) {
+        Map<String, JsonNode> values = new LinkedHashMap<>();
+        values.put("prompt", TextNode.valueOf(call.prompt()));
+        values.put("session_id", TextNode.valueOf(call.sessionId()));
+        values.put("user_id", TextNode.valueOf(call.userId().isEmpty() ? "assay" : call.userId()));
+        values.put("run_id", TextNode.valueOf(call.runId()));
+        values.put("case_id", TextNode.valueOf(call.caseId()));
+        values.put("model", TextNode.valueOf(settings.model()));
+        values.put("language", TextNode.valueOf(call.language().isEmpty() ? settings.language() : call.language()));
+        values.put("tool_names", Json.tree(settings.tools()));
+        values.put("config_overrides", settings.configOverrides());
+        values.put("workspace", TextNode.valueOf(call.workspace()));
+        return fill(settings.body(), values);
     }
 
     /** {@return a filled copy of {@code template}} */

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
+import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +32,19 @@ class RequestBodyTest {
                 VALUES);
 
         assertThat(filled.at("/messages/0/content").asText()).isEqualTo("Q: say \"hi\" {{nope}}");
+    }
+
+    @Test
+    void a_call_fills_the_reference_body_with_its_values_and_the_settings_own() {
+        var settings = new SseAgentSettings(URI.create("http://127.0.0.1:9/wunder"), null, "qwen", "zh-CN",
+                List.of("read_file"), null, null, null, null, false, null, null, null, 1);
+
+        JsonNode body = RequestBody.of(settings, new RequestBody.Call("你好", "eval_session_d1", "", "r1", "", "", ""));
+
+        assertThat(body).isEqualTo(Json.parse("""
+                {"user_id": "assay", "question": "你好", "tool_names": ["read_file"], "stream": true,
+                 "session_id": "eval_session_d1", "model_name": "qwen", "language": "zh-CN",
+                 "config_overrides": {}}"""));
     }
 
     @Test

@@ -1,0 +1,49 @@
+package dev.assay.cli;
+
+import dev.assay.target.ModelOptions;
+import dev.assay.target.RetryPolicy;
+import java.time.Duration;
+import picocli.CommandLine.Option;
+
+/**
+ * The options that name a chat model and how it samples ({@code --model}, {@code --base-url}, {@code --api-key-env},
+ * {@code --temperature}, {@code --seed}), shared by the commands that call models. Holds the NAME of the key's
+ * variable, never the key.
+ */
+final class ModelOptionsMixin {
+    @Option(names = {"-m", "--model"}, paramLabel = "<model>",
+            description = "The model: mock (offline, fixed answer), openai:MODEL for any OpenAI-compatible API, "
+                    + "or anthropic:MODEL.")
+    String model;
+
+    @Option(names = "--base-url", paramLabel = "<url>",
+            description = "API root of an OpenAI-compatible server, e.g. http://localhost:11434/v1 (default: OpenAI).")
+    String baseUrl;
+
+    @Option(names = "--api-key-env", paramLabel = "<name>",
+            description = "Environment variable holding the API key (default: OPENAI_API_KEY, or ANTHROPIC_API_KEY for "
+                    + "anthropic:). Keys are never stored.")
+    String apiKeyEnv;
+
+    @Option(names = "--temperature", paramLabel = "<t>", description = "Sampling temperature (default: the API's).")
+    Double temperature;
+
+    @Option(names = "--seed", paramLabel = "<n>", description = "Sampling seed (default: none).")
+    Long seed;
+
+    /** {@return whether {@code --model} was given} */
+    boolean given() {
+        return model != null;
+    }
+
+    /**
+     * {@return the model options for the target factory}
+     *
+     * @param stream         whether to request streaming responses
+     * @param requestTimeout the limit for one request; null for the default
+     * @param retry          retries of transient failures; null for the defaults
+     */
+    ModelOptions toOptions(boolean stream, Duration requestTimeout, RetryPolicy retry) {
+        return new ModelOptions(model, baseUrl, apiKeyEnv, stream, requestTimeout, retry);
+    }
+}
