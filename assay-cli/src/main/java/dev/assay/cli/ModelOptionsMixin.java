@@ -28,7 +28,9 @@ final class ModelOptionsMixin {
     @Option(names = "--temperature", paramLabel = "<t>", description = "Sampling temperature (default: the API's).")
     Double temperature;
 
-    @Option(names = "--seed", paramLabel = "<n>", description = "Sampling seed (default: none).")
+    @Option(names = "--seed", paramLabel = "<n>",
+            description = "Sampling seed where the API takes one (default: none); 'run' also shuffles the selection "
+                    + "with it before --limit.")
     Long seed;
 
     /** {@return whether {@code --model} was given} */

@@ -1,6 +1,5 @@
 package dev.assay.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.check.judge.JudgeCache;
@@ -9,7 +8,6 @@ import dev.assay.config.AssayConfig;
 import dev.assay.config.RunDefaults;
 import dev.assay.config.TargetConfig;
 import dev.assay.run.ToolOptions;
-import dev.assay.Json;
 import dev.assay.code.CodeCheckerFactory;
 import dev.assay.code.CodeGrader;
 import dev.assay.cases.Selection;
@@ -32,16 +30,12 @@ import dev.assay.target.AgentSettings;
 import dev.assay.target.ModelOptions;
 import dev.assay.target.RetryPolicy;
 import dev.assay.target.ToolMode;
-import dev.assay.target.sse.EventMapping;
-import dev.assay.target.sse.SseAgentSettings;
-import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -70,59 +64,20 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Parameters(arity = "1..*", paramLabel = "<suite>", description = "Case files or directories (JSON, JSONL, YAML).")
     List<Path> suites;
 
-    @Option(names = {"-m", "--model"}, paramLabel = "<model>",
-            description = "The model: mock (offline, fixed answer, never calls tools), openai:MODEL for any "
-                    + "OpenAI-compatible API, or anthropic:MODEL. Give exactly one of --model, --agent, --replay.")
-    String model;
+    @Mixin
+    ModelOptionsMixin modelFlags;
 
-    @Option(names = "--agent", paramLabel = "<url>",
-            description = "Evaluate an agent service that runs its own loop and streams SSE events, e.g. "
-                    + "http://localhost:8000/wunder (see docs/targets.md).")
-    URI agentUrl;
-
-    @Option(names = "--agent-body", paramLabel = "<json|file>",
-            description = "Request body template (inline JSON or a file) with {{prompt}}, {{session_id}}, {{user_id}}, "
-                    + "{{model}}, {{language}}, {{tool_names}}, {{config_overrides}}, {{workspace}} (default: the "
-                    + "reference /wunder body).")
-    String agentBody;
-
-    @Option(names = "--agent-model", paramLabel = "<name>", defaultValue = "",
-            description = "Sent as {{model}} (model_name in the reference body); empty for the service's default.")
-    String agentModel;
-
-    @Option(names = "--agent-tools", split = ",", paramLabel = "<tool>",
-            description = "Tool names sent to the agent and used for prerequisite checks (default: the service's "
-                    + "defaults; the built-in tools are assumed).")
-    List<String> agentTools = new ArrayList<>();
+    @Mixin
+    AgentOptionsMixin agentFlags;
 
     @Option(names = "--agent-tools-url", paramLabel = "<url>",
             description = "GET this URL for the agent's tool list instead of --agent-tools.")
     URI agentToolsUrl;
 
-    @Option(names = "--agent-config", paramLabel = "<json>", description = "Sent as {{config_overrides}} (a JSON object).")
-    String agentConfig;
-
-    @Option(names = "--agent-auth-env", paramLabel = "<name>",
-            description = "Environment variable holding the agent's credential; never stored.")
-    String agentAuthEnv;
-
-    @Option(names = "--agent-auth-header", paramLabel = "<name>", defaultValue = "Authorization",
-            description = "Header for the credential; Authorization gets 'Bearer <value>' (default: ${DEFAULT-VALUE}).")
-    String agentAuthHeader;
-
     @Option(names = "--agent-workspace", paramLabel = "<dir>",
             description = "A directory the agent shares with Assay: case workspaces are created here and their path "
                     + "is sent as {{workspace}}.")
     Path agentWorkspace;
-
-    @Option(names = "--agent-event", paramLabel = "<kind=name>",
-            description = "The service's name for an event kind (tool_call, tool_result, llm_output, "
-                    + "llm_output_delta, final, error), e.g. final=done. Repeatable.")
-    Map<String, String> agentEvents = new LinkedHashMap<>();
-
-    @Option(names = "--agent-path", paramLabel = "<field=pointer>",
-            description = "JSON Pointer of a field, e.g. final.answer=/result/text (see docs/targets.md). Repeatable.")
-    Map<String, String> agentPaths = new LinkedHashMap<>();
 
     @Option(names = "--config", paramLabel = "<file>",
             description = "An assay.yaml naming targets, MCP servers, judge models and defaults (default: ./assay.yaml "
@@ -143,15 +98,6 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description = "Re-score recorded transcripts (JSONL from 'runs export', or a report.json) without calling "
                     + "anything; cases the file lacks are skipped.")
     Path replay;
-
-    @Option(names = "--base-url", paramLabel = "<url>",
-            description = "API root of an OpenAI-compatible server, e.g. http://localhost:11434/v1 (default: OpenAI).")
-    String baseUrl;
-
-    @Option(names = "--api-key-env", paramLabel = "<name>",
-            description = "Environment variable holding the API key (default: OPENAI_API_KEY, or ANTHROPIC_API_KEY for "
-                    + "anthropic:). Keys are never stored.")
-    String apiKeyEnv;
 
     @Option(names = {"-c", "--concurrency"}, paramLabel = "<n>", defaultValue = "4",
             description = "Cases evaluated at once (default: ${DEFAULT-VALUE}).")
@@ -178,10 +124,6 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description = "At most this many cases (after --seed shuffling; 0 = all).")
     int limit;
 
-    @Option(names = "--seed", paramLabel = "<n>",
-            description = "Shuffle the selection with this seed before --limit; also sent as the sampling seed.")
-    Long seed;
-
     @Option(names = "--weights", paramLabel = "<dim=w,...>",
             description = "Dimension weights for the total (default: tool=35,logic=25,common=20,complex=20).")
     String weights;
@@ -189,9 +131,6 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Option(names = "--tool-mode", paramLabel = "<mode>", defaultValue = "native",
             description = "native (function calling) or text (<tool_call> blocks) (default: ${DEFAULT-VALUE}).")
     ToolMode toolMode;
-
-    @Option(names = "--temperature", paramLabel = "<t>", description = "Sampling temperature (default: the API's).")
-    Double temperature;
 
     @Option(names = "--max-tokens", paramLabel = "<n>", description = "Output-token cap per model call.")
     Integer maxTokens;
@@ -257,7 +196,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         CheckerRegistry checkers = CheckerRegistry.builtins();
         AssayConfig config = configuration();
         TargetConfig named = namedTarget(config);
-        int targets = (model != null ? 1 : 0) + (agentUrl != null ? 1 : 0) + (replay != null ? 1 : 0)
+        int targets = (modelFlags.given() ? 1 : 0) + (agentFlags.given() ? 1 : 0) + (replay != null ? 1 : 0)
                 + (named != null ? 1 : 0);
         if (targets != 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
@@ -284,13 +223,13 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         ModelOptions modelOptions = named != null
                 ? new ModelOptions(named.model().model(), named.model().baseUrl(), named.model().apiKeyEnv(),
                         named.model().stream() || stream, named.model().requestTimeout(), retry)
-                : model == null ? null : new ModelOptions(model, baseUrl, apiKeyEnv, stream, null, retry);
+                : modelFlags.given() ? modelFlags.toOptions(stream, null, retry) : null;
         AgentSettings agentSettings = named == null
-                ? new AgentSettings(toolMode, maxSteps, temperature, seed, maxTokens)
+                ? new AgentSettings(toolMode, maxSteps, modelFlags.temperature, modelFlags.seed, maxTokens)
                 : new AgentSettings(given("--tool-mode") ? toolMode : named.agent().toolMode(),
                         given("--max-steps") ? maxSteps : named.agent().maxSteps(),
-                        given("--temperature") ? temperature : named.agent().temperature(),
-                        given("--seed") ? seed : named.agent().seed(),
+                        given("--temperature") ? modelFlags.temperature : named.agent().temperature(),
+                        given("--seed") ? modelFlags.seed : named.agent().seed(),
                         given("--max-tokens") ? maxTokens : named.agent().maxTokens());
         int runConcurrency = !given("--concurrency") && defaults.concurrency() != null ? defaults.concurrency()
                 : concurrency;
@@ -299,11 +238,13 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         Weights runWeights = weights != null ? Weights.parse(weights)
                 : defaults.weights() != null ? defaults.weights() : Weights.defaults();
         var tools = new ToolOptions(named == null ? List.of() : config.mcpServersFor(named), null, allowedTools);
-        var request = new RunRequest(suites, skipInvalid, new Selection(dimensions, language, tags, ids, seed, limit),
+        var selection = new Selection(dimensions, language, tags, ids, modelFlags.seed, limit);
+        var request = new RunRequest(suites, skipInvalid, selection,
                 modelOptions, agentSettings,
                 new RunConfig(null, userId, language, runConcurrency, timeout, runWeights, workspaces,
                         keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE, null),
-                agentUrl == null ? null : agentSettings(retry), replay, tools);
+                agentFlags.given() ? agentFlags.settings(agentToolsUrl, agentWorkspace != null, language, retry,
+                        runConcurrency) : null, replay, tools);
         RunRequest.Prepared prepared;
         try {
             prepared = request.prepare(checkers, env::get, line -> {
@@ -367,35 +308,6 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         }
     }
 
-    private SseAgentSettings agentSettings(RetryPolicy retry) {
-        return new SseAgentSettings(agentUrl, agentBody == null ? null : jsonOrFile(agentBody, "--agent-body"),
-                agentModel, language, agentTools, agentToolsUrl,
-                agentConfig == null ? null : objectOf(jsonOrFile(agentConfig, "--agent-config"), "--agent-config"),
-                agentAuthHeader, agentAuthEnv, agentWorkspace != null, new EventMapping(agentEvents, agentPaths), null,
-                retry, concurrency);
-    }
-
-    /** Inline JSON when it looks like JSON, else the path of a file holding it. */
-    private JsonNode jsonOrFile(String value, String option) {
-        String text = value.strip();
-        try {
-            if (!text.startsWith("{") && !text.startsWith("[")) {
-                text = Files.readString(Path.of(text));
-            }
-            return Json.MAPPER.readTree(text);
-        } catch (IOException e) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    option + ": neither JSON nor a readable JSON file: " + e.getMessage());
-        }
-    }
-
-    private ObjectNode objectOf(JsonNode node, String option) {
-        if (node instanceof ObjectNode object) {
-            return object;
-        }
-        throw new picocli.CommandLine.ParameterException(spec.commandLine(), option + " must be a JSON object");
-    }
-
     private int exitCode(Run run) {
         if (run.status() == RunStatus.CANCELLED) {
             return ExitCodes.CANCELLED;
@@ -429,7 +341,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             }
             return config.target(targetName);
         }
-        boolean explicit = model != null || agentUrl != null || replay != null;
+        boolean explicit = modelFlags.given() || agentFlags.given() || replay != null;
         if (config == null || explicit || config.defaults().target() == null) {
             return null;
         }
