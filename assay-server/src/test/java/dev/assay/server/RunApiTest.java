@@ -228,6 +228,40 @@ class RunApiTest {
     }
 
     @Test
+    void a_stored_dialog_run_is_listed_by_kind() throws Exception {
+        String runId = DialogRuns.store(server.store, home.resolve("dialog-runs").resolve("listed"), "dialog-listed");
+        JsonNode dialogs = server.get("/api/runs?kind=dialog").json().path("runs");
+        assertThat(dialogs).extracting(run -> run.path("run_id").asText()).contains(runId);
+        assertThat(dialogs).extracting(run -> run.path("kind").asText()).containsOnly("dialog");
+        JsonNode capability = server.get("/api/runs?kind=capability").json().path("runs");
+        assertThat(capability).extracting(run -> run.path("run_id").asText()).doesNotContain(runId);
+        assertThat(server.get("/api/runs?kind=chat").json().path("field").asText()).isEqualTo("kind");
+    }
+
+    @Test
+    void a_dialog_run_detail_holds_the_metrics_and_each_turn() throws Exception {
+        String runId = DialogRuns.store(server.store, home.resolve("dialog-runs").resolve("detail"), "dialog-detail");
+        JsonNode detail = server.get("/api/runs/" + runId).json();
+        JsonNode m1 = detail.path("run").path("config").path("metrics_summary").path("metrics")
+                .path("m1_context_continuity");
+        assertThat(m1.path("micro").has("key_coverage")).isTrue();
+        assertThat(m1.path("macro").has("key_coverage")).isTrue();
+        assertThat(detail.path("items_total").asInt()).isEqualTo(3);
+        JsonNode d1 = detail.path("items").get(0);
+        assertThat(d1.path("case_id").asText()).isEqualTo("d1");
+        assertThat(d1.path("checker_detail").path("metrics").has("m1")).isTrue();
+        JsonNode first = d1.path("checker_detail").path("turns").get(0);
+        assertThat(first.path("user_text").asText()).isEqualTo("我想买点基金");
+        assertThat(first.path("pred_assistant_text").asText()).isEqualTo(DialogRuns.ANSWER);
+        assertThat(first.path("recall_sources").get(0).path("content").asText()).isEqualTo(DialogRuns.RECALLED);
+        JsonNode second = d1.path("checker_detail").path("turns").get(1);
+        assertThat(second.path("turn_status").asText()).isEqualTo("error");
+        assertThat(second.path("error").asText()).contains(DialogRuns.FAILURE);
+        assertThat(detail.path("items").get(2).path("error").path("type").asText())
+                .isEqualTo("dialog.skipped.invalid_json");
+    }
+
+    @Test
     void the_case_sets_of_the_suites_directory_are_listed() throws Exception {
         JsonNode suites = server.get("/api/suites").json().path("suites");
         JsonNode basic = null;
