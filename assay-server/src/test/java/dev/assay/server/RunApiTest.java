@@ -181,7 +181,6 @@ class RunApiTest {
 
     @Test
     void tool_coverage_switches_skip_cases_that_need_other_tools() throws Exception {
-        writeToolSuite();
         String runId = server.start("tools.jsonl", "\"tool_names\": [\"read_file\"]");
         JsonNode run = server.awaitEnd(runId);
         assertThat(run.path("counts").path("skipped").asInt()).isEqualTo(1);
@@ -193,7 +192,6 @@ class RunApiTest {
 
     @Test
     void tool_coverage_switches_offer_the_model_only_the_allowed_tools() throws Exception {
-        writeToolSuite();
         String runId = server.start("tools.jsonl", "\"tool_names\": [\"read_file\"]");
         server.awaitEnd(runId);
         JsonNode request = server.model.requests().stream()
@@ -205,26 +203,19 @@ class RunApiTest {
 
     @Test
     void run_detail_holds_the_tool_coverage() throws Exception {
-        writeToolSuite();
         String runId = server.start("tools.jsonl", "\"tool_names\": [\"read_file\"]");
         server.awaitEnd(runId);
         JsonNode coverage = server.get("/api/runs/" + runId).json().path("coverage");
         assertThat(coverage.path("available")).extracting(JsonNode::asText).contains("read_file")
                 .doesNotContain("write_file");
-        assertThat(coverage.path("never_called")).extracting(JsonNode::asText).contains("read_file");
+        assertThat(coverage.path("exercised")).extracting(JsonNode::asText).containsExactly("read_file");
+        assertThat(coverage.path("calls").path("read_file").asInt()).isEqualTo(1);
         assertThat(coverage.path("by_tag").has("builtin")).isTrue();
         assertThat(coverage.path("skipped").get(0).path("case_id").asText()).isEqualTo("needs_write");
         assertThat(coverage.path("skipped").get(0).path("type").asText()).isEqualTo("case.missing_tools");
         assertThat(coverage.path("skipped").get(0).path("missing_tools").has("write_file")).isTrue();
         JsonNode alias = server.get("/wunder/admin/evaluation/" + runId).json();
         assertThat(alias.path("coverage").path("skipped").get(0).path("case_id").asText()).isEqualTo("needs_write");
-    }
-
-    private static void writeToolSuite() throws java.io.IOException {
-        java.nio.file.Files.writeString(home.resolve("suites").resolve("tools.jsonl"), """
-                {"id": "needs_write", "dimension": "tool", "prompt": "Write a file", "prerequisites": ["write_file"], "tags": ["builtin"], "checker": "contains", "expected": "Paris"}
-                {"id": "needs_read", "dimension": "tool", "prompt": "Read a file", "prerequisites": ["read_file"], "tags": ["builtin"], "checker": "contains", "expected": "Paris"}
-                """);
     }
 
     @Test
