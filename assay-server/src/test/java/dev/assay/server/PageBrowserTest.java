@@ -120,7 +120,7 @@ class PageBrowserTest {
         assertThat(browser.findElements(By.cssSelector("#item-detail pre *, #item-detail script"))).isEmpty();
         assertThat(script("return window.__assayXss === undefined")).isEqualTo(true);
         assertThat(browser.findElements(By.cssSelector("#item-transcript .event"))).isNotEmpty();
-        screenshot("detail.png");
+        fullPageScreenshot("detail.png");
     }
 
     @Test

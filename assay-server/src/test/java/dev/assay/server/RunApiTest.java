@@ -253,6 +253,12 @@ class RunApiTest {
     }
 
     @Test
+    void the_form_offers_every_built_in_tool_but_final_answer_as_a_switch() throws Exception {
+        JsonNode tools = server.get("/api/info").json().path("tools");
+        assertThat(tools).extracting(JsonNode::asText).contains("read_file", "write_file").doesNotContain("final_answer");
+    }
+
+    @Test
     void the_case_sets_of_the_suites_directory_are_listed() throws Exception {
         JsonNode suites = server.get("/api/suites").json().path("suites");
         JsonNode basic = null;
