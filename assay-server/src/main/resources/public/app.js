@@ -3,7 +3,7 @@
 'use strict';
 
 const state = { token: '', suites: [], runId: null, source: null, charts: {}, historyOffset: 0, historyTotal: 0,
-  detailRunId: null, itemsOffset: 0, itemsTotal: 0 };
+  detailRunId: null, detailRun: null, dialogMetrics: [], itemsOffset: 0, itemsTotal: 0 };
 const PAGE = 50;
 const $ = (selector) => document.querySelector(selector);
 
@@ -215,6 +215,7 @@ async function loadHistory() {
   const params = new URLSearchParams({ offset: state.historyOffset, limit: PAGE });
   if (form.get('model_name')) params.set('model_name', form.get('model_name'));
   if (form.get('status')) params.set('status', form.get('status'));
+  if (form.get('kind')) params.set('kind', form.get('kind'));
   if (form.get('since')) params.set('since', new Date(form.get('since')).toISOString());
   if (form.get('until')) params.set('until', new Date(form.get('until')).toISOString());
   try {
@@ -235,7 +236,7 @@ async function loadHistory() {
       remove.addEventListener('click', (event) => { event.stopPropagation(); deleteRun(run.run_id); });
       const actions = el('td');
       actions.append(remove);
-      row.append(cell, el('td', shortId(run.run_id)), el('td', run.model_name), status, el('td', percent(run.total_score)),
+      row.append(cell, el('td', shortId(run.run_id)), el('td', run.kind), el('td', run.model_name), status, el('td', percent(run.total_score)),
         el('td', run.counts.total), el('td', when(run.started_at)), actions);
       row.addEventListener('click', () => openDetail(run.run_id));
       return row;
@@ -269,45 +270,247 @@ async function openDetail(runId) {
   await loadDetail();
 }
 
+// The detail (run, coverage, first page of items) is read once; paging reads only items.
 async function loadDetail() {
   const runId = state.detailRunId;
   try {
-    const detail = await api('/api/runs/' + runId + '?offset=' + state.itemsOffset + '&limit=' + PAGE);
+    const detail = await api('/api/runs/' + runId + '?offset=0&limit=' + PAGE);
     const run = detail.run;
+    state.itemsOffset = 0;
+    state.detailRun = run;
     $('#detail-run-id').textContent = shortId(run.run_id);
     setStatus($('#detail-status'), run.status);
     const c = run.counts;
-    $('#detail-summary').textContent = run.model_name + ' · ' + run.case_set + ' · total ' + percent(run.total_score)
-      + ' · ' + c.total + ' items: passed ' + c.passed + ', failed ' + c.failed + ', partial ' + c.partial
-      + ', skipped ' + c.skipped + ', errors ' + c.error + ', cancelled ' + c.cancelled + ' · started '
+    const noun = run.kind === 'dialog' ? ' dialogs: ok ' : ' items: passed ';
+    $('#detail-summary').textContent = run.kind + ' · ' + run.model_name + ' · ' + run.case_set + ' · total '
+      + percent(run.total_score) + ' · ' + c.total + noun + c.passed + ', failed ' + c.failed + ', partial '
+      + c.partial + ', skipped ' + c.skipped + ', errors ' + c.error + ', cancelled ' + c.cancelled + ' · started '
       + when(run.started_at);
     document.querySelectorAll('.exports a').forEach((link) => {
       link.href = withToken('/api/runs/' + runId + '/report?format=' + link.dataset.format);
       link.target = '_blank';
     });
     drawScores('detail', run.dimension_scores);
-    state.itemsTotal = detail.items_total;
-    const rows = detail.items.map((item, index) => {
-      const row = el('tr');
-      const status = el('td');
-      status.append(el('span', item.status, 'badge ' + item.status));
-      row.append(el('td', state.itemsOffset + index + 1), el('td', item.case_id, 'wrap'), el('td', item.dimension), status,
-        el('td', item.score.toFixed(2)));
-      row.addEventListener('click', () => {
-        document.querySelectorAll('#detail-items tr.selected').forEach((node) => node.classList.remove('selected'));
-        row.classList.add('selected');
-        openItem(runId, state.itemsOffset + index);
-      });
-      return row;
-    });
-    $('#detail-items tbody').replaceChildren(...rows);
-    const last = Math.min(state.itemsOffset + PAGE, detail.items_total);
-    $('#items-page').textContent = (detail.items_total ? state.itemsOffset + 1 : 0) + '–' + last + ' of ' + detail.items_total;
-    $('#items-prev').disabled = state.itemsOffset === 0;
-    $('#items-next').disabled = last >= detail.items_total;
+    const dialog = run.kind === 'dialog';
+    $('#capability-view').hidden = dialog;
+    $('#dialog-view').hidden = !dialog;
+    if (dialog) {
+      renderDialogMetrics(run.config && run.config.metrics_summary);
+      $('#dialog-turns').replaceChildren();
+      $('#dialog-id').textContent = '';
+      $('#dialog-error').textContent = '';
+      setStatus($('#dialog-status'), '');
+    } else {
+      renderCoverage(detail.coverage);
+    }
+    renderItems(detail);
   } catch (error) {
     showMessage('Could not load the run: ' + error.message);
   }
+}
+
+async function loadItems() {
+  try {
+    renderItems(await api('/api/runs/' + state.detailRunId + '/items?offset=' + state.itemsOffset + '&limit=' + PAGE));
+  } catch (error) {
+    showMessage('Could not load the items: ' + error.message);
+  }
+}
+
+function renderItems(page) {
+  state.itemsTotal = page.items_total;
+  if (state.detailRun.kind === 'dialog') renderDialogItems(page.items);
+  else renderCapabilityItems(page.items);
+  const last = Math.min(state.itemsOffset + PAGE, page.items_total);
+  document.querySelectorAll('.items-page').forEach((node) => {
+    node.textContent = (page.items_total ? state.itemsOffset + 1 : 0) + '–' + last + ' of ' + page.items_total;
+  });
+  document.querySelectorAll('.items-prev').forEach((node) => { node.disabled = state.itemsOffset === 0; });
+  document.querySelectorAll('.items-next').forEach((node) => { node.disabled = last >= page.items_total; });
+}
+
+function statusCell(status) {
+  const cell = el('td');
+  cell.append(el('span', status, 'badge ' + status));
+  return cell;
+}
+
+function selectRow(table, row) {
+  document.querySelectorAll(table + ' tr.selected').forEach((node) => node.classList.remove('selected'));
+  row.classList.add('selected');
+}
+
+function renderCapabilityItems(items) {
+  const runId = state.detailRunId;
+  const rows = items.map((item, index) => {
+    const row = el('tr');
+    row.append(el('td', state.itemsOffset + index + 1), el('td', item.case_id, 'wrap'), el('td', item.dimension),
+      statusCell(item.status), el('td', item.score.toFixed(2)));
+    row.addEventListener('click', () => {
+      selectRow('#detail-items', row);
+      openItem(runId, state.itemsOffset + index);
+    });
+    return row;
+  });
+  $('#detail-items tbody').replaceChildren(...rows);
+}
+
+// ---- tool coverage ---------------------------------------------------------------------------------------------
+function renderCoverage(coverage) {
+  if (!coverage) return;
+  $('#coverage-summary').textContent = coverage.exercised.length + ' of ' + coverage.available.length
+    + ' offered tools exercised (' + percent(coverage.exercised_share) + '%) · never called: '
+    + (coverage.never_called.join(', ') || 'none') + ' · ' + coverage.skipped.length + ' skipped cases';
+  $('#coverage-tools tbody').replaceChildren(...Object.entries(coverage.calls).map(([tool, calls]) => {
+    const offered = coverage.available.includes(tool);
+    const verdict = !offered ? 'not offered' : calls > 0 ? 'exercised' : 'never called';
+    const row = el('tr');
+    row.dataset.tool = tool;
+    const cell = el('td');
+    cell.append(el('span', verdict, 'badge ' + (!offered ? 'error' : calls > 0 ? 'passed' : 'skipped')));
+    row.append(el('td', tool, 'wrap'), el('td', calls), cell);
+    return row;
+  }));
+  $('#coverage-tags tbody').replaceChildren(...Object.entries(coverage.by_tag).map(([tag, c]) => {
+    const row = el('tr');
+    row.append(el('td', tag), el('td', c.total), el('td', c.passed), el('td', c.failed), el('td', c.partial),
+      el('td', c.skipped), el('td', c.error));
+    return row;
+  }));
+  const skipped = coverage.skipped.map((skip) => {
+    const row = el('tr');
+    const missing = Object.entries(skip.missing_tools).map(([tool, why]) => tool + (why ? ' (' + why + ')' : ''));
+    row.append(el('td', skip.case_id, 'wrap'), el('td', skip.type || '–'), el('td', skip.reason, 'wrap'),
+      el('td', missing.join(', ') || '–', 'wrap'));
+    return row;
+  });
+  if (!skipped.length) {
+    const none = el('tr');
+    const cell = el('td', 'no case was skipped', 'muted');
+    cell.colSpan = 4;
+    none.append(cell);
+    skipped.push(none);
+  }
+  $('#coverage-skipped tbody').replaceChildren(...skipped);
+}
+
+// ---- dialog runs -----------------------------------------------------------------------------------------------
+const metricLabel = (name) => name.slice(0, 2).toUpperCase() + ' ' + name.slice(3).replaceAll('_', ' ');
+const fixed = (value) => typeof value === 'number' ? value.toFixed(3) : '–';
+
+function renderDialogMetrics(summary) {
+  const metrics = Object.entries((summary && summary.metrics) || {});
+  state.dialogMetrics = metrics;
+  const c = (summary && summary.counters) || {};
+  $('#dialog-counters').textContent = Object.entries(c).map(([name, value]) => name + ' ' + value).join(' · ');
+  const rows = [];
+  for (const [name, metric] of metrics) {
+    const keys = [...new Set([...Object.keys(metric.micro || {}), ...Object.keys(metric.macro || {})])];
+    keys.forEach((key, index) => {
+      const row = el('tr');
+      row.dataset.metric = name;
+      if (index === 0) {
+        const label = el('th', metricLabel(name));
+        label.rowSpan = keys.length;
+        row.append(label);
+      }
+      row.append(el('td', key), el('td', fixed((metric.micro || {})[key]), 'num'),
+        el('td', fixed((metric.macro || {})[key]), 'num'));
+      if (index === 0) {
+        const counts = el('td', Object.entries(metric.counts || {}).map(([k, v]) => k + ' ' + v).join(', '), 'wrap');
+        counts.rowSpan = keys.length;
+        row.append(counts);
+      }
+      rows.push(row);
+    });
+  }
+  $('#dialog-metrics tbody').replaceChildren(...rows);
+}
+
+// One column per by-dialog value (the macro keys are the means of the same values).
+function renderDialogItems(items) {
+  const metrics = state.dialogMetrics || [];
+  const groups = el('tr');
+  for (const title of ['#', 'Dialog', 'Scenario', 'Status', 'Score']) {
+    const th = el('th', title);
+    th.rowSpan = 2;
+    groups.append(th);
+  }
+  const keys = el('tr');
+  for (const [name, metric] of metrics) {
+    const th = el('th', metricLabel(name), 'group');
+    th.colSpan = Math.max(1, Object.keys(metric.macro || {}).length);
+    groups.append(th);
+    Object.keys(metric.macro || {}).forEach((key) => keys.append(el('th', key.replaceAll('_', ' '), 'key')));
+  }
+  $('#dialog-items thead').replaceChildren(groups, keys);
+  $('#dialog-items tbody').replaceChildren(...items.map((item, index) => {
+    const row = el('tr');
+    row.dataset.dialogId = item.case_id;
+    row.append(el('td', state.itemsOffset + index + 1), el('td', item.case_id, 'wrap'), el('td', item.dimension),
+      statusCell(item.status), el('td', item.score.toFixed(2), 'num'));
+    const values = (item.checker_detail && item.checker_detail.metrics) || {};
+    for (const [name, metric] of metrics) {
+      const mine = values[name.slice(0, 2)] || {};
+      Object.keys(metric.macro || {}).forEach((key) => row.append(el('td', fixed(mine[key]), 'num')));
+    }
+    row.addEventListener('click', () => {
+      selectRow('#dialog-items', row);
+      renderDialog(item);
+    });
+    return row;
+  }));
+}
+
+const listText = (values) => (values && values.length ? values.join(', ') : 'none');
+
+function verdictRow(metric, eligible, text) {
+  const row = el('tr');
+  row.append(el('th', metric), el('td', eligible ? 'eligible' : 'not eligible', eligible ? '' : 'muted'),
+    el('td', text, 'wrap'));
+  return row;
+}
+
+function renderDialog(item) {
+  $('#dialog-id').textContent = item.case_id;
+  setStatus($('#dialog-status'), item.status);
+  $('#dialog-error').textContent = item.error ? item.error.type + ': ' + item.error.message : '';
+  const turns = ((item.checker_detail && item.checker_detail.turns) || []).map((turn) => {
+    const block = el('div', null, 'turn');
+    const title = el('h4', 'Turn ' + turn.turn_pair_id + ' ');
+    title.append(el('span', turn.turn_status, 'badge ' + (turn.turn_status === 'ok' ? 'passed' : 'error')));
+    block.append(title, el('h5', 'User'), el('pre', turn.user_text, 'user-text'),
+      el('h5', 'Prediction'), el('pre', turn.pred_assistant_text, 'prediction'));
+    if (turn.error) block.append(el('h5', 'Error'), el('pre', turn.error, 'turn-error'));
+    block.append(el('h5', 'Recall sources'));
+    const sources = el('ul', null, 'recall');
+    (turn.recall_sources || []).forEach((source) => {
+      const line = el('li');
+      line.append(el('b', source.source || 'item'), document.createTextNode(' ' + source.content));
+      sources.append(line);
+    });
+    if (!sources.children.length) sources.append(el('li', 'none reported', 'muted'));
+    block.append(sources, el('h5', 'Verdicts'));
+    const hits = (turn.key_hit_flags || []).filter((flag) => flag === 1).length;
+    const verdicts = el('table', null, 'verdicts');
+    const body = el('tbody');
+    body.append(
+      verdictRow('M1 memory', turn.eligible_m1, 'keys ' + listText(turn.required_keys_raw) + ' · hit ' + hits + '/'
+        + (turn.key_hit_flags || []).length + ' · sources ' + listText((turn.key_hit_sources || []).flat())
+        + ' · contradiction ' + turn.constraint_contradiction),
+      verdictRow('M3 risk', turn.eligible_m3, 'required ' + listText(turn.risk_required_tags) + ' · mentioned '
+        + listText(turn.risk_pred_tags) + ' · hits ' + turn.risk_tag_hits + '/' + (turn.risk_required_tags || []).length),
+      verdictRow('M4 compliance', turn.eligible_m4, 'predicted ' + turn.pred_compliance_label + ' · reference '
+        + turn.gt_compliance_label + ' · forbidden ' + listText(turn.forbidden_hits)),
+      verdictRow('M5 explainability', turn.eligible_m5, 'rubric ' + (turn.rubric_hit_items || []).length + '/'
+        + (turn.rubric_required || []).length + ' (' + listText(turn.rubric_hit_items) + ') · judge '
+        + (turn.judge_score_1_5 === null || turn.judge_score_1_5 === undefined ? '–' : turn.judge_score_1_5)));
+    verdicts.append(body);
+    block.append(verdicts);
+    return block;
+  });
+  if (!turns.length) turns.push(el('p', 'no turns were played', 'muted'));
+  $('#dialog-turns').replaceChildren(...turns);
 }
 
 async function openItem(runId, position) {
@@ -384,8 +587,14 @@ function init() {
   $('#history-filters').addEventListener('submit', (event) => { event.preventDefault(); state.historyOffset = 0; loadHistory(); });
   $('#history-prev').addEventListener('click', () => { state.historyOffset = Math.max(0, state.historyOffset - PAGE); loadHistory(); });
   $('#history-next').addEventListener('click', () => { state.historyOffset += PAGE; loadHistory(); });
-  $('#items-prev').addEventListener('click', () => { state.itemsOffset = Math.max(0, state.itemsOffset - PAGE); loadDetail(); });
-  $('#items-next').addEventListener('click', () => { state.itemsOffset += PAGE; loadDetail(); });
+  document.querySelectorAll('.items-prev').forEach((button) => button.addEventListener('click', () => {
+    state.itemsOffset = Math.max(0, state.itemsOffset - PAGE);
+    loadItems();
+  }));
+  document.querySelectorAll('.items-next').forEach((button) => button.addEventListener('click', () => {
+    state.itemsOffset += PAGE;
+    loadItems();
+  }));
   $('#detail-delete').addEventListener('click', () => state.detailRunId && deleteRun(state.detailRunId).then(() => show('history')));
   $('#compare-selected').addEventListener('click', () => {
     const picked = [...document.querySelectorAll('#history-table .pick:checked')].map((box) => box.closest('tr').dataset.runId);

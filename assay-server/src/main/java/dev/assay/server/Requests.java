@@ -3,6 +3,7 @@ package dev.assay.server;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
+import dev.assay.run.Run;
 import dev.assay.run.RunStatus;
 import dev.assay.store.RunQuery;
 import io.javalin.http.Context;
@@ -56,7 +57,8 @@ final class Requests {
     }
 
     /**
-     * Run filters and paging: {@code user_id}, {@code model_name} (substring), {@code status}, {@code since} /
+     * Run filters and paging: {@code user_id}, {@code model_name} (substring), {@code status}, {@code kind}
+     * ({@code capability} or {@code dialog}), {@code since} /
      * {@code until} (ISO-8601 instants or epoch seconds; the plan's {@code since_time} / {@code until_time} too),
      * {@code offset}, {@code limit} (default 50, at most 1000).
      */
@@ -70,8 +72,12 @@ final class Requests {
                 throw ApiProblems.badField("status", "status must be running, finished, failed or cancelled");
             }
         }
+        String kind = blankToNull(ctx.queryParam("kind"));
+        if (kind != null && !kind.equals(Run.CAPABILITY) && !kind.equals(Run.DIALOG)) {
+            throw ApiProblems.badField("kind", "kind must be " + Run.CAPABILITY + " or " + Run.DIALOG);
+        }
         return new RunQuery(blankToNull(ctx.queryParam("user_id")), blankToNull(ctx.queryParam("model_name")), status,
-                null, instant(ctx, "since", "since_time"), instant(ctx, "until", "until_time"),
+                kind, instant(ctx, "since", "since_time"), instant(ctx, "until", "until_time"),
                 integer(ctx, "offset", 0, 0, Integer.MAX_VALUE), integer(ctx, "limit", 50, 1, 1000));
     }
 

@@ -57,6 +57,7 @@ final class RunRoutes {
         ObjectNode detail = Json.object();
         detail.set("run", Json.tree(runs.run(runId)));
         detail.put("live", runs.live().isRunning(runId));
+        detail.set("coverage", Json.tree(runs.coverage(runId)));
         detail.setAll(itemPage(ctx, runId));
         ctx.json(detail);
     }

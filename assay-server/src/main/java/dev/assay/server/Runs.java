@@ -7,6 +7,8 @@ import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.report.Coverage;
+import dev.assay.report.RunReport;
 import dev.assay.run.Engine;
 import dev.assay.run.Item;
 import dev.assay.run.Run;
@@ -53,16 +55,9 @@ final class Runs {
         byte[] bytes = new byte[16];
         new SecureRandom().nextBytes(bytes);
         String runId = HexFormat.of().formatHex(bytes);
-        StartBody start = StartBody.parse(body, caseSets, runId, "ASSAY_TOKEN", config.workspaceRoot());
-        RunRequest.Prepared prepared = start.request().prepare(checkers, config.env(), line -> { });
+        RunRequest.Prepared prepared = StartBody.parse(body, caseSets, runId, "ASSAY_TOKEN", config.workspaceRoot())
+                .prepare(checkers, config.env(), line -> { });
         RunPlan plan = prepared.plan();
-        if (start.toolNames() != null) {
-            var coverage = new ToolCoverage(plan.target(), start.toolNames());
-            ObjectNode snapshot = plan.config().snapshot().isObject()
-                    ? ((ObjectNode) plan.config().snapshot()).deepCopy() : Json.object();
-            snapshot.set("target", coverage.describe());
-            plan = new RunPlan(plan.suite(), coverage, plan.config().withSnapshot(snapshot));
-        }
         EventLog events = LiveRuns.newLog();
         RunHandle handle = engine.start(plan, new RunEvents(events));
         live.add(handle, events);
@@ -122,6 +117,17 @@ final class Runs {
         } catch (IllegalStateException engineFailed) {
             return java.util.Optional.empty();
         }
+    }
+
+    /**
+     * {@return the run's tool coverage, from the stored items}; it reads every item, so the page asks for it with the
+     * detail and pages items through {@code /items}
+     *
+     * @throws AssayException {@code run.not_found}
+     */
+    Coverage coverage(String runId) {
+        run(runId);
+        return RunReport.load(store, runId).coverage();
     }
 
     List<Item> items(String runId, int offset, int limit) {

@@ -6,6 +6,7 @@ import dev.assay.AssayException;
 import dev.assay.cases.Selection;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunRequest;
+import dev.assay.run.ToolOptions;
 import dev.assay.run.WorkspacePolicy;
 import dev.assay.score.Weights;
 import dev.assay.target.AgentSettings;
@@ -19,7 +20,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,10 +32,10 @@ import java.util.regex.Pattern;
  * {@code tool_mode}, {@code weights}...). {@code config_overrides} may set any of these fields and wins over the
  * top level. Every mistake is a {@code request.invalid_field} naming the field.
  *
- * @param request   the run as the engine takes it
- * @param toolNames the canonical tools the run may use (cases needing others are skipped); null for all
+ * {@code tool_names} becomes {@link ToolOptions#allowed()}: the model is offered only those tools and the engine skips
+ * cases needing others ({@code case.missing_tools}).
  */
-record StartBody(RunRequest request, Set<String> toolNames) {
+final class StartBody {
     private static final Set<String> FIELDS = Set.of("user_id", "model_name", "language", "case_set", "dimensions",
             "tool_names", "config_overrides", "stream", "base_url", "api_key_env", "concurrency", "timeout_s",
             "tool_mode", "weights", "max_steps", "temperature", "max_tokens", "seed", "limit", "tags", "ids",
@@ -43,7 +43,11 @@ record StartBody(RunRequest request, Set<String> toolNames) {
     /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
     private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
 
-    static StartBody parse(JsonNode body, CaseSets caseSets, String runId, String adminTokenVariable,
+    private StartBody() {
+    }
+
+    /** {@return the run as the engine takes it} */
+    static RunRequest parse(JsonNode body, CaseSets caseSets, String runId, String adminTokenVariable,
                            Path workspaceRoot) {
         if (body == null || !body.isObject()) {
             throw ApiProblems.badField("body", "the body must be a JSON object");
@@ -106,17 +110,12 @@ record StartBody(RunRequest request, Set<String> toolNames) {
                 reader.weights(), workspaceRoot,
                 reader.bool("keep_workspaces", false) ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE,
                 null);
-        var request = new RunRequest(List.of(caseSets.resolve(caseSet.strip())), reader.bool("skip_invalid", false),
-                selection, modelOptions, agent, config);
-        List<String> tools = fields.hasNonNull("tool_names") ? reader.strings("tool_names") : null;
-        Set<String> toolNames = null;
-        if (tools != null) {
-            toolNames = new LinkedHashSet<>();
-            for (String tool : tools) {
-                toolNames.add(ToolNames.canonical(tool));
-            }
-        }
-        return new StartBody(request, toolNames);
+        List<String> tools = fields.hasNonNull("tool_names") ? reader.strings("tool_names") : List.of();
+        // An empty allowed list means "all tools"; switching every tool off leaves only the loop's final_answer.
+        List<String> allowed = fields.hasNonNull("tool_names") && tools.isEmpty() ? List.of(ToolNames.FINAL_ANSWER)
+                : tools.stream().map(ToolNames::canonical).distinct().toList();
+        return new RunRequest(List.of(caseSets.resolve(caseSet.strip())), reader.bool("skip_invalid", false),
+                selection, modelOptions, agent, config, null, null, new ToolOptions(List.of(), null, allowed));
     }
 
     private static void checkUrl(String url) {

@@ -29,7 +29,9 @@ final class SuiteRoutes {
 
     void info(Context ctx) {
         ObjectNode info = Json.object();
-        info.set("tools", Json.tree(ToolNames.BUILTIN));
+        // The agent loop always offers final_answer (ToolOptions), so it is no switch.
+        info.set("tools", Json.tree(ToolNames.BUILTIN.stream().filter(tool -> !tool.equals(ToolNames.FINAL_ANSWER))
+                .toList()));
         info.set("model_kinds", Json.tree(Targets.MODEL_KINDS));
         info.set("report_formats", Json.tree(Reporters.builtins().names()));
         info.put("reads_need_token", config.readsNeedToken());

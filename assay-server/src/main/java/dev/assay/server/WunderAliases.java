@@ -71,6 +71,7 @@ final class WunderAliases {
         String runId = ctx.pathParam("run_id");
         ObjectNode detail = Json.object();
         detail.set("run", Views.wunderRun(runs.run(runId)));
+        detail.set("coverage", Json.tree(runs.coverage(runId)));
         ArrayNode items = detail.putArray("items");
         int offset = Requests.integer(ctx, "offset", 0, 0, Integer.MAX_VALUE);
         int limit = Requests.integer(ctx, "limit", 1000, 1, 1000);

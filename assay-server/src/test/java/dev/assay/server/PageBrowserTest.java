@@ -120,7 +120,7 @@ class PageBrowserTest {
         assertThat(browser.findElements(By.cssSelector("#item-detail pre *, #item-detail script"))).isEmpty();
         assertThat(script("return window.__assayXss === undefined")).isEqualTo(true);
         assertThat(browser.findElements(By.cssSelector("#item-transcript .event"))).isNotEmpty();
-        screenshot("detail.png");
+        fullPageScreenshot("detail.png");
     }
 
     @Test
@@ -142,6 +142,54 @@ class PageBrowserTest {
     }
 
     @Test
+    void the_detail_of_a_run_with_tool_switches_shows_its_tool_coverage() throws Exception {
+        String runId = server.start("tools.jsonl", "\"tool_names\": [\"read_file\"]");
+        server.awaitEnd(runId);
+        openFromHistory(runId);
+        By skippedRows = By.cssSelector("#coverage-skipped tbody tr");
+        wait.until(driver -> driver.findElements(skippedRows).size() == 1);
+        WebElement skipped = browser.findElement(skippedRows);
+        assertThat(skipped.getText()).contains("needs_write", "case.missing_tools", "write_file");
+        assertThat(browser.findElement(By.cssSelector("#coverage-tools tr[data-tool=read_file]")).getText())
+                .contains("exercised");
+        assertThat(browser.findElement(By.cssSelector("#coverage-tools tr[data-tool=final_answer]")).getText())
+                .contains("never called");
+        assertThat(browser.findElement(By.id("coverage-tags")).getText()).contains("builtin");
+        assertThat(browser.findElement(By.id("dialog-view")).isDisplayed()).isFalse();
+        browser.findElements(By.cssSelector("#detail-items tbody tr")).getFirst().click();
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("item-error"), "case.missing_tools"));
+        script("document.getElementById('coverage').scrollIntoView()");
+        screenshot("coverage.png");
+    }
+
+    @Test
+    void a_dialog_run_shows_its_metrics_by_dialog_values_and_turns_as_text() throws Exception {
+        String runId = DialogRuns.store(server.store, home.resolve("dialog-run"), "5f0c1d2e3a4b5c6d7e8f90a1b2c3d4e5");
+        browser.findElement(By.cssSelector(".tab[data-view=history]")).click();
+        new Select(browser.findElement(By.cssSelector("#history-filters select[name=kind]"))).selectByValue("dialog");
+        browser.findElement(By.cssSelector("#history-filters button[type=submit]")).click();
+        wait.until(driver -> driver.findElements(By.cssSelector("#history-table tbody tr")).size() == 1);
+        openFromHistory(runId);
+        By metricRows = By.cssSelector("#dialog-metrics tbody tr[data-metric=m1_context_continuity]");
+        wait.until(driver -> !driver.findElements(metricRows).isEmpty());
+        assertThat(browser.findElement(By.id("dialog-metrics")).getText())
+                .contains("M1 context continuity", "key_coverage", "M5 explainability", "rubric_hit_rate");
+        assertThat(browser.findElements(By.cssSelector("#dialog-items tbody tr"))).hasSize(3);
+        assertThat(browser.findElement(By.id("capability-view")).isDisplayed()).isFalse();
+        browser.findElement(By.cssSelector("#dialog-items tr[data-dialog-id=d1]")).click();
+        WebElement prediction = wait.until(ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector("#dialog-turns .prediction")));
+        assertThat(prediction.getText()).isEqualTo(DialogRuns.ANSWER);
+        assertThat(browser.findElements(By.cssSelector("#dialog-view img"))).isEmpty();
+        assertThat(script("return window.__assayDialogXss === undefined")).isEqualTo(true);
+        assertThat(browser.findElement(By.cssSelector("#dialog-turns .recall")).getText()).contains(DialogRuns.RECALLED);
+        assertThat(browser.findElement(By.cssSelector("#dialog-turns .turn-error")).getText())
+                .contains(DialogRuns.FAILURE);
+        assertThat(browser.findElement(By.cssSelector("#dialog-turns .verdicts")).getText()).contains("M4 compliance");
+        fullPageScreenshot("dialog.png");
+    }
+
+    @Test
     void the_page_fits_a_phone_width_without_sideways_scrolling() throws Exception {
         browser.manage().window().setSize(new Dimension(390, 844));
         browser.navigate().refresh();
@@ -149,6 +197,12 @@ class PageBrowserTest {
         Number overflow = (Number) script("return document.documentElement.scrollWidth - window.innerWidth");
         assertThat(overflow.intValue()).isLessThanOrEqualTo(0);
         screenshot("phone.png");
+    }
+
+    private void openFromHistory(String runId) {
+        browser.findElement(By.cssSelector(".tab[data-view=history]")).click();
+        By row = By.cssSelector("#history-table tr[data-run-id='" + runId + "']");
+        wait.until(ExpectedConditions.elementToBeClickable(row)).click();
     }
 
     private void fill(String name, String value) {
@@ -159,6 +213,14 @@ class PageBrowserTest {
 
     private Object script(String code) {
         return ((JavascriptExecutor) browser).executeScript(code);
+    }
+
+    /** The whole page, by growing the window to the page's height (at most 2 400 pixels). */
+    private void fullPageScreenshot(String name) throws Exception {
+        long height = ((Number) script("return document.documentElement.scrollHeight")).longValue();
+        browser.manage().window().setSize(new Dimension(1280, (int) Math.min(2400, height)));
+        script("window.scrollTo(0, 0); document.querySelectorAll('.table-wrap').forEach(w => { w.scrollLeft = 0; })");
+        screenshot(name);
     }
 
     private static void screenshot(String name) throws Exception {

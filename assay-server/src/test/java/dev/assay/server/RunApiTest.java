@@ -181,14 +181,81 @@ class RunApiTest {
 
     @Test
     void tool_coverage_switches_skip_cases_that_need_other_tools() throws Exception {
-        java.nio.file.Files.writeString(home.resolve("suites").resolve("tools.jsonl"), """
-                {"id": "needs_write", "dimension": "tool", "prompt": "Write a file", "prerequisites": ["write_file"], "checker": "contains", "expected": "Paris"}
-                {"id": "needs_read", "dimension": "tool", "prompt": "Read a file", "prerequisites": ["read_file"], "checker": "contains", "expected": "Paris"}
-                """);
         String runId = server.start("tools.jsonl", "\"tool_names\": [\"read_file\"]");
         JsonNode run = server.awaitEnd(runId);
         assertThat(run.path("counts").path("skipped").asInt()).isEqualTo(1);
         assertThat(run.path("counts").path("passed").asInt()).isEqualTo(1);
+        JsonNode skipped = server.get("/api/runs/" + runId + "/items/0").json();
+        assertThat(skipped.path("case_id").asText()).isEqualTo("needs_write");
+        assertThat(skipped.path("error").path("type").asText()).isEqualTo("case.missing_tools");
+    }
+
+    @Test
+    void tool_coverage_switches_offer_the_model_only_the_allowed_tools() throws Exception {
+        String runId = server.start("tools.jsonl", "\"tool_names\": [\"read_file\"]");
+        server.awaitEnd(runId);
+        JsonNode request = server.model.requests().stream()
+                .filter(body -> body.toString().contains("Read a file")).findFirst().orElseThrow();
+        List<String> offered = new ArrayList<>();
+        request.path("tools").forEach(tool -> offered.add(tool.path("function").path("name").asText()));
+        assertThat(offered).containsExactlyInAnyOrder("read_file", "final_answer");
+    }
+
+    @Test
+    void run_detail_holds_the_tool_coverage() throws Exception {
+        String runId = server.start("tools.jsonl", "\"tool_names\": [\"read_file\"]");
+        server.awaitEnd(runId);
+        JsonNode coverage = server.get("/api/runs/" + runId).json().path("coverage");
+        assertThat(coverage.path("available")).extracting(JsonNode::asText).contains("read_file")
+                .doesNotContain("write_file");
+        assertThat(coverage.path("exercised")).extracting(JsonNode::asText).containsExactly("read_file");
+        assertThat(coverage.path("calls").path("read_file").asInt()).isEqualTo(1);
+        assertThat(coverage.path("by_tag").has("builtin")).isTrue();
+        assertThat(coverage.path("skipped").get(0).path("case_id").asText()).isEqualTo("needs_write");
+        assertThat(coverage.path("skipped").get(0).path("type").asText()).isEqualTo("case.missing_tools");
+        assertThat(coverage.path("skipped").get(0).path("missing_tools").has("write_file")).isTrue();
+        JsonNode alias = server.get("/wunder/admin/evaluation/" + runId).json();
+        assertThat(alias.path("coverage").path("skipped").get(0).path("case_id").asText()).isEqualTo("needs_write");
+    }
+
+    @Test
+    void a_stored_dialog_run_is_listed_by_kind() throws Exception {
+        String runId = DialogRuns.store(server.store, home.resolve("dialog-runs").resolve("listed"), "dialog-listed");
+        JsonNode dialogs = server.get("/api/runs?kind=dialog").json().path("runs");
+        assertThat(dialogs).extracting(run -> run.path("run_id").asText()).contains(runId);
+        assertThat(dialogs).extracting(run -> run.path("kind").asText()).containsOnly("dialog");
+        JsonNode capability = server.get("/api/runs?kind=capability").json().path("runs");
+        assertThat(capability).extracting(run -> run.path("run_id").asText()).doesNotContain(runId);
+        assertThat(server.get("/api/runs?kind=chat").json().path("field").asText()).isEqualTo("kind");
+    }
+
+    @Test
+    void a_dialog_run_detail_holds_the_metrics_and_each_turn() throws Exception {
+        String runId = DialogRuns.store(server.store, home.resolve("dialog-runs").resolve("detail"), "dialog-detail");
+        JsonNode detail = server.get("/api/runs/" + runId).json();
+        JsonNode m1 = detail.path("run").path("config").path("metrics_summary").path("metrics")
+                .path("m1_context_continuity");
+        assertThat(m1.path("micro").has("key_coverage")).isTrue();
+        assertThat(m1.path("macro").has("key_coverage")).isTrue();
+        assertThat(detail.path("items_total").asInt()).isEqualTo(3);
+        JsonNode d1 = detail.path("items").get(0);
+        assertThat(d1.path("case_id").asText()).isEqualTo("d1");
+        assertThat(d1.path("checker_detail").path("metrics").has("m1")).isTrue();
+        JsonNode first = d1.path("checker_detail").path("turns").get(0);
+        assertThat(first.path("user_text").asText()).isEqualTo("我想买点基金");
+        assertThat(first.path("pred_assistant_text").asText()).isEqualTo(DialogRuns.ANSWER);
+        assertThat(first.path("recall_sources").get(0).path("content").asText()).isEqualTo(DialogRuns.RECALLED);
+        JsonNode second = d1.path("checker_detail").path("turns").get(1);
+        assertThat(second.path("turn_status").asText()).isEqualTo("error");
+        assertThat(second.path("error").asText()).contains(DialogRuns.FAILURE);
+        assertThat(detail.path("items").get(2).path("error").path("type").asText())
+                .isEqualTo("dialog.skipped.invalid_json");
+    }
+
+    @Test
+    void the_form_offers_every_built_in_tool_but_final_answer_as_a_switch() throws Exception {
+        JsonNode tools = server.get("/api/info").json().path("tools");
+        assertThat(tools).extracting(JsonNode::asText).contains("read_file", "write_file").doesNotContain("final_answer");
     }
 
     @Test

@@ -27,7 +27,9 @@ import java.util.Map;
 /**
  * A real server on a loopback port over a SQLite store in a temporary directory, a scripted OpenAI-compatible model
  * server, and an HTTP client that speaks to both. The scripted model answers {@code Paris} except: a prompt
- * containing {@code slow} waits 300 ms first, one containing {@code script} answers with a {@code <script>} tag.
+ * containing {@code slow} waits 300 ms first, one containing {@code script} answers with a {@code <script>} tag. Case
+ * set {@code tools.jsonl} has a case needing {@code write_file} and one needing {@code read_file}, whose prompt the model
+ * answers by calling {@code read_file} first.
  */
 final class ServerFixture implements AutoCloseable {
     static final String TOKEN = "test-token-0123456789";
@@ -48,10 +50,17 @@ final class ServerFixture implements AutoCloseable {
                 {"id": "xss_1", "dimension": "common", "prompt": "Say something with a script tag", "checker": "contains", "expected": "Paris"}
                 {"id": "xss_2", "dimension": "logic", "prompt": "Capital of France?", "checker": "exact", "expected": "Berlin"}
                 """);
+        Files.writeString(suites.resolve("tools.jsonl"), """
+                {"id": "needs_write", "dimension": "tool", "prompt": "Write a file", "prerequisites": ["write_file"], "tags": ["builtin"], "checker": "contains", "expected": "Paris"}
+                {"id": "needs_read", "dimension": "tool", "prompt": "Read a file", "prerequisites": ["read_file"], "tags": ["builtin"], "checker": "contains", "expected": "Paris"}
+                """);
         store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"));
         model = ScriptedOpenAiServer.start(request -> {
             if (request.firstUserText().contains("script tag")) {
                 return ScriptedOpenAiServer.text("<script>window.__assayXss = 1</script><b>Paris</b>");
+            }
+            if (request.firstUserText().contains("Read a file") && request.assistantTurns() == 0) {
+                return ScriptedOpenAiServer.calls(ScriptedOpenAiServer.Call.of("read_file", "{\"path\": \"notes.txt\"}"));
             }
             ScriptedOpenAiServer.Reply paris = ScriptedOpenAiServer.text("Paris");
             return request.firstUserText().contains("slow") ? new ScriptedOpenAiServer.Reply.Delayed(300, paris) : paris;
