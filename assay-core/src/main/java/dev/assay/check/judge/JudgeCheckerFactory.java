@@ -8,13 +8,9 @@ import dev.assay.check.CheckContext;
 import dev.assay.check.Checker;
 import dev.assay.check.CheckerFactory;
 import dev.assay.check.Verdict;
-import dev.assay.target.ChatMessage;
-import dev.assay.target.ModelRequest;
-import dev.assay.target.ModelResponse;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The {@code judge} checker: {@code expected = {rubric, scale: [min, max] | "pass_fail", threshold?, model?}}. A
@@ -30,7 +26,6 @@ public final class JudgeCheckerFactory implements CheckerFactory {
     public static final String NAME = "judge";
     /** Fixed so a judge that honours seeds answers the same request the same way (peers.md §1d). */
     public static final long SEED = 20260101L;
-    private static final int MAX_TOKENS = 1024;
 
     private final Map<String, JudgeModel> judges;
     private final JudgeCache cache;
@@ -78,48 +73,35 @@ public final class JudgeCheckerFactory implements CheckerFactory {
     }
 
     private Verdict judge(JudgeSpec spec, JudgeModel judge, CheckContext context) throws InterruptedException {
-        List<ChatMessage> messages = JudgePrompt.messages(spec, context.evalCase().prompt(), context.finalAnswer());
-        var request = new ModelRequest(messages, List.of(), 0.0, SEED, MAX_TOKENS, judge.timeout());
-        String key = requestHash(judge, request);
+        Judge.Scale scale = spec.passFail() ? Judge.Scale.PASS_FAIL : Judge.Scale.range(spec.min(), spec.max());
+        Judge.Judgement judgement = new Judge(judge, cache).grade(spec.rubric(), scale, context.evalCase().prompt(),
+                context.finalAnswer());
         ObjectNode detail = Json.object();
         detail.put("judge", judge.name());
         detail.put("judge_model", judge.model().name());
-        detail.put("prompt_version", JudgePrompt.VERSION);
-        detail.put("prompt_hash", JudgePrompt.HASH);
-        detail.put("request_hash", key);
+        detail.put("prompt_version", Judge.PROMPT_VERSION);
+        detail.put("prompt_hash", Judge.PROMPT_HASH);
+        detail.put("request_hash", judgement.requestHash());
         detail.put("rubric", spec.rubric());
         detail.set("scale", spec.passFail() ? Json.tree("pass_fail") : Json.tree(List.of(spec.min(), spec.max())));
         detail.putPOJO("threshold", spec.threshold());
-        Optional<String> cached = cache.get(key);
-        String text;
-        if (cached.isPresent()) {
-            text = cached.get();
-        } else {
-            try {
-                ModelResponse response = judge.model().complete(request);
-                text = response.text();
-            } catch (AssayException e) {
-                return new Verdict(Verdict.Status.ERROR, 0, e.problem().type(),
-                        "the judge could not be asked: " + e.problem().message(), detail);
-            }
+        if (judgement.reply() != null) {
+            detail.put("cached", judgement.cached());
+            detail.put("answer", judgement.reply());
         }
-        detail.put("cached", cached.isPresent());
-        detail.put("answer", text);
-        return switch (JudgeAnswer.parse(text, spec)) {
-            case JudgeAnswer.Unusable(var problem) ->
-                    new Verdict(Verdict.Status.ERROR, 0, problem.type(), problem.message(), detail);
-            case JudgeAnswer.Grade grade -> {
-                if (cached.isEmpty()) {
-                    cache.put(key, text);
-                }
-                yield verdict(spec, grade, detail);
-            }
+        return switch (judgement) {
+            case Judge.Failure failure when failure.reply() == null ->
+                    new Verdict(Verdict.Status.ERROR, 0, failure.problem().type(),
+                            "the judge could not be asked: " + failure.problem().message(), detail);
+            case Judge.Failure failure -> new Verdict(Verdict.Status.ERROR, 0, failure.problem().type(),
+                    failure.problem().message(), detail);
+            case Judge.Grade grade -> verdict(spec, grade, detail);
         };
     }
 
-    private static Verdict verdict(JudgeSpec spec, JudgeAnswer.Grade grade, ObjectNode detail) {
-        double normalized = (grade.clamped() - spec.min()) / (spec.max() - spec.min());
-        detail.put("score", grade.raw());
+    private static Verdict verdict(JudgeSpec spec, Judge.Grade grade, ObjectNode detail) {
+        double normalized = grade.normalized();
+        detail.put("score", grade.score());
         detail.put("out_of_scale", grade.outOfScale());
         detail.put("normalized_score", normalized);
         detail.put("reasoning", grade.reasoning());
@@ -127,7 +109,7 @@ public final class JudgeCheckerFactory implements CheckerFactory {
         if (spec.passFail()) {
             return Verdict.of(normalized == 1, "judge.failed", "the judge failed the answer" + because, detail);
         }
-        String score = JudgePrompt.number(grade.raw()) + " of " + JudgePrompt.number(spec.max());
+        String score = JudgePrompt.number(grade.score()) + " of " + JudgePrompt.number(spec.max());
         if (spec.threshold() != null) {
             return Verdict.of(grade.clamped() >= spec.threshold(), "judge.below_threshold",
                     "the judge scored " + score + ", below " + JudgePrompt.number(spec.threshold()) + because,
@@ -138,23 +120,5 @@ public final class JudgeCheckerFactory implements CheckerFactory {
         }
         return normalized <= 0 ? Verdict.failed("judge.failed", "the judge scored " + score + because, detail)
                 : Verdict.partial(normalized, "judge.partial", "the judge scored " + score + because, detail);
-    }
-
-    /**
-     * The cache key: judge model and base URL, the full messages and the sampling parameters (peers.md §1d).
-     * The prompt's version is inside the messages' text and its hash in the key material.
-     */
-    private static String requestHash(JudgeModel judge, ModelRequest request) {
-        ObjectNode material = Json.object();
-        material.put("prompt_hash", JudgePrompt.HASH);
-        material.put("model", judge.model().name());
-        material.put("base_url", judge.baseUrl());
-        var messages = material.putArray("messages");
-        request.messages().forEach(message -> messages.addObject().put("role", message.role().wireName())
-                .put("content", message.content()));
-        material.putPOJO("temperature", request.temperature());
-        material.putPOJO("seed", request.seed());
-        material.putPOJO("max_tokens", request.maxTokens());
-        return JudgePrompt.sha256(Json.write(material));
     }
 }

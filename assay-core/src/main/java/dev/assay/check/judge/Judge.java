@@ -1,0 +1,175 @@
+package dev.assay.check.judge;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.target.ChatMessage;
+import dev.assay.target.ModelRequest;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One judge model grading answers against rubrics: the versioned prompt, temperature 0 with a fixed seed, the
+ * robust reading of the reply and the answer cache, for every feature that needs an LLM grade (the {@code judge}
+ * checker, the dialog metric {@code judge_explainability}). Thread-safe when its chat model is.
+ */
+public final class Judge {
+    /** The sampling temperature of every judge request. */
+    public static final double TEMPERATURE = 0.0;
+    /** The version of the judge's prompt template, recorded with every grade. */
+    public static final String PROMPT_VERSION = JudgePrompt.VERSION;
+    /** SHA-256 of the judge's prompt template text. */
+    public static final String PROMPT_HASH = JudgePrompt.HASH;
+    private static final int MAX_TOKENS = 1024;
+
+    private final JudgeModel model;
+    private final JudgeCache cache;
+
+    /**
+     * @param model the judge model
+     * @param cache where answers are kept by request hash ({@link JudgeCache#disabled()} for none)
+     */
+    public Judge(JudgeModel model, JudgeCache cache) {
+        this.model = Objects.requireNonNull(model, "model");
+        this.cache = Objects.requireNonNull(cache, "cache");
+    }
+
+    /** {@return the judge model} */
+    public JudgeModel model() {
+        return model;
+    }
+
+    /**
+     * The scale a judge grades on.
+     *
+     * @param passFail whether the judge answers pass/fail instead of a score
+     * @param min      the lowest score (0 for pass/fail)
+     * @param max      the highest score, above {@code min} (1 for pass/fail)
+     */
+    public record Scale(boolean passFail, double min, double max) {
+        /** Pass or fail, read as 1 or 0. */
+        public static final Scale PASS_FAIL = new Scale(true, 0, 1);
+
+        public Scale {
+            if (!(min < max) || passFail && (min != 0 || max != 1)) {
+                throw new IllegalArgumentException("a scale needs min < max (pass/fail: 0 and 1), got " + min
+                        + ".." + max);
+            }
+        }
+
+        /** {@return the numeric scale from {@code min} to {@code max}} */
+        public static Scale range(double min, double max) {
+            return new Scale(false, min, max);
+        }
+    }
+
+    /** What the judge made of one answer: a grade, or why there is none. */
+    public sealed interface Judgement {
+        /** {@return the cache key: SHA-256 of the full request (see {@link Judge})} */
+        String requestHash();
+
+        /** {@return whether the reply came from the cache} */
+        boolean cached();
+
+        /** {@return the judge's raw reply; null when it could not be asked} */
+        String reply();
+    }
+
+    /**
+     * A usable grade.
+     *
+     * @param requestHash the cache key of the request
+     * @param cached      whether the reply came from the cache
+     * @param reply       the judge's raw reply
+     * @param score       the score as the judge gave it (pass/fail: 1 or 0)
+     * @param clamped     the score limited to the scale
+     * @param normalized  the clamped score mapped to [0, 1]: {@code (clamped - min) / (max - min)}
+     * @param reasoning   the judge's explanation; empty when it gave none
+     */
+    public record Grade(String requestHash, boolean cached, String reply, double score, double clamped,
+                        double normalized, String reasoning) implements Judgement {
+        /** {@return whether the given score lay outside the scale (and was clamped)} */
+        public boolean outOfScale() {
+            return clamped != score;
+        }
+    }
+
+    /**
+     * No grade: the judge could not be asked ({@code target.*}) or its reply could not be read
+     * ({@code judge.unparsable}).
+     *
+     * @param requestHash the cache key of the request
+     * @param cached      whether the reply came from the cache (always false: only parsable replies are cached)
+     * @param reply       the judge's raw reply; null when it could not be asked
+     * @param problem     what went wrong
+     */
+    public record Failure(String requestHash, boolean cached, String reply, Problem problem) implements Judgement {
+        public Failure {
+            Objects.requireNonNull(problem, "problem");
+        }
+    }
+
+    /**
+     * Asks the judge to grade an answer, or takes its earlier reply to the same request from the cache. Failures
+     * of the model and unreadable replies are returned, never thrown; only parsable replies are cached.
+     *
+     * @param rubric what a good answer does; not blank
+     * @param scale  the scale to grade on
+     * @param task   the task the answer responds to
+     * @param answer the answer to grade (empty is shown to the judge as "(no answer)")
+     * @return the grade or the failure
+     * @throws InterruptedException when interrupted while the model is asked
+     */
+    public Judgement grade(String rubric, Scale scale, String task, String answer) throws InterruptedException {
+        if (rubric == null || rubric.isBlank()) {
+            throw new IllegalArgumentException("a judge needs a rubric");
+        }
+        var spec = new JudgeSpec(rubric, scale.passFail(), scale.min(), scale.max(), null, null);
+        List<ChatMessage> messages = JudgePrompt.messages(spec, Objects.requireNonNullElse(task, ""),
+                Objects.requireNonNullElse(answer, ""));
+        var request = new ModelRequest(messages, List.of(), TEMPERATURE, JudgeCheckerFactory.SEED, MAX_TOKENS,
+                model.timeout());
+        String key = requestHash(request);
+        Optional<String> cached = cache.get(key);
+        String text;
+        if (cached.isPresent()) {
+            text = cached.get();
+        } else {
+            try {
+                text = model.model().complete(request).text();
+            } catch (AssayException e) {
+                return new Failure(key, false, null, e.problem());
+            }
+        }
+        return switch (JudgeAnswer.parse(text, spec)) {
+            case JudgeAnswer.Unusable(var problem) -> new Failure(key, cached.isPresent(), text, problem);
+            case JudgeAnswer.Grade grade -> {
+                if (cached.isEmpty()) {
+                    cache.put(key, text);
+                }
+                yield new Grade(key, cached.isPresent(), text, grade.raw(), grade.clamped(),
+                        (grade.clamped() - scale.min()) / (scale.max() - scale.min()), grade.reasoning());
+            }
+        };
+    }
+
+    /**
+     * The cache key: judge model and base URL, the full messages and the sampling parameters (peers.md §1d).
+     * The prompt's version is inside the messages' text and its hash in the key material.
+     */
+    private String requestHash(ModelRequest request) {
+        ObjectNode material = Json.object();
+        material.put("prompt_hash", JudgePrompt.HASH);
+        material.put("model", model.model().name());
+        material.put("base_url", model.baseUrl());
+        var messages = material.putArray("messages");
+        request.messages().forEach(message -> messages.addObject().put("role", message.role().wireName())
+                .put("content", message.content()));
+        material.putPOJO("temperature", request.temperature());
+        material.putPOJO("seed", request.seed());
+        material.putPOJO("max_tokens", request.maxTokens());
+        return JudgePrompt.sha256(Json.write(material));
+    }
+}
