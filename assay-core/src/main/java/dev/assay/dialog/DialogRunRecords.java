@@ -16,6 +16,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Maps a dialog run to the stored {@link Run} (kind {@code dialog}) and one {@link Item} per dialog, for
@@ -23,11 +24,16 @@ import java.util.Map;
  *
  * <p>Dimension scores {@code m1}…{@code m5} are each metric's headline micro value in [0, 1]: M1
  * {@code key_coverage}, M2 {@code profile_score}, M3 {@code risk_coverage}, M4 {@code compliance_label_acc},
- * M5 {@code rubric_hit_rate}; the total is their plain mean. The full summary is in the run's config snapshot
+ * M5 {@code rubric_hit_rate}; the total is their plain mean. With an LLM judge, {@code m5_judge} is its
+ * {@code judge_normalized_mean} in [0, 1], kept out of the total; the config snapshot then has {@code judge_summary},
+ * items have {@code metrics.m5_judge} and each judged turn a {@code judge} entry. The full summary is in the run's config snapshot
  * under {@code metrics_summary}. An item's score is the mean of the same values over that dialog's by-dialog
  * entries; its {@code checker_detail} holds the dialog's by-dialog values and one entry per turn.
  */
 public final class DialogRunRecords {
+    /** The dimension of the optional LLM judge's metric ({@value ExplainabilityJudge#METRIC}). */
+    public static final String JUDGE_DIMENSION = "m5_judge";
+    private static final String JUDGE_HEADLINE = "judge_normalized_mean";
     private static final Map<String, String> HEADLINES = headlines();
 
     private DialogRunRecords() {
@@ -46,6 +52,13 @@ public final class DialogRunRecords {
         double total = scores.values().stream().mapToDouble(Double::doubleValue).sum() / scores.size();
         ObjectNode config = manifest.toJson();
         config.set("metrics_summary", summary.toJson());
+        // The judge's metric is shown beside M5, not averaged into the total: the total stays the reference's.
+        outcome.scores().judge().ifPresent(judge -> {
+            scores.put(JUDGE_DIMENSION, judge.metric().micro().get(JUDGE_HEADLINE));
+            ObjectNode judgeSummary = config.putObject("judge_summary");
+            judgeSummary.set("judge", judge.judge());
+            judgeSummary.set("metric", judge.metric().toJson());
+        });
         List<ItemStatus> statuses = outcome.scores().traces().stream().map(DialogRunRecords::status).toList();
         double elapsed = Duration.between(manifest.startedAt(), manifest.endedAt()).toMillis() / 1000.0;
         return new Run(manifest.config().runId(), Run.DIALOG, "", manifest.config().modelName(), "",
@@ -78,7 +91,13 @@ public final class DialogRunRecords {
                     headline.add(values.get(key));
                 }
             });
-            detail.set("turns", turns(trace, rows));
+            outcome.scores().judge().ifPresent(judge -> {
+                Map<String, Double> values = judge.metric().byDialog().get(trace.dialogId());
+                if (values != null) {
+                    metrics.set(JUDGE_DIMENSION, doubles(values));
+                }
+            });
+            detail.set("turns", turns(trace, rows, outcome.scores().judge()));
             double score = headline.isEmpty() ? 0.0
                     : headline.stream().mapToDouble(Double::doubleValue).sum() / headline.size();
             ArrayNode transcript = JsonNodeFactory.instance.arrayNode();
@@ -94,7 +113,7 @@ public final class DialogRunRecords {
         return items;
     }
 
-    private static ArrayNode turns(DialogTrace trace, List<TurnEvalRow> rows) {
+    private static ArrayNode turns(DialogTrace trace, List<TurnEvalRow> rows, Optional<JudgeScores> judge) {
         ArrayNode turns = JsonNodeFactory.instance.arrayNode();
         for (TurnTrace turn : trace.turns()) {
             ObjectNode node = rows.stream().filter(row -> row.turnPairId() == turn.turnPairId()).findFirst()
@@ -108,6 +127,11 @@ public final class DialogRunRecords {
                 sources.addObject().put("source", item.path("source").asText(""))
                         .put("content", item.path("content").asText(""));
             }
+            judge.flatMap(scores -> scores.turns().stream()
+                            .filter(judged -> judged.dialogId().equals(trace.dialogId())
+                                    && judged.turnPairId() == turn.turnPairId())
+                            .findFirst())
+                    .ifPresent(judged -> node.set("judge", judged.toJson()));
             turns.add(node);
         }
         return turns;

@@ -56,6 +56,24 @@ public final class DialogRunner {
      */
     public static Outcome run(Dataset dataset, DialogTarget target, DialogRunConfig config, Path runDir,
                               Consumer<DialogTrace> progress) {
+        return run(dataset, target, config, runDir, progress, Optional.empty());
+    }
+
+    /**
+     * Runs (or resumes) a dialog evaluation and, when a judge is given, grades the M5-eligible turns with it
+     * ({@value ExplainabilityJudge#METRIC}, written to {@code judge_summary.json} and {@code judge_eval.jsonl}, the
+     * judge recorded in the manifest).
+     *
+     * @param dataset  the dataset
+     * @param target   the target
+     * @param config   the run's settings
+     * @param runDir   the run directory (created if absent)
+     * @param progress told of each dialog as it finishes (from worker threads)
+     * @param judge    the LLM judge; empty for none (the default)
+     * @throws AssayException {@code dialog.run_dir_unwritable} when the run directory cannot be written
+     */
+    public static Outcome run(Dataset dataset, DialogTarget target, DialogRunConfig config, Path runDir,
+                              Consumer<DialogTrace> progress, Optional<ExplainabilityJudge> judge) {
         try {
             Files.createDirectories(runDir);
             Path traceFile = runDir.resolve(TRACE_FILE);
@@ -76,10 +94,11 @@ public final class DialogRunner {
             List<DialogTrace> sorted = TraceFile.sorted(traces.values());
             TraceFile.write(traceFile, sorted);
             Scoring.Result scores = Scoring.score(sorted, Optional.empty(), config.runId(), config.datasetPath(),
-                    config.score());
+                    config.score(), judge);
             Scoring.write(runDir, scores);
             var manifest = new RunManifest(config, target.name(), startedAt, Instant.now(), complete.size(),
-                    scores.summary().counters(), config.fingerprint(target.name()));
+                    scores.summary().counters(), config.fingerprint(target.name()),
+                    judge.map(ExplainabilityJudge::describe).orElse(null));
             Files.writeString(runDir.resolve(RunManifest.FILE), PythonJson.indented(manifest.toJson()),
                     StandardCharsets.UTF_8);
             return new Outcome(manifest, scores);

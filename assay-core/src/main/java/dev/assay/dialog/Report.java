@@ -1,5 +1,7 @@
 package dev.assay.dialog;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -25,13 +27,36 @@ public final class Report {
                 .append(", total_turn_pairs=").append(c.totalTurnPairs()).append("\n\n");
         summary.metrics().forEach((name, metric) -> {
             out.append("## ").append(name).append("\n\n");
-            section(out, "Micro", metric.micro());
-            section(out, "Macro", metric.macro());
-            out.append("### Counts\n");
-            metric.counts().forEach((key, value) -> out.append("- ").append(key).append(": ").append(value).append('\n'));
-            out.append('\n');
+            metric(out, metric);
         });
         return out.toString();
+    }
+
+    /**
+     * {@return the report text with a section for the LLM judge's metric after the reference's metrics}
+     *
+     * @param summary the reference metrics
+     * @param judge   the judge's grades
+     */
+    public static String markdown(EvalSummary summary, JudgeScores judge) {
+        var out = new StringBuilder(markdown(summary));
+        ObjectNode how = judge.judge();
+        out.append("## ").append(judge.metric().metricName()).append(" (LLM judge, not part of the reference metrics)\n\n");
+        for (String key : List.of("judge_model", "base_url", "temperature", "seed", "prompt_version",
+                "rubric_version")) {
+            out.append("- ").append(key).append(": ").append(how.path(key).asText()).append('\n');
+        }
+        out.append('\n');
+        metric(out, judge.metric());
+        return out.toString();
+    }
+
+    private static void metric(StringBuilder out, MetricResult metric) {
+        section(out, "Micro", metric.micro());
+        section(out, "Macro", metric.macro());
+        out.append("### Counts\n");
+        metric.counts().forEach((key, value) -> out.append("- ").append(key).append(": ").append(value).append('\n'));
+        out.append('\n');
     }
 
     private static void section(StringBuilder out, String title, Map<String, Double> values) {

@@ -16,14 +16,17 @@ import java.util.Objects;
  * @param resumedDialogs    dialogs taken from an earlier attempt of the same run id
  * @param counters          dialog counts
  * @param configFingerprint {@link DialogRunConfig#fingerprint(String)}
+ * @param judge             the LLM judge of {@value ExplainabilityJudge#METRIC} ({@link ExplainabilityJudge#describe()});
+ *                          null when none was asked, and then the manifest has no {@code judge} key
  */
 public record RunManifest(DialogRunConfig config, String target, Instant startedAt, Instant endedAt,
-                          int resumedDialogs, Counters counters, String configFingerprint) {
+                          int resumedDialogs, Counters counters, String configFingerprint, ObjectNode judge) {
     public static final String FILE = "run_manifest.json";
 
     public RunManifest {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(counters, "counters");
+        judge = judge == null ? null : judge.deepCopy();
     }
 
     /** {@return the manifest JSON, keys in the reference's order followed by Assay's} */
@@ -37,7 +40,7 @@ public record RunManifest(DialogRunConfig config, String target, Instant started
         node.put("model_name", config.modelName());
         node.put("workers_dialog", config.workersDialog());
         // No LLM judge runs in the default metrics (memfin-metrics.md §5.1): one nominal judge worker.
-        node.put("workers_judge", 1);
+        node.put("workers_judge", judge == null ? 1 : judge.path("workers_judge").asInt(1));
         node.put("turn_timeout_sec", config.turnTimeout().toMillis() / 1000.0);
         node.put("turn_retries", config.turnRetries());
         node.set("counters", counters.toJson());
@@ -50,6 +53,9 @@ public record RunManifest(DialogRunConfig config, String target, Instant started
         node.put("tables_hash", ReferenceTables.hash());
         node.put("config_fingerprint", configFingerprint);
         node.putObject("metric_errors");
+        if (judge != null) {
+            node.set("judge", judge.deepCopy());
+        }
         return node;
     }
 }
