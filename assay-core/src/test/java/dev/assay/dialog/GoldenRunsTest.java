@@ -5,13 +5,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.assay.Json;
+import dev.assay.check.judge.Judge;
+import dev.assay.check.judge.JudgeCache;
+import dev.assay.check.judge.JudgeModel;
+import dev.assay.target.openai.OpenAiChatModel;
+import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.testing.ScriptedOpenAiServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -57,6 +65,52 @@ class GoldenRunsTest {
 
         assertThat(result.summary().toFileText()).isEqualTo(recorded.summaryText());
         assertThat(Scoring.turnEvalText(result.rows())).isEqualTo(recorded.rowsText());
+    }
+
+    @ParameterizedTest
+    @MethodSource("runs")
+    void files_written_without_a_judge_are_the_recorded_ones_and_no_judge_file_appears(String run,
+                                                                                      @TempDir Path out)
+            throws IOException {
+        Recorded recorded = Recorded.of(run);
+        Scoring.Result result = Scoring.score(recorded.traces(), Optional.empty(), null, recorded.datasetPath(),
+                ScoreOptions.defaults());
+
+        Scoring.write(out, result);
+
+        assertThat(Files.readString(out.resolve(Scoring.SUMMARY_FILE), StandardCharsets.UTF_8))
+                .isEqualTo(recorded.summaryText());
+        assertThat(Files.readString(out.resolve(Scoring.TURN_EVAL_FILE), StandardCharsets.UTF_8))
+                .isEqualTo(recorded.rowsText());
+        assertThat(Files.readString(out.resolve(Scoring.REPORT_FILE), StandardCharsets.UTF_8))
+                .isEqualTo(Report.markdown(result.summary()));
+        assertThat(out.resolve(JudgeScores.SUMMARY_FILE)).doesNotExist();
+        assertThat(out.resolve(JudgeScores.TURN_FILE)).doesNotExist();
+    }
+
+    @ParameterizedTest
+    @MethodSource("runs")
+    void a_judge_leaves_the_recorded_summary_and_turn_rows_byte_identical(String run, @TempDir Path out)
+            throws IOException {
+        Recorded recorded = Recorded.of(run);
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(
+                ScriptedOpenAiServer.text("{\"reasoning\": \"fine\", \"score\": 4}")))) {
+            var model = new OpenAiChatModel(new OpenAiSettings("judge-1", server.baseUrl(), "", false,
+                    Duration.ofSeconds(10), null), line -> { });
+            var judge = new ExplainabilityJudge(new Judge(new JudgeModel("default", model, server.baseUrl(), null),
+                    JudgeCache.disabled()), 4);
+
+            Scoring.write(out, Scoring.score(recorded.traces(), Optional.empty(), null, recorded.datasetPath(),
+                    ScoreOptions.defaults(), Optional.of(judge)));
+
+            assertThat(Files.readString(out.resolve(Scoring.SUMMARY_FILE), StandardCharsets.UTF_8))
+                    .isEqualTo(recorded.summaryText());
+            assertThat(Files.readString(out.resolve(Scoring.TURN_EVAL_FILE), StandardCharsets.UTF_8))
+                    .isEqualTo(recorded.rowsText());
+            // One judge request per M5-eligible turn of the recorded run.
+            assertThat(server.requests()).hasSize(recorded.summary()
+                    .at("/metrics/m5_explainability/counts/eligible_count").asInt());
+        }
     }
 
     @ParameterizedTest
