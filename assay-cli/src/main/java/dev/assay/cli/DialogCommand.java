@@ -10,7 +10,9 @@ import dev.assay.dialog.DialogRunConfig;
 import dev.assay.dialog.DialogRunner;
 import dev.assay.dialog.DialogTarget;
 import dev.assay.dialog.EvalSummary;
+import dev.assay.dialog.ExplainabilityJudge;
 import dev.assay.dialog.FieldMapping;
+import dev.assay.dialog.JudgeScores;
 import dev.assay.dialog.MetricResult;
 import dev.assay.dialog.MetricsProfile;
 import dev.assay.dialog.ScoreOptions;
@@ -95,9 +97,14 @@ public final class DialogCommand implements Callable<Integer> {
     /** {@code dialog score}: metrics from recorded traces, without calling anything. */
     @Command(name = "score", mixinStandardHelpOptions = true,
             description = "Compute the metrics of recorded dialog traces and write turn_eval.jsonl, metrics_summary.json and report.md.")
-    static final class Score implements Callable<Integer> {
+    static final class Score implements Callable<Integer>, EnvironmentFactory.NeedsEnvironment {
         @Spec
         CommandSpec spec;
+
+        @ParentCommand
+        DialogCommand parent;
+
+        private Map<String, String> env = Map.of();
 
         @Option(names = "--traces", required = true, paramLabel = "FILE",
                 description = "The dialog_trace.jsonl to score.")
@@ -117,28 +124,43 @@ public final class DialogCommand implements Callable<Integer> {
         @picocli.CommandLine.Mixin
         ScoringOptions scoring = new ScoringOptions();
 
+        @picocli.CommandLine.Mixin
+        JudgeOptionsMixin judgeOptions = new JudgeOptionsMixin();
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             try {
+                if (judgeOptions.workers < 1) {
+                    return fail(err, Problem.of("dialog.invalid_option", "--workers-judge must be at least 1"));
+                }
+                Optional<ExplainabilityJudge> judge = judgeOptions.judge(parent.models, AssayHome.of(env));
                 TraceFile.Contents contents = TraceFile.read(traces);
                 contents.problems().forEach(problem -> err.println("warning: " + problem.type() + " line "
                         + problem.details().get("line") + ": " + problem.message()));
                 Optional<Dataset> joined = Optional.ofNullable(dataset).map(Dataset::load);
                 String datasetPath = dataset != null ? dataset.toString() : "";
                 Scoring.Result result = Scoring.score(contents.traces(), joined, runId, datasetPath,
-                        scoring.toOptions());
+                        scoring.toOptions(), judge);
                 Path dir = outDir != null ? outDir : Optional.ofNullable(traces.toAbsolutePath().getParent()).orElse(Path.of("."));
                 Scoring.write(dir, result);
-                printSummary(out, result.summary());
+                printSummary(out, result);
                 out.println("written: " + dir.resolve(Scoring.SUMMARY_FILE));
+                if (result.judge().isPresent()) {
+                    out.println("written: " + dir.resolve(JudgeScores.SUMMARY_FILE));
+                }
                 return 0;
             } catch (AssayException e) {
                 return fail(err, e.problem());
             } catch (IOException e) {
                 return fail(err, Problem.of("dialog.output_unwritable", e.toString()));
             }
+        }
+
+        @Override
+        public void environment(Map<String, String> environment) {
+            this.env = environment;
         }
     }
 
@@ -202,14 +224,17 @@ public final class DialogCommand implements Callable<Integer> {
         @picocli.CommandLine.Mixin
         ScoringOptions scoring = new ScoringOptions();
 
+        @picocli.CommandLine.Mixin
+        JudgeOptionsMixin judgeOptions = new JudgeOptionsMixin();
+
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             try {
-                if (workersDialog < 1 || turnTimeoutSeconds < 1 || turnRetries < 0) {
-                    return fail(err, Problem.of("dialog.invalid_option",
-                            "--workers-dialog and --turn-timeout must be at least 1, --turn-retries at least 0"));
+                if (workersDialog < 1 || turnTimeoutSeconds < 1 || turnRetries < 0 || judgeOptions.workers < 1) {
+                    return fail(err, Problem.of("dialog.invalid_option", "--workers-dialog, --workers-judge and "
+                            + "--turn-timeout must be at least 1, --turn-retries at least 0"));
                 }
                 if (model.given() == agent.given()) {
                     throw new ParameterException(spec.commandLine(), "give exactly one of --model and --agent");
@@ -221,6 +246,8 @@ public final class DialogCommand implements Callable<Integer> {
                     throw new ParameterException(spec.commandLine(),
                             "--system-prompt applies to --model only; an agent service keeps its own prompt");
                 }
+                // Created before any turn is replayed, so a misconfigured judge fails the run at once.
+                Optional<ExplainabilityJudge> judge = judgeOptions.judge(parent.models, database.home());
                 Dataset data = Dataset.load(dataset);
                 data.skipCounts().forEach((reason, count) -> err.println("skipped " + count + " line(s): "
                         + reason.wireName()));
@@ -251,8 +278,8 @@ public final class DialogCommand implements Callable<Integer> {
                 Path runDir = outDir.resolve(id);
                 DialogRunner.Outcome outcome = DialogRunner.run(data, target, config, runDir, trace ->
                         err.println("dialog " + trace.datasetIndex() + " " + trace.dialogId() + ": "
-                                + trace.dialogStatus().wireName()));
-                printSummary(out, outcome.scores().summary());
+                                + trace.dialogStatus().wireName()), judge);
+                printSummary(out, outcome.scores());
                 out.println("run directory: " + runDir);
                 try (Store store = database.open()) {
                     // A resumed run id replaces the stored record, so the database shows the run as it ends now.
@@ -283,19 +310,26 @@ public final class DialogCommand implements Callable<Integer> {
         }
     }
 
-    static void printSummary(PrintWriter out, EvalSummary summary) {
+    static void printSummary(PrintWriter out, Scoring.Result result) {
+        EvalSummary summary = result.summary();
         var c = summary.counters();
         out.printf(Locale.ROOT, "run %s: %d dialogs (%d valid, %d skipped, %d failed), %d turn pairs%n",
                 summary.runId(), c.totalDialogs(), c.validDialogs(), c.skippedDialogs(), c.failedDialogs(),
                 c.totalTurnPairs());
-        for (MetricResult metric : summary.metrics().values()) {
-            var line = new StringBuilder(metric.metricName()).append(" (eligible ")
-                    .append(metric.counts().get("eligible_count")).append("):");
-            metric.micro().forEach((key, value) -> line.append(' ').append(key).append('=')
-                    .append(String.format(Locale.ROOT, "%.6f", value)));
-            out.println(line);
-        }
+        summary.metrics().values().forEach(metric -> printMetric(out, metric));
+        result.judge().ifPresent(judge -> {
+            printMetric(out, judge.metric());
+            out.println("judge errors: " + judge.metric().counts().get("judge_error_count"));
+        });
         out.flush();
+    }
+
+    private static void printMetric(PrintWriter out, MetricResult metric) {
+        var line = new StringBuilder(metric.metricName()).append(" (eligible ")
+                .append(metric.counts().get("eligible_count")).append("):");
+        metric.micro().forEach((key, value) -> line.append(' ').append(key).append('=')
+                .append(String.format(Locale.ROOT, "%.6f", value)));
+        out.println(line);
     }
 
     static int fail(PrintWriter err, Problem problem) {
