@@ -211,6 +211,24 @@ class ExplainabilityJudgeTest {
     }
 
     @Test
+    void stored_items_carry_the_judges_by_dialog_values_and_each_judged_turn() {
+        Dataset dataset = Dialogs.dataset(dialog("d1", user("GOOD 我想稳健理财"),
+                assistant("a1", List.of(), List.of(), RUBRIC), user("谢谢"), assistant("a2")).toString());
+        var config = new DialogRunConfig("r1", "test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0,
+                ScoreOptions.defaults(), null);
+        // ScriptedChatModel echoes the user message, so the judge sees GOOD in the reply and gives 5.
+        DialogRunner.Outcome outcome = DialogRunner.run(dataset,
+                new ChatModelTarget(ScriptedChatModel.answering(), "", null, null), config, temp.resolve("run"),
+                trace -> { }, Optional.of(judge(JudgeCache.disabled())));
+
+        JsonNode detail = DialogRunRecords.items(outcome).getFirst().checkerDetail();
+        assertThat(detail.at("/metrics/m5_judge/judge_score_mean").asDouble()).isEqualTo(5.0);
+        assertThat(detail.at("/turns/0/judge/status").asText()).isEqualTo("graded");
+        assertThat(detail.at("/turns/1").has("judge")).isFalse();
+        assertThat(DialogRunRecords.run(outcome).dimensionScores()).containsEntry(DialogRunRecords.JUDGE_DIMENSION, 1.0);
+    }
+
+    @Test
     void a_run_without_a_judge_has_no_judge_in_its_manifest_or_records() throws IOException {
         Dataset dataset = Dialogs.dataset(dialog("d1", user("我想稳健理财"),
                 assistant("a1", List.of(), List.of(), RUBRIC)).toString());
