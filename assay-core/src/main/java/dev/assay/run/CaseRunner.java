@@ -97,8 +97,7 @@ final class CaseRunner {
         } catch (InterruptedException e) {
             work.cancel(true);
             if (cancelled.getAsBoolean()) {
-                return item(runId, seq, evalCase, ItemStatus.CANCELLED, 0, transcript.build(), "", null,
-                        Problem.of("run.cancelled", "the run was cancelled while this case was running"), started);
+                return cancelledItem(runId, seq, evalCase, transcript.build(), started);
             }
             throw e;
         } catch (ExecutionException e) {
@@ -109,15 +108,27 @@ final class CaseRunner {
             result = transcript.build();
         }
         if (cancelled.getAsBoolean() && result.error().isPresent()) {
-            return item(runId, seq, evalCase, ItemStatus.CANCELLED, 0, result, "", null,
-                    Problem.of("run.cancelled", "the run was cancelled while this case was running"), started);
+            return cancelledItem(runId, seq, evalCase, result, started);
         }
         var targetError = result.error();
         if (targetError.isPresent()) {
             return item(runId, seq, evalCase, ItemStatus.ERROR, 0, result, result.finalAnswer(), null,
                     targetError.get().problem(), started);
         }
-        return judge(runId, seq, evalCase, result, workspace, started);
+        try {
+            return judge(runId, seq, evalCase, result, workspace, started);
+        } catch (InterruptedException e) {
+            // A checker that waits (a judge model, a sandboxed program) was interrupted by the cancellation.
+            if (cancelled.getAsBoolean()) {
+                return cancelledItem(runId, seq, evalCase, result, started);
+            }
+            throw e;
+        }
+    }
+
+    private static Item cancelledItem(String runId, int seq, Case evalCase, Transcript transcript, Instant started) {
+        return item(runId, seq, evalCase, ItemStatus.CANCELLED, 0, transcript, "", null,
+                Problem.of("run.cancelled", "the run was cancelled while this case was running"), started);
     }
 
     private Item judge(String runId, int seq, Case evalCase, Transcript transcript, Workspace workspace,

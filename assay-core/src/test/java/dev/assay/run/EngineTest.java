@@ -10,7 +10,10 @@ import dev.assay.Json;
 import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
+import dev.assay.check.Checker;
+import dev.assay.check.CheckerFactory;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.check.Verdict;
 import dev.assay.report.RunReport;
 import dev.assay.sandbox.UnsandboxedSandbox;
 import dev.assay.store.Store;
@@ -33,6 +36,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -248,6 +253,41 @@ class EngineTest {
         assertThat(run.counts().passed()).isEqualTo(1);
         assertThat(store.findRun(run.runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(run.dimensionScores()).containsEntry("common", 1.0);
+    }
+
+    @Test
+    void a_case_cancelled_while_its_checks_run_is_stored_as_cancelled() throws Exception {
+        script.put("judged", List.of(text("ok")));
+        var checking = new CountDownLatch(1);
+        var checkers = CheckerRegistry.builtins().register(new CheckerFactory() {
+            @Override
+            public String name() {
+                return "slow_judge";
+            }
+
+            @Override
+            public Checker create(JsonNode expected) {
+                return context -> {
+                    checking.countDown();
+                    Thread.sleep(30_000);
+                    return Verdict.passed(null);
+                };
+            }
+        });
+        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
+                Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
+        var target = new AgentTarget(model, List.of(), AgentSettings.defaults(), 4);
+        var suite = new Suite("engine-test", "v1",
+                List.of(evalCase("judged", "common", "judged case", "slow_judge", "null")), Map.of(), List.of());
+        RunHandle handle = new Engine(store, checkers).start(
+                new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
+        assertThat(checking.await(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(handle.cancel()).isTrue();
+        Run run = handle.await();
+
+        assertThat(items(run).get("judged").status()).isEqualTo(ItemStatus.CANCELLED);
+        assertThat(run.counts().cancelled()).isEqualTo(1);
     }
 
     @Test
