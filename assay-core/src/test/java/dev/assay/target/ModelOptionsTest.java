@@ -11,15 +11,8 @@ class ModelOptionsTest {
 
     @Test
     void credentials_written_into_the_base_url_never_reach_the_snapshot() {
-        String recorded = recordedBaseUrl("https://user:s3cret@proxy.example/v1?api-version=2024-02-01&api_key=sk-123");
-
-        assertThat(recorded).isEqualTo("https://***@proxy.example/v1?api-version=2024-02-01&api_key=***");
-    }
-
-    @Test
-    void credential_like_query_parameters_are_masked_whatever_their_spelling() {
-        assertThat(recordedBaseUrl("http://h/v1?key=a&access_token=b&X-Goog-Api-Key=c&sig=d&monkey=e#top"))
-                .isEqualTo("http://h/v1?key=***&access_token=***&X-Goog-Api-Key=***&sig=***&monkey=e#top");
+        assertThat(recordedBaseUrl("https://user:s3c@ret@proxy.example:8443/v1?api_key=sk-123#top"))
+                .isEqualTo("https://proxy.example:8443/v1");
     }
 
     @Test
