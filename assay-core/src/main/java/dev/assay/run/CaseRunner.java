@@ -57,7 +57,7 @@ final class CaseRunner {
             throws InterruptedException {
         Instant started = now();
         Case evalCase = template.withPlaceholders(placeholders);
-        Set<String> missing = missingTools(evalCase, plan.target().toolNames());
+        Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames());
         if (!missing.isEmpty()) {
             Problem problem = Problem.of("case.missing_tools",
                             "the target lacks the tools this case needs: " + String.join(", ", missing))
@@ -185,27 +185,13 @@ final class CaseRunner {
     }
 
     /**
-     * Prerequisites plus the tools a tool_called / tool_args check names (as the reference server did), compared
-     * by canonical name; MCP-style names with {@code @} compare as written.
+     * Prerequisites plus the tools the case's checks require ({@link CheckerRegistry#requiredTools}), compared by
+     * canonical name; MCP-style names with {@code @} compare as written.
      */
-    static Set<String> missingTools(Case evalCase, Set<String> available) {
+    static Set<String> missingTools(CheckerRegistry checkers, Case evalCase, Set<String> available) {
         var needed = new TreeSet<String>();
         evalCase.prerequisites().forEach(name -> needed.add(ToolNames.canonical(name)));
-        for (Check check : evalCase.checks()) {
-            if (check.checker().equals("tool_called")) {
-                if (check.expected().isTextual()) {
-                    needed.add(ToolNames.canonical(check.expected().asText()));
-                } else if (check.expected().isArray()) {
-                    check.expected().forEach(name -> needed.add(ToolNames.canonical(name.asText())));
-                }
-            } else if (check.checker().equals("tool_args")) {
-                if (check.expected().isArray()) {
-                    check.expected().forEach(call -> needed.add(ToolNames.canonical(call.path("tool").asText())));
-                } else if (check.expected().hasNonNull("tool")) {
-                    needed.add(ToolNames.canonical(check.expected().path("tool").asText()));
-                }
-            }
-        }
+        evalCase.checks().forEach(check -> needed.addAll(checkers.requiredTools(check)));
         needed.remove("");
         var canonicalAvailable = new TreeSet<String>();
         available.forEach(name -> canonicalAvailable.add(ToolNames.canonical(name)));
