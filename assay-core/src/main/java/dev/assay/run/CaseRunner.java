@@ -178,8 +178,9 @@ final class CaseRunner {
             return checker.check(context);
         } catch (AssayException e) {
             return Verdict.error(e.problem());
-        } catch (RuntimeException e) {
-            // A checker bug is this item's error, not the run's end.
+        } catch (RuntimeException | StackOverflowError e) {
+            // A checker bug is this item's error, not the run's end; java.util.regex overflows the stack on some
+            // long answers, and an error escaping here would leave the case unstored.
             return Verdict.error(Problem.of("check.internal_error", check.checker() + " failed: " + e));
         }
     }

@@ -291,6 +291,36 @@ class EngineTest {
     }
 
     @Test
+    void a_checker_that_overflows_the_stack_gives_an_error_item_and_the_run_goes_on() throws Exception {
+        script.put("deep", List.of(text("ok")));
+        var checkers = CheckerRegistry.builtins().register(new CheckerFactory() {
+            @Override
+            public String name() {
+                return "overflowing";
+            }
+
+            @Override
+            public Checker create(JsonNode expected) {
+                return context -> {
+                    throw new StackOverflowError();
+                };
+            }
+        });
+        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
+                Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
+        var target = new AgentTarget(model, List.of(), AgentSettings.defaults(), 4);
+        var suite = new Suite("engine-test", "v1",
+                List.of(evalCase("deep", "common", "deep case", "overflowing", "null")), Map.of(), List.of());
+
+        Run run = new Engine(store, checkers).run(
+                new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
+
+        Item item = items(run).get("deep");
+        assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
+        assertThat(item.error().type()).isEqualTo("check.internal_error");
+    }
+
+    @Test
     void placeholders_and_suite_fixtures_reach_the_workspace_and_the_checks() throws Exception {
         script.put("summarise", List.of(
                 calls(Call.of("read_file", "{\"path\": \"eval/RUN/fixtures/alpha.txt\"}")),
