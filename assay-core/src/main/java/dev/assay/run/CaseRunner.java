@@ -160,7 +160,7 @@ final class CaseRunner {
         if (decisive != null) {
             Problem problem = new Problem(decisive.errorType(), decisive.message(), Map.of());
             ItemStatus status = ItemStatus.of(decisive.status());
-            return item(runId, seq, evalCase, status, 0, transcript, transcript.finalAnswer(), checkerDetail, problem,
+            return item(runId, seq, evalCase, status, 0, transcript, context.finalAnswer(), checkerDetail, problem,
                     started);
         }
         double score = totalWeight > 0 ? weighted / totalWeight
@@ -169,7 +169,7 @@ final class CaseRunner {
         ItemStatus status = score >= 1 - 1e-9 ? ItemStatus.PASSED : score <= 1e-9 ? ItemStatus.FAILED
                 : ItemStatus.PARTIAL;
         return item(runId, seq, evalCase, status, status == ItemStatus.PASSED ? 1.0 : score, transcript,
-                transcript.finalAnswer(), checkerDetail, null, started);
+                context.finalAnswer(), checkerDetail, null, started);
     }
 
     private Verdict verdict(Check check, CheckContext context) throws InterruptedException {
