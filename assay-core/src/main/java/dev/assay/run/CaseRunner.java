@@ -56,6 +56,18 @@ final class CaseRunner {
              Path caseDirectory, Consumer<String> log, java.util.function.BooleanSupplier cancelled)
             throws InterruptedException {
         Instant started = now();
+        try {
+            return runCase(runId, seq, template, plan, placeholders, caseDirectory, log, cancelled, started);
+        } catch (RuntimeException e) {
+            // A bug, ours or a plug-in's, is this item's error: the run still accounts for every case it started.
+            return item(runId, seq, template, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null,
+                    Problem.of("run.internal_error", "the case failed inside the engine: " + e), started);
+        }
+    }
+
+    private Item runCase(String runId, int seq, Case template, RunPlan plan, Map<String, String> placeholders,
+                         Path caseDirectory, Consumer<String> log, java.util.function.BooleanSupplier cancelled,
+                         Instant started) throws InterruptedException {
         Case evalCase = template.withPlaceholders(placeholders);
         Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames());
         if (!missing.isEmpty()) {

@@ -321,6 +321,36 @@ class EngineTest {
     }
 
     @Test
+    void a_case_that_fails_inside_the_engine_is_still_stored_as_an_error_item() throws Exception {
+        script.put("untyped", List.of(text("ok")));
+        // A plug-in's skipped verdict without the reason type that a stored problem needs.
+        var checkers = CheckerRegistry.builtins().register(new CheckerFactory() {
+            @Override
+            public String name() {
+                return "untyped_skip";
+            }
+
+            @Override
+            public Checker create(JsonNode expected) {
+                return context -> new Verdict(Verdict.Status.SKIPPED, 0, null, "skipped", null);
+            }
+        });
+        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
+                Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
+        var target = new AgentTarget(model, List.of(), AgentSettings.defaults(), 4);
+        var suite = new Suite("engine-test", "v1",
+                List.of(evalCase("untyped", "common", "untyped case", "untyped_skip", "null")), Map.of(), List.of());
+
+        Run run = new Engine(store, checkers).run(
+                new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
+
+        Item item = items(run).get("untyped");
+        assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
+        assertThat(item.error().type()).isEqualTo("run.internal_error");
+        assertThat(run.counts().error()).isEqualTo(1);
+    }
+
+    @Test
     void placeholders_and_suite_fixtures_reach_the_workspace_and_the_checks() throws Exception {
         script.put("summarise", List.of(
                 calls(Call.of("read_file", "{\"path\": \"eval/RUN/fixtures/alpha.txt\"}")),
