@@ -98,6 +98,29 @@ class EngineTest {
         return byCase;
     }
 
+    /** Starts a run of one case, answered "ok", whose only check is {@code checker} (a plug-in named "plugin"). */
+    private RunHandle startWithChecker(String caseId, Checker checker) {
+        script.put(caseId, List.of(text("ok")));
+        var checkers = CheckerRegistry.builtins().register(new CheckerFactory() {
+            @Override
+            public String name() {
+                return "plugin";
+            }
+
+            @Override
+            public Checker create(JsonNode expected) {
+                return checker;
+            }
+        });
+        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
+                Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
+        var target = new AgentTarget(model, List.of(), AgentSettings.defaults(), 4);
+        var suite = new Suite("engine-test", "v1",
+                List.of(evalCase(caseId, "common", caseId + " case", "plugin", "null")), Map.of(), List.of());
+        return new Engine(store, checkers).start(new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))),
+                RunListener.NONE);
+    }
+
     @Test
     void answer_checkers_pass_and_fail_with_known_scores() throws Exception {
         script.put("capital", List.of(text("The answer is Paris.")));
@@ -257,30 +280,12 @@ class EngineTest {
 
     @Test
     void a_case_cancelled_while_its_checks_run_is_stored_as_cancelled() throws Exception {
-        script.put("judged", List.of(text("ok")));
         var checking = new CountDownLatch(1);
-        var checkers = CheckerRegistry.builtins().register(new CheckerFactory() {
-            @Override
-            public String name() {
-                return "slow_judge";
-            }
-
-            @Override
-            public Checker create(JsonNode expected) {
-                return context -> {
-                    checking.countDown();
-                    Thread.sleep(30_000);
-                    return Verdict.passed(null);
-                };
-            }
+        RunHandle handle = startWithChecker("judged", context -> {
+            checking.countDown();
+            Thread.sleep(30_000);
+            return Verdict.passed(null);
         });
-        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
-                Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
-        var target = new AgentTarget(model, List.of(), AgentSettings.defaults(), 4);
-        var suite = new Suite("engine-test", "v1",
-                List.of(evalCase("judged", "common", "judged case", "slow_judge", "null")), Map.of(), List.of());
-        RunHandle handle = new Engine(store, checkers).start(
-                new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
         assertThat(checking.await(10, TimeUnit.SECONDS)).isTrue();
 
         assertThat(handle.cancel()).isTrue();
@@ -292,28 +297,9 @@ class EngineTest {
 
     @Test
     void a_checker_that_overflows_the_stack_gives_an_error_item_and_the_run_goes_on() throws Exception {
-        script.put("deep", List.of(text("ok")));
-        var checkers = CheckerRegistry.builtins().register(new CheckerFactory() {
-            @Override
-            public String name() {
-                return "overflowing";
-            }
-
-            @Override
-            public Checker create(JsonNode expected) {
-                return context -> {
-                    throw new StackOverflowError();
-                };
-            }
-        });
-        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
-                Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
-        var target = new AgentTarget(model, List.of(), AgentSettings.defaults(), 4);
-        var suite = new Suite("engine-test", "v1",
-                List.of(evalCase("deep", "common", "deep case", "overflowing", "null")), Map.of(), List.of());
-
-        Run run = new Engine(store, checkers).run(
-                new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
+        Run run = startWithChecker("deep", context -> {
+            throw new StackOverflowError();
+        }).await();
 
         Item item = items(run).get("deep");
         assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
@@ -322,27 +308,9 @@ class EngineTest {
 
     @Test
     void a_case_that_fails_inside_the_engine_is_still_stored_as_an_error_item() throws Exception {
-        script.put("untyped", List.of(text("ok")));
         // A plug-in's skipped verdict without the reason type that a stored problem needs.
-        var checkers = CheckerRegistry.builtins().register(new CheckerFactory() {
-            @Override
-            public String name() {
-                return "untyped_skip";
-            }
-
-            @Override
-            public Checker create(JsonNode expected) {
-                return context -> new Verdict(Verdict.Status.SKIPPED, 0, null, "skipped", null);
-            }
-        });
-        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
-                Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
-        var target = new AgentTarget(model, List.of(), AgentSettings.defaults(), 4);
-        var suite = new Suite("engine-test", "v1",
-                List.of(evalCase("untyped", "common", "untyped case", "untyped_skip", "null")), Map.of(), List.of());
-
-        Run run = new Engine(store, checkers).run(
-                new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
+        Run run = startWithChecker("untyped", context -> new Verdict(Verdict.Status.SKIPPED, 0, null, "skipped", null))
+                .await();
 
         Item item = items(run).get("untyped");
         assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
