@@ -3,6 +3,7 @@ package dev.assay.check;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.cases.Check;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
@@ -48,5 +49,25 @@ public final class CheckerRegistry {
                     .withDetail("field", "checker"));
         }
         return factory.create(check.expected());
+    }
+
+    /**
+     * {@return the canonical names of the tools a check requires the target to offer: those a {@code tool_called} or
+     * {@code tool_args} check names, read as the checker reads them (the reference server skipped such cases); empty
+     * for other checks and for an expectation that does not validate, which is judged as an error when the case runs}
+     */
+    public List<String> requiredTools(Check check) {
+        if (!check.checker().equals("tool_called") && !check.checker().equals("tool_args")) {
+            return List.of();
+        }
+        try {
+            return switch (create(check)) {
+                case ToolCalledChecker called -> called.tools();
+                case ToolArgsChecker args -> args.calls().stream().map(ToolArgsChecker.ExpectedCall::tool).toList();
+                default -> List.of();
+            };
+        } catch (AssayException invalid) {
+            return List.of();
+        }
     }
 }

@@ -36,8 +36,13 @@ final class ChoiceAnswer {
     private static final Pattern ANY_TAG = Pattern.compile("</?[A-Za-z][^>]*>");
     private static final Pattern LINE_LEAD = Pattern.compile("^[-*>`\\s]+");
     private static final String LABEL = "(?:最终答案|答案|选择|选项|answer)[*_]*\\s*(?:[:：]|is\\b\\s*[:：]?|为|是\\s*[:：]?)\\s*";
-    /** Opening wrappers, LaTeX's {@code \boxed{B}} and {@code $B$} included (maths-tuned models answer that way). */
-    private static final String OPEN = "(?:[(\\[{<\"'`*_~“‘「【$]|\\\\boxed\\{|\\\\text\\{)*";
+    /**
+     * Opening wrappers, LaTeX's {@code \boxed{B}} and {@code $B$} included (maths-tuned models answer that way). A run
+     * of wrapper characters is taken whole ({@code ++}): java.util.regex recurses once per repetition of a group, so
+     * a model that repeats {@code (} thousands of times would otherwise overflow the stack; nothing after a run can
+     * be a wrapper character, so taking it whole never loses a match.
+     */
+    private static final String OPEN = "(?:[(\\[{<\"'`*_~“‘「【$]++|\\\\boxed\\{|\\\\text\\{)*";
     private static final String CLOSE_OR_PUNCT = "[)\\]}>\"'`*_~”’」】$.,，。!！?？:：;；]";
 
     /**
@@ -50,7 +55,6 @@ final class ChoiceAnswer {
     }
 
     private final Pattern labelled;
-    private final Pattern labelledLine;
     private final Pattern letterLine;
     private final Pattern leadingLetter;
     private final Pattern optionMarker;
@@ -61,7 +65,6 @@ final class ChoiceAnswer {
         String any = "[" + letters + letters.toLowerCase(Locale.ROOT) + "]";
         String upper = "[" + letters + "]";
         labelled = Pattern.compile("(?iu)" + LABEL + OPEN + "(" + any + ")(?=\\s|" + CLOSE_OR_PUNCT + "|$)");
-        labelledLine = Pattern.compile("(?iu)^" + LABEL + OPEN + "(" + any + ")(?:\\s|" + CLOSE_OR_PUNCT + ")*$");
         letterLine = Pattern.compile("^" + OPEN + "(" + any + ")" + CLOSE_OR_PUNCT + "*$");
         leadingLetter = Pattern.compile("^[(\\[【]?(" + upper + ")\\s*[).:、,，：]\\s*(.*)$");
         optionMarker = Pattern.compile("(?<![A-Za-z0-9])" + upper + "\\s*[).:、：]");
@@ -99,12 +102,11 @@ final class ChoiceAnswer {
     }
 
     private Optional<Extraction> bottomLine(List<String> lines) {
+        // A line that is wholly a labelled answer needs no pattern here: the label rule, tried first, has read it.
         for (int i = lines.size() - 1; i >= 0; i--) {
-            for (Pattern whole : List.of(labelledLine, letterLine)) {
-                Matcher matcher = whole.matcher(lines.get(i));
-                if (matcher.matches()) {
-                    return found(matcher.group(1), "line");
-                }
+            Matcher matcher = letterLine.matcher(lines.get(i));
+            if (matcher.matches()) {
+                return found(matcher.group(1), "line");
             }
         }
         return Optional.empty();

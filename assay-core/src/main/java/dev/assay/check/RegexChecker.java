@@ -3,6 +3,7 @@ package dev.assay.check;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.tools.DeadlineText;
 import java.time.Duration;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -47,48 +48,16 @@ record RegexChecker(Pattern pattern) implements Checker {
         detail.put("pattern", pattern.pattern());
         detail.put("actual", actual);
         try {
-            Matcher matcher = pattern.matcher(new Deadline(actual, System.nanoTime() + TIME_LIMIT.toNanos()));
+            Matcher matcher = pattern.matcher(DeadlineText.of(actual, TIME_LIMIT));
             boolean found = matcher.find();
             detail.put("match", found ? matcher.group() : null);
             return Verdict.of(found, "regex.no_match", "the pattern does not occur in the answer", detail);
-        } catch (Deadline.Exceeded e) {
+        } catch (DeadlineText.Exceeded e) {
             return Verdict.failed("regex.timeout",
                     "the pattern took longer than " + TIME_LIMIT.toSeconds() + " s on this answer", detail);
         } catch (StackOverflowError e) {
             // java.util.regex recurses per repetition; a long answer under a pattern like (a|b)* can exhaust the stack.
             return Verdict.failed("regex.too_complex", "the pattern is too deeply recursive for this answer", detail);
-        }
-    }
-
-    /** The answer as the matcher sees it: every character read checks the clock, so a runaway search ends. */
-    private record Deadline(String text, long deadlineNanos) implements CharSequence {
-        static final class Exceeded extends RuntimeException {
-            Exceeded() {
-                super(null, null, false, false);
-            }
-        }
-
-        @Override
-        public char charAt(int index) {
-            if (System.nanoTime() > deadlineNanos) {
-                throw new Exceeded();
-            }
-            return text.charAt(index);
-        }
-
-        @Override
-        public int length() {
-            return text.length();
-        }
-
-        @Override
-        public CharSequence subSequence(int start, int end) {
-            return new Deadline(text.substring(start, end), deadlineNanos);
-        }
-
-        @Override
-        public String toString() {
-            return text;
         }
     }
 }

@@ -56,8 +56,20 @@ final class CaseRunner {
              Path caseDirectory, Consumer<String> log, java.util.function.BooleanSupplier cancelled)
             throws InterruptedException {
         Instant started = now();
+        try {
+            return runCase(runId, seq, template, plan, placeholders, caseDirectory, log, cancelled, started);
+        } catch (RuntimeException e) {
+            // A bug, ours or a plug-in's, is this item's error: the run still accounts for every case it started.
+            return item(runId, seq, template, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null,
+                    Problem.of("run.internal_error", "the case failed inside the engine: " + e), started);
+        }
+    }
+
+    private Item runCase(String runId, int seq, Case template, RunPlan plan, Map<String, String> placeholders,
+                         Path caseDirectory, Consumer<String> log, java.util.function.BooleanSupplier cancelled,
+                         Instant started) throws InterruptedException {
         Case evalCase = template.withPlaceholders(placeholders);
-        Set<String> missing = missingTools(evalCase, plan.target().toolNames());
+        Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames());
         if (!missing.isEmpty()) {
             Problem problem = Problem.of("case.missing_tools",
                             "the target lacks the tools this case needs: " + String.join(", ", missing))
@@ -97,8 +109,7 @@ final class CaseRunner {
         } catch (InterruptedException e) {
             work.cancel(true);
             if (cancelled.getAsBoolean()) {
-                return item(runId, seq, evalCase, ItemStatus.CANCELLED, 0, transcript.build(), "", null,
-                        Problem.of("run.cancelled", "the run was cancelled while this case was running"), started);
+                return cancelledItem(runId, seq, evalCase, transcript.build(), started);
             }
             throw e;
         } catch (ExecutionException e) {
@@ -109,15 +120,27 @@ final class CaseRunner {
             result = transcript.build();
         }
         if (cancelled.getAsBoolean() && result.error().isPresent()) {
-            return item(runId, seq, evalCase, ItemStatus.CANCELLED, 0, result, "", null,
-                    Problem.of("run.cancelled", "the run was cancelled while this case was running"), started);
+            return cancelledItem(runId, seq, evalCase, result, started);
         }
         var targetError = result.error();
         if (targetError.isPresent()) {
             return item(runId, seq, evalCase, ItemStatus.ERROR, 0, result, result.finalAnswer(), null,
                     targetError.get().problem(), started);
         }
-        return judge(runId, seq, evalCase, result, workspace, started);
+        try {
+            return judge(runId, seq, evalCase, result, workspace, started);
+        } catch (InterruptedException e) {
+            // A checker that waits (a judge model, a sandboxed program) was interrupted by the cancellation.
+            if (cancelled.getAsBoolean()) {
+                return cancelledItem(runId, seq, evalCase, result, started);
+            }
+            throw e;
+        }
+    }
+
+    private static Item cancelledItem(String runId, int seq, Case evalCase, Transcript transcript, Instant started) {
+        return item(runId, seq, evalCase, ItemStatus.CANCELLED, 0, transcript, "", null,
+                Problem.of("run.cancelled", "the run was cancelled while this case was running"), started);
     }
 
     private Item judge(String runId, int seq, Case evalCase, Transcript transcript, Workspace workspace,
@@ -149,7 +172,7 @@ final class CaseRunner {
         if (decisive != null) {
             Problem problem = new Problem(decisive.errorType(), decisive.message(), Map.of());
             ItemStatus status = ItemStatus.of(decisive.status());
-            return item(runId, seq, evalCase, status, 0, transcript, transcript.finalAnswer(), checkerDetail, problem,
+            return item(runId, seq, evalCase, status, 0, transcript, context.finalAnswer(), checkerDetail, problem,
                     started);
         }
         double score = totalWeight > 0 ? weighted / totalWeight
@@ -158,7 +181,7 @@ final class CaseRunner {
         ItemStatus status = score >= 1 - 1e-9 ? ItemStatus.PASSED : score <= 1e-9 ? ItemStatus.FAILED
                 : ItemStatus.PARTIAL;
         return item(runId, seq, evalCase, status, status == ItemStatus.PASSED ? 1.0 : score, transcript,
-                transcript.finalAnswer(), checkerDetail, null, started);
+                context.finalAnswer(), checkerDetail, null, started);
     }
 
     private Verdict verdict(Check check, CheckContext context) throws InterruptedException {
@@ -167,34 +190,21 @@ final class CaseRunner {
             return checker.check(context);
         } catch (AssayException e) {
             return Verdict.error(e.problem());
-        } catch (RuntimeException e) {
-            // A checker bug is this item's error, not the run's end.
+        } catch (RuntimeException | StackOverflowError e) {
+            // A checker bug is this item's error, not the run's end; java.util.regex overflows the stack on some
+            // long answers, and an error escaping here would leave the case unstored.
             return Verdict.error(Problem.of("check.internal_error", check.checker() + " failed: " + e));
         }
     }
 
     /**
-     * Prerequisites plus the tools a tool_called / tool_args check names (as the reference server did), compared
-     * by canonical name; MCP-style names with {@code @} compare as written.
+     * Prerequisites plus the tools the case's checks require ({@link CheckerRegistry#requiredTools}), compared by
+     * canonical name; MCP-style names with {@code @} compare as written.
      */
-    static Set<String> missingTools(Case evalCase, Set<String> available) {
+    static Set<String> missingTools(CheckerRegistry checkers, Case evalCase, Set<String> available) {
         var needed = new TreeSet<String>();
         evalCase.prerequisites().forEach(name -> needed.add(ToolNames.canonical(name)));
-        for (Check check : evalCase.checks()) {
-            if (check.checker().equals("tool_called")) {
-                if (check.expected().isTextual()) {
-                    needed.add(ToolNames.canonical(check.expected().asText()));
-                } else if (check.expected().isArray()) {
-                    check.expected().forEach(name -> needed.add(ToolNames.canonical(name.asText())));
-                }
-            } else if (check.checker().equals("tool_args")) {
-                if (check.expected().isArray()) {
-                    check.expected().forEach(call -> needed.add(ToolNames.canonical(call.path("tool").asText())));
-                } else if (check.expected().hasNonNull("tool")) {
-                    needed.add(ToolNames.canonical(check.expected().path("tool").asText()));
-                }
-            }
-        }
+        evalCase.checks().forEach(check -> needed.addAll(checkers.requiredTools(check)));
         needed.remove("");
         var canonicalAvailable = new TreeSet<String>();
         available.forEach(name -> canonicalAvailable.add(ToolNames.canonical(name)));

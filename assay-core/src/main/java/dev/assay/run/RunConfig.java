@@ -6,11 +6,13 @@ import dev.assay.score.Weights;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * How to run: the engine's settings, built and validated once at the edge (CLI flags, an HTTP body).
  *
- * @param runId           the run id to use; null to generate one (32 hex characters)
+ * @param runId           the run id to use, one path segment of letters, digits, {@code .}, {@code _} and {@code -}
+ *                        (it names the run's workspace directory); null to generate one (32 hex characters)
  * @param userId          who runs it; empty when not given
  * @param language        the language selected (for the record); empty for all
  * @param concurrency     cases at once, >= 1 (the target's own limit also applies)
@@ -22,7 +24,14 @@ import java.util.Objects;
  */
 public record RunConfig(String runId, String userId, String language, int concurrency, Duration defaultTimeout,
                         Weights weights, Path workspaceRoot, WorkspacePolicy workspacePolicy, JsonNode snapshot) {
+    /** The run id names a directory under the workspace root, so it may not climb out of it. */
+    private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
+
     public RunConfig {
+        if (runId != null && !RUN_ID.matcher(runId).matches()) {
+            throw new IllegalArgumentException("run id must be one path segment of letters, digits, '.', '_' and "
+                    + "'-', not starting with '.': " + runId);
+        }
         userId = userId == null ? "" : userId;
         language = language == null ? "" : language;
         if (concurrency < 1) {

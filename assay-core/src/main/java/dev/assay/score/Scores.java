@@ -33,28 +33,14 @@ public record Scores(Map<String, Double> dimensionScores, Double total) {
     }
 
     public static Scores of(List<Entry> entries, Weights weights) {
-        var sums = new TreeMap<String, double[]>();
+        var sums = new TreeMap<String, Sum>();
         for (Entry entry : entries) {
-            if (!entry.scored()) {
-                continue;
+            if (entry.scored()) {
+                sums.computeIfAbsent(entry.dimension(), dimension -> new Sum()).add(entry);
             }
-            double[] sum = sums.computeIfAbsent(entry.dimension(), dimension -> new double[3]);
-            sum[0] += entry.weight() * entry.score();
-            sum[1] += entry.weight();
-            sum[2] += 1;
         }
         var dimensionScores = new LinkedHashMap<String, Double>();
-        sums.forEach((dimension, sum) -> {
-            if (sum[2] > 0) {
-                // All-zero case weights would leave 0/0; such a dimension is scored unweighted instead of dropped.
-                dimensionScores.put(dimension, sum[1] > 0 ? sum[0] / sum[1] : Double.NaN);
-            }
-        });
-        sums.forEach((dimension, sum) -> {
-            if (Double.isNaN(dimensionScores.getOrDefault(dimension, 0.0))) {
-                dimensionScores.put(dimension, unweightedMean(entries, dimension));
-            }
-        });
+        sums.forEach((dimension, sum) -> dimensionScores.put(dimension, sum.mean()));
         double weighted = 0;
         double totalWeight = 0;
         for (var entry : dimensionScores.entrySet()) {
@@ -68,11 +54,23 @@ public record Scores(Map<String, Double> dimensionScores, Double total) {
         return new Scores(dimensionScores, total);
     }
 
-    private static double unweightedMean(List<Entry> entries, String dimension) {
-        return entries.stream()
-                .filter(entry -> entry.scored() && entry.dimension().equals(dimension))
-                .mapToDouble(Entry::score)
-                .average()
-                .orElse(0);
+    /** A dimension's scored items so far. */
+    private static final class Sum {
+        private double weighted;
+        private double weight;
+        private double plain;
+        private int count;
+
+        void add(Entry entry) {
+            weighted += entry.weight() * entry.score();
+            weight += entry.weight();
+            plain += entry.score();
+            count++;
+        }
+
+        /** All-zero case weights would leave 0/0; such a dimension is scored unweighted instead of dropped. */
+        double mean() {
+            return weight > 0 ? weighted / weight : plain / count;
+        }
     }
 }

@@ -32,11 +32,14 @@ public record ModelOptions(String model, String baseUrl, String apiKeyEnv, boole
         return new ModelOptions(model, null, null, false, null, null);
     }
 
-    /** {@return the options for the run's configuration snapshot: the key's variable name, never its value} */
+    /**
+     * {@return the options for the run's configuration snapshot: the key's variable name, never its value, and the
+     * base URL without credentials written into it}
+     */
     public JsonNode describe() {
         ObjectNode node = Json.object();
         node.put("model", model);
-        node.put("base_url", baseUrl);
+        node.put("base_url", EndpointUrl.redacted(baseUrl));
         node.put("api_key_env", apiKeyEnv);
         node.put("stream", stream);
         node.put("request_timeout_s", requestTimeout.toMillis() / 1000.0);

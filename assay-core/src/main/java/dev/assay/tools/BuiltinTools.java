@@ -18,6 +18,8 @@ import java.util.Objects;
  *   <li>{@code edit.no_match}, {@code edit.ambiguous} — edit_file's snippet occurs zero or several times;
  *       detail {@code occurrences}</li>
  *   <li>{@code replace.invalid_pattern}, {@code replace.invalid_replacement}, {@code search.invalid_pattern}</li>
+ *   <li>{@code search.timeout}, {@code search.too_complex}, {@code replace.timeout}, {@code replace.too_complex} —
+ *       a pattern ran past the time limit or overflowed the stack; detail {@code pattern}</li>
  *   <li>{@code command.timeout} — execute_command ran out of time; {@code sandbox.*} — the sandbox could not
  *       run the command (its own problem is passed on; {@code sandbox.failed} for anything unexpected)</li>
  * </ul>

@@ -4,6 +4,7 @@ import dev.assay.Problem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -12,19 +13,29 @@ import java.util.regex.PatternSyntaxException;
 /**
  * {@code search_files(pattern, path?)}: grep over the text files below a directory (or in one file), one
  * {@code relative/path:line: text} line per matching line, capped. Binary files, files over
- * {@link TextFiles#MAX_TEXT_BYTES} and symbolic links are skipped.
+ * {@link TextFiles#MAX_TEXT_BYTES} and symbolic links are skipped. A search that runs past its time limit fails
+ * with {@code search.timeout}, one that overflows the stack with {@code search.too_complex}.
  */
 final class SearchFilesTool extends BuiltinTool {
     static final int MAX_MATCHES = 200;
     static final int MAX_LINE_CHARS = 300;
     private static final int MAX_DEPTH = 32;
+    /** The whole search's time; a pattern that backtracks catastrophically fails instead of holding the case. */
+    static final Duration TIME_LIMIT = Duration.ofSeconds(10);
+
+    private final Duration timeLimit;
 
     SearchFilesTool() {
+        this(TIME_LIMIT);
+    }
+
+    SearchFilesTool(Duration timeLimit) {
         super(ToolNames.SEARCH_FILES,
                 "Search the text files below a workspace path for lines matching a Java regular expression.",
                 List.of(Param.required("pattern", "string", "Java regular expression matched against each line."),
                         Param.optional("path", "string",
                                 "File or directory relative to the workspace; the workspace itself when omitted.")));
+        this.timeLimit = timeLimit;
     }
 
     @Override
@@ -45,6 +56,21 @@ final class SearchFilesTool extends BuiltinTool {
                 ? WorkspaceWalk.below(start, MAX_DEPTH).stream()
                         .filter(WorkspaceWalk.Entry::regularFile).map(WorkspaceWalk.Entry::path).toList()
                 : List.of(start);
+        long deadline = System.nanoTime() + timeLimit.toNanos();
+        try {
+            return search(files, pattern, deadline, workspace);
+        } catch (DeadlineText.Exceeded e) {
+            return ToolResult.failed(Problem.of("search.timeout", "the search took longer than "
+                    + timeLimit.toSeconds() + " s; simplify the pattern").withDetail("pattern", patternText));
+        } catch (StackOverflowError e) {
+            // java.util.regex recurses per repetition; a long line under a pattern like (a|b)* can exhaust the stack.
+            return ToolResult.failed(Problem.of("search.too_complex",
+                    "the pattern is too deeply recursive for these files").withDetail("pattern", patternText));
+        }
+    }
+
+    private static ToolResult search(List<Path> files, Pattern pattern, long deadline, Workspace workspace)
+            throws IOException {
         var out = new StringBuilder();
         int matches = 0;
         for (Path file : files) {
@@ -56,7 +82,7 @@ final class SearchFilesTool extends BuiltinTool {
             String relative = workspace.relativize(file);
             String[] lines = text.get().content().split("\\R", -1);
             for (int i = 0; i < lines.length; i++) {
-                if (!pattern.matcher(lines[i]).find()) {
+                if (!pattern.matcher(new DeadlineText(lines[i], deadline)).find()) {
                     continue;
                 }
                 if (matches == MAX_MATCHES) {

@@ -134,6 +134,16 @@ class ChoiceCheckerTest {
     }
 
     @Test
+    void a_long_run_of_wrappers_before_a_labelled_letter_is_read_without_exhausting_the_stack() {
+        assertThat(normalized("Answer: " + "(".repeat(200_000) + "A")).isEqualTo("A");
+    }
+
+    @Test
+    void a_long_run_of_wrappers_around_a_lone_letter_is_read_without_exhausting_the_stack() {
+        assertThat(normalized("(".repeat(200_000) + "A" + ")".repeat(200_000))).isEqualTo("A");
+    }
+
+    @Test
     void an_echo_of_the_options_on_one_line_gives_no_answer() {
         Verdict verdict = choice("\"A\"", "A) 2 B) 3 C) 4 D) 5");
 

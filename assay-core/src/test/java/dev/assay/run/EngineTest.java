@@ -10,7 +10,10 @@ import dev.assay.Json;
 import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
+import dev.assay.check.Checker;
+import dev.assay.check.CheckerFactory;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.check.Verdict;
 import dev.assay.report.RunReport;
 import dev.assay.sandbox.UnsandboxedSandbox;
 import dev.assay.store.Store;
@@ -33,6 +36,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -91,6 +96,29 @@ class EngineTest {
         var byCase = new LinkedHashMap<String, Item>();
         RunReport.load(store, run.runId()).items().forEach(item -> byCase.put(item.caseId(), item));
         return byCase;
+    }
+
+    /** Starts a run of one case, answered "ok", whose only check is {@code checker} (a plug-in named "plugin"). */
+    private RunHandle startWithChecker(String caseId, Checker checker) {
+        script.put(caseId, List.of(text("ok")));
+        var checkers = CheckerRegistry.builtins().register(new CheckerFactory() {
+            @Override
+            public String name() {
+                return "plugin";
+            }
+
+            @Override
+            public Checker create(JsonNode expected) {
+                return checker;
+            }
+        });
+        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
+                Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
+        var target = new AgentTarget(model, List.of(), AgentSettings.defaults(), 4);
+        var suite = new Suite("engine-test", "v1",
+                List.of(evalCase(caseId, "common", caseId + " case", "plugin", "null")), Map.of(), List.of());
+        return new Engine(store, checkers).start(new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))),
+                RunListener.NONE);
     }
 
     @Test
@@ -248,6 +276,46 @@ class EngineTest {
         assertThat(run.counts().passed()).isEqualTo(1);
         assertThat(store.findRun(run.runId()).orElseThrow().status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(run.dimensionScores()).containsEntry("common", 1.0);
+    }
+
+    @Test
+    void a_case_cancelled_while_its_checks_run_is_stored_as_cancelled() throws Exception {
+        var checking = new CountDownLatch(1);
+        RunHandle handle = startWithChecker("judged", context -> {
+            checking.countDown();
+            Thread.sleep(30_000);
+            return Verdict.passed(null);
+        });
+        assertThat(checking.await(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(handle.cancel()).isTrue();
+        Run run = handle.await();
+
+        assertThat(items(run).get("judged").status()).isEqualTo(ItemStatus.CANCELLED);
+        assertThat(run.counts().cancelled()).isEqualTo(1);
+    }
+
+    @Test
+    void a_checker_that_overflows_the_stack_gives_an_error_item_and_the_run_goes_on() throws Exception {
+        Run run = startWithChecker("deep", context -> {
+            throw new StackOverflowError();
+        }).await();
+
+        Item item = items(run).get("deep");
+        assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
+        assertThat(item.error().type()).isEqualTo("check.internal_error");
+    }
+
+    @Test
+    void a_case_that_fails_inside_the_engine_is_still_stored_as_an_error_item() throws Exception {
+        // A plug-in's skipped verdict without the reason type that a stored problem needs.
+        Run run = startWithChecker("untyped", context -> new Verdict(Verdict.Status.SKIPPED, 0, null, "skipped", null))
+                .await();
+
+        Item item = items(run).get("untyped");
+        assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
+        assertThat(item.error().type()).isEqualTo("run.internal_error");
+        assertThat(run.counts().error()).isEqualTo(1);
     }
 
     @Test

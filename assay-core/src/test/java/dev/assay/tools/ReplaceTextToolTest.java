@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReplaceTextToolTest {
@@ -83,5 +85,27 @@ class ReplaceTextToolTest {
                 "{'path': '../replace.txt', 'pattern': 'a', 'replacement': 'b'}");
 
         assertThat(result.error().type()).isEqualTo("workspace.escape");
+    }
+
+    @Test
+    @Timeout(60)
+    void catastrophic_pattern_fails_with_timeout_and_leaves_the_file_untouched() throws Exception {
+        Files.writeString(file, "a".repeat(200));
+
+        ToolResult result = new ReplaceTextTool(Duration.ofMillis(200)).call(
+                ToolTesting.args("{'path': 'replace.txt', 'pattern': '(.*a){12}b', 'replacement': 'x'}"), workspace);
+
+        assertThat(result.error().type()).isEqualTo("replace.timeout");
+        assertThat(file).hasContent("a".repeat(200));
+    }
+
+    @Test
+    void stack_exhausting_pattern_fails_as_too_complex() throws Exception {
+        Files.writeString(file, "ab".repeat(200_000));
+
+        ToolResult result = call("replace_text", workspace,
+                "{'path': 'replace.txt', 'pattern': '^(a|b)*$', 'replacement': 'x'}");
+
+        assertThat(result.error().type()).isEqualTo("replace.too_complex");
     }
 }

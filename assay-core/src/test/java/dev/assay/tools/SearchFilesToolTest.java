@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class SearchFilesToolTest {
@@ -128,5 +130,25 @@ class SearchFilesToolTest {
         ToolResult result = call("search_files", workspace, "{'pattern': 'a', 'path': '..'}");
 
         assertThat(result.error().type()).isEqualTo("workspace.escape");
+    }
+
+    @Test
+    @Timeout(60)
+    void catastrophic_pattern_fails_with_timeout_instead_of_holding_the_case() throws Exception {
+        Files.writeString(workspace.root().resolve("long.txt"), "a".repeat(200) + "\n");
+
+        ToolResult result = new SearchFilesTool(Duration.ofMillis(200))
+                .call(ToolTesting.args("{'pattern': '(.*a){12}b', 'path': 'long.txt'}"), workspace);
+
+        assertThat(result.error().type()).isEqualTo("search.timeout");
+    }
+
+    @Test
+    void stack_exhausting_pattern_fails_as_too_complex() throws Exception {
+        Files.writeString(workspace.root().resolve("long.txt"), "ab".repeat(200_000) + "\n");
+
+        ToolResult result = call("search_files", workspace, "{'pattern': '^(a|b)*$', 'path': 'long.txt'}");
+
+        assertThat(result.error().type()).isEqualTo("search.too_complex");
     }
 }

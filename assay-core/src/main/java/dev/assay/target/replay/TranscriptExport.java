@@ -1,5 +1,6 @@
 package dev.assay.target.replay;
 
+import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.report.RunReport;
 import dev.assay.run.Engine;
@@ -64,16 +65,30 @@ public final class TranscriptExport {
         var workspace = new Workspace(directory);
         try (Stream<Path> paths = Files.walk(directory)) {
             for (Path path : paths.filter(Files::isRegularFile).sorted().toList()) {
-                if (Files.size(path) > MAX_FILE_BYTES) {
+                String relative = workspace.relativize(path);
+                if (!insideWorkspace(workspace, relative) || Files.size(path) > MAX_FILE_BYTES) {
                     continue;
                 }
                 try {
-                    files.put(workspace.relativize(path), Files.readString(path, StandardCharsets.UTF_8));
+                    files.put(relative, Files.readString(path, StandardCharsets.UTF_8));
                 } catch (MalformedInputException binary) {
                     // Binary artifacts cannot travel in a JSON string; checkers read text.
                 }
             }
         }
         return files;
+    }
+
+    /**
+     * A model can leave a link to a host file in its workspace (execute_command runs {@code ln -s}); the export must
+     * not carry that file's content out, so paths are resolved as tools and checkers resolve them.
+     */
+    private static boolean insideWorkspace(Workspace workspace, String relative) {
+        try {
+            workspace.resolve(relative);
+            return true;
+        } catch (AssayException escape) {
+            return false;
+        }
     }
 }

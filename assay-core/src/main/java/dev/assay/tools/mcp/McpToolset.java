@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.target.EndpointUrl;
 import dev.assay.tools.Tool;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -207,7 +208,7 @@ public final class McpToolset implements AutoCloseable {
                 }
                 case McpServerConfig.Http http -> {
                     server.put("transport", "http");
-                    server.put("url", publicUrl(http.url()));
+                    server.put("url", EndpointUrl.redacted(http.url()));
                     server.set("headers", Json.tree(new TreeMap<>(http.headers())));
                 }
             }
@@ -254,12 +255,6 @@ public final class McpToolset implements AutoCloseable {
             }
         }
         return reasons;
-    }
-
-    private static String publicUrl(String url) {
-        URI uri = URI.create(url);
-        return uri.getScheme() + "://" + uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort())
-                + (uri.getRawPath() == null ? "" : uri.getRawPath());
     }
 
     @Override

@@ -148,6 +148,20 @@ class ReplayTargetTest {
     }
 
     @Test
+    void a_workspace_link_to_a_file_outside_is_not_exported() throws Exception {
+        Run live = live();
+        Path secret = Files.writeString(temp.resolve("secret.txt"), "host secret");
+        Path workspace = Engine.caseDirectory(temp.resolve("work"), live.runId(), items(live).get("artifact").seq(),
+                "artifact");
+        Files.createSymbolicLink(workspace.resolve("leak.txt"), secret);
+
+        String exported = Files.readString(export(live));
+
+        assertThat(exported).doesNotContain("host secret");
+        assertThat(exported).contains("half of it");
+    }
+
+    @Test
     void a_report_json_is_replayed_like_the_jsonl_export() throws Exception {
         Run live = live();
         Path reports = temp.resolve("reports");
