@@ -175,7 +175,8 @@ public final class Engine {
         return "%04d_%s".formatted(seq, caseId.replaceAll("[^A-Za-z0-9._-]", "_"));
     }
 
-    private static String newRunId() {
+    /** {@return a new run id: 32 random hex characters} */
+    public static String newRunId() {
         byte[] bytes = new byte[16];
         new java.security.SecureRandom().nextBytes(bytes);
         return HexFormat.of().formatHex(bytes);

@@ -16,8 +16,6 @@ import dev.assay.run.RunHandle;
 import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
 import dev.assay.store.Store;
-import java.util.HexFormat;
-import java.security.SecureRandom;
 import java.util.List;
 
 /**
@@ -52,9 +50,7 @@ final class Runs {
     /** {@return {@code run_id}, {@code status}, {@code case_count}, {@code selected_cases} and {@code warnings}} */
     ObjectNode start(JsonNode body) throws InterruptedException {
         // The id is chosen here so the event log exists before the engine's first callback.
-        byte[] bytes = new byte[16];
-        new SecureRandom().nextBytes(bytes);
-        String runId = HexFormat.of().formatHex(bytes);
+        String runId = Engine.newRunId();
         RunRequest.Prepared prepared = StartBody.parse(body, caseSets, runId, "ASSAY_TOKEN", config.workspaceRoot())
                 .prepare(checkers, config.env(), line -> { });
         RunPlan plan = prepared.plan();

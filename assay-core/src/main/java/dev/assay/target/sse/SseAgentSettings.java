@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.target.EndpointUrl;
 import dev.assay.target.RetryPolicy;
 import java.net.URI;
 import java.time.Duration;
@@ -72,12 +73,13 @@ public record SseAgentSettings(URI url, JsonNode body, String model, String lang
     /** {@return the settings for a run's configuration snapshot: the credential's variable name, never its value} */
     public JsonNode describe() {
         ObjectNode node = Json.object();
-        node.put("url", url.toString());
+        // Credentials written into a URL must not reach the database or the reports.
+        node.put("url", EndpointUrl.redacted(url.toString()));
         node.set("body", body);
         node.put("model", model);
         node.put("language", language);
         node.set("tools", Json.tree(tools));
-        node.put("tools_url", toolsUrl == null ? null : toolsUrl.toString());
+        node.put("tools_url", toolsUrl == null ? null : EndpointUrl.redacted(toolsUrl.toString()));
         node.set("config_overrides", configOverrides);
         node.put("auth_header", authHeader);
         node.put("auth_env", authEnv);

@@ -6,6 +6,7 @@ import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
+import dev.assay.target.EndpointUrl;
 import dev.assay.target.Session;
 import dev.assay.target.Target;
 import dev.assay.tools.ToolNames;
@@ -57,7 +58,7 @@ public final class SseAgentTarget implements Target {
 
     @Override
     public String name() {
-        return "sse_agent:" + client.settings().url();
+        return "sse_agent:" + EndpointUrl.redacted(client.settings().url().toString());
     }
 
     @Override
