@@ -83,7 +83,8 @@ public final class Engine {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             status = RunStatus.CANCELLED;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // Even an Error must end the run record and release RunHandle.await(), or callers wait forever.
             status = RunStatus.FAILED;
             error = e instanceof AssayException assay ? assay.problem()
                     : Problem.of("run.internal_error", "the run failed: " + e);

@@ -88,7 +88,8 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
 
     /**
      * A plan ready for {@link Engine#start}, with the problems of an invalid suite that {@code skipInvalid} let
-     * through (empty otherwise). Close it once the run has ended: it holds the MCP connections.
+     * through (empty otherwise). Close it once the run has ended: it holds the target's HTTP connections and the
+     * MCP connections.
      *
      * @param mcp the connected MCP servers; null when none were configured
      */
@@ -96,8 +97,12 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
             implements AutoCloseable {
         @Override
         public void close() {
-            if (mcp != null) {
-                mcp.close();
+            try {
+                plan.target().close();
+            } finally {
+                if (mcp != null) {
+                    mcp.close();
+                }
             }
         }
     }

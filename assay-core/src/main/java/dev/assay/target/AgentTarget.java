@@ -63,6 +63,11 @@ public final class AgentTarget implements Target {
     }
 
     @Override
+    public void close() {
+        model.close();
+    }
+
+    @Override
     public Set<String> toolNames() {
         return new LinkedHashSet<>(tools.keySet());
     }

@@ -5,7 +5,7 @@ package dev.assay.target;
  * dialog replay both talk to models only through this. Implementations are thread-safe and do their own
  * bounded retries of transient failures.
  */
-public interface ChatModel {
+public interface ChatModel extends AutoCloseable {
     /** {@return the model as users name it, e.g. {@code openai:gpt-4o-mini} or {@code mock}} */
     String name();
 
@@ -16,4 +16,9 @@ public interface ChatModel {
      *                                  connection, malformed_response) once retries are exhausted
      */
     ModelResponse complete(ModelRequest request) throws InterruptedException;
+
+    /** Releases connections; the model is not used afterwards. Does nothing by default. */
+    @Override
+    default void close() {
+    }
 }

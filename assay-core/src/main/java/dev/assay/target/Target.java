@@ -11,7 +11,7 @@ import java.util.Set;
  * A system under test: a model driven by Assay's agent loop, an agent service, or recorded transcripts.
  * Thread-safe: the engine runs several cases at once (up to {@link #maxConcurrency()}).
  */
-public interface Target {
+public interface Target extends AutoCloseable {
     /** {@return the target as users name it, e.g. {@code openai:gpt-4o-mini}} */
     String name();
 
@@ -41,4 +41,9 @@ public interface Target {
 
     /** {@return the target's settings for the run's configuration snapshot; never secrets} */
     JsonNode describe();
+
+    /** Releases what the target holds (HTTP connection pools); called once its run has ended. Nothing by default. */
+    @Override
+    default void close() {
+    }
 }

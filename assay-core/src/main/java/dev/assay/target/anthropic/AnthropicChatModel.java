@@ -60,6 +60,12 @@ public final class AnthropicChatModel implements ChatModel {
     }
 
     @Override
+    public void close() {
+        // The SDK's OkHttp pools and threads would otherwise linger for minutes after each run.
+        client.close();
+    }
+
+    @Override
     public String name() {
         return "anthropic:" + model;
     }
