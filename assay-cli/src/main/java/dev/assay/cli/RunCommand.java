@@ -124,6 +124,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description = "At most this many cases (after --seed shuffling; 0 = all).")
     int limit;
 
+    @Option(names = "--samples", paramLabel = "<n>", defaultValue = "1",
+            description = "Answers drawn per case; above 1 each is an item <case id>#<k> and reports add pass@k "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int samples;
+
     @Option(names = "--weights", paramLabel = "<dim=w,...>",
             description = "Dimension weights for the total (default: tool=35,logic=25,common=20,complex=20).")
     String weights;
@@ -242,7 +247,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         var request = new RunRequest(suites, skipInvalid, selection,
                 modelOptions, agentSettings,
                 new RunConfig(null, userId, language, runConcurrency, timeout, runWeights, workspaces,
-                        keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE, null),
+                        keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE, null)
+                        .withSamples(samples),
                 agentFlags.given() ? agentFlags.settings(agentToolsUrl, agentWorkspace != null, language, retry,
                         runConcurrency) : null, replay, tools);
         RunRequest.Prepared prepared;

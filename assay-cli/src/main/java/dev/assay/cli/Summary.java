@@ -25,6 +25,9 @@ final class Summary {
             node.putPOJO("total_score", run.totalScore());
             node.set("dimension_scores", Json.tree(run.dimensionScores()));
             node.set("counts", Json.tree(run.counts()));
+            if (!report.passAtK().isEmpty()) {
+                node.set("pass_at_k", Json.tree(report.passAtK()));
+            }
             node.put("report_dir", reportDirectory == null ? null : reportDirectory.toString());
             out.println(Json.write(node));
             return;
@@ -50,6 +53,11 @@ final class Summary {
                 counts.partial(), counts.failed(), counts.error(), counts.skipped() + counts.cancelled());
         out.printf("%d cases in %.1f s; skipped cases are left out of the scores, errors count as 0.%n",
                 counts.total(), run.elapsedS());
+        if (!report.passAtK().isEmpty()) {
+            var rates = new java.util.StringJoiner(", ");
+            report.passAtK().forEach((k, value) -> rates.add("pass@" + k + " = " + percent(value)));
+            out.printf("%d samples per case: %s%n", report.samples(), rates);
+        }
         if (reportDirectory != null) {
             out.println("Reports: " + reportDirectory.toAbsolutePath());
         }

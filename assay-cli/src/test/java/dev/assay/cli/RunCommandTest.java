@@ -106,4 +106,15 @@ class RunCommandTest {
         assertThat(summary.path("counts").path("total").asInt()).isEqualTo(3);
         assertThat(summary.path("dimension_scores").fieldNames()).toIterable().containsExactly("logic");
     }
+
+    @Test
+    void samples_draw_several_answers_per_case_and_report_pass_at_k() throws Exception {
+        var result = new CliRunner(home).run("run", EXAMPLES.toString(), "--model", "mock", "--ids", "logic_sequence_en",
+                "--samples", "2", "--format", "json", "-q");
+        assertThat(result.code()).as(result.err()).isEqualTo(0);
+        JsonNode summary = Json.parse(result.out());
+        assertThat(summary.path("counts").path("total").asInt()).isEqualTo(2);
+        assertThat(summary.path("pass_at_k").path("1").asDouble()).isEqualTo(0.0);
+        assertThat(summary.path("pass_at_k").path("2").asDouble()).isEqualTo(0.0);
+    }
 }

@@ -72,6 +72,12 @@ public record Case(
                 prerequisites, tags, filledFiles, attributes, source);
     }
 
+    /** {@return the same case under another id (one sample of several: {@code <id>#<k>})} */
+    public Case withId(String newId) {
+        return new Case(newId, dimension, language, prompt, weight, timeout, checks, prerequisites, tags, files,
+                attributes, source);
+    }
+
     public Case withChecks(List<Check> newChecks) {
         return new Case(id, dimension, language, prompt, weight, timeout, newChecks, prerequisites, tags, files,
                 attributes, source);

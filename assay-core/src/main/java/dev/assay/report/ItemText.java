@@ -49,4 +49,11 @@ final class ItemText {
     static String percent(Double score) {
         return score == null ? "–" : "%.1f%%".formatted(score * 100);
     }
+
+    /** {@return "pass@1 = 66.7%, pass@2 = 83.3%"} */
+    static String passAtK(java.util.Map<Integer, Double> rates) {
+        var parts = new java.util.ArrayList<String>();
+        rates.forEach((k, value) -> parts.add("pass@" + k + " = " + percent(value)));
+        return String.join(", ", parts);
+    }
 }

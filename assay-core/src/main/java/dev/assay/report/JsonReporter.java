@@ -58,6 +58,11 @@ final class JsonReporter implements Reporter {
         root.put("elapsed_s", run.elapsedS());
         root.set("error", Json.tree(run.error()));
         root.set("coverage", Json.tree(report.coverage()));
+        root.put("samples", report.samples());
+        if (report.samples() > 1) {
+            ObjectNode passAtK = root.putObject("pass_at_k");
+            report.passAtK().forEach((k, value) -> passAtK.put(String.valueOf(k), value));
+        }
         ArrayNode items = root.putArray("items");
         for (Item item : report.items()) {
             items.add(Json.tree(item));

@@ -58,6 +58,10 @@ final class MarkdownReporter implements Reporter {
                 .append(counts.failed()).append(" | ").append(counts.error()).append(" | ")
                 .append(counts.skipped() + counts.cancelled()).append(" |\n\n");
         md.append("Skipped and cancelled cases are left out of the scores; errors count as 0.\n\n");
+        if (!report.passAtK().isEmpty()) {
+            md.append("pass@k over ").append(report.samples()).append(" samples per case: ")
+                    .append(ItemText.passAtK(report.passAtK())).append("\n\n");
+        }
         coverage(md, report.coverage());
         var notPassed = report.items().stream().filter(item -> item.status() != ItemStatus.PASSED).toList();
         if (!notPassed.isEmpty()) {

@@ -5,7 +5,9 @@ import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
 import dev.assay.run.Item;
+import dev.assay.run.ItemStatus;
 import dev.assay.run.Run;
+import dev.assay.score.PassAtK;
 import dev.assay.store.Store;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -35,9 +37,47 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
         this(run, items, Map.of());
     }
 
+    /** {@return how many answers were drawn per case (the run's {@code samples}; 1 unless {@code --samples})} */
+    public int samples() {
+        return Math.max(1, run.config().path("samples").asInt(1));
+    }
+
+    /**
+     * {@return pass@k for k = 1..samples} (the unbiased estimator, averaged over the cases, counting the scored
+     * samples of each case and those that passed); empty for a run with one sample per case
+     */
+    public Map<Integer, Double> passAtK() {
+        if (samples() < 2) {
+            return Map.of();
+        }
+        var byCase = new LinkedHashMap<String, int[]>();
+        for (Item item : items) {
+            if (item.status().isScored()) {
+                int[] counts = byCase.computeIfAbsent(caseOf(item.caseId()), id -> new int[2]);
+                counts[0]++;
+                if (item.status() == ItemStatus.PASSED) {
+                    counts[1]++;
+                }
+            }
+        }
+        return PassAtK.upTo(List.copyOf(byCase.values()), samples());
+    }
+
+    /** {@return the case an item belongs to: its id without a {@code #k} sample suffix} */
+    public String caseOf(String itemId) {
+        int hash = itemId.lastIndexOf('#');
+        return samples() < 2 || hash < 0 ? itemId : itemId.substring(0, hash);
+    }
+
     /** {@return the run's tool coverage} */
     public Coverage coverage() {
-        return Coverage.of(run, items, caseTags);
+        if (samples() < 2) {
+            return Coverage.of(run, items, caseTags);
+        }
+        // Each sample is an item of its own; it carries its case's tags.
+        var tags = new LinkedHashMap<String, List<String>>();
+        items.forEach(item -> tags.put(item.caseId(), caseTags.getOrDefault(caseOf(item.caseId()), List.of())));
+        return Coverage.of(run, items, tags);
     }
 
     /**

@@ -61,8 +61,8 @@ public final class Engine {
                 SuiteSnapshots.toJson(plan.suite()), started));
         Run run = new Run(runId, Run.CAPABILITY, plan.config().userId(), plan.target().name(),
                 plan.config().language(), RunStatus.RUNNING, plan.suite().name(), plan.suite().version(),
-                plan.config().snapshot(), plan.target().toolNames().stream().sorted().toList(), Map.of(), null,
-                Counts.of(plan.suite().cases().size(), List.of()), started, null, 0, null);
+                snapshot(plan.config()), plan.target().toolNames().stream().sorted().toList(), Map.of(), null,
+                Counts.of(plan.config().itemCount(plan.suite().cases().size()), List.of()), started, null, 0, null);
         store.createRun(run);
         handle.update(run);
         safely(() -> listener.runStarted(run));
@@ -117,9 +117,12 @@ public final class Engine {
             List<Case> cases = plan.suite().cases();
             // Cases start in selection order: the dispatcher takes a permit before submitting each one, so at most
             // `limit` case threads exist and nothing is queued that a cancellation would have to unwind.
-            for (int seq = 0; seq < cases.size() && acquire(limit, handle); seq++) {
+            int samples = plan.config().samples();
+            int items = plan.config().itemCount(cases.size());
+            for (int seq = 0; seq < items && acquire(limit, handle); seq++) {
                 int index = seq;
-                Case evalCase = cases.get(seq);
+                Case base = cases.get(seq / samples);
+                Case evalCase = samples == 1 ? base : base.withId(sampleId(base.id(), seq % samples + 1));
                 Path caseDirectory = runDirectory.resolve(directoryName(index, evalCase.id()));
                 futures.add(caseThreads.submit(() -> {
                     try {
@@ -146,6 +149,22 @@ public final class Engine {
                 }
             }
         }
+    }
+
+    /** Reports read the sample count from the stored snapshot, so it is always there when cases are sampled. */
+    private static com.fasterxml.jackson.databind.JsonNode snapshot(RunConfig config) {
+        if (config.samples() == 1) {
+            return config.snapshot();
+        }
+        var snapshot = config.snapshot().isObject()
+                ? ((com.fasterxml.jackson.databind.node.ObjectNode) config.snapshot()).deepCopy()
+                : dev.assay.Json.object();
+        return snapshot.put("samples", config.samples());
+    }
+
+    /** {@return the item id of sample {@code k} of a case drawn several times} */
+    public static String sampleId(String caseId, int k) {
+        return caseId + "#" + k;
     }
 
     /**
@@ -290,7 +309,8 @@ public final class Engine {
                             item.status().isScored()))
                     .toList();
             Scores scores = Scores.of(entries, plan.config().weights());
-            Counts counts = Counts.of(plan.suite().cases().size(), items.stream().map(Item::status).toList());
+            Counts counts = Counts.of(plan.config().itemCount(plan.suite().cases().size()),
+                    items.stream().map(Item::status).toList());
             Run current = handle.current();
             Instant end = finishedAt != null ? finishedAt : Instant.now();
             double elapsed = Duration.between(current.startedAt(), end).toMillis() / 1000.0;

@@ -21,9 +21,12 @@ import java.util.regex.Pattern;
  * @param workspaceRoot   where run workspaces are created ({@code <root>/<run id>/<case id>})
  * @param workspacePolicy which workspaces to keep afterwards
  * @param snapshot        the configuration snapshot stored with the run; must hold no secrets
+ * @param samples         answers drawn per case, >= 1 (default 1); with more than one, each sample is its own item
+ *                        {@code <case id>#<k>} and reports add pass@k
  */
 public record RunConfig(String runId, String userId, String language, int concurrency, Duration defaultTimeout,
-                        Weights weights, Path workspaceRoot, WorkspacePolicy workspacePolicy, JsonNode snapshot) {
+                        Weights weights, Path workspaceRoot, WorkspacePolicy workspacePolicy, JsonNode snapshot,
+                        int samples) {
     /** The run id names a directory under the workspace root, so it may not climb out of it. */
     private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
 
@@ -42,6 +45,15 @@ public record RunConfig(String runId, String userId, String language, int concur
         Objects.requireNonNull(workspaceRoot, "workspaceRoot");
         workspacePolicy = workspacePolicy == null ? WorkspacePolicy.KEEP_ON_FAILURE : workspacePolicy;
         snapshot = snapshot == null ? NullNode.getInstance() : snapshot;
+        if (samples < 1) {
+            throw new IllegalArgumentException("samples must be >= 1");
+        }
+    }
+
+    /** One sample per case. */
+    public RunConfig(String runId, String userId, String language, int concurrency, Duration defaultTimeout,
+                     Weights weights, Path workspaceRoot, WorkspacePolicy workspacePolicy, JsonNode snapshot) {
+        this(runId, userId, language, concurrency, defaultTimeout, weights, workspaceRoot, workspacePolicy, snapshot, 1);
     }
 
     /** Defaults: 4 cases at once, 120 s per case, default weights, keep workspaces of failures. */
@@ -52,21 +64,31 @@ public record RunConfig(String runId, String userId, String language, int concur
 
     public RunConfig withRunId(String newRunId) {
         return new RunConfig(newRunId, userId, language, concurrency, defaultTimeout, weights, workspaceRoot,
-                workspacePolicy, snapshot);
+                workspacePolicy, snapshot, samples);
     }
 
     public RunConfig withConcurrency(int newConcurrency) {
         return new RunConfig(runId, userId, language, newConcurrency, defaultTimeout, weights, workspaceRoot,
-                workspacePolicy, snapshot);
+                workspacePolicy, snapshot, samples);
     }
 
     public RunConfig withDefaultTimeout(Duration newTimeout) {
         return new RunConfig(runId, userId, language, concurrency, newTimeout, weights, workspaceRoot,
-                workspacePolicy, snapshot);
+                workspacePolicy, snapshot, samples);
     }
 
     public RunConfig withSnapshot(JsonNode newSnapshot) {
         return new RunConfig(runId, userId, language, concurrency, defaultTimeout, weights, workspaceRoot,
-                workspacePolicy, newSnapshot);
+                workspacePolicy, newSnapshot, samples);
+    }
+
+    public RunConfig withSamples(int newSamples) {
+        return new RunConfig(runId, userId, language, concurrency, defaultTimeout, weights, workspaceRoot,
+                workspacePolicy, snapshot, newSamples);
+    }
+
+    /** {@return the items a run of {@code cases} cases has: one per case and sample} */
+    public int itemCount(int cases) {
+        return cases * samples;
     }
 }

@@ -167,6 +167,7 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
         node.put("skip_invalid", skipInvalid);
         node.set("selection", Json.tree(selection));
         node.put("concurrency", config.concurrency());
+        node.put("samples", config.samples());
         node.put("timeout_s", config.defaultTimeout().toMillis() / 1000.0);
         node.set("weights", Json.tree(config.weights().byDimension()));
         node.put("sandbox", sandbox.kind());

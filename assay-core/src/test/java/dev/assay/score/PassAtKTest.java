@@ -1,4 +1,4 @@
-package dev.assay.code;
+package dev.assay.score;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -32,5 +32,15 @@ class PassAtKTest {
     @Test
     void fewer_samples_than_k_is_rejected() {
         assertThatThrownBy(() -> PassAtK.of(2, 1, 3)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void up_to_leaves_out_a_k_that_no_question_reaches() {
+        var rates = PassAtK.upTo(java.util.List.of(new int[] {3, 1}, new int[] {1, 1}), 3);
+        assertThat(rates.keySet()).containsExactly(1, 2, 3);
+        assertThat(rates.get(1)).isCloseTo((1.0 / 3 + 1.0) / 2, within(1e-12));
+        // Only the 3-sample question reaches k = 2 and 3.
+        assertThat(rates.get(3)).isCloseTo(1.0, within(1e-12));
+        assertThat(PassAtK.upTo(java.util.List.of(new int[] {1, 0}), 2)).containsOnlyKeys(1);
     }
 }

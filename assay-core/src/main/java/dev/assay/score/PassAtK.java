@@ -1,6 +1,8 @@
-package dev.assay.code;
+package dev.assay.score;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The unbiased pass@k estimator (Chen et al. 2021): for a question with n samples of which c are correct,
@@ -42,5 +44,23 @@ public final class PassAtK {
             throw new IllegalArgumentException("no questions");
         }
         return questions.stream().mapToDouble(q -> of(q[0], q[1], k)).average().orElseThrow();
+    }
+
+    /**
+     * {@return pass@k for k = 1..maxK, each the mean over the questions that have at least k samples}; a k that no
+     * question reaches is left out
+     *
+     * @param questions each question as {@code {n, c}}
+     */
+    public static Map<Integer, Double> upTo(List<int[]> questions, int maxK) {
+        var rates = new LinkedHashMap<Integer, Double>();
+        for (int k = 1; k <= maxK; k++) {
+            int size = k;
+            var eligible = questions.stream().filter(q -> q[0] >= size).toList();
+            if (!eligible.isEmpty()) {
+                rates.put(k, mean(eligible, k));
+            }
+        }
+        return rates;
     }
 }
