@@ -34,6 +34,9 @@ class RunCommandTest {
             assertThat(item.has(field)).as(field).isTrue();
         }
         assertThat(item.path("final_answer").asText()).isEqualTo("mock response");
+        JsonNode logic = report.path("dimension_stats").path("logic");
+        assertThat(logic.path("n").asInt()).isGreaterThan(1);
+        assertThat(logic.path("low").asDouble()).isLessThanOrEqualTo(logic.path("high").asDouble());
         assertThat(out.resolve("report.md")).exists();
         assertThat(out.resolve("junit.xml")).exists();
         assertThat(out.resolve("report.html")).exists();

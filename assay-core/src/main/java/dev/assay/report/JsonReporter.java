@@ -45,6 +45,7 @@ final class JsonReporter implements Reporter {
         root.putPOJO("total_score", run.totalScore());
         root.set("dimension_scores", Json.tree(run.dimensionScores()));
         root.set("counts", Json.tree(run.counts()));
+        root.set("dimension_stats", Json.tree(report.spreads()));
         root.set("config", run.config());
         root.put("kind", run.kind());
         root.put("model_name", run.modelName());

@@ -35,8 +35,9 @@ final class MarkdownReporter implements Reporter {
         md.append("- Case set version: `").append(run.caseSetVersion()).append("`\n");
         md.append("- Started: ").append(run.startedAt()).append(", elapsed ")
                 .append("%.1f s".formatted(run.elapsedS())).append("\n\n");
-        md.append("| Dimension | Score | Passed | Partial | Failed | Error | Skipped |\n");
-        md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+        md.append("| Dimension | Score | 95% CI | Passed | Partial | Failed | Error | Skipped |\n");
+        md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        var spreads = report.spreads();
         Map<String, int[]> byDimension = new TreeMap<>();
         for (Item item : report.items()) {
             int[] counts = byDimension.computeIfAbsent(item.dimension(), d -> new int[6]);
@@ -50,14 +51,16 @@ final class MarkdownReporter implements Reporter {
         }
         byDimension.forEach((dimension, counts) -> md.append("| ").append(cell(dimension)).append(" | ")
                 .append(ItemText.percent(run.dimensionScores().get(dimension))).append(" | ")
+                .append(interval(spreads.get(dimension))).append(" | ")
                 .append(counts[0]).append(" | ").append(counts[1]).append(" | ").append(counts[2]).append(" | ")
                 .append(counts[3]).append(" | ").append(counts[4]).append(" |\n"));
         var counts = run.counts();
-        md.append("| **Total** | **").append(ItemText.percent(run.totalScore())).append("** | ")
+        md.append("| **Total** | **").append(ItemText.percent(run.totalScore())).append("** | | ")
                 .append(counts.passed()).append(" | ").append(counts.partial()).append(" | ")
                 .append(counts.failed()).append(" | ").append(counts.error()).append(" | ")
                 .append(counts.skipped() + counts.cancelled()).append(" |\n\n");
-        md.append("Skipped and cancelled cases are left out of the scores; errors count as 0.\n\n");
+        md.append("Skipped and cancelled cases are left out of the scores; errors count as 0. The 95% interval is "
+                + "Student's t over the dimension's item scores, taken as independent.\n\n");
         if (!report.passAtK().isEmpty()) {
             md.append("pass@k over ").append(report.samples()).append(" samples per case: ")
                     .append(ItemText.passAtK(report.passAtK())).append("\n\n");
@@ -108,6 +111,11 @@ final class MarkdownReporter implements Reporter {
             }
             md.append('\n');
         }
+    }
+
+    private static String interval(dev.assay.score.Spread spread) {
+        return spread == null || spread.n() < 2 ? "–"
+                : ItemText.percent(spread.low()) + "–" + ItemText.percent(spread.high());
     }
 
     /** Model output may hold pipes, newlines and HTML; in a table cell it must stay inert text. */

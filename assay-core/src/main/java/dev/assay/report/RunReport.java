@@ -8,6 +8,8 @@ import dev.assay.run.Item;
 import dev.assay.run.ItemStatus;
 import dev.assay.run.Run;
 import dev.assay.score.PassAtK;
+import dev.assay.score.Scores;
+import dev.assay.score.Spread;
 import dev.assay.store.Store;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -67,6 +69,13 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
     public String caseOf(String itemId) {
         int hash = itemId.lastIndexOf('#');
         return samples() < 2 || hash < 0 ? itemId : itemId.substring(0, hash);
+    }
+
+    /** {@return each dimension's standard error and 95 % interval, from its scored items} */
+    public Map<String, Spread> spreads() {
+        return Spread.byDimension(items.stream()
+                .map(item -> new Scores.Entry(item.dimension(), item.weight(), item.score(), item.status().isScored()))
+                .toList());
     }
 
     /** {@return the run's tool coverage} */
