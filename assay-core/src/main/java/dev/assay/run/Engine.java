@@ -5,6 +5,7 @@ import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.score.ScoreTally;
 import dev.assay.score.Scores;
 import dev.assay.store.CaseSetSnapshot;
 import dev.assay.store.Store;
@@ -242,7 +243,9 @@ public final class Engine {
         private final RunHandle handle;
         private final RunPlan plan;
         private final RunListener listener;
-        private final List<Item> items = new ArrayList<>();
+        // Only what the run record needs is kept, not the items: a large run's transcripts stay in the store.
+        private final ScoreTally scores = new ScoreTally();
+        private final List<ItemStatus> statuses = new ArrayList<>();
         private Instant lastStored = Instant.EPOCH;
 
         Progress(RunHandle handle, RunPlan plan, RunListener listener) {
@@ -270,7 +273,8 @@ public final class Engine {
             Run run;
             boolean storeNow;
             synchronized (this) {
-                items.add(item);
+                scores.add(new Scores.Entry(item.dimension(), item.weight(), item.score(), item.status().isScored()));
+                statuses.add(item.status());
                 run = tally(RunStatus.RUNNING, null, null);
                 Instant now = Instant.now();
                 // Storing the run record after every item would double the writes of large runs; once a second
@@ -304,17 +308,12 @@ public final class Engine {
         }
 
         private Run tally(RunStatus status, Instant finishedAt, Problem error) {
-            var entries = items.stream()
-                    .map(item -> new Scores.Entry(item.dimension(), item.weight(), item.score(),
-                            item.status().isScored()))
-                    .toList();
-            Scores scores = Scores.of(entries, plan.config().weights());
-            Counts counts = Counts.of(plan.config().itemCount(plan.suite().cases().size()),
-                    items.stream().map(Item::status).toList());
-            Run current = handle.current();
+            Scores current = scores.scores(plan.config().weights());
+            Counts counts = Counts.of(plan.config().itemCount(plan.suite().cases().size()), statuses);
+            Run run = handle.current();
             Instant end = finishedAt != null ? finishedAt : Instant.now();
-            double elapsed = Duration.between(current.startedAt(), end).toMillis() / 1000.0;
-            return current.withProgress(status, scores.dimensionScores(), scores.total(), counts, finishedAt,
+            double elapsed = Duration.between(run.startedAt(), end).toMillis() / 1000.0;
+            return run.withProgress(status, current.dimensionScores(), current.total(), counts, finishedAt,
                     elapsed, error);
         }
     }

@@ -1,9 +1,7 @@
 package dev.assay.score;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Aggregates item scores into dimension scores and a total (capability-eval.md, "Dimensions and scoring"):
@@ -33,44 +31,8 @@ public record Scores(Map<String, Double> dimensionScores, Double total) {
     }
 
     public static Scores of(List<Entry> entries, Weights weights) {
-        var sums = new TreeMap<String, Sum>();
-        for (Entry entry : entries) {
-            if (entry.scored()) {
-                sums.computeIfAbsent(entry.dimension(), dimension -> new Sum()).add(entry);
-            }
-        }
-        var dimensionScores = new LinkedHashMap<String, Double>();
-        sums.forEach((dimension, sum) -> dimensionScores.put(dimension, sum.mean()));
-        double weighted = 0;
-        double totalWeight = 0;
-        for (var entry : dimensionScores.entrySet()) {
-            double weight = weights.of(entry.getKey());
-            weighted += weight * entry.getValue();
-            totalWeight += weight;
-        }
-        Double total = dimensionScores.isEmpty() ? null
-                : totalWeight > 0 ? weighted / totalWeight
-                : dimensionScores.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
-        return new Scores(dimensionScores, total);
-    }
-
-    /** A dimension's scored items so far. */
-    private static final class Sum {
-        private double weighted;
-        private double weight;
-        private double plain;
-        private int count;
-
-        void add(Entry entry) {
-            weighted += entry.weight() * entry.score();
-            weight += entry.weight();
-            plain += entry.score();
-            count++;
-        }
-
-        /** All-zero case weights would leave 0/0; such a dimension is scored unweighted instead of dropped. */
-        double mean() {
-            return weight > 0 ? weighted / weight : plain / count;
-        }
+        var tally = new ScoreTally();
+        entries.forEach(tally::add);
+        return tally.scores(weights);
     }
 }
