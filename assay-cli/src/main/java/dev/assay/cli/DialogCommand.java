@@ -122,9 +122,6 @@ final class DialogCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             try {
-                if (judgeOptions.workers < 1) {
-                    throw new AssayException(Problem.of("dialog.invalid_option", "--workers-judge must be at least 1"));
-                }
                 Optional<ExplainabilityJudge> judge = judgeOptions.judge(parent.models, AssayHome.of(env));
                 TraceFile.Contents contents = TraceFile.read(traces);
                 contents.problems().forEach(problem -> err.println("warning: " + problem.type() + " line "
@@ -220,8 +217,8 @@ final class DialogCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             try {
-                if (workersDialog < 1 || turnTimeoutSeconds < 1 || turnRetries < 0 || judgeOptions.workers < 1) {
-                    throw new AssayException(Problem.of("dialog.invalid_option", "--workers-dialog, --workers-judge and "
+                if (workersDialog < 1 || turnTimeoutSeconds < 1 || turnRetries < 0) {
+                    throw new AssayException(Problem.of("dialog.invalid_option", "--workers-dialog and "
                             + "--turn-timeout must be at least 1, --turn-retries at least 0"));
                 }
                 if (model.given() == agent.given()) {

@@ -102,6 +102,16 @@ class DialogCommandTest {
     }
 
     @Test
+    void a_judge_worker_count_below_one_is_a_usage_error() throws IOException {
+        Path traces = Files.writeString(dir.resolve("t.jsonl"), "");
+
+        int code = execute(null, "score", "--traces", traces.toString(), "--workers-judge", "0");
+
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("dialog.invalid_option");
+    }
+
+    @Test
     void a_worker_count_below_one_is_a_usage_error() throws IOException {
         int code = execute(DialogCommandTest::echo, "run", dataset().toString(), "--model", "echo-1",
                 "--workers-dialog", "0", "--out", dir.toString());
