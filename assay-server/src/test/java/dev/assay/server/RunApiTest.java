@@ -285,6 +285,16 @@ class RunApiTest {
     }
 
     @Test
+    void a_body_over_the_size_limit_is_refused_as_too_large() throws Exception {
+        String body = "{\"user_id\": \"" + "x".repeat(2_000_000) + "\"}";
+
+        ServerFixture.Response response = server.post("/api/runs", body);
+
+        assertThat(response.status()).isEqualTo(413);
+        assertThat(response.json().path("type").asText()).isEqualTo("request.too_large");
+    }
+
+    @Test
     void an_exported_report_is_a_sandboxed_document() throws Exception {
         String runId = server.start("xss.jsonl", "");
         server.awaitEnd(runId);
