@@ -1,11 +1,16 @@
 package dev.assay.cli;
 
 import dev.assay.AssayException;
+import dev.assay.target.ChatModel;
+import dev.assay.target.ModelOptions;
 import dev.assay.target.Targets;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -47,9 +52,18 @@ public final class AssayCli implements Callable<Integer> {
      * @param env the environment variables the command may read (ASSAY_HOME, API keys named by options)
      */
     public static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
+        return run(out, err, env, options -> Targets.chatModel(options, env::get, line -> err.println("  " + line)),
+                args);
+    }
+
+    /**
+     * Runs a command line whose {@code dialog} command makes its chat models with {@code models} (tests pass
+     * scripted ones).
+     */
+    static int run(PrintWriter out, PrintWriter err, Map<String, String> env, Function<ModelOptions, ChatModel> models,
+                   String... args) {
         var commandLine = new CommandLine(new AssayCli(), new EnvironmentFactory(env));
-        commandLine.addSubcommand("dialog", new DialogCommand(options -> Targets.chatModel(options, env::get,
-                line -> err.println("  " + line))));
+        commandLine.addSubcommand("dialog", new DialogCommand(models));
         commandLine.addSubcommand("help", new CommandLine.HelpCommand());
         commandLine.setOut(out);
         commandLine.setErr(err);
@@ -59,7 +73,12 @@ public final class AssayCli implements Callable<Integer> {
                 line.getErr().println("error: " + Problems.describe(assay.problem()));
                 return ExitCodes.forProblem(assay.problem());
             }
-            throw exception;
+            // picocli's default would be 1, which here means "threshold missed": a CI job must not read a crash so.
+            line.getErr().println("error: " + exception);
+            if (!(exception instanceof IOException || exception instanceof UncheckedIOException)) {
+                exception.printStackTrace(line.getErr());
+            }
+            return ExitCodes.CANNOT_RUN;
         });
         int code = commandLine.execute(args);
         out.flush();

@@ -1,7 +1,6 @@
 package dev.assay.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.cases.Case;
 import dev.assay.code.CaseResult;
@@ -24,23 +23,20 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code assay code}: tools for code questions. */
+/**
+ * {@code assay code}: tools for code questions. Exit codes ({@link ExitCodes}): 0 all good, 1 some reference
+ * solution failed its tests, 3 could not run (unreadable questions, no sandbox).
+ */
 @Command(name = "code", description = "Tools for code questions.", mixinStandardHelpOptions = true,
         subcommands = {CodeCommand.Extract.class, CodeCommand.Verify.class})
-public final class CodeCommand implements Callable<Integer> {
+final class CodeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getOut());
-        return 2;
-    }
-
-    /** Exit codes: 0 all good, 1 some question failed, 3 could not run. */
-    static int couldNotRun(CommandSpec spec, AssayException e) {
-        spec.commandLine().getErr().println("error: " + e.problem().type() + ": " + e.getMessage());
-        return 3;
+        return ExitCodes.USAGE;
     }
 
     static List<Case> read(List<Path> paths) {
@@ -67,12 +63,7 @@ public final class CodeCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            List<Case> cases;
-            try {
-                cases = read(paths);
-            } catch (AssayException e) {
-                return couldNotRun(spec, e);
-            }
+            List<Case> cases = read(paths);
             PrintWriter out = spec.commandLine().getOut();
             for (Case evalCase : cases) {
                 ParsedExamples parsed = CodeQuestion.of(evalCase, null).examples();
@@ -96,7 +87,7 @@ public final class CodeCommand implements Callable<Integer> {
                 }
             }
             out.flush();
-            return 0;
+            return ExitCodes.OK;
         }
     }
 
@@ -118,14 +109,8 @@ public final class CodeCommand implements Callable<Integer> {
         @Override
         public Integer call() throws InterruptedException {
             PrintWriter out = spec.commandLine().getOut();
-            List<Case> cases;
-            Sandbox sandbox;
-            try {
-                cases = read(paths);
-                sandbox = Sandboxes.detect(allowUnsandboxed);
-            } catch (AssayException e) {
-                return couldNotRun(spec, e);
-            }
+            List<Case> cases = read(paths);
+            Sandbox sandbox = Sandboxes.detect(allowUnsandboxed);
             var grader = new CodeGrader(sandbox, CodeGrader.Options.defaults());
             int failed = 0;
             for (Case evalCase : cases) {
@@ -148,7 +133,8 @@ public final class CodeCommand implements Callable<Integer> {
                 }
             }
             out.flush();
-            return failed == 0 ? 0 : 1;
+            // A reference solution that fails its own tests is the code command's "threshold missed".
+            return failed == 0 ? ExitCodes.OK : ExitCodes.THRESHOLD_MISSED;
         }
     }
 }

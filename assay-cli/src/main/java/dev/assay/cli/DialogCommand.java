@@ -48,35 +48,25 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code assay dialog}: multi-turn dialog evaluation with the MemFin M1–M5 metrics (docs/dialog.md).
- * Exit codes: 0 done, 2 usage error, 3 could not run (the problem's type is printed).
+ * Exit codes are those of every command ({@link ExitCodes}): 0 done, 2 invalid usage or input, 3 could not run.
  */
 @Command(name = "dialog", description = "Multi-turn dialog evaluation (MemFin metrics M1-M5).",
         mixinStandardHelpOptions = true, subcommands = {DialogCommand.Score.class, DialogCommand.Run.class})
-public final class DialogCommand implements Callable<Integer> {
-    static final int COULD_NOT_RUN = 3;
-
+final class DialogCommand implements Callable<Integer> {
     private final Function<ModelOptions, ChatModel> models;
 
     @Spec
     CommandSpec spec;
 
-    /** A command without a model factory: {@code dialog run} then reports {@code dialog.no_model_factory}. */
-    public DialogCommand() {
-        this(options -> {
-            throw new AssayException(Problem.of("dialog.no_model_factory",
-                    "no chat-model factory is configured to create '" + options.model() + "'"));
-        });
-    }
-
     /** @param models creates the chat model described by {@code --model}, {@code --base-url}, {@code --api-key-env} */
-    public DialogCommand(Function<ModelOptions, ChatModel> models) {
+    DialogCommand(Function<ModelOptions, ChatModel> models) {
         this.models = Objects.requireNonNull(models, "models");
     }
 
     @Override
     public Integer call() {
         spec.commandLine().usage(spec.commandLine().getOut());
-        return 2;
+        return ExitCodes.USAGE;
     }
 
     /** Options shared by scoring and running. */
@@ -132,9 +122,6 @@ public final class DialogCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             try {
-                if (judgeOptions.workers < 1) {
-                    return fail(err, Problem.of("dialog.invalid_option", "--workers-judge must be at least 1"));
-                }
                 Optional<ExplainabilityJudge> judge = judgeOptions.judge(parent.models, AssayHome.of(env));
                 TraceFile.Contents contents = TraceFile.read(traces);
                 contents.problems().forEach(problem -> err.println("warning: " + problem.type() + " line "
@@ -150,11 +137,9 @@ public final class DialogCommand implements Callable<Integer> {
                 if (result.judge().isPresent()) {
                     out.println("written: " + dir.resolve(JudgeScores.SUMMARY_FILE));
                 }
-                return 0;
-            } catch (AssayException e) {
-                return fail(err, e.problem());
+                return ExitCodes.OK;
             } catch (IOException e) {
-                return fail(err, Problem.of("dialog.output_unwritable", e.toString()));
+                throw new AssayException(Problem.of("dialog.output_unwritable", e.toString()), e);
             }
         }
 
@@ -232,8 +217,8 @@ public final class DialogCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             try {
-                if (workersDialog < 1 || turnTimeoutSeconds < 1 || turnRetries < 0 || judgeOptions.workers < 1) {
-                    return fail(err, Problem.of("dialog.invalid_option", "--workers-dialog, --workers-judge and "
+                if (workersDialog < 1 || turnTimeoutSeconds < 1 || turnRetries < 0) {
+                    throw new AssayException(Problem.of("dialog.invalid_option", "--workers-dialog and "
                             + "--turn-timeout must be at least 1, --turn-retries at least 0"));
                 }
                 if (model.given() == agent.given()) {
@@ -289,11 +274,9 @@ public final class DialogCommand implements Callable<Integer> {
                     DialogRunRecords.items(outcome).forEach(store::upsertItem);
                     out.println("stored as run " + record.runId() + " in " + Stores.redact(database.url()));
                 }
-                return 0;
-            } catch (AssayException e) {
-                return fail(err, e.problem());
+                return ExitCodes.OK;
             } catch (IOException e) {
-                return fail(err, Problem.of("dialog.input_unreadable", e.toString()));
+                throw new AssayException(Problem.of("dialog.input_unreadable", e.toString()), e);
             }
         }
 
@@ -330,12 +313,6 @@ public final class DialogCommand implements Callable<Integer> {
         metric.micro().forEach((key, value) -> line.append(' ').append(key).append('=')
                 .append(String.format(Locale.ROOT, "%.6f", value)));
         out.println(line);
-    }
-
-    static int fail(PrintWriter err, Problem problem) {
-        err.println("error: " + problem.type() + ": " + problem.message());
-        err.flush();
-        return COULD_NOT_RUN;
     }
 
     private static String sha256(String text) {

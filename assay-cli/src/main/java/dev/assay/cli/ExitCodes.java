@@ -1,6 +1,7 @@
 package dev.assay.cli;
 
 import dev.assay.Problem;
+import java.util.Set;
 
 /** The exit codes of every command, in one place (listed in {@code assay --help}). */
 final class ExitCodes {
@@ -10,6 +11,11 @@ final class ExitCodes {
     static final int CANNOT_RUN = 3;
     static final int CANCELLED = 130;
 
+    /** The dialog command's problems with what the user gave: an option, the dataset, traces or a prompt file. */
+    private static final Set<String> DIALOG_INPUT = Set.of("dialog.invalid_option", "dialog.unknown_metrics_profile",
+            "dialog.invalid_field_mapping", "dialog.dataset_unreadable", "dialog.trace_unreadable",
+            "dialog.input_unreadable");
+
     private ExitCodes() {
     }
 
@@ -17,7 +23,8 @@ final class ExitCodes {
     static int forProblem(Problem problem) {
         String type = problem.type();
         boolean userInput = type.startsWith("case.") || type.startsWith("check.") || type.startsWith("config.")
-                || type.startsWith("plugin.") || type.startsWith("suite.") || type.equals("run.not_found");
+                || type.startsWith("plugin.") || type.startsWith("suite.") || type.equals("run.not_found")
+                || DIALOG_INPUT.contains(type);
         return userInput ? USAGE : CANNOT_RUN;
     }
 }

@@ -1,5 +1,7 @@
 package dev.assay.cli;
 
+import dev.assay.AssayException;
+import dev.assay.Problem;
 import dev.assay.check.judge.Judge;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeModel;
@@ -40,8 +42,12 @@ final class JudgeOptionsMixin {
      *
      * @param models creates the judge's chat model
      * @param home   {@code $ASSAY_HOME}: answers are cached in {@code cache/judge} below it
+     * @throws AssayException {@code dialog.invalid_option} when {@code --workers-judge} is below 1
      */
     Optional<ExplainabilityJudge> judge(Function<ModelOptions, ChatModel> models, Path home) {
+        if (workers < 1) {
+            throw new AssayException(Problem.of("dialog.invalid_option", "--workers-judge must be at least 1"));
+        }
         if (model == null) {
             return Optional.empty();
         }

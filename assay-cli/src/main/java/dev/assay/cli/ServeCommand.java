@@ -6,6 +6,7 @@ import dev.assay.server.AdminToken;
 import dev.assay.server.AssayServer;
 import dev.assay.server.ServerConfig;
 import dev.assay.store.Store;
+import dev.assay.store.Stores;
 import io.javalin.Javalin;
 import java.io.PrintWriter;
 import java.net.URISyntaxException;
@@ -77,7 +78,8 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
             Runtime.getRuntime().addShutdownHook(stopOnSignal);
             String shownHost = host.contains(":") ? "[" + host + "]" : host;
             out.printf("Assay is serving http://%s:%d/#token=%s%n", shownHost, app.port(), adminToken);
-            out.printf("case sets: %s; database: %s; Ctrl-C stops%n", config.suitesDirectory(), database.url());
+            out.printf("case sets: %s; database: %s; Ctrl-C stops%n", config.suitesDirectory(),
+                    Stores.redact(database.url()));
             out.flush();
             stopped.await();
             return ExitCodes.OK;

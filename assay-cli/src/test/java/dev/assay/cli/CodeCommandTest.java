@@ -13,7 +13,6 @@ import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class CodeCommandTest {
     private static final Path EXAMPLES = Path.of("..", "examples", "code");
@@ -27,8 +26,10 @@ class CodeCommandTest {
     private static Outcome run(String... args) {
         var out = new StringWriter();
         var err = new StringWriter();
-        int code = new CommandLine(new CodeCommand()).setOut(new PrintWriter(out)).setErr(new PrintWriter(err))
-                .execute(args);
+        var line = new String[args.length + 1];
+        line[0] = "code";
+        System.arraycopy(args, 0, line, 1, args.length);
+        int code = AssayCli.run(new PrintWriter(out), new PrintWriter(err), java.util.Map.of(), line);
         return new Outcome(code, out + err.toString());
     }
 

@@ -2,6 +2,8 @@ package dev.assay.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.assay.AssayException;
+import dev.assay.Problem;
 import dev.assay.target.ChatModel;
 import dev.assay.target.ModelRequest;
 import dev.assay.target.ModelResponse;
@@ -12,11 +14,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class DialogCommandTest {
     @TempDir
@@ -25,9 +27,18 @@ class DialogCommandTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
+    /** Runs {@code assay dialog ARGS} as {@code main} does, with chat models from {@code models}. */
     private int execute(Function<dev.assay.target.ModelOptions, ChatModel> models, String... args) {
-        var command = models == null ? new DialogCommand() : new DialogCommand(models);
-        return new CommandLine(command).setOut(new PrintWriter(out)).setErr(new PrintWriter(err)).execute(args);
+        var line = new String[args.length + 1];
+        line[0] = "dialog";
+        System.arraycopy(args, 0, line, 1, args.length);
+        return AssayCli.run(new PrintWriter(out), new PrintWriter(err), Map.of("ASSAY_HOME", dir.toString()),
+                models == null ? DialogCommandTest::unreachable : models, line);
+    }
+
+    /** A model factory that cannot make the model, as when its API key is not set. */
+    private static ChatModel unreachable(dev.assay.target.ModelOptions options) {
+        throw new AssayException(Problem.of("target.missing_api_key", "set the API key"));
     }
 
     private static Path memfin() {
@@ -73,21 +84,40 @@ class DialogCommandTest {
     }
 
     @Test
-    void score_with_a_missing_trace_file_reports_the_problem_and_exits_3() {
+    void score_with_a_missing_trace_file_is_invalid_input() {
         int code = execute(null, "score", "--traces", dir.resolve("absent.jsonl").toString());
 
-        assertThat(code).isEqualTo(3);
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
         assertThat(err.toString()).contains("dialog.trace_unreadable");
     }
 
     @Test
-    void an_unknown_metrics_profile_exits_3() throws IOException {
+    void an_unknown_metrics_profile_is_a_usage_error() throws IOException {
         Path traces = Files.writeString(dir.resolve("t.jsonl"), "");
 
         int code = execute(null, "score", "--traces", traces.toString(), "--metrics-profile", "nope");
 
-        assertThat(code).isEqualTo(3);
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
         assertThat(err.toString()).contains("dialog.unknown_metrics_profile");
+    }
+
+    @Test
+    void a_judge_worker_count_below_one_is_a_usage_error() throws IOException {
+        Path traces = Files.writeString(dir.resolve("t.jsonl"), "");
+
+        int code = execute(null, "score", "--traces", traces.toString(), "--workers-judge", "0");
+
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("dialog.invalid_option");
+    }
+
+    @Test
+    void a_worker_count_below_one_is_a_usage_error() throws IOException {
+        int code = execute(DialogCommandTest::echo, "run", dataset().toString(), "--model", "echo-1",
+                "--workers-dialog", "0", "--out", dir.toString());
+
+        assertThat(code).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("dialog.invalid_option");
     }
 
     private Path dataset() throws IOException {
@@ -122,11 +152,11 @@ class DialogCommandTest {
     }
 
     @Test
-    void run_without_a_model_factory_exits_3() throws IOException {
+    void run_with_a_model_that_cannot_be_made_could_not_run() throws IOException {
         int code = execute(null, "run", dataset().toString(), "--model", "x", "--out", dir.toString());
 
-        assertThat(code).isEqualTo(3);
-        assertThat(err.toString()).contains("dialog.no_model_factory");
+        assertThat(code).isEqualTo(ExitCodes.CANNOT_RUN);
+        assertThat(err.toString()).contains("target.missing_api_key");
     }
 
     @Test

@@ -130,14 +130,16 @@ class DialogJudgeCommandTest {
     }
 
     @Test
-    void an_unknown_judge_provider_is_reported_before_any_dialog_is_replayed() throws IOException {
+    void an_unknown_judge_provider_is_a_usage_error_reported_before_any_dialog_is_replayed() throws IOException {
         Path dataset = home.resolve("dataset.jsonl");
         Files.writeString(dataset, DIALOG + "\n", StandardCharsets.UTF_8);
 
         var result = new CliRunner(home).run("dialog", "run", dataset.toString(), "--model", "mock", "--run-id",
                 "bad", "--out", home.resolve("runs").toString(), "--judge-model", "nosuch:model");
 
-        assertThat(result.code()).isEqualTo(3);
+        // As for 'assay run --model nosuch:model': an unknown provider (plugin.unknown) is a bad option value.
+        assertThat(result.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err()).contains("plugin.unknown");
         assertThat(home.resolve("runs/bad")).doesNotExist();
     }
 }

@@ -44,6 +44,17 @@ class RunCommandTest {
     }
 
     @Test
+    void reports_that_cannot_be_written_exit_3_not_the_threshold_code() throws Exception {
+        Path out = Files.writeString(home.resolve("a-file"), "");
+
+        var result = new CliRunner(home).run("run", EXAMPLES.toString(), "--model", "mock", "--out", out.toString(),
+                "--quiet");
+
+        assertThat(result.code()).isEqualTo(ExitCodes.CANNOT_RUN);
+        assertThat(result.err()).contains("FileAlreadyExistsException");
+    }
+
+    @Test
     void an_openai_compatible_server_is_evaluated_and_the_threshold_decides_the_exit_code() throws Exception {
         try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text("Paris")))) {
             Path suite = home.resolve("suite.jsonl");

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.target.EndpointUrl;
 import dev.assay.target.sse.RequestBody;
 import dev.assay.target.sse.SseAgentClient;
 import dev.assay.target.sse.SseAgentSettings;
@@ -69,9 +70,11 @@ public final class SseAgentService implements AgentService {
                 Objects.requireNonNull(log, "log"));
     }
 
+    /** {@return the service's URL without user information, query or fragment, where credentials may be} */
     @Override
     public String name() {
-        return client.settings().url().toString();
+        // Recorded in the manifest and the stored run: as for the capability target, never a credential.
+        return EndpointUrl.redacted(client.settings().url().toString());
     }
 
     /** @throws AssayException the problem the agent or the connection reported ({@code target.*}) */

@@ -279,6 +279,16 @@ class SseAgentReplayTest {
     }
 
     @Test
+    void the_service_name_recorded_with_the_run_holds_no_credential_of_its_url() {
+        var settings = new SseAgentSettings(URI.create("http://user:pa55@127.0.0.1:9/wunder?api_key=k3y"), null, "",
+                "", List.of(), null, null, null, null, false, null, null, null, 1);
+
+        String name = SseAgentService.open(settings, "r", variable -> null, line -> { }).name();
+
+        assertThat(name).isEqualTo("http://127.0.0.1:9/wunder");
+    }
+
+    @Test
     void an_unset_credential_stops_before_any_request() {
         agent = ScriptedSseAgent.start(answering("好的"));
         var settings = new SseAgentSettings(URI.create(agent.url()), null, "", "", List.of(), null, null, null,

@@ -35,12 +35,16 @@ public final class AdminToken {
             byte[] bytes = new byte[24];
             new SecureRandom().nextBytes(bytes);
             String token = HexFormat.of().formatHex(bytes);
-            Files.writeString(file, token + "\n");
+            if (!Files.exists(file)) {
+                Files.createFile(file);
+            }
+            // Owner-only before the token is in it: written first, it would be readable under the umask for a moment.
             try {
                 Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
             } catch (UnsupportedOperationException notPosix) {
                 // Windows: the file inherits the home directory's ACL, which is the user's.
             }
+            Files.writeString(file, token + "\n");
             return token;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -39,6 +39,9 @@ final class ApiProblems {
         if (type.equals("run.still_running") || type.equals("run.not_running")) {
             return 409;
         }
+        if (type.equals("request.too_large")) {
+            return 413;
+        }
         if (type.startsWith("request.") || type.startsWith("config.") || type.startsWith("suite.")
                 || type.startsWith("case.") || type.startsWith("target.") || type.startsWith("plugin.")
                 || type.startsWith("workspace.") || type.startsWith("json.")) {
@@ -61,8 +64,11 @@ final class ApiProblems {
 
     static void register(io.javalin.config.RoutesConfig routes) {
         routes.exception(AssayException.class, (e, ctx) -> render(ctx, e.problem()));
-        routes.exception(HttpResponseException.class, (e, ctx) -> render(ctx,
-                Problem.of(e.getStatus() == 404 ? "route.not_found" : "request.rejected", e.getMessage())));
+        routes.exception(HttpResponseException.class, (e, ctx) -> render(ctx, Problem.of(switch (e.getStatus()) {
+            case 404 -> "route.not_found";
+            case 413 -> "request.too_large";
+            default -> "request.rejected";
+        }, e.getMessage())));
         routes.exception(Exception.class, (e, ctx) -> {
             LOG.error("request {} {} failed", ctx.method(), ctx.path(), e);
             render(ctx, Problem.of("server.internal", "the server failed; see its log"));
@@ -75,6 +81,7 @@ final class ApiProblems {
             case 401 -> "Unauthorized";
             case 404 -> "Not Found";
             case 409 -> "Conflict";
+            case 413 -> "Content Too Large";
             default -> "Internal Server Error";
         };
     }

@@ -108,6 +108,10 @@ final class RunRoutes {
         var out = new ByteArrayOutputStream();
         reporter.write(report, out);
         String fileName = report.run().runId() + "-" + reporter.fileName();
+        // A report holds model output and is opened inline on the page's origin, where the admin token is kept: as
+        // a sandboxed document (an origin of its own, no scripts) it could not reach the token even if some output
+        // slipped through the reporter's escaping.
+        ctx.header("Content-Security-Policy", "sandbox");
         ctx.contentType(CONTENT_TYPES.getOrDefault(format, "application/octet-stream"))
                 .header("Content-Disposition", (ctx.queryParam("download") != null ? "attachment" : "inline")
                         + "; filename=\"" + fileName + "\"")

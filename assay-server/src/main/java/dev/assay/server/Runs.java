@@ -15,8 +15,11 @@ import dev.assay.run.Run;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
+import dev.assay.run.RunStatus;
 import dev.assay.store.Store;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What the routes do, once for {@code /api} and the reference aliases alike: start a run through
@@ -55,14 +58,23 @@ final class Runs {
                 .prepare(checkers, config.env(), line -> { });
         RunPlan plan = prepared.plan();
         EventLog events = LiveRuns.newLog();
-        RunHandle handle = engine.start(plan, new RunEvents(events));
+        RunHandle handle;
+        try {
+            handle = engine.start(plan, new RunEvents(events));
+        } catch (RuntimeException e) {
+            prepared.close();
+            throw e;
+        }
         live.add(handle, events);
-        // The prepared run holds its MCP connections until the run has ended.
+        // The prepared run holds its connections until the run has ended.
         Thread.ofVirtual().name("assay-close-" + handle.runId()).start(() -> {
             try (prepared) {
                 handle.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } catch (IllegalStateException engineFailed) {
+                // The engine could not store the end (runFinished never came): its streams must still end.
+                events.close(RunEvents.FINISHED, Json.write(failed(handle, engineFailed)));
             }
         });
         ObjectNode response = Json.object();
@@ -101,18 +113,26 @@ final class Runs {
      * The record the run ended with once it has ended: after a cancel, a case the engine had already given up on
      * can still report late and replace {@link RunHandle#current()} with a "running" tally.
      */
-    private static java.util.Optional<Run> latest(RunHandle handle) {
+    private static Optional<Run> latest(RunHandle handle) {
         if (!handle.isDone()) {
-            return java.util.Optional.of(handle.current());
+            return Optional.of(handle.current());
         }
         try {
-            return java.util.Optional.of(handle.await());
+            return Optional.of(handle.await());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return java.util.Optional.empty();
+            return Optional.empty();
         } catch (IllegalStateException engineFailed) {
-            return java.util.Optional.empty();
+            return Optional.of(failed(handle, engineFailed));
         }
+    }
+
+    /** The last known record of a run whose engine failed to end it (the store refused its final record). */
+    private static Run failed(RunHandle handle, IllegalStateException engineFailed) {
+        Run last = handle.current();
+        return last.withProgress(RunStatus.FAILED, last.dimensionScores(), last.totalScore(), last.counts(),
+                Instant.now(), last.elapsedS(), Problem.of("run.internal_error",
+                        "the run's end could not be stored: " + engineFailed.getCause()));
     }
 
     /**

@@ -285,6 +285,29 @@ class RunApiTest {
     }
 
     @Test
+    void a_body_over_the_size_limit_is_refused_as_too_large() throws Exception {
+        String body = "{\"user_id\": \"" + "x".repeat(2_000_000) + "\"}";
+
+        ServerFixture.Response response = server.post("/api/runs", body);
+
+        assertThat(response.status()).isEqualTo(413);
+        assertThat(response.json().path("type").asText()).isEqualTo("request.too_large");
+    }
+
+    @Test
+    void an_exported_report_is_a_sandboxed_document() throws Exception {
+        String runId = server.start("xss.jsonl", "");
+        server.awaitEnd(runId);
+
+        var response = server.http.send(java.net.http.HttpRequest.newBuilder(
+                java.net.URI.create(server.url("/api/runs/" + runId + "/report?format=html"))).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.headers().firstValue("Content-Security-Policy")).hasValue("sandbox");
+    }
+
+    @Test
     void two_runs_over_the_same_cases_are_compared_by_dimension_and_changed_verdict() throws Exception {
         String scripted = server.start("basic.jsonl", "");
         server.awaitEnd(scripted);

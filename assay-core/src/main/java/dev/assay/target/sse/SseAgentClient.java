@@ -137,31 +137,37 @@ public final class SseAgentClient {
                 RetryLoop.parseRetryAfter(response.headers().firstValue("retry-after").orElse(null)));
     }
 
-    /** Reads on a thread of its own so that the deadline and an interrupt can stop a stream that has gone quiet. */
+    /**
+     * Reads on a thread of its own so that the deadline and an interrupt can stop a stream that has gone quiet. What
+     * ended the read early is recorded only once the reader has stopped: the collector belongs to one thread at a
+     * time, and nothing the reader still had in hand may land after the error.
+     */
     private static void read(Stream<String> lines, Duration timeout, EventCollector collector,
                              TranscriptBuilder transcript) throws InterruptedException {
+        Problem stopped = null;
         try (ExecutorService reader = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<?> reading = reader.submit(() -> {
                 try (lines) {
                     var parser = new SseParser();
                     Iterator<String> iterator = lines.iterator();
-                    while (iterator.hasNext()) {
+                    while (!Thread.currentThread().isInterrupted() && iterator.hasNext()) {
                         var event = parser.accept(iterator.next());
                         if (event.isPresent() && collector.accept(event.get())) {
                             return;
                         }
                     }
-                    parser.finish().ifPresent(collector::accept);
-                    collector.finish();
+                    if (!Thread.currentThread().isInterrupted()) {
+                        parser.finish().ifPresent(collector::accept);
+                        collector.finish();
+                    }
                 }
             });
             try {
                 reading.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
                 reading.cancel(true);
-                collector.finish();
-                transcript.add(new TranscriptEvent.TargetError(Instant.now(), Problem.of("target.timeout",
-                        "the agent's stream did not end in time").withDetail("timeout_s", timeout.toMillis() / 1000.0)));
+                stopped = Problem.of("target.timeout", "the agent's stream did not end in time")
+                        .withDetail("timeout_s", timeout.toMillis() / 1000.0);
             } catch (InterruptedException e) {
                 reading.cancel(true);
                 throw e;
@@ -171,11 +177,13 @@ public final class SseAgentClient {
                     throw new AssayException(Problem.of("target.internal_error",
                             "reading the agent's stream failed: " + cause), cause);
                 }
-                collector.finish();
-                transcript.add(new TranscriptEvent.TargetError(Instant.now(), Problem.of(
-                        "target.connection", "the agent's stream broke off: " + RetryLoop.brief(
-                                String.valueOf(cause.getCause().getMessage())))));
+                stopped = Problem.of("target.connection", "the agent's stream broke off: "
+                        + RetryLoop.brief(String.valueOf(cause.getCause().getMessage())));
             }
+        }
+        if (stopped != null) {
+            collector.finish();
+            transcript.add(new TranscriptEvent.TargetError(Instant.now(), stopped));
         }
     }
 
