@@ -260,6 +260,15 @@ final class DialogCommand implements Callable<Integer> {
                     config = new DialogRunConfig(id, dataset.toString(), model.model, promptVersion(prompt),
                             workersDialog, turnTimeout, turnRetries, scoring.toOptions(), null);
                 }
+                try (Store store = database.open()) {
+                    // Resuming replaces a dialog run's record; a capability run with that id must not be replaced.
+                    store.findRun(id).filter(existing -> !existing.kind().equals(dev.assay.run.Run.DIALOG))
+                            .ifPresent(existing -> {
+                                throw new AssayException(Problem.of("config.run_id_taken",
+                                        "run id " + id + " belongs to a " + existing.kind() + " run; choose another")
+                                        .withDetail("field", "run_id"));
+                            });
+                }
                 Path runDir = outDir.resolve(id);
                 DialogRunner.Outcome outcome = DialogRunner.run(data, target, config, runDir, trace ->
                         err.println("dialog " + trace.datasetIndex() + " " + trace.dialogId() + ": "

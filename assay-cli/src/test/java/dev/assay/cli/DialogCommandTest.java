@@ -165,4 +165,32 @@ class DialogCommandTest {
 
         assertThat(code).isEqualTo(2);
     }
+
+    @Test
+    void a_run_id_that_is_not_one_path_segment_is_a_usage_error() throws IOException {
+        int code = execute(DialogCommandTest::echo, "run", dataset().toString(), "--model", "echo-1", "--run-id",
+                "../escape", "--out", dir.resolve("runs").toString());
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("config.invalid_run_id");
+        assertThat(dir.resolve("escape")).doesNotExist();
+    }
+
+    @Test
+    void a_run_id_of_a_capability_run_is_refused_and_that_run_kept() throws IOException {
+        String db = "jdbc:sqlite:" + dir.resolve("assay.db");
+        try (var store = dev.assay.store.Stores.open(db)) {
+            store.createRun(new dev.assay.run.Run("cap1", dev.assay.run.Run.CAPABILITY, "", "mock", "",
+                    dev.assay.run.RunStatus.FINISHED, "s", "", null, null, null, 1.0, null, java.time.Instant.now(),
+                    java.time.Instant.now(), 0, null));
+        }
+        int code = execute(DialogCommandTest::echo, "run", dataset().toString(), "--model", "echo-1", "--run-id",
+                "cap1", "--out", dir.resolve("runs").toString(), "--db", db);
+
+        assertThat(code).isEqualTo(2);
+        assertThat(err.toString()).contains("config.run_id_taken");
+        try (var store = dev.assay.store.Stores.open(db)) {
+            assertThat(store.findRun("cap1").orElseThrow().kind()).isEqualTo(dev.assay.run.Run.CAPABILITY);
+        }
+    }
 }

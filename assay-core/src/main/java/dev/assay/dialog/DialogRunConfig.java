@@ -27,6 +27,12 @@ public record DialogRunConfig(String runId, String datasetPath, String modelName
 
     public DialogRunConfig {
         Objects.requireNonNull(runId, "runId");
+        if (!dev.assay.run.RunConfig.isValidRunId(runId)) {
+            // The run id names the run directory; like a capability run's, it may not climb out of its parent.
+            throw new dev.assay.AssayException(dev.assay.Problem.of("config.invalid_run_id",
+                    "a run id is one path segment of letters, digits, '.', '_' and '-', not starting with '.': "
+                            + runId).withDetail("field", "run_id"));
+        }
         datasetPath = Objects.requireNonNullElse(datasetPath, "");
         modelName = Objects.requireNonNullElse(modelName, "");
         promptVersion = Objects.requireNonNullElse(promptVersion, "");

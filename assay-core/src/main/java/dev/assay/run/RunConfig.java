@@ -31,7 +31,7 @@ public record RunConfig(String runId, String userId, String language, int concur
     private static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}");
 
     public RunConfig {
-        if (runId != null && !RUN_ID.matcher(runId).matches()) {
+        if (runId != null && !isValidRunId(runId)) {
             throw new IllegalArgumentException("run id must be one path segment of letters, digits, '.', '_' and "
                     + "'-', not starting with '.': " + runId);
         }
@@ -54,6 +54,14 @@ public record RunConfig(String runId, String userId, String language, int concur
     public RunConfig(String runId, String userId, String language, int concurrency, Duration defaultTimeout,
                      Weights weights, Path workspaceRoot, WorkspacePolicy workspacePolicy, JsonNode snapshot) {
         this(runId, userId, language, concurrency, defaultTimeout, weights, workspaceRoot, workspacePolicy, snapshot, 1);
+    }
+
+    /**
+     * {@return whether {@code runId} can be a run id: one path segment of letters, digits, '.', '_' and '-', not
+     * starting with '.', at most 128 characters} Run ids name workspace and run directories, so they may not climb out.
+     */
+    public static boolean isValidRunId(String runId) {
+        return RUN_ID.matcher(runId).matches();
     }
 
     /** Defaults: 4 cases at once, 120 s per case, default weights, keep workspaces of failures. */
