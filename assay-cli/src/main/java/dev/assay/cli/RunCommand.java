@@ -30,6 +30,7 @@ import dev.assay.target.AgentSettings;
 import dev.assay.target.ModelOptions;
 import dev.assay.target.RetryPolicy;
 import dev.assay.target.ToolMode;
+import dev.assay.target.sse.SseAgentSettings;
 import java.net.URI;
 import java.nio.file.Files;
 import java.io.PrintWriter;
@@ -225,19 +226,22 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         if (database.url == null && defaults.db() != null) {
             database.url = defaults.db();
         }
-        ModelOptions modelOptions = named != null
+        ModelOptions modelOptions = named != null && named.model() != null
                 ? new ModelOptions(named.model().model(), named.model().baseUrl(), named.model().apiKeyEnv(),
                         named.model().stream() || stream, named.model().requestTimeout(), retry)
                 : modelFlags.given() ? modelFlags.toOptions(stream, null, retry) : null;
-        AgentSettings agentSettings = named == null
+        SseAgentSettings agentService = agentFlags.given()
+                ? agentFlags.settings(agentToolsUrl, agentWorkspace != null, language, retry, runConcurrencyOf(defaults))
+                : named != null ? named.agentService() : null;
+        Path replayFile = replay != null ? replay : named != null ? named.replay() : null;
+        AgentSettings agentSettings = named == null || named.model() == null
                 ? new AgentSettings(toolMode, maxSteps, modelFlags.temperature, modelFlags.seed, maxTokens)
                 : new AgentSettings(given("--tool-mode") ? toolMode : named.agent().toolMode(),
                         given("--max-steps") ? maxSteps : named.agent().maxSteps(),
                         given("--temperature") ? modelFlags.temperature : named.agent().temperature(),
                         given("--seed") ? modelFlags.seed : named.agent().seed(),
                         given("--max-tokens") ? maxTokens : named.agent().maxTokens());
-        int runConcurrency = !given("--concurrency") && defaults.concurrency() != null ? defaults.concurrency()
-                : concurrency;
+        int runConcurrency = runConcurrencyOf(defaults);
         Duration timeout = !given("--timeout") && defaults.timeout() != null ? defaults.timeout()
                 : Duration.ofMillis((long) (timeoutSeconds * 1000));
         Weights runWeights = weights != null ? Weights.parse(weights)
@@ -249,8 +253,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 new RunConfig(null, userId, language, runConcurrency, timeout, runWeights, workspaces,
                         keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE, null)
                         .withSamples(samples),
-                agentFlags.given() ? agentFlags.settings(agentToolsUrl, agentWorkspace != null, language, retry,
-                        runConcurrency) : null, replay, tools);
+                agentService, replayFile, tools);
         RunRequest.Prepared prepared;
         try {
             prepared = request.prepare(checkers, env::get, line -> {
@@ -352,6 +355,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             return null;
         }
         return config.target(config.defaults().target());
+    }
+
+    private int runConcurrencyOf(RunDefaults defaults) {
+        return !given("--concurrency") && defaults.concurrency() != null ? defaults.concurrency() : concurrency;
     }
 
     private boolean given(String option) {

@@ -80,4 +80,33 @@ class ConfigFileTest {
         assertThat(result.code()).isEqualTo(2);
         assertThat(result.err()).contains("config.unknown_target");
     }
+
+    @Test
+    void a_configured_replay_target_re_scores_an_exported_run() throws Exception {
+        Path suite = suite();
+        String runId;
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(ScriptedOpenAiServer.text("Paris")))) {
+            var live = new CliRunner(home).run("run", suite.toString(), "--model", "openai:scripted", "--base-url",
+                    server.baseUrl(), "--api-key-env", "NONE", "--format", "json", "-q");
+            assertThat(live.code()).as(live.err()).isZero();
+            runId = Json.parse(live.out()).path("run_id").asText();
+        }
+        Path recording = home.resolve("recordings/live.jsonl");
+        Files.createDirectories(recording.getParent());
+        var export = new CliRunner(home).run("runs", "export", runId, "--transcripts", recording.toString());
+        assertThat(export.code()).as(export.err()).isZero();
+        Path config = home.resolve("assay.yaml");
+        Files.writeString(config, """
+                version: 1
+                targets:
+                  recorded:
+                    replay: recordings/live.jsonl
+                """);
+        var replayed = new CliRunner(home).run("run", suite.toString(), "--config", config.toString(), "--target",
+                "recorded", "--format", "json", "-q");
+        assertThat(replayed.code()).as(replayed.err()).isZero();
+        JsonNode summary = Json.parse(replayed.out());
+        assertThat(summary.at("/counts/passed").asInt()).isEqualTo(1);
+        assertThat(summary.at("/counts/total").asInt()).isEqualTo(2);
+    }
 }

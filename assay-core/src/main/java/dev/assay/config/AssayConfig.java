@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.assay.AssayException;
 import dev.assay.Problem;
@@ -14,8 +15,11 @@ import dev.assay.target.AgentSettings;
 import dev.assay.target.ModelOptions;
 import dev.assay.target.RetryPolicy;
 import dev.assay.target.ToolMode;
+import dev.assay.target.sse.EventMapping;
+import dev.assay.target.sse.SseAgentSettings;
 import dev.assay.tools.mcp.McpServerConfig;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -102,7 +106,7 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
         var mcpServers = new ArrayList<McpServerConfig>();
         root.get("mcp_servers").entries().forEach((name, node) -> mcpServers.add(mcpServer(name, node)));
         var targets = new LinkedHashMap<String, TargetConfig>();
-        root.get("targets").entries().forEach((name, node) -> targets.put(name, target(name, node, mcpServers)));
+        root.get("targets").entries().forEach((name, node) -> targets.put(name, target(file, name, node, mcpServers)));
         var judges = new ArrayList<JudgeConfig>();
         root.get("judges").entries().forEach((name, node) -> judges.add(judge(name, node)));
         RunDefaults defaults = defaults(root.get("defaults"), targets);
@@ -148,9 +152,24 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
         return node.located(() -> new McpServerConfig.Http(name, node.get("url").requiredText(), headers));
     }
 
-    private static TargetConfig target(String name, ConfigNode node, List<McpServerConfig> mcpServers) {
+    private static TargetConfig target(Path file, String name, ConfigNode node, List<McpServerConfig> mcpServers) {
         node.requireObject().onlyKeys(Set.of("model", "base_url", "api_key_env", "stream", "request_timeout_s",
-                "max_attempts", "tool_mode", "max_steps", "temperature", "seed", "max_tokens", "mcp", "options"));
+                "max_attempts", "tool_mode", "max_steps", "temperature", "seed", "max_tokens", "mcp", "options",
+                "agent", "replay"));
+        int kinds = (node.get("model").isPresent() ? 1 : 0) + (node.get("agent").isPresent() ? 1 : 0)
+                + (node.get("replay").isPresent() ? 1 : 0);
+        if (kinds != 1) {
+            throw node.invalid("give exactly one of 'model', 'agent' (a service URL or object) and 'replay' (a file)");
+        }
+        if (node.get("agent").isPresent()) {
+            ConfigNode agent = node.get("agent");
+            return agent.located(() -> new TargetConfig(name, null, null, List.of(), null, agent(agent), null));
+        }
+        if (node.get("replay").isPresent()) {
+            Path base = file.toAbsolutePath().getParent();
+            Path replay = base.resolve(node.get("replay").requiredText());
+            return new TargetConfig(name, null, null, List.of(), null, null, replay);
+        }
         ModelOptions model = model(node);
         ToolMode toolMode = node.get("tool_mode").parsed(ToolMode::parse, "native or text");
         Integer maxSteps = node.get("max_steps").integer(1);
@@ -174,6 +193,31 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
             options.requireObject();
         }
         return new TargetConfig(name, model, agent, mcp, options.isPresent() ? options.json() : null);
+    }
+
+    /** {@code agent: URL}, or an object with the service's request, tools, credential and event names. */
+    private static SseAgentSettings agent(ConfigNode node) {
+        if (node.json().isTextual()) {
+            return SseAgentSettings.of(URI.create(node.requiredText()));
+        }
+        node.requireObject().onlyKeys(Set.of("url", "body", "model", "tools", "tools_url", "config", "auth_env",
+                "auth_header", "events", "paths", "max_concurrency"));
+        var events = new LinkedHashMap<String, String>();
+        node.get("events").entries().forEach((kind, value) -> events.put(kind, value.requiredText()));
+        var paths = new LinkedHashMap<String, String>();
+        node.get("paths").entries().forEach((field, value) -> paths.put(field, value.requiredText()));
+        ConfigNode config = node.get("config");
+        if (config.isPresent()) {
+            config.requireObject();
+        }
+        String toolsUrl = node.get("tools_url").text(null);
+        Integer maxConcurrency = node.get("max_concurrency").integer(1);
+        return new SseAgentSettings(URI.create(node.get("url").requiredText()),
+                node.get("body").isPresent() ? node.get("body").json() : null, node.get("model").text(""), "",
+                node.get("tools").texts(), toolsUrl == null ? null : URI.create(toolsUrl),
+                config.isPresent() ? (ObjectNode) config.json() : null, node.get("auth_header").text(null),
+                node.get("auth_env").envName(null), false, new EventMapping(events, paths), null, null,
+                maxConcurrency == null ? Integer.MAX_VALUE : maxConcurrency);
     }
 
     private static JudgeConfig judge(String name, ConfigNode node) {

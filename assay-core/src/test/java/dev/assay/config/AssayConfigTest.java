@@ -249,4 +249,55 @@ class AssayConfigTest {
         assertThat(config.judgeModels(name -> null, line -> { })).singleElement()
                 .satisfies(judge -> assertThat(judge.model().name()).isEqualTo("mock"));
     }
+
+    @Test
+    void agent_service_and_replay_targets_are_read() throws Exception {
+        AssayConfig config = AssayConfig.load(write("""
+                version: 1
+                targets:
+                  svc:
+                    agent:
+                      url: http://localhost:8000/wunder
+                      tools: [read_file, write_file]
+                      auth_env: AGENT_TOKEN
+                      events: {final: done}
+                      paths: {final.answer: /result/text}
+                  short:
+                    agent: http://localhost:9000/agent
+                  old:
+                    replay: recordings/run.jsonl
+                """));
+        var svc = config.target("svc");
+        assertThat(svc.model()).isNull();
+        assertThat(svc.agentService().url().toString()).isEqualTo("http://localhost:8000/wunder");
+        assertThat(svc.agentService().tools()).containsExactly("read_file", "write_file");
+        assertThat(svc.agentService().authEnv()).isEqualTo("AGENT_TOKEN");
+        assertThat(svc.agentService().describe().toString()).contains("done");
+        assertThat(config.target("short").agentService().url().getPort()).isEqualTo(9000);
+        assertThat(config.target("old").replay()).isEqualTo(temp.resolve("recordings/run.jsonl").toAbsolutePath());
+        assertThat(config.mcpServersFor(svc)).isEmpty();
+    }
+
+    @Test
+    void a_target_with_both_a_model_and_an_agent_is_refused_with_its_line() throws Exception {
+        Problem problem = problem("""
+                version: 1
+                targets:
+                  both:
+                    model: mock
+                    agent: http://localhost:8000/wunder
+                """);
+        assertThat(problem.type()).isEqualTo("config.invalid");
+        assertThat(problem.details()).containsEntry("line", 3).containsEntry("field", "targets.both");
+    }
+
+    @Test
+    void an_agent_url_that_is_not_http_is_refused_naming_the_field() throws Exception {
+        Problem problem = problem("""
+                targets:
+                  svc:
+                    agent: ftp://example.org/x
+                """);
+        assertThat(problem.details()).containsEntry("field", "targets.svc.agent");
+    }
 }
