@@ -7,6 +7,18 @@ const state = { token: '', suites: [], runId: null, source: null, charts: {}, hi
 const PAGE = 50;
 const $ = (selector) => document.querySelector(selector);
 
+// McNemar's exact test and the paired score change: whether B really differs from A on the same cases.
+function pairedText(paired) {
+  if (!paired || !paired.n) {
+    return '';
+  }
+  const signed = (value) => (value >= 0 ? '+' : '') + (value * 100).toFixed(1);
+  return '. Paired over ' + paired.n + ' scored cases: ' + paired.only_b + ' passed only in B, ' + paired.only_a
+    + ' only in A (McNemar p = ' + paired.mcnemar_p.toPrecision(2) + '); mean score change '
+    + signed(paired.mean_delta) + ' points, 95% CI ' + signed(paired.delta_low) + ' to '
+    + signed(paired.delta_high) + '.';
+}
+
 function el(tag, text, className) {
   const node = document.createElement(tag);
   if (text !== undefined && text !== null) node.textContent = String(text);
@@ -554,7 +566,8 @@ async function compare(a, b) {
       deltaCell(result.total.delta));
     $('#compare-dimensions tbody').replaceChildren(...rows, total);
     $('#compare-summary').textContent = result.common_cases + ' cases in common, ' + result.changed_count
-      + ' changed verdict; only in A: ' + result.only_in_a + ', only in B: ' + result.only_in_b;
+      + ' changed verdict; only in A: ' + result.only_in_a + ', only in B: ' + result.only_in_b
+      + pairedText(result.paired);
     $('#compare-changed tbody').replaceChildren(...result.changed.map((change) => {
       const tr = el('tr');
       tr.append(el('td', change.case_id, 'wrap'), el('td', change.dimension), el('td', change.a_status),

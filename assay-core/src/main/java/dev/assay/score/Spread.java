@@ -35,14 +35,21 @@ public record Spread(int n, double mean, double stderr, double low, double high)
     }
 
     static Spread of(List<Double> values) {
+        double[] interval = tInterval(values);
+        return new Spread(values.size(), interval[0], interval[1], Math.max(0, interval[0] - interval[2]),
+                Math.min(1, interval[0] + interval[2]));
+    }
+
+    /** {@return mean, standard error and the 95 % half-width of Student's t interval; 0 spread below two values} */
+    static double[] tInterval(List<Double> values) {
         int n = values.size();
         double mean = values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
         if (n < 2) {
-            return new Spread(n, mean, 0, mean, mean);
+            return new double[] {mean, 0, 0};
         }
         double squares = values.stream().mapToDouble(value -> (value - mean) * (value - mean)).sum();
         double stderr = Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
         double t = n - 1 <= T_975.length ? T_975[n - 2] : 1.96;
-        return new Spread(n, mean, stderr, Math.max(0, mean - t * stderr), Math.min(1, mean + t * stderr));
+        return new double[] {mean, stderr, t * stderr};
     }
 }

@@ -6,6 +6,7 @@ import dev.assay.Json;
 import dev.assay.run.Item;
 import dev.assay.run.ItemStatus;
 import dev.assay.run.Run;
+import dev.assay.score.PairedComparison;
 import dev.assay.store.Store;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,8 +14,8 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * Two runs side by side over the cases they share: per-dimension and total score deltas (b − a), and the cases whose
- * verdict changed. Reads items page by page and keeps only what it compares, so large runs stay cheap.
+ * Two runs side by side over the cases they share: per-dimension and total score deltas (b − a), the cases whose
+ * verdict changed, and a paired comparison of the cases both runs scored (McNemar's exact test, paired t-interval). Reads items page by page and keeps only what it compares, so large runs stay cheap.
  */
 final class Comparison {
     static final int MAX_CHANGED = 1000;
@@ -43,6 +44,7 @@ final class Comparison {
         ArrayNode changed = node.putArray("changed");
         int common = 0;
         int changedCount = 0;
+        var pairs = new java.util.ArrayList<PairedComparison.Pair>();
         for (Map.Entry<String, Outcome> entry : left.entrySet()) {
             Outcome other = right.get(entry.getKey());
             if (other == null) {
@@ -50,6 +52,10 @@ final class Comparison {
             }
             common++;
             Outcome mine = entry.getValue();
+            if (mine.status().isScored() && other.status().isScored()) {
+                pairs.add(new PairedComparison.Pair(mine.score(), other.score(), mine.status() == ItemStatus.PASSED,
+                        other.status() == ItemStatus.PASSED));
+            }
             if (mine.status() != other.status() || mine.score() != other.score()) {
                 changedCount++;
                 if (changed.size() < MAX_CHANGED) {
@@ -63,6 +69,7 @@ final class Comparison {
         node.put("only_in_a", left.size() - common);
         node.put("only_in_b", right.size() - common);
         node.put("changed_count", changedCount);
+        node.set("paired", Json.tree(PairedComparison.of(pairs)));
         return node;
     }
 

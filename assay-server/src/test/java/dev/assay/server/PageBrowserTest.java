@@ -138,6 +138,7 @@ class PageBrowserTest {
         browser.findElement(By.id("compare-selected")).click();
         wait.until(driver -> driver.findElements(By.cssSelector("#compare-changed tbody tr")).size() == 2);
         assertThat(browser.findElement(By.id("compare-dimensions")).getText()).contains("TOTAL", "common");
+        assertThat(browser.findElement(By.id("compare-summary")).getText()).contains("McNemar p =");
         screenshot("compare.png");
     }
 

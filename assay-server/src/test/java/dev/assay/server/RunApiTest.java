@@ -320,6 +320,13 @@ class RunApiTest {
         assertThat(comparison.path("changed_count").asInt()).isEqualTo(2);
         assertThat(comparison.path("changed").get(0).path("a_status").asText()).isEqualTo("passed");
         assertThat(comparison.path("total").path("delta").asDouble()).isNegative();
+        // Paired over the 4 shared cases: the 2 Paris cases passed only in a; 2 regressions, no improvement.
+        JsonNode paired = comparison.path("paired");
+        assertThat(paired.path("n").asInt()).isEqualTo(4);
+        assertThat(paired.path("only_a").asInt()).isEqualTo(2);
+        assertThat(paired.path("only_b").asInt()).isZero();
+        assertThat(paired.path("mcnemar_p").asDouble()).isEqualTo(0.5);
+        assertThat(paired.path("mean_delta").asDouble()).isNegative();
         assertThat(server.get("/api/compare?a=" + scripted).json().path("field").asText()).isEqualTo("b");
     }
 
