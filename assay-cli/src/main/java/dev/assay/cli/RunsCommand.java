@@ -2,6 +2,7 @@ package dev.assay.cli;
 
 import dev.assay.Json;
 import dev.assay.report.Reporters;
+import dev.assay.report.RunComparison;
 import dev.assay.report.RunReport;
 import dev.assay.run.Run;
 import dev.assay.run.RunStatus;
@@ -23,7 +24,8 @@ import picocli.CommandLine.Spec;
 /** {@code assay runs list|show|delete|export}: the stored runs. */
 @Command(name = "runs", mixinStandardHelpOptions = true,
         description = "List, show, delete and export stored runs.",
-        subcommands = {RunsCommand.ListRuns.class, RunsCommand.ShowRun.class, RunsCommand.DeleteRun.class,
+        subcommands = {RunsCommand.ListRuns.class, RunsCommand.ShowRun.class, RunsCommand.CompareRuns.class,
+                RunsCommand.DeleteRun.class,
                 RunsCommand.ExportRun.class})
 final class RunsCommand implements Callable<Integer> {
     @Spec
@@ -113,6 +115,68 @@ final class RunsCommand implements Callable<Integer> {
                 }
                 return ExitCodes.OK;
             }
+        }
+    }
+
+    @Command(name = "compare", mixinStandardHelpOptions = true,
+            description = "Compare two runs over their shared cases: score deltas per dimension, changed verdicts, "
+                    + "and a paired test (McNemar) of whether B passes different cases than A.")
+    static final class CompareRuns implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+        @Mixin
+        DatabaseOption database;
+        @Parameters(index = "0", paramLabel = "<run-a>", description = "The baseline run (a unique prefix is enough).")
+        String runA;
+        @Parameters(index = "1", paramLabel = "<run-b>", description = "The run compared with it.")
+        String runB;
+        @Option(names = "--format", paramLabel = "<format>", defaultValue = "table", description = "table or json.")
+        String format;
+
+        @Override
+        public Integer call() {
+            try (Store store = database.open()) {
+                Run a = store.findRun(RunIds.resolve(store, runA)).orElseThrow();
+                Run b = store.findRun(RunIds.resolve(store, runB)).orElseThrow();
+                var comparison = RunComparison.of(store, a, b);
+                PrintWriter out = spec.commandLine().getOut();
+                if (format.equals("json")) {
+                    out.println(Json.write(comparison));
+                    return ExitCodes.OK;
+                }
+                out.printf("A %s  %s%nB %s  %s%n%n", a.runId(), a.modelName(), b.runId(), b.modelName());
+                out.printf("%-12s %8s %8s %8s%n", "dimension", "A", "B", "B-A");
+                comparison.path("dimensions").forEach(row -> out.printf("%-12s %8s %8s %8s%n",
+                        row.path("dimension").asText(), points(row.path("a")), points(row.path("b")),
+                        points(row.path("delta"))));
+                var total = comparison.path("total");
+                out.printf("%-12s %8s %8s %8s%n", "TOTAL", points(total.path("a")), points(total.path("b")),
+                        points(total.path("delta")));
+                var paired = comparison.path("paired");
+                out.printf("%n%d shared cases scored in both: %d passed in both, %d only in B, %d only in A, %d in "
+                                + "neither; McNemar p = %.3g%nmean score change %s points (95%% CI %s to %s)%n",
+                        paired.path("n").asInt(), paired.path("both_passed").asInt(), paired.path("only_b").asInt(),
+                        paired.path("only_a").asInt(), paired.path("neither").asInt(),
+                        paired.path("mcnemar_p").asDouble(), points(paired.path("mean_delta")),
+                        points(paired.path("delta_low")), points(paired.path("delta_high")));
+                int shown = 0;
+                for (var change : comparison.path("changed")) {
+                    if (shown++ == 0) {
+                        out.printf("%nchanged verdicts (%d):%n", comparison.path("changed_count").asInt());
+                    }
+                    if (shown > 20) {
+                        out.println("  ... (--format json lists them all)");
+                        break;
+                    }
+                    out.printf("  %-28s %-9s -> %s%n", change.path("case_id").asText(),
+                            change.path("a_status").asText(), change.path("b_status").asText());
+                }
+                return ExitCodes.OK;
+            }
+        }
+
+        private static String points(com.fasterxml.jackson.databind.JsonNode score) {
+            return score.isNumber() ? "%.1f".formatted(score.asDouble() * 100) : "-";
         }
     }
 

@@ -72,4 +72,19 @@ class RunsCommandTest {
         assertThat(result.code()).as(result.out()).isZero();
         assertThat(result.out()).contains("0 problem(s)");
     }
+
+    @Test
+    void two_runs_are_compared_with_a_paired_test() throws Exception {
+        var cli = new CliRunner(home);
+        String first = runOnce(cli);
+        String second = runOnce(cli);
+
+        var table = cli.run("runs", "compare", first.substring(0, 10), second);
+        assertThat(table.code()).as(table.err()).isZero();
+        assertThat(table.out()).contains("TOTAL").contains("McNemar p");
+        JsonNode json = Json.parse(cli.run("runs", "compare", first, second, "--format", "json").out());
+        assertThat(json.at("/paired/n").asInt()).isEqualTo(1);
+        assertThat(json.at("/paired/both_passed").asInt()).isEqualTo(1);
+        assertThat(json.path("changed_count").asInt()).isZero();
+    }
 }

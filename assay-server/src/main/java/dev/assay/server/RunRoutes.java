@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.report.Reporter;
 import dev.assay.report.Reporters;
+import dev.assay.report.RunComparison;
 import dev.assay.report.RunReport;
 import dev.assay.run.Run;
 import dev.assay.store.RunQuery;
@@ -121,7 +122,7 @@ final class RunRoutes {
     void compare(Context ctx) {
         Run a = runs.run(required(ctx, "a"));
         Run b = runs.run(required(ctx, "b"));
-        ctx.json(Comparison.of(runs.store(), a, b));
+        ctx.json(RunComparison.of(runs.store(), a, b));
     }
 
     private static String required(Context ctx, String name) {

@@ -1,4 +1,4 @@
-package dev.assay.server;
+package dev.assay.report;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -17,17 +17,23 @@ import java.util.TreeSet;
  * Two runs side by side over the cases they share: per-dimension and total score deltas (b − a), the cases whose
  * verdict changed, and a paired comparison of the cases both runs scored (McNemar's exact test, paired t-interval). Reads items page by page and keeps only what it compares, so large runs stay cheap.
  */
-final class Comparison {
-    static final int MAX_CHANGED = 1000;
+public final class RunComparison {
+    /** At most this many changed cases are listed; {@code changed_count} counts them all. */
+    public static final int MAX_CHANGED = 1000;
     private static final int PAGE = 500;
 
     private record Outcome(String dimension, ItemStatus status, double score) {
     }
 
-    private Comparison() {
+    private RunComparison() {
     }
 
-    static ObjectNode of(Store store, Run a, Run b) {
+    /**
+     * {@return the comparison as the API and the CLI show it}: {@code a}, {@code b}, {@code dimensions},
+     * {@code total}, {@code common_cases}, {@code only_in_a}, {@code only_in_b}, {@code changed_count},
+     * {@code changed} and {@code paired}
+     */
+    public static ObjectNode of(Store store, Run a, Run b) {
         Map<String, Outcome> left = outcomes(store, a.runId());
         Map<String, Outcome> right = outcomes(store, b.runId());
         ObjectNode node = Json.object();
