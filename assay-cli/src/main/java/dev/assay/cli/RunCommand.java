@@ -31,12 +31,14 @@ import dev.assay.target.ModelOptions;
 import dev.assay.target.RetryPolicy;
 import dev.assay.target.ToolMode;
 import dev.assay.target.sse.SseAgentSettings;
+import dev.assay.tools.mcp.McpServerConfig;
 import java.net.URI;
 import java.nio.file.Files;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -94,6 +96,15 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description = "Offer only these tools to the model (final_answer is always offered); cases needing "
                     + "another tool are skipped.")
     List<String> allowedTools = new ArrayList<>();
+
+    @Option(names = "--mcp-stdio", paramLabel = "<name=command args>",
+            description = "An MCP server started as a child process, e.g. files=\"npx -y @modelcontextprotocol/"
+                    + "server-filesystem /tmp\"; its tools are offered as name@tool. Repeatable.")
+    Map<String, String> mcpStdio = new LinkedHashMap<>();
+
+    @Option(names = "--mcp-url", paramLabel = "<name=url>",
+            description = "An MCP server over streamable HTTP; its tools are offered as name@tool. Repeatable.")
+    Map<String, String> mcpUrl = new LinkedHashMap<>();
 
     @Option(names = "--replay", paramLabel = "<file>",
             description = "Re-score recorded transcripts (JSONL from 'runs export', or a report.json) without calling "
@@ -246,7 +257,13 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 : Duration.ofMillis((long) (timeoutSeconds * 1000));
         Weights runWeights = weights != null ? Weights.parse(weights)
                 : defaults.weights() != null ? defaults.weights() : Weights.defaults();
-        var tools = new ToolOptions(named == null ? List.of() : config.mcpServersFor(named), null, allowedTools);
+        var mcpServers = new ArrayList<McpServerConfig>(named == null ? List.of() : config.mcpServersFor(named));
+        mcpStdio.forEach((name, command) -> {
+            List<String> words = List.of(command.strip().split("\\s+"));
+            mcpServers.add(new McpServerConfig.Stdio(name, words.getFirst(), words.subList(1, words.size()), List.of()));
+        });
+        mcpUrl.forEach((name, url) -> mcpServers.add(new McpServerConfig.Http(name, url, Map.of())));
+        var tools = new ToolOptions(mcpServers, null, allowedTools);
         var selection = new Selection(dimensions, language, tags, ids, modelFlags.seed, limit);
         var request = new RunRequest(suites, skipInvalid, selection,
                 modelOptions, agentSettings,
