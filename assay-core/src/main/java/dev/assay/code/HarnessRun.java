@@ -7,6 +7,7 @@ import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.SandboxLimits;
 import dev.assay.sandbox.SandboxRequest;
 import dev.assay.sandbox.SandboxResult;
+import dev.assay.tools.Workspace;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -14,11 +15,9 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * One harness execution in the sandbox and the reading of its results. The harness gets a fresh random nonce on
@@ -57,7 +56,7 @@ final class HarnessRun {
             throw new UncheckedIOException(e);
         } finally {
             if (dir != null) {
-                deleteTree(dir);
+                Workspace.deleteTree(dir);
             }
         }
     }
@@ -117,19 +116,5 @@ final class HarnessRun {
 
     static String tail(String text, int max) {
         return text.length() <= max ? text : "..." + text.substring(text.length() - max);
-    }
-
-    private static void deleteTree(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    // A leftover temp file is harmless; the grade is what matters.
-                }
-            });
-        } catch (IOException e) {
-            // Same as above.
-        }
     }
 }

@@ -9,14 +9,13 @@ import dev.assay.score.ScoreTally;
 import dev.assay.score.Scores;
 import dev.assay.store.CaseSetSnapshot;
 import dev.assay.store.Store;
+import dev.assay.tools.Workspace;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -221,23 +220,6 @@ public final class Engine {
         }
     }
 
-    static void deleteTree(Path directory) {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> {
-                try {
-                    Files.deleteIfExists(path);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException | UncheckedIOException e) {
-            // Leaving a workspace behind is harmless; it is reported nowhere because it affects no result.
-        }
-    }
-
     /** The run's mutable tally, guarded by its own lock; each change is stored and announced. */
     private final class Progress {
         private final RunHandle handle;
@@ -268,7 +250,7 @@ public final class Engine {
                         && item.status() != ItemStatus.CANCELLED;
             };
             if (!keep) {
-                deleteTree(caseDirectory);
+                Workspace.deleteTree(caseDirectory);
             }
             Run run;
             boolean storeNow;

@@ -54,6 +54,27 @@ public record Workspace(Path root) {
         return candidate;
     }
 
+    /**
+     * Deletes a directory and everything below it, best effort: what cannot be deleted is left behind, because a
+     * leftover scratch directory affects no result. Links are deleted, never followed.
+     */
+    public static void deleteTree(Path directory) {
+        if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
+            return;
+        }
+        try (java.util.stream.Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> {
+                try {
+                    Files.deleteIfExists(path);
+                } catch (IOException e) {
+                    // Left behind, as documented.
+                }
+            });
+        } catch (IOException | UncheckedIOException e) {
+            // The walk itself failed part-way; what it reached is deleted.
+        }
+    }
+
     /** {@return the path relative to the workspace root, with forward slashes} */
     public String relativize(Path path) {
         return root.relativize(path).toString().replace('\\', '/');
