@@ -24,6 +24,7 @@ final class ExitCodes {
         String type = problem.type();
         boolean userInput = type.startsWith("case.") || type.startsWith("check.") || type.startsWith("config.")
                 || type.startsWith("plugin.") || type.startsWith("suite.") || type.equals("run.not_found")
+                || type.equals("run.still_running")
                 || DIALOG_INPUT.contains(type);
         return userInput ? USAGE : CANNOT_RUN;
     }

@@ -192,6 +192,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             + "bubblewrap when it is missing (the code then runs on this machine with your rights; recorded in the run).")
     boolean allowUnsandboxedCode;
 
+    @Option(names = "--db-retry", paramLabel = "<seconds>", defaultValue = "180",
+            description = "How long a run keeps its finished items in memory and retries while the database is "
+                    + "unavailable before it stops as interrupted (exit 3) (default: ${DEFAULT-VALUE}).")
+    double dbRetrySeconds;
+
     @Option(names = "--format", paramLabel = "<format>", defaultValue = "table",
             description = "Summary on stdout: table or json (default: ${DEFAULT-VALUE}).")
     String format;
@@ -215,6 +220,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         TargetConfig named = namedTarget(config);
         int targets = (modelFlags.given() ? 1 : 0) + (agentFlags.given() ? 1 : 0) + (replay != null ? 1 : 0)
                 + (named != null ? 1 : 0);
+        if (!(dbRetrySeconds > 0)) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--db-retry must be more than 0 s");
+        }
         if (targets != 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "give exactly one of --model, --agent, --replay and --target");
@@ -288,7 +296,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     + "in the case workspace; install bubblewrap (apt-get install -y bubblewrap) to confine them");
         }
         try (prepared; Store store = database.open()) {
-            var engine = new Engine(store, checkers);
+            var engine = new Engine(store, checkers, Duration.ofMillis((long) (dbRetrySeconds * 1000)));
             var progress = new ProgressPrinter(stderr, quiet);
             RunPlan plan = prepared.plan();
             if (codeSandbox != null) {
@@ -313,6 +321,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             Runtime.getRuntime().addShutdownHook(cancelOnSignal);
             try {
                 Run run = handle.await();
+                // Said before the report is read: when the database stayed away, reading it fails too.
+                explainEnd(run, stderr);
                 RunReport report = RunReport.load(store, run.runId());
                 if (out != null) {
                     Reporters.builtins().writeAll(report, out);
@@ -334,11 +344,34 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         }
     }
 
+    /** One line on stderr for a run that did not finish on its own, or finished without judging anything. */
+    private static void explainEnd(Run run, PrintWriter stderr) {
+        String reason = run.error() == null ? "" : ": " + run.error().message() + " (" + run.error().type() + ")";
+        switch (run.status()) {
+            case FAILED -> stderr.println("error: the run failed" + reason);
+            case INTERRUPTED -> stderr.println("error: the run was interrupted" + reason);
+            default -> {
+                if (everyJudgedItemIsAnError(run)) {
+                    stderr.println("error: every judged item is an error (" + run.counts().error() + " of "
+                            + run.counts().total() + "); nothing was evaluated, see the items' errors");
+                }
+            }
+        }
+        stderr.flush();
+    }
+
+    /** Skipped and cancelled items are not judged; a run whose judged items all failed to run measured nothing. */
+    private static boolean everyJudgedItemIsAnError(Run run) {
+        var counts = run.counts();
+        return counts.error() > 0 && counts.passed() + counts.failed() + counts.partial() == 0;
+    }
+
     private int exitCode(Run run) {
         if (run.status() == RunStatus.CANCELLED) {
             return ExitCodes.CANCELLED;
         }
-        if (run.status() == RunStatus.FAILED) {
+        if (run.status() == RunStatus.FAILED || run.status() == RunStatus.INTERRUPTED
+                || everyJudgedItemIsAnError(run)) {
             return ExitCodes.CANNOT_RUN;
         }
         if (threshold != null && (run.totalScore() == null || run.totalScore() < threshold)) {

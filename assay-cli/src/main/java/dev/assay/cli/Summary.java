@@ -34,25 +34,29 @@ final class Summary {
         }
         Map<String, int[]> byDimension = new TreeMap<>();
         for (Item item : report.items()) {
-            int[] counts = byDimension.computeIfAbsent(item.dimension(), dimension -> new int[5]);
+            int[] counts = byDimension.computeIfAbsent(item.dimension(), dimension -> new int[6]);
             switch (item.status()) {
                 case PASSED -> counts[0]++;
                 case PARTIAL -> counts[1]++;
                 case FAILED -> counts[2]++;
                 case ERROR -> counts[3]++;
-                case SKIPPED, CANCELLED -> counts[4]++;
+                case SKIPPED -> counts[4]++;
+                case CANCELLED -> counts[5]++;
             }
         }
-        out.printf("%nRun %s  %s  %s%n", run.runId(), run.status().wireName(), run.modelName());
-        out.printf("%-10s %8s %7s %8s %7s %6s %8s%n", "dimension", "score", "passed", "partial", "failed", "error",
-                "skipped");
-        byDimension.forEach((dimension, counts) -> out.printf("%-10s %8s %7d %8d %7d %6d %8d%n", dimension,
-                percent(run.dimensionScores().get(dimension)), counts[0], counts[1], counts[2], counts[3], counts[4]));
         Counts counts = run.counts();
-        out.printf("%-10s %8s %7d %8d %7d %6d %8d%n", "TOTAL", percent(run.totalScore()), counts.passed(),
-                counts.partial(), counts.failed(), counts.error(), counts.skipped() + counts.cancelled());
-        out.printf("%d cases in %.1f s; skipped cases are left out of the scores, errors count as 0.%n",
-                counts.total(), run.elapsedS());
+        // The cancelled column appears only when something was cancelled, so finished runs print as they always did.
+        boolean anyCancelled = counts.cancelled() > 0;
+        out.printf("%nRun %s  %s  %s%n", run.runId(), run.status().wireName(), run.modelName());
+        out.printf("%-10s %8s %7s %8s %7s %6s %8s%s%n", "dimension", "score", "passed", "partial", "failed", "error",
+                "skipped", anyCancelled ? " %9s".formatted("cancelled") : "");
+        byDimension.forEach((dimension, row) -> out.printf("%-10s %8s %7d %8d %7d %6d %8d%s%n", dimension,
+                percent(run.dimensionScores().get(dimension)), row[0], row[1], row[2], row[3], row[4],
+                anyCancelled ? " %9d".formatted(row[5]) : ""));
+        out.printf("%-10s %8s %7d %8d %7d %6d %8d%s%n", "TOTAL", percent(run.totalScore()), counts.passed(),
+                counts.partial(), counts.failed(), counts.error(), counts.skipped(),
+                anyCancelled ? " %9d".formatted(counts.cancelled()) : "");
+        out.println(extent(counts, run.elapsedS()) + "; skipped cases are left out of the scores, errors count as 0.");
         if (!report.passAtK().isEmpty()) {
             var rates = new java.util.StringJoiner(", ");
             report.passAtK().forEach((k, value) -> rates.add("pass@" + k + " = " + percent(value)));
@@ -61,6 +65,20 @@ final class Summary {
         if (reportDirectory != null) {
             out.println("Reports: " + reportDirectory.toAbsolutePath());
         }
+    }
+
+    /**
+     * {@return what ran: "200 cases in 12.0 s" for a complete run, else how many of the selected cases ended, were
+     * cancelled while running and never started}
+     */
+    static String extent(Counts counts, double elapsedS) {
+        int ended = counts.completed() - counts.cancelled();
+        int notStarted = counts.total() - counts.completed();
+        if (counts.cancelled() == 0 && notStarted == 0) {
+            return "%d cases in %.1f s".formatted(counts.total(), elapsedS);
+        }
+        return "%d of %d cases ran in %.1f s, %d cancelled while running, %d not started".formatted(ended,
+                counts.total(), elapsedS, counts.cancelled(), notStarted);
     }
 
     private static String percent(Double score) {

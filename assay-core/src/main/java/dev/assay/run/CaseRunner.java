@@ -1,5 +1,6 @@
 package dev.assay.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
@@ -250,12 +251,18 @@ final class CaseRunner {
                 outcomes.put(output.callId(), output.ok());
             }
         }
+        boolean truncated = StoredText.exceeds(finalAnswer) || StoredText.exceeds(checkerDetail);
         for (TranscriptEvent.ToolCall call : transcript.toolCalls()) {
-            toolCalls.add(new ToolCallView(call.tool(), call.arguments(), outcomes.get(call.callId())));
+            truncated |= StoredText.exceeds(call.arguments());
+            toolCalls.add(new ToolCallView(call.tool(), StoredText.cap(call.arguments()), outcomes.get(call.callId())));
         }
+        JsonNode events = transcript.toJson();
+        truncated |= StoredText.exceeds(events);
+        // Judged whole above; stored capped (StoredText).
         return new Item(runId, evalCase.id(), seq, evalCase.dimension(), status, score, 1.0, evalCase.weight(),
-                evalCase.prompt(), finalAnswer, toolCalls, checkerDetail, error, transcript.toJson(),
-                started, finished, Duration.between(started, finished).toMillis() / 1000.0);
+                evalCase.prompt(), StoredText.cap(finalAnswer), toolCalls, StoredText.cap(checkerDetail), error,
+                StoredText.cap(events), started, finished, Duration.between(started, finished).toMillis() / 1000.0,
+                truncated);
     }
 
     static Instant now() {

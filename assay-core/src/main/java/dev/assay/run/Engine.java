@@ -29,19 +29,37 @@ import java.util.stream.Stream;
  * The one way to run an evaluation: the CLI, the server and the tests all call it. It creates the run record,
  * runs the cases concurrently (bounded by the run's and the target's limits) under per-case deadlines, judges
  * them, stores every item as it finishes, keeps dimension scores and counts up to date, and ends the run as
- * finished or, on request, cancelled with every finished item kept. Thread-safe; one engine serves many runs.
+ * finished or, on request, cancelled with every finished item kept. Writes are retried while the database is
+ * unavailable ({@link StoreWrites}); a run whose results cannot be stored ends {@code interrupted}, and a run whose
+ * target refuses its credentials stops early as {@code failed}. The final counts are those of the stored items.
+ * Thread-safe; one engine serves many runs.
  */
 public final class Engine {
     private final Store store;
     private final CheckerRegistry checkers;
+    private final Duration storeOutageLimit;
 
     /**
+     * An engine that waits up to three minutes for an unavailable database before a run ends interrupted.
+     *
      * @param store    where runs, items and case-set snapshots go
      * @param checkers the checkers cases may name
      */
     public Engine(Store store, CheckerRegistry checkers) {
+        this(store, checkers, StoreWrites.DEFAULT_OUTAGE_LIMIT);
+    }
+
+    /**
+     * @param storeOutageLimit how long a run holds its finished items and retries while the database is unavailable
+     *                         before it ends {@code interrupted}; positive
+     */
+    public Engine(Store store, CheckerRegistry checkers, Duration storeOutageLimit) {
+        if (storeOutageLimit.isNegative() || storeOutageLimit.isZero()) {
+            throw new IllegalArgumentException("the store outage limit must be positive");
+        }
         this.store = store;
         this.checkers = checkers;
+        this.storeOutageLimit = storeOutageLimit;
     }
 
     /** Runs to the end and returns the final record. */
@@ -70,6 +88,9 @@ public final class Engine {
         return handle;
     }
 
+    /** The item error that stops a run: the endpoint refused the credentials, so every further call would too. */
+    private static final String AUTH_FAILED = "target.auth_failed";
+
     private void execute(RunPlan plan, RunHandle handle, RunListener listener) {
         var progress = new Progress(handle, plan, listener);
         Path runDirectory = plan.config().workspaceRoot().resolve(handle.runId());
@@ -77,17 +98,31 @@ public final class Engine {
         Problem error = null;
         try {
             runCases(plan, handle, progress, runDirectory);
-            if (handle.isCancelRequested()) {
+            if (progress.writes.gaveUp()) {
+                status = RunStatus.INTERRUPTED;
+                error = progress.writes.outageProblem();
+            } else if (progress.halt() != null) {
+                status = RunStatus.FAILED;
+                error = progress.halt();
+            } else if (handle.isCancelRequested()) {
                 status = RunStatus.CANCELLED;
+            } else {
+                error = progress.missingItems();
+                status = error == null ? RunStatus.FINISHED : RunStatus.INTERRUPTED;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             status = RunStatus.CANCELLED;
         } catch (RuntimeException | Error e) {
             // Even an Error must end the run record and release RunHandle.await(), or callers wait forever.
-            status = RunStatus.FAILED;
-            error = e instanceof AssayException assay ? assay.problem()
-                    : Problem.of("run.internal_error", "the run failed: " + e);
+            if (progress.writes.gaveUp()) {
+                status = RunStatus.INTERRUPTED;
+                error = progress.writes.outageProblem();
+            } else {
+                status = RunStatus.FAILED;
+                error = e instanceof AssayException assay ? assay.problem()
+                        : Problem.of("run.internal_error", "the run failed: " + e);
+            }
         } finally {
             deleteIfEmpty(runDirectory);
         }
@@ -119,7 +154,11 @@ public final class Engine {
             // `limit` case threads exist and nothing is queued that a cancellation would have to unwind.
             int samples = plan.config().samples();
             int items = plan.config().itemCount(cases.size());
-            for (int seq = 0; seq < items && acquire(limit, handle); seq++) {
+            // Nothing new starts while the database is away (finished items wait in memory, at most one per slot)
+            // or once the target refused the credentials.
+            for (int seq = 0; seq < items && progress.halt() == null && acquire(limit, handle)
+                    && progress.writes.awaitAvailable(() -> handle.isCancelRequested() || progress.halt() != null);
+                 seq++) {
                 int index = seq;
                 Case base = cases.get(seq / samples);
                 Case evalCase = samples == 1 ? base : base.withId(sampleId(base.id(), seq % samples + 1));
@@ -130,6 +169,15 @@ public final class Engine {
                         Item item = runner.run(handle.runId(), index, evalCase, plan, placeholders, caseDirectory,
                                 message -> progress.log(evalCase.id() + ": " + message), handle::isCancelRequested);
                         progress.finished(item, caseDirectory);
+                        return null;
+                    } catch (AssayException lost) {
+                        // The item could not be stored (the database stayed away, or refused it): it is not counted,
+                        // so the run's counts stay those of its stored items.
+                        progress.log(evalCase.id() + ": not stored: " + lost.problem().message());
+                        return null;
+                    } catch (InterruptedException cancelled) {
+                        progress.log(evalCase.id() + ": not stored: the run was cancelled while the database was "
+                                + "unavailable");
                         return null;
                     } finally {
                         limit.release();
@@ -225,6 +273,8 @@ public final class Engine {
         private final RunHandle handle;
         private final RunPlan plan;
         private final RunListener listener;
+        final StoreWrites writes;
+        private volatile Problem halt;
         // Only what the run record needs is kept, not the items: a large run's transcripts stay in the store.
         private final ScoreTally scores = new ScoreTally();
         private final List<ItemStatus> statuses = new ArrayList<>();
@@ -234,6 +284,12 @@ public final class Engine {
             this.handle = handle;
             this.plan = plan;
             this.listener = listener;
+            this.writes = new StoreWrites(storeOutageLimit, this::log);
+        }
+
+        /** {@return why no further case may start (the target refused the credentials), or null} */
+        Problem halt() {
+            return halt;
         }
 
         void started(Case evalCase) {
@@ -241,8 +297,18 @@ public final class Engine {
             safely(() -> listener.itemStarted(run, evalCase));
         }
 
-        void finished(Item item, Path caseDirectory) {
-            store.upsertItem(item);
+        /**
+         * Stores the item, then counts it.
+         *
+         * @throws AssayException when it could not be stored; it is then not counted
+         */
+        void finished(Item item, Path caseDirectory) throws InterruptedException {
+            writes.write(() -> store.upsertItem(item));
+            if (halt == null && item.error() != null && item.error().type().equals(AUTH_FAILED)) {
+                halt = Problem.of(AUTH_FAILED, "the run stopped early because an endpoint refused the credentials: "
+                        + item.error().message()).withDetail("case_id", item.caseId());
+                log("stopping: an endpoint refused the credentials (" + AUTH_FAILED + "); no further case starts");
+            }
             boolean keep = switch (plan.config().workspacePolicy()) {
                 case KEEP_ALL -> true;
                 case KEEP_NONE -> false;
@@ -268,7 +334,11 @@ public final class Engine {
                 handle.update(run);
             }
             if (storeNow) {
-                store.updateRun(run);
+                try {
+                    writes.write(() -> store.updateRun(run));
+                } catch (AssayException progressNotStored) {
+                    // Only a progress snapshot: the final record is stored (or reported unstored) by end().
+                }
             }
             safely(() -> listener.itemFinished(run, item));
         }
@@ -278,12 +348,51 @@ public final class Engine {
             safely(() -> listener.log(run, message));
         }
 
+        /**
+         * {@return why the run cannot be called finished although it ran every case: fewer items are stored than
+         * it counted (a write lost without notice, items deleted meanwhile), or null when they agree}
+         */
+        Problem missingItems() throws InterruptedException {
+            int counted;
+            synchronized (this) {
+                counted = statuses.size();
+            }
+            int stored = writes.call(() -> store.countItems(handle.runId()));
+            return stored == counted ? null : Problem.of("store.items_missing", "the run counted " + counted
+                    + " items but the database holds " + stored + "; the run can be resumed")
+                    .withDetail("counted", counted).withDetail("stored", stored);
+        }
+
         Run end(RunStatus status, Problem error) {
             Run run;
             synchronized (this) {
                 run = tally(status, CaseRunner.now(), error);
             }
-            store.updateRun(run);
+            if (writes.gaveUp()) {
+                log("storing the run's end as " + status.wireName());
+            }
+            writes.allowLastWrite();
+            try {
+                writes.write(() -> store.updateRun(run));
+            } catch (InterruptedException | AssayException e) {
+                if (e instanceof AssayException failure && !failure.problem().type().equals("store.outage")) {
+                    throw failure;
+                }
+                if (e instanceof InterruptedException) {
+                    Thread.currentThread().interrupt();
+                }
+                // The items are stored but not the end: the database still says "running". The caller learns it
+                // from the record it gets, which is interrupted whatever the run's own outcome was.
+                Run unstored;
+                synchronized (this) {
+                    unstored = tally(RunStatus.INTERRUPTED, run.finishedAt(), writes.outageProblem()
+                            .withDetail("end_stored", false));
+                }
+                log("the run's end could not be stored; the database still lists it as running");
+                handle.update(unstored);
+                safely(() -> listener.runFinished(unstored));
+                return unstored;
+            }
             handle.update(run);
             safely(() -> listener.runFinished(run));
             return run;

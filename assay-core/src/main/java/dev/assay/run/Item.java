@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param maxScore      always 1: scores are fractions (kept as a column because the plan names it)
  * @param weight        the case's weight inside its dimension
  * @param prompt        the prompt as sent (placeholders filled)
- * @param finalAnswer   the cleaned final answer checkers judged
+ * @param finalAnswer   the cleaned final answer checkers judged, capped for storage like every text of the item
  * @param toolCalls     the tool calls, in order
  * @param checkerDetail per-check verdicts and evidence: {@code {"checks": [{checker, weight, status, score, ...}]}}
  * @param error         why the item is error/skipped; null otherwise
@@ -27,6 +27,9 @@ import java.util.Objects;
  * @param startedAt     when the case started
  * @param finishedAt    when it ended
  * @param elapsedS      seconds spent
+ * @param truncated     whether a text of the item (the final answer, a transcript event, a tool argument, checker
+ *                      evidence) was longer than the storage cap of 1 Mi characters and was stored cut, with a marker
+ *                      at the cut; checkers judged the whole text
  */
 public record Item(
         String runId,
@@ -45,7 +48,8 @@ public record Item(
         JsonNode transcript,
         Instant startedAt,
         Instant finishedAt,
-        double elapsedS) {
+        double elapsedS,
+        boolean truncated) {
 
     public Item {
         Objects.requireNonNull(runId, "runId");
@@ -57,5 +61,14 @@ public record Item(
         toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
         checkerDetail = checkerDetail == null ? NullNode.getInstance() : checkerDetail;
         transcript = transcript == null ? NullNode.getInstance() : transcript;
+    }
+
+    /** An item stored whole. */
+    public Item(String runId, String caseId, int seq, String dimension, ItemStatus status, double score,
+                double maxScore, double weight, String prompt, String finalAnswer, List<ToolCallView> toolCalls,
+                JsonNode checkerDetail, Problem error, JsonNode transcript, Instant startedAt, Instant finishedAt,
+                double elapsedS) {
+        this(runId, caseId, seq, dimension, status, score, maxScore, weight, prompt, finalAnswer, toolCalls,
+                checkerDetail, error, transcript, startedAt, finishedAt, elapsedS, false);
     }
 }

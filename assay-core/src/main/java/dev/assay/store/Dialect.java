@@ -3,6 +3,9 @@ package dev.assay.store;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -104,6 +107,30 @@ enum Dialect {
             case POSTGRESQL -> {
                 OffsetDateTime time = resultSet.getObject(column, OffsetDateTime.class);
                 yield time == null ? null : time.toInstant();
+            }
+        };
+    }
+
+    /**
+     * {@return whether the failure means the database could not be reached or was busy, so the same statement may
+     * succeed later}: connection failures (SQLSTATE class 08, a pool that timed out), a server shutting down
+     * (57P), out of resources (53), serialization failures and deadlocks, and SQLite's busy, locked, I/O and
+     * cannot-open errors
+     */
+    boolean isUnavailable(SQLException failure) {
+        if (failure instanceof SQLTransientException || failure instanceof SQLRecoverableException
+                || failure instanceof SQLNonTransientConnectionException) {
+            return true;
+        }
+        return switch (this) {
+            case SQLITE -> failure instanceof SQLiteException sqlite && switch (sqlite.getResultCode().code & 0xff) {
+                case 5, 6, 10, 14 -> true; // SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_CANTOPEN
+                default -> false;
+            };
+            case POSTGRESQL -> {
+                String state = failure.getSQLState() == null ? "" : failure.getSQLState();
+                yield state.startsWith("08") || state.startsWith("57P") || state.startsWith("53")
+                        || state.equals("40001") || state.equals("40P01");
             }
         };
     }

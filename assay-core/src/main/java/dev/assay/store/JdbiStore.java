@@ -59,15 +59,17 @@ final class JdbiStore implements Store {
 
     private static final String UPSERT_ITEM = """
             INSERT INTO evaluation_items (run_id, case_id, seq, dimension, status, score, max_score, weight, prompt,
-                final_answer, tool_calls, checker_detail, error, transcript, started_at, finished_at, elapsed_s)
+                final_answer, tool_calls, checker_detail, error, transcript, started_at, finished_at, elapsed_s,
+                truncated)
             VALUES (:run_id, :case_id, :seq, :dimension, :status, :score, :max_score, :weight, :prompt,
-                :final_answer, :tool_calls, :checker_detail, :error, :transcript, :started_at, :finished_at, :elapsed_s)
+                :final_answer, :tool_calls, :checker_detail, :error, :transcript, :started_at, :finished_at, :elapsed_s,
+                :truncated)
             ON CONFLICT (run_id, case_id) DO UPDATE SET seq = excluded.seq, dimension = excluded.dimension,
                 status = excluded.status, score = excluded.score, max_score = excluded.max_score,
                 weight = excluded.weight, prompt = excluded.prompt, final_answer = excluded.final_answer,
                 tool_calls = excluded.tool_calls, checker_detail = excluded.checker_detail, error = excluded.error,
                 transcript = excluded.transcript, started_at = excluded.started_at,
-                finished_at = excluded.finished_at, elapsed_s = excluded.elapsed_s""";
+                finished_at = excluded.finished_at, elapsed_s = excluded.elapsed_s, truncated = excluded.truncated""";
 
     static final String LIST_ITEMS = """
             SELECT * FROM evaluation_items WHERE run_id = :run_id
@@ -179,13 +181,28 @@ final class JdbiStore implements Store {
 
     @Override
     public boolean deleteRun(String runId) {
-        // Items first and explicitly: the cascade is a safety net, not something every connection is trusted with.
-        return inTransaction(handle -> {
-            handle.createUpdate("DELETE FROM evaluation_items WHERE run_id = :run_id").bind("run_id", runId).execute();
-            return handle.createUpdate("DELETE FROM evaluation_runs WHERE run_id = :run_id")
+        // The status check and the delete are one statement, so a process that is writing the run (this one or
+        // another on the same database) cannot lose it between them. The run goes first and its items explicitly
+        // after it: the cascade is a safety net, not something every connection is trusted with.
+        Boolean deleted = inTransaction(handle -> {
+            int runs = handle.createUpdate("DELETE FROM evaluation_runs WHERE run_id = :run_id AND status <> :running")
                     .bind("run_id", runId)
-                    .execute() > 0;
+                    .bind("running", RunStatus.RUNNING.wireName())
+                    .execute();
+            if (runs > 0) {
+                handle.createUpdate("DELETE FROM evaluation_items WHERE run_id = :run_id").bind("run_id", runId)
+                        .execute();
+                return true;
+            }
+            return handle.createQuery("SELECT count(*) FROM evaluation_runs WHERE run_id = :run_id")
+                    .bind("run_id", runId).mapTo(Long.class).one() > 0 ? null : false;
         });
+        if (deleted == null) {
+            throw new AssayException(new Problem("run.still_running", "run " + runId + " is running; it can be "
+                    + "deleted once it has ended (cancel it first when this process or server runs it)",
+                    Map.of("run_id", runId, "field", "run_id")));
+        }
+        return deleted;
     }
 
     @Override
@@ -220,12 +237,38 @@ final class JdbiStore implements Store {
         dataSource.close();
     }
 
+    /**
+     * Runs the work in one transaction. A failure becomes {@code store.unavailable} when the database could not be
+     * reached or was busy (worth retrying once it is back) and {@code store.failed} otherwise. The message names
+     * only the driver's own sentence, never Jdbi's text, which quotes the statement and its bound values
+     * (transcripts, answers).
+     */
     private <T> T inTransaction(HandleCallback<T, RuntimeException> work) {
         try {
             return jdbi.inTransaction(work);
         } catch (JdbiException e) {
-            throw new AssayException(Problem.of("store.failed", "database operation failed: " + e.getMessage()), e);
+            SQLException sql = sqlCause(e);
+            boolean unavailable = sql != null && dialect.isUnavailable(sql);
+            String reason = sql == null ? e.getClass().getSimpleName() : brief(sql.getMessage());
+            throw new AssayException(unavailable
+                    ? Problem.of("store.unavailable", "the database is unavailable: " + reason)
+                    : Problem.of("store.failed", "database operation failed: " + reason), e);
         }
+    }
+
+    private static SQLException sqlCause(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SQLException sql) {
+                return sql;
+            }
+        }
+        return null;
+    }
+
+    /** The first line of a driver message, bounded: PostgreSQL appends "Detail:" and "Where:" lines. */
+    private static String brief(String message) {
+        String line = message == null ? "" : message.lines().findFirst().orElse("");
+        return line.length() <= 200 ? line : line.substring(0, 200) + "...";
     }
 
     private <S extends SqlStatement<S>> S bindRun(S statement, Run run) {
@@ -274,7 +317,8 @@ final class JdbiStore implements Store {
                 .bind("transcript", json(item.transcript()))
                 .bind("started_at", time(item.startedAt()))
                 .bind("finished_at", time(item.finishedAt()))
-                .bind("elapsed_s", item.elapsedS());
+                .bind("elapsed_s", item.elapsedS())
+                .bind("truncated", item.truncated());
     }
 
     private Run toRun(ResultSet row) throws SQLException {
@@ -318,7 +362,8 @@ final class JdbiStore implements Store {
                 readJson(row.getString("transcript")),
                 dialect.getInstant(row, "started_at"),
                 dialect.getInstant(row, "finished_at"),
-                row.getDouble("elapsed_s"));
+                row.getDouble("elapsed_s"),
+                row.getBoolean("truncated"));
     }
 
     private Filter filter(RunQuery query) {

@@ -35,7 +35,13 @@ public interface Store extends AutoCloseable {
     /** {@return how many items a run has} */
     int countItems(String runId);
 
-    /** Deletes a run and its items in one transaction; {@return whether the run existed} */
+    /**
+     * Deletes a run and its items in one transaction, unless the run is running (in any process using this
+     * database); {@return whether the run existed}
+     *
+     * @throws dev.assay.AssayException {@code run.still_running} when the run's status is {@code running}; nothing
+     *                                  is deleted
+     */
     boolean deleteRun(String runId);
 
     /** Stores a snapshot unless one with the same version exists. */

@@ -98,11 +98,13 @@ public final class RetryLoop {
     }
 
     /**
-     * {@return the failure for an HTTP error status: {@code target.rate_limited} for 429, else
-     * {@code target.http_error}, with the status in the details}
+     * {@return the failure for an HTTP error status: {@code target.rate_limited} for 429,
+     * {@code target.auth_failed} for 401 and 403 (the engine stops the run on it: every further call would be
+     * refused too), else {@code target.http_error}, with the status in the details}
      */
     public static Failure httpFailure(int status, String message, Duration retryAfter) {
-        String type = status == 429 ? "target.rate_limited" : "target.http_error";
+        String type = status == 429 ? "target.rate_limited"
+                : status == 401 || status == 403 ? "target.auth_failed" : "target.http_error";
         return new Failure(Problem.of(type, "the API answered HTTP " + status + ": " + brief(message))
                 .withDetail("status", status), retryableStatus(status), retryAfter);
     }

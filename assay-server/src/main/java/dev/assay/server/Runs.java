@@ -166,7 +166,13 @@ final class Runs {
         return page.getFirst();
     }
 
-    /** @throws AssayException {@code run.not_found}, {@code run.still_running} */
+    /**
+     * Deletes an ended run. A running run is refused, never cancelled implicitly: one this server runs can be
+     * cancelled first ({@code POST .../cancel}); one that another process (a CLI, another server) is writing is
+     * refused by the store until it has ended.
+     *
+     * @throws AssayException {@code run.not_found}, {@code run.still_running}
+     */
     void delete(String runId) {
         if (live.isRunning(runId)) {
             throw new AssayException(Problem.of("run.still_running", "cancel the run before deleting it")

@@ -1,0 +1,142 @@
+package dev.assay.run;
+
+import dev.assay.AssayException;
+import dev.assay.Problem;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * One run's writes to the store, retried while the database is unavailable ({@code store.unavailable}: a server
+ * restarting, a dropped connection, a SQLite file locked by another process) so that no judged item is lost to a
+ * short outage. The outage is shared by the run's writers: it starts with the first failed write, ends with the
+ * first successful one, and once it has lasted longer than the limit every write gives up with
+ * {@code store.outage} and the run ends {@code interrupted}. Other store failures are not retried. Thread-safe.
+ */
+final class StoreWrites {
+    static final Duration DEFAULT_OUTAGE_LIMIT = Duration.ofMinutes(3);
+    private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
+
+    private final Duration outageLimit;
+    private final Consumer<String> log;
+    private Instant outageSince;
+    private boolean gaveUp;
+
+    StoreWrites(Duration outageLimit, Consumer<String> log) {
+        this.outageLimit = outageLimit;
+        this.log = log;
+    }
+
+    /** Runs a write, retrying it through an outage; see {@link #call}. */
+    void write(Runnable write) throws InterruptedException {
+        call(() -> {
+            write.run();
+            return null;
+        });
+    }
+
+    /**
+     * Runs a store call, retrying {@code store.unavailable} with backoff until the outage has lasted longer than the
+     * limit. The store's writes are idempotent (upserts, whole-record updates), so a write that did reach the
+     * database before its connection broke is harmless to repeat.
+     *
+     * @throws AssayException {@code store.outage} when the database stayed unavailable for longer than the limit,
+     *                        now or in an earlier call; any other store problem as thrown
+     */
+    <T> T call(Supplier<T> call) throws InterruptedException {
+        Duration backoff = FIRST_BACKOFF;
+        while (true) {
+            synchronized (this) {
+                if (gaveUp) {
+                    throw outage();
+                }
+            }
+            try {
+                T result = call.get();
+                recovered();
+                return result;
+            } catch (AssayException e) {
+                if (!e.problem().type().equals("store.unavailable")) {
+                    throw e;
+                }
+                if (failed(e.problem())) {
+                    throw outage();
+                }
+            }
+            Thread.sleep(backoff.toMillis());
+            backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+        }
+    }
+
+    /**
+     * Gives the run's final record a window of its own after the writes gave up: the record that says
+     * {@code interrupted} is worth waiting for once more, and only one record is held.
+     */
+    synchronized void allowLastWrite() {
+        gaveUp = false;
+        outageSince = null;
+    }
+
+    /**
+     * Waits while an outage lasts, so that no new case is started whose result could not be stored; {@return false
+     * when the writes gave up or {@code stop} became true}
+     */
+    boolean awaitAvailable(BooleanSupplier stop) throws InterruptedException {
+        while (!stop.getAsBoolean()) {
+            synchronized (this) {
+                if (gaveUp) {
+                    return false;
+                }
+                if (outageSince == null) {
+                    return true;
+                }
+            }
+            Thread.sleep(50);
+        }
+        return false;
+    }
+
+    /** {@return whether the database stayed unavailable for longer than the limit} */
+    synchronized boolean gaveUp() {
+        return gaveUp;
+    }
+
+    /** {@return the problem a run that gave up ends with} */
+    Problem outageProblem() {
+        return Problem.of("store.outage", "the database was unavailable for more than " + outageLimit.toSeconds()
+                        + " s; the items stored so far are kept and the run can be resumed")
+                .withDetail("outage_limit_s", outageLimit.toSeconds());
+    }
+
+    private AssayException outage() {
+        return new AssayException(outageProblem());
+    }
+
+    /** Records a failed attempt; {@return whether the outage has now lasted too long} */
+    private synchronized boolean failed(Problem problem) {
+        Instant now = Instant.now();
+        if (outageSince == null) {
+            outageSince = now;
+            // One line per outage, not per attempt: concurrent cases would otherwise repeat it.
+            log.accept(problem.message() + "; holding finished items and retrying for up to "
+                    + outageLimit.toSeconds() + " s");
+        }
+        if (!gaveUp && Duration.between(outageSince, now).compareTo(outageLimit) > 0) {
+            gaveUp = true;
+            log.accept("the database stayed unavailable for more than " + outageLimit.toSeconds()
+                    + " s; the run stops as interrupted");
+        }
+        return gaveUp;
+    }
+
+    private synchronized void recovered() {
+        if (outageSince != null) {
+            log.accept("the database is back after %.1f s; writes resumed".formatted(
+                    Duration.between(outageSince, Instant.now()).toMillis() / 1000.0));
+            outageSince = null;
+        }
+    }
+}

@@ -1,0 +1,2 @@
+-- Items whose texts were longer than the storage cap (1 Mi characters each) are stored cut and flagged here.
+ALTER TABLE evaluation_items ADD COLUMN truncated INTEGER NOT NULL DEFAULT 0;
