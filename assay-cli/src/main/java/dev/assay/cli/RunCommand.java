@@ -323,7 +323,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 Run run = handle.await();
                 // Said before the report is read: when the database stayed away, reading it fails too.
                 explainEnd(run, stderr);
-                RunReport report = RunReport.load(store, run.runId());
+                RunReport stored = RunReport.load(store, run.runId());
+                // The engine's final record: the stored one still says "running" when the end could not be stored.
+                RunReport report = new RunReport(run, stored.items(), stored.caseTags());
                 if (out != null) {
                     Reporters.builtins().writeAll(report, out);
                 }

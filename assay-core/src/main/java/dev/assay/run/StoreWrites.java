@@ -54,6 +54,9 @@ final class StoreWrites {
                     throw outage();
                 }
             }
+            // The outage is timed from the start of the first failed attempt: one attempt can itself wait for
+            // seconds (the pool's connection timeout, SQLite's busy timeout).
+            Instant attempt = Instant.now();
             try {
                 T result = call.get();
                 recovered();
@@ -62,7 +65,7 @@ final class StoreWrites {
                 if (!e.problem().type().equals("store.unavailable")) {
                     throw e;
                 }
-                if (failed(e.problem())) {
+                if (failed(e.problem(), attempt)) {
                     throw outage();
                 }
             }
@@ -116,10 +119,10 @@ final class StoreWrites {
     }
 
     /** Records a failed attempt; {@return whether the outage has now lasted too long} */
-    private synchronized boolean failed(Problem problem) {
+    private synchronized boolean failed(Problem problem, Instant attempt) {
         Instant now = Instant.now();
         if (outageSince == null) {
-            outageSince = now;
+            outageSince = attempt;
             // One line per outage, not per attempt: concurrent cases would otherwise repeat it.
             log.accept(problem.message() + "; holding finished items and retrying for up to "
                     + outageLimit.toSeconds() + " s");

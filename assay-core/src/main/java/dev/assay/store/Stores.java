@@ -79,7 +79,9 @@ public final class Stores {
         config.setDataSourceProperties(dialect.connectionProperties());
         config.setMaximumPoolSize(dialect.maxPoolSize());
         config.setMinimumIdle(1);
-        config.setConnectionTimeout(10_000);
+        // One attempt's wait for a connection; the engine retries writes through longer outages (StoreWrites), so
+        // this only bounds how late an outage is noticed. SQLite's busy timeout is the same 5 s.
+        config.setConnectionTimeout(5_000);
         config.setPoolName("assay-store");
         try {
             return new HikariDataSource(config);
