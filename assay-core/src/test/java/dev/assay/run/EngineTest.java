@@ -41,6 +41,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -215,6 +216,50 @@ class EngineTest {
         assertThat(run.dimensionScores()).containsEntry("common", 0.5);
         long brokenCalls = server.requests().stream().filter(body -> body.toString().contains("broken case")).count();
         assertThat(brokenCalls).isEqualTo(2);
+    }
+
+    @Test
+    @Tag("fault")
+    void an_endpoint_refusing_the_credentials_stops_the_run_early_as_failed() throws Exception {
+        var cases = new ArrayList<Case>();
+        for (int i = 0; i < 20; i++) {
+            script.put("locked case " + i + "?", List.of(failure(401)));
+            cases.add(evalCase("locked_" + i, "common", "locked case " + i + "?", "contains", "\"ok\""));
+        }
+
+        Run run = start(cases, ToolMode.NATIVE, 2, Duration.ofSeconds(20)).await();
+
+        assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(run.error().type()).isEqualTo("target.auth_failed");
+        // Only the cases already running when the first refusal came were called, one request each (no retry).
+        assertThat(server.requests().size()).isLessThanOrEqualTo(3);
+        assertThat(run.counts().total()).isEqualTo(20);
+        assertThat(run.counts().error()).isEqualTo(run.counts().completed()).isBetween(1, 3);
+        assertThat(store.countItems(run.runId())).isEqualTo(run.counts().completed());
+        assertThat(items(run).values()).allSatisfy(item -> assertThat(item.error().type())
+                .isEqualTo("target.auth_failed"));
+        assertThat(store.findRun(run.runId()).orElseThrow().status()).isEqualTo(RunStatus.FAILED);
+    }
+
+    @Test
+    void an_answer_above_the_storage_cap_is_judged_whole_and_stored_cut_with_a_marker() throws Exception {
+        String huge = "x".repeat(StoredText.LIMIT + 500_000) + " Paris";
+        script.put("long answer", List.of(text(huge)));
+
+        Run run = run(List.of(evalCase("long", "common", "long answer please", "contains", "\"Paris\"")),
+                ToolMode.NATIVE);
+
+        Item item = items(run).get("long");
+        // "Paris" is past the cap: only the whole answer in memory passes the check.
+        assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
+        assertThat(item.truncated()).isTrue();
+        assertThat(item.finalAnswer()).startsWith("xxxx").doesNotContain("Paris")
+                .endsWith("[truncated by Assay: 500006 of " + huge.length() + " characters not stored]");
+        assertThat(item.finalAnswer().length()).isLessThan(StoredText.LIMIT + 100);
+        // Every copy of the answer (final answer, transcript events, checker evidence: four in all) is capped, so
+        // the item is bounded by a few caps whatever the answer's size; uncapped it would hold 6 Mi characters.
+        assertThat(Json.write(item).length()).isLessThan(5 * StoredText.LIMIT);
+        assertThat(Json.write(item.transcript())).doesNotContain("Paris").contains("[truncated by Assay: ");
     }
 
     @Test
