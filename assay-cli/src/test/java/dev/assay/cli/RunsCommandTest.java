@@ -45,6 +45,23 @@ class RunsCommandTest {
     }
 
     @Test
+    void a_run_another_process_is_running_is_not_deleted() throws Exception {
+        String url = dev.assay.store.Stores.defaultUrl(home);
+        try (var store = dev.assay.store.Stores.open(url)) {
+            store.createRun(new dev.assay.run.Run("live", null, null, "m", null, dev.assay.run.RunStatus.RUNNING,
+                    "s", "v", null, null, null, null, null, java.time.Instant.now(), null, 0, null));
+        }
+
+        var refused = new CliRunner(home).run("runs", "delete", "live");
+
+        assertThat(refused.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(refused.err()).contains("run live is running", "run.still_running").doesNotContain("\tat ");
+        try (var store = dev.assay.store.Stores.open(url)) {
+            assertThat(store.findRun("live")).isPresent();
+        }
+    }
+
+    @Test
     void cases_validate_reports_every_problem_and_fails() throws Exception {
         Path suite = home.resolve("bad.yaml");
         Files.writeString(suite, """

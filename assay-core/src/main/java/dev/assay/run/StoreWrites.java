@@ -109,9 +109,14 @@ final class StoreWrites {
 
     /** {@return the problem a run that gave up ends with} */
     Problem outageProblem() {
-        return Problem.of("store.outage", "the database was unavailable for more than " + outageLimit.toSeconds()
-                        + " s; the items stored so far are kept and the run can be resumed")
-                .withDetail("outage_limit_s", outageLimit.toSeconds());
+        return Problem.of("store.outage", "the database was unavailable for more than " + seconds(outageLimit)
+                        + "; the items stored so far are kept and the run can be resumed")
+                .withDetail("outage_limit_s", outageLimit.toMillis() / 1000.0);
+    }
+
+    private static String seconds(Duration duration) {
+        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s"
+                : "%.1f s".formatted(duration.toMillis() / 1000.0);
     }
 
     private AssayException outage() {
@@ -125,12 +130,12 @@ final class StoreWrites {
             outageSince = attempt;
             // One line per outage, not per attempt: concurrent cases would otherwise repeat it.
             log.accept(problem.message() + "; holding finished items and retrying for up to "
-                    + outageLimit.toSeconds() + " s");
+                    + seconds(outageLimit));
         }
         if (!gaveUp && Duration.between(outageSince, now).compareTo(outageLimit) > 0) {
             gaveUp = true;
-            log.accept("the database stayed unavailable for more than " + outageLimit.toSeconds()
-                    + " s; the run stops as interrupted");
+            log.accept("the database stayed unavailable for more than " + seconds(outageLimit)
+                    + "; the run stops as interrupted");
         }
         return gaveUp;
     }

@@ -3,12 +3,35 @@ package dev.assay.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.Json;
+import dev.assay.cases.Case;
+import dev.assay.cases.Check;
+import dev.assay.cases.Suite;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.run.Engine;
+import dev.assay.run.Run;
+import dev.assay.run.RunConfig;
+import dev.assay.run.RunHandle;
+import dev.assay.run.RunListener;
+import dev.assay.run.RunPlan;
+import dev.assay.run.RunStatus;
+import dev.assay.store.Store;
+import dev.assay.store.Stores;
+import dev.assay.target.AgentSettings;
+import dev.assay.target.AgentTarget;
+import dev.assay.target.RetryPolicy;
+import dev.assay.target.openai.OpenAiChatModel;
+import dev.assay.target.openai.OpenAiSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -143,6 +166,32 @@ class RunApiTest {
         assertThat(missing.status()).isEqualTo(404);
         assertThat(missing.json().path("type").asText()).isEqualTo("run.not_found");
         assertThat(server.send("DELETE", "/api/runs/" + runId, null, true).status()).isEqualTo(404);
+    }
+
+    @Test
+    @Tag("fault")
+    void a_run_another_engine_is_writing_is_refused_with_409_and_kept_whole() throws Exception {
+        // Another process on the same database: its own store and engine, so the server does not own the run.
+        try (Store other = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"))) {
+            var chat = new OpenAiChatModel(new OpenAiSettings("scripted", server.model.baseUrl(), "", false,
+                    Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
+            List<Case> cases = IntStream.range(0, 4).mapToObj(i -> Case.of("other_" + i, "common",
+                    "Capital of France? slow " + i, Check.of("contains", Json.parse("\"Paris\"")))).toList();
+            var plan = new RunPlan(new Suite("other", "v1", cases, Map.of(), List.of()),
+                    new AgentTarget(chat, List.of(), AgentSettings.defaults(), 1),
+                    RunConfig.defaults(home.resolve("other-work")).withConcurrency(1));
+            RunHandle writing = new Engine(other, CheckerRegistry.builtins()).start(plan, RunListener.NONE);
+
+            var refused = server.send("DELETE", "/api/runs/" + writing.runId(), null, true);
+
+            assertThat(refused.status()).isEqualTo(409);
+            assertThat(refused.json().path("type").asText()).isEqualTo("run.still_running");
+            Run ended = writing.await();
+            assertThat(ended.status()).isEqualTo(RunStatus.FINISHED);
+            assertThat(other.countItems(writing.runId())).isEqualTo(4);
+            assertThat(ended.counts().passed()).isEqualTo(4);
+            assertThat(server.send("DELETE", "/api/runs/" + writing.runId(), null, true).status()).isEqualTo(200);
+        }
     }
 
     @Test

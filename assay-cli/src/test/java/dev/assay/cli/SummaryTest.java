@@ -1,0 +1,58 @@
+package dev.assay.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.assay.report.RunReport;
+import dev.assay.run.Counts;
+import dev.assay.run.Item;
+import dev.assay.run.ItemStatus;
+import dev.assay.run.Run;
+import dev.assay.run.RunStatus;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SummaryTest {
+    private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
+
+    private static String table(RunStatus status, int total, List<ItemStatus> statuses) {
+        var items = new ArrayList<Item>();
+        for (int i = 0; i < statuses.size(); i++) {
+            items.add(new Item("r1", "c" + i, i, "common", statuses.get(i), 0, 1, 1, "p", "a", List.of(), null, null,
+                    null, T0, T0, 0));
+        }
+        var run = new Run("r1", Run.CAPABILITY, "", "m", "", status, "s", "v", null, List.of(), Map.of(), null,
+                Counts.of(total, statuses), T0, T0, 12.3, null);
+        var out = new StringWriter();
+        Summary.print(new PrintWriter(out, true), new RunReport(run, items), "table", null);
+        return out.toString();
+    }
+
+    @Test
+    void a_cancelled_run_says_what_ran_and_counts_cancelled_items_apart_from_skipped_ones() {
+        var statuses = new ArrayList<ItemStatus>();
+        statuses.addAll(java.util.Collections.nCopies(40, ItemStatus.PASSED));
+        statuses.addAll(java.util.Collections.nCopies(4, ItemStatus.SKIPPED));
+        statuses.addAll(java.util.Collections.nCopies(3, ItemStatus.CANCELLED));
+
+        String table = table(RunStatus.CANCELLED, 200, statuses);
+
+        assertThat(table).contains("44 of 200 cases ran in 12.3 s, 3 cancelled while running, 153 not started")
+                .doesNotContain("200 cases in");
+        String header = table.lines().filter(line -> line.startsWith("dimension")).findFirst().orElseThrow();
+        String total = table.lines().filter(line -> line.startsWith("TOTAL")).findFirst().orElseThrow();
+        assertThat(header.split("\\s+")).endsWith("skipped", "cancelled");
+        assertThat(total.split("\\s+")).endsWith("40", "0", "0", "0", "4", "3");
+    }
+
+    @Test
+    void a_complete_run_prints_as_before_without_a_cancelled_column() {
+        String table = table(RunStatus.FINISHED, 2, List.of(ItemStatus.PASSED, ItemStatus.SKIPPED));
+
+        assertThat(table).contains("2 cases in 12.3 s; skipped cases are left out").doesNotContain("cancelled");
+    }
+}
