@@ -268,8 +268,8 @@ abstract class StoreContract {
 
     @Test
     void deleting_a_run_removes_its_items_and_keeps_other_runs() {
-        store.createRun(runningRun("r1", T0, "", "m"));
-        store.createRun(runningRun("r2", T0, "", "m"));
+        store.createRun(finishedRun("r1", T0));
+        store.createRun(finishedRun("r2", T0));
         store.upsertItem(simpleItem("r1", "a", 0, ItemStatus.PASSED));
         store.upsertItem(simpleItem("r2", "a", 0, ItemStatus.PASSED));
 
@@ -278,6 +278,45 @@ abstract class StoreContract {
         assertThat(store.findRun("r1")).isEmpty();
         assertThat(store.countItems("r1")).isZero();
         assertThat(store.countItems("r2")).isEqualTo(1);
+    }
+
+    @Test
+    void a_running_run_is_not_deleted_and_keeps_its_items() {
+        store.createRun(runningRun("r1", T0, "", "m"));
+        store.upsertItem(simpleItem("r1", "a", 0, ItemStatus.PASSED));
+
+        assertThatThrownBy(() -> store.deleteRun("r1")).isInstanceOfSatisfying(AssayException.class,
+                e -> assertThat(e.problem().type()).isEqualTo("run.still_running"));
+
+        assertThat(store.findRun("r1")).isPresent();
+        assertThat(store.countItems("r1")).isEqualTo(1);
+    }
+
+    @Test
+    void an_interrupted_run_round_trips_and_can_be_deleted() {
+        Run finished = finishedRun("r1", T0);
+        Run interrupted = finished.withProgress(RunStatus.INTERRUPTED, finished.dimensionScores(),
+                finished.totalScore(), finished.counts(), finished.finishedAt(), finished.elapsedS(),
+                Problem.of("store.outage", "the database was unavailable for more than 180 s"));
+        store.createRun(interrupted);
+
+        assertThat(store.findRun("r1")).contains(interrupted);
+        assertThat(store.listRuns(new RunQuery(null, null, RunStatus.INTERRUPTED, null, null, null, 0, 10)))
+                .extracting(Run::runId).containsExactly("r1");
+        assertThat(store.deleteRun("r1")).isTrue();
+    }
+
+    @Test
+    void the_truncated_flag_round_trips() {
+        store.createRun(runningRun("r1", T0, "", "m"));
+        Item whole = simpleItem("r1", "a", 0, ItemStatus.PASSED);
+        Item cut = new Item("r1", "b", 1, "logic", ItemStatus.PASSED, 1, 1, 1, "p", "a [truncated by Assay]", null,
+                null, null, null, T0, T0, 0, true);
+
+        store.upsertItem(whole);
+        store.upsertItem(cut);
+
+        assertThat(store.listItems("r1", 0, 10)).containsExactly(whole, cut);
     }
 
     @Test
