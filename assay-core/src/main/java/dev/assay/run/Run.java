@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param userId          who started it; empty when not given
  * @param modelName       the target's model (or agent URL) as the user named it
  * @param language        the selected language; empty for all
- * @param status          running, finished, failed or cancelled
+ * @param status          running, finished, failed, cancelled or interrupted
  * @param caseSet         the suite's name
  * @param caseSetVersion  the content hash of the suite snapshot the run used ({@code evaluation_case_sets})
  * @param config          the configuration snapshot, with secrets removed
@@ -28,7 +28,7 @@ import java.util.Objects;
  * @param startedAt       when it started
  * @param finishedAt      when it ended; null while running
  * @param elapsedS        seconds from start to end (or to now, while running)
- * @param error           why the run failed; null unless failed
+ * @param error           why the run failed or was interrupted; null otherwise
  */
 public record Run(
         String runId,

@@ -27,7 +27,7 @@ public interface RunListener {
     default void log(Run run, String message) {
     }
 
-    /** The run ended (finished, failed or cancelled); this is the final record. */
+    /** The run ended (finished, failed, cancelled or interrupted); this is the final record. */
     default void runFinished(Run run) {
     }
 }

@@ -5,21 +5,11 @@ import dev.assay.store.Stores;
 import dev.assay.testing.TestPostgres;
 import java.nio.file.Path;
 import java.sql.SQLException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Every engine end-to-end test again, with the runs stored in PostgreSQL. */
+@ExtendWith(TestPostgres.Schemas.class)
 class PostgresEngineTest extends EngineTest {
-    @BeforeAll
-    static void requireServer() {
-        TestPostgres.require();
-    }
-
-    @AfterAll
-    static void dropSchemas() throws SQLException {
-        TestPostgres.dropSchemas();
-    }
-
     @Override
     protected Store openStore(Path directory) {
         try {

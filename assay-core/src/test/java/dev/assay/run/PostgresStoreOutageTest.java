@@ -8,26 +8,16 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The outage on PostgreSQL: the store reaches the shared server through a {@link CuttableProxy} that resets every
  * connection and refuses new ones; the server itself keeps running for everyone else.
  */
+@ExtendWith(TestPostgres.Schemas.class)
 class PostgresStoreOutageTest extends StoreOutageContract {
     private CuttableProxy proxy;
-
-    @BeforeAll
-    static void requireServer() {
-        TestPostgres.require();
-    }
-
-    @AfterAll
-    static void dropSchemas() throws SQLException {
-        TestPostgres.dropSchemas();
-    }
 
     @Override
     protected Store openStore(Path directory) throws SQLException, IOException {

@@ -2,21 +2,11 @@ package dev.assay.store;
 
 import dev.assay.testing.TestPostgres;
 import java.sql.SQLException;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The store contract on PostgreSQL, each test in its own schema (see {@link TestPostgres}). */
+@ExtendWith(TestPostgres.Schemas.class)
 class PostgresStoreTest extends StoreContract {
-    @BeforeAll
-    static void requireServer() {
-        TestPostgres.require();
-    }
-
-    @AfterAll
-    static void dropSchemas() throws SQLException {
-        TestPostgres.dropSchemas();
-    }
-
     @Override
     protected String freshUrl() throws SQLException {
         return TestPostgres.freshUrl();

@@ -9,6 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The local PostgreSQL server for tests: {@code ASSAY_TEST_POSTGRES_URL} or {@value #DEFAULT_URL}. Each caller gets a
@@ -49,6 +52,21 @@ public final class TestPostgres {
         // fsync each on a shared machine.
         return SERVER_URL + (SERVER_URL.contains("?") ? "&" : "?") + "currentSchema=" + schema
                 + "&options=-c%20synchronous_commit%3Doff";
+    }
+
+    /**
+     * For {@code @ExtendWith}: {@link #require()} before a test class's tests and {@link #dropSchemas()} after them.
+     */
+    public static final class Schemas implements BeforeAllCallback, AfterAllCallback {
+        @Override
+        public void beforeAll(ExtensionContext context) {
+            require();
+        }
+
+        @Override
+        public void afterAll(ExtensionContext context) throws SQLException {
+            dropSchemas();
+        }
     }
 
     /** Drops every schema handed out so far. */
