@@ -172,8 +172,8 @@ public final class Engine {
                         return null;
                     } catch (AssayException lost) {
                         // The item could not be stored (the database stayed away, or refused it): it is not counted,
-                        // so the run's counts stay those of its stored items.
-                        progress.log(evalCase.id() + ": not stored: " + lost.problem().message());
+                        // so the run's counts stay those of its stored items, and the run cannot end finished.
+                        progress.lost(evalCase, lost.problem());
                         return null;
                     } catch (InterruptedException cancelled) {
                         progress.log(evalCase.id() + ": not stored: the run was cancelled while the database was "
@@ -275,6 +275,7 @@ public final class Engine {
         private final RunListener listener;
         final StoreWrites writes;
         private volatile Problem halt;
+        private final List<String> unstored = new ArrayList<>();
         // Only what the run record needs is kept, not the items: a large run's transcripts stay in the store.
         private final ScoreTally scores = new ScoreTally();
         private final List<ItemStatus> statuses = new ArrayList<>();
@@ -348,19 +349,33 @@ public final class Engine {
             safely(() -> listener.log(run, message));
         }
 
+        /** Notes an item whose write failed for good; its case is to be run again when the run is resumed. */
+        void lost(Case evalCase, Problem problem) {
+            synchronized (this) {
+                unstored.add(evalCase.id());
+            }
+            log(evalCase.id() + ": not stored: " + problem.message());
+        }
+
         /**
-         * {@return why the run cannot be called finished although it ran every case: fewer items are stored than
-         * it counted (a write lost without notice, items deleted meanwhile), or null when they agree}
+         * {@return why the run cannot be called finished although it ran every case: an item could not be stored,
+         * or the database holds another number of items than the run counted (items deleted meanwhile), or null}
          */
         Problem missingItems() throws InterruptedException {
             int counted;
+            List<String> lostCases;
             synchronized (this) {
                 counted = statuses.size();
+                lostCases = List.copyOf(unstored);
             }
             int stored = writes.call(() -> store.countItems(handle.runId()));
-            return stored == counted ? null : Problem.of("store.items_missing", "the run counted " + counted
-                    + " items but the database holds " + stored + "; the run can be resumed")
-                    .withDetail("counted", counted).withDetail("stored", stored);
+            if (stored == counted && lostCases.isEmpty()) {
+                return null;
+            }
+            return Problem.of("store.items_missing", "the run counted " + counted + " stored items, the database "
+                            + "holds " + stored + " and " + lostCases.size() + " could not be stored; the run can be "
+                            + "resumed")
+                    .withDetail("counted", counted).withDetail("stored", stored).withDetail("unstored", lostCases);
         }
 
         Run end(RunStatus status, Problem error) {

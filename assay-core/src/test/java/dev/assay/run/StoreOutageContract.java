@@ -39,12 +39,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("fault")
 abstract class StoreOutageContract {
-    private static final int CASES = 12;
+    protected static final int CASES = 12;
     private static final int CONCURRENCY = 3;
 
     @TempDir
     Path temp;
-    private Store store;
+    protected Store store;
     private ScriptedOpenAiServer model;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
 
@@ -77,11 +77,11 @@ abstract class StoreOutageContract {
         store.close();
     }
 
-    private Engine engine(Duration outageLimit) {
+    protected Engine engine(Duration outageLimit) {
         return new Engine(store, CheckerRegistry.builtins(), outageLimit);
     }
 
-    private RunPlan plan() {
+    protected RunPlan plan() {
         var chat = new OpenAiChatModel(new OpenAiSettings("scripted", model.baseUrl(), "", false,
                 Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
         var target = new AgentTarget(chat, List.of(), AgentSettings.defaults(), 8);
