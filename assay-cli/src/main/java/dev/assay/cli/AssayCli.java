@@ -28,7 +28,8 @@ import picocli.CommandLine.Command;
                 "0:the command succeeded (for run: the run finished and met --threshold)",
                 "1:a run finished but missed --threshold",
                 "2:invalid usage or invalid input (a bad option, an invalid suite)",
-                "3:could not run (database, model configuration, sandbox)",
+                "3:could not run (database, model configuration or credentials, sandbox), the run was interrupted, "
+                        + "or every judged item is an error",
                 "130:the run was cancelled by Ctrl-C (143: by SIGTERM); finished items are kept"})
 public final class AssayCli implements Callable<Integer> {
     @CommandLine.Spec
