@@ -17,7 +17,6 @@ import dev.assay.target.AgentTarget;
 import dev.assay.target.RetryPolicy;
 import dev.assay.target.openai.OpenAiChatModel;
 import dev.assay.target.openai.OpenAiSettings;
-import dev.assay.testing.ScriptedOpenAiServer;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -30,7 +29,7 @@ import java.util.Map;
 
 /**
  * The harness overhead of capability runs, end to end: N trivial cases through the real engine, agent loop, HTTP
- * client, checker and SQLite store, against the scripted OpenAI-compatible server on loopback. Scenarios: 0 ms
+ * client, checker and SQLite store, against the benchmark's mock OpenAI-compatible server on loopback ({@link MockOpenAiServer}). Scenarios: 0 ms
  * model latency (pure harness cost per case) and 200 ms latency at concurrency 64 (compared with the ideal
  * N x 200 ms / 64). Prints wall time, per-case overhead and peak heap.
  * Usage: {@code CapabilityBench [N...]} (default 1000 10000).
@@ -57,11 +56,10 @@ public final class CapabilityBench {
     }
 
     private static void measure(int n, long latencyMillis, int concurrency) throws Exception {
-        var reply = latencyMillis == 0 ? ScriptedOpenAiServer.text("42")
-                : new ScriptedOpenAiServer.Reply.Delayed(latencyMillis, ScriptedOpenAiServer.text("42"));
         Path dir = Files.createTempDirectory("assay-bench");
         resetPeaks();
-        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(reply));
+        try (var server = MockOpenAiServer.start(0,
+                new MockOpenAiServer.Options(Duration.ofMillis(latencyMillis), 0, 1));
              Store store = Stores.open("jdbc:sqlite:" + dir.resolve("bench.db"))) {
             var cases = new ArrayList<Case>(n);
             for (int i = 0; i < n; i++) {

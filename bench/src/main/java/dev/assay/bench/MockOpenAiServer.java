@@ -1,0 +1,239 @@
+package dev.assay.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * An OpenAI-compatible Chat Completions endpoint for benchmarks, on loopback: a fixed latency per request,
+ * optional rate limiting (HTTP 429 with {@code Retry-After} once more than a set number of requests are in flight),
+ * streaming and non-streaming answers, and counters that let a benchmark prove a run did all its work.
+ *
+ * <p>The answer echoes the {@code token-N} found in the last user message as {@code "token-N: 42"}, so a checker
+ * can tell that each case got the answer to its own request rather than any answer. {@code GET /stats} returns
+ * {@code {"requests", "rate_limited", "peak_in_flight"}}; {@code POST /stats/reset} zeroes them. Thread-safe: each
+ * request runs on a virtual thread, so waiting out the latency costs no platform thread.
+ */
+public final class MockOpenAiServer implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern TOKEN = Pattern.compile("token-\\d+");
+
+    /**
+     * How the endpoint behaves.
+     *
+     * @param latency     time spent before answering each chat request
+     * @param maxInFlight requests answered at once before the rest get 429 ({@code 0}: no limit)
+     * @param retryAfter  the {@code Retry-After} seconds sent with a 429
+     */
+    public record Options(Duration latency, int maxInFlight, int retryAfter) {
+        public Options {
+            if (latency.isNegative() || maxInFlight < 0 || retryAfter < 0) {
+                throw new IllegalArgumentException("latency, max in flight and retry-after must not be negative");
+            }
+        }
+    }
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+    private final Options options;
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong rateLimited = new AtomicLong();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger peakInFlight = new AtomicInteger();
+
+    private MockOpenAiServer(HttpServer server, ExecutorService executor, Options options) {
+        this.server = server;
+        this.executor = executor;
+        this.options = options;
+    }
+
+    /** {@return a started server on 127.0.0.1 at {@code port} (0: any free port)} */
+    public static MockOpenAiServer start(int port, Options options) throws IOException {
+        var server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 4096);
+        var executor = Executors.newVirtualThreadPerTaskExecutor();
+        var mock = new MockOpenAiServer(server, executor, options);
+        server.setExecutor(executor);
+        server.createContext("/v1/chat/completions", mock::chat);
+        server.createContext("/stats", mock::stats);
+        server.start();
+        return mock;
+    }
+
+    /** {@return the API root to give a client, e.g. {@code http://127.0.0.1:PORT/v1}} */
+    public String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    /** {@return chat requests answered with 200} */
+    public long requests() {
+        return requests.get();
+    }
+
+    /** {@return chat requests refused with 429} */
+    public long rateLimited() {
+        return rateLimited.get();
+    }
+
+    /** Zeroes the counters between two measured runs. */
+    public void reset() {
+        requests.set(0);
+        rateLimited.set(0);
+        peakInFlight.set(0);
+    }
+
+    private void chat(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            JsonNode body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = JSON.readTree(in);
+            }
+            int now = inFlight.incrementAndGet();
+            try {
+                peakInFlight.accumulateAndGet(now, Math::max);
+                if (options.maxInFlight() > 0 && now > options.maxInFlight()) {
+                    rateLimited.incrementAndGet();
+                    exchange.getResponseHeaders().add("Retry-After", Integer.toString(options.retryAfter()));
+                    send(exchange, 429, "application/json",
+                            "{\"error\":{\"message\":\"rate limited\",\"type\":\"rate_limit_exceeded\"}}");
+                    return;
+                }
+                if (!options.latency().isZero()) {
+                    Thread.sleep(options.latency());
+                }
+                String answer = answerTo(body);
+                String model = body.path("model").asText("mock");
+                if (body.path("stream").asBoolean(false)) {
+                    send(exchange, 200, "text/event-stream", streamed(model, answer));
+                } else {
+                    send(exchange, 200, "application/json", completion(model, answer));
+                }
+                requests.incrementAndGet();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                send(exchange, 503, "application/json", "{\"error\":{\"message\":\"shutting down\"}}");
+            } finally {
+                inFlight.decrementAndGet();
+            }
+        }
+    }
+
+    private void stats(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            if ("POST".equals(exchange.getRequestMethod()) && exchange.getRequestURI().getPath().endsWith("/reset")) {
+                reset();
+            }
+            ObjectNode stats = JSON.createObjectNode()
+                    .put("requests", requests.get())
+                    .put("rate_limited", rateLimited.get())
+                    .put("peak_in_flight", peakInFlight.get());
+            send(exchange, 200, "application/json", stats.toString());
+        }
+    }
+
+    static String answerTo(JsonNode body) {
+        JsonNode messages = body.path("messages");
+        String lastUser = "";
+        for (JsonNode message : messages) {
+            if ("user".equals(message.path("role").asText())) {
+                lastUser = text(message.path("content"));
+            }
+        }
+        Matcher token = TOKEN.matcher(lastUser);
+        return token.find() ? token.group() + ": 42" : "42";
+    }
+
+    /** Content is a string or a list of parts ({@code [{"type": "text", "text": ...}]}). */
+    private static String text(JsonNode content) {
+        if (content.isTextual()) {
+            return content.asText();
+        }
+        var text = new StringBuilder();
+        for (JsonNode part : content) {
+            text.append(part.path("text").asText());
+        }
+        return text.toString();
+    }
+
+    private static String completion(String model, String answer) {
+        ObjectNode root = JSON.createObjectNode()
+                .put("id", "chatcmpl-mock").put("object", "chat.completion").put("created", 0).put("model", model);
+        ObjectNode choice = root.putArray("choices").addObject();
+        choice.put("index", 0).put("finish_reason", "stop");
+        choice.putObject("message").put("role", "assistant").put("content", answer);
+        root.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5).put("total_tokens", 15);
+        return root.toString();
+    }
+
+    private static String streamed(String model, String answer) {
+        ObjectNode delta = chunk(model);
+        ObjectNode first = (ObjectNode) delta.withArray("choices").get(0);
+        first.putObject("delta").put("role", "assistant").put("content", answer);
+        first.putNull("finish_reason");
+        ObjectNode end = chunk(model);
+        ObjectNode last = (ObjectNode) end.withArray("choices").get(0);
+        last.putObject("delta");
+        last.put("finish_reason", "stop");
+        end.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5).put("total_tokens", 15);
+        return "data: " + delta + "\n\ndata: " + end + "\n\ndata: [DONE]\n\n";
+    }
+
+    private static ObjectNode chunk(String model) {
+        ObjectNode chunk = JSON.createObjectNode()
+                .put("id", "chatcmpl-mock").put("object", "chat.completion.chunk").put("created", 0).put("model", model);
+        chunk.putArray("choices").addObject().put("index", 0);
+        return chunk;
+    }
+
+    private static void send(HttpExchange exchange, int status, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", type);
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.close();
+    }
+
+    /**
+     * Runs the endpoint until the process is stopped. Usage:
+     * {@code MockOpenAiServer [--port P] [--latency-ms L] [--max-in-flight K] [--retry-after S]}.
+     */
+    public static void main(String[] args) throws Exception {
+        int port = 0;
+        long latency = 0;
+        int maxInFlight = 0;
+        int retryAfter = 1;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            switch (args[i]) {
+                case "--port" -> port = Integer.parseInt(args[i + 1]);
+                case "--latency-ms" -> latency = Long.parseLong(args[i + 1]);
+                case "--max-in-flight" -> maxInFlight = Integer.parseInt(args[i + 1]);
+                case "--retry-after" -> retryAfter = Integer.parseInt(args[i + 1]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+            }
+        }
+        var mock = start(port, new Options(Duration.ofMillis(latency), maxInFlight, retryAfter));
+        System.out.println(mock.baseUrl());
+        Thread.currentThread().join();
+    }
+}
