@@ -12,7 +12,7 @@ final class ExitCodes {
     static final int CANCELLED = 130;
 
     /** The dialog command's problems with what the user gave: an option, the dataset, traces or a prompt file. */
-    private static final Set<String> DIALOG_INPUT = Set.of("dialog.invalid_option", "dialog.unknown_metrics_profile",
+    private static final Set<String> DIALOG_INPUT = Set.of("dialog.unknown_metrics_profile",
             "dialog.invalid_field_mapping", "dialog.dataset_unreadable", "dialog.trace_unreadable",
             "dialog.input_unreadable");
 

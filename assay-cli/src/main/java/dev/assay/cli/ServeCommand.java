@@ -8,16 +8,23 @@ import dev.assay.server.ServerConfig;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import io.javalin.Javalin;
+import io.javalin.util.JavalinBindException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code assay serve}: the web page and the REST/SSE API over the same database as the other commands. */
@@ -31,7 +38,7 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
     @Mixin
     DatabaseOption database;
 
-    @Option(names = {"-p", "--port"}, paramLabel = "<port>", defaultValue = "7070",
+    @Option(names = {"-p", "--port"}, paramLabel = "<port>", defaultValue = "7070", converter = OptionValues.Port.class,
             description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
@@ -39,9 +46,9 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
             description = "Address to bind (default: ${DEFAULT-VALUE}). On any other address reads need the token too.")
     String host;
 
-    @Option(names = "--token", paramLabel = "<token>",
-            description = "Admin token for mutating calls (default: $ASSAY_TOKEN, else one generated and kept in "
-                    + "$ASSAY_HOME/" + AdminToken.FILE_NAME + ").")
+    @Option(names = "--token", paramLabel = "<token>", converter = OptionValues.Token.class,
+            description = "Admin token for mutating calls, at least " + OptionValues.MIN_TOKEN_LENGTH + " characters "
+                    + "(default: $ASSAY_TOKEN, else one generated and kept in $ASSAY_HOME/" + AdminToken.FILE_NAME + ").")
     String token;
 
     @Option(names = "--suites", paramLabel = "<dir>",
@@ -63,13 +70,25 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         String adminToken = token != null ? token
-                : env.get("ASSAY_TOKEN") != null && !env.get("ASSAY_TOKEN").isBlank() ? env.get("ASSAY_TOKEN")
+                : env.get("ASSAY_TOKEN") != null && !env.get("ASSAY_TOKEN").isBlank() ? environmentToken()
                 : AdminToken.loadOrCreate(database.home());
+        if (suites != null && !Files.isDirectory(suites)) {
+            throw new ParameterException(spec.commandLine(), "--suites " + suites + " is not a directory");
+        }
+        requireLocalAddress();
         var config = new ServerConfig(host, adminToken, suites != null ? suites : defaultSuites(),
                 workspaceDir != null ? workspaceDir : database.home().resolve("workspaces"), env::get);
         try (Store store = database.open()) {
             CheckerRegistry checkers = CheckerRegistry.builtins();
-            Javalin app = AssayServer.create(config, new Engine(store, checkers), store, checkers).start(port);
+            Javalin app = AssayServer.create(config, new Engine(store, checkers), store, checkers);
+            try {
+                app.start(port);
+            } catch (JavalinBindException e) {
+                app.stop();
+                spec.commandLine().getErr().printf("error: cannot listen on %s port %d: %s%n", host, port,
+                        rootMessage(e));
+                return ExitCodes.CANNOT_RUN;
+            }
             var stopped = new CountDownLatch(1);
             Thread stopOnSignal = new Thread(() -> {
                 app.stop();
@@ -84,6 +103,47 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
             stopped.await();
             return ExitCodes.OK;
         }
+    }
+
+    private String environmentToken() {
+        try {
+            return OptionValues.requireTokenLength(env.get("ASSAY_TOKEN"), "$ASSAY_TOKEN ");
+        } catch (CommandLine.TypeConversionException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /**
+     * Refuses a {@code --host} that is no address of this machine before the server tries to bind it (Javalin would
+     * report any bind failure as a busy port).
+     */
+    private void requireLocalAddress() {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new ParameterException(spec.commandLine(), "--host " + host + " is not a known host name or address");
+        }
+        try {
+            if (!address.isAnyLocalAddress() && !address.isLoopbackAddress()
+                    && NetworkInterface.getByInetAddress(address) == null) {
+                String resolved = host.equals(address.getHostAddress()) ? "" : " (" + address.getHostAddress() + ")";
+                throw new ParameterException(spec.commandLine(), "--host " + host + resolved
+                        + " is not an address of this machine");
+            }
+        } catch (SocketException e) {
+            throw new ParameterException(spec.commandLine(), "--host " + host + ": cannot list this machine's "
+                    + "addresses: " + e.getMessage());
+        }
+    }
+
+    /** The innermost message (Jetty's "Address already in use"), not Javalin's guess at the cause. */
+    private static String rootMessage(Throwable failure) {
+        Throwable cause = failure;
+        while (cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage() == null ? cause.toString() : cause.getMessage();
     }
 
     /** The {@code examples} directory of the project the jar was built in, else {@code ./examples}. */
