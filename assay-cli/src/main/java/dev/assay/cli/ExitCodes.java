@@ -19,11 +19,15 @@ final class ExitCodes {
     private ExitCodes() {
     }
 
-    /** Problems with what the user gave are usage errors; everything else means the command could not run. */
+    /**
+     * Problems with what the user gave are usage errors (a recording to replay, a database URL that names no supported
+     * database); everything else means the command could not run.
+     */
     static int forProblem(Problem problem) {
         String type = problem.type();
         boolean userInput = type.startsWith("case.") || type.startsWith("check.") || type.startsWith("config.")
-                || type.startsWith("plugin.") || type.startsWith("suite.") || type.equals("run.not_found")
+                || type.startsWith("plugin.") || type.startsWith("suite.") || type.startsWith("replay.")
+                || type.equals("run.not_found") || type.equals("store.unsupported_url")
                 || DIALOG_INPUT.contains(type);
         return userInput ? USAGE : CANNOT_RUN;
     }

@@ -1,5 +1,6 @@
 package dev.assay.cli;
 
+import dev.assay.run.Run;
 import java.net.URI;
 import java.net.URISyntaxException;
 import picocli.CommandLine.ITypeConverter;
@@ -98,6 +99,18 @@ final class OptionValues {
         @Override
         public URI convert(String value) {
             return httpUri(value);
+        }
+    }
+
+    /** A kind of stored run: {@code capability} or {@code dialog}. */
+    static final class RunKind implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            if (!value.equals(Run.CAPABILITY) && !value.equals(Run.DIALOG)) {
+                throw new TypeConversionException("expected " + Run.CAPABILITY + " or " + Run.DIALOG + ", got '"
+                        + value + "'");
+            }
+            return value;
         }
     }
 

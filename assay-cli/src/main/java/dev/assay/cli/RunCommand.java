@@ -224,6 +224,12 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         if (out != null) {
             OutputDirectories.requireWritable(spec.commandLine(), "--out", out);
         }
+        if (workspaceDir != null) {
+            OutputDirectories.requireWritable(spec.commandLine(), "--workspace-dir", workspaceDir);
+        }
+        if (agentWorkspace != null) {
+            OutputDirectories.requireWritable(spec.commandLine(), "--agent-workspace", agentWorkspace);
+        }
         var retry = new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
                 Duration.ofMillis((long) (maxRetryWait * 1000)));
         Path workspaces = agentWorkspace != null ? agentWorkspace

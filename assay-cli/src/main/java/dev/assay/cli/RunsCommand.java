@@ -49,7 +49,8 @@ final class RunsCommand implements Callable<Integer> {
         RunStatus status;
         @Option(names = "--user-id", paramLabel = "<id>", description = "Only runs of this user.")
         String userId;
-        @Option(names = "--kind", paramLabel = "<kind>", description = "capability or dialog.")
+        @Option(names = "--kind", paramLabel = "<kind>", converter = OptionValues.RunKind.class,
+                description = "capability or dialog.")
         String kind;
         @Option(names = "--limit", paramLabel = "<n>", defaultValue = "20", converter = OptionValues.AtLeastOne.class,
                 description = "At most this many, up to 1000 (default: ${DEFAULT-VALUE}).")

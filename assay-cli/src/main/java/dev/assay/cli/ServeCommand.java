@@ -76,6 +76,9 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
             throw new ParameterException(spec.commandLine(), "--suites " + suites + " is not a directory");
         }
         requireLocalAddress();
+        if (workspaceDir != null) {
+            OutputDirectories.requireWritable(spec.commandLine(), "--workspace-dir", workspaceDir);
+        }
         var config = new ServerConfig(host, adminToken, suites != null ? suites : defaultSuites(),
                 workspaceDir != null ? workspaceDir : database.home().resolve("workspaces"), env::get);
         try (Store store = database.open()) {

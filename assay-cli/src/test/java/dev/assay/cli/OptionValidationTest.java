@@ -57,6 +57,9 @@ class OptionValidationTest {
                         "--turn-retries", "-1")),
                 Arguments.of("--judge-base-url", List.of("dialog", "score", "--traces", "t.jsonl", "--judge-model",
                         "openai:j", "--judge-base-url", "nohost")),
+                Arguments.of("--workspace-dir", List.of("run", SUITE, "--model", "mock", "--workspace-dir",
+                        Path.of("pom.xml").toAbsolutePath().toString())),
+                Arguments.of("--kind", List.of("runs", "list", "--kind", "weird")),
                 Arguments.of("--limit", List.of("runs", "list", "--limit", "0")),
                 Arguments.of("--offset", List.of("runs", "list", "--offset", "-1")),
                 Arguments.of("--format", List.of("runs", "list", "--format", "xml")),
@@ -89,6 +92,19 @@ class OptionValidationTest {
         assertThat(errors.getFirst()).contains(option);
         assertThat(result.err()).doesNotContain("\tat ").doesNotContain("Exception").doesNotContain("Usage:");
         assertThat(result.out()).isEmpty();
+    }
+
+    @Test
+    void a_recording_that_is_not_there_and_a_database_url_of_no_database_are_usage_errors() {
+        var cli = new CliRunner(home);
+
+        var replay = cli.run("run", SUITE, "--replay", home.resolve("missing.jsonl").toString());
+        var database = cli.run("runs", "list", "--db", "notajdbc");
+
+        assertThat(replay.code()).as(replay.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(replay.err()).contains("replay.unreadable").doesNotContain("\tat ");
+        assertThat(database.code()).as(database.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(database.err()).contains("store.unsupported_url");
     }
 
     @Test
