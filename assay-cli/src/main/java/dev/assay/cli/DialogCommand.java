@@ -122,7 +122,8 @@ final class DialogCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             try {
-                Path dir = outDir != null ? outDir : Optional.ofNullable(traces.toAbsolutePath().getParent()).orElse(Path.of("."));
+                Path dir = outDir != null ? outDir
+                        : Optional.ofNullable(traces.toAbsolutePath().getParent()).orElse(Path.of("."));
                 OutputDirectories.requireWritable(spec.commandLine(), "--out", dir);
                 ScoreOptions options = scoring.toOptions();
                 Optional<ExplainabilityJudge> judge = judgeOptions.judge(parent.models, AssayHome.of(env));
@@ -206,7 +207,8 @@ final class DialogCommand implements Callable<Integer> {
         Path outDir;
 
         @Option(names = "--workers-dialog", paramLabel = "N", defaultValue = "1",
-                converter = OptionValues.AtLeastOne.class, description = "Dialogs replayed in parallel; default ${DEFAULT-VALUE}.")
+                converter = OptionValues.AtLeastOne.class,
+                description = "Dialogs replayed in parallel; default ${DEFAULT-VALUE}.")
         int workersDialog;
 
         @Option(names = "--turn-timeout", paramLabel = "SECONDS", defaultValue = "120",
@@ -215,7 +217,8 @@ final class DialogCommand implements Callable<Integer> {
         int turnTimeoutSeconds;
 
         @Option(names = "--turn-retries", paramLabel = "N", defaultValue = "1",
-                converter = OptionValues.NotNegative.class, description = "Extra attempts after a failed or timed-out call; default ${DEFAULT-VALUE}.")
+                converter = OptionValues.NotNegative.class,
+                description = "Extra attempts after a failed or timed-out call; default ${DEFAULT-VALUE}.")
         int turnRetries;
 
         @Option(names = "--system-prompt", paramLabel = "FILE", description = "System prompt sent first in every request.")

@@ -113,11 +113,13 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     Path replay;
 
     @Option(names = {"-c", "--concurrency"}, paramLabel = "<n>", defaultValue = "4",
-            converter = OptionValues.AtLeastOne.class, description = "Cases evaluated at once (default: ${DEFAULT-VALUE}).")
+            converter = OptionValues.AtLeastOne.class,
+            description = "Cases evaluated at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
     @Option(names = "--timeout", paramLabel = "<seconds>", defaultValue = "120",
-            converter = OptionValues.PositiveSeconds.class, description = "Time limit per case unless the case sets timeout_s (default: ${DEFAULT-VALUE}).")
+            converter = OptionValues.PositiveSeconds.class,
+            description = "Time limit per case unless the case sets timeout_s (default: ${DEFAULT-VALUE}).")
     double timeoutSeconds;
 
     @Option(names = "--dimensions", split = ",", paramLabel = "<dimension>",
@@ -163,7 +165,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     int retries;
 
     @Option(names = "--max-retry-wait", paramLabel = "<seconds>", defaultValue = "120",
-            converter = OptionValues.NotNegativeSeconds.class, description = "Total time one call may wait between retries (default: ${DEFAULT-VALUE}).")
+            converter = OptionValues.NotNegativeSeconds.class,
+            description = "Total time one call may wait between retries (default: ${DEFAULT-VALUE}).")
     double maxRetryWait;
 
     @Option(names = "--stream", description = "Use streaming responses.")

@@ -1,5 +1,7 @@
 package dev.assay.cli;
 
+import dev.assay.AssayException;
+import dev.assay.Problem;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.run.Engine;
 import dev.assay.server.AdminToken;
@@ -9,9 +11,12 @@ import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import io.javalin.Javalin;
 import io.javalin.util.JavalinBindException;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
+import java.net.ServerSocket;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.net.URISyntaxException;
@@ -48,7 +53,8 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
 
     @Option(names = "--token", paramLabel = "<token>", converter = OptionValues.Token.class,
             description = "Admin token for mutating calls, at least " + OptionValues.MIN_TOKEN_LENGTH + " characters "
-                    + "(default: $ASSAY_TOKEN, else one generated and kept in $ASSAY_HOME/" + AdminToken.FILE_NAME + ").")
+                    + "(default: $ASSAY_TOKEN, else one generated and kept in $ASSAY_HOME/" + AdminToken.FILE_NAME
+                    + ").")
     String token;
 
     @Option(names = "--suites", paramLabel = "<dir>",
@@ -75,7 +81,7 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
         if (suites != null && !Files.isDirectory(suites)) {
             throw new ParameterException(spec.commandLine(), "--suites " + suites + " is not a directory");
         }
-        requireLocalAddress();
+        requireFreePort(requireLocalAddress());
         if (workspaceDir != null) {
             OutputDirectories.requireWritable(spec.commandLine(), "--workspace-dir", workspaceDir);
         }
@@ -87,10 +93,9 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
             try {
                 app.start(port);
             } catch (JavalinBindException e) {
+                // Taken between the check and the start: Javalin has logged its guess, the cause is in the chain.
                 app.stop();
-                spec.commandLine().getErr().printf("error: cannot listen on %s port %d: %s%n", host, port,
-                        rootMessage(e));
-                return ExitCodes.CANNOT_RUN;
+                throw cannotListen(rootMessage(e));
             }
             var stopped = new CountDownLatch(1);
             Thread stopOnSignal = new Thread(() -> {
@@ -120,7 +125,7 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
      * Refuses a {@code --host} that is no address of this machine before the server tries to bind it (Javalin would
      * report any bind failure as a busy port).
      */
-    private void requireLocalAddress() {
+    private InetAddress requireLocalAddress() {
         InetAddress address;
         try {
             address = InetAddress.getByName(host);
@@ -138,6 +143,24 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
             throw new ParameterException(spec.commandLine(), "--host " + host + ": cannot list this machine's "
                     + "addresses: " + e.getMessage());
         }
+        return address;
+    }
+
+    /** A taken port is found here, in the system's words, before Javalin would log an error of its own for it. */
+    private void requireFreePort(InetAddress address) {
+        if (port == 0) {
+            return;
+        }
+        try (var probe = new ServerSocket()) {
+            probe.bind(new InetSocketAddress(address, port));
+        } catch (IOException e) {
+            throw cannotListen(e.getMessage());
+        }
+    }
+
+    private AssayException cannotListen(String reason) {
+        return new AssayException(Problem.of("server.cannot_listen", "cannot listen on " + host + " port " + port
+                + ": " + reason + "; choose another --port (0 picks a free one)").withDetail("field", "port"));
     }
 
     /** The innermost message (Jetty's "Address already in use"), not Javalin's guess at the cause. */

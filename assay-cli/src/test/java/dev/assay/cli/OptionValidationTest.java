@@ -124,7 +124,7 @@ class OptionValidationTest {
 
             assertThat(result.code()).as(result.err()).isEqualTo(ExitCodes.CANNOT_RUN);
             assertThat(result.err().strip().lines().toList()).as(result.err()).hasSize(1);
-            assertThat(result.err()).contains("port " + taken.getLocalPort()).contains("in use")
+            assertThat(result.err()).contains("port " + taken.getLocalPort()).contains("in use").contains("server.cannot_listen")
                     .doesNotContain("\tat ");
         }
     }

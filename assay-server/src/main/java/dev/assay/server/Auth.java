@@ -33,8 +33,8 @@ final class Auth {
         String presented = presented(ctx, !mutating);
         if (presented == null) {
             String hint = mutating && ctx.queryParam("token") != null ? "; ?token= is accepted on reads only" : "";
-            throw new AssayException(Problem.of("auth.missing_token",
-                    "this call needs the admin token (Authorization: Bearer TOKEN)" + hint).withDetail("field", "token"));
+            throw new AssayException(Problem.of("auth.missing_token", "this call needs the admin token "
+                    + "(Authorization: Bearer TOKEN)" + hint).withDetail("field", "token"));
         }
         if (!AdminToken.matches(config.token(), presented)) {
             throw new AssayException(Problem.of("auth.bad_token", "the admin token is wrong")
