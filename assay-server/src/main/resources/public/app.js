@@ -114,8 +114,10 @@ async function loadForm() {
   const select = $('#case-set');
   select.replaceChildren();
   state.suites.forEach((suite) => {
-    const option = el('option', suite.name + ' (' + suite.case_count + ' cases)');
+    const problems = suite.problem_count ? ', ' + suite.problem_count + ' problems' : '';
+    const option = el('option', suite.name + ' (' + suite.case_count + ' cases' + problems + ')');
     option.value = suite.name;
+    option.disabled = !suite.runnable;
     select.append(option);
   });
   fillSuite();

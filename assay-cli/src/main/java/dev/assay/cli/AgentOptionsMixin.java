@@ -28,7 +28,7 @@ final class AgentOptionsMixin {
     @Spec(Spec.Target.MIXEE)
     CommandSpec mixee;
 
-    @Option(names = "--agent", paramLabel = "<url>",
+    @Option(names = "--agent", paramLabel = "<url>", converter = OptionValues.HttpUri.class,
             description = "An agent service that runs its own loop and streams SSE events, e.g. "
                     + "http://localhost:8000/wunder (see docs/targets.md).")
     URI url;

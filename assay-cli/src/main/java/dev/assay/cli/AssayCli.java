@@ -69,10 +69,24 @@ public final class AssayCli implements Callable<Integer> {
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        // One line naming the option instead of picocli's message followed by the whole usage text.
+        commandLine.setParameterExceptionHandler((exception, arguments) -> {
+            CommandLine line = exception.getCommandLine();
+            line.getErr().printf("error: %s (see '%s --help')%n", exception.getMessage(),
+                    line.getCommandSpec().qualifiedName());
+            CommandLine.UnmatchedArgumentException.printSuggestions(exception, line.getErr());
+            return ExitCodes.USAGE;
+        });
         commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
             if (exception instanceof AssayException assay) {
                 line.getErr().println("error: " + Problems.describe(assay.problem()));
                 return ExitCodes.forProblem(assay.problem());
+            }
+            if (exception instanceof IllegalArgumentException invalid) {
+                // The core's records refuse impossible settings this way (concurrency 0 from a configuration
+                // file, say): what the user gave, so a usage error, in one line.
+                line.getErr().println("error: " + invalid.getMessage());
+                return ExitCodes.USAGE;
             }
             // picocli's default would be 1, which here means "threshold missed": a CI job must not read a crash so.
             line.getErr().println("error: " + exception);

@@ -37,13 +37,13 @@ final class CasesCommand implements Callable<Integer> {
         @Parameters(arity = "1..*", paramLabel = "<path>", description = "Case files or directories.")
         List<Path> paths;
         @Option(names = "--format", paramLabel = "<format>", defaultValue = "text", description = "text or json.")
-        String format;
+        OutputFormats.Text format;
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             SuiteLoad load = new SuiteLoader(CheckerRegistry.builtins()).load(paths);
-            if (format.equals("json")) {
+            if (format == OutputFormats.Text.json) {
                 out.println(Json.write(Map.of(
                         "valid", load.isValid(),
                         "case_set", load.suite().name(),

@@ -122,15 +122,18 @@ final class DialogCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             try {
+                Path dir = outDir != null ? outDir
+                        : Optional.ofNullable(traces.toAbsolutePath().getParent()).orElse(Path.of("."));
+                OutputDirectories.requireWritable(spec.commandLine(), "--out", dir);
+                ScoreOptions options = scoring.toOptions();
                 Optional<ExplainabilityJudge> judge = judgeOptions.judge(parent.models, AssayHome.of(env));
                 TraceFile.Contents contents = TraceFile.read(traces);
+                requireSomeTrace(contents);
                 contents.problems().forEach(problem -> err.println("warning: " + problem.type() + " line "
                         + problem.details().get("line") + ": " + problem.message()));
                 Optional<Dataset> joined = Optional.ofNullable(dataset).map(Dataset::load);
                 String datasetPath = dataset != null ? dataset.toString() : "";
-                Scoring.Result result = Scoring.score(contents.traces(), joined, runId, datasetPath,
-                        scoring.toOptions(), judge);
-                Path dir = outDir != null ? outDir : Optional.ofNullable(traces.toAbsolutePath().getParent()).orElse(Path.of("."));
+                Scoring.Result result = Scoring.score(contents.traces(), joined, runId, datasetPath, options, judge);
                 Scoring.write(dir, result);
                 printSummary(out, result);
                 out.println("written: " + dir.resolve(Scoring.SUMMARY_FILE));
@@ -146,6 +149,22 @@ final class DialogCommand implements Callable<Integer> {
         @Override
         public void environment(Map<String, String> environment) {
             this.env = environment;
+        }
+
+        /**
+         * A file without a single trace is not a trace file (a dataset, a report, the wrong path): scoring it would
+         * "succeed" with no dialog.
+         */
+        private void requireSomeTrace(TraceFile.Contents contents) {
+            if (!contents.traces().isEmpty()) {
+                return;
+            }
+            Problem first = contents.problems().isEmpty() ? null : contents.problems().getFirst();
+            String where = first == null ? traces.toString() : traces + ":" + first.details().get("line");
+            String why = first == null ? "the file is empty" : first.message();
+            Problem problem = Problem.of("dialog.trace_unreadable", where + ": no dialog trace in the file (" + why
+                    + "); --traces takes the dialog_trace.jsonl of a dialog run").withDetail("path", traces.toString());
+            throw new AssayException(first == null ? problem : problem.withDetail("line", first.details().get("line")));
         }
     }
 
@@ -188,14 +207,17 @@ final class DialogCommand implements Callable<Integer> {
         Path outDir;
 
         @Option(names = "--workers-dialog", paramLabel = "N", defaultValue = "1",
+                converter = OptionValues.AtLeastOne.class,
                 description = "Dialogs replayed in parallel; default ${DEFAULT-VALUE}.")
         int workersDialog;
 
         @Option(names = "--turn-timeout", paramLabel = "SECONDS", defaultValue = "120",
+                converter = OptionValues.AtLeastOne.class,
                 description = "Time limit of one call of one turn; default ${DEFAULT-VALUE}.")
-        long turnTimeoutSeconds;
+        int turnTimeoutSeconds;
 
         @Option(names = "--turn-retries", paramLabel = "N", defaultValue = "1",
+                converter = OptionValues.NotNegative.class,
                 description = "Extra attempts after a failed or timed-out call; default ${DEFAULT-VALUE}.")
         int turnRetries;
 
@@ -217,10 +239,6 @@ final class DialogCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             try {
-                if (workersDialog < 1 || turnTimeoutSeconds < 1 || turnRetries < 0) {
-                    throw new AssayException(Problem.of("dialog.invalid_option", "--workers-dialog and "
-                            + "--turn-timeout must be at least 1, --turn-retries at least 0"));
-                }
                 if (model.given() == agent.given()) {
                     throw new ParameterException(spec.commandLine(), "give exactly one of --model and --agent");
                 }
@@ -231,6 +249,7 @@ final class DialogCommand implements Callable<Integer> {
                     throw new ParameterException(spec.commandLine(),
                             "--system-prompt applies to --model only; an agent service keeps its own prompt");
                 }
+                OutputDirectories.requireWritable(spec.commandLine(), "--out", outDir);
                 // Created before any turn is replayed, so a misconfigured judge fails the run at once.
                 Optional<ExplainabilityJudge> judge = judgeOptions.judge(parent.models, database.home());
                 Dataset data = Dataset.load(dataset);

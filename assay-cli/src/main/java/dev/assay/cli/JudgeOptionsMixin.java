@@ -1,7 +1,5 @@
 package dev.assay.cli;
 
-import dev.assay.AssayException;
-import dev.assay.Problem;
 import dev.assay.check.judge.Judge;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeModel;
@@ -24,7 +22,7 @@ final class JudgeOptionsMixin {
                     + "mock) into judge_summary.json and judge_eval.jsonl; default: no judge.")
     String model;
 
-    @Option(names = "--judge-base-url", paramLabel = "<url>",
+    @Option(names = "--judge-base-url", paramLabel = "<url>", converter = OptionValues.HttpUrl.class,
             description = "API root of the judge's OpenAI-compatible server (default: the provider's).")
     String baseUrl;
 
@@ -33,7 +31,7 @@ final class JudgeOptionsMixin {
                     + "ANTHROPIC_API_KEY for anthropic:).")
     String apiKeyEnv;
 
-    @Option(names = "--workers-judge", paramLabel = "N", defaultValue = "1",
+    @Option(names = "--workers-judge", paramLabel = "N", defaultValue = "1", converter = OptionValues.AtLeastOne.class,
             description = "Judge requests in parallel; default ${DEFAULT-VALUE}.")
     int workers;
 
@@ -42,12 +40,8 @@ final class JudgeOptionsMixin {
      *
      * @param models creates the judge's chat model
      * @param home   {@code $ASSAY_HOME}: answers are cached in {@code cache/judge} below it
-     * @throws AssayException {@code dialog.invalid_option} when {@code --workers-judge} is below 1
      */
     Optional<ExplainabilityJudge> judge(Function<ModelOptions, ChatModel> models, Path home) {
-        if (workers < 1) {
-            throw new AssayException(Problem.of("dialog.invalid_option", "--workers-judge must be at least 1"));
-        }
         if (model == null) {
             return Optional.empty();
         }

@@ -16,7 +16,7 @@ final class ModelOptionsMixin {
                     + "or anthropic:MODEL.")
     String model;
 
-    @Option(names = "--base-url", paramLabel = "<url>",
+    @Option(names = "--base-url", paramLabel = "<url>", converter = OptionValues.HttpUrl.class,
             description = "API root of an OpenAI-compatible server, e.g. http://localhost:11434/v1 (default: OpenAI).")
     String baseUrl;
 
@@ -25,7 +25,8 @@ final class ModelOptionsMixin {
                     + "anthropic:). Keys are never stored.")
     String apiKeyEnv;
 
-    @Option(names = "--temperature", paramLabel = "<t>", description = "Sampling temperature (default: the API's).")
+    @Option(names = "--temperature", paramLabel = "<t>", converter = OptionValues.Temperature.class,
+            description = "Sampling temperature, 0 to 2 (default: the API's).")
     Double temperature;
 
     @Option(names = "--seed", paramLabel = "<n>",

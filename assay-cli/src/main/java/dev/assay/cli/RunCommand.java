@@ -74,7 +74,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     AgentOptionsMixin agentFlags;
 
     @Option(names = "--agent-tools-url", paramLabel = "<url>",
-            description = "GET this URL for the agent's tool list instead of --agent-tools.")
+            description = "GET this URL for the agent's tool list instead of --agent-tools.",
+            converter = OptionValues.HttpUri.class)
     URI agentToolsUrl;
 
     @Option(names = "--agent-workspace", paramLabel = "<dir>",
@@ -112,10 +113,12 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     Path replay;
 
     @Option(names = {"-c", "--concurrency"}, paramLabel = "<n>", defaultValue = "4",
+            converter = OptionValues.AtLeastOne.class,
             description = "Cases evaluated at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
     @Option(names = "--timeout", paramLabel = "<seconds>", defaultValue = "120",
+            converter = OptionValues.PositiveSeconds.class,
             description = "Time limit per case unless the case sets timeout_s (default: ${DEFAULT-VALUE}).")
     double timeoutSeconds;
 
@@ -132,11 +135,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Option(names = "--ids", split = ",", paramLabel = "<id>", description = "Only these case ids.")
     List<String> ids = new ArrayList<>();
 
-    @Option(names = "--limit", paramLabel = "<n>", defaultValue = "0",
+    @Option(names = "--limit", paramLabel = "<n>", defaultValue = "0", converter = OptionValues.NotNegative.class,
             description = "At most this many cases (after --seed shuffling; 0 = all).")
     int limit;
 
-    @Option(names = "--samples", paramLabel = "<n>", defaultValue = "1",
+    @Option(names = "--samples", paramLabel = "<n>", defaultValue = "1", converter = OptionValues.AtLeastOne.class,
             description = "Answers drawn per case; above 1 each is an item <case id>#<k> and reports add pass@k "
                     + "(default: ${DEFAULT-VALUE}).")
     int samples;
@@ -149,18 +152,20 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description = "native (function calling) or text (<tool_call> blocks) (default: ${DEFAULT-VALUE}).")
     ToolMode toolMode;
 
-    @Option(names = "--max-tokens", paramLabel = "<n>", description = "Output-token cap per model call.")
+    @Option(names = "--max-tokens", paramLabel = "<n>", converter = OptionValues.AtLeastOne.class,
+            description = "Output-token cap per model call.")
     Integer maxTokens;
 
-    @Option(names = "--max-steps", paramLabel = "<n>", defaultValue = "20",
+    @Option(names = "--max-steps", paramLabel = "<n>", defaultValue = "20", converter = OptionValues.AtLeastOne.class,
             description = "Model calls per case at most (default: ${DEFAULT-VALUE}).")
     int maxSteps;
 
-    @Option(names = "--retries", paramLabel = "<n>", defaultValue = "3",
+    @Option(names = "--retries", paramLabel = "<n>", defaultValue = "3", converter = OptionValues.NotNegative.class,
             description = "Retries of a failed model call (429, 5xx, timeouts) (default: ${DEFAULT-VALUE}).")
     int retries;
 
     @Option(names = "--max-retry-wait", paramLabel = "<seconds>", defaultValue = "120",
+            converter = OptionValues.NotNegativeSeconds.class,
             description = "Total time one call may wait between retries (default: ${DEFAULT-VALUE}).")
     double maxRetryWait;
 
@@ -174,7 +179,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description = "Write report.json, report.md, junit.xml and report.html here.")
     Path out;
 
-    @Option(names = "--threshold", paramLabel = "<score>",
+    @Option(names = "--threshold", paramLabel = "<score>", converter = OptionValues.Fraction.class,
             description = "Exit with code 1 when the total score (0..1) is below this.")
     Double threshold;
 
@@ -199,7 +204,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
 
     @Option(names = "--format", paramLabel = "<format>", defaultValue = "table",
             description = "Summary on stdout: table or json (default: ${DEFAULT-VALUE}).")
-    String format;
+    OutputFormats.Table format;
 
     @Option(names = {"-q", "--quiet"}, description = "No per-case progress lines on stderr.")
     boolean quiet;
@@ -226,6 +231,15 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         if (targets != 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "give exactly one of --model, --agent, --replay and --target");
+        }
+        if (out != null) {
+            OutputDirectories.requireWritable(spec.commandLine(), "--out", out);
+        }
+        if (workspaceDir != null) {
+            OutputDirectories.requireWritable(spec.commandLine(), "--workspace-dir", workspaceDir);
+        }
+        if (agentWorkspace != null) {
+            OutputDirectories.requireWritable(spec.commandLine(), "--agent-workspace", agentWorkspace);
         }
         var retry = new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
                 Duration.ofMillis((long) (maxRetryWait * 1000)));
@@ -329,13 +343,13 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 if (out != null) {
                     Reporters.builtins().writeAll(report, out);
                 }
-                Summary.print(stdout, report, format, out);
+                Summary.print(stdout, report, format.toString(), out);
                 boolean kept = report.items().stream().anyMatch(item -> switch (item.status()) {
                     case FAILED, PARTIAL, ERROR -> true;
                     default -> keepWorkspaces;
                 });
                 Path runWorkspaces = plan.config().workspaceRoot().resolve(run.runId());
-                if (kept && !format.equals("json") && java.nio.file.Files.isDirectory(runWorkspaces)) {
+                if (kept && format != OutputFormats.Table.json && java.nio.file.Files.isDirectory(runWorkspaces)) {
                     stdout.println("Workspaces kept for inspection: " + runWorkspaces);
                 }
                 return exitCode(run);

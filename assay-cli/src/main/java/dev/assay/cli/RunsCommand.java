@@ -49,22 +49,25 @@ final class RunsCommand implements Callable<Integer> {
         RunStatus status;
         @Option(names = "--user-id", paramLabel = "<id>", description = "Only runs of this user.")
         String userId;
-        @Option(names = "--kind", paramLabel = "<kind>", description = "capability or dialog.")
+        @Option(names = "--kind", paramLabel = "<kind>", converter = OptionValues.RunKind.class,
+                description = "capability or dialog.")
         String kind;
-        @Option(names = "--limit", paramLabel = "<n>", defaultValue = "20", description = "At most this many (default: ${DEFAULT-VALUE}).")
+        @Option(names = "--limit", paramLabel = "<n>", defaultValue = "20", converter = OptionValues.AtLeastOne.class,
+                description = "At most this many, up to 1000 (default: ${DEFAULT-VALUE}).")
         int limit;
-        @Option(names = "--offset", paramLabel = "<n>", defaultValue = "0", description = "Skip this many.")
+        @Option(names = "--offset", paramLabel = "<n>", defaultValue = "0", converter = OptionValues.NotNegative.class,
+                description = "Skip this many.")
         int offset;
         @Option(names = "--format", paramLabel = "<format>", defaultValue = "table", description = "table or json.")
-        String format;
+        OutputFormats.Table format;
 
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
             try (Store store = database.open()) {
-                var query = new RunQuery(userId, model, status, kind, null, null, offset, Math.max(1, Math.min(limit, 1000)));
+                var query = new RunQuery(userId, model, status, kind, null, null, offset, Math.min(limit, 1000));
                 List<Run> runs = store.listRuns(query);
-                if (format.equals("json")) {
+                if (format == OutputFormats.Table.json) {
                     out.println(Json.write(java.util.Map.of("runs", runs, "total", store.countRuns(query))));
                     return ExitCodes.OK;
                 }
@@ -92,19 +95,22 @@ final class RunsCommand implements Callable<Integer> {
         String runId;
         @Option(names = "--format", paramLabel = "<format>", defaultValue = "table",
                 description = "table, or json (the report.json document).")
-        String format;
+        OutputFormats.Table format;
         @Option(names = {"-o", "--out"}, paramLabel = "<dir>", description = "Also write the reports here.")
         Path out;
 
         @Override
         public Integer call() throws Exception {
+            if (out != null) {
+                OutputDirectories.requireWritable(spec.commandLine(), "--out", out);
+            }
             try (Store store = database.open()) {
                 RunReport report = RunReport.load(store, RunIds.resolve(store, runId));
                 if (out != null) {
                     Reporters.builtins().writeAll(report, out);
                 }
                 PrintWriter writer = spec.commandLine().getOut();
-                if (format.equals("json")) {
+                if (format == OutputFormats.Table.json) {
                     var bytes = new java.io.ByteArrayOutputStream();
                     Reporters.builtins().get("json").write(report, bytes);
                     writer.println(bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
@@ -131,7 +137,7 @@ final class RunsCommand implements Callable<Integer> {
         @Parameters(index = "1", paramLabel = "<run-b>", description = "The run compared with it.")
         String runB;
         @Option(names = "--format", paramLabel = "<format>", defaultValue = "table", description = "table or json.")
-        String format;
+        OutputFormats.Table format;
 
         @Override
         public Integer call() {
@@ -140,7 +146,7 @@ final class RunsCommand implements Callable<Integer> {
                 Run b = store.findRun(RunIds.resolve(store, runB)).orElseThrow();
                 var comparison = RunComparison.of(store, a, b);
                 PrintWriter out = spec.commandLine().getOut();
-                if (format.equals("json")) {
+                if (format == OutputFormats.Table.json) {
                     out.println(Json.write(comparison));
                     return ExitCodes.OK;
                 }

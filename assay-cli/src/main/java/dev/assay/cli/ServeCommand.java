@@ -1,5 +1,7 @@
 package dev.assay.cli;
 
+import dev.assay.AssayException;
+import dev.assay.Problem;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.run.Engine;
 import dev.assay.server.AdminToken;
@@ -8,16 +10,26 @@ import dev.assay.server.ServerConfig;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import io.javalin.Javalin;
+import io.javalin.util.JavalinBindException;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.ServerSocket;
+import java.net.SocketException;
+import java.net.UnknownHostException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code assay serve}: the web page and the REST/SSE API over the same database as the other commands. */
@@ -31,7 +43,7 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
     @Mixin
     DatabaseOption database;
 
-    @Option(names = {"-p", "--port"}, paramLabel = "<port>", defaultValue = "7070",
+    @Option(names = {"-p", "--port"}, paramLabel = "<port>", defaultValue = "7070", converter = OptionValues.Port.class,
             description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
@@ -39,9 +51,10 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
             description = "Address to bind (default: ${DEFAULT-VALUE}). On any other address reads need the token too.")
     String host;
 
-    @Option(names = "--token", paramLabel = "<token>",
-            description = "Admin token for mutating calls (default: $ASSAY_TOKEN, else one generated and kept in "
-                    + "$ASSAY_HOME/" + AdminToken.FILE_NAME + ").")
+    @Option(names = "--token", paramLabel = "<token>", converter = OptionValues.Token.class,
+            description = "Admin token for mutating calls, at least " + OptionValues.MIN_TOKEN_LENGTH + " characters "
+                    + "(default: $ASSAY_TOKEN, else one generated and kept in $ASSAY_HOME/" + AdminToken.FILE_NAME
+                    + ").")
     String token;
 
     @Option(names = "--suites", paramLabel = "<dir>",
@@ -63,13 +76,27 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         String adminToken = token != null ? token
-                : env.get("ASSAY_TOKEN") != null && !env.get("ASSAY_TOKEN").isBlank() ? env.get("ASSAY_TOKEN")
+                : env.get("ASSAY_TOKEN") != null && !env.get("ASSAY_TOKEN").isBlank() ? environmentToken()
                 : AdminToken.loadOrCreate(database.home());
+        if (suites != null && !Files.isDirectory(suites)) {
+            throw new ParameterException(spec.commandLine(), "--suites " + suites + " is not a directory");
+        }
+        requireFreePort(requireLocalAddress());
+        if (workspaceDir != null) {
+            OutputDirectories.requireWritable(spec.commandLine(), "--workspace-dir", workspaceDir);
+        }
         var config = new ServerConfig(host, adminToken, suites != null ? suites : defaultSuites(),
                 workspaceDir != null ? workspaceDir : database.home().resolve("workspaces"), env::get);
         try (Store store = database.open()) {
             CheckerRegistry checkers = CheckerRegistry.builtins();
-            Javalin app = AssayServer.create(config, new Engine(store, checkers), store, checkers).start(port);
+            Javalin app = AssayServer.create(config, new Engine(store, checkers), store, checkers);
+            try {
+                app.start(port);
+            } catch (JavalinBindException e) {
+                // Taken between the check and the start: Javalin has logged its guess, the cause is in the chain.
+                app.stop();
+                throw cannotListen(rootMessage(e));
+            }
             var stopped = new CountDownLatch(1);
             Thread stopOnSignal = new Thread(() -> {
                 app.stop();
@@ -84,6 +111,65 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
             stopped.await();
             return ExitCodes.OK;
         }
+    }
+
+    private String environmentToken() {
+        try {
+            return OptionValues.requireTokenLength(env.get("ASSAY_TOKEN"), "$ASSAY_TOKEN ");
+        } catch (CommandLine.TypeConversionException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /**
+     * Refuses a {@code --host} that is no address of this machine before the server tries to bind it (Javalin would
+     * report any bind failure as a busy port).
+     */
+    private InetAddress requireLocalAddress() {
+        InetAddress address;
+        try {
+            address = InetAddress.getByName(host);
+        } catch (UnknownHostException e) {
+            throw new ParameterException(spec.commandLine(), "--host " + host + " is not a known host name or address");
+        }
+        try {
+            if (!address.isAnyLocalAddress() && !address.isLoopbackAddress()
+                    && NetworkInterface.getByInetAddress(address) == null) {
+                String resolved = host.equals(address.getHostAddress()) ? "" : " (" + address.getHostAddress() + ")";
+                throw new ParameterException(spec.commandLine(), "--host " + host + resolved
+                        + " is not an address of this machine");
+            }
+        } catch (SocketException e) {
+            throw new ParameterException(spec.commandLine(), "--host " + host + ": cannot list this machine's "
+                    + "addresses: " + e.getMessage());
+        }
+        return address;
+    }
+
+    /** A taken port is found here, in the system's words, before Javalin would log an error of its own for it. */
+    private void requireFreePort(InetAddress address) {
+        if (port == 0) {
+            return;
+        }
+        try (var probe = new ServerSocket()) {
+            probe.bind(new InetSocketAddress(address, port));
+        } catch (IOException e) {
+            throw cannotListen(e.getMessage());
+        }
+    }
+
+    private AssayException cannotListen(String reason) {
+        return new AssayException(Problem.of("server.cannot_listen", "cannot listen on " + host + " port " + port
+                + ": " + reason + "; choose another --port (0 picks a free one)").withDetail("field", "port"));
+    }
+
+    /** The innermost message (Jetty's "Address already in use"), not Javalin's guess at the cause. */
+    private static String rootMessage(Throwable failure) {
+        Throwable cause = failure;
+        while (cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause.getMessage() == null ? cause.toString() : cause.getMessage();
     }
 
     /** The {@code examples} directory of the project the jar was built in, else {@code ./examples}. */

@@ -108,7 +108,7 @@ class DialogCommandTest {
         int code = execute(null, "score", "--traces", traces.toString(), "--workers-judge", "0");
 
         assertThat(code).isEqualTo(ExitCodes.USAGE);
-        assertThat(err.toString()).contains("dialog.invalid_option");
+        assertThat(err.toString()).contains("--workers-judge").contains("at least 1");
     }
 
     @Test
@@ -117,7 +117,7 @@ class DialogCommandTest {
                 "--workers-dialog", "0", "--out", dir.toString());
 
         assertThat(code).isEqualTo(ExitCodes.USAGE);
-        assertThat(err.toString()).contains("dialog.invalid_option");
+        assertThat(err.toString()).contains("--workers-dialog").contains("at least 1");
     }
 
     private Path dataset() throws IOException {

@@ -44,14 +44,20 @@ class RunCommandTest {
     }
 
     @Test
-    void reports_that_cannot_be_written_exit_3_not_the_threshold_code() throws Exception {
+    void an_out_path_that_cannot_be_a_directory_is_refused_before_the_run_starts() throws Exception {
         Path out = Files.writeString(home.resolve("a-file"), "");
 
-        var result = new CliRunner(home).run("run", EXAMPLES.toString(), "--model", "mock", "--out", out.toString(),
+        var cli = new CliRunner(home);
+        var result = cli.run("run", EXAMPLES.toString(), "--model", "mock", "--out", out.toString(), "--quiet");
+        var below = cli.run("run", EXAMPLES.toString(), "--model", "mock", "--out", out.resolve("reports").toString(),
                 "--quiet");
 
-        assertThat(result.code()).isEqualTo(ExitCodes.CANNOT_RUN);
-        assertThat(result.err()).contains("FileAlreadyExistsException");
+        assertThat(result.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(result.err().strip()).startsWith("error: --out " + out).contains("a file of that name exists")
+                .doesNotContain("\tat ");
+        assertThat(below.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(below.err()).contains("--out").doesNotContain("\tat ");
+        assertThat(Json.parse(cli.run("runs", "list", "--format", "json").out()).path("total").asInt()).isZero();
     }
 
     @Test

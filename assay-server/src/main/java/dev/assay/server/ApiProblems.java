@@ -12,7 +12,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The one translation of failures to HTTP: a JSON body {@code {type, title, status, detail, field}} with the status
  * from {@link #status}. Unexpected exceptions are logged here and reach the client only as {@code server.internal}
- * with no stack trace.
+ * with no stack trace. The handlers never throw: Javalin answers an exception thrown by a handler with another call
+ * of the handlers, so on a request Jetty has already recycled (a stream ending after its client or the server went
+ * away) a throwing handler loops forever.
  */
 final class ApiProblems {
     private static final Logger LOG = LoggerFactory.getLogger(ApiProblems.class);
@@ -50,7 +52,16 @@ final class ApiProblems {
         return 500;
     }
 
+    /** Writes the problem as the response, or logs one line when the request is gone and nothing can be written. */
     static void render(Context ctx, Problem problem) {
+        try {
+            write(ctx, problem);
+        } catch (RuntimeException requestGone) {
+            LOG.debug("could not answer {} (the request has ended): {}", problem.type(), requestGone.toString());
+        }
+    }
+
+    private static void write(Context ctx, Problem problem) {
         int status = status(problem.type());
         ObjectNode body = Json.object();
         body.put("type", problem.type());
@@ -70,7 +81,15 @@ final class ApiProblems {
             default -> "request.rejected";
         }, e.getMessage())));
         routes.exception(Exception.class, (e, ctx) -> {
-            LOG.error("request {} {} failed", ctx.method(), ctx.path(), e);
+            String request;
+            try {
+                request = ctx.method() + " " + ctx.path();
+            } catch (RuntimeException requestGone) {
+                // Jetty recycled the request (its client or the server went away): there is nobody to answer.
+                LOG.debug("a handler ended after its request was gone: {}", e.toString());
+                return;
+            }
+            LOG.error("request {} failed", request, e);
             render(ctx, Problem.of("server.internal", "the server failed; see its log"));
         });
     }

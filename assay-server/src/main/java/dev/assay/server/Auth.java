@@ -9,7 +9,8 @@ import io.javalin.http.HandlerType;
  * The admin token check, run before every API route: mutating calls always need the token; reads need it when the
  * server is bound to a non-loopback address. The token comes as {@code Authorization: Bearer T}, as
  * {@code X-Assay-Token: T}, or (for {@code EventSource} and download links, which cannot set headers) as the query
- * parameter {@code token}.
+ * parameter {@code token} on reads only: a token in a URL ends up in histories and logs, and a link or a form on
+ * another site must not be able to start or delete anything with it.
  */
 final class Auth {
     private final ServerConfig config;
@@ -29,10 +30,11 @@ final class Auth {
             }
             return;
         }
-        String presented = presented(ctx);
+        String presented = presented(ctx, !mutating);
         if (presented == null) {
-            throw new AssayException(Problem.of("auth.missing_token",
-                    "this call needs the admin token (Authorization: Bearer TOKEN)").withDetail("field", "token"));
+            String hint = mutating && ctx.queryParam("token") != null ? "; ?token= is accepted on reads only" : "";
+            throw new AssayException(Problem.of("auth.missing_token", "this call needs the admin token "
+                    + "(Authorization: Bearer TOKEN)" + hint).withDetail("field", "token"));
         }
         if (!AdminToken.matches(config.token(), presented)) {
             throw new AssayException(Problem.of("auth.bad_token", "the admin token is wrong")
@@ -50,12 +52,15 @@ final class Auth {
                 || host.equals(config.host());
     }
 
-    private static String presented(Context ctx) {
+    private static String presented(Context ctx, boolean queryAllowed) {
         String authorization = ctx.header("Authorization");
         if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return authorization.substring(7).strip();
         }
         String header = ctx.header("X-Assay-Token");
-        return header != null ? header.strip() : ctx.queryParam("token");
+        if (header != null) {
+            return header.strip();
+        }
+        return queryAllowed ? ctx.queryParam("token") : null;
     }
 }

@@ -6,6 +6,7 @@ import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
+import dev.assay.cases.CaseProblem;
 import dev.assay.cases.SuiteLoad;
 import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
@@ -25,6 +26,9 @@ import java.util.stream.Stream;
  * make the server read an arbitrary file. Thread-safe (stateless apart from its configuration).
  */
 final class CaseSets {
+    /** Problems listed per entry; {@code problem_count} has them all ({@code assay cases validate} lists each). */
+    static final int LISTED_PROBLEMS = 20;
+
     private final Path directory;
     private final CheckerRegistry checkers;
 
@@ -57,7 +61,11 @@ final class CaseSets {
         return path;
     }
 
-    /** {@return one entry per directory or case file directly inside the suites directory, sorted by name} */
+    /**
+     * {@return one entry per directory or case file directly inside the suites directory, sorted by name}; an entry
+     * with problems (an empty directory, a file that does not parse) is listed with them, never failing the list,
+     * and names files relative to the suites directory only
+     */
     ArrayNode list() {
         ArrayNode sets = Json.MAPPER.createArrayNode();
         if (!Files.isDirectory(directory)) {
@@ -77,7 +85,7 @@ final class CaseSets {
         SuiteLoad load = new SuiteLoader(checkers).load(path);
         var languages = new TreeSet<String>();
         Map<String, Integer> dimensions = new TreeMap<>();
-        for (Case evalCase : load.suite(true).cases()) {
+        for (Case evalCase : load.suite().cases()) {
             if (!evalCase.language().isEmpty()) {
                 languages.add(evalCase.language());
             }
@@ -90,7 +98,27 @@ final class CaseSets {
         node.set("dimensions", Json.tree(dimensions));
         node.put("case_count", dimensions.values().stream().mapToInt(Integer::intValue).sum());
         node.put("problem_count", load.problems().size());
+        node.put("runnable", !load.suite().cases().isEmpty());
+        ArrayNode problems = node.putArray("problems");
+        load.problems().stream().limit(LISTED_PROBLEMS).forEach(problem -> problems.add(describe(problem)));
         return node;
+    }
+
+    private ObjectNode describe(CaseProblem problem) {
+        ObjectNode node = Json.object();
+        node.put("type", problem.type());
+        node.put("file", withoutDirectory(problem.source().file()));
+        node.put("line", problem.source().line());
+        node.put("case_id", problem.caseId());
+        node.put("field", problem.field());
+        node.put("message", withoutDirectory(problem.message()));
+        return node;
+    }
+
+    /** The text with the suites directory's path taken out: a client learns names inside it, nothing about the host. */
+    private String withoutDirectory(String text) {
+        String absolute = directory.toAbsolutePath().normalize() + java.io.File.separator;
+        return text.replace(absolute, "").replace(directory + java.io.File.separator, "");
     }
 
     private static boolean isCaseFile(Path path) {

@@ -23,7 +23,8 @@ import java.util.Optional;
  *   {@code eval_finished} when it ends.</li>
  * </ul>
  * Each stream is written by its own request thread from a bounded queue; the stream closes after
- * {@code eval_finished} and when the client falls too far behind. A comment line keeps idle streams open.
+ * {@code eval_finished} and when the client falls too far behind. A comment line keeps idle streams open. A stream
+ * whose client went away or whose response failed stops at once and writes nothing more (no warning per event).
  */
 final class StreamRoutes {
     private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
@@ -60,7 +61,11 @@ final class StreamRoutes {
     private void followLive(SseClient client, LiveRuns.LiveRun live, long after) throws InterruptedException {
         try (EventLog.Subscription subscription = live.events().subscribe(after < 0 ? Long.MAX_VALUE : after)) {
             if (after >= 0 && subscription.complete()) {
-                subscription.replay().forEach(event -> send(client, event));
+                for (EventLog.Event event : subscription.replay()) {
+                    if (!send(client, event)) {
+                        return;
+                    }
+                }
             } else if (subscription.finalEvent() != null) {
                 send(client, subscription.finalEvent());
             } else {
@@ -76,7 +81,7 @@ final class StreamRoutes {
                     send(client, event);
                     lastSent = Instant.now();
                 } else if (Duration.between(lastSent, Instant.now()).compareTo(KEEP_ALIVE) >= 0) {
-                    client.sendComment("keep-alive");
+                    keepAlive(client);
                     lastSent = Instant.now();
                 }
             }
@@ -103,15 +108,37 @@ final class StreamRoutes {
                 shown = run;
                 lastSent = Instant.now();
             } else if (Duration.between(lastSent, Instant.now()).compareTo(KEEP_ALIVE) >= 0) {
-                client.sendComment("keep-alive");
+                keepAlive(client);
                 lastSent = Instant.now();
             }
             Thread.sleep(STORE_POLL.toMillis());
         }
     }
 
-    private static void send(SseClient client, EventLog.Event event) {
-        client.sendEvent(event.name(), event.data(), Long.toString(event.id()));
+    /** Sends one event unless the stream is closed; {@return whether the stream is still open} */
+    private static boolean send(SseClient client, EventLog.Event event) {
+        return write(client, () -> client.sendEvent(event.name(), event.data(), Long.toString(event.id())));
+    }
+
+    private static void keepAlive(SseClient client) {
+        write(client, () -> client.sendComment("keep-alive"));
+    }
+
+    /**
+     * Javalin closes the client when a write fails with an IOException (the client went away) but lets any other
+     * failure through, such as Jetty's on a response it recycled when the server stopped: that closes it here too,
+     * so the stream ends once instead of failing again on every later write.
+     */
+    private static boolean write(SseClient client, Runnable sending) {
+        if (client.terminated()) {
+            return false;
+        }
+        try {
+            sending.run();
+        } catch (RuntimeException responseGone) {
+            client.close();
+        }
+        return !client.terminated();
     }
 
     /** {@code Last-Event-ID} (sent by EventSource on reconnect) or the query parameter {@code last_event_id}. */
