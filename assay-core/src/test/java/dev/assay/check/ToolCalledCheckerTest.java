@@ -67,6 +67,15 @@ class ToolCalledCheckerTest {
                 .status()).isEqualTo(Verdict.Status.PASSED);
     }
 
+    /** reference-semantics.md T2: the reference dropped these by becbe543; its earlier 8-tool case files use them. */
+    @Test
+    void the_chinese_names_the_reference_dropped_still_match() {
+        assertThat(judge("tool_called", "\"替换文本\"", transcript(call("c1", "replace_text", "{}")), workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
+        assertThat(judge("tool_called", "\"编辑文件\"", transcript(call("c1", "edit_file", "{}")), workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
+    }
+
     @Test
     void a_reference_alias_does_not_match_another_tool() {
         var transcript = transcript(call("c1", "技能调用", "{}"));

@@ -365,6 +365,35 @@ class SseAgentTargetTest {
         assertThat(target.toolNames()).containsExactlyInAnyOrder("read_file", "write_file", "docs@search");
     }
 
+    /** reference-semantics.md T4: the reference keeps a string argument as a string, so its subset match fails. */
+    @Test
+    void arguments_sent_as_a_json_string_are_judged_as_the_object_they_encode() throws Exception {
+        script.put("save s", events(
+                event("tool_call", "{\"tool\": \"write_file\", \"args\": \"{\\\"path\\\": \\\"s.txt\\\"}\"}"),
+                event("final", "{\"answer\": \"saved\"}")));
+
+        Item item = run(evalCase("save", "tool", "save s", "tool_args",
+                "{\"tool\": \"write_file\", \"required\": {\"path\": \"s.txt\"}}")).get("save");
+
+        assertThat(item.status()).as(item.checkerDetail().toString()).isEqualTo(ItemStatus.PASSED);
+    }
+
+    /**
+     * reference-semantics.md T3: Assay cannot see what a service offers, so without {@code --agent-tools} it assumes
+     * its own built-ins, and a case needing the reference's {@code apply_patch} is skipped until the tool is named.
+     */
+    @Test
+    void an_agent_service_offers_assays_built_ins_unless_its_tools_are_named() throws Exception {
+        var base = settings();
+        var naming = new SseAgentSettings(base.url(), null, "", "", List.of("apply_patch", "读取文件"), null, null,
+                null, null, false, null, null, null, 1);
+
+        assertThat(SseAgentTarget.open(base, Map.<String, String>of()::get).toolNames())
+                .containsAll(dev.assay.tools.ToolNames.BUILTIN).doesNotContain("apply_patch");
+        assertThat(SseAgentTarget.open(naming, Map.<String, String>of()::get).toolNames())
+                .containsExactlyInAnyOrder("apply_patch", "read_file");
+    }
+
     @Test
     void cases_needing_tools_the_agent_lacks_are_skipped() throws Exception {
         var settings = new SseAgentSettings(URI.create(agent.url()), null, "", "", List.of("read_file"), null, null,
