@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 
 /**
  * Finds the option letter a model chose in free text. The reference normaliser (wunder-reference.md §1.5,
- * {@code normalize_choice_answer}) in order, plus two additions:
+ * {@code normalize_choice_answer}) in order, with Assay's additions marked (each decided in docs/checkers.md,
+ * "Differences from the reference server"):
  * <ol>
  *   <li>tool-call markup, think blocks and every XML/HTML-like tag are removed; then NFKC, so full-width letters and
  *       punctuation ({@code Ｂ}, {@code ：}, {@code （}) read as their ASCII forms;</li>
