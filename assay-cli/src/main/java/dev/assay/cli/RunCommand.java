@@ -148,6 +148,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description = "Dimension weights for the total (default: tool=35,logic=25,common=20,complex=20).")
     String weights;
 
+    @Option(names = "--scoring", paramLabel = "<preset>",
+            description = "assay (default) or reference: the reference server's weights (tool=30,logic=25,common=15,"
+                    + "complex=30), pass/fail items and a total over every dimension; --weights still override.")
+    String scoring;
+
     @Option(names = "--tool-mode", paramLabel = "<mode>", defaultValue = "native",
             description = "native (function calling) or text (<tool_call> blocks) (default: ${DEFAULT-VALUE}).")
     ToolMode toolMode;
@@ -277,8 +282,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         int runConcurrency = runConcurrencyOf(defaults);
         Duration timeout = !given("--timeout") && defaults.timeout() != null ? defaults.timeout()
                 : Duration.ofMillis((long) (timeoutSeconds * 1000));
-        Weights runWeights = weights != null ? Weights.parse(weights)
-                : defaults.weights() != null ? defaults.weights() : Weights.defaults();
+        Weights runWeights = runWeights(defaults);
         var mcpServers = new ArrayList<McpServerConfig>(named == null ? List.of() : config.mcpServersFor(named));
         mcpStdio.forEach((name, command) -> {
             List<String> words = List.of(command.strip().split("\\s+"));
@@ -421,6 +425,17 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             return null;
         }
         return config.target(config.defaults().target());
+    }
+
+    /**
+     * {@code --scoring} picks a preset's weights and total rule, else assay.yaml's {@code defaults} (its weights only
+     * when {@code --weights} is not given, as before), else Assay's; {@code --weights} then replaces the ones it names.
+     */
+    private Weights runWeights(RunDefaults defaults) {
+        Weights base = scoring != null ? Weights.preset(Weights.Scoring.of(scoring))
+                : defaults.weights() == null ? Weights.defaults()
+                : weights != null ? Weights.preset(defaults.weights().scoring()) : defaults.weights();
+        return weights != null ? Weights.parse(weights, base) : base;
     }
 
     private int runConcurrencyOf(RunDefaults defaults) {

@@ -2,6 +2,7 @@ package dev.assay.cli;
 
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
@@ -41,6 +42,33 @@ class RunCommandTest {
         assertThat(out.resolve("junit.xml")).exists();
         assertThat(out.resolve("report.html")).exists();
         assertThat(Files.exists(home.resolve("assay.db"))).isTrue();
+    }
+
+    /** reference-semantics.md S1/S2: the reference's weights, and its total over every dimension. */
+    @Test
+    void the_reference_scoring_preset_gives_the_reference_total_and_is_recorded_in_the_report() throws Exception {
+        Path suite = Files.writeString(home.resolve("suite.jsonl"), """
+                {"id": "said", "dimension": "common", "prompt": "Say it.", "checker": "exact", "expected": "mock response"}
+                {"id": "other", "dimension": "logic", "prompt": "Say x.", "checker": "exact", "expected": "x"}
+                """);
+        Path own = home.resolve("own");
+        Path reference = home.resolve("reference");
+        var cli = new CliRunner(home);
+
+        assertThat(cli.run("run", suite.toString(), "--model", "mock", "--out", own.toString(), "-q").code()).isZero();
+        var result = cli.run("run", suite.toString(), "--model", "mock", "--scoring", "reference", "--out",
+                reference.toString(), "-q");
+
+        assertThat(result.code()).as(result.err()).isZero();
+        JsonNode report = Json.MAPPER.readTree(reference.resolve("report.json").toFile());
+        assertThat(report.path("total_score").asDouble()).isCloseTo(0.15, within(1e-9));
+        assertThat(report.at("/config/scoring").asText()).isEqualTo("reference");
+        assertThat(Files.readString(reference.resolve("report.md"))).contains("reference");
+        JsonNode ownReport = Json.MAPPER.readTree(own.resolve("report.json").toFile());
+        assertThat(ownReport.path("total_score").asDouble()).isCloseTo(20.0 / 45, within(1e-9));
+        assertThat(ownReport.at("/config/scoring").asText()).isEqualTo("assay");
+        assertThat(cli.run("run", suite.toString(), "--model", "mock", "--scoring", "wunder", "-q").err())
+                .contains("config.invalid_scoring");
     }
 
     @Test

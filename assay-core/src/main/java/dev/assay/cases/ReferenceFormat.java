@@ -10,7 +10,8 @@ import java.util.Map;
 /**
  * The reference server's case shape (wunder-reference.md §1.2): {@code checker} is an object tagged by
  * {@code type} whose other fields are the expectation. Converted here to Assay's {@link Check}s, so every
- * later stage sees one shape.
+ * later stage sees one shape; where the reference judges differently and its own cases depend on it, the
+ * conversion sets the option that gives its verdict (docs/checkers.md, "Differences from the reference server").
  */
 final class ReferenceFormat {
     /**
@@ -66,9 +67,11 @@ final class ReferenceFormat {
         JsonNode expected = switch (name) {
             case "choice", "exact" -> reader.text("answer");
             case "contains" -> reader.text("text");
-            case "regex" -> reader.text("pattern");
+            // The reference fails just the case on a pattern its engine rejects (reference-semantics.md R2).
+            case "regex" -> reader.pair("pattern", reader.text("pattern"), "on_invalid", TextNode.valueOf("fail"));
             case "tool_called" -> reader.text("tool");
-            case "file_exists" -> reader.text("path");
+            // The reference's file_exists passes on a directory, and its case sets rely on it (F1).
+            case "file_exists" -> reader.pair("path", reader.text("path"), "type", TextNode.valueOf("any"));
             case "tool_args" -> reader.pair("tool", reader.text("tool"), "required", reader.any("required"));
             case "file_contains" -> reader.pair("path", reader.text("path"), "contains", reader.text("text"));
             case "json_contains" -> reader.pair("path", reader.text("path"), "required", reader.any("required"));

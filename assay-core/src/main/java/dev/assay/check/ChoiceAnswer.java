@@ -13,20 +13,23 @@ import java.util.regex.Pattern;
 
 /**
  * Finds the option letter a model chose in free text. The reference normaliser (wunder-reference.md §1.5,
- * {@code normalize_choice_answer}) in order, plus two additions:
+ * {@code normalize_choice_answer}) in order, with Assay's additions marked (each decided in docs/checkers.md,
+ * "Differences from the reference server"):
  * <ol>
  *   <li>tool-call markup, think blocks and every XML/HTML-like tag are removed; then NFKC, so full-width letters and
  *       punctuation ({@code Ｂ}, {@code ：}, {@code （}) read as their ASCII forms;</li>
  *   <li>{@code label}: a label (答案, 最终答案, 选择, 选项, answer, final answer; any case) with a separator
  *       ({@code :}, {@code is}, 为, 是), optional wrappers, a letter and a terminator, anywhere; the last one wins;</li>
- *   <li>{@code line}: from the bottom, the first line that is wholly a labelled answer or a lone letter with wrappers
- *       or punctuation around it (wrappers include Markdown emphasis and LaTeX {@code \boxed{}}/{@code $…$});</li>
+ *   <li>{@code line}: from the bottom, the first line that is wholly a labelled answer or a lone letter with wrappers,
+ *       punctuation or spaces around it ({@code ( A )}; wrappers include Markdown emphasis and LaTeX
+ *       {@code \boxed{}}/{@code $…$});</li>
  *   <li>{@code leading_letter} (Assay): lines that start with a letter and a separator ({@code B. 4},
  *       {@code B，因为…}) with no other option marker after it; used when all such lines name one letter, so an
  *       echo of the options is never read as a choice;</li>
- *   <li>{@code short_line}: if the whole text is one line of at most 32 UTF-8 bytes, its only standalone upper-case
- *       letter; two or more (even the same letter twice) give no answer. Lower case is not read here because of
- *       the English article "a".</li>
+ *   <li>{@code short_line}: if the whole text is one line of at most 32 UTF-8 bytes, its only standalone letter in
+ *       either case, as in the reference ({@code I pick b}); two or more (even the same letter twice) give no
+ *       answer, except that (Assay) one standalone upper-case letter beside lower-case ones is read, so the
+ *       English article "a" does not hide it ({@code It is a C}).</li>
  * </ol>
  * Immutable and thread-safe.
  */
@@ -35,15 +38,19 @@ final class ChoiceAnswer {
     private static final int SHORT_LINE_BYTES = 32;
     private static final Pattern ANY_TAG = Pattern.compile("</?[A-Za-z][^>]*>");
     private static final Pattern LINE_LEAD = Pattern.compile("^[-*>`\\s]+");
-    private static final String LABEL = "(?:最终答案|答案|选择|选项|answer)[*_]*\\s*(?:[:：]|is\\b\\s*[:：]?|为|是\\s*[:：]?)\\s*";
+    private static final String LABEL = "(?:最终答案|答案|选择|选项|answer)[*_]*\\s*(?:[:：]|is\\s*[:：]?|为|是\\s*[:：]?)\\s*";
     /**
      * Opening wrappers, LaTeX's {@code \boxed{B}} and {@code $B$} included (maths-tuned models answer that way). A run
      * of wrapper characters is taken whole ({@code ++}): java.util.regex recurses once per repetition of a group, so
      * a model that repeats {@code (} thousands of times would otherwise overflow the stack; nothing after a run can
      * be a wrapper character, so taking it whole never loses a match.
      */
-    private static final String OPEN = "(?:[(\\[{<\"'`*_~“‘「【$]++|\\\\boxed\\{|\\\\text\\{)*";
+    private static final String OPEN = open("");
+    /** On a line that is only the answer, whitespace may stand among the wrappers, as in the reference: {@code ( A )}. */
+    private static final String LINE_OPEN = open("\\s");
     private static final String CLOSE_OR_PUNCT = "[)\\]}>\"'`*_~”’」】$.,，。!！?？:：;；]";
+    /** One character class, not an alternation: a group would recurse once per repetition on a long run. */
+    private static final String LINE_CLOSE = "[\\s" + CLOSE_OR_PUNCT.substring(1);
 
     /**
      * A letter found and the rule that found it.
@@ -59,16 +66,22 @@ final class ChoiceAnswer {
     private final Pattern leadingLetter;
     private final Pattern optionMarker;
     private final Pattern standalone;
+    private final Pattern standaloneUpper;
 
     /** @param letters the option letters, upper case, e.g. {@code ABCD} */
     ChoiceAnswer(String letters) {
         String any = "[" + letters + letters.toLowerCase(Locale.ROOT) + "]";
         String upper = "[" + letters + "]";
         labelled = Pattern.compile("(?iu)" + LABEL + OPEN + "(" + any + ")(?=\\s|" + CLOSE_OR_PUNCT + "|$)");
-        letterLine = Pattern.compile("^" + OPEN + "(" + any + ")" + CLOSE_OR_PUNCT + "*$");
+        letterLine = Pattern.compile("^" + LINE_OPEN + "(" + any + ")" + LINE_CLOSE + "*$");
         leadingLetter = Pattern.compile("^[(\\[【]?(" + upper + ")\\s*[).:、,，：]\\s*(.*)$");
         optionMarker = Pattern.compile("(?<![A-Za-z0-9])" + upper + "\\s*[).:、：]");
-        standalone = Pattern.compile("(?<![A-Za-z0-9])(" + upper + ")(?![A-Za-z0-9])");
+        standalone = Pattern.compile("(?<![A-Za-z0-9])(" + any + ")(?![A-Za-z0-9])");
+        standaloneUpper = Pattern.compile("(?<![A-Za-z0-9])(" + upper + ")(?![A-Za-z0-9])");
+    }
+
+    private static String open(String extraCharacters) {
+        return "(?:[" + extraCharacters + "(\\[{<\"'`*_~“‘「【$]++|\\\\boxed\\{|\\\\text\\{)*";
     }
 
     /** {@return the chosen letter, or empty when the text names none unambiguously} */
@@ -87,7 +100,7 @@ final class ChoiceAnswer {
 
     /** The text the rules read: what remains after markup is removed, in NFKC. */
     static String clean(String answer) {
-        String text = AnswerText.stripThinking(AnswerText.stripToolCalls(answer));
+        String text = AnswerText.withoutMarkup(answer);
         text = ANY_TAG.matcher(text).replaceAll("");
         return Normalizer.normalize(text, Normalizer.Form.NFKC).strip();
     }
@@ -127,14 +140,20 @@ final class ChoiceAnswer {
         if (lines.size() != 1 || text.getBytes(StandardCharsets.UTF_8).length > SHORT_LINE_BYTES) {
             return Optional.empty();
         }
-        Matcher matcher = standalone.matcher(text);
+        return onlyMatch(standalone, text).or(() -> onlyMatch(standaloneUpper, text))
+                .flatMap(letter -> found(letter, "short_line"));
+    }
+
+    /** {@return the group of the pattern's only match in the text; empty for none or several} */
+    private static Optional<String> onlyMatch(Pattern pattern, String text) {
+        Matcher matcher = pattern.matcher(text);
         String only = null;
         int count = 0;
         while (matcher.find()) {
             only = matcher.group(1);
             count++;
         }
-        return count == 1 ? found(only, "short_line") : Optional.empty();
+        return count == 1 ? Optional.of(only) : Optional.empty();
     }
 
     private static Optional<Extraction> found(String letter, String rule) {

@@ -33,7 +33,10 @@ record ContainsChecker(List<String> fragments, TextMatching matching) implements
 
     @Override
     public Verdict check(CheckContext context) {
-        String actual = context.finalAnswer() == null ? "" : context.finalAnswer();
+        // All fragments must occur in one reading; the cleaned answer is reported unless the labelled one passes.
+        List<String> readings = context.answerReadings();
+        String actual = readings.stream().filter(reading -> missingFragments(fragments, reading, matching).isEmpty())
+                .findFirst().orElse(readings.getFirst());
         List<String> missing = missingFragments(fragments, actual, matching);
         ObjectNode detail = Json.object();
         detail.set("expected", Json.tree(fragments));

@@ -3,6 +3,7 @@ package dev.assay.check;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -29,8 +30,12 @@ record ExactChecker(String expected, TextMatching matching) implements Checker {
 
     @Override
     public Verdict check(CheckContext context) {
-        String actual = context.finalAnswer() == null ? "" : context.finalAnswer();
         String normalizedExpected = matching.normalize(expected).strip();
+        List<String> readings = context.answerReadings();
+        // The cleaned answer is reported unless the reading with its label kept is the one that matches.
+        String actual = readings.stream()
+                .filter(reading -> matching.normalize(reading).strip().equals(normalizedExpected))
+                .findFirst().orElse(readings.getFirst());
         String normalizedActual = matching.normalize(actual).strip();
         ObjectNode detail = Json.object();
         detail.put("expected", expected);

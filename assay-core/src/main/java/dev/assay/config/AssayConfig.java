@@ -241,14 +241,23 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
         if (!node.isPresent()) {
             return RunDefaults.NONE;
         }
-        node.requireObject().onlyKeys(Set.of("target", "concurrency", "timeout_s", "weights", "db", "judge_cache"));
+        node.requireObject().onlyKeys(Set.of("target", "concurrency", "timeout_s", "weights", "scoring", "db",
+                "judge_cache"));
         String target = node.get("target").text(null);
         if (target != null && !targets.containsKey(target)) {
             throw node.get("target").invalid("names no target of 'targets' " + targets.keySet());
         }
         Weights weights = null;
+        ConfigNode scoring = node.get("scoring");
+        if (scoring.isPresent()) {
+            try {
+                weights = Weights.preset(Weights.Scoring.of(scoring.text(null)));
+            } catch (AssayException e) {
+                throw scoring.invalid("must be assay or reference");
+            }
+        }
         if (node.get("weights").isPresent()) {
-            var byDimension = new LinkedHashMap<>(Weights.defaults().byDimension());
+            var byDimension = new LinkedHashMap<String, Double>();
             node.get("weights").entries().forEach((dimension, weight) -> {
                 Double value = weight.number();
                 if (value == null || value < 0) {
@@ -256,7 +265,7 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
                 }
                 byDimension.put(dimension, value);
             });
-            weights = new Weights(byDimension);
+            weights = (weights == null ? Weights.defaults() : weights).with(byDimension);
         }
         return new RunDefaults(target, node.get("concurrency").integer(1), node.get("timeout_s").seconds(), weights,
                 node.get("db").text(null), node.get("judge_cache").flag());

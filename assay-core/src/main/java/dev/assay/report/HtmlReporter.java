@@ -45,7 +45,8 @@ final class HtmlReporter implements Reporter {
         html.append("<h1>Assay report: ").append(escape(run.caseSet())).append("</h1>\n<p>Run <code>")
                 .append(escape(run.runId())).append("</code> · ").append(escape(run.status().wireName()))
                 .append(" · target ").append(escape(run.modelName())).append(" · total <strong>")
-                .append(ItemText.percent(run.totalScore())).append("</strong></p>\n");
+                .append(ItemText.percent(run.totalScore())).append("</strong> · scoring ")
+                .append(escape(ItemText.scoring(run))).append("</p>\n");
         html.append("<table><tr><th>Dimension</th><th>Score</th></tr>\n");
         run.dimensionScores().forEach((dimension, score) -> html.append("<tr><td>").append(escape(dimension))
                 .append("</td><td class=num>").append(ItemText.percent(score)).append("</td></tr>\n"));

@@ -50,6 +50,16 @@ final class ItemText {
         return score == null ? "–" : "%.1f%%".formatted(score * 100);
     }
 
+    /**
+     * {@return the run's scoring preset as its snapshot records it, with the weights}: {@code assay} for runs stored
+     * before presets existed
+     */
+    static String scoring(dev.assay.run.Run run) {
+        var config = run.config();
+        String preset = config.path("scoring").asText("assay");
+        return config.path("weights").isObject() ? preset + " " + config.path("weights") : preset;
+    }
+
     /** {@return "pass@1 = 66.7%, pass@2 = 83.3%"} */
     static String passAtK(java.util.Map<Integer, Double> rates) {
         var parts = new java.util.ArrayList<String>();

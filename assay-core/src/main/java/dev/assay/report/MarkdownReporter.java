@@ -33,6 +33,7 @@ final class MarkdownReporter implements Reporter {
         md.append("- Run: `").append(run.runId()).append("` (").append(run.status().wireName()).append(")\n");
         md.append("- Target: ").append(cell(run.modelName())).append('\n');
         md.append("- Case set version: `").append(run.caseSetVersion()).append("`\n");
+        md.append("- Scoring: ").append(ItemText.scoring(run)).append('\n');
         md.append("- Started: ").append(run.startedAt()).append(", elapsed ")
                 .append("%.1f s".formatted(run.elapsedS())).append("\n\n");
         md.append("| Dimension | Score | 95% CI | Passed | Partial | Failed | Error | Skipped |\n");

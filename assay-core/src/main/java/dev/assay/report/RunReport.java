@@ -74,7 +74,8 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
     /** {@return each dimension's standard error and 95 % interval, from its scored items} */
     public Map<String, Spread> spreads() {
         return Spread.byDimension(items.stream()
-                .map(item -> new Scores.Entry(item.dimension(), item.weight(), item.score(), item.status().isScored()))
+                .map(item -> new Scores.Entry(item.dimension(), item.weight(), item.score(), item.status().isScored(),
+                        item.status() == ItemStatus.PASSED))
                 .toList());
     }
 

@@ -322,7 +322,8 @@ public final class Engine {
             Run run;
             boolean storeNow;
             synchronized (this) {
-                scores.add(new Scores.Entry(item.dimension(), item.weight(), item.score(), item.status().isScored()));
+                scores.add(new Scores.Entry(item.dimension(), item.weight(), item.score(), item.status().isScored(),
+                        item.status() == ItemStatus.PASSED));
                 statuses.add(item.status());
                 run = tally(RunStatus.RUNNING, null, null);
                 Instant now = Instant.now();

@@ -170,6 +170,7 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
         node.put("samples", config.samples());
         node.put("timeout_s", config.defaultTimeout().toMillis() / 1000.0);
         node.set("weights", Json.tree(config.weights().byDimension()));
+        node.put("scoring", config.weights().scoring().wireName());
         node.put("sandbox", sandbox.kind());
         node.put("workspace_policy", config.workspacePolicy().name().toLowerCase(java.util.Locale.ROOT));
         node.set("allowed_tools", Json.tree(tools.allowed()));

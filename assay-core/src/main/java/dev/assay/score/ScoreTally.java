@@ -18,8 +18,12 @@ public final class ScoreTally {
         }
     }
 
-    /** {@return the dimension scores and the total of the items counted so far} */
+    /** {@return the dimension scores and the total of the items counted so far, under the weights' total rule} */
     public Scores scores(Weights weights) {
+        return weights.scoring() == Weights.Scoring.REFERENCE ? referenceScores(weights) : assayScores(weights);
+    }
+
+    private Scores assayScores(Weights weights) {
         var dimensionScores = new LinkedHashMap<String, Double>();
         sums.forEach((dimension, sum) -> dimensionScores.put(dimension, sum.mean()));
         double weighted = 0;
@@ -35,15 +39,45 @@ public final class ScoreTally {
         return new Scores(dimensionScores, total);
     }
 
+    /**
+     * The reference server's rules: pass/fail items, a dimension whose case weights are all 0 dropped, and the total
+     * divided by the weight of every configured dimension (plus any other dimension the run scored), so a dimension
+     * with nothing judged counts 0.
+     */
+    private Scores referenceScores(Weights weights) {
+        var dimensionScores = new LinkedHashMap<String, Double>();
+        sums.forEach((dimension, sum) -> {
+            if (sum.weight > 0) {
+                dimensionScores.put(dimension, sum.passedWeight / sum.weight);
+            }
+        });
+        if (sums.isEmpty()) {
+            return new Scores(dimensionScores, null);
+        }
+        double totalWeight = weights.byDimension().values().stream().mapToDouble(Double::doubleValue).sum();
+        for (String dimension : sums.keySet()) {
+            if (!weights.byDimension().containsKey(dimension)) {
+                totalWeight += weights.of(dimension);
+            }
+        }
+        double weighted = 0;
+        for (var dimension : dimensionScores.entrySet()) {
+            weighted += weights.of(dimension.getKey()) * dimension.getValue();
+        }
+        return new Scores(dimensionScores, totalWeight > 0 ? weighted / totalWeight : 0.0);
+    }
+
     /** A dimension's scored items so far. */
     private static final class Sum {
         private double weighted;
+        private double passedWeight;
         private double weight;
         private double plain;
         private int count;
 
         void add(Scores.Entry entry) {
             weighted += entry.weight() * entry.score();
+            passedWeight += entry.passed() ? entry.weight() : 0;
             weight += entry.weight();
             plain += entry.score();
             count++;

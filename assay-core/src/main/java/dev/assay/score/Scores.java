@@ -12,6 +12,7 @@ import java.util.Map;
  *     dimension with no scored item neither counts as 0 nor takes weight (unlike the reference server, whose total
  *     divided by all four weights, so a run of "logic" only could never exceed 25 %).</li>
  * </ul>
+ * The {@link Weights.Scoring#REFERENCE reference} preset applies the reference server's rules instead.
  * All scores are in [0, 1].
  *
  * @param dimensionScores dimension to score, sorted by dimension; dimensions with no scored item are absent
@@ -26,8 +27,9 @@ public record Scores(Map<String, Double> dimensionScores, Double total) {
      * @param weight    the case's weight
      * @param score     in [0, 1]
      * @param scored    whether it counts (false for skipped and cancelled)
+     * @param passed    whether its status is passed (the reference preset counts only that)
      */
-    public record Entry(String dimension, double weight, double score, boolean scored) {
+    public record Entry(String dimension, double weight, double score, boolean scored, boolean passed) {
     }
 
     public static Scores of(List<Entry> entries, Weights weights) {

@@ -44,6 +44,20 @@ public final class ToolNames {
         alias(table, FINAL_ANSWER, "最终回复", "final_response", "final", "answer", "submit", "finish");
         alias(table, "ptc", "programmatic_tool_call");
         alias(table, "apply_patch", "应用补丁");
+        // The reference server's other built-ins at becbe543 (wunder-reference.md §2.1): canonical here is the English
+        // alias it shows models, so a case naming either spelling matches a call in the other.
+        alias(table, "update_plan", "计划面板");
+        alias(table, "question_panel", "问询面板", "ask_panel");
+        alias(table, "schedule_task", "定时任务");
+        alias(table, "user_world", "用户世界工具");
+        alias(table, "memory_manager", "记忆管理", "memory_manage");
+        alias(table, "skill_call", "技能调用", "skill_get");
+        alias(table, "lsp", "LSP查询");
+        alias(table, "subagent_control", "子智能体控制");
+        alias(table, "agent_swarm", "智能体蜂群", "swarm_control");
+        alias(table, "node_invoke", "节点调用", "node.invoke");
+        alias(table, "a2a_observe", "a2a观察");
+        alias(table, "a2a_wait", "a2a等待");
         return Map.copyOf(table);
     }
 

@@ -55,9 +55,14 @@ public final class AnswerText {
         return result.strip();
     }
 
+    /** {@return the text with tool calls and thinking stripped, a leading answer label kept} */
+    public static String withoutMarkup(String raw) {
+        return stripThinking(stripToolCalls(raw));
+    }
+
     /** {@return the final answer: tool calls and thinking stripped, then a leading answer label} */
     public static String finalAnswer(String raw) {
-        String text = stripThinking(stripToolCalls(raw));
+        String text = withoutMarkup(raw);
         Matcher prefix = ANSWER_PREFIX.matcher(text);
         if (prefix.find() && prefix.end() > 0 && prefix.end() < text.length()) {
             return text.substring(prefix.end()).strip();

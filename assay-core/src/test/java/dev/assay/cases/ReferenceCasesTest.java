@@ -4,10 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.assay.Json;
+import dev.assay.check.CheckContext;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.check.Verdict;
 import dev.assay.tools.ToolNames;
+import dev.assay.tools.Workspace;
+import dev.assay.transcript.Transcript;
+import dev.assay.transcript.TranscriptEvent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -38,10 +45,10 @@ class ReferenceCasesTest {
             "{\"type\": \"choice\", \"answer\": \"B\"}|choice|\"B\"",
             "{\"type\": \"exact\", \"answer\": \"42\"}|exact|\"42\"",
             "{\"type\": \"contains\", \"text\": \"beta\"}|contains|\"beta\"",
-            "{\"type\": \"regex\", \"pattern\": \"^a+$\"}|regex|\"^a+$\"",
+            "{\"type\": \"regex\", \"pattern\": \"^a+$\"}|regex|{\"pattern\": \"^a+$\", \"on_invalid\": \"fail\"}",
             "{\"type\": \"tool_called\", \"tool\": \"读取文件\"}|tool_called|\"读取文件\"",
             "{\"type\": \"tool_args\", \"tool\": \"write_file\", \"required\": {\"path\": \"a.txt\"}}|tool_args|{\"tool\": \"write_file\", \"required\": {\"path\": \"a.txt\"}}",
-            "{\"type\": \"file_exists\", \"path\": \"eval/{run_id}/a.png\"}|file_exists|\"eval/{run_id}/a.png\"",
+            "{\"type\": \"file_exists\", \"path\": \"eval/{run_id}/a.png\"}|file_exists|{\"path\": \"eval/{run_id}/a.png\", \"type\": \"any\"}",
             "{\"type\": \"file_contains\", \"path\": \"o.txt\", \"text\": \"beta\"}|file_contains|{\"path\": \"o.txt\", \"contains\": \"beta\"}",
             "{\"type\": \"json_contains\", \"path\": \"r.json\", \"required\": {\"count\": 3}}|json_contains|{\"path\": \"r.json\", \"required\": {\"count\": 3}}",
     })
@@ -127,7 +134,8 @@ class ReferenceCasesTest {
                 "{\"path\": \"eval/{run_id}/outputs/report.json\", \"required\": {\"status\": \"ok\", \"count\": 3}}"), 1.0));
         assertThat(check(suite, "complex_summary")).isEqualTo(new Check("file_contains", Json.parse(
                 "{\"path\": \"eval/{run_id}/outputs/complex_summary.txt\", \"contains\": \"beta\"}"), 1.0));
-        assertThat(check(suite, "complex_heart_png").expected().textValue()).isEqualTo("eval/{run_id}/outputs/heart.png");
+        assertThat(check(suite, "complex_heart_png").expected().path("path").textValue())
+                .isEqualTo("eval/{run_id}/outputs/heart.png");
         assertThat(suite.cases().getFirst().prerequisites()).containsExactly("list_files");
         assertThat(suite.cases().getFirst().tags()).containsExactly("builtin");
     }
@@ -152,6 +160,51 @@ class ReferenceCasesTest {
         assertThat(load.suite().cases()).extracting(c -> c.checks().getFirst().checker())
                 .containsOnly("choice", "regex")
                 .filteredOn("regex"::equals).hasSize(4);
+    }
+
+    /** reference-semantics.md F1: the reference's file_exists passes on a directory; Assay's own shape does not. */
+    @Test
+    void a_reference_file_exists_passes_on_a_directory_and_a_native_one_does_not() throws Exception {
+        Path workspace = Files.createDirectories(dir.resolve("ws/eval/outputs/heart.png"));
+        Check reference = converted("{\"type\": \"file_exists\", \"path\": \"eval/outputs/heart.png\"}");
+        Check nativeShape = Check.of("file_exists", Json.parse("\"eval/outputs/heart.png\""));
+
+        assertThat(judge(reference, "", dir.resolve("ws")).status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(judge(nativeShape, "", dir.resolve("ws")).errorType()).isEqualTo("file.not_regular");
+        assertThat(workspace).isDirectory();
+    }
+
+    /** reference-semantics.md R2: a pattern Java rejects fails its own case instead of refusing the suite. */
+    @Test
+    void a_reference_regex_that_does_not_compile_fails_only_its_case() throws Exception {
+        Path file = Files.writeString(dir.resolve("bad.json"), """
+                {"version": 1, "case_set": "office", "language": "zh-CN", "cases": [
+                  {"id": "bad", "dimension": "complex", "prompt": "p", "checker": {"type": "regex", "pattern": "(unclosed"}},
+                  {"id": "good", "dimension": "complex", "prompt": "p", "checker": {"type": "regex", "pattern": "^ok$"}}
+                ]}
+                """);
+        SuiteLoad load = new SuiteLoader(CheckerRegistry.builtins()).load(file);
+
+        assertThat(load.problems()).isEmpty();
+        assertThat(judge(check(load.suite(), "bad"), "(unclosed", dir).errorType()).isEqualTo("regex.invalid_pattern");
+        assertThat(judge(check(load.suite(), "good"), "ok", dir).status()).isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void a_native_regex_that_does_not_compile_is_still_reported_at_load() throws IOException {
+        Path file = Files.writeString(dir.resolve("bad.jsonl"),
+                "{\"id\": \"bad\", \"dimension\": \"complex\", \"prompt\": \"p\", \"checker\": \"regex\", "
+                        + "\"expected\": \"(unclosed\"}\n");
+
+        assertThat(new SuiteLoader(CheckerRegistry.builtins()).load(file).problems()).extracting(CaseProblem::type)
+                .containsExactly("check.invalid_expected");
+    }
+
+    /** Judges one check; file_exists and regex read only the answer and the workspace, so no case is needed. */
+    private static Verdict judge(Check check, String answer, Path workspace) throws InterruptedException {
+        return CheckerRegistry.builtins().create(check).check(new CheckContext(null,
+                new Transcript(List.of(new TranscriptEvent.FinalAnswer(Instant.EPOCH, answer))), answer,
+                new Workspace(workspace)));
     }
 
     private static Check check(Suite suite, String id) {

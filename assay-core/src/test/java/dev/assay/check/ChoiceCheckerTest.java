@@ -171,6 +171,57 @@ class ChoiceCheckerTest {
         assertThat(normalized("I pick C")).isEqualTo("C");
     }
 
+    /** reference-semantics.md C3: the reference's short-line rule reads either case. */
+    @Test
+    void a_short_line_with_one_lower_case_letter_is_read() {
+        assertThat(normalized("I pick b")).isEqualTo("B");
+    }
+
+    /** C3, Assay's reading kept: the article "a" beside one upper-case letter does not hide it. */
+    @Test
+    void a_short_line_with_the_article_a_and_one_upper_case_letter_is_read() {
+        assertThat(normalized("It is a C")).isEqualTo("C");
+        assertThat(choice("\"A\"", "a or b").errorType()).isEqualTo("choice.no_answer");
+    }
+
+    /** reference-semantics.md C7: spaces may stand among the wrappers of a line that is only the letter. */
+    @Test
+    void a_letter_line_with_spaces_inside_its_parentheses_is_read() {
+        assertThat(normalized("After comparing the options carefully:\n( A )")).isEqualTo("A");
+        assertThat(normalized("经过分析：\n（ B ）")).isEqualTo("B");
+    }
+
+    @Test
+    void a_long_run_of_spaced_wrappers_around_a_lone_letter_is_read_without_exhausting_the_stack() {
+        assertThat(normalized("( ".repeat(100_000) + "A" + " )".repeat(100_000))).isEqualTo("A");
+    }
+
+    /** reference-semantics.md C5: the reference's `is` needs no word boundary after it. */
+    @Test
+    void answer_is_glued_to_the_letter_is_read() {
+        assertThat(normalized("So the answer isB")).isEqualTo("B");
+    }
+
+    /** reference-semantics.md C1, C2, C4, C5, C6: readings Assay keeps where the reference finds no letter. */
+    @Test
+    void readings_assay_adds_to_the_reference_are_kept() {
+        assertThat(normalized("Ｂ")).isEqualTo("B");
+        assertThat(normalized("我选C")).isEqualTo("C");
+        assertThat(normalized("B. H2O\nWater is the compound formed from hydrogen and oxygen.")).isEqualTo("B");
+        assertThat(normalized("After checking all options, the answer is: C")).isEqualTo("C");
+        assertThat(normalized("经过仔细分析，**最终答案**：B")).isEqualTo("B");
+        assertThat(normalized("经过分析，本题的正确答案：【C】")).isEqualTo("C");
+    }
+
+    /** reference-semantics.md C6, C8: Assay's think and tool-call handling, where the reference reads another letter. */
+    @Test
+    void reasoning_and_unfinished_tool_calls_are_not_read_as_the_answer() {
+        assertThat(normalized("<thinking>answer: A?</thinking>\nB")).isEqualTo("B");
+        assertThat(normalized("Let me think, the answer: A maybe\n</think>\nD")).isEqualTo("D");
+        assertThat(normalized("B\n<think>maybe the answer: C")).isEqualTo("B");
+        assertThat(choice("\"A\"", "<tool_call>{\"x\":1} Answer: A").errorType()).isEqualTo("choice.no_answer");
+    }
+
     @Test
     void an_empty_answer_gives_no_answer() {
         assertThat(choice("\"A\"", "   ").errorType()).isEqualTo("choice.no_answer");

@@ -67,6 +67,21 @@ class ExactCheckerTest {
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
+    /** reference-semantics.md A1: an expectation that includes the label is met by the answer as written. */
+    @Test
+    void an_expectation_that_includes_the_label_matches_the_labelled_answer() {
+        Verdict verdict = judgeAnswer("exact", "\"答案：B\"", "答案：B", workspace);
+
+        assertThat(verdict.status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(verdict.detail().get("actual").asText()).isEqualTo("答案：B");
+    }
+
+    @Test
+    void a_label_kept_reading_does_not_let_thinking_in() {
+        assertThat(judgeAnswer("exact", "\"Paris\"", "<think>Paris?</think>Answer: Lyon", workspace).errorType())
+                .isEqualTo("exact.mismatch");
+    }
+
     @Test
     void expected_that_is_not_a_string_is_rejected_at_create_time() {
         assertThatThrownBy(() -> Judge.checker("exact", "42"))

@@ -89,4 +89,67 @@ class RegexCheckerTest {
                     assertThat(e.problem().details()).containsEntry("field", "pattern");
                 });
     }
+
+    /** reference-semantics.md R1: Rust's classes are Unicode; Java's are ASCII unless asked. */
+    @Test
+    void word_class_matches_chinese_text_as_in_the_reference() {
+        assertThat(judgeAnswer("regex", "\"^\\\\w+$\"", "标题", workspace).status()).isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void case_insensitive_flag_folds_accented_letters() {
+        assertThat(judgeAnswer("regex", "\"(?i)^ÉTÉ$\"", "été", workspace).status()).isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void digit_class_matches_full_width_digits_as_in_the_reference() {
+        assertThat(judgeAnswer("regex", "\"^\\\\d+$\"", "１２３", workspace).status()).isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void word_boundary_and_space_class_are_unicode_aware() {
+        assertThat(judgeAnswer("regex", "\"\\\\bété\\\\b\"", "l'été", workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
+        assertThat(judgeAnswer("regex", "\"^a\\\\sb$\"", "a\u3000b", workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
+        assertThat(judgeAnswer("regex", "\"^\\\\w+$\"", "标题！", workspace).errorType()).isEqualTo("regex.no_match");
+    }
+
+    /** reference-semantics.md R2: look-around is kept (an Assay extension the reference's Rust regex lacks). */
+    @Test
+    void look_ahead_is_supported() {
+        assertThat(judgeAnswer("regex", "\"^(?=.*ok).+$\"", "ok", workspace).status()).isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void an_invalid_pattern_with_on_invalid_fail_fails_only_its_case() {
+        Verdict verdict = judgeAnswer("regex", "{\"pattern\": \"(unclosed\", \"on_invalid\": \"fail\"}", "unclosed",
+                workspace);
+
+        assertThat(verdict.errorType()).isEqualTo("regex.invalid_pattern");
+        assertThat(verdict.detail().get("valid").asBoolean()).isFalse();
+    }
+
+    @Test
+    void on_invalid_accepts_only_reject_or_fail() {
+        assertThatThrownBy(() -> Judge.checker("regex", "{\"pattern\": \"x\", \"on_invalid\": \"skip\"}"))
+                .isInstanceOfSatisfying(AssayException.class,
+                        e -> assertThat(e.problem().details()).containsEntry("field", "on_invalid"));
+    }
+
+    /** reference-semantics.md A1: a pattern that spells out the answer label matches the answer as written. */
+    @Test
+    void a_pattern_that_includes_the_answer_label_matches_the_labelled_answer() {
+        Verdict verdict = judgeAnswer("regex", "\"^答案：B$\"", "答案：B", workspace);
+
+        assertThat(verdict.status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(verdict.detail().get("actual").asText()).isEqualTo("答案：B");
+        assertThat(judgeAnswer("regex", "\"^B$\"", "答案：B", workspace).status()).isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void thinking_stays_out_of_every_reading() {
+        assertThat(judgeAnswer("regex", "\"beta\"", "<think>beta?</think>Answer: alpha", workspace).errorType())
+                .isEqualTo("regex.no_match");
+    }
 }

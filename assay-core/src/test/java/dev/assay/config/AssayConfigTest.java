@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.AssayException;
+import dev.assay.score.Weights;
 import dev.assay.Problem;
 import dev.assay.target.ToolMode;
 import dev.assay.tools.mcp.McpServerConfig;
@@ -98,6 +99,18 @@ class AssayConfigTest {
         assertThat(config.defaults().weights().byDimension()).containsEntry("tool", 40.0)
                 .containsEntry("logic", 20.0).containsEntry("common", 20.0);
         assertThat(config.defaults().target()).isEqualTo("local");
+    }
+
+    @Test
+    void a_scoring_preset_in_the_defaults_gives_its_weights_under_the_given_ones() throws Exception {
+        AssayConfig config = AssayConfig.load(write("defaults:\n  scoring: reference\n  weights: {logic: 40}\n"));
+
+        assertThat(config.defaults().weights().scoring()).isEqualTo(Weights.Scoring.REFERENCE);
+        assertThat(config.defaults().weights().byDimension()).containsEntry("tool", 30.0).containsEntry("logic", 40.0)
+                .containsEntry("common", 15.0);
+        assertThatThrownBy(() -> AssayConfig.load(write("defaults:\n  scoring: wunder\n")))
+                .isInstanceOfSatisfying(AssayException.class,
+                        e -> assertThat(e.problem().message()).contains("scoring"));
     }
 
     @Test

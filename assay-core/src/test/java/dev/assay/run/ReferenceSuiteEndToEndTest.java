@@ -99,7 +99,7 @@ class ReferenceSuiteEndToEndTest {
                     text("done"));
             case "json_contains" -> List.of(write(expected.path("path").asText(), Json.write(expected.path("required"))),
                     text("done"));
-            case "file_exists" -> List.of(write(expected.asText(), "png"), text("done"));
+            case "file_exists" -> List.of(write(expected.path("path").asText(), "png"), text("done"));
             default -> throw new IllegalStateException("no oracle for " + check.checker());
         };
     }

@@ -29,7 +29,7 @@ import java.util.regex.Pattern;
  * A start body read into the engine's {@link RunRequest}: the plan's fields ({@code user_id}, {@code model_name},
  * {@code language}, {@code case_set}, {@code dimensions}, {@code tool_names}, {@code config_overrides},
  * {@code stream}) and Assay's ({@code base_url}, {@code api_key_env}, {@code concurrency}, {@code timeout_s},
- * {@code tool_mode}, {@code weights}...). {@code config_overrides} may set any of these fields and wins over the
+ * {@code tool_mode}, {@code weights}, {@code scoring}...). {@code config_overrides} may set any of these fields and wins over the
  * top level. Every mistake is a {@code request.invalid_field} naming the field.
  *
  * {@code tool_names} becomes {@link ToolOptions#allowed()}: the model is offered only those tools and the engine skips
@@ -38,7 +38,7 @@ import java.util.regex.Pattern;
 final class StartBody {
     private static final Set<String> FIELDS = Set.of("user_id", "model_name", "language", "case_set", "dimensions",
             "tool_names", "config_overrides", "stream", "base_url", "api_key_env", "concurrency", "timeout_s",
-            "tool_mode", "weights", "max_steps", "temperature", "max_tokens", "seed", "limit", "tags", "ids",
+            "tool_mode", "weights", "scoring", "max_steps", "temperature", "max_tokens", "seed", "limit", "tags", "ids",
             "retries", "skip_invalid", "keep_workspaces");
     /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
     private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
@@ -202,16 +202,25 @@ final class StartBody {
             }
         }
 
-        /** Weights not given keep their defaults, so {@code {"tool": 50}} is enough (unlike the reference). */
+        /**
+         * Weights not given keep the defaults of the {@code scoring} preset ({@code assay} unless named), so
+         * {@code {"tool": 50}} is enough (unlike the reference).
+         */
         Weights weights() {
+            Weights preset;
+            try {
+                preset = Weights.preset(Weights.Scoring.of(text("scoring", Weights.Scoring.ASSAY.wireName())));
+            } catch (AssayException e) {
+                throw ApiProblems.badField("scoring", e.problem().message());
+            }
             JsonNode node = body.get("weights");
             if (node == null || node.isNull()) {
-                return Weights.defaults();
+                return preset;
             }
             if (!node.isObject()) {
                 throw ApiProblems.badField("weights", "weights must be an object of dimension to number");
             }
-            Map<String, Double> weights = new LinkedHashMap<>(Weights.defaults().byDimension());
+            Map<String, Double> weights = new LinkedHashMap<>();
             for (Map.Entry<String, JsonNode> entry : node.properties()) {
                 if (!entry.getValue().isNumber() || entry.getValue().asDouble() < 0) {
                     throw ApiProblems.badField("weights." + entry.getKey(), "a weight must be a number >= 0");
@@ -219,7 +228,7 @@ final class StartBody {
                 weights.put(entry.getKey(), entry.getValue().asDouble());
             }
             try {
-                return new Weights(weights);
+                return preset.with(weights);
             } catch (AssayException e) {
                 throw ApiProblems.badField("weights", e.problem().message());
             }

@@ -141,6 +141,19 @@ class RunApiTest {
     }
 
     @Test
+    void the_reference_scoring_preset_is_taken_from_the_body_and_recorded_with_the_run() throws Exception {
+        String runId = server.start("basic.jsonl", "\"scoring\": \"reference\", \"weights\": {\"logic\": 40}");
+        server.awaitEnd(runId);
+        JsonNode config = server.get("/api/runs/" + runId).json().findPath("config");
+
+        assertThat(config.path("scoring").asText()).isEqualTo("reference");
+        assertThat(config.path("weights")).isEqualTo(dev.assay.Json.parse(
+                "{\"tool\": 30.0, \"logic\": 40.0, \"common\": 15.0, \"complex\": 30.0}"));
+        assertThat(server.post("/api/runs", server.startBody("basic.jsonl", "\"scoring\": \"wunder\""))
+                .json().path("field").asText()).isEqualTo("scoring");
+    }
+
+    @Test
     void run_detail_pages_its_items_and_an_item_holds_its_transcript() throws Exception {
         String runId = server.start("basic.jsonl", "");
         server.awaitEnd(runId);

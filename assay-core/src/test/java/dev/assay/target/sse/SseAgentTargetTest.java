@@ -69,7 +69,11 @@ class SseAgentTargetTest {
     }
 
     private SseAgentSettings settings() {
-        return new SseAgentSettings(URI.create(agent.url()), null, "qwen-test", "zh-CN", List.of(), null,
+        return settings(agent);
+    }
+
+    private static SseAgentSettings settings(ScriptedSseAgent service) {
+        return new SseAgentSettings(URI.create(service.url()), null, "qwen-test", "zh-CN", List.of(), null,
                 (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse("{\"max_rounds\": 4}"), null, null, true,
                 null, Duration.ofSeconds(5), new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50),
                 Duration.ofSeconds(2)), 8);
@@ -169,6 +173,43 @@ class SseAgentTargetTest {
         assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
         assertThat(agent.requests().get(0).body().path("workspace").asText())
                 .startsWith(temp.resolve("shared").toAbsolutePath().toString());
+    }
+
+    /**
+     * reference-semantics.md G1: a service that works in the shared workspace finds the suite's fixtures there before
+     * it answers (the reference's own {@code eval/{run_id}/fixtures}), and the file checkers read what it wrote.
+     */
+    @Test
+    void the_fixtures_are_seeded_into_the_shared_workspace_the_service_is_given() throws Exception {
+        String runId = "0123456789abcdef0123456789abcdef";
+        Path fixture = Path.of("eval", runId, "fixtures", "alpha.txt");
+        try (var service = ScriptedSseAgent.start(body -> {
+            Path workspace = Path.of(body.path("workspace").asText());
+            String seeded;
+            try {
+                seeded = java.nio.file.Files.readString(workspace.resolve(fixture));
+            } catch (java.io.IOException e) {
+                seeded = "missing: " + e;
+            }
+            return events(writeFile("eval/" + runId + "/outputs/complex_summary.txt", seeded),
+                    event("final", Json.object().put("answer", seeded).toString()));
+        })) {
+            var summary = new Case("complex_summary", "complex", "", "Summarise eval/{run_id}/fixtures/alpha.txt", 1,
+                    null, List.of(Check.of("file_contains", Json.parse("{\"path\": "
+                    + "\"eval/{run_id}/outputs/complex_summary.txt\", \"contains\": \"beta\"}")),
+                    Check.of("contains", Json.parse("\"alpha beta gamma\""))), List.of(), List.of(), Map.of(), null,
+                    null);
+            var suite = new Suite("reference-shape", "v1", List.of(summary),
+                    Map.of("eval/{run_id}/fixtures/alpha.txt", "alpha beta gamma\n"), List.of());
+            var config = RunConfig.defaults(temp.resolve("shared")).withRunId(runId);
+            Run run = new Engine(store, CheckerRegistry.builtins()).start(new RunPlan(suite,
+                    SseAgentTarget.open(settings(service), Map.<String, String>of()::get), config), RunListener.NONE)
+                    .await();
+
+            Item item = items(run).get("complex_summary");
+            assertThat(item.status()).as(item.checkerDetail().toString()).isEqualTo(ItemStatus.PASSED);
+            assertThat(item.finalAnswer()).isEqualTo("alpha beta gamma");
+        }
     }
 
     @Test
@@ -322,6 +363,35 @@ class SseAgentTargetTest {
         var target = SseAgentTarget.open(settings, Map.<String, String>of()::get);
 
         assertThat(target.toolNames()).containsExactlyInAnyOrder("read_file", "write_file", "docs@search");
+    }
+
+    /** reference-semantics.md T4: the reference keeps a string argument as a string, so its subset match fails. */
+    @Test
+    void arguments_sent_as_a_json_string_are_judged_as_the_object_they_encode() throws Exception {
+        script.put("save s", events(
+                event("tool_call", "{\"tool\": \"write_file\", \"args\": \"{\\\"path\\\": \\\"s.txt\\\"}\"}"),
+                event("final", "{\"answer\": \"saved\"}")));
+
+        Item item = run(evalCase("save", "tool", "save s", "tool_args",
+                "{\"tool\": \"write_file\", \"required\": {\"path\": \"s.txt\"}}")).get("save");
+
+        assertThat(item.status()).as(item.checkerDetail().toString()).isEqualTo(ItemStatus.PASSED);
+    }
+
+    /**
+     * reference-semantics.md T3: Assay cannot see what a service offers, so without {@code --agent-tools} it assumes
+     * its own built-ins, and a case needing the reference's {@code apply_patch} is skipped until the tool is named.
+     */
+    @Test
+    void an_agent_service_offers_assays_built_ins_unless_its_tools_are_named() throws Exception {
+        var base = settings();
+        var naming = new SseAgentSettings(base.url(), null, "", "", List.of("apply_patch", "读取文件"), null, null,
+                null, null, false, null, null, null, 1);
+
+        assertThat(SseAgentTarget.open(base, Map.<String, String>of()::get).toolNames())
+                .containsAll(dev.assay.tools.ToolNames.BUILTIN).doesNotContain("apply_patch");
+        assertThat(SseAgentTarget.open(naming, Map.<String, String>of()::get).toolNames())
+                .containsExactlyInAnyOrder("apply_patch", "read_file");
     }
 
     @Test
