@@ -38,6 +38,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -94,11 +95,36 @@ public final class OpenAiChatModel implements ChatModel {
 
     private ModelResponse streamed(ChatCompletionCreateParams params, Duration timeout) {
         ChatCompletionAccumulator accumulator = ChatCompletionAccumulator.create();
+        var finished = new AtomicBoolean();
+        var started = new AtomicBoolean();
         try (StreamResponse<ChatCompletionChunk> chunks =
                      client.chat().completions().createStreaming(params, options(timeout))) {
-            chunks.stream().forEach(accumulator::accumulate);
+            chunks.stream().forEach(chunk -> {
+                started.set(true);
+                accumulator.accumulate(chunk);
+                if (chunk.choices().stream().anyMatch(choice -> choice.finishReason().isPresent())) {
+                    finished.set(true);
+                }
+            });
+        } catch (OpenAIIoException e) {
+            if (started.get() && !RetryLoop.timedOut(e)) {
+                throw new StreamTruncated();
+            }
+            throw e;
+        }
+        // Without a finish reason the server (or a proxy) closed the stream mid-answer; the accumulator would
+        // otherwise fail with an internal exception.
+        if (!finished.get()) {
+            throw new StreamTruncated();
         }
         return toResponse(accumulator.chatCompletion());
+    }
+
+    /** A stream that ended before its last chunk. */
+    private static final class StreamTruncated extends RuntimeException {
+        StreamTruncated() {
+            super(null, null, false, false);
+        }
     }
 
     private static RequestOptions options(Duration timeout) {
@@ -208,6 +234,9 @@ public final class OpenAiChatModel implements ChatModel {
             List<String> retryAfter = service.headers().values("retry-after");
             return RetryLoop.httpFailure(service.statusCode(), service.getMessage(),
                     retryAfter.isEmpty() ? null : RetryLoop.parseRetryAfter(retryAfter.get(0)));
+        }
+        if (e instanceof StreamTruncated) {
+            return RetryLoop.truncated();
         }
         if (e instanceof OpenAIInvalidDataException) {
             return RetryLoop.malformed(e.getMessage());
