@@ -108,22 +108,28 @@ public final class OpenAiChatModel implements ChatModel {
             });
         } catch (OpenAIIoException e) {
             if (started.get() && !RetryLoop.timedOut(e)) {
-                throw new StreamTruncated();
+                throw new StreamFailure(RetryLoop.truncated());
             }
             throw e;
         }
-        // Without a finish reason the server (or a proxy) closed the stream mid-answer; the accumulator would
-        // otherwise fail with an internal exception.
+        // A stream without a single chunk was no event stream at all; one without a finish reason was closed
+        // mid-answer by the server or a proxy. The accumulator would fail on either with an internal exception.
+        if (!started.get()) {
+            throw new StreamFailure(RetryLoop.malformed("the answer's stream held no events"));
+        }
         if (!finished.get()) {
-            throw new StreamTruncated();
+            throw new StreamFailure(RetryLoop.truncated());
         }
         return toResponse(accumulator.chatCompletion());
     }
 
-    /** A stream that ended before its last chunk. */
-    private static final class StreamTruncated extends RuntimeException {
-        StreamTruncated() {
-            super(null, null, false, false);
+    /** A stream that ended without a complete answer, with how to report it. */
+    private static final class StreamFailure extends RuntimeException {
+        final RetryLoop.Failure failure;
+
+        StreamFailure(RetryLoop.Failure failure) {
+            super(failure.problem().message(), null, false, false);
+            this.failure = failure;
         }
     }
 
@@ -235,8 +241,8 @@ public final class OpenAiChatModel implements ChatModel {
             return RetryLoop.httpFailure(service.statusCode(), service.getMessage(),
                     retryAfter.isEmpty() ? null : RetryLoop.parseRetryAfter(retryAfter.get(0)));
         }
-        if (e instanceof StreamTruncated) {
-            return RetryLoop.truncated();
+        if (e instanceof StreamFailure stream) {
+            return stream.failure;
         }
         if (e instanceof OpenAIInvalidDataException) {
             return RetryLoop.malformed(e.getMessage());
