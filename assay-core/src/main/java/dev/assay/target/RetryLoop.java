@@ -133,8 +133,12 @@ public final class RetryLoop {
 
     /** {@return whether an I/O error of an SDK call is a timeout rather than a broken or refused connection} */
     public static boolean timedOut(RuntimeException e) {
-        return e.getCause() instanceof InterruptedIOException
-                || String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("timeout");
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedIOException) {
+                return true;
+            }
+        }
+        return String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("timeout");
     }
 
     /**

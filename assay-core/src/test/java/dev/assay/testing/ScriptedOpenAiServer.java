@@ -74,7 +74,7 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         record Truncated(Answer answer) implements Reply {
         }
 
-        /** A stream that sends a delta every {@code millis} and never finishes. */
+        /** An answer that never finishes: a delta (streaming) or a byte of whitespace every {@code millis}. */
         record Endless(long millis) implements Reply {
         }
     }
@@ -216,10 +216,21 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
                 exchange.getResponseBody().close();
             }
             case Reply.Endless endless -> {
-                streamStart(exchange);
+                // Streaming: deltas forever. Otherwise: a JSON body that opens and then only trickles whitespace.
+                exchange.getResponseHeaders().add("Content-Type", stream ? "text/event-stream" : "application/json");
+                exchange.sendResponseHeaders(200, 0);
+                OutputStream out = exchange.getResponseBody();
                 String id = "chatcmpl-" + ids.incrementAndGet();
+                if (!stream) {
+                    out.write("{\"id\": \"".concat(id).concat("\", ").getBytes(StandardCharsets.UTF_8));
+                }
                 while (true) {
-                    event(exchange.getResponseBody(), textDelta(id, "."));
+                    if (stream) {
+                        event(out, textDelta(id, "."));
+                    } else {
+                        out.write(' ');
+                        out.flush();
+                    }
                     Thread.sleep(endless.millis());
                 }
             }
