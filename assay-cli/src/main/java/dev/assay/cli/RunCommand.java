@@ -266,7 +266,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         }
         ModelOptions modelOptions = named != null && named.model() != null
                 ? new ModelOptions(named.model().model(), named.model().baseUrl(), named.model().apiKeyEnv(),
-                        named.model().stream() || stream, named.model().requestTimeout(), retry)
+                        named.model().stream() || stream, named.model().requestTimeout(), retry,
+                        named.model().apiKeyEnvNamed())
                 : modelFlags.given() ? modelFlags.toOptions(stream, null, retry) : null;
         SseAgentSettings agentService = agentFlags.given()
                 ? agentFlags.settings(agentToolsUrl, agentWorkspace != null, language, retry, runConcurrencyOf(defaults))

@@ -7,8 +7,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.assay.Json;
+import dev.assay.Yaml;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,8 +34,6 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
     static final List<String> EXTENSIONS = List.of(".json", ".jsonl", ".yaml", ".yml");
 
     static final Pattern LANGUAGE = Pattern.compile("[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*");
-
-    private static final ObjectMapper YAML = new YAMLMapper();
 
     /**
      * A raw case entry.
@@ -66,7 +64,7 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
             if (name.endsWith(".jsonl")) {
                 return readLines(text, file);
             }
-            return readDocument(name.endsWith(".json") ? Json.MAPPER : YAML, text, file);
+            return readDocument(name.endsWith(".json") ? Json.MAPPER : Yaml.MAPPER, text, file);
         } catch (java.nio.charset.CharacterCodingException e) {
             return failed(file, new CaseProblem("suite.unreadable", new SourceRef(file, 0), "", "",
                     "the file is not valid UTF-8", "a readable UTF-8 file"));

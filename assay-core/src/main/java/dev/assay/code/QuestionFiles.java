@@ -1,12 +1,11 @@
 package dev.assay.code;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.Yaml;
 import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.SourceRef;
@@ -24,7 +23,6 @@ import java.util.stream.Stream;
  * for {@code assay code extract} and the bench; suites proper are loaded by the case loader. Stateless.
  */
 public final class QuestionFiles {
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     private QuestionFiles() {
     }
@@ -68,7 +66,7 @@ public final class QuestionFiles {
                 }
                 return cases;
             }
-            JsonNode root = name.endsWith(".json") ? Json.MAPPER.readTree(file.toFile()) : YAML.readTree(file.toFile());
+            JsonNode root = (name.endsWith(".json") ? Json.MAPPER : Yaml.MAPPER).readTree(file.toFile());
             JsonNode rows = root != null && root.isObject() && root.has("cases") ? root.get("cases") : root;
             if (rows != null && rows.isArray()) {
                 for (JsonNode row : rows) {

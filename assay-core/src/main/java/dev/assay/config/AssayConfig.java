@@ -4,11 +4,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.Yaml;
 import dev.assay.check.judge.JudgeModel;
 import dev.assay.score.Weights;
 import dev.assay.target.AgentSettings;
@@ -51,7 +50,6 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
     /** The format version this code reads. */
     public static final int FORMAT_VERSION = 1;
 
-    private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
     public AssayConfig {
         Objects.requireNonNull(file, "file");
@@ -83,7 +81,7 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
         JsonNode tree;
         Map<String, Integer> lines = new HashMap<>();
         try {
-            tree = YAML.readTree(text);
+            tree = Yaml.MAPPER.readTree(text);
             locate(text, lines);
         } catch (IOException e) {
             // Reading from a string, so every failure here is a syntax error with a location.
@@ -116,7 +114,7 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
 
     /** Records the line of every field and list element, by JSON pointer, for error messages. */
     private static void locate(String text, Map<String, Integer> lines) throws IOException {
-        try (JsonParser parser = YAML.getFactory().createParser(text)) {
+        try (JsonParser parser = Yaml.MAPPER.getFactory().createParser(text)) {
             for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
                 if (token == JsonToken.FIELD_NAME || parser.getParsingContext().inArray()) {
                     lines.putIfAbsent(parser.getParsingContext().pathAsPointer().toString(),

@@ -178,7 +178,8 @@ public final class AgentTarget implements Target {
             return ToolResult.failed(e.problem());
         } catch (RuntimeException e) {
             // A tool bug must not end the case; the model sees the failure like any other.
-            return ToolResult.failed(Problem.of("tool.internal_error", tool.name() + " failed: " + e));
+            return ToolResult.failed(Problem.of("tool.internal_error",
+                    session.workspace().hideRoot(tool.name() + " failed: " + e)));
         }
     }
 

@@ -17,9 +17,17 @@ import java.util.Objects;
  * @param stream         whether to request streaming responses
  * @param requestTimeout the limit for one HTTP request
  * @param retry          retries of transient failures
+ * @param apiKeyEnvNamed whether the user named {@code apiKeyEnv} ({@code --api-key-env}, {@code api_key_env}); a
+ *                       default variable's key is sent only to the provider's own host (see {@link Targets})
  */
 public record ModelOptions(String model, String baseUrl, String apiKeyEnv, boolean stream, Duration requestTimeout,
-                           RetryPolicy retry) {
+                           RetryPolicy retry, boolean apiKeyEnvNamed) {
+    /** Options whose key variable counts as named when one is given (non-blank), else the provider's default. */
+    public ModelOptions(String model, String baseUrl, String apiKeyEnv, boolean stream, Duration requestTimeout,
+                        RetryPolicy retry) {
+        this(model, baseUrl, apiKeyEnv, stream, requestTimeout, retry, apiKeyEnv != null && !apiKeyEnv.isBlank());
+    }
+
     public ModelOptions {
         Objects.requireNonNull(model, "model");
         apiKeyEnv = apiKeyEnv == null || apiKeyEnv.isBlank()

@@ -116,14 +116,31 @@ public final class RetryLoop {
     }
 
     /**
+     * {@return the retryable failure for a streamed answer that ended (the connection closed or broke) before its
+     * last event: what arrived is incomplete, so it is not used}
+     */
+    public static Failure truncated() {
+        return new Failure(Problem.of("target.truncated",
+                "the answer's stream ended before it was complete (the connection closed mid-answer)"), true, null);
+    }
+
+    /**
      * {@return the retryable failure for an I/O error of an SDK call: {@code target.timeout} when it timed out,
      * else {@code target.connection}}
      */
     public static Failure unreachable(RuntimeException e) {
-        boolean timeout = e.getCause() instanceof InterruptedIOException
-                || String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("timeout");
-        return new Failure(Problem.of(timeout ? "target.timeout" : "target.connection",
+        return new Failure(Problem.of(timedOut(e) ? "target.timeout" : "target.connection",
                 "the API could not be reached: " + brief(e.getMessage())), true, null);
+    }
+
+    /** {@return whether an I/O error of an SDK call is a timeout rather than a broken or refused connection} */
+    public static boolean timedOut(RuntimeException e) {
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedIOException) {
+                return true;
+            }
+        }
+        return String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT).contains("timeout");
     }
 
     /**

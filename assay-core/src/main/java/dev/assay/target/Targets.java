@@ -6,6 +6,8 @@ import dev.assay.target.anthropic.AnthropicChatModel;
 import dev.assay.target.anthropic.AnthropicSettings;
 import dev.assay.target.openai.OpenAiChatModel;
 import dev.assay.target.openai.OpenAiSettings;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -40,12 +42,7 @@ public final class Targets {
                 if (name.isEmpty()) {
                     throw invalid("give the model after 'openai:', e.g. openai:gpt-4o-mini");
                 }
-                String key = env.apply(options.apiKeyEnv());
-                boolean publicApi = options.baseUrl() == null || options.baseUrl().isBlank()
-                        || options.baseUrl().startsWith(OpenAiSettings.DEFAULT_BASE_URL);
-                if ((key == null || key.isBlank()) && publicApi) {
-                    throw missingKey(options);
-                }
+                String key = key(options, OpenAiSettings.DEFAULT_BASE_URL, env);
                 yield new OpenAiChatModel(new OpenAiSettings(name, options.baseUrl(), key, options.stream(),
                         options.requestTimeout(), options.retry()), log);
             }
@@ -53,12 +50,7 @@ public final class Targets {
                 if (name.isEmpty()) {
                     throw invalid("give the model after 'anthropic:', e.g. anthropic:claude-sonnet-4-5");
                 }
-                String key = env.apply(options.apiKeyEnv());
-                boolean publicApi = options.baseUrl() == null || options.baseUrl().isBlank()
-                        || options.baseUrl().startsWith(AnthropicSettings.DEFAULT_BASE_URL);
-                if ((key == null || key.isBlank()) && publicApi) {
-                    throw missingKey(options);
-                }
+                String key = key(options, AnthropicSettings.DEFAULT_BASE_URL, env);
                 yield new AnthropicChatModel(new AnthropicSettings(name, options.baseUrl(), key,
                         options.requestTimeout(), options.retry(), 0), log);
             }
@@ -66,6 +58,38 @@ public final class Targets {
                     "unknown model kind '" + kind + "' in '" + spec + "'; known: mock, openai:MODEL, anthropic:MODEL")
                     .withDetail("field", "model"));
         };
+    }
+
+    /**
+     * {@return the API key to send: the named variable's key to any server, the default variable's key only to the
+     * provider's own host (an OpenAI key is not handed to whatever {@code --base-url} points at); empty for none}
+     *
+     * @throws AssayException {@code target.missing_api_key} when the provider's own API is named without a key
+     */
+    static String key(ModelOptions options, String providerUrl, Function<String, String> env) {
+        boolean providerHost = options.baseUrl() == null || options.baseUrl().isBlank()
+                || sameHost(options.baseUrl(), providerUrl);
+        if (!providerHost && !options.apiKeyEnvNamed()) {
+            return "";
+        }
+        String key = env.apply(options.apiKeyEnv());
+        if ((key == null || key.isBlank()) && providerHost) {
+            throw missingKey(options);
+        }
+        return key == null ? "" : key;
+    }
+
+    /** Same scheme, host and port; a URL that does not parse is another host. */
+    private static boolean sameHost(String url, String providerUrl) {
+        try {
+            URI given = new URI(url.strip());
+            URI provider = new URI(providerUrl);
+            return provider.getScheme().equalsIgnoreCase(given.getScheme())
+                    && provider.getHost().equalsIgnoreCase(given.getHost())
+                    && given.getPort() == provider.getPort() && given.getRawUserInfo() == null;
+        } catch (URISyntaxException e) {
+            return false;
+        }
     }
 
     private static AssayException missingKey(ModelOptions options) {

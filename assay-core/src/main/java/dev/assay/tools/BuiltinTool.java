@@ -7,7 +7,13 @@ import dev.assay.Json;
 import dev.assay.Problem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.InvalidPathException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.util.List;
 
 /**
@@ -60,11 +66,37 @@ abstract class BuiltinTool implements Tool {
             return run(new Arguments(arguments), workspace);
         } catch (AssayException e) {
             return ToolResult.failed(e.problem());
-        } catch (IOException | UncheckedIOException e) {
-            return ToolResult.failed(Problem.of("file.io_error", String.valueOf(e.getMessage())));
+        } catch (IOException e) {
+            return ToolResult.failed(ioError(e, workspace));
+        } catch (UncheckedIOException e) {
+            return ToolResult.failed(ioError(e.getCause(), workspace));
         } catch (InvalidPathException e) {
             return ToolResult.failed(Problem.of("tool.invalid_args", "not a valid path: " + e.getInput()));
         }
+    }
+
+    /**
+     * {@return the I/O failure in plain words, naming the file relative to the workspace: the exception's own text
+     * names the host path of the workspace and is worded for Java programmers}
+     */
+    private static Problem ioError(IOException e, Workspace workspace) {
+        if (!(e instanceof FileSystemException failure)) {
+            return Problem.of("file.io_error", workspace.hideRoot(String.valueOf(e.getMessage())));
+        }
+        String reason = switch (failure) {
+            case NoSuchFileException missing -> "no such file or directory";
+            case AccessDeniedException denied -> "permission denied";
+            case FileAlreadyExistsException exists -> "already exists";
+            case DirectoryNotEmptyException notEmpty -> "the directory is not empty";
+            case NotDirectoryException notDirectory -> "not a directory";
+            default -> failure.getReason() == null ? "cannot be read or written"
+                    : workspace.hideRoot(failure.getReason());
+        };
+        if (failure.getFile() == null) {
+            return Problem.of("file.io_error", reason);
+        }
+        String path = workspace.hideRoot(failure.getFile());
+        return Problem.of("file.io_error", path + ": " + reason).withDetail("path", path);
     }
 
     /**

@@ -80,6 +80,15 @@ public record Workspace(Path root) {
         return root.relativize(path).toString().replace('\\', '/');
     }
 
+    /**
+     * {@return the text with the workspace's host path replaced by paths relative to it: messages shown to the model
+     * (I/O errors, tool failures) must not tell it where the workspace lives on the host}
+     */
+    public String hideRoot(String text) {
+        String host = root.toString();
+        return text.replace(host + root.getFileSystem().getSeparator(), "").replace(host, ".");
+    }
+
     /** A link anywhere along the path (even a dangling one) could point outside, so follow what exists. */
     private Path realPathOfExistingPrefix(Path candidate) {
         Path existing = candidate;

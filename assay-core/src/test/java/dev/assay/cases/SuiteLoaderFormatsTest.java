@@ -115,6 +115,25 @@ class SuiteLoaderFormatsTest {
     }
 
     @Test
+    void yaml_alias_reads_as_the_anchored_value_not_its_name() throws IOException {
+        Path file = write("cases.yaml", """
+                answers:
+                  sum: &ans "42"
+                cases:
+                  - id: a
+                    dimension: logic
+                    prompt: 40+2?
+                    checker: exact
+                    expected: *ans
+                """);
+
+        SuiteLoad load = loader.load(file);
+
+        assertThat(load.problems()).isEmpty();
+        assertThat(load.suite().cases().getFirst().checks().getFirst().expected().textValue()).isEqualTo("42");
+    }
+
+    @Test
     void yaml_object_with_cases_loads_with_file_language() throws IOException {
         Path file = write("cases.yml", """
                 case_set: yamlset

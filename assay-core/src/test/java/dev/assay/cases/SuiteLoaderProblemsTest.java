@@ -59,6 +59,18 @@ class SuiteLoaderProblemsTest {
     }
 
     @Test
+    void yaml_billion_laughs_is_refused_naming_file_and_line() throws IOException {
+        var problems = problemsOf("laughs.yaml", dev.assay.testing.HostileYaml.BILLION_LAUGHS);
+
+        assertThat(problems).singleElement().satisfies(problem -> {
+            assertThat(problem.type()).isEqualTo("case.parse_error");
+            assertThat(problem.source().file()).endsWith("laughs.yaml");
+            assertThat(problem.source().line()).isBetween(2, 10);
+            assertThat(problem.message()).contains("billion laughs");
+        });
+    }
+
+    @Test
     void yaml_problem_names_the_line_the_case_starts_on() throws IOException {
         var problems = problemsOf("c.yaml", """
                 cases:

@@ -228,6 +228,30 @@ class AssayConfigTest {
     }
 
     @Test
+    void yaml_alias_reads_as_the_anchored_value() throws Exception {
+        AssayConfig config = AssayConfig.load(write("""
+                targets:
+                  a:
+                    model: openai:gpt-4o-mini
+                    base_url: &local http://localhost:11434/v1
+                  b:
+                    model: openai:qwen2.5:7b
+                    base_url: *local
+                """));
+
+        assertThat(config.target("b").model().baseUrl()).isEqualTo("http://localhost:11434/v1");
+    }
+
+    @Test
+    void yaml_billion_laughs_is_refused_naming_the_line() throws Exception {
+        Problem problem = problem(dev.assay.testing.HostileYaml.BILLION_LAUGHS);
+
+        assertThat(problem.type()).isEqualTo("config.invalid");
+        assertThat(problem.message()).contains("billion laughs");
+        assertThat((Integer) problem.details().get("line")).isBetween(2, 10);
+    }
+
+    @Test
     void yaml_syntax_error_names_the_line() throws Exception {
         Problem problem = problem("""
                 targets:

@@ -10,6 +10,7 @@ import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.target.openai.OpenAiChatModel;
 import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.testing.CutStreamServer;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
@@ -141,6 +142,37 @@ class OpenAiChatModelTest {
                 .isInstanceOfSatisfying(AssayException.class,
                         e -> assertThat(e.problem().type()).isIn("target.timeout", "target.connection"));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void a_stream_closed_before_its_finish_is_retried_then_a_plain_truncated_error() {
+        server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(
+                new Reply.Truncated(new Reply.Answer("an answer cut in two", List.of()))));
+
+        assertThatThrownBy(() -> model(true).complete(ask("q")))
+                .isInstanceOfSatisfying(AssayException.class, e -> {
+                    assertThat(e.problem().type()).isEqualTo("target.truncated");
+                    assertThat(e.problem().message()).doesNotContain("Exception").doesNotContain("java.");
+                    assertThat(e.problem().details()).containsEntry("attempts", 3);
+                });
+        assertThat(server.requests()).hasSize(3);
+    }
+
+    @Test
+    void a_stream_whose_connection_breaks_mid_answer_is_a_truncated_error() {
+        String firstDelta = "data: {\"id\": \"c\", \"object\": \"chat.completion.chunk\", \"created\": 1,"
+                + " \"model\": \"m\", \"choices\": [{\"index\": 0, \"delta\": {\"content\": \"half\"}}]}\n\n";
+        try (var cut = CutStreamServer.start(firstDelta)) {
+            var model = new OpenAiChatModel(new OpenAiSettings("scripted", cut.url("/v1"), "", true,
+                    Duration.ofSeconds(5), FAST_RETRY), log::add);
+
+            assertThatThrownBy(() -> model.complete(ask("q")))
+                    .isInstanceOfSatisfying(AssayException.class, e -> {
+                        assertThat(e.problem().type()).isEqualTo("target.truncated");
+                        assertThat(e.problem().message()).doesNotContain("Exception");
+                    });
+            assertThat(cut.requests()).isEqualTo(3);
+        }
     }
 
     @Test

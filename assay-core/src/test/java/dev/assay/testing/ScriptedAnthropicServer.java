@@ -40,6 +40,7 @@ public final class ScriptedAnthropicServer implements AutoCloseable {
     private final HttpServer server;
     private final Function<MessagesRequest, Reply> script;
     private final List<JsonNode> requests = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> credentials = Collections.synchronizedList(new ArrayList<>());
     private final ConcurrentLinkedQueue<Reply> injected = new ConcurrentLinkedQueue<>();
     private final AtomicInteger ids = new AtomicInteger();
 
@@ -75,6 +76,16 @@ public final class ScriptedAnthropicServer implements AutoCloseable {
         }
     }
 
+    /**
+     * {@return the credential header of each request so far, in order: {@code x-api-key}, else {@code Authorization}
+     * (the SDK sends the key in one or the other depending on its version); "" where there was none}
+     */
+    public List<String> credentials() {
+        synchronized (credentials) {
+            return List.copyOf(credentials);
+        }
+    }
+
     @Override
     public void close() {
         server.stop(0);
@@ -84,6 +95,9 @@ public final class ScriptedAnthropicServer implements AutoCloseable {
         try (exchange) {
             JsonNode body = Json.MAPPER.readTree(exchange.getRequestBody());
             requests.add(body);
+            String apiKey = exchange.getRequestHeaders().getFirst("x-api-key");
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            credentials.add(apiKey != null ? apiKey : authorization != null ? authorization : "");
             Reply reply = injected.poll();
             if (reply == null) {
                 reply = script.apply(toRequest(body));
@@ -122,6 +136,21 @@ public final class ScriptedAnthropicServer implements AutoCloseable {
             }
             case Reply.Malformed malformed -> send(exchange, 200, "{\"id\": \"msg_x\", \"content\": [");
             case Reply.Answer answer -> send(exchange, 200, Json.write(message(answer)));
+            // Messages are not streamed here: a cut stream is a body that stops halfway, an endless one a body that
+            // trickles whitespace and never completes.
+            case Reply.Truncated truncated -> {
+                String body = Json.write(message(truncated.answer()));
+                send(exchange, 200, body.substring(0, body.length() / 2));
+            }
+            case Reply.Endless endless -> {
+                exchange.getResponseHeaders().add("Content-Type", "application/json");
+                exchange.sendResponseHeaders(200, 0);
+                while (true) {
+                    exchange.getResponseBody().write(' ');
+                    exchange.getResponseBody().flush();
+                    Thread.sleep(endless.millis());
+                }
+            }
         }
     }
 

@@ -23,7 +23,8 @@ import java.util.function.Function;
 /**
  * An OpenAI-compatible Chat Completions server on loopback for tests: real HTTP, streaming (SSE) and
  * non-streaming, tool calls, and injected failures (HTTP 429 with Retry-After, 500, slow answers that time out,
- * malformed JSON). What it answers comes from a {@link Script}; every request body is recorded.
+ * malformed JSON, streams cut short or never finished). What it answers comes from a {@link Script}; every request
+ * body and {@code Authorization} header is recorded.
  */
 public final class ScriptedOpenAiServer implements AutoCloseable {
 
@@ -68,6 +69,14 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         /** Waits, then answers as {@code then}. */
         record Delayed(long millis, Reply then) implements Reply {
         }
+
+        /** A stream that sends part of {@code answer}'s text, then closes the connection without finishing. */
+        record Truncated(Answer answer) implements Reply {
+        }
+
+        /** An answer that never finishes: a delta (streaming) or a byte of whitespace every {@code millis}. */
+        record Endless(long millis) implements Reply {
+        }
     }
 
     /** A native tool call in an {@link Reply.Answer}. */
@@ -92,6 +101,7 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     private final HttpServer server;
     private final Script script;
     private final List<JsonNode> requests = Collections.synchronizedList(new ArrayList<>());
+    private final List<String> authorizations = Collections.synchronizedList(new ArrayList<>());
     private final ConcurrentLinkedQueue<Reply> injected = new ConcurrentLinkedQueue<>();
     private final AtomicInteger ids = new AtomicInteger();
 
@@ -128,6 +138,13 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         }
     }
 
+    /** {@return the Authorization header of each request so far, in order; "" where there was none} */
+    public List<String> authorizations() {
+        synchronized (authorizations) {
+            return List.copyOf(authorizations);
+        }
+    }
+
     @Override
     public void close() {
         server.stop(0);
@@ -137,6 +154,8 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         try (exchange) {
             JsonNode body = Json.MAPPER.readTree(exchange.getRequestBody());
             requests.add(body);
+            String authorization = exchange.getRequestHeaders().getFirst("Authorization");
+            authorizations.add(authorization == null ? "" : authorization);
             Reply reply = injected.poll();
             if (reply == null) {
                 reply = script.reply(toRequest(body));
@@ -188,6 +207,33 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
                 send(exchange, failure.status(), "application/json", Json.write(error));
             }
             case Reply.Malformed malformed -> send(exchange, 200, "application/json", "{\"id\": \"x\", \"choices\": [");
+            case Reply.Truncated truncated -> {
+                String text = truncated.answer().text();
+                streamStart(exchange);
+                event(exchange.getResponseBody(), textDelta("chatcmpl-" + ids.incrementAndGet(),
+                        text.substring(0, text.length() / 2)));
+                // Closing the exchange now ends the chunked body without the last chunk nor [DONE].
+                exchange.getResponseBody().close();
+            }
+            case Reply.Endless endless -> {
+                // Streaming: deltas forever. Otherwise: a JSON body that opens and then only trickles whitespace.
+                exchange.getResponseHeaders().add("Content-Type", stream ? "text/event-stream" : "application/json");
+                exchange.sendResponseHeaders(200, 0);
+                OutputStream out = exchange.getResponseBody();
+                String id = "chatcmpl-" + ids.incrementAndGet();
+                if (!stream) {
+                    out.write("{\"id\": \"".concat(id).concat("\", ").getBytes(StandardCharsets.UTF_8));
+                }
+                while (true) {
+                    if (stream) {
+                        event(out, textDelta(id, "."));
+                    } else {
+                        out.write(' ');
+                        out.flush();
+                    }
+                    Thread.sleep(endless.millis());
+                }
+            }
             case Reply.Answer answer -> {
                 if (stream) {
                     stream(exchange, answer);
@@ -227,17 +273,13 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     }
 
     private void stream(HttpExchange exchange, Reply.Answer answer) throws IOException {
-        exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
-        exchange.sendResponseHeaders(200, 0);
+        streamStart(exchange);
         OutputStream out = exchange.getResponseBody();
         String id = "chatcmpl-" + ids.incrementAndGet();
         // The text arrives in small deltas, as real servers send it, so the client must assemble it.
         String text = answer.text();
         for (int start = 0; start < text.length(); start += 4) {
-            ObjectNode delta = chunk(id);
-            delta.withArray("choices").addObject().put("index", 0).putObject("delta")
-                    .put("content", text.substring(start, Math.min(text.length(), start + 4)));
-            event(out, delta);
+            event(out, textDelta(id, text.substring(start, Math.min(text.length(), start + 4))));
         }
         int index = 0;
         for (Call call : answer.toolCalls()) {
@@ -255,6 +297,17 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         event(out, last);
         out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
         out.flush();
+    }
+
+    private static void streamStart(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+    }
+
+    private static ObjectNode textDelta(String id, String text) {
+        ObjectNode delta = chunk(id);
+        delta.withArray("choices").addObject().put("index", 0).putObject("delta").put("content", text);
+        return delta;
     }
 
     private static ObjectNode chunk(String id) {

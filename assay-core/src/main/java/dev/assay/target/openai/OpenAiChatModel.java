@@ -33,11 +33,13 @@ import dev.assay.target.ToolCallRequest;
 import dev.assay.target.ToolSpec;
 import dev.assay.transcript.Usage;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -94,11 +96,48 @@ public final class OpenAiChatModel implements ChatModel {
 
     private ModelResponse streamed(ChatCompletionCreateParams params, Duration timeout) {
         ChatCompletionAccumulator accumulator = ChatCompletionAccumulator.create();
+        var finished = new AtomicBoolean();
+        var started = new AtomicBoolean();
+        Instant begun = Instant.now();
         try (StreamResponse<ChatCompletionChunk> chunks =
                      client.chat().completions().createStreaming(params, options(timeout))) {
-            chunks.stream().forEach(accumulator::accumulate);
+            chunks.stream().forEach(chunk -> {
+                started.set(true);
+                accumulator.accumulate(chunk);
+                if (chunk.choices().stream().anyMatch(choice -> choice.finishReason().isPresent())) {
+                    finished.set(true);
+                }
+            });
+        } catch (OpenAIIoException e) {
+            // The deadline closes a stream too: that is a timeout, however the client words it, not a cut.
+            if (timeout != null && Duration.between(begun, Instant.now()).compareTo(timeout) >= 0) {
+                throw new StreamFailure(new RetryLoop.Failure(Problem.of("target.timeout",
+                        "the answer's stream did not end in time"), true, null));
+            }
+            if (started.get() && !RetryLoop.timedOut(e)) {
+                throw new StreamFailure(RetryLoop.truncated());
+            }
+            throw e;
+        }
+        // A stream without a single chunk was no event stream at all; one without a finish reason was closed
+        // mid-answer by the server or a proxy. The accumulator would fail on either with an internal exception.
+        if (!started.get()) {
+            throw new StreamFailure(RetryLoop.malformed("the answer's stream held no events"));
+        }
+        if (!finished.get()) {
+            throw new StreamFailure(RetryLoop.truncated());
         }
         return toResponse(accumulator.chatCompletion());
+    }
+
+    /** A stream that ended without a complete answer, with how to report it. */
+    private static final class StreamFailure extends RuntimeException {
+        final RetryLoop.Failure failure;
+
+        StreamFailure(RetryLoop.Failure failure) {
+            super(failure.problem().message(), null, false, false);
+            this.failure = failure;
+        }
     }
 
     private static RequestOptions options(Duration timeout) {
@@ -208,6 +247,9 @@ public final class OpenAiChatModel implements ChatModel {
             List<String> retryAfter = service.headers().values("retry-after");
             return RetryLoop.httpFailure(service.statusCode(), service.getMessage(),
                     retryAfter.isEmpty() ? null : RetryLoop.parseRetryAfter(retryAfter.get(0)));
+        }
+        if (e instanceof StreamFailure stream) {
+            return stream.failure;
         }
         if (e instanceof OpenAIInvalidDataException) {
             return RetryLoop.malformed(e.getMessage());

@@ -138,6 +138,14 @@ public final class SseAgentClient {
     }
 
     /**
+     * The connection broke mid-stream (a clean end without a final event is a normal end: the deltas are the answer).
+     * What the agent did so far is kept in the transcript. Retryable: another try may well finish.
+     */
+    private static final Problem TRUNCATED = Problem.of("target.truncated",
+            "the agent's stream broke off before its final event (the connection closed mid-answer)")
+            .withDetail("retryable", true);
+
+    /**
      * Reads on a thread of its own so that the deadline and an interrupt can stop a stream that has gone quiet. What
      * ended the read early is recorded only once the reader has stopped: the collector belongs to one thread at a
      * time, and nothing the reader still had in hand may land after the error.
@@ -172,19 +180,30 @@ public final class SseAgentClient {
                 reading.cancel(true);
                 throw e;
             } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (!(cause instanceof UncheckedIOException)) {
+                if (!brokenConnection(e.getCause())) {
                     throw new AssayException(Problem.of("target.internal_error",
-                            "reading the agent's stream failed: " + cause), cause);
+                            "reading the agent's stream failed: " + e.getCause()), e.getCause());
                 }
-                stopped = Problem.of("target.connection", "the agent's stream broke off: "
-                        + RetryLoop.brief(String.valueOf(cause.getCause().getMessage())));
+                stopped = TRUNCATED;
             }
         }
         if (stopped != null) {
             collector.finish();
             transcript.add(new TranscriptEvent.TargetError(Instant.now(), stopped));
         }
+    }
+
+    /**
+     * {@return whether reading failed because the connection broke (an I/O error anywhere in the causes: the HTTP
+     * client wraps it differently depending on where in the chunked body the stream was cut)}
+     */
+    private static boolean brokenConnection(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof IOException || cause instanceof UncheckedIOException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A non-2xx answer before the stream started. */

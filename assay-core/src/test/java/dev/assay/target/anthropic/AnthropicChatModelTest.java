@@ -41,6 +41,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -186,5 +187,17 @@ class AnthropicChatModelTest {
         assertThatThrownBy(() -> model(RetryPolicy.none()).complete(ask("capital of France?")))
                 .isInstanceOfSatisfying(AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("target.malformed_response"));
+    }
+
+    @Test
+    @Tag("fault")
+    void a_body_cut_in_half_is_a_malformed_response_in_plain_words() {
+        server.inject(new Reply.Truncated(new Reply.Answer("Paris", List.of())));
+
+        assertThatThrownBy(() -> model(RetryPolicy.none()).complete(ask("capital of France?")))
+                .isInstanceOfSatisfying(AssayException.class, e -> {
+                    assertThat(e.problem().type()).isEqualTo("target.malformed_response");
+                    assertThat(e.problem().message()).doesNotContain("Exception");
+                });
     }
 }

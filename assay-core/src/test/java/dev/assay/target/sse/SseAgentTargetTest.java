@@ -29,6 +29,7 @@ import dev.assay.run.RunStatus;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.target.RetryPolicy;
+import dev.assay.testing.CutStreamServer;
 import dev.assay.testing.ScriptedSseAgent;
 import dev.assay.testing.ScriptedSseAgent.Reply;
 import dev.assay.transcript.Transcript;
@@ -248,6 +249,21 @@ class SseAgentTargetTest {
 
         assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
         assertThat(item.error().type()).isEqualTo("target.malformed_event");
+    }
+
+    @Test
+    void a_stream_whose_connection_breaks_is_a_truncated_error_in_plain_words() throws Exception {
+        try (var cut = CutStreamServer.start("event: llm_output_delta\ndata: {\"delta\": \"half an ans\"}\n\n")) {
+            var settings = new SseAgentSettings(URI.create(cut.url("/wunder")), null, "qwen-test", "zh-CN", List.of(),
+                    null, null, null, null, true, null, Duration.ofSeconds(5), settings().retry(), 8);
+
+            Item item = items(start(settings, Map.of(), Duration.ofSeconds(10),
+                    evalCase("cut", "common", "cut answer", "exact", "\"x\"")).await()).get("cut");
+
+            assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
+            assertThat(item.error().type()).isEqualTo("target.truncated");
+            assertThat(item.error().message()).doesNotContain("Exception").doesNotContain("java.");
+        }
     }
 
     @Test
