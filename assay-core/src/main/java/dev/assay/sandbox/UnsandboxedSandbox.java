@@ -21,6 +21,7 @@ public final class UnsandboxedSandbox implements Sandbox {
             command.addAll(BubblewrapSandbox.prlimit(request.limits(), false));
         }
         command.addAll(request.command());
-        return ProcessRunner.run(command, BubblewrapSandbox.environment(request), request, () -> { });
+        return ProcessRunner.run(command, BubblewrapSandbox.environment(request,
+                request.workDir().toAbsolutePath().toString(), Runtimes.find().path()), request, () -> { });
     }
 }
