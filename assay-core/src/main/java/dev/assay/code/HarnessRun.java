@@ -49,7 +49,7 @@ final class HarnessRun {
                 Files.createDirectories(target.getParent());
                 Files.writeString(target, file.getValue());
             }
-            String nonce = HexFormat.of().formatHex(bytes(16));
+            String nonce = nonce();
             ObjectNode config = plan.config().deepCopy();
             config.put("nonce", nonce);
             SandboxResult result = sandbox.run(new SandboxRequest(plan.command(), dir, Map.of(),
@@ -64,10 +64,11 @@ final class HarnessRun {
         }
     }
 
-    private static byte[] bytes(int count) {
-        byte[] bytes = new byte[count];
+    /** {@return a fresh random token that marks the harness's own output lines} */
+    static String nonce() {
+        byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
-        return bytes;
+        return HexFormat.of().formatHex(bytes);
     }
 
     static List<Outcome> read(SandboxResult result, String nonce, int caseCount) {

@@ -95,11 +95,30 @@ public final class BubblewrapSandbox implements Sandbox {
 
     @Override
     public SandboxResult run(SandboxRequest request) throws InterruptedException {
+        Optional<PidsCgroup> cgroup = cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
+        try {
+            return ProcessRunner.run(command(request, cgroup), environment(request, WORKSPACE, runtimes.path()),
+                    request, () -> cgroup.ifPresent(PidsCgroup::killAll));
+        } finally {
+            cgroup.ifPresent(PidsCgroup::close);
+        }
+    }
+
+    @Override
+    public SandboxProcess start(SandboxRequest request) {
+        Optional<PidsCgroup> cgroup = cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
+        return ProcessRunner.start(command(request, cgroup), environment(request, WORKSPACE, runtimes.path()),
+                request, () -> cgroup.ifPresent(group -> {
+                    group.killAll();
+                    group.close();
+                }));
+    }
+
+    private List<String> command(SandboxRequest request, Optional<PidsCgroup> cgroup) {
         Path workDir = request.workDir().toAbsolutePath().normalize();
         if (setpriv.isPresent()) {
             giveToSandboxUser(workDir);
         }
-        Optional<PidsCgroup> cgroup = cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
         var command = new ArrayList<String>();
         cgroup.ifPresent(group -> command.addAll(List.of(
                 // The shell joins the group before exec'ing bwrap, so every descendant is counted from the start.
@@ -118,12 +137,7 @@ public final class BubblewrapSandbox implements Sandbox {
         }
         command.addAll(prlimit(request.limits(), cgroup.isEmpty()));
         command.addAll(request.command());
-        try {
-            return ProcessRunner.run(command, environment(request, WORKSPACE, runtimes.path()), request,
-                    () -> cgroup.ifPresent(PidsCgroup::killAll));
-        } finally {
-            cgroup.ifPresent(PidsCgroup::close);
-        }
+        return command;
     }
 
     /** The bubblewrap arguments that build the sandbox's file system, in the order they must be applied. */
