@@ -202,6 +202,12 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             + "bubblewrap when it is missing (the code then runs on this machine with your rights; recorded in the run).")
     boolean allowUnsandboxedCode;
 
+    @Option(names = "--allow-unsandboxed-commands", description = "Offer execute_command even when bubblewrap is "
+            + "missing: the model's commands then run on this machine with your rights, and can read what you can, "
+            + "API keys in this process's environment included (recorded in the run). Without it such cases are "
+            + "skipped.")
+    boolean allowUnsandboxedCommands;
+
     @Option(names = "--db-retry", paramLabel = "<seconds>", defaultValue = "180",
             description = "How long a run keeps its finished items in memory and retries while the database is "
                     + "unavailable before it stops as interrupted (exit 3) (default: ${DEFAULT-VALUE}).")
@@ -290,7 +296,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             mcpServers.add(new McpServerConfig.Stdio(name, words.getFirst(), words.subList(1, words.size()), List.of()));
         });
         mcpUrl.forEach((name, url) -> mcpServers.add(new McpServerConfig.Http(name, url, Map.of())));
-        var tools = new ToolOptions(mcpServers, null, allowedTools);
+        var tools = new ToolOptions(mcpServers, null, allowedTools, allowUnsandboxedCommands);
         var selection = new Selection(dimensions, language, tags, ids, modelFlags.seed, limit);
         var request = new RunRequest(suites, skipInvalid, selection,
                 modelOptions, agentSettings,
@@ -310,9 +316,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             throw e;
         }
         prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
-        if (modelOptions != null && !prepared.sandbox().isolating()) {
-            stderr.println("warning: bubblewrap is not usable here, so execute_command runs commands unconfined "
-                    + "in the case workspace; install bubblewrap (apt-get install -y bubblewrap) to confine them");
+        if (modelOptions != null && prepared.sandbox() != null && !prepared.sandbox().isolating()) {
+            stderr.println("warning: bubblewrap is not usable here and --allow-unsandboxed-commands was given, so "
+                    + "execute_command runs commands unconfined with your rights; install bubblewrap "
+                    + "(apt-get install -y bubblewrap) to confine them");
         }
         try (prepared; Store store = database.open()) {
             var engine = new Engine(store, checkers, Duration.ofMillis((long) (dbRetrySeconds * 1000)));

@@ -107,8 +107,13 @@ public final class CodeGrader {
             }
             tests = withOracle(runner.get(), question, tests);
         }
-        String program = source.equals("test_code") ? humanEvalProgram(question, code) : code;
-        List<Outcome> outcomes = run(runner.get(), question, program, tests);
+        List<Outcome> outcomes;
+        if (source.equals("test_code")) {
+            outcomes = List.of(TestCodeRun.execute(sandbox, question, humanEvalProgram(question, code),
+                    options.caseTimeout().toMillis() / 1000.0, limits(1)));
+        } else {
+            outcomes = run(runner.get(), question, code, tests);
+        }
         var results = new ArrayList<CaseResult>(unsupported);
         for (int i = 0; i < tests.size(); i++) {
             results.add(judge(tests.get(i), outcomes.get(i), comparison));
@@ -139,16 +144,18 @@ public final class CodeGrader {
         config.put("entry_point", question.entryPoint());
         String signature = !question.starterCode().isEmpty() ? question.starterCode() : question.referenceSolution();
         config.put("signature_source", signature);
-        config.put("test_code", question.testCode());
         config.put("case_timeout", options.caseTimeout().toMillis() / 1000.0);
         ArrayNode cases = config.putArray("cases");
         for (TestCase test : tests) {
             cases.addObject().put("design", test.design()).set("input", test.input());
         }
-        // The harness times each test; the wall clock is the backstop for a program that defeats its timer.
-        Duration wall = options.caseTimeout().multipliedBy(tests.size() + 1L).plusSeconds(10);
-        var limits = new SandboxLimits(wall, options.memoryBytes(), options.maxProcesses(), 8L << 20);
-        return HarnessRun.execute(sandbox, runner.plan(program, config, tests.size(), limits));
+        return HarnessRun.execute(sandbox, runner.plan(program, config, tests.size(), limits(tests.size())));
+    }
+
+    /** The harness times each test; the wall clock is the backstop for a program that defeats its timer. */
+    private SandboxLimits limits(int testCount) {
+        Duration wall = options.caseTimeout().multipliedBy(testCount + 1L).plusSeconds(10);
+        return new SandboxLimits(wall, options.memoryBytes(), options.maxProcesses(), 8L << 20);
     }
 
     private static CaseResult judge(TestCase test, Outcome outcome, Comparison comparison) {

@@ -31,9 +31,12 @@ final class HarnessRun {
     private HarnessRun() {
     }
 
-    /** Files to write, the command to run, and the harness configuration (cases included). */
+    /**
+     * Files to write, the command to run, the harness configuration (cases included), and the host paths the
+     * command reads besides the system and the language runtimes (shown read-only in the sandbox).
+     */
     record Plan(Map<String, String> files, List<String> command, ObjectNode config, int caseCount,
-                SandboxLimits limits) {
+                SandboxLimits limits, List<Path> readOnly) {
     }
 
     /** {@return one outcome per case} */
@@ -46,11 +49,11 @@ final class HarnessRun {
                 Files.createDirectories(target.getParent());
                 Files.writeString(target, file.getValue());
             }
-            String nonce = HexFormat.of().formatHex(bytes(16));
+            String nonce = nonce();
             ObjectNode config = plan.config().deepCopy();
             config.put("nonce", nonce);
             SandboxResult result = sandbox.run(new SandboxRequest(plan.command(), dir, Map.of(),
-                    Json.write(config) + "\n", plan.limits()));
+                    Json.write(config) + "\n", plan.limits(), plan.readOnly()));
             return read(result, nonce, plan.caseCount());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -61,10 +64,11 @@ final class HarnessRun {
         }
     }
 
-    private static byte[] bytes(int count) {
-        byte[] bytes = new byte[count];
+    /** {@return a fresh random token that marks the harness's own output lines} */
+    static String nonce() {
+        byte[] bytes = new byte[16];
         RANDOM.nextBytes(bytes);
-        return bytes;
+        return HexFormat.of().formatHex(bytes);
     }
 
     static List<Outcome> read(SandboxResult result, String nonce, int caseCount) {

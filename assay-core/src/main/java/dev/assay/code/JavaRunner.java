@@ -59,24 +59,26 @@ final class JavaRunner implements LanguageRunner {
                 + "-XX:TieredStopAtLevel=1 -Xss64m -cp \"classes:$0\" AssayHarness";
         var javaLimits = new SandboxLimits(limits.wallTime().plus(COMPILE_TIME),
                 Math.max(limits.memoryBytes(), MIN_ADDRESS_SPACE), limits.maxProcesses(), limits.maxOutputBytes());
+        // The Jackson jars are shown read-only where they are, which may be under the host's /tmp.
         return new HarnessRun.Plan(files, List.of("/bin/sh", "-c", script, JacksonPath.CLASSPATH, javac,
-                bin + "/java"), config, caseCount, javaLimits);
+                bin + "/java"), config, caseCount, javaLimits, JacksonPath.JARS);
     }
 
     /** Where Jackson's classes are loaded from (separate jars, or one shaded jar). */
     private static final class JacksonPath {
-        static final String CLASSPATH = locate();
+        static final List<Path> JARS = locate();
+        static final String CLASSPATH = JARS.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
 
-        private static String locate() {
-            Set<String> paths = new LinkedHashSet<>();
+        private static List<Path> locate() {
+            Set<Path> paths = new LinkedHashSet<>();
             for (Class<?> type : List.of(ObjectMapper.class, JsonFactory.class, JsonProperty.class)) {
                 try {
-                    paths.add(Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString());
+                    paths.add(Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()));
                 } catch (URISyntaxException | NullPointerException e) {
                     throw new IllegalStateException("cannot locate Jackson for the Java harness", e);
                 }
             }
-            return paths.stream().collect(Collectors.joining(File.pathSeparator));
+            return List.copyOf(paths);
         }
     }
 }

@@ -1,7 +1,9 @@
 package dev.assay.code;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.sandbox.Runtimes;
 import dev.assay.sandbox.SandboxLimits;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -18,9 +20,11 @@ final class JavaScriptRunner implements LanguageRunner {
     @Override
     public HarnessRun.Plan plan(String code, ObjectNode config, int caseCount, SandboxLimits limits) {
         long heapMiB = Math.max(64, limits.memoryBytes() >> 20);
+        String node = Runtimes.find().node().map(Path::toString).orElse("node");
         var nodeLimits = new SandboxLimits(limits.wallTime(), Math.max(limits.memoryBytes(), MIN_ADDRESS_SPACE),
                 limits.maxProcesses(), limits.maxOutputBytes());
         return new HarnessRun.Plan(Map.of("solution.js", code, "harness.js", HARNESS),
-                List.of("node", "--max-old-space-size=" + heapMiB, "harness.js"), config, caseCount, nodeLimits);
+                List.of(node, "--max-old-space-size=" + heapMiB, "harness.js"), config, caseCount, nodeLimits,
+                List.of());
     }
 }

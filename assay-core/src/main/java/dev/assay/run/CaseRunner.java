@@ -30,6 +30,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Objects;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -71,6 +73,12 @@ final class CaseRunner {
                          Instant started) throws InterruptedException {
         Case evalCase = template.withPlaceholders(placeholders);
         Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames());
+        Optional<Problem> withheld = missing.stream().map(plan.target().withheldTools()::get)
+                .filter(Objects::nonNull).findFirst();
+        if (withheld.isPresent()) {
+            return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null,
+                    withheld.get().withDetail("missing_tools", List.copyOf(missing)), started);
+        }
         if (!missing.isEmpty()) {
             Problem problem = Problem.of("case.missing_tools",
                             "the target lacks the tools this case needs: " + String.join(", ", missing))

@@ -26,10 +26,12 @@ import dev.assay.target.sse.SseAgentSettings;
 import dev.assay.target.sse.SseAgentTarget;
 import dev.assay.tools.BuiltinTools;
 import dev.assay.tools.Tool;
+import dev.assay.tools.ToolNames;
 import dev.assay.tools.mcp.McpToolset;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -91,7 +93,8 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
      * through (empty otherwise). Close it once the run has ended: it holds the target's HTTP connections and the
      * MCP connections.
      *
-     * @param mcp the connected MCP servers; null when none were configured
+     * @param sandbox where execute_command runs its commands; null when it is not offered (no sandbox, no opt-in)
+     * @param mcp     the connected MCP servers; null when none were configured
      */
     public record Prepared(RunPlan plan, List<CaseProblem> skippedProblems, Sandbox sandbox, McpToolset mcp)
             implements AutoCloseable {
@@ -119,6 +122,12 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
      */
     public Prepared prepare(CheckerRegistry checkers, Function<String, String> env, Consumer<String> log)
             throws InterruptedException {
+        return prepare(checkers, env, log, Sandboxes.BUBBLEWRAP);
+    }
+
+    /** As {@link #prepare(CheckerRegistry, Function, Consumer)}, finding execute_command's sandbox with {@code sandboxes}. */
+    public Prepared prepare(CheckerRegistry checkers, Function<String, String> env, Consumer<String> log,
+                            Sandboxes.Finder sandboxes) throws InterruptedException {
         SuiteLoad load = new SuiteLoader(checkers).load(suites);
         Suite suite = selection.select(load.suite(skipInvalid));
         if (suite.cases().isEmpty()) {
@@ -137,18 +146,30 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
             sandbox = new UnsandboxedSandbox();
         } else {
             ChatModel chatModel = Targets.chatModel(model, env, log);
-            // execute_command runs inside bubblewrap when it is usable, else unconfined: the snapshot records which.
-            sandbox = Sandboxes.detect(true);
+            // execute_command runs inside bubblewrap; without it, only on the user's explicit word, else not at all
+            // (an unconfined command could read the API key from Assay's own /proc entry).
+            Map<String, Problem> withheld = Map.of();
+            try {
+                sandbox = Sandboxes.detect(tools.allowUnsandboxedCommands(), sandboxes);
+            } catch (AssayException e) {
+                sandbox = null;
+                withheld = Map.of(ToolNames.EXECUTE_COMMAND, Problem.of("sandbox.unavailable",
+                        "execute_command needs a sandbox and bubblewrap is not usable here: install bubblewrap and "
+                                + "util-linux, or pass --allow-unsandboxed-commands to run commands unconfined"));
+                log.accept("bubblewrap is not usable here, so execute_command is not offered and cases needing it "
+                        + "are skipped (--allow-unsandboxed-commands runs commands unconfined)");
+            }
             mcp = tools.mcpServers().isEmpty() ? null : McpToolset.connect(tools.mcpServers(), tools.mcpTimeout(), env);
             if (mcp != null) {
                 mcp.unavailable().forEach((server, reason) ->
                         log.accept("MCP server " + server + " is unavailable: " + reason));
             }
-            var offered = new ArrayList<Tool>(BuiltinTools.all(sandbox));
+            var offered = new ArrayList<Tool>(sandbox == null ? BuiltinTools.withoutCommands()
+                    : BuiltinTools.all(sandbox));
             if (mcp != null) {
                 offered.addAll(mcp.tools());
             }
-            target = new AgentTarget(chatModel, tools.filter(offered), agent, config.concurrency());
+            target = new AgentTarget(chatModel, tools.filter(offered), agent, config.concurrency(), withheld);
         }
         ObjectNode snapshot = snapshot(target.describe(), sandbox);
         if (mcp != null) {
@@ -171,7 +192,8 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
         node.put("timeout_s", config.defaultTimeout().toMillis() / 1000.0);
         node.set("weights", Json.tree(config.weights().byDimension()));
         node.put("scoring", config.weights().scoring().wireName());
-        node.put("sandbox", sandbox.kind());
+        node.put("sandbox", sandbox == null ? "unavailable" : sandbox.kind());
+        node.put("allow_unsandboxed_commands", tools.allowUnsandboxedCommands());
         node.put("workspace_policy", config.workspacePolicy().name().toLowerCase(java.util.Locale.ROOT));
         node.set("allowed_tools", Json.tree(tools.allowed()));
         return node;

@@ -16,14 +16,23 @@ import java.util.Set;
  * @param allowed    when not empty, only these tools are offered (names or aliases, resolved to canonical names;
  *                   {@code server@tool} for MCP tools); {@code final_answer} is always offered, as the loop's way to
  *                   finish. Cases needing a tool left out are skipped with the reason
+ * @param allowUnsandboxedCommands let execute_command run commands on this machine, unconfined, when bubblewrap is
+ *                   not usable (default false: the tool is then not offered, and cases needing it are skipped with
+ *                   {@code sandbox.unavailable})
  */
-public record ToolOptions(List<McpServerConfig> mcpServers, Duration mcpTimeout, List<String> allowed) {
-    public static final ToolOptions DEFAULTS = new ToolOptions(List.of(), null, List.of());
+public record ToolOptions(List<McpServerConfig> mcpServers, Duration mcpTimeout, List<String> allowed,
+                          boolean allowUnsandboxedCommands) {
+    public static final ToolOptions DEFAULTS = new ToolOptions(List.of(), null, List.of(), false);
 
     public ToolOptions {
         mcpServers = mcpServers == null ? List.of() : List.copyOf(mcpServers);
         mcpTimeout = mcpTimeout == null ? Duration.ofSeconds(20) : mcpTimeout;
         allowed = allowed == null ? List.of() : List.copyOf(allowed);
+    }
+
+    /** Tools with commands confined to a sandbox, or withheld where there is none. */
+    public ToolOptions(List<McpServerConfig> mcpServers, Duration mcpTimeout, List<String> allowed) {
+        this(mcpServers, mcpTimeout, allowed, false);
     }
 
     /** {@return the tools that may be offered, in the order given} */

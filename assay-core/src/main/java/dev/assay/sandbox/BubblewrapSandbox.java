@@ -2,42 +2,84 @@ package dev.assay.sandbox;
 
 import dev.assay.AssayException;
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
 
 /**
- * Runs commands under bubblewrap: every namespace unshared (so no network), the host's root bound read-only, a fresh
- * {@code /tmp}, {@code /proc} and {@code /dev}, and only the request's work directory writable. Memory, file size and
- * core dumps are limited with {@code prlimit} inside the sandbox; tasks with a pids cgroup when the machine lets us
- * make one, else with RLIMIT_NPROC (see {@link #pidsLimitedByCgroup()}). The whole tree dies with the sandbox's
- * parent and at the wall-clock limit. Thread-safe.
+ * Runs commands under bubblewrap, showing them only what they need: the system directories ({@code /usr} and the
+ * {@code /bin}, {@code /lib*} links or directories) read-only, a short list of harmless {@code /etc} files, the
+ * language runtimes' installation directories and the request's read-only paths, a fresh {@code /tmp},
+ * {@code /proc} and {@code /dev}, and the work directory as {@code /workspace}, the only writable place. Nothing
+ * else of the host exists inside: no home directory, no {@code ASSAY_HOME}, no database, no suite, no working
+ * directory of Assay's (docs/security.md lists exactly what is visible). Every namespace is unshared, so there is
+ * no network. When Assay runs as root the command runs as the unprivileged user {@code nobody} (uid 65534), with
+ * no capabilities and {@code no_new_privs}, so a root-only file would stay unreadable even if it were mounted.
+ * Memory, file size and core dumps are limited with {@code prlimit}; tasks with a pids cgroup when the machine lets
+ * us make one, else with RLIMIT_NPROC (see {@link #pidsLimitedByCgroup()}). The whole tree dies with the
+ * sandbox's parent and at the wall-clock limit. Thread-safe.
  */
 public final class BubblewrapSandbox implements Sandbox {
+    /** Where the work directory appears inside the sandbox. */
+    public static final String WORKSPACE = "/workspace";
+    /** {@code nobody}: the user commands run as when Assay runs as root. */
+    static final int SANDBOX_UID = 65534;
     /** Largest file a command may write; keeps a runaway program from filling the disk. */
     private static final long MAX_FILE_BYTES = 64L << 20;
+    /**
+     * The {@code /etc} entries runtimes read (dynamic linker, certificates, time zone, Java's and Python's own
+     * configuration, name-service switches); no password, shadow, SSH, sudo or key material.
+     */
+    private static final List<String> ETC = List.of("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d",
+            "localtime", "timezone", "nsswitch.conf", "host.conf", "hosts", "gai.conf", "protocols", "services",
+            "os-release", "debian_version", "mime.types", "ssl/certs", "ca-certificates", "ca-certificates.conf",
+            "ssl/openssl.cnf", "magic", "magic.mime", "inputrc", "terminfo", "locale.alias", "fonts");
+    /** Configuration directories of runtimes, named by version ({@code java-17-openjdk}, {@code python3.11}). */
+    private static final List<String> ETC_PREFIXES = List.of("java-", "python3");
 
     private final Path bwrap;
     private final Optional<Path> cgroupParent;
+    private final Optional<Path> setpriv;
+    private final Runtimes runtimes;
+    private final Path identity;
 
-    private BubblewrapSandbox(Path bwrap, Optional<Path> cgroupParent) {
+    private BubblewrapSandbox(Path bwrap, Optional<Path> cgroupParent, Optional<Path> setpriv, Runtimes runtimes,
+                              Path identity) {
         this.bwrap = bwrap;
         this.cgroupParent = cgroupParent;
+        this.setpriv = setpriv;
+        this.runtimes = runtimes;
+        this.identity = identity;
     }
 
     /**
-     * {@return a sandbox if {@code bwrap} is installed and can create its namespaces here, else empty}
+     * {@return a sandbox if {@code bwrap} and {@code prlimit} (and, for root, {@code setpriv}) are installed and can
+     * create their namespaces here, else empty}
      */
     public static Optional<BubblewrapSandbox> find() throws InterruptedException {
         Optional<Path> bwrap = onPath("bwrap");
-        if (bwrap.isEmpty() || onPath("prlimit").isEmpty()) {
+        Optional<Path> setpriv = runningAsRoot() ? onPath("setpriv") : Optional.empty();
+        if (bwrap.isEmpty() || onPath("prlimit").isEmpty() || runningAsRoot() && setpriv.isEmpty()) {
             return Optional.empty();
         }
-        var sandbox = new BubblewrapSandbox(bwrap.get(), PidsCgroup.parent());
+        Path identity;
+        try {
+            identity = identityFiles();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        var sandbox = new BubblewrapSandbox(bwrap.get(), PidsCgroup.parent(), setpriv, Runtimes.find(), identity);
         return sandbox.works() ? Optional.of(sandbox) : Optional.empty();
     }
 
@@ -53,30 +95,100 @@ public final class BubblewrapSandbox implements Sandbox {
 
     @Override
     public SandboxResult run(SandboxRequest request) throws InterruptedException {
-        Path workDir = request.workDir().toAbsolutePath().normalize();
         Optional<PidsCgroup> cgroup = cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
+        try {
+            return ProcessRunner.run(command(request, cgroup), environment(request, WORKSPACE, runtimes.path()),
+                    request, () -> cgroup.ifPresent(PidsCgroup::killAll));
+        } finally {
+            cgroup.ifPresent(PidsCgroup::close);
+        }
+    }
+
+    @Override
+    public SandboxProcess start(SandboxRequest request) {
+        Optional<PidsCgroup> cgroup = cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
+        return ProcessRunner.start(command(request, cgroup), environment(request, WORKSPACE, runtimes.path()),
+                request, () -> cgroup.ifPresent(group -> {
+                    group.killAll();
+                    group.close();
+                }));
+    }
+
+    private List<String> command(SandboxRequest request, Optional<PidsCgroup> cgroup) {
+        Path workDir = request.workDir().toAbsolutePath().normalize();
+        if (setpriv.isPresent()) {
+            giveToSandboxUser(workDir);
+        }
         var command = new ArrayList<String>();
         cgroup.ifPresent(group -> command.addAll(List.of(
                 // The shell joins the group before exec'ing bwrap, so every descendant is counted from the start.
                 "/bin/sh", "-c", "echo $$ > \"$0\" && exec \"$@\"", group.procsFile().toString())));
-        command.addAll(List.of(bwrap.toString(),
-                "--ro-bind", "/", "/",
-                "--dev", "/dev",
-                "--proc", "/proc",
-                "--tmpfs", "/tmp",
-                "--bind", workDir.toString(), workDir.toString(),
-                "--chdir", workDir.toString(),
-                "--unshare-all",
-                "--die-with-parent",
-                "--new-session",
-                "--"));
+        command.add(bwrap.toString());
+        command.addAll(mounts(workDir, request.readOnly()));
+        command.addAll(List.of("--chdir", WORKSPACE, "--die-with-parent", "--new-session"));
+        if (setpriv.isPresent()) {
+            // No user namespace: bwrap runs as real root and hands the command to nobody with no capabilities left.
+            command.addAll(List.of("--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+                    "--unshare-cgroup-try", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
+                    setpriv.get().toString(), "--reuid=" + SANDBOX_UID, "--regid=" + SANDBOX_UID, "--clear-groups",
+                    "--no-new-privs", "--inh-caps=-all", "--"));
+        } else {
+            command.addAll(List.of("--unshare-all", "--"));
+        }
         command.addAll(prlimit(request.limits(), cgroup.isEmpty()));
         command.addAll(request.command());
-        try {
-            return ProcessRunner.run(command, environment(request), request, () -> cgroup.ifPresent(PidsCgroup::killAll));
-        } finally {
-            cgroup.ifPresent(PidsCgroup::close);
+        return command;
+    }
+
+    /** The bubblewrap arguments that build the sandbox's file system, in the order they must be applied. */
+    List<String> mounts(Path workDir, List<Path> readOnly) {
+        var args = new ArrayList<String>(List.of("--ro-bind", "/usr", "/usr"));
+        for (String top : List.of("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")) {
+            Path path = Path.of(top);
+            if (Files.isSymbolicLink(path)) {
+                args.addAll(List.of("--symlink", readLink(path), top));
+            } else if (Files.isDirectory(path)) {
+                args.addAll(List.of("--ro-bind", top, top));
+            }
         }
+        args.addAll(List.of("--perms", "0755", "--dir", "/etc", "--perms", "0755", "--dir", "/etc/ssl"));
+        for (String entry : etcEntries()) {
+            args.addAll(List.of("--ro-bind-try", "/etc/" + entry, "/etc/" + entry));
+        }
+        args.addAll(List.of("--ro-bind", identity.resolve("passwd").toString(), "/etc/passwd",
+                "--ro-bind", identity.resolve("group").toString(), "/etc/group",
+                "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+                "--bind", workDir.toString(), WORKSPACE));
+        // Bound after /tmp is replaced, so a runtime or library that lives under the host's /tmp stays visible.
+        var extra = new LinkedHashSet<Path>(runtimes.prefixes());
+        readOnly.forEach(path -> extra.add(path.toAbsolutePath().normalize()));
+        Set<Path> made = new LinkedHashSet<>();
+        for (Path path : extra) {
+            // bwrap would make missing parents with the host's modes (/root is 0700): nobody could not pass them.
+            for (Path parent = path.getParent(); parent != null && parent.getNameCount() > 0;
+                 parent = parent.getParent()) {
+                made.add(parent);
+            }
+        }
+        made.stream().sorted().filter(dir -> !dir.startsWith("/usr") && !dir.startsWith("/etc")
+                        && !dir.equals(Path.of("/tmp")))
+                .forEach(dir -> args.addAll(List.of("--perms", "0755", "--dir", dir.toString())));
+        for (Path path : extra) {
+            args.addAll(List.of("--ro-bind", path.toString(), path.toString()));
+        }
+        return args;
+    }
+
+    private static List<String> etcEntries() {
+        var entries = new ArrayList<>(ETC);
+        try (Stream<Path> etc = Files.list(Path.of("/etc"))) {
+            etc.map(path -> path.getFileName().toString())
+                    .filter(name -> ETC_PREFIXES.stream().anyMatch(name::startsWith))
+                    .sorted().forEach(entries::add);
+        } catch (IOException e) {
+            // No /etc to list: the fixed entries are tried all the same.
+        }
+        return entries;
     }
 
     static List<String> prlimit(SandboxLimits limits, boolean limitProcesses) {
@@ -91,10 +203,14 @@ public final class BubblewrapSandbox implements Sandbox {
         return args;
     }
 
-    static Map<String, String> environment(SandboxRequest request) {
+    /**
+     * The whole environment of a command: nothing of Assay's own (no API key, no PATH with home directories), only
+     * what a program needs, and the request's variables.
+     */
+    static Map<String, String> environment(SandboxRequest request, String home, String path) {
         var env = new LinkedHashMap<String, String>();
-        env.put("PATH", System.getenv().getOrDefault("PATH", "/usr/local/bin:/usr/bin:/bin"));
-        env.put("HOME", request.workDir().toAbsolutePath().toString());
+        env.put("PATH", path);
+        env.put("HOME", home);
         env.put("LANG", "C.UTF-8");
         env.put("TMPDIR", "/tmp");
         env.putAll(request.env());
@@ -112,24 +228,72 @@ public final class BubblewrapSandbox implements Sandbox {
         return Optional.empty();
     }
 
+    static boolean runningAsRoot() {
+        try {
+            return ((Number) Files.getAttribute(Path.of("/proc/self"), "unix:uid")).intValue() == 0;
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Makes the work directory the sandbox user's, so the command can write where Assay's tools (running as root)
+     * wrote before it. Root keeps full access to it all the same.
+     */
+    private static void giveToSandboxUser(Path workDir) {
+        try (Stream<Path> tree = Files.walk(workDir)) {
+            for (Path path : (Iterable<Path>) tree::iterator) {
+                Files.setAttribute(path, "unix:uid", SANDBOX_UID, LinkOption.NOFOLLOW_LINKS);
+                Files.setAttribute(path, "unix:gid", SANDBOX_UID, LinkOption.NOFOLLOW_LINKS);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot hand the work directory to the sandbox user", e);
+        }
+    }
+
+    /** Minimal account files: the sandbox's users by name, no one else's. */
+    private static Path identityFiles() throws IOException {
+        Path dir = Files.createTempDirectory("assay-sandbox-identity");
+        dir.toFile().deleteOnExit();
+        Path passwd = dir.resolve("passwd");
+        Path group = dir.resolve("group");
+        Files.writeString(passwd, "root:x:0:0:root:/nonexistent:/usr/sbin/nologin\n"
+                + "nobody:x:65534:65534:nobody:" + WORKSPACE + ":/bin/sh\n");
+        Files.writeString(group, "root:x:0:\nnogroup:x:65534:\n");
+        passwd.toFile().deleteOnExit();
+        group.toFile().deleteOnExit();
+        // Readable by nobody inside the sandbox.
+        dir.toFile().setReadable(true, false);
+        dir.toFile().setExecutable(true, false);
+        return dir;
+    }
+
+    private static String readLink(Path link) {
+        try {
+            return Files.readSymbolicLink(link).toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private boolean works() throws InterruptedException {
         try {
             Path dir = Files.createTempDirectory("assay-bwrap-probe");
             try {
                 var probe = new SandboxRequest(List.of("true"), dir, Map.of(), "",
-                        SandboxLimits.defaults().withWallTime(java.time.Duration.ofSeconds(20)));
+                        SandboxLimits.defaults().withWallTime(Duration.ofSeconds(20)));
                 return run(probe).exitCode() == 0;
             } finally {
                 Files.deleteIfExists(dir);
             }
-        } catch (java.io.IOException | AssayException e) {
+        } catch (IOException | UncheckedIOException | AssayException e) {
             return false;
         }
     }
 
     @Override
     public String toString() {
-        return "bubblewrap(" + bwrap + (pidsLimitedByCgroup() ? ", pids cgroup" : ", RLIMIT_NPROC") + ")";
+        return "bubblewrap(" + bwrap + (pidsLimitedByCgroup() ? ", pids cgroup" : ", RLIMIT_NPROC")
+                + (setpriv.isPresent() ? ", as nobody" : "") + ")";
     }
-
 }

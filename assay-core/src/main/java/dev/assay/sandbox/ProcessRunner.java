@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts one process, feeds its stdin, drains both streams up to the output cap and kills the whole tree at the
@@ -57,6 +58,85 @@ final class ProcessRunner {
         errReader.join(Duration.ofSeconds(2));
         return new SandboxResult(finished ? process.exitValue() : -1, stdout.text(), stderr.text(), !finished,
                 stdout.truncated() || stderr.truncated(), Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    /**
+     * Starts one process with its streams left to the caller; a watchdog kills the tree at the wall-clock limit.
+     * {@code afterExit} runs once, when the process is closed.
+     */
+    static SandboxProcess start(List<String> command, Map<String, String> env, SandboxRequest request,
+                                Runnable afterExit) {
+        var builder = new ProcessBuilder(command).directory(request.workDir().toFile());
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            afterExit.run();
+            throw new AssayException(Problem.of("sandbox.unavailable", "cannot start " + command.get(0) + ": "
+                    + e.getMessage()), e);
+        }
+        var stderr = new CappedSink(request.limits().maxOutputBytes());
+        Thread.ofVirtual().start(() -> stderr.drain(process.getErrorStream()));
+        var live = new LiveProcess(process, stderr, afterExit);
+        Thread.ofVirtual().start(() -> {
+            try {
+                if (!process.waitFor(request.limits().wallTime().toMillis(), TimeUnit.MILLISECONDS)) {
+                    live.close();
+                }
+            } catch (InterruptedException e) {
+                live.close();
+            }
+        });
+        return live;
+    }
+
+    /** A started process; closing it kills the tree once. */
+    private static final class LiveProcess implements SandboxProcess {
+        private final Process process;
+        private final CappedSink stderr;
+        private final Runnable afterExit;
+        private final AtomicBoolean closed = new AtomicBoolean();
+
+        LiveProcess(Process process, CappedSink stderr, Runnable afterExit) {
+            this.process = process;
+            this.stderr = stderr;
+            this.afterExit = afterExit;
+        }
+
+        @Override
+        public OutputStream stdin() {
+            return process.getOutputStream();
+        }
+
+        @Override
+        public InputStream stdout() {
+            return process.getInputStream();
+        }
+
+        @Override
+        public String stderr() {
+            return stderr.text();
+        }
+
+        @Override
+        public boolean waitFor(Duration timeout) throws InterruptedException {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public int exitCode() {
+            return process.isAlive() ? -1 : process.exitValue();
+        }
+
+        @Override
+        public void close() {
+            if (closed.compareAndSet(false, true)) {
+                killTree(process);
+                afterExit.run();
+            }
+        }
     }
 
     static void killTree(Process process) {

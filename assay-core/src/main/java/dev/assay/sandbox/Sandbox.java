@@ -1,5 +1,8 @@
 package dev.assay.sandbox;
 
+import dev.assay.AssayException;
+import dev.assay.Problem;
+
 /**
  * Runs an untrusted command confined: no network, read-only system, only its work directory writable, with
  * memory, process, output and time limits, and the whole process group killed at the wall-clock limit.
@@ -20,4 +23,17 @@ public interface Sandbox {
      * @throws dev.assay.AssayException {@code sandbox.unavailable} when the sandbox cannot start at all
      */
     SandboxResult run(SandboxRequest request) throws InterruptedException;
+
+    /**
+     * Starts one command and returns at once, its streams open to the caller; the request's stdin is ignored and
+     * its wall-clock limit still kills the command.
+     *
+     * @throws dev.assay.AssayException {@code sandbox.unavailable} when the sandbox cannot start at all, and
+     *                                  {@code sandbox.unsupported} (the default) when it cannot keep a command's
+     *                                  streams open
+     */
+    default SandboxProcess start(SandboxRequest request) {
+        throw new AssayException(Problem.of("sandbox.unsupported",
+                "the " + kind() + " sandbox cannot run a command with its streams open"));
+    }
 }

@@ -2,9 +2,20 @@ package dev.assay.sandbox;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import java.util.Optional;
 
 /** Chooses the sandbox for untrusted code, failing closed. */
 public final class Sandboxes {
+    /** How a confining sandbox is found on this machine; tests pass one that finds none. */
+    @FunctionalInterface
+    public interface Finder {
+        /** {@return a usable confining sandbox, if there is one here} */
+        Optional<? extends Sandbox> find() throws InterruptedException;
+    }
+
+    /** Finds bubblewrap. */
+    public static final Finder BUBBLEWRAP = BubblewrapSandbox::find;
+
     private Sandboxes() {
     }
 
@@ -16,7 +27,12 @@ public final class Sandboxes {
      *                        allowed
      */
     public static Sandbox detect(boolean allowUnsandboxed) throws InterruptedException {
-        var bubblewrap = BubblewrapSandbox.find();
+        return detect(allowUnsandboxed, BUBBLEWRAP);
+    }
+
+    /** {@return the sandbox {@code finder} finds; otherwise as {@link #detect(boolean)}} */
+    public static Sandbox detect(boolean allowUnsandboxed, Finder finder) throws InterruptedException {
+        var bubblewrap = finder.find();
         if (bubblewrap.isPresent()) {
             return bubblewrap.get();
         }

@@ -1,6 +1,8 @@
 package dev.assay.sandbox;
 
 import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Runs commands directly on the host, with only {@code prlimit} limits and the wall-clock kill: no isolation of
@@ -15,12 +17,26 @@ public final class UnsandboxedSandbox implements Sandbox {
 
     @Override
     public SandboxResult run(SandboxRequest request) throws InterruptedException {
+        return ProcessRunner.run(command(request), environment(request), request, () -> { });
+    }
+
+    @Override
+    public SandboxProcess start(SandboxRequest request) {
+        return ProcessRunner.start(command(request), environment(request), request, () -> { });
+    }
+
+    private static List<String> command(SandboxRequest request) {
         var command = new ArrayList<String>();
         if (BubblewrapSandbox.onPath("prlimit").isPresent()) {
             // Processes are not limited here: RLIMIT_NPROC would count every process the user already runs.
             command.addAll(BubblewrapSandbox.prlimit(request.limits(), false));
         }
         command.addAll(request.command());
-        return ProcessRunner.run(command, BubblewrapSandbox.environment(request), request, () -> { });
+        return command;
+    }
+
+    private static Map<String, String> environment(SandboxRequest request) {
+        return BubblewrapSandbox.environment(request, request.workDir().toAbsolutePath().toString(),
+                Runtimes.find().path());
     }
 }

@@ -33,15 +33,25 @@ public final class AgentTarget implements Target {
     private final Map<String, String> toolByWireName = new LinkedHashMap<>();
     private final AgentSettings settings;
     private final int maxConcurrency;
+    private final Map<String, Problem> withheld;
+
+    /** A loop offering {@code tools}, none withheld. */
+    public AgentTarget(ChatModel model, List<Tool> tools, AgentSettings settings, int maxConcurrency) {
+        this(model, tools, settings, maxConcurrency, Map.of());
+    }
 
     /**
      * @param model          the model under test
      * @param tools          the tools offered, by canonical name
      * @param settings       loop settings
      * @param maxConcurrency how many cases this model may work on at once
+     * @param withheld       tools not offered here, by canonical name, with the reason (execute_command without a
+     *                       sandbox); a case needing one is skipped with that reason
      */
-    public AgentTarget(ChatModel model, List<Tool> tools, AgentSettings settings, int maxConcurrency) {
+    public AgentTarget(ChatModel model, List<Tool> tools, AgentSettings settings, int maxConcurrency,
+                       Map<String, Problem> withheld) {
         this.model = model;
+        this.withheld = Map.copyOf(withheld);
         this.tools = new LinkedHashMap<>();
         tools.forEach(tool -> this.tools.put(tool.name(), tool));
         this.specs = tools.stream().map(tool -> new ToolSpec(tool.name(), tool.description(), tool.parameters()))
@@ -75,6 +85,11 @@ public final class AgentTarget implements Target {
     @Override
     public int maxConcurrency() {
         return maxConcurrency;
+    }
+
+    @Override
+    public Map<String, Problem> withheldTools() {
+        return withheld;
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.transcript.Transcript;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -32,6 +33,15 @@ public interface Target extends AutoCloseable {
      */
     default Optional<Problem> unavailable(Case evalCase) {
         return Optional.empty();
+    }
+
+    /**
+     * {@return tools this target would offer but cannot here, by canonical name, with the reason (execute_command
+     * without a sandbox): a case needing one is {@code skipped} with that reason rather than a bare
+     * {@code case.missing_tools}}. None by default.
+     */
+    default Map<String, Problem> withheldTools() {
+        return Map.of();
     }
 
     /** {@return how many cases this target accepts at once; the engine uses the smaller of this and its own limit} */

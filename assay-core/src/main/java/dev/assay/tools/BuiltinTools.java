@@ -40,6 +40,15 @@ public final class BuiltinTools {
                 new SearchFilesTool(), new ListFilesTool(), new ExecuteCommandTool(sandbox), new FinalAnswerTool());
     }
 
+    /**
+     * {@return the built-in tools without execute_command, for a run with no sandbox to confine commands in and no
+     * permission to run them on the host}
+     */
+    public static List<Tool> withoutCommands() {
+        return List.of(new ReadFileTool(), new WriteFileTool(), new EditFileTool(), new ReplaceTextTool(),
+                new SearchFilesTool(), new ListFilesTool(), new FinalAnswerTool());
+    }
+
     /** {@return how the given tools are described to a model, in the same order} */
     public static List<ToolSpec> specs(List<Tool> tools) {
         return tools.stream().map(tool -> new ToolSpec(tool.name(), tool.description(), tool.parameters())).toList();

@@ -1,0 +1,164 @@
+package dev.assay.code;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import dev.assay.sandbox.Runtimes;
+import dev.assay.sandbox.Sandbox;
+import dev.assay.sandbox.SandboxLimits;
+import dev.assay.sandbox.SandboxProcess;
+import dev.assay.sandbox.SandboxRequest;
+import dev.assay.tools.Workspace;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * A HumanEval-style question graded by its own test code ({@code check(candidate)}), with the test code and the
+ * candidate's program in two sandboxes that share nothing: the checker calls {@code candidate(...)}, Assay carries
+ * each call's arguments to the program and its answer back, as plain data. The program never sees the test code,
+ * the expected values or the checker's process, so it can neither read them nor forge the verdict; and an object
+ * that claims to equal anything cannot cross. Python only, as HumanEval is.
+ */
+final class TestCodeRun {
+    private static final String CHECKER = LanguageRunner.resource("checker.py");
+    private static final String HARNESS = LanguageRunner.resource("harness.py");
+    private static final int CHECKER_OUTPUT_BYTES = 1 << 20;
+
+    private TestCodeRun() {
+    }
+
+    /** {@return the outcome of the question's check against {@code program}} */
+    static Outcome execute(Sandbox sandbox, CodeQuestion question, String program, double caseTimeoutSeconds,
+                           SandboxLimits limits) throws InterruptedException {
+        Path checkerDir = null;
+        Path programDir = null;
+        String python = Runtimes.find().python().map(Path::toString).orElse("python3");
+        try {
+            checkerDir = Files.createTempDirectory("assay-check");
+            programDir = Files.createTempDirectory("assay-code");
+            Files.writeString(checkerDir.resolve("checker.py"), CHECKER);
+            Files.writeString(programDir.resolve("harness.py"), HARNESS);
+            Files.writeString(programDir.resolve("solution.py"), program);
+            var checkerLimits = new SandboxLimits(limits.wallTime(), limits.memoryBytes(), limits.maxProcesses(),
+                    CHECKER_OUTPUT_BYTES);
+            try (SandboxProcess checker = sandbox.start(new SandboxRequest(List.of(python, "-I", "checker.py"),
+                         checkerDir, Map.of(), "", checkerLimits));
+                 SandboxProcess candidate = sandbox.start(new SandboxRequest(List.of(python, "-I", "harness.py"),
+                         programDir, Map.of(), "", limits))) {
+                String nonce = HarnessRun.nonce();
+                ObjectNode checkerConfig = Json.object().put("prelude", question.description())
+                        .put("test_code", question.testCode()).put("case_timeout", caseTimeoutSeconds);
+                ObjectNode programConfig = Json.object().put("serve", true).put("nonce", nonce)
+                        .put("entry_point", question.entryPoint()).put("case_timeout", caseTimeoutSeconds);
+                return relay(checker, candidate, checkerConfig, programConfig, nonce, limits);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            if (checkerDir != null) {
+                Workspace.deleteTree(checkerDir);
+            }
+            if (programDir != null) {
+                Workspace.deleteTree(programDir);
+            }
+        }
+    }
+
+    /** One line from either process; a null line is the end of its output. */
+    private record Line(boolean fromChecker, String text) {
+    }
+
+    /**
+     * Carries calls from the checker to the program and answers back until the checker gives its verdict. Both
+     * outputs are read at once, so a checker whose own timer fires while the program still computes is heard.
+     */
+    private static Outcome relay(SandboxProcess checker, SandboxProcess candidate, ObjectNode checkerConfig,
+                                 ObjectNode programConfig, String nonce, SandboxLimits limits)
+            throws InterruptedException {
+        long started = System.nanoTime();
+        var lines = new LinkedBlockingQueue<Line>();
+        Thread.ofVirtual().start(() -> pump(checker, true, lines));
+        Thread.ofVirtual().start(() -> pump(candidate, false, lines));
+        send(checker.stdin(), checkerConfig);
+        boolean programOpen = send(candidate.stdin(), programConfig);
+        String prefix = nonce + " ";
+        while (true) {
+            Line line = lines.take();
+            if (line.fromChecker()) {
+                if (line.text() == null) {
+                    boolean outOfTime = System.nanoTime() - started >= limits.wallTime().toNanos();
+                    return new Outcome(outOfTime ? "timeout" : "runtime_error", null,
+                            "the test code ended without a verdict" + stderrOf(checker));
+                }
+                JsonNode message = parse(line.text());
+                if (message.has("verdict")) {
+                    return new Outcome(message.path("verdict").asText(), null, message.path("message").asText(""));
+                }
+                if (!programOpen || !send(candidate.stdin(), message.path("call"))) {
+                    programOpen = false;
+                    send(checker.stdin(), Json.object().put("error", "the program ended before answering"
+                            + stderrOf(candidate)));
+                }
+            } else if (line.text() == null) {
+                programOpen = false;
+                // The checker may be waiting for an answer that will never come.
+                send(checker.stdin(), Json.object().put("error", "the program ended before answering"
+                        + stderrOf(candidate)));
+            } else if (line.text().startsWith(prefix)) {
+                // What the program printed on its own went to stderr; anything else on stdout is not an answer.
+                JsonNode answer = parse(line.text().substring(prefix.length()));
+                if (answer.has("load_error")) {
+                    return new Outcome(answer.path("load_error").asText(), null,
+                            "the code failed to load: " + answer.path("message").asText());
+                }
+                send(checker.stdin(), answer.has("ok") ? answer : Json.object().put("error",
+                        answer.path("error").asText("the program's answer is not valid")));
+            }
+        }
+    }
+
+    private static void pump(SandboxProcess process, boolean fromChecker, BlockingQueue<Line> lines) {
+        try (var reader = new BufferedReader(new InputStreamReader(process.stdout(), StandardCharsets.UTF_8))) {
+            String text;
+            while ((text = reader.readLine()) != null) {
+                lines.add(new Line(fromChecker, text));
+            }
+        } catch (IOException e) {
+            // The process was killed; its end is reported below.
+        }
+        lines.add(new Line(fromChecker, null));
+    }
+
+    private static JsonNode parse(String line) {
+        try {
+            return Json.parse(line);
+        } catch (RuntimeException e) {
+            return Json.object().put("error", "the program's answer is not JSON");
+        }
+    }
+
+    private static boolean send(OutputStream out, JsonNode message) {
+        try {
+            out.write((Json.write(message) + "\n").getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static String stderrOf(SandboxProcess process) {
+        String stderr = process.stderr().strip();
+        return stderr.isEmpty() ? "" : ": " + HarnessRun.tail(stderr, 1500);
+    }
+}

@@ -1,0 +1,103 @@
+# Assay's HumanEval checker. Runs the question's test code (check(candidate)) in a sandbox of its own, apart from the
+# candidate's program: `candidate` here is a stand-in that sends each call's arguments to Assay, which passes them
+# to the program in the other sandbox and brings back its answer as plain data. The program never sees the test code
+# or this process, so it can neither read the expected values nor forge the verdict, which this process writes as
+# the last line of its stdout.
+import json
+import os
+import signal
+import sys
+
+
+class CaseTimeout(BaseException):
+    pass
+
+
+def on_alarm(signum, frame):
+    raise CaseTimeout()
+
+
+def encode(value):
+    if value is None or isinstance(value, (bool, str, int, float)):
+        return value
+    if isinstance(value, list):
+        return [encode(v) for v in value]
+    if isinstance(value, tuple):
+        return {"$tuple": [encode(v) for v in value]}
+    if isinstance(value, (set, frozenset)):
+        return {"$set": [encode(v) for v in value], "frozen": isinstance(value, frozenset)}
+    if isinstance(value, dict):
+        return {"$dict": [[encode(k), encode(v)] for k, v in value.items()]}
+    raise TypeError("cannot pass a %s to the program" % type(value).__name__)
+
+
+def decode(value):
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    if isinstance(value, dict):
+        if "$tuple" in value:
+            return tuple(decode(v) for v in value["$tuple"])
+        if "$set" in value:
+            items = [decode(v) for v in value["$set"]]
+            return frozenset(items) if value.get("frozen") else set(items)
+        if "$dict" in value:
+            return {decode(k): decode(v) for k, v in value["$dict"]}
+        return {k: decode(v) for k, v in value.items()}
+    return value
+
+
+class ProgramError(Exception):
+    """The program raised, or could not answer; the check fails as a runtime error, not a wrong answer."""
+
+
+def main():
+    config = json.loads(sys.stdin.readline())
+    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    if hasattr(sys, "set_int_max_str_digits"):
+        sys.set_int_max_str_digits(0)
+    sys.setrecursionlimit(100000)
+
+    def send(record):
+        channel.write(json.dumps(record) + "\n")
+        channel.flush()
+
+    def candidate(*args, **kwargs):
+        send({"call": {"args": encode(list(args)), "kwargs": {k: encode(v) for k, v in kwargs.items()}}})
+        answer = json.loads(sys.stdin.readline())
+        if "ok" in answer:
+            return decode(answer["ok"])
+        raise ProgramError(answer.get("error", "the program did not answer"))
+
+    def describe(error):
+        return (type(error).__name__ + ": " + str(error))[:2000]
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    ns = {"__name__": "checker", "__builtins__": __builtins__}
+    try:
+        # The question's own text: helpers the test code uses (HumanEval's poly, encode_cyclic) are defined there.
+        exec(compile(config.get("prelude", ""), "question.py", "exec"), ns)
+        exec(compile(config["test_code"], "test.py", "exec"), ns)
+    except BaseException as error:
+        send({"verdict": "runtime_error", "message": "the test code failed to load: " + describe(error)})
+        return
+    try:
+        signal.setitimer(signal.ITIMER_REAL, float(config.get("case_timeout", 4)))
+        ns["check"](candidate)
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        send({"verdict": "passed"})
+    except CaseTimeout:
+        send({"verdict": "timeout"})
+    except ProgramError as error:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        send({"verdict": "runtime_error", "message": str(error)})
+    except AssertionError as error:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        send({"verdict": "wrong_answer", "message": describe(error)})
+    except BaseException as error:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        send({"verdict": "runtime_error", "message": describe(error)})
+
+
+main()
