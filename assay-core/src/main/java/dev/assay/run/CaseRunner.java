@@ -70,7 +70,7 @@ final class CaseRunner {
                          Path caseDirectory, Consumer<String> log, java.util.function.BooleanSupplier cancelled,
                          Instant started) throws InterruptedException {
         Case evalCase = template.withPlaceholders(placeholders);
-        Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames());
+        Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames(evalCase));
         if (!missing.isEmpty()) {
             Problem problem = Problem.of("case.missing_tools",
                             "the target lacks the tools this case needs: " + String.join(", ", missing))
