@@ -155,8 +155,12 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
         UnaryOperator<String> nameOf = name -> declared.function(name).isPresent() ? name : ToolNames.canonical(name);
         List<ExpectedCall> calls = this.calls.stream()
                 .map(call -> new ExpectedCall(nameOf.apply(call.tool()), call.rule())).toList();
+        // A target that canonicalised the name it recorded (search → search_files) still kept the raw name.
         List<ToolEvidence> all = ToolEvidence.of(context.transcript()).stream()
-                .map(call -> new ToolEvidence(call.call(), nameOf.apply(call.call().tool()), call.ok())).toList();
+                .map(call -> new ToolEvidence(call.call(), declared.function(call.call().rawName()).isPresent()
+                        && declared.function(call.call().tool()).isEmpty()
+                        ? call.call().rawName() : nameOf.apply(call.call().tool()), call.ok()))
+                .toList();
         if (bfcl) {
             var undeclared = calls.stream().map(ExpectedCall::tool)
                     .filter(tool -> declared.function(tool).isEmpty()).toList();

@@ -117,7 +117,7 @@ public final class AgentTarget implements Target {
                     settings.toolMode() == ToolMode.NATIVE ? calls : List.of()));
             var textResults = new StringBuilder();
             for (ToolCallRequest call : calls) {
-                String canonical = offer.resolve(call.name());
+                String canonical = offer.resolve(call.name(), settings.toolMode() == ToolMode.NATIVE);
                 transcript.add(new TranscriptEvent.ToolCall(Instant.now(), call.id(), canonical, call.name(),
                         call.arguments()));
                 ToolResult result = execute(offer, canonical, call.arguments(), session);
@@ -188,14 +188,18 @@ public final class AgentTarget implements Target {
         }
 
         /**
-         * {@return the name of the tool a model called}: an offered name as it is (a declared function called
-         * {@code search} stays {@code search}), a wire name mapped back, anything else through the alias table
+         * {@return the name of the tool a model called}: a wire name mapped back (native calls use wire names, and
+         * {@code a_b} may be the wire name of {@code a.b}), an offered name as it is (text mode; a declared
+         * function called {@code search} stays {@code search}), anything else through the alias table
          */
-        String resolve(String called) {
+        String resolve(String called, boolean wireNames) {
+            String real = byWireName.get(called);
+            if (wireNames && real != null) {
+                return real;
+            }
             if (byName.containsKey(called)) {
                 return called;
             }
-            String real = byWireName.get(called);
             return real != null ? real : ToolNames.canonical(called);
         }
 
