@@ -94,4 +94,16 @@ class DeclaredToolsTest {
         assertThat(load.problems()).allSatisfy(problem -> assertThat(problem.source().file()).endsWith("fc.jsonl"));
         assertThat(load.isValid()).isFalse();
     }
+
+    @Test
+    void the_function_calling_example_suite_loads_and_every_case_declares_its_functions() {
+        Path examples = TestCheckers.exampleSuite().resolveSibling("function-calling");
+        SuiteLoad example = loader.load(examples);
+
+        assertThat(example.problems()).isEmpty();
+        assertThat(example.suite().cases()).hasSizeGreaterThanOrEqualTo(5)
+                .allSatisfy(evalCase -> assertThat(DeclaredTools.of(evalCase).isEmpty()).isFalse());
+        assertThat(example.suite().cases()).flatExtracting(Case::tags)
+                .contains("simple", "multiple", "parallel", "parallel_multiple");
+    }
 }
