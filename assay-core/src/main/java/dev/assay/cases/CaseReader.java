@@ -87,6 +87,8 @@ final class CaseReader implements ReferenceFormat.Problems {
         List<String> prerequisites = strings("prerequisites");
         List<String> tags = strings("tags");
         Map<String, String> files = files();
+        DeclaredTools declared = DeclaredTools.read(node, this);
+        checks.forEach(located -> requireDeclaredForBfcl(located, declared));
         if (!problems.isEmpty()) {
             return new Result(null, caseId, problems);
         }
@@ -277,6 +279,28 @@ final class CaseReader implements ReferenceFormat.Problems {
         } catch (RuntimeException e) {
             // A factory that lets its own exception escape still must not stop the whole load.
             add("check.invalid_expected", located.expectedField(), String.valueOf(e.getMessage()), "");
+        }
+    }
+
+    /** BFCL's rules need the function's schema, so {@code "match": "bfcl"} names a function the case declares. */
+    private void requireDeclaredForBfcl(Located located, DeclaredTools declared) {
+        JsonNode expected = located.check().expected();
+        if (!located.check().checker().equals("tool_args") || expected == null) {
+            return;
+        }
+        List<JsonNode> calls = new ArrayList<>();
+        if (expected.isArray()) {
+            expected.forEach(calls::add);
+        } else {
+            calls.add(expected);
+        }
+        for (JsonNode call : calls) {
+            String tool = call.path("tool").asText();
+            if (call.path("match").asText().equals("bfcl") && declared.function(tool).isEmpty()) {
+                add("check.invalid_expected", located.expectedField(), "\"match\": \"bfcl\" judges '" + tool
+                        + "' by its declared schema, but the case declares no function of that name",
+                        "a function named in the case's `tools`");
+            }
         }
     }
 

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.cases.DeclaredTools;
 import dev.assay.check.ArgumentRule.ArgumentError;
 import dev.assay.tools.ToolNames;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * {@code tool_args}: the model called a tool with acceptable arguments (BFCL's AST checker, peers.md §1c).
@@ -27,15 +29,22 @@ import java.util.Set;
  * Score: 1 on pass; 0.5 ({@link Verdict#partial}) when every expected tool was called but the arguments (or, for a
  * list, the count) are wrong; 0 with {@code tool_args.tool_not_called} when an expected tool was never called.
  * The error type of a partial verdict is that of the first error of the closest attempt.
+ * <p>
+ * When the case declares the function ({@link DeclaredTools}), its schema also judges the arguments
+ * ({@link DeclaredSchemaRule}), and names are compared as declared rather than through the alias table. With
+ * {@code "match": "bfcl"} the leaderboard's rules apply instead ({@link BfclArguments}): every call counts, their
+ * number must equal the expected number, and a verdict is pass or fail.
  *
  * @param calls    the expected calls
  * @param parallel whether the expectation was written as a list
+ * @param bfcl     whether BFCL's rules apply ({@code "match": "bfcl"})
  */
-record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel) implements Checker {
+record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl) implements Checker {
     static final CheckerFactory FACTORY = new BuiltinFactory("tool_args", ToolArgsChecker::create);
     static final double PARTIAL_SCORE = 0.5;
     static final String TOOL_NOT_CALLED = "tool_args.tool_not_called";
     static final String WRONG_COUNT = "tool_args.wrong_count";
+    static final String UNDECLARED_FUNCTION = "tool_args.undeclared_function";
 
     ToolArgsChecker {
         calls = List.copyOf(calls);
@@ -44,7 +53,7 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel) implements Ch
     /**
      * One expected call.
      *
-     * @param tool the canonical tool name
+     * @param tool the tool name as written; compared as declared when the case declares it, else canonically
      * @param rule how its arguments are judged
      */
     record ExpectedCall(String tool, ArgumentRule rule) {
@@ -76,22 +85,47 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel) implements Ch
         var expected = Expected.of("tool_args", node);
         if (node != null && node.isArray() && !node.isEmpty()) {
             var calls = new ArrayList<ExpectedCall>();
-            node.forEach(element -> calls.add(expectedCall(Expected.of("tool_args", element))));
-            return new ToolArgsChecker(calls, true);
+            var modes = new java.util.TreeSet<Boolean>();
+            node.forEach(element -> {
+                Expected call = Expected.of("tool_args", element);
+                calls.add(expectedCall(call));
+                modes.add(bfcl(call));
+            });
+            if (modes.size() > 1) {
+                throw expected.invalid("match", "the same `match` on every expected call", null);
+            }
+            return new ToolArgsChecker(calls, true, modes.first());
         }
         if (!expected.isObject()) {
             throw expected.invalid("an object {\"tool\", \"args\"} or {\"tool\", \"required\"}, or a non-empty list"
                     + " of them");
         }
-        return new ToolArgsChecker(List.of(expectedCall(expected)), false);
+        return new ToolArgsChecker(List.of(expectedCall(expected)), false, bfcl(expected));
+    }
+
+    /** {@code "match": "bfcl"} takes the leaderboard's rules whole, so Assay's own options do not combine with it. */
+    private static boolean bfcl(Expected expected) {
+        if (!expected.isObject()) {
+            return false;
+        }
+        boolean bfcl = expected.choice("match", List.of("assay", "bfcl"), "assay").equals("bfcl");
+        if (bfcl) {
+            for (String option : List.of("allow_extra", "strings", "required")) {
+                if (expected.field(option) != null) {
+                    throw expected.invalid(option, "no '" + option + "' with \"match\": \"bfcl\" (BFCL's rules are"
+                            + " fixed: acceptable values in 'args')", expected.field(option));
+                }
+            }
+        }
+        return bfcl;
     }
 
     private static ExpectedCall expectedCall(Expected expected) {
         if (!expected.isObject()) {
             throw expected.invalid("an object {\"tool\", \"args\"} or {\"tool\", \"required\"}");
         }
-        expected.onlyKeys(Set.of("tool", "args", "required", "allow_extra", "strings"));
-        String tool = ToolNames.canonical(expected.text("tool", expected.requiredField("tool")));
+        expected.onlyKeys(Set.of("tool", "args", "required", "allow_extra", "strings", "match"));
+        String tool = expected.text("tool", expected.requiredField("tool")).strip();
         JsonNode args = expected.field("args");
         JsonNode required = expected.field("required");
         if ((args == null) == (required == null)) {
@@ -115,8 +149,28 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel) implements Ch
 
     @Override
     public Verdict check(CheckContext context) {
-        List<ToolEvidence> all = ToolEvidence.of(context.transcript());
-        List<ToolEvidence> relevant = all.stream()
+        DeclaredTools declared = context.evalCase() == null ? DeclaredTools.NONE
+                : DeclaredTools.of(context.evalCase());
+        // A declared function keeps its name (a function called `search` is not the built-in search_files).
+        UnaryOperator<String> nameOf = name -> declared.function(name).isPresent() ? name : ToolNames.canonical(name);
+        List<ExpectedCall> calls = this.calls.stream()
+                .map(call -> new ExpectedCall(nameOf.apply(call.tool()), call.rule())).toList();
+        // A target that canonicalised the name it recorded (search → search_files) still kept the raw name.
+        List<ToolEvidence> all = ToolEvidence.of(context.transcript()).stream()
+                .map(call -> new ToolEvidence(call.call(), declared.function(call.call().rawName()).isPresent()
+                        && declared.function(call.call().tool()).isEmpty()
+                        ? call.call().rawName() : nameOf.apply(call.call().tool()), call.ok()))
+                .toList();
+        if (bfcl) {
+            var undeclared = calls.stream().map(ExpectedCall::tool)
+                    .filter(tool -> declared.function(tool).isEmpty()).toList();
+            if (!undeclared.isEmpty()) {
+                return Verdict.failed(UNDECLARED_FUNCTION, "\"match\": \"bfcl\" needs the declared schema of "
+                        + String.join(", ", undeclared), Json.object());
+            }
+        }
+        Judge judge = new Judge(declared, bfcl);
+        List<ToolEvidence> relevant = bfcl ? all : all.stream()
                 .filter(call -> calls.stream().anyMatch(expected -> expected.tool().equals(call.name())))
                 .toList();
         ObjectNode detail = Json.object();
@@ -132,15 +186,44 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel) implements Ch
             detail.set("not_called", Json.tree(neverCalled));
             return Verdict.failed(TOOL_NOT_CALLED, "never called: " + String.join(", ", neverCalled), detail);
         }
-        return parallel ? matchAll(relevant, detail) : matchAny(relevant, detail);
+        return parallel || bfcl ? matchAll(calls, relevant, judge, detail) : matchAny(calls, relevant, judge, detail);
+    }
+
+    /**
+     * How one call's arguments are judged against one expected call on this case.
+     *
+     * @param declared the case's declared functions
+     * @param bfcl     whether BFCL's rules apply
+     */
+    private record Judge(DeclaredTools declared, boolean bfcl) {
+        Attempt attempt(ExpectedCall expected, ToolEvidence call) {
+            JsonNode arguments = call.arguments();
+            var function = declared.function(expected.tool());
+            if (bfcl) {
+                var params = ((ArgumentRule.Acceptable) expected.rule()).params();
+                return new Attempt(call, BfclArguments.errors(function.orElseThrow(), params, arguments));
+            }
+            var errors = new ArrayList<>(expected.rule().errors(arguments));
+            function.ifPresent(declaration -> DeclaredSchemaRule.errors(declaration, arguments).forEach(error -> {
+                if (errors.stream().noneMatch(known -> known.type().equals(error.type())
+                        && known.param().equals(error.param()))) {
+                    errors.add(error);
+                }
+            }));
+            return new Attempt(call, errors);
+        }
+
+        /** BFCL has no partial credit: its failures score 0. */
+        Verdict wrong(String type, String message, ObjectNode detail) {
+            return bfcl ? Verdict.failed(type, message, detail) : Verdict.partial(PARTIAL_SCORE, type, message, detail);
+        }
     }
 
     /** One expected call: any call of the tool that satisfies it passes. */
-    private Verdict matchAny(List<ToolEvidence> relevant, ObjectNode detail) {
+    private static Verdict matchAny(List<ExpectedCall> calls, List<ToolEvidence> relevant, Judge judge,
+                                    ObjectNode detail) {
         ExpectedCall expected = calls.getFirst();
-        List<Attempt> attempts = relevant.stream()
-                .map(call -> new Attempt(call, expected.rule().errors(call.arguments())))
-                .toList();
+        List<Attempt> attempts = relevant.stream().map(call -> judge.attempt(expected, call)).toList();
         ArrayNode attemptsJson = detail.putArray("attempts");
         attempts.forEach(attempt -> attemptsJson.add(attempt.toJson()));
         var matched = attempts.stream().filter(attempt -> attempt.errors().isEmpty()).findFirst();
@@ -148,11 +231,12 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel) implements Ch
         if (matched.isPresent()) {
             return Verdict.passed(detail);
         }
-        return wrongArguments(closest(attempts).errors(), detail);
+        return wrongArguments(closest(attempts).errors(), judge, detail);
     }
 
     /** Parallel calls: greedy, order-free matching of each expected call against the calls not yet matched. */
-    private Verdict matchAll(List<ToolEvidence> relevant, ObjectNode detail) {
+    private static Verdict matchAll(List<ExpectedCall> calls, List<ToolEvidence> relevant, Judge judge,
+                                    ObjectNode detail) {
         var unmatched = new ArrayList<>(relevant);
         ArrayNode pairings = detail.putArray("pairings");
         List<ArgumentError> firstFailure = null;
@@ -163,7 +247,7 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel) implements Ch
             Attempt match = null;
             for (ToolEvidence call : unmatched) {
                 if (call.name().equals(expected.tool())) {
-                    Attempt attempt = new Attempt(call, expected.rule().errors(call.arguments()));
+                    Attempt attempt = judge.attempt(expected, call);
                     attempts.add(attempt);
                     if (attempt.errors().isEmpty()) {
                         match = attempt;
@@ -190,23 +274,22 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel) implements Ch
         detail.put("expected_count", calls.size());
         detail.put("actual_count", relevant.size());
         if (relevant.size() != calls.size()) {
-            return Verdict.partial(PARTIAL_SCORE, WRONG_COUNT,
-                    "expected " + calls.size() + " calls of " + toolList() + ", got " + relevant.size(), detail);
+            return judge.wrong(WRONG_COUNT, "expected " + calls.size() + " calls" + (judge.bfcl() ? ""
+                    : " of " + toolList(calls)) + ", got " + relevant.size(), detail);
         }
         if (allMatched) {
             return Verdict.passed(detail);
         }
         if (firstFailure == null) {
             // Each call of the tool was already paired with an earlier expectation: the count per tool is off.
-            return Verdict.partial(PARTIAL_SCORE, WRONG_COUNT, "not enough calls of a tool to match every expectation",
-                    detail);
+            return judge.wrong(WRONG_COUNT, "not enough calls of a tool to match every expectation", detail);
         }
-        return wrongArguments(firstFailure, detail);
+        return wrongArguments(firstFailure, judge, detail);
     }
 
-    private static Verdict wrongArguments(List<ArgumentError> errors, ObjectNode detail) {
+    private static Verdict wrongArguments(List<ArgumentError> errors, Judge judge, ObjectNode detail) {
         ArgumentError first = errors.getFirst();
-        return Verdict.partial(PARTIAL_SCORE, first.type(),
+        return judge.wrong(first.type(),
                 "right tool, wrong arguments: " + first.type() + " at '" + first.param() + "'", detail);
     }
 
@@ -221,7 +304,7 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel) implements Ch
         return best;
     }
 
-    private String toolList() {
+    private static String toolList(List<ExpectedCall> calls) {
         return String.join(", ", calls.stream().map(ExpectedCall::tool).distinct().toList());
     }
 }

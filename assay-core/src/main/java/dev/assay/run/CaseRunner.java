@@ -72,7 +72,7 @@ final class CaseRunner {
                          Path caseDirectory, Consumer<String> log, java.util.function.BooleanSupplier cancelled,
                          Instant started) throws InterruptedException {
         Case evalCase = template.withPlaceholders(placeholders);
-        Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames());
+        Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames(evalCase));
         Optional<Problem> withheld = missing.stream().map(plan.target().withheldTools()::get)
                 .filter(Objects::nonNull).findFirst();
         if (withheld.isPresent()) {

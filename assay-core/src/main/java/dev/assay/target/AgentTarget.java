@@ -6,6 +6,8 @@ import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
+import dev.assay.cases.DeclaredTools;
+import dev.assay.tools.DeclaredFunctionTool;
 import dev.assay.tools.Tool;
 import dev.assay.tools.ToolNames;
 import dev.assay.tools.ToolResult;
@@ -27,10 +29,7 @@ import java.util.Set;
  */
 public final class AgentTarget implements Target {
     private final ChatModel model;
-    private final Map<String, Tool> tools;
-    private final List<ToolSpec> specs;
-    private final List<ToolSpec> nativeSpecs;
-    private final Map<String, String> toolByWireName = new LinkedHashMap<>();
+    private final Offer runTools;
     private final AgentSettings settings;
     private final int maxConcurrency;
     private final Map<String, Problem> withheld;
@@ -52,17 +51,7 @@ public final class AgentTarget implements Target {
                        Map<String, Problem> withheld) {
         this.model = model;
         this.withheld = Map.copyOf(withheld);
-        this.tools = new LinkedHashMap<>();
-        tools.forEach(tool -> this.tools.put(tool.name(), tool));
-        this.specs = tools.stream().map(tool -> new ToolSpec(tool.name(), tool.description(), tool.parameters()))
-                .toList();
-        var wire = new ArrayList<ToolSpec>();
-        for (ToolSpec spec : specs) {
-            String wireName = wireName(spec.name());
-            toolByWireName.put(wireName, spec.name());
-            wire.add(new ToolSpec(wireName, spec.description(), spec.parameters()));
-        }
-        this.nativeSpecs = List.copyOf(wire);
+        this.runTools = Offer.of(tools);
         this.settings = settings;
         this.maxConcurrency = maxConcurrency;
     }
@@ -79,7 +68,12 @@ public final class AgentTarget implements Target {
 
     @Override
     public Set<String> toolNames() {
-        return new LinkedHashSet<>(tools.keySet());
+        return new LinkedHashSet<>(runTools.byName().keySet());
+    }
+
+    @Override
+    public Set<String> toolNames(Case evalCase) {
+        return new LinkedHashSet<>(offerFor(evalCase).byName().keySet());
     }
 
     @Override
@@ -102,15 +96,16 @@ public final class AgentTarget implements Target {
         node.putPOJO("temperature", settings.temperature());
         node.putPOJO("seed", settings.seed());
         node.putPOJO("max_tokens", settings.maxTokens());
-        node.set("tools", Json.tree(tools.keySet()));
+        node.set("tools", Json.tree(runTools.byName().keySet()));
         return node;
     }
 
     @Override
     public Transcript run(Case evalCase, Session session) throws InterruptedException {
         TranscriptBuilder transcript = session.transcript();
+        Offer offer = offerFor(evalCase);
         var messages = new ArrayList<ChatMessage>();
-        String system = systemPrompt(evalCase.language());
+        String system = systemPrompt(offer, evalCase.language());
         if (!system.isEmpty()) {
             messages.add(ChatMessage.system(system));
         }
@@ -119,7 +114,7 @@ public final class AgentTarget implements Target {
             ModelResponse response;
             try {
                 response = model.complete(new ModelRequest(messages,
-                        settings.toolMode() == ToolMode.NATIVE ? nativeSpecs : List.of(),
+                        settings.toolMode() == ToolMode.NATIVE ? offer.nativeSpecs() : List.of(),
                         settings.temperature(), settings.seed(), settings.maxTokens(), session.remaining()));
             } catch (AssayException e) {
                 transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
@@ -137,10 +132,10 @@ public final class AgentTarget implements Target {
                     settings.toolMode() == ToolMode.NATIVE ? calls : List.of()));
             var textResults = new StringBuilder();
             for (ToolCallRequest call : calls) {
-                String canonical = ToolNames.canonical(toolByWireName.getOrDefault(call.name(), call.name()));
+                String canonical = offer.resolve(call.name(), settings.toolMode() == ToolMode.NATIVE);
                 transcript.add(new TranscriptEvent.ToolCall(Instant.now(), call.id(), canonical, call.name(),
                         call.arguments()));
-                ToolResult result = execute(canonical, call.arguments(), session);
+                ToolResult result = execute(offer, canonical, call.arguments(), session);
                 transcript.add(new TranscriptEvent.ToolOutput(Instant.now(), call.id(), canonical, result.ok(),
                         result.output(), result.error()));
                 if (ToolNames.FINAL_ANSWER.equals(canonical) && result.ok()) {
@@ -171,6 +166,79 @@ public final class AgentTarget implements Target {
         return wire.length() <= 64 ? wire : wire.substring(0, 64);
     }
 
+    /** {@link #wireName}, with {@code _2}, {@code _3}... when another offered tool already has it ({@code a.b}, {@code a_b}). */
+    private static String uniqueWireName(String name, Set<String> taken) {
+        String wire = wireName(name);
+        for (int n = 2; taken.contains(wire); n++) {
+            String suffix = "_" + n;
+            String base = wireName(name);
+            wire = base.substring(0, Math.min(base.length(), 64 - suffix.length())) + suffix;
+        }
+        return wire;
+    }
+
+    /**
+     * The tools offered on one case.
+     *
+     * @param byName      by the name checkers and transcripts use
+     * @param specs       as the text-mode prompt shows them (real names)
+     * @param nativeSpecs as the API receives them (wire names)
+     * @param byWireName  wire name to real name
+     */
+    private record Offer(Map<String, Tool> byName, List<ToolSpec> specs, List<ToolSpec> nativeSpecs,
+                         Map<String, String> byWireName) {
+        static Offer of(List<Tool> tools) {
+            var byName = new LinkedHashMap<String, Tool>();
+            tools.forEach(tool -> byName.putIfAbsent(tool.name(), tool));
+            var specs = new ArrayList<ToolSpec>();
+            var wire = new ArrayList<ToolSpec>();
+            var byWireName = new LinkedHashMap<String, String>();
+            for (Tool tool : byName.values()) {
+                specs.add(new ToolSpec(tool.name(), tool.description(), tool.parameters()));
+                String wireName = uniqueWireName(tool.name(), byWireName.keySet());
+                byWireName.put(wireName, tool.name());
+                wire.add(new ToolSpec(wireName, tool.description(), tool.parameters()));
+            }
+            return new Offer(byName, List.copyOf(specs), List.copyOf(wire), byWireName);
+        }
+
+        /**
+         * {@return the name of the tool a model called}: a wire name mapped back (native calls use wire names, and
+         * {@code a_b} may be the wire name of {@code a.b}), an offered name as it is (text mode; a declared
+         * function called {@code search} stays {@code search}), anything else through the alias table
+         */
+        String resolve(String called, boolean wireNames) {
+            String real = byWireName.get(called);
+            if (wireNames && real != null) {
+                return real;
+            }
+            if (byName.containsKey(called)) {
+                return called;
+            }
+            return real != null ? real : ToolNames.canonical(called);
+        }
+
+        boolean offersBuiltins() {
+            return byName.containsKey(ToolNames.FINAL_ANSWER);
+        }
+    }
+
+    /**
+     * A case that declares functions ({@code tools}) is offered those instead of the run's tools, or before them with
+     * {@code builtin_tools: true} (a declared name wins over a run tool of the same name).
+     */
+    private Offer offerFor(Case evalCase) {
+        DeclaredTools declared = DeclaredTools.of(evalCase);
+        if (declared.isEmpty()) {
+            return runTools;
+        }
+        var offered = new ArrayList<>(DeclaredFunctionTool.of(declared));
+        if (declared.builtinTools()) {
+            offered.addAll(runTools.byName().values());
+        }
+        return Offer.of(offered);
+    }
+
     /** Text-mode ids restart in every message; the transcript pairs calls with outputs by id, so they must not. */
     private static List<ToolCallRequest> numbered(List<ToolCallRequest> calls, int step) {
         var renamed = new ArrayList<ToolCallRequest>();
@@ -181,11 +249,12 @@ public final class AgentTarget implements Target {
         return renamed;
     }
 
-    private ToolResult execute(String canonical, JsonNode arguments, Session session) throws InterruptedException {
-        Tool tool = tools.get(canonical);
+    private static ToolResult execute(Offer offer, String canonical, JsonNode arguments, Session session)
+            throws InterruptedException {
+        Tool tool = offer.byName().get(canonical);
         if (tool == null) {
             return ToolResult.failed(Problem.of("tool.unknown",
-                    "no tool named '" + canonical + "'; available: " + String.join(", ", tools.keySet())));
+                    "no tool named '" + canonical + "'; available: " + String.join(", ", offer.byName().keySet())));
         }
         try {
             return tool.call(arguments, session.workspace());
@@ -198,18 +267,22 @@ public final class AgentTarget implements Target {
         }
     }
 
-    private String systemPrompt(String language) {
-        if (tools.isEmpty()) {
+    private String systemPrompt(Offer offer, String language) {
+        if (offer.byName().isEmpty()) {
             return "";
         }
         boolean chinese = language.startsWith("zh");
-        String intro = chinese
+        // Declared functions alone have no workspace and no final_answer: the model answers in text when done.
+        String intro = !offer.offersBuiltins()
+                ? (chinese ? "需要时调用提供的函数；完成后直接给出最终答案。"
+                        : "Call the functions provided when they help; when you are done, give your final answer directly.")
+                : chinese
                 ? "你在一个独立的工作区中工作，所有文件路径都相对于工作区根目录。需要时调用工具；完成后直接给出最终答案，"
                         + "或调用 final_answer 工具。"
                 : "You work in an isolated workspace; every file path is relative to its root. Call tools when you "
                         + "need them; when you are done, give your final answer directly or call the final_answer tool.";
         return settings.toolMode() == ToolMode.TEXT
-                ? intro + "\n\n" + TextToolPrompt.systemPrompt(specs, language)
+                ? intro + "\n\n" + TextToolPrompt.systemPrompt(offer.specs(), language)
                 : intro;
     }
 }

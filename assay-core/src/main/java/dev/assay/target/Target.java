@@ -20,6 +20,14 @@ public interface Target extends AutoCloseable {
     Set<String> toolNames();
 
     /**
+     * {@return the canonical names of the tools this target can use on one case}: by default {@link #toolNames()};
+     * a target that offers a case's declared functions ({@code tools}) adds them
+     */
+    default Set<String> toolNames(Case evalCase) {
+        return toolNames();
+    }
+
+    /**
      * Works on one case, recording everything in {@code session.transcript()}, and returns the transcript.
      * Failures of the system under test (timeouts, HTTP errors, malformed output) are recorded as
      * {@code TargetError} events, not thrown.

@@ -337,4 +337,75 @@ class ToolArgsCheckerTest {
                 .isInstanceOfSatisfying(AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("field", "strings"));
     }
+
+    /** Judges with a case that declares {@code geometry.area(radius: integer required, units: string)} and {@code search}. */
+    private Verdict withDeclared(String expected, Transcript transcript) throws InterruptedException {
+        var attributes = (com.fasterxml.jackson.databind.node.ObjectNode) dev.assay.Json.parse("""
+                {"tools": [{"name": "geometry.area", "parameters": {"type": "dict", "properties": {
+                              "radius": {"type": "integer"}, "units": {"type": "string"}}, "required": ["radius"]}},
+                           {"name": "search", "parameters": {"type": "dict", "properties": {"q": {"type": "string"}}}}]}""");
+        var check = dev.assay.cases.Check.of("tool_args", dev.assay.Json.parse(expected));
+        var evalCase = new dev.assay.cases.Case("c", "tool", "", "p", 1.0, null, java.util.List.of(check),
+                java.util.List.of(), java.util.List.of(), java.util.Map.of(), attributes, null);
+        return CheckerRegistry.builtins().create(check)
+                .check(CheckContext.of(evalCase, transcript, new dev.assay.tools.Workspace(workspace)));
+    }
+
+    @Test
+    void the_declared_schema_rejects_a_type_the_acceptable_values_would_let_through() throws Exception {
+        String expected = "{\"tool\": \"geometry.area\", \"args\": {\"radius\": [5, \"5\"]}}";
+
+        assertThat(withDeclared(expected, transcript(call("c1", "geometry.area", "{\"radius\": 5}"))).status())
+                .isEqualTo(Verdict.Status.PASSED);
+        Verdict verdict = withDeclared(expected, transcript(call("c1", "geometry.area", "{\"radius\": \"5\"}")));
+        assertThat(verdict.status()).isEqualTo(Verdict.Status.PARTIAL);
+        assertThat(verdict.errorType()).isEqualTo("tool_args.type_error");
+    }
+
+    @Test
+    void a_schema_required_parameter_must_be_given_even_when_the_expectation_lets_it_be_left_out() throws Exception {
+        String expected = "{\"tool\": \"geometry.area\", \"args\": {\"radius\": [\"\", 5], \"units\": [\"cm\"]}}";
+
+        Verdict verdict = withDeclared(expected, transcript(call("c1", "geometry.area", "{\"units\": \"cm\"}")));
+
+        assertThat(verdict.errorType()).isEqualTo("tool_args.missing_required");
+        assertThat(verdict.detail().at("/attempts/0/errors/0/param").asText()).isEqualTo("radius");
+    }
+
+    @Test
+    void a_declared_function_keeps_its_name_instead_of_the_alias_table() throws Exception {
+        String expected = "{\"tool\": \"search\", \"args\": {\"q\": [\"x\"]}}";
+
+        // grep is an alias of search_files, and so is search; a declared `search` is neither.
+        Verdict verdict = withDeclared(expected, transcript(call("c1", "grep", "{\"q\": \"x\"}")));
+        assertThat(verdict.errorType()).isEqualTo("tool_args.tool_not_called");
+        assertThat(withDeclared(expected, transcript(call("c1", "search", "{\"q\": \"x\"}"))).status())
+                .isEqualTo(Verdict.Status.PASSED);
+    }
+
+    @Test
+    void match_bfcl_takes_no_assay_options_and_a_list_takes_one_match() {
+        assertThatThrownBy(() -> Judge.checker("tool_args",
+                "{\"tool\": \"f\", \"args\": {}, \"match\": \"bfcl\", \"strings\": \"exact\"}"))
+                .isInstanceOf(AssayException.class).hasMessageContaining("strings");
+        assertThatThrownBy(() -> Judge.checker("tool_args", "[{\"tool\": \"f\", \"args\": {}, \"match\": \"bfcl\"},"
+                + " {\"tool\": \"g\", \"args\": {}}]"))
+                .isInstanceOf(AssayException.class).hasMessageContaining("match");
+        assertThatThrownBy(() -> Judge.checker("tool_args", "{\"tool\": \"f\", \"args\": {}, \"match\": \"ast\"}"))
+                .isInstanceOf(AssayException.class);
+    }
+
+    @Test
+    void match_bfcl_counts_every_call_and_fails_without_partial_credit() throws Exception {
+        String expected = "{\"tool\": \"geometry.area\", \"args\": {\"radius\": [5], \"units\": [\"\"]}, \"match\": \"bfcl\"}";
+
+        Verdict extra = withDeclared(expected, transcript(call("c1", "geometry.area", "{\"radius\": 5}"),
+                call("c2", "search", "{\"q\": \"x\"}")));
+        assertThat(extra.status()).isEqualTo(Verdict.Status.FAILED);
+        assertThat(extra.errorType()).isEqualTo("tool_args.wrong_count");
+        Verdict wrong = withDeclared(expected, transcript(call("c1", "geometry.area", "{\"radius\": 6}")));
+        assertThat(wrong.status()).isEqualTo(Verdict.Status.FAILED);
+        assertThat(wrong.score()).isZero();
+        assertThat(wrong.errorType()).isEqualTo("tool_args.value_error");
+    }
 }

@@ -98,4 +98,41 @@ class AgentTargetTest {
             assertThat(transcript.finalAnswer()).isEqualTo("cannot");
         }
     }
+
+    /** A case declaring {@code a.b}, {@code a_b} and {@code search}, functions whose names clash on the wire or with aliases. */
+    private static Case declaring(String prompt) {
+        var attributes = (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse("""
+                {"tools": [{"name": "a.b", "parameters": {"type": "dict", "properties": {"x": {"type": "integer"}}}},
+                           {"name": "a_b", "parameters": {"type": "dict", "properties": {"y": {"type": "integer"}}}},
+                           {"name": "search", "parameters": {"type": "dict", "properties": {}}}],
+                 "tool_results": {"a_b": "from a_b", "a.b": "from a.b", "search": "from search"}}""");
+        return new Case("declared", "tool", "", prompt, 1.0, null,
+                List.of(Check.of("contains", Json.parse("\"from\""))), List.of(), List.of(), java.util.Map.of(),
+                attributes, null);
+    }
+
+    @Test
+    void declared_names_that_clash_on_the_wire_get_distinct_wire_names_and_each_maps_back() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(request -> request.assistantTurns() == 0
+                ? calls(Call.of("a_b_2", "{\"y\": 1}"), Call.of("a_b", "{\"x\": 1}"), Call.of("search", "{}"))
+                : text("done"))) {
+            var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false, null,
+                    RetryPolicy.none()), line -> { });
+            var target = new AgentTarget(model, List.of(FORECAST), AgentSettings.defaults(), 1);
+            var session = new Session("run", "s1", "", new Workspace(temp), Instant.now().plusSeconds(20),
+                    new TranscriptBuilder(), line -> { });
+            Transcript transcript = target.run(declaring("call them"), session);
+
+            assertThat(server.requests().get(0).path("tools").findValuesAsText("name"))
+                    .containsExactly("a_b", "a_b_2", "search");
+            // A declared `search` is that function, not the built-in search_files the alias table would make of it.
+            assertThat(transcript.toolCalls()).extracting(TranscriptEvent.ToolCall::tool)
+                    .containsExactly("a_b", "a.b", "search");
+            assertThat(transcript.events()).filteredOn(TranscriptEvent.ToolOutput.class::isInstance)
+                    .extracting(event -> ((TranscriptEvent.ToolOutput) event).output())
+                    .containsExactly("from a_b", "from a.b", "from search");
+            assertThat(target.toolNames(declaring("x"))).containsExactly("a.b", "a_b", "search");
+            assertThat(target.toolNames()).containsExactly("weather@forecast");
+        }
+    }
 }

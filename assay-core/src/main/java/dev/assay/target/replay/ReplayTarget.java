@@ -6,6 +6,7 @@ import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
+import dev.assay.cases.DeclaredTools;
 import dev.assay.target.Session;
 import dev.assay.target.Target;
 import dev.assay.tools.ToolNames;
@@ -50,6 +51,14 @@ public final class ReplayTarget implements Target {
     @Override
     public Set<String> toolNames() {
         return toolNames;
+    }
+
+    /** A case's declared functions were offered when it was recorded, whether or not the model called them. */
+    @Override
+    public Set<String> toolNames(Case evalCase) {
+        var names = new LinkedHashSet<>(toolNames);
+        DeclaredTools.of(evalCase).functions().forEach(function -> names.add(function.name()));
+        return names;
     }
 
     @Override
