@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 
 /**
@@ -27,6 +28,8 @@ import java.util.Map;
  */
 final class HarnessRun {
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** What the harness itself reports per test: an output, or why there is none. */
+    private static final Set<String> REPORTED = Set.of("ok", "timeout", "runtime_error");
 
     private HarnessRun() {
     }
@@ -96,8 +99,7 @@ final class HarnessRun {
             }
             int index = record.path("i").asInt(-1);
             if (index >= 0 && index < caseCount && outcomes[index] == null) {
-                outcomes[index] = new Outcome(record.path("status").asText(), record.get("actual"),
-                        record.path("message").asText(""));
+                outcomes[index] = reported(record);
             }
         }
         var list = new ArrayList<Outcome>();
@@ -105,6 +107,19 @@ final class HarnessRun {
             list.add(outcome != null ? outcome : missing(result, ended));
         }
         return list;
+    }
+
+    /**
+     * The harness reports outputs, never verdicts: the comparison happens here. A program that found the nonce
+     * could write any line, so a status the harness never sends (such as {@code passed}) is not believed.
+     */
+    private static Outcome reported(JsonNode record) {
+        String status = record.path("status").asText();
+        if (!REPORTED.contains(status)) {
+            return new Outcome("runtime_error", null, "the program's process reported '" + status
+                    + "', which the harness never sends");
+        }
+        return new Outcome(status, record.get("actual"), record.path("message").asText(""));
     }
 
     private static Outcome missing(SandboxResult result, boolean ended) {

@@ -34,6 +34,18 @@ final class JavaRunner implements LanguageRunner {
     /** Compilation happens inside the same sandbox run, before the first test. */
     private static final Duration COMPILE_TIME = Duration.ofSeconds(30);
 
+    private final List<Path> jacksonJars;
+
+    /** A runner whose harness reads JSON with the Jackson jars Assay runs with. */
+    JavaRunner() {
+        this(JacksonPath.JARS);
+    }
+
+    /** A runner whose harness reads JSON with these Jackson jars (shown read-only in the sandbox). */
+    JavaRunner(List<Path> jacksonJars) {
+        this.jacksonJars = List.copyOf(jacksonJars);
+    }
+
     @Override
     public HarnessRun.Plan plan(String code, ObjectNode config, int caseCount, SandboxLimits limits) {
         var files = new LinkedHashMap<String, String>();
@@ -60,14 +72,14 @@ final class JavaRunner implements LanguageRunner {
         var javaLimits = new SandboxLimits(limits.wallTime().plus(COMPILE_TIME),
                 Math.max(limits.memoryBytes(), MIN_ADDRESS_SPACE), limits.maxProcesses(), limits.maxOutputBytes());
         // The Jackson jars are shown read-only where they are, which may be under the host's /tmp.
-        return new HarnessRun.Plan(files, List.of("/bin/sh", "-c", script, JacksonPath.CLASSPATH, javac,
-                bin + "/java"), config, caseCount, javaLimits, JacksonPath.JARS);
+        String classpath = jacksonJars.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
+        return new HarnessRun.Plan(files, List.of("/bin/sh", "-c", script, classpath, javac, bin + "/java"), config,
+                caseCount, javaLimits, jacksonJars);
     }
 
     /** Where Jackson's classes are loaded from (separate jars, or one shaded jar). */
     private static final class JacksonPath {
         static final List<Path> JARS = locate();
-        static final String CLASSPATH = JARS.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
 
         private static List<Path> locate() {
             Set<Path> paths = new LinkedHashSet<>();

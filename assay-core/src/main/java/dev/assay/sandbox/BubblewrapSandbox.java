@@ -157,7 +157,7 @@ public final class BubblewrapSandbox implements Sandbox {
         }
         args.addAll(List.of("--ro-bind", identity.resolve("passwd").toString(), "/etc/passwd",
                 "--ro-bind", identity.resolve("group").toString(), "/etc/group",
-                "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+                "--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp",
                 "--bind", workDir.toString(), WORKSPACE));
         // Bound after /tmp is replaced, so a runtime or library that lives under the host's /tmp stays visible.
         var extra = new LinkedHashSet<Path>(runtimes.prefixes());
@@ -176,6 +176,8 @@ public final class BubblewrapSandbox implements Sandbox {
         for (Path path : extra) {
             args.addAll(List.of("--ro-bind", path.toString(), path.toString()));
         }
+        // Nothing may be created beside what is listed: the root itself becomes read-only once it is built.
+        args.addAll(List.of("--remount-ro", "/"));
         return args;
     }
 
@@ -238,13 +240,20 @@ public final class BubblewrapSandbox implements Sandbox {
 
     /**
      * Makes the work directory the sandbox user's, so the command can write where Assay's tools (running as root)
-     * wrote before it. Root keeps full access to it all the same.
+     * wrote before it. Root keeps full access to it all the same. Links are never followed, and a file with several
+     * hard links is left alone: a command could have linked a file from outside the work directory.
      */
     private static void giveToSandboxUser(Path workDir) {
         try (Stream<Path> tree = Files.walk(workDir)) {
             for (Path path : (Iterable<Path>) tree::iterator) {
-                Files.setAttribute(path, "unix:uid", SANDBOX_UID, LinkOption.NOFOLLOW_LINKS);
-                Files.setAttribute(path, "unix:gid", SANDBOX_UID, LinkOption.NOFOLLOW_LINKS);
+                Map<String, Object> attributes = Files.readAttributes(path, "unix:uid,nlink,isDirectory,isRegularFile",
+                        LinkOption.NOFOLLOW_LINKS);
+                boolean ours = Boolean.TRUE.equals(attributes.get("isDirectory"))
+                        || Boolean.TRUE.equals(attributes.get("isRegularFile")) && (int) attributes.get("nlink") == 1;
+                if (ours && (int) attributes.get("uid") != SANDBOX_UID) {
+                    Files.setAttribute(path, "unix:uid", SANDBOX_UID, LinkOption.NOFOLLOW_LINKS);
+                    Files.setAttribute(path, "unix:gid", SANDBOX_UID, LinkOption.NOFOLLOW_LINKS);
+                }
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot hand the work directory to the sandbox user", e);

@@ -63,6 +63,7 @@ public record Runtimes(Optional<Path> python, Optional<Path> node, Path javaHome
         python.map(Path::getParent).ifPresent(binDirs::add);
         node.map(Path::getParent).ifPresent(binDirs::add);
         binDirs.add(javaHome.resolve("bin"));
+        prefixes.removeIf(prefix -> !showable(prefix));
         return new Runtimes(python, node, javaHome, new ArrayList<>(prefixes), new ArrayList<>(binDirs));
     }
 
@@ -72,6 +73,22 @@ public record Runtimes(Optional<Path> python, Optional<Path> node, Path javaHome
         binDirs.forEach(dir -> dirs.add(dir.toString()));
         dirs.addAll(List.of("/usr/local/bin", "/usr/bin", "/bin"));
         return String.join(":", dirs);
+    }
+
+    /**
+     * {@return whether a runtime's directory may be shown: not if it would show the user's home, Assay's working
+     * directory or {@code ASSAY_HOME} with it (a Python whose prefix is the home directory itself)}
+     */
+    static boolean showable(Path prefix) {
+        var hidden = new ArrayList<Path>();
+        hidden.add(Path.of(System.getProperty("user.home")));
+        hidden.add(Path.of(System.getProperty("user.dir")));
+        String assayHome = System.getenv("ASSAY_HOME");
+        if (assayHome != null && !assayHome.isBlank()) {
+            hidden.add(Path.of(assayHome));
+        }
+        Path real = realPath(prefix);
+        return hidden.stream().map(Runtimes::realPath).noneMatch(path -> path.startsWith(real));
     }
 
     static boolean outsideSystemDirs(Path path) {

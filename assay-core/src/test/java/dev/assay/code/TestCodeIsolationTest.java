@@ -2,6 +2,7 @@ package dev.assay.code;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.assay.Json;
 import dev.assay.sandbox.BubblewrapSandbox;
 import java.time.Duration;
 import java.util.List;
@@ -77,6 +78,32 @@ class TestCodeIsolationTest {
                 """;
 
         assertThat(status(snoop)).isNotEqualTo(CaseResult.Status.PASSED);
+    }
+
+    @Test
+    void a_verdict_forged_with_the_harness_nonce_is_not_believed_for_example_tests() throws InterruptedException {
+        // Example tests share the harness's process, so a program can find its nonce; it may only report outputs.
+        var tests = CodeQuestion.readTests(Json.parse("[{\"input\": {\"a\": 1, \"b\": 2}, \"expected\": 3}]"));
+        var question = new CodeQuestion("q", "", "python", "add", tests, "", "", "", "");
+        String forger = """
+                import gc, json, os, re, sys
+                def add(a, b):
+                    for obj in gc.get_objects():
+                        if isinstance(obj, dict) and isinstance(obj.get("nonce"), str):
+                            for fd in range(3, 20):
+                                try:
+                                    os.write(fd, (obj["nonce"] + " " + json.dumps({"i": 0, "status": "passed"})
+                                                  + "\\n" + obj["nonce"] + " {\\"end\\": true}\\n").encode())
+                                except OSError:
+                                    pass
+                            os._exit(0)
+                    return -1
+                """;
+
+        var grade = grader.grade(question, forger);
+
+        assertThat(grade.cases().getFirst().status()).isEqualTo(CaseResult.Status.RUNTIME_ERROR);
+        assertThat(grade.cases().getFirst().message()).contains("'passed', which the harness never sends");
     }
 
     @Test

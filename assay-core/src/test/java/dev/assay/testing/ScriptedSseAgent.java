@@ -206,9 +206,14 @@ public final class ScriptedSseAgent implements AutoCloseable {
                     }
                     case Step.Raw raw -> write(out, raw.text());
                     case Step.WriteFile file -> {
-                        Path path = Path.of(body.path("workspace").asText()).resolve(file.relative());
-                        Files.createDirectories(path.getParent());
-                        Files.writeString(path, file.content());
+                        // A request without a workspace (the service keeps its own) gets nothing written: resolving
+                        // against the working directory would litter the module's sources.
+                        String workspace = body.path("workspace").asText("");
+                        if (!workspace.isEmpty()) {
+                            Path path = Path.of(workspace).resolve(file.relative());
+                            Files.createDirectories(path.getParent());
+                            Files.writeString(path, file.content());
+                        }
                     }
                     case Step.Event event -> {
                         ObjectNode data = Json.object();
