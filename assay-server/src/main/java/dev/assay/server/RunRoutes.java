@@ -2,6 +2,7 @@ package dev.assay.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.cases.Case;
 import dev.assay.report.Reporter;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunComparison;
@@ -63,6 +64,8 @@ final class RunRoutes {
         detail.set("dimension_stats", Json.tree(report.spreads()));
         detail.put("samples", report.samples());
         detail.set("pass_at_k", Json.tree(report.passAtK()));
+        detail.set("languages", Json.tree(RunReport.storedCases(runs.store(), report.run()).values().stream()
+                .map(Case::language).filter(language -> !language.isEmpty()).distinct().sorted().toList()));
         detail.setAll(itemPage(ctx, runId));
         ctx.json(detail);
     }

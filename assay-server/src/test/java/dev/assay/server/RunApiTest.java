@@ -189,7 +189,9 @@ class RunApiTest {
         int position = secondFailure.path("items").get(0).path("position").asInt();
         assertThat(position).isEqualTo(2);
         assertThat(server.get(items.replace("?", "/") + position).json().path("case_id").asText()).isEqualTo("page_json");
-        assertThat(server.get("/api/runs/" + runId + "?status=passed").json().path("items_total").asInt()).isEqualTo(2);
+        JsonNode detail = server.get("/api/runs/" + runId + "?status=passed").json();
+        assertThat(detail.path("items_total").asInt()).isEqualTo(2);
+        assertThat(detail.path("languages")).extracting(JsonNode::asText).containsExactly("en-US", "zh-CN");
         ServerFixture.Response bad = server.get(items + "status=passed,great");
         assertThat(bad.status()).isEqualTo(400);
         assertThat(bad.json().path("field").asText()).isEqualTo("status");
