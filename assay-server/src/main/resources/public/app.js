@@ -114,7 +114,7 @@ function drawScores(prefix, dimensionScores, stats) {
     state.charts[id] = new Chart(document.getElementById(id), {
       type: kind,
       data: { labels, datasets: [{ label: 'score', data: values, backgroundColor: 'rgba(47,111,235,0.35)',
-        borderColor: '#2f6feb', borderWidth: 1 }] },
+        borderColor: '#2f6feb', borderWidth: 1, maxBarThickness: 90 }] },
       options: { responsive: true, maintainAspectRatio: false, animation: false, scales,
         plugins: { legend: { display: false }, intervalWhiskers: { intervals } } },
       plugins: kind === 'bar' ? [intervalWhiskers] : [],
@@ -695,6 +695,7 @@ function conversation(item) {
       totals.output += (event.usage && event.usage.output_tokens) || 0;
       const meta = [usageText(event.usage), elapsed(event)].filter(Boolean).join(' · ');
       turn = message('assistant', 'Assistant · turn ' + totals.turns, meta);
+      turn.dataset.text = event.text || '';
       if (event.reasoning) turn.append(folded('Reasoning (' + event.reasoning.length + ' characters)', longText(event.reasoning), 'reasoning'));
       turn.append(...assistantText(event.text || ''));
       nodes.push(turn);
@@ -709,6 +710,12 @@ function conversation(item) {
         nodes.push(orphan);
       }
       elapsed(event);
+    } else if (event.type === 'final_answer' && turn && turn.dataset.text === event.text) {
+      // The model's last turn was its answer: say so on the turn instead of repeating the text.
+      elapsed(event);
+      turn.classList.add('final');
+      turn.querySelector('.message-head').append(el('span', 'final answer', 'badge passed'));
+      turn = null;
     } else if (event.type === 'final_answer') {
       const final = message('final', 'Final answer', elapsed(event));
       final.append(longText(event.text));
@@ -831,6 +838,15 @@ function table(headers, rows, className) {
 }
 
 const jsonText = (value) => value === undefined ? '–' : JSON.stringify(value);
+
+// A test's input as a call's arguments: positional ones ("#0", "#1") by value, named ones as name = value.
+function argumentsText(input) {
+  if (input && typeof input === 'object' && !Array.isArray(input)) {
+    return Object.entries(input).map(([name, value]) => (/^#\d+$/.test(name) ? '' : name + ' = ') + JSON.stringify(value))
+      .join(', ');
+  }
+  return Array.isArray(input) ? input.map((value) => JSON.stringify(value)).join(', ') : typeof input === 'string' ? input : jsonText(input);
+}
 const list = (values) => (values || []).join(', ') || 'none';
 
 const CHECK_VIEWS = {
@@ -855,11 +871,12 @@ const CHECK_VIEWS = {
     ...(d.mismatch ? [el('p', 'First difference at ' + (d.mismatch.path || '/') + ' (' + d.mismatch.kind + '): expected '
       + jsonText(d.mismatch.expected) + ', got ' + jsonText(d.mismatch.actual), 'mismatch')] : [])],
   code: (d) => [facts([['Tests passed', d.passed + ' of ' + d.total], ['Language', d.language], ['Sandbox', d.sandbox],
-    ['Tests from', d.source], ['Comparison', d.compare], ['Parse', d.parse_status]]),
+    ['Tests from', d.source],
+    ['Comparison', d.compare && typeof d.compare === 'object' ? d.compare.mode + (d.compare.mode === 'float' ? ' (tolerance ' + d.compare.tolerance + ')' : '') : d.compare], ['Parse', d.parse_status]]),
     table(['Test', 'Status', 'Input', 'Expected', 'Actual', 'Message'], (d.cases || []).map((c) => {
       const status = el('td');
       status.append(el('span', c.status, 'badge ' + (c.status === 'passed' ? 'passed' : 'failed')));
-      return [c.label, status, jsonText(c.input), jsonText(c.expected), jsonText(c.actual), c.message || ''];
+      return [c.label, status, argumentsText(c.input), jsonText(c.expected), jsonText(c.actual), c.message || ''];
     }), 'code-tests')],
 };
 

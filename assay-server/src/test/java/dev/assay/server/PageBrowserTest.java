@@ -2,6 +2,7 @@ package dev.assay.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -136,6 +137,24 @@ class PageBrowserTest {
     }
 
     @Test
+    void a_run_with_several_answers_per_case_shows_pass_at_k_and_each_dimension_interval() throws Exception {
+        String runId = server.start("slow.jsonl", "\"samples\": 2, \"concurrency\": 8");
+        server.awaitEnd(runId);
+        openFromHistory(runId);
+        WebElement passAtK = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("detail-pass-at-k")));
+        assertThat(passAtK.getText()).isEqualTo("2 answers per case: pass@1 50.0 · pass@2 50.0");
+        // Four samples per dimension (two cases, two answers each): every dimension has an interval.
+        List<WebElement> rows = browser.findElements(By.cssSelector("#detail-stats tbody tr"));
+        assertThat(rows).hasSize(4);
+        assertThat(rows).allSatisfy(row -> assertThat(row.getText()).matches(".* \\d+\\.\\d – \\d+\\.\\d 4"));
+        assertThat(script("return Chart.getChart('detail-bar').options.plugins.intervalWhiskers.intervals.length"))
+                .isEqualTo(4L);
+        assertThat(script("return Chart.getChart('detail-radar') !== undefined")).isEqualTo(true);
+        script("window.scrollTo(0, 0)");
+        screenshot("intervals.png");
+    }
+
+    @Test
     void an_item_reads_as_a_conversation_with_tool_calls_and_reasoning_folded_and_long_output_cut() throws Exception {
         pageRun();
         openItemOf("page_tool");
@@ -194,6 +213,28 @@ class PageBrowserTest {
                 .isEqualTo("First difference at /status (value): expected \"ok\", got \"failed\"");
         script("document.getElementById('item-checks').scrollIntoView()");
         screenshot("checks.png");
+    }
+
+    @Test
+    void a_code_question_shows_its_test_table_with_input_expected_and_actual() throws Exception {
+        String runId = server.start("code.jsonl", "");
+        server.awaitEnd(runId);
+        JsonNode check = server.get("/api/runs/" + runId + "/items/0").json().path("checker_detail").path("checks").get(0);
+        Assumptions.assumeFalse("sandbox.unavailable".equals(check.path("error_type").asText()),
+                "code test table skipped: no sandbox (" + check.path("message").asText() + ")");
+        openFromHistory(runId);
+        wait.until(driver -> driver.findElements(By.cssSelector("#detail-items tbody tr[data-case-id]")).size() == 1);
+        openItemOf("code_add");
+        WebElement code = browser.findElement(By.cssSelector("#item-checks .check[data-checker=code]"));
+        assertThat(code.getText()).contains("Tests passed", "1 of 2", "python");
+        List<WebElement> rows = code.findElements(By.cssSelector(".code-tests tbody tr"));
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0).findElements(By.tagName("td")).stream().map(WebElement::getText).toList())
+                .containsExactly("test 1", "passed", "1, 2", "3", "3", "");
+        assertThat(rows.get(1).findElements(By.tagName("td")).stream().map(WebElement::getText).toList())
+                .startsWith("test 2", "wrong_answer", "2, 2", "4", "0");
+        script("document.getElementById('item-checks').scrollIntoView()");
+        screenshot("code.png");
     }
 
     @Test

@@ -62,6 +62,9 @@ final class ServerFixture implements AutoCloseable {
                 {"id": "page_json", "dimension": "complex", "language": "en-US", "prompt": "Reply with JSON", "checker": "json_contains", "expected": {"required": {"status": "ok", "count": 3}}}
                 {"id": "page_long", "dimension": "common", "language": "en-US", "tags": ["user"], "prompt": "Write a long text", "checker": "contains", "expected": "Paris"}
                 """.formatted(MARKUP.replace("\"", "\\\"")));
+        Files.writeString(suites.resolve("code.jsonl"), """
+                {"id": "code_add", "dimension": "code", "prompt": "Write add(a, b) in Python", "checker": "code", "code_language": "python", "entry_point": "add", "test_cases": [{"input": [1, 2], "expected": 3}, {"input": [2, 2], "expected": 4}]}
+                """);
         store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"));
         model = ScriptedOpenAiServer.start(request -> {
             if (request.firstUserText().contains("script tag")) {
@@ -75,6 +78,9 @@ final class ServerFixture implements AutoCloseable {
                         ? ScriptedOpenAiServer.calls(ScriptedOpenAiServer.Call.of("read_file",
                                 Json.object().put("path", "notes.txt").put("note", MARKUP).toString()))
                         : ScriptedOpenAiServer.text("<think>The notes say where.</think>Paris " + MARKUP);
+            }
+            if (request.firstUserText().equals("Write add(a, b) in Python")) {
+                return ScriptedOpenAiServer.text("```python\ndef add(a, b):\n    return 0 if a == 2 else a + b\n```");
             }
             if (request.firstUserText().equals("Give the code")) {
                 return ScriptedOpenAiServer.text("the code is 123 today");
