@@ -60,16 +60,53 @@ function show(view) {
 }
 
 // ---- charts --------------------------------------------------------------------------------------------------
-function drawScores(prefix, dimensionScores) {
+// Whiskers for each bar's 95 % interval (report field dimension_stats), drawn over the bars.
+const intervalWhiskers = {
+  id: 'intervalWhiskers',
+  afterDatasetsDraw(chart, args, options) {
+    const intervals = options && options.intervals;
+    if (!intervals || !intervals.length) return;
+    const y = chart.scales.y;
+    const context = chart.ctx;
+    context.save();
+    context.strokeStyle = '#1d2430';
+    context.lineWidth = 1.5;
+    chart.getDatasetMeta(0).data.forEach((bar, index) => {
+      const interval = intervals[index];
+      if (!interval) return;
+      const top = y.getPixelForValue(Math.min(100, interval[1] * 100));
+      const bottom = y.getPixelForValue(Math.max(0, interval[0] * 100));
+      context.beginPath();
+      context.moveTo(bar.x, top); context.lineTo(bar.x, bottom);
+      context.moveTo(bar.x - 5, top); context.lineTo(bar.x + 5, top);
+      context.moveTo(bar.x - 5, bottom); context.lineTo(bar.x + 5, bottom);
+      context.stroke();
+    });
+    context.restore();
+  },
+};
+
+// A bar per dimension (with its interval when known); a radar only from three dimensions on, where it has a shape.
+function drawScores(prefix, dimensionScores, stats) {
   if (typeof Chart === 'undefined') return;
   const labels = Object.keys(dimensionScores || {});
   const values = labels.map((name) => dimensionScores[name] * 100);
-  for (const kind of ['bar', 'radar']) {
+  const intervals = labels.map((name) => stats && stats[name] && stats[name].n > 1 ? [stats[name].low, stats[name].high] : null);
+  const radarWanted = labels.length >= 3;
+  const radarCanvas = document.getElementById(prefix + '-radar');
+  radarCanvas.closest('.chart').hidden = !radarWanted;
+  radarCanvas.closest('.charts').classList.toggle('single', !radarWanted);
+  if (!radarWanted && state.charts[prefix + '-radar']) {
+    state.charts[prefix + '-radar'].destroy();
+    delete state.charts[prefix + '-radar'];
+  }
+  for (const kind of radarWanted ? ['bar', 'radar'] : ['bar']) {
     const id = prefix + '-' + kind;
     const existing = state.charts[id];
     if (existing) {
       existing.data.labels = labels;
       existing.data.datasets[0].data = values;
+      if (kind === 'bar') existing.options.plugins.intervalWhiskers.intervals = intervals;
       existing.update('none');
       continue;
     }
@@ -77,11 +114,28 @@ function drawScores(prefix, dimensionScores) {
     state.charts[id] = new Chart(document.getElementById(id), {
       type: kind,
       data: { labels, datasets: [{ label: 'score', data: values, backgroundColor: 'rgba(47,111,235,0.35)',
-        borderColor: '#2f6feb', borderWidth: 1 }] },
+        borderColor: '#2f6feb', borderWidth: 1, maxBarThickness: 90 }] },
       options: { responsive: true, maintainAspectRatio: false, animation: false, scales,
-        plugins: { legend: { display: false } } },
+        plugins: { legend: { display: false }, intervalWhiskers: { intervals } } },
+      plugins: kind === 'bar' ? [intervalWhiskers] : [],
     });
   }
+}
+
+// Each dimension's score with its 95 % interval, and pass@k when the run drew several answers per case.
+function renderStats(detail) {
+  const stats = detail.dimension_stats || {};
+  const rows = Object.entries(stats).map(([name, spread]) => {
+    const row = el('tr');
+    row.append(el('td', name), el('td', percent(spread.mean), 'num'),
+      el('td', spread.n > 1 ? percent(spread.low) + ' – ' + percent(spread.high) : '–', 'num'), el('td', spread.n, 'num'));
+    return row;
+  });
+  $('#detail-stats tbody').replaceChildren(...rows);
+  $('#detail-stats').hidden = !rows.length;
+  const passAtK = Object.entries(detail.pass_at_k || {});
+  $('#detail-pass-at-k').textContent = passAtK.length ? detail.samples + ' answers per case: '
+    + passAtK.map(([k, rate]) => 'pass@' + k + ' ' + percent(rate)).join(' · ') : '';
 }
 
 // ---- run form ------------------------------------------------------------------------------------------------
@@ -304,7 +358,8 @@ async function loadDetail() {
       link.href = withToken('/api/runs/' + runId + '/report?format=' + link.dataset.format);
       link.target = '_blank';
     });
-    drawScores('detail', run.dimension_scores);
+    drawScores('detail', run.dimension_scores, detail.dimension_stats);
+    renderStats(detail);
     const dialog = run.kind === 'dialog';
     $('#capability-view').hidden = dialog;
     $('#dialog-view').hidden = !dialog;
@@ -316,6 +371,8 @@ async function loadDetail() {
       setStatus($('#dialog-status'), '');
     } else {
       renderCoverage(detail.coverage);
+      fillItemFilters(detail);
+      resetItemPane();
     }
     renderItems(detail);
   } catch (error) {
@@ -325,7 +382,7 @@ async function loadDetail() {
 
 async function loadItems() {
   try {
-    renderItems(await api('/api/runs/' + state.detailRunId + '/items?offset=' + state.itemsOffset + '&limit=' + PAGE));
+    renderItems(await api('/api/runs/' + state.detailRunId + '/items?' + itemQuery()));
   } catch (error) {
     showMessage('Could not load the items: ' + error.message);
   }
@@ -356,17 +413,25 @@ function selectRow(table, row) {
 
 function renderCapabilityItems(items) {
   const runId = state.detailRunId;
-  const rows = items.map((item, index) => {
+  const rows = items.map((item) => {
     const row = el('tr');
-    row.append(el('td', state.itemsOffset + index + 1), el('td', item.case_id, 'wrap'), el('td', item.dimension),
+    row.dataset.position = item.position;
+    row.dataset.status = item.status;
+    row.dataset.caseId = item.case_id;
+    row.tabIndex = -1;
+    row.append(el('td', item.position + 1), el('td', item.case_id, 'wrap'), el('td', item.dimension),
       statusCell(item.status), el('td', item.score.toFixed(2)));
-    row.addEventListener('click', () => {
-      selectRow('#detail-items', row);
-      openItem(runId, state.itemsOffset + index);
-    });
+    row.addEventListener('click', () => runId === state.detailRunId && selectItemRow(row));
     return row;
   });
   $('#detail-items tbody').replaceChildren(...rows);
+  if (!rows.length) {
+    const none = el('tr');
+    const cell = el('td', 'no item matches the filters', 'muted');
+    cell.colSpan = 5;
+    none.append(cell);
+    $('#detail-items tbody').append(none);
+  }
 }
 
 // ---- tool coverage ---------------------------------------------------------------------------------------------
@@ -527,24 +592,449 @@ function renderDialog(item) {
   $('#dialog-turns').replaceChildren(...turns);
 }
 
+// ---- one item: the conversation and the checks in words ---------------------------------------------------------
+const LONG_TEXT = 1200;
+const THINK_BLOCK = /<(think|thinking)>([\s\S]*?)(?:<\/\1>|$)/gi;
+
+// A long text shows its start and a "show all" button that swaps in the whole text (still as text).
+function longText(text, className) {
+  const value = String(text === undefined || text === null ? '' : text);
+  const box = el('div', null, 'text ' + (className || ''));
+  if (value.length <= LONG_TEXT) {
+    box.textContent = value;
+    return box;
+  }
+  const body = el('span', value.slice(0, LONG_TEXT) + '…');
+  const more = el('button', 'show all (' + value.length.toLocaleString() + ' characters)', 'show-all');
+  more.type = 'button';
+  more.addEventListener('click', () => { body.textContent = value; more.remove(); });
+  box.append(body, document.createElement('br'), more);
+  return box;
+}
+
+function folded(summary, content, className, open) {
+  const box = el('details', null, className);
+  box.open = Boolean(open);
+  box.append(el('summary', summary), content);
+  return box;
+}
+
+const pretty = (value) => typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+const seconds = (ms) => (ms / 1000).toFixed(ms < 10000 ? 2 : 1) + ' s';
+
+// Assistant text with its <think> blocks folded away: the reader sees the answer first.
+function assistantText(text) {
+  const parts = [];
+  let last = 0;
+  for (const match of text.matchAll(THINK_BLOCK)) {
+    if (match.index > last) parts.push(longText(text.slice(last, match.index)));
+    parts.push(folded('Reasoning (' + match[2].trim().length + ' characters)', longText(match[2].trim()), 'reasoning'));
+    last = match.index + match[0].length;
+  }
+  if (last < text.length && text.slice(last).trim()) parts.push(longText(text.slice(last).trim()));
+  return parts;
+}
+
+function message(role, label, meta) {
+  const box = el('div', null, 'message ' + role);
+  const head = el('div', null, 'message-head');
+  head.append(el('b', label));
+  if (meta) head.append(el('span', meta, 'muted'));
+  box.append(head);
+  return box;
+}
+
+function usageText(usage) {
+  if (!usage || !(usage.input_tokens || usage.output_tokens)) return '';
+  return usage.input_tokens + ' in · ' + usage.output_tokens + ' out tokens';
+}
+
+function argumentPreview(args) {
+  const text = JSON.stringify(args === undefined ? {} : args);
+  return text.length > 80 ? text.slice(0, 79) + '…' : text;
+}
+
+function toolBlock(call, output) {
+  const failed = output && !output.ok;
+  const state = !output ? 'no result' : output.ok ? 'ok' : 'failed';
+  const box = el('details', null, 'tool-call' + (failed ? ' failed' : ''));
+  box.open = failed;
+  const summary = el('summary');
+  summary.append(el('b', call.raw_name && call.raw_name !== call.tool ? call.raw_name + ' → ' + call.tool : call.tool),
+    el('code', argumentPreview(call.arguments), 'args-preview'), el('span', state, 'badge ' + (failed ? 'failed' : output ? 'passed' : 'skipped')));
+  box.append(summary, el('h5', 'Arguments'), el('div', pretty(call.arguments), 'text code tool-args'));
+  if (output) {
+    box.append(el('h5', 'Result' + (output.at && call.at ? ' · ' + seconds(new Date(output.at) - new Date(call.at)) : '')),
+      longText(output.output, 'tool-result'));
+    if (output.error) box.append(el('p', output.error.type + ': ' + output.error.message, 'error-text'));
+  }
+  return box;
+}
+
+// The transcript as a conversation: the prompt, then each model turn with its tool calls and their results.
+function conversation(item) {
+  const events = Array.isArray(item.transcript) ? item.transcript : [];
+  const outputs = new Map(events.filter((e) => e.type === 'tool_output').map((e) => [e.call_id, e]));
+  const nodes = [];
+  const user = message('user', 'User');
+  user.append(longText(item.prompt));
+  nodes.push(user);
+  let previous = item.started_at ? new Date(item.started_at) : null;
+  let turn = null;
+  let totals = { input: 0, output: 0, turns: 0 };
+  const elapsed = (event) => {
+    const at = event.at ? new Date(event.at) : null;
+    const text = at && previous ? seconds(at - previous) : '';
+    if (at) previous = at;
+    return text;
+  };
+  events.forEach((event, index) => {
+    if (event.type === 'model_turn') {
+      totals.turns++;
+      totals.input += (event.usage && event.usage.input_tokens) || 0;
+      totals.output += (event.usage && event.usage.output_tokens) || 0;
+      const meta = [usageText(event.usage), elapsed(event)].filter(Boolean).join(' · ');
+      turn = message('assistant', 'Assistant · turn ' + totals.turns, meta);
+      turn.dataset.text = event.text || '';
+      if (event.reasoning) turn.append(folded('Reasoning (' + event.reasoning.length + ' characters)', longText(event.reasoning), 'reasoning'));
+      turn.append(...assistantText(event.text || ''));
+      nodes.push(turn);
+    } else if (event.type === 'tool_call') {
+      const block = toolBlock(event, outputs.get(event.call_id));
+      elapsed(event);
+      if (turn) turn.append(block); else nodes.push(block);
+    } else if (event.type === 'tool_output') {
+      if (!events.some((e) => e.type === 'tool_call' && e.call_id === event.call_id)) {
+        const orphan = message('tool', 'Tool result · ' + event.tool);
+        orphan.append(longText(event.output, 'tool-result'));
+        nodes.push(orphan);
+      }
+      elapsed(event);
+    } else if (event.type === 'final_answer' && turn && turn.dataset.text === event.text) {
+      // The model's last turn was its answer: say so on the turn instead of repeating the text.
+      elapsed(event);
+      turn.classList.add('final');
+      turn.querySelector('.message-head').append(el('span', 'final answer', 'badge passed'));
+      turn = null;
+    } else if (event.type === 'final_answer') {
+      const final = message('final', 'Final answer', elapsed(event));
+      final.append(longText(event.text));
+      nodes.push(final);
+      turn = null;
+    } else if (event.type === 'target_error') {
+      const failure = message('target-error', 'Target error', elapsed(event));
+      const problem = event.problem || {};
+      failure.append(el('p', (problem.type || 'error') + ': ' + (problem.message || ''), 'error-text'));
+      nodes.push(failure);
+    } else {
+      const other = message('other', event.type || 'event ' + index, elapsed(event));
+      other.append(el('div', pretty(event), 'text code'));
+      nodes.push(other);
+    }
+  });
+  const summary = [totals.turns + ' model turn' + (totals.turns === 1 ? '' : 's'),
+    totals.input || totals.output ? totals.input + ' in · ' + totals.output + ' out tokens' : '',
+    typeof item.elapsed_s === 'number' ? item.elapsed_s.toFixed(2) + ' s in all' : ''].filter(Boolean).join(' · ');
+  nodes.push(el('p', summary, 'muted conversation-total'));
+  return nodes;
+}
+
+// ---- diffs: a small LCS diff, by words (and each punctuation mark) within a line, by lines across lines -------------
+const DIFF_CELLS = 4000000;
+// Han and kana characters count one by one: those scripts put no spaces between words.
+const words = (text) => text.match(/\s+|[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu) || [];
+
+function lcsDiff(a, b) {
+  const n = a.length;
+  const m = b.length;
+  if ((n + 1) * (m + 1) > DIFF_CELLS) return null;
+  const width = m + 1;
+  const table = new Uint32Array((n + 1) * width);
+  for (let i = n - 1; i >= 0; i--) {
+    for (let j = m - 1; j >= 0; j--) {
+      table[i * width + j] = a[i] === b[j] ? table[(i + 1) * width + j + 1] + 1
+        : Math.max(table[(i + 1) * width + j], table[i * width + j + 1]);
+    }
+  }
+  const parts = [];
+  const push = (kind, value) => {
+    const last = parts[parts.length - 1];
+    if (last && last.kind === kind) last.values.push(value); else parts.push({ kind, values: [value] });
+  };
+  let i = 0;
+  let j = 0;
+  while (i < n && j < m) {
+    if (a[i] === b[j]) { push('same', a[i]); i++; j++; }
+    else if (table[(i + 1) * width + j] >= table[i * width + j + 1]) push('removed', a[i++]);
+    else push('added', b[j++]);
+  }
+  while (i < n) push('removed', a[i++]);
+  while (j < m) push('added', b[j++]);
+  return parts;
+}
+
+// Expected against actual: removed (expected only) struck through, added (actual only) marked.
+function diffView(expected, actual) {
+  const a = String(expected === undefined || expected === null ? '' : expected);
+  const b = String(actual === undefined || actual === null ? '' : actual);
+  const byLines = a.includes('\n') || b.includes('\n');
+  const parts = byLines ? lcsDiff(a.split('\n'), b.split('\n')) : lcsDiff(words(a), words(b));
+  const box = el('div', null, 'text diff' + (byLines ? ' by-lines' : ''));
+  if (!parts) {
+    box.append(el('span', 'too long to compare here (' + a.length + ' and ' + b.length + ' characters)', 'muted'));
+    return box;
+  }
+  const tags = { same: 'span', removed: 'del', added: 'ins' };
+  const marks = { same: '  ', removed: '- ', added: '+ ' };
+  for (const part of parts) {
+    const text = byLines ? part.values.map((line) => marks[part.kind] + line + '\n').join('') : part.values.join('');
+    box.append(el(tags[part.kind], text));
+  }
+  return box;
+}
+
+// ---- the checks in words -------------------------------------------------------------------------------------------
+function marked(text, spans) {
+  const value = String(text || '');
+  const box = el('div', null, 'text marked');
+  let at = 0;
+  [...spans].sort((x, y) => x.start - y.start).forEach((span) => {
+    if (span.start < at || span.end > value.length) return;
+    box.append(document.createTextNode(value.slice(at, span.start)), el('mark', value.slice(span.start, span.end)));
+    at = span.end;
+  });
+  box.append(document.createTextNode(value.slice(at)));
+  return box;
+}
+
+function facts(pairs) {
+  const list = el('dl', null, 'facts');
+  for (const [name, value] of pairs) {
+    if (value === undefined || value === null || value === '') continue;
+    list.append(el('dt', name));
+    const cell = el('dd');
+    if (value instanceof Node) cell.append(value); else cell.textContent = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    list.append(cell);
+  }
+  return list;
+}
+
+function table(headers, rows, className) {
+  const node = el('table', null, 'data ' + (className || ''));
+  const head = el('tr');
+  headers.forEach((header) => head.append(el('th', header)));
+  const thead = el('thead');
+  thead.append(head);
+  const body = el('tbody');
+  rows.forEach((cells) => {
+    const row = el('tr');
+    cells.forEach((cell) => row.append(cell instanceof Node ? cell : el('td', cell, 'wrap')));
+    body.append(row);
+  });
+  node.append(thead, body);
+  const wrap = el('div', null, 'table-wrap');
+  wrap.append(node);
+  return wrap;
+}
+
+const jsonText = (value) => value === undefined ? '–' : JSON.stringify(value);
+
+// A test's input as a call's arguments: positional ones ("#0", "#1") by value, named ones as name = value.
+function argumentsText(input) {
+  if (input && typeof input === 'object' && !Array.isArray(input)) {
+    return Object.entries(input).map(([name, value]) => (/^#\d+$/.test(name) ? '' : name + ' = ') + JSON.stringify(value))
+      .join(', ');
+  }
+  return Array.isArray(input) ? input.map((value) => JSON.stringify(value)).join(', ') : typeof input === 'string' ? input : jsonText(input);
+}
+const list = (values) => (values || []).join(', ') || 'none';
+
+const CHECK_VIEWS = {
+  exact: (d) => [facts([['Expected', longText(d.expected)], ['Actual', longText(d.actual)]]),
+    el('h5', 'Difference (expected → actual, as compared)'), diffView(d.normalized_expected, d.normalized_actual)],
+  contains: (d) => [facts([['Expected fragments', (d.expected || []).map((f) => ((d.missing || []).includes(f) ? '✗ ' : '✓ ') + f).join('   ')],
+    ['Missing', list(d.missing)]]), el('h5', 'Answer, found fragments marked'), marked(d.actual, d.spans || [])],
+  regex: (d) => {
+    const start = typeof d.match_start === 'number' ? d.match_start : d.match ? String(d.actual).indexOf(d.match) : -1;
+    const spans = start >= 0 && d.match !== null ? [{ start, end: typeof d.match_end === 'number' ? d.match_end : start + d.match.length }] : [];
+    return [facts([['Pattern', d.pattern], ['Matched', d.match === null ? 'nothing' : d.match], ['Error', d.error]]),
+      el('h5', 'Answer, match marked'), marked(d.actual, spans)];
+  },
+  choice: (d) => [facts([['Accepted', list(d.expected)], ['Read', d.normalized || 'no letter'], ['Rule', d.rule]]),
+    el('h5', 'Answer'), longText(d.actual)],
+  file_contains: (d) => [facts([['File', d.path], ['Expected fragments', (d.expected || []).map((f) => ((d.missing || []).includes(f) ? '✗ ' : '✓ ') + f).join('   ')],
+    ['Missing', list(d.missing)], ['Error', d.error]])],
+  file_exists: (d) => [facts([['Path', d.path], ['Wanted', d.type], ['Found', d.exists ? d.kind : 'nothing'], ['Size', d.size]])],
+  json_schema: (d) => [facts([['Document', d.path], ['Valid', d.valid], ['Error', d.error]]),
+    ...(d.errors && d.errors.length ? [table(['Failing path', 'Keyword', 'Message'], d.errors.map((e) => [e.instance_location || '/', e.keyword, e.message]), 'schema-errors')] : [])],
+  json_contains: (d) => [facts([['Document', d.path], ['Required', jsonText(d.required)], ['Error', d.error]]),
+    ...(d.mismatch ? [el('p', 'First difference at ' + (d.mismatch.path || '/') + ' (' + d.mismatch.kind + '): expected '
+      + jsonText(d.mismatch.expected) + ', got ' + jsonText(d.mismatch.actual), 'mismatch')] : [])],
+  code: (d) => [facts([['Tests passed', d.passed + ' of ' + d.total], ['Language', d.language], ['Sandbox', d.sandbox],
+    ['Tests from', d.source],
+    ['Comparison', d.compare && typeof d.compare === 'object' ? d.compare.mode + (d.compare.mode === 'float' ? ' (tolerance ' + d.compare.tolerance + ')' : '') : d.compare], ['Parse', d.parse_status]]),
+    table(['Test', 'Status', 'Input', 'Expected', 'Actual', 'Message'], (d.cases || []).map((c) => {
+      const status = el('td');
+      status.append(el('span', c.status, 'badge ' + (c.status === 'passed' ? 'passed' : 'failed')));
+      return [c.label, status, argumentsText(c.input), jsonText(c.expected), jsonText(c.actual), c.message || ''];
+    }), 'code-tests')],
+};
+
+function checkView(check) {
+  const box = el('div', null, 'check ' + check.status);
+  box.dataset.checker = check.checker;
+  const head = el('div', null, 'check-head');
+  head.append(el('b', check.checker), el('span', check.status, 'badge ' + check.status),
+    el('span', 'score ' + Number(check.score).toFixed(2) + (check.weight !== undefined ? ' · weight ' + check.weight : ''), 'muted'));
+  box.append(head);
+  if (check.message) box.append(el('p', (check.error_type ? check.error_type + ': ' : '') + check.message, 'why'));
+  const detail = check.detail && typeof check.detail === 'object' ? check.detail : null;
+  const view = CHECK_VIEWS[check.checker];
+  if (detail && view) box.append(...view(detail));
+  else if (detail) box.append(folded('Evidence', el('div', pretty(detail), 'text code'), 'evidence', true));
+  return box;
+}
+
+function checksView(item) {
+  const checks = (item.checker_detail && item.checker_detail.checks) || [];
+  if (!checks.length) return [el('p', 'no checks were made', 'muted')];
+  return checks.map(checkView);
+}
+
+// ---- the item pane ---------------------------------------------------------------------------------------------
+function renderItemDetail(item) {
+  $('#item-case-id').textContent = item.case_id;
+  setStatus($('#item-status'), item.status);
+  $('#item-meta').textContent = [item.dimension, 'score ' + Number(item.score).toFixed(2),
+    typeof item.elapsed_s === 'number' ? item.elapsed_s.toFixed(2) + ' s' : '', item.truncated ? 'stored cut' : '']
+    .filter(Boolean).join(' · ');
+  $('#item-error').textContent = item.error ? item.error.type + ': ' + item.error.message : '–';
+  $('#item-checks').replaceChildren(...checksView(item));
+  $('#item-conversation').replaceChildren(...conversation(item));
+  $('#item-final-answer').textContent = item.final_answer;
+  $('#item-prompt').textContent = item.prompt;
+  $('#item-tool-calls').textContent = JSON.stringify(item.tool_calls, null, 2);
+  $('#item-checker').textContent = JSON.stringify(item.checker_detail, null, 2);
+  $('#item-transcript').replaceChildren(...(Array.isArray(item.transcript) ? item.transcript : []).map((entry) => {
+    const block = el('div', null, 'event');
+    block.append(el('b', entry.type || 'event'), el('pre', JSON.stringify(entry, null, 2)));
+    return block;
+  }));
+}
+
 async function openItem(runId, position) {
   try {
-    const item = await api('/api/runs/' + runId + '/items/' + position);
-    $('#item-case-id').textContent = item.case_id;
-    setStatus($('#item-status'), item.status);
-    $('#item-prompt').textContent = item.prompt;
-    $('#item-final-answer').textContent = item.final_answer;
-    $('#item-tool-calls').textContent = JSON.stringify(item.tool_calls, null, 2);
-    $('#item-checker').textContent = JSON.stringify(item.checker_detail, null, 2);
-    $('#item-error').textContent = item.error ? item.error.type + ': ' + item.error.message : '–';
-    const events = (Array.isArray(item.transcript) ? item.transcript : []).map((entry) => {
-      const block = el('div', null, 'event');
-      block.append(el('b', entry.type || 'event'), el('pre', JSON.stringify(entry, null, 2)));
-      return block;
-    });
-    $('#item-transcript').replaceChildren(...events);
+    renderItemDetail(await api('/api/runs/' + runId + '/items/' + position));
   } catch (error) {
     showMessage('Could not load the item: ' + error.message);
+  }
+}
+
+function resetItemPane() {
+  for (const id of ['#item-case-id', '#item-meta', '#item-final-answer', '#item-prompt', '#item-tool-calls', '#item-checker']) {
+    $(id).textContent = '';
+  }
+  $('#item-error').textContent = '–';
+  setStatus($('#item-status'), '');
+  $('#item-checks').replaceChildren(el('p', 'Pick an item, or press j / k for the next / previous failed one.', 'muted'));
+  $('#item-conversation').replaceChildren();
+  $('#item-transcript').replaceChildren();
+}
+
+// ---- item filters and keyboard navigation ----------------------------------------------------------------------
+function fillItemFilters(detail) {
+  const form = $('#item-filters');
+  form.reset();
+  const options = (select, values) => {
+    select.replaceChildren(el('option', 'any'));
+    select.firstChild.value = '';
+    values.forEach((value) => {
+      const option = el('option', value);
+      option.value = value;
+      select.append(option);
+    });
+  };
+  options(form.dimension, Object.keys(detail.run.dimension_scores || {}));
+  options(form.language, detail.languages || []);
+  options(form.tag, Object.keys((detail.coverage && detail.coverage.by_tag) || {}));
+}
+
+function itemQuery() {
+  const params = new URLSearchParams({ offset: state.itemsOffset, limit: PAGE });
+  const form = new FormData($('#item-filters'));
+  for (const name of ['status', 'dimension', 'language', 'tag', 'q']) {
+    const value = (form.get(name) || '').trim();
+    if (value) params.set(name, value);
+  }
+  return params;
+}
+
+const NOT_PASSED = ['failed', 'partial', 'error'];
+
+function selectItemRow(row) {
+  selectRow('#detail-items', row);
+  row.focus({ preventScroll: true });
+  row.scrollIntoView({ block: 'nearest' });
+  openItem(state.detailRunId, Number(row.dataset.position));
+}
+
+// j/n and k/p: the next or previous item that did not pass, across pages.
+async function moveToFailed(step) {
+  const rows = [...document.querySelectorAll('#detail-items tbody tr')];
+  const current = rows.findIndex((row) => row.classList.contains('selected'));
+  const candidates = step > 0 ? rows.slice(current + 1) : rows.slice(0, Math.max(current, 0)).reverse();
+  const next = candidates.find((row) => NOT_PASSED.includes(row.dataset.status));
+  if (next) { selectItemRow(next); return; }
+  const offset = state.itemsOffset + step * PAGE;
+  if (offset < 0 || offset >= state.itemsTotal) return;
+  state.itemsOffset = offset;
+  await loadItems();
+  const fresh = [...document.querySelectorAll('#detail-items tbody tr')]
+    .filter((row) => NOT_PASSED.includes(row.dataset.status));
+  if (fresh.length) selectItemRow(step > 0 ? fresh[0] : fresh[fresh.length - 1]);
+}
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey || !$('#view-detail').classList.contains('active')) return;
+  if (event.target.closest('input, select, textarea, [contenteditable]')) return;
+  if (!state.detailRun || state.detailRun.kind === 'dialog') return;
+  const step = { j: 1, n: 1, k: -1, p: -1 }[event.key];
+  if (!step) return;
+  event.preventDefault();
+  moveToFailed(step);
+}
+
+// ---- the comparison's side-by-side view of one case ------------------------------------------------------------
+async function itemOfCase(runId, caseId) {
+  const page = await api('/api/runs/' + runId + '/items?limit=1&case_id=' + encodeURIComponent(caseId));
+  if (!page.items.length) return null;
+  return api('/api/runs/' + runId + '/items/' + page.items[0].position);
+}
+
+function side(label, runId, item) {
+  const column = el('div', null, 'side');
+  const title = el('h4', label + ' · ' + shortId(runId) + ' ');
+  if (item) title.append(el('span', item.status, 'badge ' + item.status));
+  column.append(title);
+  if (!item) {
+    column.append(el('p', 'this run has no item for the case', 'muted'));
+    return column;
+  }
+  if (item.error) column.append(el('p', item.error.type + ': ' + item.error.message, 'error-text'));
+  column.append(el('h5', 'Checks'), ...checksView(item), el('h5', 'Conversation'), ...conversation(item));
+  return column;
+}
+
+async function compareCase(a, b, caseId, row) {
+  selectRow('#compare-changed', row);
+  try {
+    const [itemA, itemB] = await Promise.all([itemOfCase(a, caseId), itemOfCase(b, caseId)]);
+    $('#compare-case-id').textContent = caseId;
+    $('#compare-sides').replaceChildren(side('A', a, itemA), side('B', b, itemB));
+    $('#compare-case').hidden = false;
+    $('#compare-case').scrollIntoView({ block: 'start' });
+  } catch (error) {
+    showMessage('Could not load the case: ' + error.message);
   }
 }
 
@@ -570,10 +1060,13 @@ async function compare(a, b) {
     $('#compare-summary').textContent = result.common_cases + ' cases in common, ' + result.changed_count
       + ' changed verdict; only in A: ' + result.only_in_a + ', only in B: ' + result.only_in_b
       + pairedText(result.paired);
+    $('#compare-case').hidden = true;
     $('#compare-changed tbody').replaceChildren(...result.changed.map((change) => {
       const tr = el('tr');
-      tr.append(el('td', change.case_id, 'wrap'), el('td', change.dimension), el('td', change.a_status),
-        el('td', change.b_status));
+      tr.dataset.caseId = change.case_id;
+      tr.append(el('td', change.case_id, 'wrap'), el('td', change.dimension), statusCell(change.a_status),
+        statusCell(change.b_status));
+      tr.addEventListener('click', () => compareCase(a, b, change.case_id, tr));
       return tr;
     }));
   } catch (error) {
@@ -610,6 +1103,13 @@ function init() {
     state.itemsOffset += PAGE;
     loadItems();
   }));
+  const filters = $('#item-filters');
+  const refilter = () => { state.itemsOffset = 0; loadItems(); };
+  let typing = null;
+  filters.addEventListener('submit', (event) => { event.preventDefault(); refilter(); });
+  filters.addEventListener('change', refilter);
+  filters.q.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(refilter, 250); });
+  document.addEventListener('keydown', onKey);
   $('#detail-delete').addEventListener('click', () => state.detailRunId && deleteRun(state.detailRunId).then(() => show('history')));
   $('#compare-selected').addEventListener('click', () => {
     const picked = [...document.querySelectorAll('#history-table .pick:checked')].map((box) => box.closest('tr').dataset.runId);

@@ -1,6 +1,7 @@
 package dev.assay.check;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import java.util.List;
@@ -42,8 +43,22 @@ record ContainsChecker(List<String> fragments, TextMatching matching) implements
         detail.set("expected", Json.tree(fragments));
         detail.set("missing", Json.tree(missing));
         detail.put("actual", actual);
+        detail.set("spans", spans(fragments, actual, matching));
         return Verdict.of(missing.isEmpty(), "contains.missing",
                 missing.size() + " of " + fragments.size() + " expected fragments not found in the answer", detail);
+    }
+
+    /**
+     * {@return {@code [{fragment, start, end}]}: where each found fragment occurs in {@code text} as written (UTF-16
+     * offsets), for the page to mark; a fragment found only after normalisation (NFC) has no span}
+     */
+    static ArrayNode spans(List<String> fragments, String text, TextMatching matching) {
+        ArrayNode spans = Json.MAPPER.createArrayNode();
+        for (String fragment : fragments) {
+            matching.span(text, fragment).ifPresent(span -> spans.addObject().put("fragment", fragment)
+                    .put("start", span[0]).put("end", span[1]));
+        }
+        return spans;
     }
 
     /** {@return the fragments not found in {@code text}, in their given order} */

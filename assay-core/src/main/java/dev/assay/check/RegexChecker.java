@@ -73,6 +73,8 @@ record RegexChecker(String source, Pattern pattern, String invalid) implements C
                 if (matcher.find()) {
                     detail.put("actual", reading);
                     detail.put("match", matcher.group());
+                    detail.put("match_start", matcher.start());
+                    detail.put("match_end", matcher.end());
                     return Verdict.passed(detail);
                 }
             }

@@ -1,8 +1,12 @@
 package dev.assay.check;
 
 import java.text.Normalizer;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * How answer text and expected text are made comparable by {@code exact}, {@code contains} and
@@ -16,6 +20,7 @@ import java.util.regex.Pattern;
 record TextMatching(boolean ignoreCase, boolean foldWhitespace) {
     static final TextMatching STRICT = new TextMatching(false, false);
     private static final Pattern LINE_BREAK = Pattern.compile("\r\n?");
+    private static final Pattern LINE_FEED = Pattern.compile("\n");
     private static final Pattern WHITESPACE = Pattern.compile("\\s+", Pattern.UNICODE_CHARACTER_CLASS);
 
     /** Reads the options {@code ignore_case} and {@code fold_whitespace} of an object-form expectation. */
@@ -33,5 +38,21 @@ record TextMatching(boolean ignoreCase, boolean foldWhitespace) {
             result = WHITESPACE.matcher(result).replaceAll(" ");
         }
         return ignoreCase ? result.toLowerCase(Locale.ROOT) : result;
+    }
+
+    /**
+     * {@return where {@code fragment} first occurs in {@code text} as written, as {@code [start, end)} UTF-16
+     * offsets, under these options (a whitespace run of the fragment matches any whitespace run when folding, a
+     * line break matches CRLF or CR); empty when it does not occur there}. The page marks this span in the answer;
+     * it is only evidence: the verdict comes from {@link #normalize}, which also equates NFC and NFD forms.
+     */
+    Optional<int[]> span(String text, String fragment) {
+        String wanted = LINE_BREAK.matcher(Normalizer.normalize(fragment, Normalizer.Form.NFC)).replaceAll("\n");
+        String separator = foldWhitespace ? "\\s+" : "(?:\\r\\n?|\\n)";
+        String pattern = Arrays.stream((foldWhitespace ? WHITESPACE : LINE_FEED).split(wanted, -1))
+                .map(Pattern::quote).collect(Collectors.joining(separator));
+        int flags = Pattern.UNICODE_CHARACTER_CLASS | (ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
+        Matcher matcher = Pattern.compile(pattern, flags).matcher(text == null ? "" : text);
+        return matcher.find() ? Optional.of(new int[] {matcher.start(), matcher.end()}) : Optional.empty();
     }
 }

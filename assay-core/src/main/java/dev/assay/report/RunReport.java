@@ -91,6 +91,24 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
     }
 
     /**
+     * {@return the cases of the run's stored case set by id, in their order}; empty when the snapshot is missing or
+     * was written by a newer Assay (a report still loads then, it just knows no case tags or languages)
+     */
+    public static Map<String, Case> storedCases(Store store, Run run) {
+        var cases = new LinkedHashMap<String, Case>();
+        store.findCaseSet(run.caseSetVersion()).ifPresent(snapshot -> {
+            try {
+                for (Case evalCase : SuiteSnapshots.fromJson(snapshot.content()).cases()) {
+                    cases.put(evalCase.id(), evalCase);
+                }
+            } catch (AssayException e) {
+                // A snapshot written by a newer Assay: no cases are known.
+            }
+        });
+        return cases;
+    }
+
+    /**
      * {@return the run and every item, read page by page, with the case tags of its stored case set}
      *
      * @throws AssayException {@code run.not_found} when there is no such run
@@ -99,15 +117,7 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
         Run run = store.findRun(runId).orElseThrow(() -> new AssayException(
                 Problem.of("run.not_found", "no run with id " + runId).withDetail("run_id", runId)));
         var tags = new LinkedHashMap<String, List<String>>();
-        store.findCaseSet(run.caseSetVersion()).ifPresent(snapshot -> {
-            try {
-                for (Case evalCase : SuiteSnapshots.fromJson(snapshot.content()).cases()) {
-                    tags.put(evalCase.id(), evalCase.tags());
-                }
-            } catch (AssayException e) {
-                // A snapshot written by a newer Assay: the report still loads, its coverage just counts no tags.
-            }
-        });
+        storedCases(store, run).forEach((id, evalCase) -> tags.put(id, evalCase.tags()));
         var items = new ArrayList<Item>();
         for (int offset = 0; ; offset += PAGE) {
             List<Item> page = store.listItems(runId, offset, PAGE);

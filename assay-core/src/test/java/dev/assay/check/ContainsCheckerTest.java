@@ -4,6 +4,7 @@ import static dev.assay.check.Judge.judgeAnswer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,30 @@ class ContainsCheckerTest {
 
         assertThat(verdict.errorType()).isEqualTo("contains.missing");
         assertThat(verdict.detail().get("missing").get(0).asText()).isEqualTo("delta");
+    }
+
+    @Test
+    void the_detail_gives_where_each_found_fragment_occurs_in_the_answer_as_written() {
+        Verdict verdict = judgeAnswer("contains",
+                "{\"text\": [\"BETA  gamma\", \"delta\", \"alpha\"], \"ignore_case\": true, \"fold_whitespace\": true}",
+                "alpha beta\r\n gamma", workspace);
+
+        JsonNode spans = verdict.detail().get("spans");
+        assertThat(spans).hasSize(2);
+        assertThat(spans.get(0).get("fragment").asText()).isEqualTo("BETA  gamma");
+        assertThat(spans.get(0).get("start").asInt()).isEqualTo(6);
+        assertThat(spans.get(0).get("end").asInt()).isEqualTo(18);
+        assertThat(spans.get(1).get("fragment").asText()).isEqualTo("alpha");
+        assertThat(spans.get(1).get("start").asInt()).isZero();
+    }
+
+    @Test
+    void a_line_break_of_a_fragment_marks_a_crlf_of_the_answer() {
+        Verdict verdict = judgeAnswer("contains", "\"a\\nb\"", "x a\r\nb", workspace);
+
+        assertThat(verdict.status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(verdict.detail().get("spans").get(0).get("start").asInt()).isEqualTo(2);
+        assertThat(verdict.detail().get("spans").get(0).get("end").asInt()).isEqualTo(6);
     }
 
     @Test

@@ -22,6 +22,15 @@ class RegexCheckerTest {
     }
 
     @Test
+    void the_detail_gives_the_matched_span_as_offsets_into_the_actual_answer() {
+        Verdict verdict = judgeAnswer("regex", "\"\\\\d{3}\"", "the code is 123 today", workspace);
+
+        assertThat(verdict.detail().get("match_start").asInt()).isEqualTo(12);
+        assertThat(verdict.detail().get("match_end").asInt()).isEqualTo(15);
+        assertThat(verdict.detail().get("actual").asText().substring(12, 15)).isEqualTo("123");
+    }
+
+    @Test
     void pattern_absent_fails_as_no_match() {
         assertThat(judgeAnswer("regex", "\"\\\\d{3}\"", "no digits", workspace).errorType())
                 .isEqualTo("regex.no_match");

@@ -3,12 +3,14 @@ package dev.assay.server;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
+import dev.assay.run.ItemStatus;
 import dev.assay.run.Run;
 import dev.assay.run.RunStatus;
 import dev.assay.store.RunQuery;
 import io.javalin.http.Context;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.LinkedHashSet;
 
 /** Reads query parameters and bodies, naming the field in every refusal. */
 final class Requests {
@@ -79,6 +81,28 @@ final class Requests {
         return new RunQuery(blankToNull(ctx.queryParam("user_id")), blankToNull(ctx.queryParam("model_name")), status,
                 kind, instant(ctx, "since", "since_time"), instant(ctx, "until", "until_time"),
                 integer(ctx, "offset", 0, 0, Integer.MAX_VALUE), integer(ctx, "limit", 50, 1, 1000));
+    }
+
+    /**
+     * Item filters: {@code status} (one or several, comma-separated), {@code dimension}, {@code language},
+     * {@code tag}, {@code q} (text) and {@code case_id}.
+     */
+    static ItemFilter itemFilter(Context ctx) {
+        var statuses = new LinkedHashSet<ItemStatus>();
+        String statusText = blankToNull(ctx.queryParam("status"));
+        if (statusText != null) {
+            for (String name : statusText.split(",")) {
+                try {
+                    statuses.add(ItemStatus.parse(name));
+                } catch (IllegalArgumentException e) {
+                    throw ApiProblems.badField("status", "status must be one or more (comma-separated) of "
+                            + "passed, failed, partial, skipped, error, cancelled");
+                }
+            }
+        }
+        return new ItemFilter(statuses, blankToNull(ctx.queryParam("dimension")),
+                blankToNull(ctx.queryParam("language")), blankToNull(ctx.queryParam("tag")),
+                blankToNull(ctx.queryParam("q")), blankToNull(ctx.queryParam("case_id")));
     }
 
     private static Instant instant(Context ctx, String name, String planName) {

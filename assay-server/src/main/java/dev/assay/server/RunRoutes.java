@@ -2,6 +2,7 @@ package dev.assay.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.cases.Case;
 import dev.assay.report.Reporter;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunComparison;
@@ -58,7 +59,13 @@ final class RunRoutes {
         ObjectNode detail = Json.object();
         detail.set("run", Json.tree(runs.run(runId)));
         detail.put("live", runs.live().isRunning(runId));
-        detail.set("coverage", Json.tree(runs.coverage(runId)));
+        RunReport report = runs.report(runId);
+        detail.set("coverage", Json.tree(report.coverage()));
+        detail.set("dimension_stats", Json.tree(report.spreads()));
+        detail.put("samples", report.samples());
+        detail.set("pass_at_k", Json.tree(report.passAtK()));
+        detail.set("languages", Json.tree(RunReport.storedCases(runs.store(), report.run()).values().stream()
+                .map(Case::language).filter(language -> !language.isEmpty()).distinct().sorted().toList()));
         detail.setAll(itemPage(ctx, runId));
         ctx.json(detail);
     }
@@ -69,14 +76,18 @@ final class RunRoutes {
         ctx.json(itemPage(ctx, runId));
     }
 
-    /** Items come in pages (default 50, at most 500) so a run of 10 000 cases never loads at once. */
+    /**
+     * Items come in pages (default 50, at most 500) so a run of 10 000 cases never loads at once; the filters of
+     * {@link Requests#itemFilter} apply before paging, and each item carries its {@code position} in the whole list.
+     */
     private ObjectNode itemPage(Context ctx, String runId) {
         int offset = Requests.integer(ctx, "offset", 0, 0, Integer.MAX_VALUE);
         int limit = Requests.integer(ctx, "limit", 50, 1, 500);
+        Runs.FilteredPage filtered = runs.items(runId, Requests.itemFilter(ctx), offset, limit);
         ObjectNode page = Json.object();
         var items = page.putArray("items");
-        runs.items(runId, offset, limit).forEach(item -> items.add(Views.itemSummary(item)));
-        page.put("items_total", runs.store().countItems(runId));
+        filtered.items().forEach(entry -> items.add(Views.itemSummary(entry.item()).put("position", entry.position())));
+        page.put("items_total", filtered.total());
         page.put("offset", offset);
         page.put("limit", limit);
         return page;

@@ -19,7 +19,9 @@ import dev.assay.run.RunStatus;
 import dev.assay.store.Store;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * What the routes do, once for {@code /api} and the reference aliases alike: start a run through
@@ -142,12 +144,50 @@ final class Runs {
      * @throws AssayException {@code run.not_found}
      */
     Coverage coverage(String runId) {
+        return report(runId).coverage();
+    }
+
+    /**
+     * {@return the run with every item, for its coverage and statistics}; it reads every item
+     *
+     * @throws AssayException {@code run.not_found}
+     */
+    RunReport report(String runId) {
         run(runId);
-        return RunReport.load(store, runId).coverage();
+        return RunReport.load(store, runId);
     }
 
     List<Item> items(String runId, int offset, int limit) {
         return store.listItems(runId, offset, limit);
+    }
+
+    /** An item with its position in the run's whole item list (what {@link #item} takes). */
+    record Positioned(int position, Item item) {
+    }
+
+    /**
+     * A page of the items that pass a filter and how many pass in all. Without a filter the store pages; with one,
+     * every item and the stored case set (for languages and tags) are read and filtered here.
+     */
+    record FilteredPage(List<Positioned> items, int total) {
+    }
+
+    FilteredPage items(String runId, ItemFilter filter, int offset, int limit) {
+        if (filter.isEmpty()) {
+            List<Item> page = store.listItems(runId, offset, limit);
+            return new FilteredPage(IntStream.range(0, page.size())
+                    .mapToObj(index -> new Positioned(offset + index, page.get(index))).toList(),
+                    store.countItems(runId));
+        }
+        RunReport report = RunReport.load(store, runId);
+        Map<String, Case> cases = RunReport.storedCases(store, report.run());
+        List<Item> all = report.items();
+        List<Positioned> passing = IntStream.range(0, all.size())
+                .filter(index -> filter.matches(all.get(index), cases.get(report.caseOf(all.get(index).caseId()))))
+                .mapToObj(index -> new Positioned(index, all.get(index))).toList();
+        int from = (int) Math.min(offset, (long) passing.size());
+        return new FilteredPage(passing.subList(from, (int) Math.min(from + (long) limit, passing.size())),
+                passing.size());
     }
 
     /**

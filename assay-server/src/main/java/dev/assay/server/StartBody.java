@@ -39,7 +39,7 @@ final class StartBody {
     private static final Set<String> FIELDS = Set.of("user_id", "model_name", "language", "case_set", "dimensions",
             "tool_names", "config_overrides", "stream", "base_url", "api_key_env", "concurrency", "timeout_s",
             "tool_mode", "weights", "scoring", "max_steps", "temperature", "max_tokens", "seed", "limit", "tags", "ids",
-            "retries", "skip_invalid", "keep_workspaces");
+            "retries", "skip_invalid", "keep_workspaces", "samples");
     /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
     private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
 
@@ -109,7 +109,7 @@ final class StartBody {
                 reader.integer("concurrency", 4L, 1, 256).intValue(), Duration.ofMillis((long) (timeout * 1000)),
                 reader.weights(), workspaceRoot,
                 reader.bool("keep_workspaces", false) ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE,
-                null);
+                null).withSamples(reader.integer("samples", 1L, 1, 100).intValue());
         List<String> tools = fields.hasNonNull("tool_names") ? reader.strings("tool_names") : List.of();
         // An empty allowed list means "all tools"; switching every tool off leaves only the loop's final_answer.
         List<String> allowed = fields.hasNonNull("tool_names") && tools.isEmpty() ? List.of(ToolNames.FINAL_ANSWER)

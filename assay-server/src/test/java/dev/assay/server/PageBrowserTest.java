@@ -2,11 +2,13 @@ package dev.assay.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -16,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
@@ -23,6 +26,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
@@ -89,12 +93,14 @@ class PageBrowserTest {
         fill("base_url", server.model.baseUrl());
         fill("api_key_env", ServerFixture.KEY_VARIABLE);
         new Select(browser.findElement(By.id("case-set"))).selectByValue("slow.jsonl");
+        // Every status the badge shows, as it changes: a warm server can run the eight cases between two polls.
+        script("window.__statuses = []; new MutationObserver(() => window.__statuses.push("
+                + "document.getElementById('run-status').textContent)).observe(document.getElementById('run-status'), "
+                + "{childList: true, characterData: true, subtree: true})");
         browser.findElement(By.id("start")).click();
-        // On a loaded machine the page may first look after the last case: the live state is then already past.
-        wait.until(ExpectedConditions.or(ExpectedConditions.textToBe(By.id("run-status"), "running"),
-                ExpectedConditions.textToBe(By.id("run-status"), "finished")));
         wait.until(ExpectedConditions.textToBe(By.id("progress-text"), "8 / 8"));
         wait.until(ExpectedConditions.textToBe(By.id("run-status"), "finished"));
+        assertThat(script("return window.__statuses")).asList().contains("running");
         assertThat(browser.findElement(By.id("progress")).getAttribute("aria-valuenow")).isEqualTo("8");
         assertThat(script("return Chart.getChart('score-bar').data.labels")).asString().contains("common", "logic");
         assertThat(script("return Chart.getChart('score-radar') !== undefined")).isEqualTo(true);
@@ -122,7 +128,158 @@ class PageBrowserTest {
         assertThat(browser.findElements(By.cssSelector("#item-detail pre *, #item-detail script"))).isEmpty();
         assertThat(script("return window.__assayXss === undefined")).isEqualTo(true);
         assertThat(browser.findElements(By.cssSelector("#item-transcript .event"))).isNotEmpty();
+        // Two dimensions: a bar chart, no radar; and each dimension's interval beside it.
+        assertThat(script("return Chart.getChart('detail-bar').data.labels.length")).isEqualTo(2L);
+        assertThat(script("return Chart.getChart('detail-radar') === undefined")).isEqualTo(true);
+        assertThat(browser.findElement(By.id("detail-radar")).isDisplayed()).isFalse();
+        assertThat(browser.findElement(By.id("detail-stats")).getText()).contains("95% interval", "common", "logic");
         fullPageScreenshot("detail.png");
+    }
+
+    @Test
+    void a_run_with_several_answers_per_case_shows_pass_at_k_and_each_dimension_interval() throws Exception {
+        String runId = server.start("slow.jsonl", "\"samples\": 2, \"concurrency\": 8");
+        server.awaitEnd(runId);
+        openFromHistory(runId);
+        WebElement passAtK = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("detail-pass-at-k")));
+        assertThat(passAtK.getText()).isEqualTo("2 answers per case: pass@1 50.0 · pass@2 50.0");
+        // Four samples per dimension (two cases, two answers each): every dimension has an interval.
+        List<WebElement> rows = browser.findElements(By.cssSelector("#detail-stats tbody tr"));
+        assertThat(rows).hasSize(4);
+        assertThat(rows).allSatisfy(row -> assertThat(row.getText()).matches(".* \\d+\\.\\d – \\d+\\.\\d 4"));
+        assertThat(script("return Chart.getChart('detail-bar').options.plugins.intervalWhiskers.intervals.length"))
+                .isEqualTo(4L);
+        assertThat(script("return Chart.getChart('detail-radar') !== undefined")).isEqualTo(true);
+        script("window.scrollTo(0, 0)");
+        screenshot("intervals.png");
+    }
+
+    @Test
+    void an_item_reads_as_a_conversation_with_tool_calls_and_reasoning_folded_and_long_output_cut() throws Exception {
+        pageRun();
+        openItemOf("page_tool");
+        WebElement conversation = browser.findElement(By.id("item-conversation"));
+        assertThat(conversation.findElement(By.cssSelector(".message.user")).getText()).contains("Read the notes");
+        List<WebElement> turns = conversation.findElements(By.cssSelector(".message.assistant"));
+        assertThat(turns).hasSize(2);
+        assertThat(turns.getFirst().getText()).contains("turn 1", "10 in · 5 out tokens");
+        WebElement call = turns.getFirst().findElement(By.cssSelector("details.tool-call"));
+        assertThat(call.getAttribute("open")).isNull();
+        assertThat(call.findElement(By.tagName("summary")).getText()).contains("read_file", "notes.txt", "ok");
+        call.findElement(By.tagName("summary")).click();
+        assertThat(call.findElement(By.cssSelector(".tool-args")).getText()).contains("\"path\": \"notes.txt\"",
+                ServerFixture.MARKUP.replace("\"", "\\\""));
+        assertThat(call.findElement(By.cssSelector(".tool-result")).getText()).contains(ServerFixture.MARKUP + " in the notes");
+        WebElement reasoning = turns.get(1).findElement(By.cssSelector("details.reasoning"));
+        assertThat(reasoning.getAttribute("open")).isNull();
+        assertThat(reasoning.getText()).contains("Reasoning").doesNotContain("The notes say where");
+        assertThat(turns.get(1).getText()).contains("Paris " + ServerFixture.MARKUP);
+        reasoning.findElement(By.tagName("summary")).click();
+        assertThat(reasoning.getText()).contains("The notes say where.");
+        assertNoMarkupRan();
+        fullPageScreenshot("conversation.png");
+
+        openItemOf("page_long");
+        WebElement answer = wait.until(driver -> driver.findElement(By.cssSelector("#item-conversation .message.assistant .text")));
+        assertThat(answer.getText()).hasSizeLessThan(1300).doesNotContain("Paris");
+        answer.findElement(By.cssSelector("button.show-all")).click();
+        assertThat(answer.getText()).hasSizeGreaterThan(4800).endsWith("Paris");
+    }
+
+    @Test
+    void the_checks_are_told_in_words_with_a_diff_the_matched_span_and_the_failing_json_path() throws Exception {
+        pageRun();
+        openItemOf("page_tool");
+        WebElement exact = browser.findElement(By.cssSelector("#item-checks .check[data-checker=exact]"));
+        assertThat(exact.getText()).contains("exact.mismatch", "Expected", "Paris, France", "Actual");
+        assertThat(exact.findElements(By.cssSelector(".diff del")).stream().map(WebElement::getText))
+                .anySatisfy(removed -> assertThat(removed).contains("France"));
+        assertThat(exact.findElements(By.cssSelector(".diff ins")).stream().map(WebElement::getText))
+                .anySatisfy(added -> assertThat(added).contains("<img"));
+        assertNoMarkupRan();
+
+        openItemOf("page_regex");
+        WebElement regex = browser.findElement(By.cssSelector("#item-checks .check[data-checker=regex]"));
+        assertThat(regex.findElement(By.tagName("mark")).getText()).isEqualTo("123");
+        assertThat(regex.getText()).contains("the code is 123 today");
+
+        openItemOf("page_long");
+        assertThat(browser.findElement(By.cssSelector("#item-checks .check[data-checker=contains] mark")).getText())
+                .isEqualTo("Paris");
+
+        openItemOf("page_json");
+        WebElement json = browser.findElement(By.cssSelector("#item-checks .check[data-checker=json_contains]"));
+        assertThat(json.findElement(By.cssSelector(".mismatch")).getText())
+                .isEqualTo("First difference at /status (value): expected \"ok\", got \"failed\"");
+        script("document.getElementById('item-checks').scrollIntoView()");
+        screenshot("checks.png");
+    }
+
+    @Test
+    void a_code_question_shows_its_test_table_with_input_expected_and_actual() throws Exception {
+        String runId = server.start("code.jsonl", "");
+        server.awaitEnd(runId);
+        JsonNode check = server.get("/api/runs/" + runId + "/items/0").json().path("checker_detail").path("checks").get(0);
+        Assumptions.assumeFalse("sandbox.unavailable".equals(check.path("error_type").asText()),
+                "code test table skipped: no sandbox (" + check.path("message").asText() + ")");
+        openFromHistory(runId);
+        wait.until(driver -> driver.findElements(By.cssSelector("#detail-items tbody tr[data-case-id]")).size() == 1);
+        openItemOf("code_add");
+        WebElement code = browser.findElement(By.cssSelector("#item-checks .check[data-checker=code]"));
+        assertThat(code.getText()).contains("Tests passed", "1 of 2", "python");
+        List<WebElement> rows = code.findElements(By.cssSelector(".code-tests tbody tr"));
+        assertThat(rows).hasSize(2);
+        assertThat(rows.get(0).findElements(By.tagName("td")).stream().map(WebElement::getText).toList())
+                .containsExactly("test 1", "passed", "1, 2", "3", "3", "");
+        assertThat(rows.get(1).findElements(By.tagName("td")).stream().map(WebElement::getText).toList())
+                .startsWith("test 2", "wrong_answer", "2, 2", "4", "0");
+        script("document.getElementById('item-checks').scrollIntoView()");
+        screenshot("code.png");
+    }
+
+    @Test
+    void items_are_filtered_and_j_and_k_walk_the_failed_ones_with_a_visible_focus() throws Exception {
+        pageRun();
+        filter("status", "failed,partial,error");
+        wait.until(driver -> caseIds().equals(List.of("page_tool", "page_json")));
+        filter("status", "");
+        filter("language", "zh-CN");
+        wait.until(driver -> caseIds().equals(List.of("page_regex")));
+        filter("language", "");
+        filter("tag", "user");
+        wait.until(driver -> caseIds().equals(List.of("page_long")));
+        filter("tag", "");
+        browser.findElement(By.cssSelector("#item-filters input[name=q]")).sendKeys("json");
+        wait.until(driver -> caseIds().equals(List.of("page_json")));
+        browser.findElement(By.cssSelector("#item-filters input[name=q]")).sendKeys(Keys.chord(Keys.CONTROL, "a"),
+                Keys.BACK_SPACE);
+        wait.until(driver -> caseIds().size() == 4);
+
+        script("document.activeElement.blur()");
+        press("j");
+        awaitFocused("page_tool");
+        press("j");
+        awaitFocused("page_json");
+        assertThat(script("return getComputedStyle(document.activeElement).outlineStyle")).isEqualTo("solid");
+        press("k");
+        awaitFocused("page_tool");
+        press("n");
+        awaitFocused("page_json");
+        press("p");
+        awaitFocused("page_tool");
+        screenshot("filters.png");
+    }
+
+    @Test
+    void the_conversation_and_checks_fit_a_phone_width() throws Exception {
+        pageRun();
+        browser.manage().window().setSize(new Dimension(390, 844));
+        openItemOf("page_tool");
+        browser.findElement(By.cssSelector("#item-conversation details.tool-call summary")).click();
+        Number overflow = (Number) script("return document.documentElement.scrollWidth - window.innerWidth");
+        assertThat(overflow.intValue()).isLessThanOrEqualTo(0);
+        script("document.getElementById('item-detail').scrollIntoView()");
+        screenshot("phone-item.png");
     }
 
     @Test
@@ -141,7 +298,22 @@ class PageBrowserTest {
         wait.until(driver -> driver.findElements(By.cssSelector("#compare-changed tbody tr")).size() == 2);
         assertThat(browser.findElement(By.id("compare-dimensions")).getText()).contains("TOTAL", "common");
         assertThat(browser.findElement(By.id("compare-summary")).getText()).contains("McNemar p =");
-        screenshot("compare.png");
+        browser.findElements(By.cssSelector("#compare-changed tbody tr")).getFirst().click();
+        By sides = By.cssSelector("#compare-sides .side");
+        wait.until(driver -> driver.findElements(sides).size() == 2
+                && driver.findElements(By.cssSelector("#compare-sides .side .message.assistant")).size() == 2);
+        String caseId = browser.findElements(By.cssSelector("#compare-changed tbody tr")).getFirst().getAttribute("data-case-id");
+        assertThat(browser.findElement(By.id("compare-case-id")).getText()).isEqualTo(caseId);
+        List<WebElement> both = browser.findElements(sides);
+        String a = browser.findElement(By.cssSelector("#compare-form input[name=a]")).getAttribute("value");
+        String b = browser.findElement(By.cssSelector("#compare-form input[name=b]")).getAttribute("value");
+        assertThat(List.of(a, b)).containsExactlyInAnyOrder(scripted, mocked);
+        assertThat(both.get(0).getText()).startsWith("A · " + a.substring(0, 8)).contains("Conversation");
+        assertThat(both.get(1).getText()).startsWith("B · " + b.substring(0, 8)).contains("Conversation");
+        assertThat(both.get(0).findElement(By.cssSelector(".badge")).getText())
+                .isNotEqualTo(both.get(1).findElement(By.cssSelector(".badge")).getText());
+        assertThat(both.get(0).findElements(By.cssSelector(".check"))).isNotEmpty();
+        fullPageScreenshot("compare.png");
     }
 
     @Test
@@ -200,6 +372,46 @@ class PageBrowserTest {
         Number overflow = (Number) script("return document.documentElement.scrollWidth - window.innerWidth");
         assertThat(overflow.intValue()).isLessThanOrEqualTo(0);
         screenshot("phone.png");
+    }
+
+    /** Runs {@code page.jsonl} against the scripted model and opens its detail. */
+    private String pageRun() throws Exception {
+        String runId = server.start("page.jsonl", "");
+        server.awaitEnd(runId);
+        openFromHistory(runId);
+        wait.until(driver -> driver.findElements(By.cssSelector("#detail-items tbody tr[data-case-id]")).size() == 4);
+        return runId;
+    }
+
+    private void openItemOf(String caseId) {
+        browser.findElement(By.cssSelector("#detail-items tr[data-case-id=" + caseId + "]")).click();
+        wait.until(ExpectedConditions.textToBe(By.id("item-case-id"), caseId));
+    }
+
+    private void filter(String name, String value) {
+        new Select(browser.findElement(By.cssSelector("#item-filters select[name=" + name + "]"))).selectByValue(value);
+    }
+
+    /** The case ids of the listed items, read in one script (the list is replaced as filters change). */
+    private List<String> caseIds() {
+        return ((List<?>) script("return [...document.querySelectorAll('#detail-items tbody tr[data-case-id]')]"
+                + ".map(row => row.dataset.caseId)")).stream().map(String::valueOf).toList();
+    }
+
+    private void press(String key) {
+        new Actions(browser).sendKeys(key).perform();
+    }
+
+    private void awaitFocused(String caseId) {
+        wait.until(driver -> caseId.equals(script("return document.activeElement.dataset.caseId"))
+                && caseId.equals(driver.findElement(By.id("item-case-id")).getText()));
+        assertThat(browser.findElement(By.cssSelector("#detail-items tr.selected")).getAttribute("data-case-id"))
+                .isEqualTo(caseId);
+    }
+
+    private void assertNoMarkupRan() {
+        assertThat(browser.findElements(By.cssSelector("#view-detail img, #view-compare img"))).isEmpty();
+        assertThat(script("return window.__assayPageXss === undefined")).isEqualTo(true);
     }
 
     private void openFromHistory(String runId) {

@@ -170,6 +170,54 @@ class RunApiTest {
     }
 
     @Test
+    void items_are_filtered_by_status_dimension_language_tag_text_and_case_before_paging() throws Exception {
+        String runId = server.start("page.jsonl", "");
+        server.awaitEnd(runId);
+        String items = "/api/runs/" + runId + "/items?";
+
+        assertThat(caseIds(server.get(items + "status=failed").json())).containsExactly("page_tool", "page_json");
+        assertThat(caseIds(server.get(items + "status=passed,failed&dimension=logic").json()))
+                .containsExactly("page_regex");
+        assertThat(caseIds(server.get(items + "language=zh-CN").json())).containsExactly("page_regex");
+        assertThat(caseIds(server.get(items + "tag=user").json())).containsExactly("page_long");
+        assertThat(caseIds(server.get(items + "q=WITH%20JSON").json())).containsExactly("page_json");
+        assertThat(caseIds(server.get(items + "case_id=page_long").json())).containsExactly("page_long");
+        JsonNode secondFailure = server.get(items + "status=failed&offset=1&limit=1").json();
+        assertThat(secondFailure.path("items_total").asInt()).isEqualTo(2);
+        assertThat(caseIds(secondFailure)).containsExactly("page_json");
+        // The position is the item's place in the whole list: what /items/{position} takes.
+        int position = secondFailure.path("items").get(0).path("position").asInt();
+        assertThat(position).isEqualTo(2);
+        assertThat(server.get(items.replace("?", "/") + position).json().path("case_id").asText()).isEqualTo("page_json");
+        JsonNode detail = server.get("/api/runs/" + runId + "?status=passed").json();
+        assertThat(detail.path("items_total").asInt()).isEqualTo(2);
+        assertThat(detail.path("languages")).extracting(JsonNode::asText).containsExactly("en-US", "zh-CN");
+        ServerFixture.Response bad = server.get(items + "status=passed,great");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.json().path("field").asText()).isEqualTo("status");
+    }
+
+    @Test
+    void run_detail_holds_the_dimension_intervals_and_pass_at_k_of_a_sampled_run() throws Exception {
+        String runId = server.start("basic.jsonl", "\"samples\": 2");
+        server.awaitEnd(runId);
+        JsonNode detail = server.get("/api/runs/" + runId).json();
+        assertThat(detail.path("samples").asInt()).isEqualTo(2);
+        assertThat(detail.path("pass_at_k").path("1").asDouble()).isEqualTo(0.5);
+        assertThat(detail.path("pass_at_k").path("2").asDouble()).isEqualTo(0.5);
+        JsonNode common = detail.path("dimension_stats").path("common");
+        assertThat(common.path("n").asInt()).isEqualTo(2);
+        assertThat(common.path("mean").asDouble()).isEqualTo(1.0);
+        assertThat(common.has("low") && common.has("high")).isTrue();
+    }
+
+    private static List<String> caseIds(JsonNode page) {
+        var ids = new ArrayList<String>();
+        page.path("items").forEach(item -> ids.add(item.path("case_id").asText()));
+        return ids;
+    }
+
+    @Test
     void a_deleted_run_is_gone() throws Exception {
         String runId = server.start("basic.jsonl", "");
         server.awaitEnd(runId);

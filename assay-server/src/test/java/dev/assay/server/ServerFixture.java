@@ -34,6 +34,8 @@ import java.util.Map;
 final class ServerFixture implements AutoCloseable {
     static final String TOKEN = "test-token-0123456789";
     static final String KEY_VARIABLE = "SCRIPTED_API_KEY";
+    /** Markup that would run a script if the page inserted it as HTML: it must always show as text. */
+    static final String MARKUP = "<img src=x onerror=\"window.__assayPageXss = 1\">";
 
     final Path home;
     final Store store;
@@ -54,6 +56,15 @@ final class ServerFixture implements AutoCloseable {
                 {"id": "needs_write", "dimension": "tool", "prompt": "Write a file", "prerequisites": ["write_file"], "tags": ["builtin"], "checker": "contains", "expected": "Paris"}
                 {"id": "needs_read", "dimension": "tool", "prompt": "Read a file", "prerequisites": ["read_file"], "tags": ["builtin"], "checker": "contains", "expected": "Paris"}
                 """);
+        Files.writeString(suites.resolve("page.jsonl"), """
+                {"id": "page_tool", "dimension": "tool", "language": "en-US", "tags": ["builtin"], "prompt": "Read the notes", "files": {"notes.txt": "%s in the notes"}, "checker": "exact", "expected": "Paris, France"}
+                {"id": "page_regex", "dimension": "logic", "language": "zh-CN", "tags": ["knowledge"], "prompt": "Give the code", "checker": "regex", "expected": "\\\\d{3}"}
+                {"id": "page_json", "dimension": "complex", "language": "en-US", "prompt": "Reply with JSON", "checker": "json_contains", "expected": {"required": {"status": "ok", "count": 3}}}
+                {"id": "page_long", "dimension": "common", "language": "en-US", "tags": ["user"], "prompt": "Write a long text", "checker": "contains", "expected": "Paris"}
+                """.formatted(MARKUP.replace("\"", "\\\"")));
+        Files.writeString(suites.resolve("code.jsonl"), """
+                {"id": "code_add", "dimension": "code", "prompt": "Write add(a, b) in Python", "checker": "code", "code_language": "python", "entry_point": "add", "test_cases": [{"input": [1, 2], "expected": 3}, {"input": [2, 2], "expected": 4}]}
+                """);
         store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"));
         model = ScriptedOpenAiServer.start(request -> {
             if (request.firstUserText().contains("script tag")) {
@@ -61,6 +72,24 @@ final class ServerFixture implements AutoCloseable {
             }
             if (request.firstUserText().contains("Read a file") && request.assistantTurns() == 0) {
                 return ScriptedOpenAiServer.calls(ScriptedOpenAiServer.Call.of("read_file", "{\"path\": \"notes.txt\"}"));
+            }
+            if (request.firstUserText().equals("Read the notes")) {
+                return request.assistantTurns() == 0
+                        ? ScriptedOpenAiServer.calls(ScriptedOpenAiServer.Call.of("read_file",
+                                Json.object().put("path", "notes.txt").put("note", MARKUP).toString()))
+                        : ScriptedOpenAiServer.text("<think>The notes say where.</think>Paris " + MARKUP);
+            }
+            if (request.firstUserText().equals("Write add(a, b) in Python")) {
+                return ScriptedOpenAiServer.text("```python\ndef add(a, b):\n    return 0 if a == 2 else a + b\n```");
+            }
+            if (request.firstUserText().equals("Give the code")) {
+                return ScriptedOpenAiServer.text("the code is 123 today");
+            }
+            if (request.firstUserText().equals("Reply with JSON")) {
+                return ScriptedOpenAiServer.text("{\"status\": \"failed\", \"count\": 3}");
+            }
+            if (request.firstUserText().equals("Write a long text")) {
+                return ScriptedOpenAiServer.text("lorem ipsum ".repeat(400) + "Paris");
             }
             ScriptedOpenAiServer.Reply paris = ScriptedOpenAiServer.text("Paris");
             return request.firstUserText().contains("slow") ? new ScriptedOpenAiServer.Reply.Delayed(300, paris) : paris;
