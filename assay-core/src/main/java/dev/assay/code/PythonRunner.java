@@ -9,7 +9,8 @@ import java.util.Map;
 
 /** Runs Python 3 code through {@code harness.py}. */
 final class PythonRunner implements LanguageRunner {
-    private static final String HARNESS = LanguageRunner.resource("harness.py");
+    /** The harness, with the plain-data codec its HumanEval serve mode shares with {@code checker.py}. */
+    static final String HARNESS = LanguageRunner.resource("plain_data.py") + LanguageRunner.resource("harness.py");
 
     @Override
     public HarnessRun.Plan plan(String code, ObjectNode config, int caseCount, SandboxLimits limits) {

@@ -30,8 +30,8 @@ import java.util.concurrent.LinkedBlockingQueue;
  * that claims to equal anything cannot cross. Python only, as HumanEval is.
  */
 final class TestCodeRun {
-    private static final String CHECKER = LanguageRunner.resource("checker.py");
-    private static final String HARNESS = LanguageRunner.resource("harness.py");
+    private static final String CHECKER = LanguageRunner.resource("plain_data.py")
+            + LanguageRunner.resource("checker.py");
     private static final int CHECKER_OUTPUT_BYTES = 1 << 20;
 
     private TestCodeRun() {
@@ -47,7 +47,7 @@ final class TestCodeRun {
             checkerDir = Files.createTempDirectory("assay-check");
             programDir = Files.createTempDirectory("assay-code");
             Files.writeString(checkerDir.resolve("checker.py"), CHECKER);
-            Files.writeString(programDir.resolve("harness.py"), HARNESS);
+            Files.writeString(programDir.resolve("harness.py"), PythonRunner.HARNESS);
             Files.writeString(programDir.resolve("solution.py"), program);
             var checkerLimits = new SandboxLimits(limits.wallTime(), limits.memoryBytes(), limits.maxProcesses(),
                     CHECKER_OUTPUT_BYTES);

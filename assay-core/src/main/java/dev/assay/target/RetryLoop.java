@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -35,6 +36,10 @@ public final class RetryLoop {
     public interface Attempt<T> {
         T call(Duration remaining) throws InterruptedException;
     }
+
+    /** Failures that a connection closed at the deadline looks like, whatever the client makes of it. */
+    private static final Set<String> CUT_BY_DEADLINE = Set.of("target.malformed_response", "target.connection",
+            "target.truncated");
 
     /**
      * What went wrong in one try.
@@ -75,6 +80,13 @@ public final class RetryLoop {
                 Failure failure = classify.apply(e);
                 if (failure == null) {
                     throw e;
+                }
+                if (deadline != null && !Instant.now().isBefore(deadline)
+                        && CUT_BY_DEADLINE.contains(failure.problem().type())) {
+                    // The deadline closed the connection: the client reports a broken read, but the case ran out
+                    // of time.
+                    throw new AssayException(Problem.of("target.timeout", "no answer in time")
+                            .withDetail("attempts", tries).withDetail("waited_s", waited.toMillis() / 1000.0), e);
                 }
                 Duration delay = policy.delayBefore(tries, failure.retryAfter());
                 boolean withinBudget = waited.plus(delay).compareTo(policy.maxTotalWait()) <= 0

@@ -17,35 +17,6 @@ def on_alarm(signum, frame):
     raise CaseTimeout()
 
 
-def encode(value):
-    if value is None or isinstance(value, (bool, str, int, float)):
-        return value
-    if isinstance(value, list):
-        return [encode(v) for v in value]
-    if isinstance(value, tuple):
-        return {"$tuple": [encode(v) for v in value]}
-    if isinstance(value, (set, frozenset)):
-        return {"$set": [encode(v) for v in value], "frozen": isinstance(value, frozenset)}
-    if isinstance(value, dict):
-        return {"$dict": [[encode(k), encode(v)] for k, v in value.items()]}
-    raise TypeError("cannot pass a %s to the program" % type(value).__name__)
-
-
-def decode(value):
-    if isinstance(value, list):
-        return [decode(v) for v in value]
-    if isinstance(value, dict):
-        if "$tuple" in value:
-            return tuple(decode(v) for v in value["$tuple"])
-        if "$set" in value:
-            items = [decode(v) for v in value["$set"]]
-            return frozenset(items) if value.get("frozen") else set(items)
-        if "$dict" in value:
-            return {decode(k): decode(v) for k, v in value["$dict"]}
-        return {k: decode(v) for k, v in value.items()}
-    return value
-
-
 class ProgramError(Exception):
     """The program raised, or could not answer; the check fails as a runtime error, not a wrong answer."""
 

@@ -227,38 +227,6 @@ def serve(ns, entry_point, emit, describe):
             emit({"error": describe(error)})
 
 
-def encode(value):
-    """Plain data only: a value crosses to the checker as data, so an object that claims to equal anything cannot."""
-    if value is None or isinstance(value, (bool, str, float)):
-        return value
-    if isinstance(value, int):
-        return value
-    if isinstance(value, list):
-        return [encode(v) for v in value]
-    if isinstance(value, tuple):
-        return {"$tuple": [encode(v) for v in value]}
-    if isinstance(value, (set, frozenset)):
-        return {"$set": [encode(v) for v in value], "frozen": isinstance(value, frozenset)}
-    if isinstance(value, dict):
-        return {"$dict": [[encode(k), encode(v)] for k, v in value.items()]}
-    raise TypeError("the result is a %s, which is not plain data" % type(value).__name__)
-
-
-def decode(value):
-    if isinstance(value, list):
-        return [decode(v) for v in value]
-    if isinstance(value, dict):
-        if "$tuple" in value:
-            return tuple(decode(v) for v in value["$tuple"])
-        if "$set" in value:
-            items = [decode(v) for v in value["$set"]]
-            return frozenset(items) if value.get("frozen") else set(items)
-        if "$dict" in value:
-            return {decode(k): decode(v) for k, v in value["$dict"]}
-        return {k: decode(v) for k, v in value.items()}
-    return value
-
-
 def main():
     config = json.loads(sys.stdin.readline())
     nonce = config["nonce"]
