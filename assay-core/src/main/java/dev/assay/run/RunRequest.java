@@ -125,7 +125,10 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
         return prepare(checkers, env, log, Sandboxes.BUBBLEWRAP);
     }
 
-    /** As {@link #prepare(CheckerRegistry, Function, Consumer)}, finding execute_command's sandbox with {@code sandboxes}. */
+    /**
+     * As {@link #prepare(CheckerRegistry, Function, Consumer)}, finding execute_command's sandbox with
+     * {@code sandboxes}.
+     */
     public Prepared prepare(CheckerRegistry checkers, Function<String, String> env, Consumer<String> log,
                             Sandboxes.Finder sandboxes) throws InterruptedException {
         SuiteLoad load = new SuiteLoader(checkers).load(suites);

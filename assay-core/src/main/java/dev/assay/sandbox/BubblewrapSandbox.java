@@ -51,15 +51,12 @@ public final class BubblewrapSandbox implements Sandbox {
     private final Path bwrap;
     private final Optional<Path> cgroupParent;
     private final Optional<Path> setpriv;
-    private final Runtimes runtimes;
     private final Path identity;
 
-    private BubblewrapSandbox(Path bwrap, Optional<Path> cgroupParent, Optional<Path> setpriv, Runtimes runtimes,
-                              Path identity) {
+    private BubblewrapSandbox(Path bwrap, Optional<Path> cgroupParent, Optional<Path> setpriv, Path identity) {
         this.bwrap = bwrap;
         this.cgroupParent = cgroupParent;
         this.setpriv = setpriv;
-        this.runtimes = runtimes;
         this.identity = identity;
     }
 
@@ -79,7 +76,7 @@ public final class BubblewrapSandbox implements Sandbox {
         } catch (IOException e) {
             return Optional.empty();
         }
-        var sandbox = new BubblewrapSandbox(bwrap.get(), PidsCgroup.parent(), setpriv, Runtimes.find(), identity);
+        var sandbox = new BubblewrapSandbox(bwrap.get(), PidsCgroup.parent(), setpriv, identity);
         return sandbox.works() ? Optional.of(sandbox) : Optional.empty();
     }
 
@@ -97,8 +94,12 @@ public final class BubblewrapSandbox implements Sandbox {
     public SandboxResult run(SandboxRequest request) throws InterruptedException {
         Optional<PidsCgroup> cgroup = cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
         try {
-            return ProcessRunner.run(command(request, cgroup), environment(request, WORKSPACE, runtimes.path()),
-                    request, () -> cgroup.ifPresent(PidsCgroup::killAll));
+            // The runtimes are looked for at the first command, not when the sandbox is found: asking Python through
+            // a version manager's shim costs about half a second, which a run that never executes code should not pay.
+            Runtimes runtimes = Runtimes.find();
+            return ProcessRunner.run(command(request, cgroup, runtimes),
+                    environment(request, WORKSPACE, runtimes.path()), request,
+                    () -> cgroup.ifPresent(PidsCgroup::killAll));
         } finally {
             cgroup.ifPresent(PidsCgroup::close);
         }
@@ -107,14 +108,15 @@ public final class BubblewrapSandbox implements Sandbox {
     @Override
     public SandboxProcess start(SandboxRequest request) {
         Optional<PidsCgroup> cgroup = cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
-        return ProcessRunner.start(command(request, cgroup), environment(request, WORKSPACE, runtimes.path()),
+        Runtimes runtimes = Runtimes.find();
+        return ProcessRunner.start(command(request, cgroup, runtimes), environment(request, WORKSPACE, runtimes.path()),
                 request, () -> cgroup.ifPresent(group -> {
                     group.killAll();
                     group.close();
                 }));
     }
 
-    private List<String> command(SandboxRequest request, Optional<PidsCgroup> cgroup) {
+    private List<String> command(SandboxRequest request, Optional<PidsCgroup> cgroup, Runtimes runtimes) {
         Path workDir = request.workDir().toAbsolutePath().normalize();
         if (setpriv.isPresent()) {
             giveToSandboxUser(workDir);
@@ -124,7 +126,7 @@ public final class BubblewrapSandbox implements Sandbox {
                 // The shell joins the group before exec'ing bwrap, so every descendant is counted from the start.
                 "/bin/sh", "-c", "echo $$ > \"$0\" && exec \"$@\"", group.procsFile().toString())));
         command.add(bwrap.toString());
-        command.addAll(mounts(workDir, request.readOnly()));
+        command.addAll(mounts(workDir, request.readOnly(), runtimes));
         command.addAll(List.of("--chdir", WORKSPACE, "--die-with-parent", "--new-session"));
         if (setpriv.isPresent()) {
             // No user namespace: bwrap runs as real root and hands the command to nobody with no capabilities left.
@@ -141,7 +143,7 @@ public final class BubblewrapSandbox implements Sandbox {
     }
 
     /** The bubblewrap arguments that build the sandbox's file system, in the order they must be applied. */
-    List<String> mounts(Path workDir, List<Path> readOnly) {
+    List<String> mounts(Path workDir, List<Path> readOnly, Runtimes runtimes) {
         var args = new ArrayList<String>(List.of("--ro-bind", "/usr", "/usr"));
         for (String top : List.of("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")) {
             Path path = Path.of(top);
@@ -291,7 +293,8 @@ public final class BubblewrapSandbox implements Sandbox {
             try {
                 var probe = new SandboxRequest(List.of("true"), dir, Map.of(), "",
                         SandboxLimits.defaults().withWallTime(Duration.ofSeconds(20)));
-                return run(probe).exitCode() == 0;
+                return ProcessRunner.run(command(probe, Optional.empty(), Runtimes.NONE),
+                        environment(probe, WORKSPACE, Runtimes.NONE.path()), probe, () -> { }).exitCode() == 0;
             } finally {
                 Files.deleteIfExists(dir);
             }

@@ -33,6 +33,10 @@ public record Runtimes(Optional<Path> python, Optional<Path> node, Path javaHome
         binDirs = List.copyOf(binDirs);
     }
 
+    /** No runtime beyond the system's: what the sandbox's start-up probe needs. */
+    static final Runtimes NONE = new Runtimes(Optional.empty(), Optional.empty(),
+            Path.of(System.getProperty("java.home")), List.of(), List.of());
+
     private static final class Found {
         static final Runtimes INSTANCE = detect();
     }
