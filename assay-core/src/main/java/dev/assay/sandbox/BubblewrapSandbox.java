@@ -52,6 +52,7 @@ public final class BubblewrapSandbox implements Sandbox {
     private final Optional<Path> cgroupParent;
     private final Optional<Path> setpriv;
     private final Path identity;
+    private final List<String> etcEntries = etcEntries();
 
     private BubblewrapSandbox(Path bwrap, Optional<Path> cgroupParent, Optional<Path> setpriv, Path identity) {
         this.bwrap = bwrap;
@@ -154,7 +155,7 @@ public final class BubblewrapSandbox implements Sandbox {
             }
         }
         args.addAll(List.of("--perms", "0755", "--dir", "/etc", "--perms", "0755", "--dir", "/etc/ssl"));
-        for (String entry : etcEntries()) {
+        for (String entry : etcEntries) {
             args.addAll(List.of("--ro-bind-try", "/etc/" + entry, "/etc/" + entry));
         }
         args.addAll(List.of("--ro-bind", identity.resolve("passwd").toString(), "/etc/passwd",
@@ -183,6 +184,7 @@ public final class BubblewrapSandbox implements Sandbox {
         return args;
     }
 
+    /** The {@code /etc} entries to show, listed once: the machine's runtimes do not change while Assay runs. */
     private static List<String> etcEntries() {
         var entries = new ArrayList<>(ETC);
         try (Stream<Path> etc = Files.list(Path.of("/etc"))) {

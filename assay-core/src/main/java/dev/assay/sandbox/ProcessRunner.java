@@ -23,17 +23,8 @@ final class ProcessRunner {
 
     static SandboxResult run(List<String> command, Map<String, String> env, SandboxRequest request,
                              Runnable afterExit) throws InterruptedException {
-        var builder = new ProcessBuilder(command).directory(request.workDir().toFile());
-        builder.environment().clear();
-        builder.environment().putAll(env);
         long started = System.nanoTime();
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            throw new AssayException(Problem.of("sandbox.unavailable", "cannot start " + command.get(0) + ": "
-                    + e.getMessage()), e);
-        }
+        Process process = launch(command, env, request, () -> { });
         long cap = request.limits().maxOutputBytes();
         var stdout = new CappedSink(cap);
         var stderr = new CappedSink(cap);
@@ -60,23 +51,28 @@ final class ProcessRunner {
                 stdout.truncated() || stderr.truncated(), Duration.ofNanos(System.nanoTime() - started));
     }
 
+    /** Starts the process in the work directory with exactly {@code env}; {@code onFailure} runs if it cannot. */
+    private static Process launch(List<String> command, Map<String, String> env, SandboxRequest request,
+                                  Runnable onFailure) {
+        var builder = new ProcessBuilder(command).directory(request.workDir().toFile());
+        builder.environment().clear();
+        builder.environment().putAll(env);
+        try {
+            return builder.start();
+        } catch (IOException e) {
+            onFailure.run();
+            throw new AssayException(Problem.of("sandbox.unavailable", "cannot start " + command.get(0) + ": "
+                    + e.getMessage()), e);
+        }
+    }
+
     /**
      * Starts one process with its streams left to the caller; a watchdog kills the tree at the wall-clock limit.
      * {@code afterExit} runs once, when the process is closed.
      */
     static SandboxProcess start(List<String> command, Map<String, String> env, SandboxRequest request,
                                 Runnable afterExit) {
-        var builder = new ProcessBuilder(command).directory(request.workDir().toFile());
-        builder.environment().clear();
-        builder.environment().putAll(env);
-        Process process;
-        try {
-            process = builder.start();
-        } catch (IOException e) {
-            afterExit.run();
-            throw new AssayException(Problem.of("sandbox.unavailable", "cannot start " + command.get(0) + ": "
-                    + e.getMessage()), e);
-        }
+        Process process = launch(command, env, request, afterExit);
         var stderr = new CappedSink(request.limits().maxOutputBytes());
         Thread.ofVirtual().start(() -> stderr.drain(process.getErrorStream()));
         var live = new LiveProcess(process, stderr, afterExit);

@@ -33,7 +33,6 @@ import dev.assay.target.ToolCallRequest;
 import dev.assay.target.ToolSpec;
 import dev.assay.transcript.Usage;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,7 +97,6 @@ public final class OpenAiChatModel implements ChatModel {
         ChatCompletionAccumulator accumulator = ChatCompletionAccumulator.create();
         var finished = new AtomicBoolean();
         var started = new AtomicBoolean();
-        Instant begun = Instant.now();
         try (StreamResponse<ChatCompletionChunk> chunks =
                      client.chat().completions().createStreaming(params, options(timeout))) {
             chunks.stream().forEach(chunk -> {
@@ -109,11 +107,7 @@ public final class OpenAiChatModel implements ChatModel {
                 }
             });
         } catch (OpenAIIoException e) {
-            // The deadline closes a stream too: that is a timeout, however the client words it, not a cut.
-            if (timeout != null && Duration.between(begun, Instant.now()).compareTo(timeout) >= 0) {
-                throw new StreamFailure(new RetryLoop.Failure(Problem.of("target.timeout",
-                        "the answer's stream did not end in time"), true, null));
-            }
+            // A stream the deadline closed is reported as a timeout by RetryLoop, however it is classified here.
             if (started.get() && !RetryLoop.timedOut(e)) {
                 throw new StreamFailure(RetryLoop.truncated());
             }
