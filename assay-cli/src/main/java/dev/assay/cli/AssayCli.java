@@ -1,9 +1,9 @@
 package dev.assay.cli;
 
 import dev.assay.AssayException;
-import dev.assay.target.ChatModel;
-import dev.assay.target.ModelOptions;
-import dev.assay.target.Targets;
+import dev.assay.model.ChatModel;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.ChatModels;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -53,7 +53,7 @@ public final class AssayCli implements Callable<Integer> {
      * @param env the environment variables the command may read (ASSAY_HOME, API keys named by options)
      */
     public static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
-        return run(out, err, env, options -> Targets.chatModel(options, env::get, line -> err.println("  " + line)),
+        return run(out, err, env, options -> ChatModels.chatModel(options, env::get, line -> err.println("  " + line)),
                 args);
     }
 

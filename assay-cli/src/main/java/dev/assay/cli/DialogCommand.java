@@ -2,13 +2,13 @@ package dev.assay.cli;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
-import dev.assay.dialog.AgentTarget;
-import dev.assay.dialog.ChatModelTarget;
+import dev.assay.dialog.AgentServiceSubject;
+import dev.assay.dialog.ChatModelSubject;
 import dev.assay.dialog.Dataset;
 import dev.assay.dialog.DialogRunRecords;
 import dev.assay.dialog.DialogRunConfig;
 import dev.assay.dialog.DialogRunner;
-import dev.assay.dialog.DialogTarget;
+import dev.assay.dialog.DialogSubject;
 import dev.assay.dialog.EvalSummary;
 import dev.assay.dialog.ExplainabilityJudge;
 import dev.assay.dialog.FieldMapping;
@@ -21,9 +21,9 @@ import dev.assay.dialog.SseAgentService;
 import dev.assay.dialog.TraceFile;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.target.ChatModel;
-import dev.assay.target.ModelOptions;
-import dev.assay.target.RetryPolicy;
+import dev.assay.model.ChatModel;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -258,7 +258,7 @@ final class DialogCommand implements Callable<Integer> {
                 String prompt = systemPrompt == null ? "" : Files.readString(systemPrompt, StandardCharsets.UTF_8);
                 String id = runId != null ? runId : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
                 Duration turnTimeout = Duration.ofSeconds(turnTimeoutSeconds);
-                DialogTarget target;
+                DialogSubject target;
                 DialogRunConfig config;
                 if (agent.given()) {
                     FieldMapping mapping;
@@ -270,18 +270,18 @@ final class DialogCommand implements Callable<Integer> {
                     // Requests are retried within a turn's time limit before --turn-retries retries the turn.
                     var service = SseAgentService.open(agent.settings(null, false, "", RetryPolicy.defaults(),
                             workersDialog), id, env::get, line -> err.println("  " + line));
-                    target = new AgentTarget(service, mapping);
+                    target = new AgentServiceSubject(service, mapping);
                     config = new DialogRunConfig(id, dataset.toString(), service.name(), promptVersion(prompt),
                             workersDialog, turnTimeout, turnRetries, scoring.toOptions(), mapping);
                 } else {
-                    target = new ChatModelTarget(parent.models.apply(model.toOptions(false, turnTimeout, null)), prompt,
+                    target = new ChatModelSubject(parent.models.apply(model.toOptions(false, turnTimeout, null)), prompt,
                             model.temperature, model.seed);
                     config = new DialogRunConfig(id, dataset.toString(), model.model, promptVersion(prompt),
                             workersDialog, turnTimeout, turnRetries, scoring.toOptions(), null);
                 }
                 try (Store store = database.open()) {
                     // Resuming replaces a dialog run's record; a capability run with that id must not be replaced.
-                    store.findRun(id).filter(existing -> !existing.kind().equals(dev.assay.run.Run.DIALOG))
+                    store.findRun(id).filter(existing -> !existing.kind().equals(dev.assay.result.Run.DIALOG))
                             .ifPresent(existing -> {
                                 throw new AssayException(Problem.of("config.run_id_taken",
                                         "run id " + id + " belongs to a " + existing.kind() + " run; choose another")
@@ -296,7 +296,7 @@ final class DialogCommand implements Callable<Integer> {
                 out.println("run directory: " + runDir);
                 try (Store store = database.open()) {
                     // A resumed run id replaces the stored record, so the database shows the run as it ends now.
-                    dev.assay.run.Run record = DialogRunRecords.run(outcome);
+                    dev.assay.result.Run record = DialogRunRecords.run(outcome);
                     store.deleteRun(record.runId());
                     store.createRun(record);
                     DialogRunRecords.items(outcome).forEach(store::upsertItem);

@@ -1,7 +1,7 @@
 package dev.assay.cli;
 
-import dev.assay.target.ModelOptions;
-import dev.assay.target.RetryPolicy;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 

@@ -1,6 +1,6 @@
 package dev.assay.cli;
 
-import dev.assay.run.Run;
+import dev.assay.result.Run;
 import java.net.URI;
 import java.net.URISyntaxException;
 import picocli.CommandLine.ITypeConverter;

@@ -1,7 +1,7 @@
 package dev.assay.cli;
 
-import dev.assay.run.Item;
-import dev.assay.run.Run;
+import dev.assay.result.Item;
+import dev.assay.result.Run;
 import dev.assay.run.RunListener;
 import java.io.PrintWriter;
 

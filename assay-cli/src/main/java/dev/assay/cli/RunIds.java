@@ -2,7 +2,7 @@ package dev.assay.cli;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
-import dev.assay.run.Run;
+import dev.assay.result.Run;
 import dev.assay.store.RunQuery;
 import dev.assay.store.Store;
 import java.util.List;

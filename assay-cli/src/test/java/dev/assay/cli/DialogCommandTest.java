@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
-import dev.assay.target.ChatModel;
-import dev.assay.target.ModelRequest;
-import dev.assay.target.ModelResponse;
+import dev.assay.model.ChatModel;
+import dev.assay.model.ModelRequest;
+import dev.assay.model.ModelResponse;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -28,7 +28,7 @@ class DialogCommandTest {
     private final StringWriter err = new StringWriter();
 
     /** Runs {@code assay dialog ARGS} as {@code main} does, with chat models from {@code models}. */
-    private int execute(Function<dev.assay.target.ModelOptions, ChatModel> models, String... args) {
+    private int execute(Function<dev.assay.model.ModelOptions, ChatModel> models, String... args) {
         var line = new String[args.length + 1];
         line[0] = "dialog";
         System.arraycopy(args, 0, line, 1, args.length);
@@ -37,7 +37,7 @@ class DialogCommandTest {
     }
 
     /** A model factory that cannot make the model, as when its API key is not set. */
-    private static ChatModel unreachable(dev.assay.target.ModelOptions options) {
+    private static ChatModel unreachable(dev.assay.model.ModelOptions options) {
         throw new AssayException(Problem.of("target.missing_api_key", "set the API key"));
     }
 
@@ -52,7 +52,7 @@ class DialogCommandTest {
     }
 
     /** Echoes the user message. */
-    private static ChatModel echo(dev.assay.target.ModelOptions options) {
+    private static ChatModel echo(dev.assay.model.ModelOptions options) {
         String name = options.model();
         return new ChatModel() {
             @Override
@@ -180,8 +180,8 @@ class DialogCommandTest {
     void a_run_id_of_a_capability_run_is_refused_and_that_run_kept() throws IOException {
         String db = "jdbc:sqlite:" + dir.resolve("assay.db");
         try (var store = dev.assay.store.Stores.open(db)) {
-            store.createRun(new dev.assay.run.Run("cap1", dev.assay.run.Run.CAPABILITY, "", "mock", "",
-                    dev.assay.run.RunStatus.FINISHED, "s", "", null, null, null, 1.0, null, java.time.Instant.now(),
+            store.createRun(new dev.assay.result.Run("cap1", dev.assay.result.Run.CAPABILITY, "", "mock", "",
+                    dev.assay.result.RunStatus.FINISHED, "s", "", null, null, null, 1.0, null, java.time.Instant.now(),
                     java.time.Instant.now(), 0, null));
         }
         int code = execute(DialogCommandTest::echo, "run", dataset().toString(), "--model", "echo-1", "--run-id",
@@ -190,7 +190,7 @@ class DialogCommandTest {
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("config.run_id_taken");
         try (var store = dev.assay.store.Stores.open(db)) {
-            assertThat(store.findRun("cap1").orElseThrow().kind()).isEqualTo(dev.assay.run.Run.CAPABILITY);
+            assertThat(store.findRun("cap1").orElseThrow().kind()).isEqualTo(dev.assay.result.Run.CAPABILITY);
         }
     }
 }

@@ -48,7 +48,7 @@ class RunsCommandTest {
     void a_run_another_process_is_running_is_not_deleted() throws Exception {
         String url = dev.assay.store.Stores.defaultUrl(home);
         try (var store = dev.assay.store.Stores.open(url)) {
-            store.createRun(new dev.assay.run.Run("live", null, null, "m", null, dev.assay.run.RunStatus.RUNNING,
+            store.createRun(new dev.assay.result.Run("live", null, null, "m", null, dev.assay.result.RunStatus.RUNNING,
                     "s", "v", null, null, null, null, null, java.time.Instant.now(), null, 0, null));
         }
 

@@ -2,8 +2,8 @@ package dev.assay.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.assay.run.ItemStatus;
-import dev.assay.run.RunStatus;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.RunStatus;
 import dev.assay.store.RunQuery;
 import dev.assay.store.Stores;
 import dev.assay.testing.ScriptedOpenAiServer;

@@ -3,11 +3,11 @@ package dev.assay.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.assay.report.RunReport;
-import dev.assay.run.Counts;
-import dev.assay.run.Item;
-import dev.assay.run.ItemStatus;
-import dev.assay.run.Run;
-import dev.assay.run.RunStatus;
+import dev.assay.result.Counts;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;

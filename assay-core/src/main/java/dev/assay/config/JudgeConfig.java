@@ -1,8 +1,8 @@
 package dev.assay.config;
 
 import dev.assay.check.judge.JudgeModel;
-import dev.assay.target.ModelOptions;
-import dev.assay.target.Targets;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.ChatModels;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -30,6 +30,6 @@ public record JudgeConfig(String name, ModelOptions model, Duration timeout) {
      * @throws dev.assay.AssayException the model's configuration problem ({@code target.missing_api_key}...)
      */
     public JudgeModel connect(Function<String, String> env, Consumer<String> log) {
-        return new JudgeModel(name, Targets.chatModel(model, env, log), model.baseUrl(), timeout);
+        return new JudgeModel(name, ChatModels.chatModel(model, env, log), model.baseUrl(), timeout);
     }
 }

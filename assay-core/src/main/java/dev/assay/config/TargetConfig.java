@@ -2,9 +2,9 @@ package dev.assay.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.ModelOptions;
-import dev.assay.target.sse.SseAgentSettings;
+import dev.assay.subject.AgentSettings;
+import dev.assay.model.ModelOptions;
+import dev.assay.subject.sse.SseAgentSettings;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;

@@ -15,14 +15,14 @@ import java.util.concurrent.TimeoutException;
  * goes on (contract §4, §9). Thread-safe; each call uses its own session.
  */
 public final class DialogReplayer {
-    private final DialogTarget target;
+    private final DialogSubject target;
     private final DialogRunConfig config;
 
     /**
      * @param target the target
      * @param config run id, per-turn timeout and retries
      */
-    public DialogReplayer(DialogTarget target, DialogRunConfig config) {
+    public DialogReplayer(DialogSubject target, DialogRunConfig config) {
         this.target = target;
         this.config = config;
     }
@@ -32,7 +32,7 @@ public final class DialogReplayer {
         if (!dialog.valid()) {
             return DialogTrace.of(config.runId(), dialog, DialogStatus.SKIPPED, List.of(), null);
         }
-        DialogTarget.Session session;
+        DialogSubject.Session session;
         try {
             session = target.open("eval_session_" + dialog.dialogId(), "eval_user_" + dialog.dialogId());
         } catch (Exception e) {
@@ -52,7 +52,7 @@ public final class DialogReplayer {
         return DialogTrace.of(config.runId(), dialog, allOk ? DialogStatus.OK : DialogStatus.PARTIAL, turns, null);
     }
 
-    private TurnTrace playTurn(DialogTarget.Session session, TurnPair pair) {
+    private TurnTrace playTurn(DialogSubject.Session session, TurnPair pair) {
         long start = System.nanoTime();
         String error = null;
         for (int attempt = 0; attempt <= config.turnRetries(); attempt++) {

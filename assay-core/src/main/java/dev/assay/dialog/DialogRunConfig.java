@@ -58,7 +58,7 @@ public record DialogRunConfig(String runId, String datasetPath, String modelName
      * {@return SHA-256 over what decides the numbers: target, model, prompt version, metrics profile, M1
      * handling, field mapping and the keyword/mapping tables' hash (contract §10)}
      *
-     * @param targetName the target's {@link DialogTarget#name()}
+     * @param targetName the target's {@link DialogSubject#name()}
      */
     public String fingerprint(String targetName) {
         ObjectNode node = JsonNodeFactory.instance.objectNode();

@@ -54,7 +54,7 @@ public final class DialogRunner {
      * @param progress told of each dialog as it finishes (from worker threads)
      * @throws AssayException {@code dialog.run_dir_unwritable} when the run directory cannot be written
      */
-    public static Outcome run(Dataset dataset, DialogTarget target, DialogRunConfig config, Path runDir,
+    public static Outcome run(Dataset dataset, DialogSubject target, DialogRunConfig config, Path runDir,
                               Consumer<DialogTrace> progress) {
         return run(dataset, target, config, runDir, progress, Optional.empty());
     }
@@ -72,7 +72,7 @@ public final class DialogRunner {
      * @param judge    the LLM judge; empty for none (the default)
      * @throws AssayException {@code dialog.run_dir_unwritable} when the run directory cannot be written
      */
-    public static Outcome run(Dataset dataset, DialogTarget target, DialogRunConfig config, Path runDir,
+    public static Outcome run(Dataset dataset, DialogSubject target, DialogRunConfig config, Path runDir,
                               Consumer<DialogTrace> progress, Optional<ExplainabilityJudge> judge) {
         try {
             Files.createDirectories(runDir);
@@ -108,7 +108,7 @@ public final class DialogRunner {
         }
     }
 
-    private static List<DialogTrace> replay(List<Dialog> dialogs, DialogTarget target, DialogRunConfig config,
+    private static List<DialogTrace> replay(List<Dialog> dialogs, DialogSubject target, DialogRunConfig config,
                                             Path traceFile, Consumer<DialogTrace> progress) throws IOException {
         var replayer = new DialogReplayer(target, config);
         var appendLock = new Object();

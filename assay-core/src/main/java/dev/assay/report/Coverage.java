@@ -1,10 +1,10 @@
 package dev.assay.report;
 
-import dev.assay.run.Counts;
-import dev.assay.run.Item;
-import dev.assay.run.ItemStatus;
-import dev.assay.run.Run;
-import dev.assay.run.ToolCallView;
+import dev.assay.result.Counts;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.result.ToolCallView;
 import dev.assay.tools.mcp.McpToolset;
 import java.util.ArrayList;
 import java.util.Collections;

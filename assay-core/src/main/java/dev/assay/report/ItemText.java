@@ -1,6 +1,6 @@
 package dev.assay.report;
 
-import dev.assay.run.Item;
+import dev.assay.result.Item;
 
 /** Short human texts about an item, shared by the text formats so they tell the same story. */
 final class ItemText {
@@ -54,7 +54,7 @@ final class ItemText {
      * {@return the run's scoring preset as its snapshot records it, with the weights}: {@code assay} for runs stored
      * before presets existed
      */
-    static String scoring(dev.assay.run.Run run) {
+    static String scoring(dev.assay.result.Run run) {
         var config = run.config();
         String preset = config.path("scoring").asText("assay");
         return config.path("weights").isObject() ? preset + " " + config.path("weights") : preset;

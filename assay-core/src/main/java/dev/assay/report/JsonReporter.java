@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
-import dev.assay.run.Item;
-import dev.assay.run.Run;
+import dev.assay.result.Item;
+import dev.assay.result.Run;
 import java.io.IOException;
 import java.io.OutputStream;
 

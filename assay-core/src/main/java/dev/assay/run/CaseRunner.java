@@ -1,5 +1,8 @@
 package dev.assay.run;
 
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.ToolCallView;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -13,8 +16,8 @@ import dev.assay.check.CheckContext;
 import dev.assay.check.Checker;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.Verdict;
-import dev.assay.target.Session;
-import dev.assay.target.Target;
+import dev.assay.subject.Session;
+import dev.assay.subject.Subject;
 import dev.assay.tools.ToolNames;
 import dev.assay.tools.mcp.McpToolset;
 import dev.assay.tools.Workspace;

@@ -1,5 +1,10 @@
 package dev.assay.run;
 
+import dev.assay.result.Counts;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.cases.Case;

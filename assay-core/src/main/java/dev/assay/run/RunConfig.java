@@ -1,5 +1,6 @@
 package dev.assay.run;
 
+import dev.assay.result.Run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.assay.score.Weights;

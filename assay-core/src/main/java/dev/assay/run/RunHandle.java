@@ -1,5 +1,6 @@
 package dev.assay.run;
 
+import dev.assay.result.Run;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;

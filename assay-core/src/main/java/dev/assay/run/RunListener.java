@@ -1,5 +1,7 @@
 package dev.assay.run;
 
+import dev.assay.result.Item;
+import dev.assay.result.Run;
 import dev.assay.cases.Case;
 
 /**

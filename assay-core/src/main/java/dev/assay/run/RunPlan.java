@@ -1,7 +1,7 @@
 package dev.assay.run;
 
 import dev.assay.cases.Suite;
-import dev.assay.target.Target;
+import dev.assay.subject.Subject;
 import java.util.Objects;
 
 /**
@@ -11,7 +11,7 @@ import java.util.Objects;
  * @param target the system under test
  * @param config the run settings
  */
-public record RunPlan(Suite suite, Target target, RunConfig config) {
+public record RunPlan(Suite suite, Subject target, RunConfig config) {
     public RunPlan {
         Objects.requireNonNull(suite, "suite");
         Objects.requireNonNull(target, "target");

@@ -14,16 +14,16 @@ import dev.assay.check.CheckerRegistry;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.sandbox.UnsandboxedSandbox;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.ChatModel;
-import dev.assay.target.ModelOptions;
-import dev.assay.target.Target;
-import dev.assay.target.Targets;
-import dev.assay.target.replay.Recording;
-import dev.assay.target.replay.ReplayTarget;
-import dev.assay.target.sse.SseAgentSettings;
-import dev.assay.target.sse.SseAgentTarget;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
+import dev.assay.model.ChatModel;
+import dev.assay.model.ModelOptions;
+import dev.assay.subject.Subject;
+import dev.assay.model.ChatModels;
+import dev.assay.subject.replay.Recording;
+import dev.assay.subject.replay.ReplaySubject;
+import dev.assay.subject.sse.SseAgentSettings;
+import dev.assay.subject.sse.SseAgentSubject;
 import dev.assay.tools.BuiltinTools;
 import dev.assay.tools.Tool;
 import dev.assay.tools.ToolNames;
@@ -137,18 +137,18 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
             throw new AssayException(Problem.of("suite.empty_selection", "no case matches the selection")
                     .withDetail("field", "selection"));
         }
-        Target target;
+        Subject target;
         Sandbox sandbox;
         McpToolset mcp = null;
         if (replay != null) {
-            target = new ReplayTarget(Recording.read(replay));
+            target = new ReplaySubject(Recording.read(replay));
             sandbox = new UnsandboxedSandbox();
         } else if (agentService != null) {
-            target = SseAgentTarget.open(agentService, env);
+            target = SseAgentSubject.open(agentService, env);
             // The service runs its own tools; Assay executes nothing.
             sandbox = new UnsandboxedSandbox();
         } else {
-            ChatModel chatModel = Targets.chatModel(model, env, log);
+            ChatModel chatModel = ChatModels.chatModel(model, env, log);
             // execute_command runs inside bubblewrap; without it, only on the user's explicit word, else not at all
             // (an unconfined command could read the API key from Assay's own /proc entry).
             Map<String, Problem> withheld = Map.of();
@@ -172,7 +172,7 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
             if (mcp != null) {
                 offered.addAll(mcp.tools());
             }
-            target = new AgentTarget(chatModel, tools.filter(offered), agent, config.concurrency(), withheld);
+            target = new AgentSubject(chatModel, tools.filter(offered), agent, config.concurrency(), withheld);
         }
         ObjectNode snapshot = snapshot(target.describe(), sandbox);
         if (mcp != null) {

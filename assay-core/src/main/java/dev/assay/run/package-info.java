@@ -1,4 +1,4 @@
 /**
- * Runs: the engine (the one way to run an evaluation), its specification, listeners and the Run and Item records.
+ * Runs: the engine (the one way to run an evaluation), what a run is asked to do, and its listeners.
  */
 package dev.assay.run;

@@ -1,6 +1,6 @@
 package dev.assay.store;
 
-import dev.assay.run.RunStatus;
+import dev.assay.result.RunStatus;
 import java.time.Instant;
 
 /**

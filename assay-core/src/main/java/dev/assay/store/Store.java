@@ -1,7 +1,7 @@
 package dev.assay.store;
 
-import dev.assay.run.Item;
-import dev.assay.run.Run;
+import dev.assay.result.Item;
+import dev.assay.result.Run;
 import java.util.List;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package dev.assay.tools;
 
 import dev.assay.sandbox.Sandbox;
-import dev.assay.target.ToolSpec;
+import dev.assay.tools.ToolSpec;
 import java.util.List;
 import java.util.Objects;
 

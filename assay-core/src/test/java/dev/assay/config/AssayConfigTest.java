@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.assay.AssayException;
 import dev.assay.score.Weights;
 import dev.assay.Problem;
-import dev.assay.target.ToolMode;
+import dev.assay.subject.ToolMode;
 import dev.assay.tools.mcp.McpServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -54,7 +54,7 @@ class AgentReplayTest {
         FieldMapping mapping = FieldMapping.parse("recall=/memory,tools=/tool_calls,compliance=,profile_snapshot=/user_profile");
         var config = new DialogRunConfig("e2e", "MemFinConv.jsonl", "scripted-agent", "", 2, Duration.ofSeconds(10), 0,
                 ScoreOptions.defaults(), mapping);
-        return DialogRunner.run(dataset, new AgentTarget(agent, mapping), config, dir, trace -> { });
+        return DialogRunner.run(dataset, new AgentServiceSubject(agent, mapping), config, dir, trace -> { });
     }
 
     @Test

@@ -2,7 +2,7 @@ package dev.assay.dialog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.assay.target.ChatMessage;
+import dev.assay.model.ChatMessage;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +12,7 @@ class ChatModelTargetTest {
     @Test
     void the_system_prompt_comes_first_in_every_request() throws Exception {
         var model = ScriptedChatModel.answering();
-        DialogTarget.Session session = new ChatModelTarget(model, "你是顾问", 0.0, 7L).open("s", "u");
+        DialogSubject.Session session = new ChatModelSubject(model, "你是顾问", 0.0, 7L).open("s", "u");
 
         session.send("一", LIMIT);
         session.send("二", LIMIT);
@@ -25,7 +25,7 @@ class ChatModelTargetTest {
     @Test
     void an_abandoned_call_that_answers_late_does_not_enter_the_conversation() throws Exception {
         var model = new ScriptedChatModel(null, 0, "慢", 300);
-        DialogTarget.Session session = new ChatModelTarget(model, "", null, null).open("s", "u");
+        DialogSubject.Session session = new ChatModelSubject(model, "", null, null).open("s", "u");
         Thread abandoned = Thread.ofVirtual().start(() -> {
             try {
                 session.send("慢", LIMIT);
@@ -45,7 +45,7 @@ class ChatModelTargetTest {
 
     @Test
     void sessions_of_different_dialogs_do_not_share_memory() throws Exception {
-        var target = new ChatModelTarget(ScriptedChatModel.answering(), "", null, null);
+        var target = new ChatModelSubject(ScriptedChatModel.answering(), "", null, null);
         target.open("s1", "u1").send("一", LIMIT);
 
         TurnResponse other = target.open("s2", "u2").send("二", LIMIT);

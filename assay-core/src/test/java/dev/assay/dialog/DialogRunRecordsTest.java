@@ -5,9 +5,9 @@ import static dev.assay.dialog.Dialogs.dialog;
 import static dev.assay.dialog.Dialogs.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.assay.run.Item;
-import dev.assay.run.ItemStatus;
-import dev.assay.run.Run;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +25,7 @@ class DialogRunRecordsTest {
                 "garbage");
         var config = new DialogRunConfig("run-1", "data/test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0,
                 ScoreOptions.defaults(), null);
-        return DialogRunner.run(dataset, new ChatModelTarget(ScriptedChatModel.answering(), "", null, null), config,
+        return DialogRunner.run(dataset, new ChatModelSubject(ScriptedChatModel.answering(), "", null, null), config,
                 dir, trace -> { });
     }
 

@@ -6,7 +6,7 @@ import static dev.assay.dialog.Dialogs.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.assay.Json;
-import dev.assay.target.ChatMessage;
+import dev.assay.model.ChatMessage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,7 +34,7 @@ class DialogRunnerTest {
     }
 
     private DialogRunner.Outcome run(ScriptedChatModel model, DialogRunConfig config) {
-        return DialogRunner.run(dataset(), new ChatModelTarget(model, "", null, null), config, dir, trace -> { });
+        return DialogRunner.run(dataset(), new ChatModelSubject(model, "", null, null), config, dir, trace -> { });
     }
 
     @Test
@@ -107,7 +107,7 @@ class DialogRunnerTest {
 
     @Test
     void a_target_that_cannot_open_a_session_fails_the_dialog_only() {
-        DialogTarget broken = new DialogTarget() {
+        DialogSubject broken = new DialogSubject() {
             @Override
             public String name() {
                 return "broken";

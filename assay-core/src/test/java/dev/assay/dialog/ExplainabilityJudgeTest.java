@@ -13,9 +13,9 @@ import dev.assay.check.judge.Judge;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeCheckerFactory;
 import dev.assay.check.judge.JudgeModel;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.openai.OpenAiChatModel;
-import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.model.RetryPolicy;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -195,7 +195,7 @@ class ExplainabilityJudgeTest {
                 ScoreOptions.defaults(), null);
         // ScriptedChatModel answers "答复(1): 我想稳健理财", which the judge script cannot read: one judge error.
         DialogRunner.Outcome outcome = DialogRunner.run(dataset,
-                new ChatModelTarget(ScriptedChatModel.answering(), "", null, null), config, temp.resolve("run"),
+                new ChatModelSubject(ScriptedChatModel.answering(), "", null, null), config, temp.resolve("run"),
                 trace -> { }, Optional.of(judge(JudgeCache.disabled())));
 
         JsonNode manifest = Json.parse(Files.readString(temp.resolve("run").resolve(RunManifest.FILE)));
@@ -218,7 +218,7 @@ class ExplainabilityJudgeTest {
                 ScoreOptions.defaults(), null);
         // ScriptedChatModel echoes the user message, so the judge sees GOOD in the reply and gives 5.
         DialogRunner.Outcome outcome = DialogRunner.run(dataset,
-                new ChatModelTarget(ScriptedChatModel.answering(), "", null, null), config, temp.resolve("run"),
+                new ChatModelSubject(ScriptedChatModel.answering(), "", null, null), config, temp.resolve("run"),
                 trace -> { }, Optional.of(judge(JudgeCache.disabled())));
 
         JsonNode detail = DialogRunRecords.items(outcome).getFirst().checkerDetail();
@@ -236,7 +236,7 @@ class ExplainabilityJudgeTest {
                 ScoreOptions.defaults(), null);
 
         DialogRunner.Outcome outcome = DialogRunner.run(dataset,
-                new ChatModelTarget(ScriptedChatModel.answering(), "", null, null), config, temp.resolve("run"),
+                new ChatModelSubject(ScriptedChatModel.answering(), "", null, null), config, temp.resolve("run"),
                 trace -> { });
 
         JsonNode manifest = Json.parse(Files.readString(temp.resolve("run").resolve(RunManifest.FILE)));

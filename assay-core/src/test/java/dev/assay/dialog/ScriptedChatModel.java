@@ -1,9 +1,9 @@
 package dev.assay.dialog;
 
 import dev.assay.AssayException;
-import dev.assay.target.ChatModel;
-import dev.assay.target.ModelRequest;
-import dev.assay.target.ModelResponse;
+import dev.assay.model.ChatModel;
+import dev.assay.model.ModelRequest;
+import dev.assay.model.ModelResponse;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;

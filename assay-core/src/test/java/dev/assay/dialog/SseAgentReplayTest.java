@@ -14,8 +14,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.sse.SseAgentSettings;
+import dev.assay.model.RetryPolicy;
+import dev.assay.subject.sse.SseAgentSettings;
 import dev.assay.testing.ScriptedSseAgent;
 import dev.assay.testing.ScriptedSseAgent.Reply;
 import dev.assay.testing.ScriptedSseAgent.Step;
@@ -95,7 +95,7 @@ class SseAgentReplayTest {
         var service = SseAgentService.open(settings, "sse-run", name -> null, line -> { });
         var config = new DialogRunConfig("sse-run", dataset.path(), service.name(), "", workers, turnTimeout, 0,
                 ScoreOptions.defaults(), mapping);
-        return DialogRunner.run(dataset, new AgentTarget(service, mapping), config, dir.resolve("run"), trace -> { });
+        return DialogRunner.run(dataset, new AgentServiceSubject(service, mapping), config, dir.resolve("run"), trace -> { });
     }
 
     private DialogRunner.Outcome replayMemFin(MemoryAgent script) {

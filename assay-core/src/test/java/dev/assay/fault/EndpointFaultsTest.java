@@ -11,21 +11,21 @@ import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.report.RunReport;
 import dev.assay.run.Engine;
-import dev.assay.run.Item;
-import dev.assay.run.ItemStatus;
-import dev.assay.run.Run;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
-import dev.assay.run.RunStatus;
+import dev.assay.result.RunStatus;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.ToolMode;
-import dev.assay.target.openai.OpenAiChatModel;
-import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
+import dev.assay.model.RetryPolicy;
+import dev.assay.subject.ToolMode;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
 import java.nio.file.Path;
@@ -91,7 +91,7 @@ class EndpointFaultsTest {
              Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
             var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", stream,
                     Duration.ofSeconds(30), QUICK), line -> { });
-            var target = new AgentTarget(model, List.of(), new AgentSettings(ToolMode.NATIVE, 2, 0.0, null, null), 8);
+            var target = new AgentSubject(model, List.of(), new AgentSettings(ToolMode.NATIVE, 2, 0.0, null, null), 8);
             // A generous deadline for every case (a loaded machine starts the HTTP client slowly), a short one for
             // the endless stream, which only the deadline ends.
             var cases = EXPECTED.keySet().stream()

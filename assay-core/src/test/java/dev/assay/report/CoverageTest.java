@@ -10,21 +10,21 @@ import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
-import dev.assay.run.Counts;
+import dev.assay.result.Counts;
 import dev.assay.run.Engine;
-import dev.assay.run.Run;
+import dev.assay.result.Run;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.sandbox.UnsandboxedSandbox;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.ToolMode;
-import dev.assay.target.openai.OpenAiChatModel;
-import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
+import dev.assay.model.RetryPolicy;
+import dev.assay.subject.ToolMode;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
@@ -86,7 +86,7 @@ class CoverageTest {
             var chat = new OpenAiChatModel(new OpenAiSettings("scripted", model.baseUrl(), "", false,
                     Duration.ofSeconds(10), new RetryPolicy(1, Duration.ofMillis(10), Duration.ofMillis(10),
                     Duration.ofSeconds(1))), line -> { });
-            var target = new AgentTarget(chat, tools, new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 4);
+            var target = new AgentSubject(chat, tools, new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 4);
             var suite = new Suite("coverage", "v1", List.of(
                     evalCase("mcp-add", "Add 2 and 40", List.of("mcp"), List.of(), check("tool_called", "\"calc@add\""),
                             check("contains", "\"42\"")),

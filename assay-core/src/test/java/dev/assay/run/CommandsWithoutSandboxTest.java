@@ -1,5 +1,8 @@
 package dev.assay.run;
 
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
 import static dev.assay.testing.ScriptedOpenAiServer.calls;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,8 +12,8 @@ import dev.assay.report.RunReport;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.target.ModelOptions;
-import dev.assay.target.RetryPolicy;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import java.nio.file.Files;

@@ -1,5 +1,11 @@
 package dev.assay.run;
 
+import dev.assay.result.Counts;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.result.ToolCallView;
 import static dev.assay.testing.ScriptedOpenAiServer.calls;
 import static dev.assay.testing.ScriptedOpenAiServer.failure;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
@@ -18,12 +24,12 @@ import dev.assay.report.RunReport;
 import dev.assay.sandbox.UnsandboxedSandbox;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.ToolMode;
-import dev.assay.target.openai.OpenAiChatModel;
-import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
+import dev.assay.model.RetryPolicy;
+import dev.assay.subject.ToolMode;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
@@ -81,7 +87,7 @@ class EngineTest {
         var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
                 Duration.ofSeconds(10), new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(50),
                 Duration.ofSeconds(1))), line -> { });
-        var target = new AgentTarget(model, BuiltinTools.all(new UnsandboxedSandbox()),
+        var target = new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()),
                 new AgentSettings(mode, 6, 0.0, null, null), 64);
         var suite = new Suite("engine-test", "v1", cases, Map.of(), List.of());
         var config = RunConfig.defaults(temp.resolve("work")).withConcurrency(concurrency).withDefaultTimeout(timeout);
@@ -115,7 +121,7 @@ class EngineTest {
         });
         var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
                 Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
-        var target = new AgentTarget(model, List.of(), AgentSettings.defaults(), 4);
+        var target = new AgentSubject(model, List.of(), AgentSettings.defaults(), 4);
         var suite = new Suite("engine-test", "v1",
                 List.of(evalCase(caseId, "common", caseId + " case", "plugin", "null")), Map.of(), List.of());
         return new Engine(store, checkers).start(new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))),
@@ -374,7 +380,7 @@ class EngineTest {
                 Map.of("eval/{run_id}/fixtures/alpha.txt", "alpha beta gamma\n"), List.of());
         var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false, null,
                 RetryPolicy.none()), line -> { });
-        var target = new AgentTarget(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(), 4);
+        var target = new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(), 4);
         Run run = new Engine(store, CheckerRegistry.builtins()).run(
                 new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
         Item item = items(run).get("fixture");
@@ -388,7 +394,7 @@ class EngineTest {
         var seen = new CopyOnWriteArrayList<String>();
         var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false, null,
                 RetryPolicy.none()), line -> { });
-        var target = new AgentTarget(model, List.of(), AgentSettings.defaults(), 4);
+        var target = new AgentSubject(model, List.of(), AgentSettings.defaults(), 4);
         Function<Integer, Case> make = i -> evalCase("fine_" + i, "common", "fine case " + i, "contains", "\"ok\"");
         var suite = new Suite("listen", "v1", List.of(make.apply(1), make.apply(2)), Map.of(), List.of());
         new Engine(store, CheckerRegistry.builtins()).run(new RunPlan(suite, target,

@@ -1,5 +1,8 @@
 package dev.assay.run;
 
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
 import static dev.assay.testing.ScriptedOpenAiServer.calls;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,12 +16,12 @@ import dev.assay.report.RunReport;
 import dev.assay.sandbox.UnsandboxedSandbox;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.ToolMode;
-import dev.assay.target.openai.OpenAiChatModel;
-import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
+import dev.assay.model.RetryPolicy;
+import dev.assay.subject.ToolMode;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.ChatRequest;
@@ -91,16 +94,16 @@ class FunctionCallingRunTest {
         return text("Forecast: " + ScriptedOpenAiServer.contentText(request.lastMessage().path("content")));
     }
 
-    private Map<String, dev.assay.run.Item> run(ScriptedOpenAiServer server, Suite suite, ToolMode mode)
+    private Map<String, dev.assay.result.Item> run(ScriptedOpenAiServer server, Suite suite, ToolMode mode)
             throws Exception {
         try (Store store = Stores.open("jdbc:sqlite:" + temp.resolve(mode + ".db"))) {
             var chat = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
                     Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
-            var target = new AgentTarget(chat, BuiltinTools.all(new UnsandboxedSandbox()),
+            var target = new AgentSubject(chat, BuiltinTools.all(new UnsandboxedSandbox()),
                     new AgentSettings(mode, 4, 0.0, null, null), 2);
             Run run = new Engine(store, CheckerRegistry.builtins())
                     .run(new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work-" + mode))), RunListener.NONE);
-            var items = new HashMap<String, dev.assay.run.Item>();
+            var items = new HashMap<String, dev.assay.result.Item>();
             RunReport.load(store, run.runId()).items().forEach(item -> items.put(item.caseId(), item));
             return items;
         }

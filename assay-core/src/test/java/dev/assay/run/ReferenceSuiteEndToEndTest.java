@@ -1,5 +1,8 @@
 package dev.assay.run;
 
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
 import static dev.assay.testing.ScriptedOpenAiServer.calls;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,11 +18,11 @@ import dev.assay.report.RunReport;
 import dev.assay.sandbox.UnsandboxedSandbox;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.openai.OpenAiChatModel;
-import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
+import dev.assay.model.RetryPolicy;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
@@ -60,7 +63,7 @@ class ReferenceSuiteEndToEndTest {
              Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
             var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false, null,
                     RetryPolicy.none()), line -> { });
-            var target = new AgentTarget(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(),
+            var target = new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(),
                     8);
             var config = RunConfig.defaults(temp.resolve("work")).withRunId(RUN_ID);
             Run run = new Engine(store, checkers).run(new RunPlan(suite, target, config), RunListener.NONE);

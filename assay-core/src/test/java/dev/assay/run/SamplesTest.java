@@ -1,5 +1,7 @@
 package dev.assay.run;
 
+import dev.assay.result.Item;
+import dev.assay.result.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -10,11 +12,11 @@ import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.report.RunReport;
 import dev.assay.store.Stores;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.openai.OpenAiChatModel;
-import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
+import dev.assay.model.RetryPolicy;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,7 +44,7 @@ class SamplesTest {
                     Case.of("flaky", "logic", "flaky question", Check.of("exact", Json.parse("\"ok\""))),
                     Case.of("hard", "logic", "hard question", Check.of("exact", Json.parse("\"ok\""))));
             var plan = new RunPlan(new Suite("samples", "v1", cases, Map.of(), List.of()),
-                    new AgentTarget(model, List.of(), AgentSettings.defaults(), 1),
+                    new AgentSubject(model, List.of(), AgentSettings.defaults(), 1),
                     RunConfig.defaults(temp.resolve("work")).withConcurrency(1).withSamples(3));
             Run run = new Engine(store, CheckerRegistry.builtins()).run(plan, RunListener.NONE);
 

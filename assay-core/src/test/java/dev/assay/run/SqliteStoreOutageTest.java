@@ -1,5 +1,7 @@
 package dev.assay.run;
 
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.assay.store.Store;

@@ -1,5 +1,8 @@
 package dev.assay.run;
 
+import dev.assay.result.Item;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,11 +12,11 @@ import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.store.Store;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.openai.OpenAiChatModel;
-import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
+import dev.assay.model.RetryPolicy;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -84,7 +87,7 @@ abstract class StoreOutageContract {
     protected RunPlan plan() {
         var chat = new OpenAiChatModel(new OpenAiSettings("scripted", model.baseUrl(), "", false,
                 Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
-        var target = new AgentTarget(chat, List.of(), AgentSettings.defaults(), 8);
+        var target = new AgentSubject(chat, List.of(), AgentSettings.defaults(), 8);
         List<Case> cases = IntStream.range(0, CASES).mapToObj(i -> Case.of("case" + i, "common",
                 "question " + i, Check.of("contains", Json.parse("\"ok\"")))).toList();
         var suite = new Suite("outage", "v1", cases, Map.of(), List.of());

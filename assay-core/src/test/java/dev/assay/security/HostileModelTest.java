@@ -11,23 +11,23 @@ import dev.assay.check.CheckerRegistry;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunReport;
 import dev.assay.run.Engine;
-import dev.assay.run.Item;
-import dev.assay.run.Run;
+import dev.assay.result.Item;
+import dev.assay.result.Run;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
-import dev.assay.run.ToolCallView;
+import dev.assay.result.ToolCallView;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.SandboxRequest;
 import dev.assay.sandbox.SandboxResult;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.ModelOptions;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.ToolMode;
-import dev.assay.target.Targets;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
+import dev.assay.subject.ToolMode;
+import dev.assay.model.ChatModels;
 import dev.assay.tools.BuiltinTools;
 import dev.assay.tools.Tool;
 import dev.assay.testing.ScriptedOpenAiServer;
@@ -168,11 +168,11 @@ class HostileModelTest {
                  return calls(attacks.toArray(Call[]::new));
              });
              Store store = Stores.open("jdbc:sqlite:" + database)) {
-            var model = Targets.chatModel(new ModelOptions("openai:scripted", server.baseUrl(), "HOSTILE_API_KEY",
+            var model = ChatModels.chatModel(new ModelOptions("openai:scripted", server.baseUrl(), "HOSTILE_API_KEY",
                     false, Duration.ofSeconds(10), RetryPolicy.none()), env::get, line -> { });
             List<Tool> tools = BuiltinTools.all(NOT_OFFERED).stream()
                     .filter(tool -> !tool.name().equals("execute_command")).toList();
-            var target = new AgentTarget(model, tools, new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 1);
+            var target = new AgentSubject(model, tools, new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 1);
             var suite = new SuiteLoader(CheckerRegistry.builtins()).load(suiteFile).suite();
             var config = RunConfig.defaults(temp.resolve("work")).withRunId(RUN_ID);
             Run run = new Engine(store, CheckerRegistry.builtins()).run(new RunPlan(suite, target, config),

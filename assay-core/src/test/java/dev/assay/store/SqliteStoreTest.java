@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.AssayException;
-import dev.assay.run.Item;
-import dev.assay.run.ItemStatus;
-import dev.assay.run.Run;
-import dev.assay.run.RunStatus;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.sql.SQLException;

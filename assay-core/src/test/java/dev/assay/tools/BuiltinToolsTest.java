@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
-import dev.assay.target.ToolSpec;
+import dev.assay.tools.ToolSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.assay.server;
 
 import dev.assay.cases.Case;
-import dev.assay.run.Item;
-import dev.assay.run.ItemStatus;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;

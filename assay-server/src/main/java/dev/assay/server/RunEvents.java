@@ -2,8 +2,8 @@ package dev.assay.server;
 
 import dev.assay.Json;
 import dev.assay.cases.Case;
-import dev.assay.run.Item;
-import dev.assay.run.Run;
+import dev.assay.result.Item;
+import dev.assay.result.Run;
 import dev.assay.run.RunListener;
 
 /**

@@ -7,7 +7,7 @@ import dev.assay.report.Reporter;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunComparison;
 import dev.assay.report.RunReport;
-import dev.assay.run.Run;
+import dev.assay.result.Run;
 import dev.assay.store.RunQuery;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;

@@ -3,7 +3,7 @@ package dev.assay.server;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.report.Reporters;
-import dev.assay.target.Targets;
+import dev.assay.model.ChatModels;
 import dev.assay.tools.ToolNames;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -32,7 +32,7 @@ final class SuiteRoutes {
         // The agent loop always offers final_answer (ToolOptions), so it is no switch.
         info.set("tools", Json.tree(ToolNames.BUILTIN.stream().filter(tool -> !tool.equals(ToolNames.FINAL_ANSWER))
                 .toList()));
-        info.set("model_kinds", Json.tree(Targets.MODEL_KINDS));
+        info.set("model_kinds", Json.tree(ChatModels.MODEL_KINDS));
         info.set("report_formats", Json.tree(Reporters.builtins().names()));
         info.put("reads_need_token", config.readsNeedToken());
         ctx.json(info);

@@ -3,9 +3,9 @@ package dev.assay.server;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.cases.Case;
-import dev.assay.run.Counts;
-import dev.assay.run.Item;
-import dev.assay.run.Run;
+import dev.assay.result.Counts;
+import dev.assay.result.Item;
+import dev.assay.result.Run;
 import java.time.Instant;
 import java.util.Map;
 

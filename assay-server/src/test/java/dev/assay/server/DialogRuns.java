@@ -6,10 +6,10 @@ import dev.assay.dialog.Dataset;
 import dev.assay.dialog.DialogRunConfig;
 import dev.assay.dialog.DialogRunRecords;
 import dev.assay.dialog.DialogRunner;
-import dev.assay.dialog.DialogTarget;
+import dev.assay.dialog.DialogSubject;
 import dev.assay.dialog.ScoreOptions;
 import dev.assay.dialog.TurnResponse;
-import dev.assay.run.Run;
+import dev.assay.result.Run;
 import dev.assay.store.Store;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,7 +69,7 @@ final class DialogRuns {
     }
 
     /** Answers each turn; a second turn in a dialog fails. */
-    private static final class ScriptedAgent implements DialogTarget {
+    private static final class ScriptedAgent implements DialogSubject {
         @Override
         public String name() {
             return "scripted-agent";

@@ -9,19 +9,19 @@ import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.run.Engine;
-import dev.assay.run.Run;
+import dev.assay.result.Run;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
-import dev.assay.run.RunStatus;
+import dev.assay.result.RunStatus;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.openai.OpenAiChatModel;
-import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
+import dev.assay.model.RetryPolicy;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -239,7 +239,7 @@ class RunApiTest {
             List<Case> cases = IntStream.range(0, 4).mapToObj(i -> Case.of("other_" + i, "common",
                     "Capital of France? slow " + i, Check.of("contains", Json.parse("\"Paris\"")))).toList();
             var plan = new RunPlan(new Suite("other", "v1", cases, Map.of(), List.of()),
-                    new AgentTarget(chat, List.of(), AgentSettings.defaults(), 1),
+                    new AgentSubject(chat, List.of(), AgentSettings.defaults(), 1),
                     RunConfig.defaults(home.resolve("other-work")).withConcurrency(1));
             RunHandle writing = new Engine(other, CheckerRegistry.builtins()).start(plan, RunListener.NONE);
 

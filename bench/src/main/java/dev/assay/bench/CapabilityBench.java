@@ -6,17 +6,17 @@ import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.run.Engine;
-import dev.assay.run.Run;
+import dev.assay.result.Run;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.openai.OpenAiChatModel;
-import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
+import dev.assay.model.RetryPolicy;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -68,7 +68,7 @@ public final class CapabilityBench {
             }
             var model = new OpenAiChatModel(new OpenAiSettings("bench", server.baseUrl(), "", false,
                     Duration.ofSeconds(60), RetryPolicy.none()), line -> { });
-            var target = new AgentTarget(model, List.of(), AgentSettings.defaults(), concurrency);
+            var target = new AgentSubject(model, List.of(), AgentSettings.defaults(), concurrency);
             var config = RunConfig.defaults(dir.resolve("work")).withConcurrency(concurrency)
                     .withDefaultTimeout(Duration.ofSeconds(120));
             var plan = new RunPlan(new Suite("bench", "bench-" + n, cases, Map.of(), List.of()), target, config);

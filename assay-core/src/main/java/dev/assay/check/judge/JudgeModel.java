@@ -1,6 +1,6 @@
 package dev.assay.check.judge;
 
-import dev.assay.target.ChatModel;
+import dev.assay.model.ChatModel;
 import java.time.Duration;
 import java.util.Objects;
 

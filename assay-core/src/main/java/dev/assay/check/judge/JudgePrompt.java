@@ -1,6 +1,6 @@
 package dev.assay.check.judge;
 
-import dev.assay.target.ChatMessage;
+import dev.assay.model.ChatMessage;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

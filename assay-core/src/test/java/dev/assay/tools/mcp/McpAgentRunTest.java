@@ -11,20 +11,20 @@ import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.report.RunReport;
 import dev.assay.run.Engine;
-import dev.assay.run.Item;
-import dev.assay.run.ItemStatus;
-import dev.assay.run.Run;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.target.AgentSettings;
-import dev.assay.target.AgentTarget;
-import dev.assay.target.RetryPolicy;
-import dev.assay.target.ToolMode;
-import dev.assay.target.openai.OpenAiChatModel;
-import dev.assay.target.openai.OpenAiSettings;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
+import dev.assay.model.RetryPolicy;
+import dev.assay.subject.ToolMode;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
@@ -54,7 +54,7 @@ class McpAgentRunTest {
              Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
             var chat = new OpenAiChatModel(new OpenAiSettings("scripted", model.baseUrl(), "", false,
                     Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
-            var target = new AgentTarget(chat, toolset.tools(), new AgentSettings(ToolMode.NATIVE, 4, 0.0, null,
+            var target = new AgentSubject(chat, toolset.tools(), new AgentSettings(ToolMode.NATIVE, 4, 0.0, null,
                     null), 2);
             var suite = new Suite("mcp", "v1", List.of(
                     Case.of("echo", "tool", "Echo ping", Check.of("tool_args",

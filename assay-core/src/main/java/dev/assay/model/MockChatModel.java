@@ -1,0 +1,24 @@
+package dev.assay.model;
+
+import dev.assay.transcript.Usage;
+import java.util.List;
+
+/**
+ * The offline model {@code mock}: it answers every request with the same fixed text and never calls tools. It
+ * exists to try the whole pipeline without a network or an API key (like Inspect's mockllm); its scores say
+ * nothing about any model.
+ */
+public final class MockChatModel implements ChatModel {
+    /** The fixed answer; chosen so that no checker mistakes it for an option letter or a tool call. */
+    public static final String ANSWER = "mock response";
+
+    @Override
+    public String name() {
+        return "mock";
+    }
+
+    @Override
+    public ModelResponse complete(ModelRequest request) {
+        return new ModelResponse(ANSWER, "", List.of(), Usage.NONE, "stop");
+    }
+}

@@ -1,0 +1,43 @@
+package dev.assay.result;
+
+import java.util.Collection;
+
+/**
+ * How many items ended how.
+ *
+ * @param total     items selected for the run
+ * @param passed    items whose score is 1
+ * @param failed    items judged and not passed (score below the pass mark, partial excluded)
+ * @param partial   items with partial credit
+ * @param skipped   items not run (missing prerequisites, unavailable tools), left out of scores
+ * @param error     items the target or a checker could not complete; they score 0
+ * @param cancelled items not finished because the run was cancelled
+ */
+public record Counts(int total, int passed, int failed, int partial, int skipped, int error, int cancelled) {
+    public static final Counts ZERO = new Counts(0, 0, 0, 0, 0, 0, 0);
+
+    public static Counts of(int total, Collection<ItemStatus> statuses) {
+        int passed = 0;
+        int failed = 0;
+        int partial = 0;
+        int skipped = 0;
+        int error = 0;
+        int cancelled = 0;
+        for (ItemStatus status : statuses) {
+            switch (status) {
+                case PASSED -> passed++;
+                case FAILED -> failed++;
+                case PARTIAL -> partial++;
+                case SKIPPED -> skipped++;
+                case ERROR -> error++;
+                case CANCELLED -> cancelled++;
+            }
+        }
+        return new Counts(total, passed, failed, partial, skipped, error, cancelled);
+    }
+
+    /** {@return items that have an outcome} */
+    public int completed() {
+        return passed + failed + partial + skipped + error + cancelled;
+    }
+}

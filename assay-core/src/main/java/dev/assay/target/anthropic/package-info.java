@@ -1,4 +1,0 @@
-/**
- * Models behind Anthropic's Messages API, through the official {@code anthropic-java} SDK, with native tool use.
- */
-package dev.assay.target.anthropic;

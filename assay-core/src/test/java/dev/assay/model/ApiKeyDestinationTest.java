@@ -1,0 +1,94 @@
+package dev.assay.model;
+
+import static dev.assay.testing.ScriptedOpenAiServer.text;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.assay.AssayException;
+import dev.assay.model.anthropic.AnthropicSettings;
+import dev.assay.model.openai.OpenAiSettings;
+import dev.assay.testing.ScriptedAnthropicServer;
+import dev.assay.testing.ScriptedOpenAiServer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Where the API key goes: a key the user named goes to the server the user named, but the provider's default
+ * variable is sent only to the provider's own host, never to whatever {@code --base-url} points at.
+ */
+class ApiKeyDestinationTest {
+    private static final Map<String, String> ENV = Map.of("OPENAI_API_KEY", "sk-default-openai",
+            "ANTHROPIC_API_KEY", "sk-ant-default", "LOCAL_KEY", "sk-named-local");
+
+    private static ModelRequest ask() {
+        return new ModelRequest(List.of(ChatMessage.user("q")), List.of(), null, null, null, Duration.ofSeconds(10));
+    }
+
+    private static void complete(ModelOptions options) throws InterruptedException {
+        try (ChatModel model = ChatModels.chatModel(options, ENV::get, line -> { })) {
+            model.complete(ask());
+        }
+    }
+
+    @Test
+    void the_default_openai_key_is_not_sent_to_a_custom_base_url() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text("ok")))) {
+            complete(new ModelOptions("openai:local", server.baseUrl(), null, false, null, null));
+
+            assertThat(server.authorizations()).singleElement().asString().doesNotContain("sk-default-openai");
+        }
+    }
+
+    @Test
+    void a_named_key_is_sent_to_a_custom_base_url_as_a_bearer_token() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text("ok")))) {
+            complete(new ModelOptions("openai:local", server.baseUrl(), "LOCAL_KEY", false, null, null));
+
+            assertThat(server.authorizations()).containsExactly("Bearer sk-named-local");
+        }
+    }
+
+    @Test
+    void naming_the_default_variable_explicitly_sends_it_to_a_custom_base_url() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text("ok")))) {
+            complete(new ModelOptions("openai:local", server.baseUrl(), "OPENAI_API_KEY", false, null, null));
+
+            assertThat(server.authorizations()).containsExactly("Bearer sk-default-openai");
+        }
+    }
+
+    @Test
+    void the_default_anthropic_key_is_not_sent_to_a_custom_base_url_but_a_named_one_is() throws Exception {
+        try (var server = ScriptedAnthropicServer.start(request -> text("ok"))) {
+            complete(new ModelOptions("anthropic:claude-test", server.baseUrl(), null, false, null, null));
+            complete(new ModelOptions("anthropic:claude-test", server.baseUrl(), "LOCAL_KEY", false, null, null));
+
+            assertThat(server.credentials()).hasSize(2);
+            assertThat(server.credentials().get(0)).doesNotContain("sk-ant-default");
+            assertThat(server.credentials().get(1)).contains("sk-named-local");
+        }
+    }
+
+    @Test
+    void the_providers_own_host_gets_the_default_key_and_refuses_to_start_without_one() {
+        assertThat(ChatModels.key(ModelOptions.of("openai:gpt-4o-mini"), OpenAiSettings.DEFAULT_BASE_URL, ENV::get))
+                .isEqualTo("sk-default-openai");
+        assertThat(ChatModels.key(new ModelOptions("anthropic:claude", "https://API.anthropic.com/", null, false, null,
+                null), AnthropicSettings.DEFAULT_BASE_URL, ENV::get)).isEqualTo("sk-ant-default");
+        assertThatThrownBy(() -> ChatModels.key(ModelOptions.of("openai:gpt-4o-mini"), OpenAiSettings.DEFAULT_BASE_URL,
+                name -> null))
+                .isInstanceOfSatisfying(AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("target.missing_api_key"));
+    }
+
+    @Test
+    void a_look_alike_host_is_not_the_provider() {
+        for (String url : List.of("https://api.openai.com.evil.example/v1", "http://api.openai.com/v1",
+                "https://api.openai.com@evil.example/v1", "https://api.openai.com:8443/v1")) {
+            assertThat(ChatModels.key(new ModelOptions("openai:m", url, null, false, null, null),
+                    OpenAiSettings.DEFAULT_BASE_URL, ENV::get)).as(url).isEmpty();
+        }
+    }
+}
