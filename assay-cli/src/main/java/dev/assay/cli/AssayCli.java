@@ -22,7 +22,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = AssayCli.Version.class,
         description = "Evaluate LLMs and tool-using agents: capability suites, code questions, dialog replay.",
-        subcommands = {RunCommand.class, RunsCommand.class, CasesCommand.class, CodeCommand.class, ServeCommand.class},
+        subcommands = {InitCommand.class, RunCommand.class, RunsCommand.class, CasesCommand.class, CodeCommand.class,
+                ServeCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
                 "0:the command succeeded (for run: the run finished and met --threshold)",
