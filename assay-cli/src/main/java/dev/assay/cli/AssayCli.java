@@ -5,10 +5,12 @@ import dev.assay.model.ChatModel;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.ChatModels;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine;
@@ -102,12 +104,27 @@ public final class AssayCli implements Callable<Integer> {
         return code;
     }
 
-    /** Reports the version from the jar's manifest. */
+    /**
+     * Reports the version and the commit it was built from, as the build recorded them in
+     * {@code build.properties}; a build outside git (a source archive) has no commit to name.
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() {
-            String version = AssayCli.class.getPackage().getImplementationVersion();
-            return new String[] {"assay " + (version == null ? "development build" : version)};
+        public String[] getVersion() throws IOException {
+            var build = new Properties();
+            try (InputStream in = AssayCli.class.getResourceAsStream("build.properties")) {
+                if (in != null) {
+                    build.load(in);
+                }
+            }
+            String version = build.getProperty("git.build.version", "development build");
+            String commit = build.getProperty("git.commit.id.abbrev", "");
+            if (commit.isEmpty()) {
+                return new String[] {"assay " + version};
+            }
+            String dirty = Boolean.parseBoolean(build.getProperty("git.dirty")) ? ", with uncommitted changes" : "";
+            return new String[] {"assay " + version + " (commit " + commit + ", " + build.getProperty("git.commit.time")
+                    + dirty + ")"};
         }
     }
 }
