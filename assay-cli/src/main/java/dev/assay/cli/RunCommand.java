@@ -217,8 +217,12 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description = "Summary on stdout: table or json (default: ${DEFAULT-VALUE}).")
     OutputFormats.Table format;
 
-    @Option(names = {"-q", "--quiet"}, description = "No per-case progress lines on stderr.")
+    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr (the summary still goes to stdout).")
     boolean quiet;
+
+    @Option(names = {"-v", "--verbose"}, description = "A progress line per finished case (default: a progress bar "
+            + "on a terminal, a line every 10 s otherwise).")
+    boolean verbose;
 
     private Map<String, String> env = Map.of();
 
@@ -323,7 +327,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         }
         try (prepared; Store store = database.open()) {
             var engine = new Engine(store, checkers, Duration.ofMillis((long) (dbRetrySeconds * 1000)));
-            var progress = new ProgressPrinter(stderr, quiet);
+            var progress = ProgressPrinter.forStderr(stderr, ProgressPrinter.Mode.choose(quiet, verbose,
+                    !quiet && !verbose && ProgressPrinter.stderrIsTerminal(), env), env);
             RunPlan plan = prepared.plan();
             if (codeSandbox != null) {
                 var snapshot = ((ObjectNode) plan.config().snapshot()).put("code_sandbox", codeSandbox.kind())

@@ -37,7 +37,7 @@ class SignalCancellationTest {
             String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             var builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                     AssayCli.class.getName(), "run", suite.toString(), "--model", "openai:scripted",
-                    "--base-url", server.baseUrl(), "--api-key-env", "NONE", "--concurrency", "1");
+                    "--base-url", server.baseUrl(), "--api-key-env", "NONE", "--concurrency", "1", "--verbose");
             builder.environment().put("ASSAY_HOME", home.toString());
             builder.redirectErrorStream(true);
             Process process = builder.start();
