@@ -1,5 +1,7 @@
 package dev.assay;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.regex.Pattern;
 
 /**
@@ -15,6 +17,23 @@ public final class EndpointUrl {
     }
 
     /** {@return scheme, host, port and path of the URL; null for null} */
+    /**
+     * {@return the host and port of a URL ({@code api.openai.com:443}), the label under which its calls are counted:
+     * a URL's path and query may carry tokens, the host never does; {@code "unknown"} for what is no URL}
+     */
+    public static String hostAndPort(String url) {
+        try {
+            URI uri = new URI(url.strip());
+            if (uri.getHost() == null) {
+                return "unknown";
+            }
+            int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
+            return uri.getHost() + ":" + port;
+        } catch (URISyntaxException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
     public static String redacted(String url) {
         if (url == null) {
             return null;

@@ -21,14 +21,18 @@ import java.util.function.Function;
 public final class RetryLoop {
     private final RetryPolicy policy;
     private final Consumer<String> log;
+    private final String endpoint;
 
     /**
-     * @param policy attempts and waits
-     * @param log    receives one line per retry ("retrying after target.rate_limited (attempt 2/4), waiting 1.0 s")
+     * @param policy   attempts and waits
+     * @param log      receives one line per retry ("retrying after target.rate_limited (attempt 2/4), waiting 1.0 s")
+     * @param endpoint the host and port called ({@link dev.assay.EndpointUrl#hostAndPort}), the label of the
+     *                 {@code assay.model.calls} and {@code assay.model.retries} meters
      */
-    public RetryLoop(RetryPolicy policy, Consumer<String> log) {
+    public RetryLoop(RetryPolicy policy, Consumer<String> log, String endpoint) {
         this.policy = policy;
         this.log = log;
+        this.endpoint = endpoint;
     }
 
     /** One try; {@code remaining} is the time left before the deadline, null without one. */
@@ -73,15 +77,20 @@ public final class RetryLoop {
                 throw new AssayException(Problem.of("target.timeout", "no answer in time")
                         .withDetail("attempts", tries - 1));
             }
+            long started = System.nanoTime();
             try {
-                return attempt.call(remaining);
+                T result = attempt.call(remaining);
+                ModelMeters.call(endpoint, "ok", System.nanoTime() - started);
+                return result;
             } catch (AssayException e) {
+                ModelMeters.call(endpoint, e.problem().type(), System.nanoTime() - started);
                 throw e;
             } catch (RuntimeException e) {
                 Failure failure = classify.apply(e);
                 if (failure == null) {
                     throw e;
                 }
+                ModelMeters.call(endpoint, failure.problem().type(), System.nanoTime() - started);
                 if (deadline != null && !Instant.now().plus(DEADLINE_SLACK).isBefore(deadline)
                         && CUT_BY_DEADLINE.contains(failure.problem().type())) {
                     // The deadline closed the connection: the client reports a broken read, but the case ran out
@@ -97,6 +106,7 @@ public final class RetryLoop {
                             .withDetail("attempts", tries)
                             .withDetail("waited_s", waited.toMillis() / 1000.0), e);
                 }
+                ModelMeters.retry(endpoint, failure.problem().type());
                 log.accept("retrying after %s (attempt %d/%d), waiting %.1f s".formatted(
                         failure.problem().type(), tries + 1, policy.maxAttempts(), delay.toMillis() / 1000.0));
                 Thread.sleep(delay.toMillis());

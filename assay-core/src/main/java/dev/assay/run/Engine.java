@@ -87,6 +87,7 @@ public final class Engine {
                 snapshot(plan.config()), plan.target().toolNames().stream().sorted().toList(), Map.of(), null,
                 Counts.of(plan.config().itemCount(plan.suite().cases().size()), List.of()), started, null, 0, null);
         store.createRun(run);
+        RunMeters.runStarted(run.counts().total());
         handle.update(run);
         safely(() -> listener.runStarted(run));
         Thread.ofVirtual().name("assay-run-" + runId).start(() -> execute(plan, handle, listener));
@@ -135,6 +136,8 @@ public final class Engine {
             handle.finish(progress.end(status, error));
         } catch (RuntimeException storeFailure) {
             handle.fail(storeFailure);
+        } finally {
+            RunMeters.runEnded(progress.unfinished());
         }
     }
 
@@ -293,6 +296,11 @@ public final class Engine {
             this.writes = new StoreWrites(storeOutageLimit, this::log);
         }
 
+        /** {@return how many of the run's items were not counted as finished} */
+        synchronized int unfinished() {
+            return Math.max(0, plan.config().itemCount(plan.suite().cases().size()) - statuses.size());
+        }
+
         /** {@return why no further case may start (the target refused the credentials), or null} */
         Problem halt() {
             return halt;
@@ -330,6 +338,7 @@ public final class Engine {
                 scores.add(new Scores.Entry(item.dimension(), item.weight(), item.score(), item.status().isScored(),
                         item.status() == ItemStatus.PASSED));
                 statuses.add(item.status());
+                RunMeters.caseFinished(item.status());
                 run = tally(RunStatus.RUNNING, null, null);
                 Instant now = Instant.now();
                 // Storing the run record after every item would double the writes of large runs; once a second

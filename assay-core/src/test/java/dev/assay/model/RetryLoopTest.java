@@ -39,7 +39,7 @@ class RetryLoopTest {
         var lines = new ArrayList<String>();
         var calls = new AtomicInteger();
         var loop = new RetryLoop(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofSeconds(1)),
-                lines::add);
+                lines::add, "test:0");
 
         String result = loop.call(null, remaining -> {
             if (calls.incrementAndGet() < 3) {
@@ -56,7 +56,7 @@ class RetryLoopTest {
     void a_wait_beyond_the_total_budget_ends_the_retries() {
         var calls = new AtomicInteger();
         var loop = new RetryLoop(new RetryPolicy(5, Duration.ofMillis(200), Duration.ofSeconds(1),
-                Duration.ofMillis(300)), line -> { });
+                Duration.ofMillis(300)), line -> { }, "test:0");
 
         assertThatThrownBy(() -> loop.call(null, remaining -> {
             calls.incrementAndGet();
@@ -68,7 +68,7 @@ class RetryLoopTest {
 
     @Test
     void an_exception_the_classifier_does_not_know_propagates_unchanged() {
-        var loop = new RetryLoop(RetryPolicy.defaults(), line -> { });
+        var loop = new RetryLoop(RetryPolicy.defaults(), line -> { }, "test:0");
 
         assertThatThrownBy(() -> loop.call(null, remaining -> {
             throw new IllegalStateException("bug");

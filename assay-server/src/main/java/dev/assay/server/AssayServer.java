@@ -11,7 +11,7 @@ import io.javalin.json.JavalinJackson;
 
 /**
  * Assay's HTTP server: the REST and SSE API under {@code /api}, the reference aliases under
- * {@code /wunder/admin/evaluation}, and the page at {@code /} (static files from the jar, Chart.js from its WebJar).
+ * {@code /wunder/admin/evaluation}, Prometheus metrics at {@code /metrics}, and the page at {@code /} (static files from the jar, Chart.js from its WebJar).
  * Runs go through the given engine, exactly as from the CLI.
  */
 public final class AssayServer {
@@ -33,6 +33,7 @@ public final class AssayServer {
         var runs = new Runs(config, engine, store, checkers, live, caseSets);
         var auth = new Auth(config);
         var streams = new StreamRoutes(runs);
+        var metrics = new MetricsRoute();
         return Javalin.create(javalin -> {
             javalin.startup.showJavalinBanner = false;
             javalin.concurrency.useVirtualThreads = true;
@@ -41,13 +42,16 @@ public final class AssayServer {
             javalin.staticFiles.add("/public", Location.CLASSPATH);
             javalin.staticFiles.enableWebjars();
             javalin.events.serverStopping(live::cancelAll);
+            javalin.events.serverStopped(metrics::close);
             javalin.routes.before("/api/*", auth::check);
             javalin.routes.before(WunderAliases.PREFIX + "/*", auth::check);
+            javalin.routes.before(MetricsRoute.PATH, auth::check);
             ApiProblems.register(javalin.routes);
             new RunRoutes(runs, Reporters.builtins()).register(javalin.routes);
             streams.register(javalin.routes, "/api/runs/{run_id}/events");
             new SuiteRoutes(caseSets, config).register(javalin.routes);
             new WunderAliases(runs, caseSets).register(javalin.routes, streams);
+            metrics.register(javalin.routes);
         });
     }
 }

@@ -1,5 +1,6 @@
 package dev.assay.model.anthropic;
 
+import dev.assay.EndpointUrl;
 import com.anthropic.client.AnthropicClient;
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.core.JsonValue;
@@ -56,7 +57,7 @@ public final class AnthropicChatModel implements ChatModel {
                 .build();
         this.model = settings.model();
         this.defaultMaxTokens = settings.defaultMaxTokens();
-        this.retry = new RetryLoop(settings.retry(), log);
+        this.retry = new RetryLoop(settings.retry(), log, EndpointUrl.hostAndPort(settings.baseUrl()));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.assay.model.openai;
 
+import dev.assay.EndpointUrl;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
@@ -66,7 +67,7 @@ public final class OpenAiChatModel implements ChatModel {
                 .build();
         this.model = settings.model();
         this.stream = settings.stream();
-        this.retry = new RetryLoop(settings.retry(), log);
+        this.retry = new RetryLoop(settings.retry(), log, EndpointUrl.hostAndPort(settings.baseUrl()));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.assay.subject.sse;
 
+import dev.assay.EndpointUrl;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
@@ -93,7 +94,8 @@ public final class SseAgentClient {
         try {
             HttpResponse<Stream<String>> response;
             try {
-                response = new RetryLoop(settings.retry(), log).call(timeout,
+                var retry = new RetryLoop(settings.retry(), log, EndpointUrl.hostAndPort(settings.url().toString()));
+                response = retry.call(timeout,
                         remaining -> open(http, request, remaining), SseAgentClient::classify);
             } catch (AssayException e) {
                 transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));

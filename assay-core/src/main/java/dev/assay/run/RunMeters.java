@@ -1,0 +1,50 @@
+package dev.assay.run;
+
+import dev.assay.result.ItemStatus;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Metrics;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The engine's meters in Micrometer's global registry: runs in flight, cases waiting in them (the queue's depth),
+ * and finished cases by status, whose rate is the cases per second. Shared by every engine of the process, as a
+ * scrape of {@code /metrics} describes the process.
+ */
+final class RunMeters {
+    private static final AtomicLong ACTIVE_RUNS = new AtomicLong();
+    private static final AtomicLong WAITING_CASES = new AtomicLong();
+
+    static {
+        Gauge.builder("assay.runs.active", ACTIVE_RUNS, AtomicLong::get)
+                .description("Runs in flight in this process")
+                .register(Metrics.globalRegistry);
+        Gauge.builder("assay.cases.waiting", WAITING_CASES, AtomicLong::get)
+                .description("Cases of the runs in flight that have not finished yet")
+                .register(Metrics.globalRegistry);
+    }
+
+    private RunMeters() {
+    }
+
+    /** A run of {@code items} items started. */
+    static void runStarted(int items) {
+        ACTIVE_RUNS.incrementAndGet();
+        WAITING_CASES.addAndGet(items);
+    }
+
+    static void caseFinished(ItemStatus status) {
+        WAITING_CASES.decrementAndGet();
+        Counter.builder("assay.cases.finished")
+                .description("Finished cases by status")
+                .tag("status", status.wireName())
+                .register(Metrics.globalRegistry)
+                .increment();
+    }
+
+    /** A run ended with {@code unfinished} of its items never run (cancelled, stopped, interrupted). */
+    static void runEnded(int unfinished) {
+        ACTIVE_RUNS.decrementAndGet();
+        WAITING_CASES.addAndGet(-unfinished);
+    }
+}
