@@ -16,7 +16,6 @@ public final class EndpointUrl {
     private EndpointUrl() {
     }
 
-    /** {@return scheme, host, port and path of the URL; null for null} */
     /**
      * {@return the host and port of a URL ({@code api.openai.com:443}), the label under which its calls are counted:
      * a URL's path and query may carry tokens, the host never does; {@code "unknown"} for what is no URL}
@@ -34,6 +33,7 @@ public final class EndpointUrl {
         }
     }
 
+    /** {@return scheme, host, port and path of the URL; null for null} */
     public static String redacted(String url) {
         if (url == null) {
             return null;

@@ -31,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDateTime;
+import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.Map;
@@ -256,7 +257,7 @@ final class DialogCommand implements Callable<Integer> {
                 data.skipCounts().forEach((reason, count) -> err.println("skipped " + count + " line(s): "
                         + reason.wireName()));
                 String prompt = systemPrompt == null ? "" : Files.readString(systemPrompt, StandardCharsets.UTF_8);
-                String id = runId != null ? runId : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
+                String id = runId != null ? runId : LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
                 Duration turnTimeout = Duration.ofSeconds(turnTimeoutSeconds);
                 DialogSubject target;
                 DialogRunConfig config;

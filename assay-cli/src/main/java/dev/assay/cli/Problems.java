@@ -18,7 +18,7 @@ final class Problems {
     }
 
     /**
-     * {@return one line per problem listed in a problem's {@code problems} detail (an invalid suite's), as
+     * {@return one line per problem in the problems detail of an invalid suite's problem, as
      * {@code file:line: type case 'id' field 'f': message}}; empty when it lists none
      */
     static java.util.List<String> listed(Problem problem) {

@@ -39,7 +39,7 @@ public final class Placeholders {
         }
         if (node.isObject()) {
             ObjectNode copy = ((ObjectNode) node).objectNode();
-            node.fields().forEachRemaining(field ->
+            node.properties().forEach(field ->
                     copy.set(fill(field.getKey(), values), fill(field.getValue(), values)));
             return copy;
         }

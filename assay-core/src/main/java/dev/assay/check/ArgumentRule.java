@@ -99,7 +99,7 @@ sealed interface ArgumentRule {
         /** Reads a parameter map as written: a list is the acceptable values, anything else the only one. */
         static Map<String, List<JsonNode>> paramsOf(JsonNode spec) {
             var params = new LinkedHashMap<String, List<JsonNode>>();
-            spec.fields().forEachRemaining(entry -> {
+            spec.properties().forEach(entry -> {
                 JsonNode value = entry.getValue();
                 var acceptable = new ArrayList<JsonNode>();
                 if (value.isArray()) {

@@ -54,7 +54,7 @@ final class JsonSubset {
             return Optional.of(new Mismatch(path, "type", required, actual));
         }
         if (required.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = required.fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = required.properties().iterator(); it.hasNext(); ) {
                 var entry = it.next();
                 var inner = mismatch(path + "/" + escape(entry.getKey()), entry.getValue(), actual.get(entry.getKey()));
                 if (inner.isPresent()) {

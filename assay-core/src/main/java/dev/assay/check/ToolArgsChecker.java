@@ -137,7 +137,7 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
         if (!args.isObject()) {
             throw expected.invalid("args", "an object of argument name to acceptable values", args);
         }
-        args.fields().forEachRemaining(entry -> {
+        args.properties().forEach(entry -> {
             if (entry.getValue().isArray() && entry.getValue().isEmpty()) {
                 throw expected.invalid("args." + entry.getKey(), "at least one acceptable value", entry.getValue());
             }

@@ -85,7 +85,7 @@ public record Comparison(Mode mode, double tolerance) {
         return switch (mode) {
             case EXACT, CUSTOM -> equal(expected, actual, false);
             case FLOAT -> equal(expected, actual, true);
-            case UNORDERED -> expected.isArray() && actual.isArray()
+            case UNORDERED -> (expected.isArray() && actual.isArray())
                     ? sameMultiset(expected, actual) : equal(expected, actual, true);
         };
     }
@@ -142,7 +142,7 @@ public record Comparison(Mode mode, double tolerance) {
             if (expected.size() != actual.size()) {
                 return false;
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = expected.fields(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = expected.properties().iterator(); it.hasNext(); ) {
                 var entry = it.next();
                 if (!actual.has(entry.getKey()) || !equal(entry.getValue(), actual.get(entry.getKey()), tolerant)) {
                     return false;

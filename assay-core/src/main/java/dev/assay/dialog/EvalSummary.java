@@ -52,7 +52,7 @@ public record EvalSummary(String runId, String traceVersion, String datasetPath,
     /** {@return a summary read from its JSON} */
     public static EvalSummary fromJson(JsonNode node) {
         var metrics = new LinkedHashMap<String, MetricResult>();
-        node.path("metrics").fields().forEachRemaining(e -> metrics.put(e.getKey(), MetricResult.fromJson(e.getValue())));
+        node.path("metrics").properties().forEach(e -> metrics.put(e.getKey(), MetricResult.fromJson(e.getValue())));
         return new EvalSummary(node.path("run_id").asText(""), node.path("trace_version").asText(DialogTrace.VERSION),
                 node.path("dataset_path").asText(""), metrics, Counters.fromJson(node.path("counters")));
     }

@@ -45,15 +45,15 @@ public record MetricResult(String metricName, Map<String, Double> micro, Map<Str
     /** {@return the metric read from summary JSON (for comparisons and re-reporting)} */
     public static MetricResult fromJson(JsonNode node) {
         var micro = new LinkedHashMap<String, Double>();
-        node.path("micro").fields().forEachRemaining(e -> micro.put(e.getKey(), e.getValue().asDouble()));
+        node.path("micro").properties().forEach(e -> micro.put(e.getKey(), e.getValue().asDouble()));
         var macro = new LinkedHashMap<String, Double>();
-        node.path("macro").fields().forEachRemaining(e -> macro.put(e.getKey(), e.getValue().asDouble()));
+        node.path("macro").properties().forEach(e -> macro.put(e.getKey(), e.getValue().asDouble()));
         var counts = new LinkedHashMap<String, Integer>();
-        node.path("counts").fields().forEachRemaining(e -> counts.put(e.getKey(), e.getValue().asInt()));
+        node.path("counts").properties().forEach(e -> counts.put(e.getKey(), e.getValue().asInt()));
         var byDialog = new LinkedHashMap<String, Map<String, Double>>();
-        node.path("by_dialog").fields().forEachRemaining(d -> {
+        node.path("by_dialog").properties().forEach(d -> {
             var values = new LinkedHashMap<String, Double>();
-            d.getValue().fields().forEachRemaining(e -> values.put(e.getKey(), e.getValue().asDouble()));
+            d.getValue().properties().forEach(e -> values.put(e.getKey(), e.getValue().asDouble()));
             byDialog.put(d.getKey(), values);
         });
         return new MetricResult(node.path("metric_name").asText(""), micro, macro, counts, byDialog);

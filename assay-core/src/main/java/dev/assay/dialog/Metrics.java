@@ -199,7 +199,7 @@ public final class Metrics {
         return new MetricResult(name, micro, macro, counts, byDialog);
     }
 
-    private static LinkedHashMap<String, Integer> baseCounts(int eligible, int skipped, int failed) {
+    private static Map<String, Integer> baseCounts(int eligible, int skipped, int failed) {
         var counts = new LinkedHashMap<String, Integer>();
         counts.put("eligible_count", eligible);
         counts.put("skipped_count", skipped);

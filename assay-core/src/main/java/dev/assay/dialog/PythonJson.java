@@ -37,7 +37,7 @@ final class PythonJson {
                 return;
             }
             out.append('{');
-            Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+            Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator();
             boolean first = true;
             while (fields.hasNext()) {
                 var field = fields.next();

@@ -61,7 +61,7 @@ public final class RetryLoop {
      * @param attempt  the call
      * @param classify turns an exception of the call into a failure; returns null for exceptions that are not
      *                 failures of the remote side (programming errors), which propagate unchanged
-     * @throws AssayException the last failure's problem with {@code attempts} and {@code waited_s} details, or
+     * @throws AssayException the last failure's problem with the number of tries and {@code waited_s} in its details, or
      *                        {@code target.timeout} when the deadline passes between tries
      */
     public <T> T call(Duration timeout, Attempt<T> attempt, Function<RuntimeException, Failure> classify)

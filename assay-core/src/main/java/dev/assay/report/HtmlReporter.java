@@ -102,7 +102,8 @@ final class HtmlReporter implements Reporter {
             return "";
         }
         var out = new StringBuilder(text.length());
-        for (char c : text.toCharArray()) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
             switch (c) {
                 case '<' -> out.append("&lt;");
                 case '>' -> out.append("&gt;");

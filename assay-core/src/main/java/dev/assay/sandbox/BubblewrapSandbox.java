@@ -68,7 +68,7 @@ public final class BubblewrapSandbox implements Sandbox {
     public static Optional<BubblewrapSandbox> find() throws InterruptedException {
         Optional<Path> bwrap = onPath("bwrap");
         Optional<Path> setpriv = runningAsRoot() ? onPath("setpriv") : Optional.empty();
-        if (bwrap.isEmpty() || onPath("prlimit").isEmpty() || runningAsRoot() && setpriv.isEmpty()) {
+        if (bwrap.isEmpty() || onPath("prlimit").isEmpty() || (runningAsRoot() && setpriv.isEmpty())) {
             return Optional.empty();
         }
         Path identity;
@@ -253,7 +253,7 @@ public final class BubblewrapSandbox implements Sandbox {
                 Map<String, Object> attributes = Files.readAttributes(path, "unix:uid,nlink,isDirectory,isRegularFile",
                         LinkOption.NOFOLLOW_LINKS);
                 boolean ours = Boolean.TRUE.equals(attributes.get("isDirectory"))
-                        || Boolean.TRUE.equals(attributes.get("isRegularFile")) && (int) attributes.get("nlink") == 1;
+                        || (Boolean.TRUE.equals(attributes.get("isRegularFile")) && (int) attributes.get("nlink") == 1);
                 if (ours && (int) attributes.get("uid") != SANDBOX_UID) {
                     Files.setAttribute(path, "unix:uid", SANDBOX_UID, LinkOption.NOFOLLOW_LINKS);
                     Files.setAttribute(path, "unix:gid", SANDBOX_UID, LinkOption.NOFOLLOW_LINKS);

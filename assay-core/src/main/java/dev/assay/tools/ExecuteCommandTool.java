@@ -75,7 +75,7 @@ final class ExecuteCommandTool extends BuiltinTool {
             throw Arguments.invalid("timeout_s", "argument 'timeout_s' must be a positive number of seconds");
         }
         // Asking for more than the maximum is not an error: the model gets the maximum.
-        long millis = (long) Math.min(value * 1000, MAX_TIMEOUT.toMillis());
+        long millis = (long) Math.min(value * 1000, (double) MAX_TIMEOUT.toMillis());
         return Duration.ofMillis(Math.max(millis, 1));
     }
 

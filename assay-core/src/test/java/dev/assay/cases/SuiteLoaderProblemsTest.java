@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class SuiteLoaderProblemsTest {
-    private static final String GOOD = "{\"id\": \"%s\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}";
 
     private final SuiteLoader loader = new SuiteLoader(TestCheckers.registry());
 
@@ -26,7 +25,7 @@ class SuiteLoaderProblemsTest {
     }
 
     private static String good(String id) {
-        return GOOD.formatted(id);
+        return "{\"id\": \"%s\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}".formatted(id);
     }
 
     private List<CaseProblem> problemsOf(String name, String text) throws IOException {

@@ -53,7 +53,7 @@ class EndpointFaultsTest {
     @TempDir
     Path temp;
 
-    /** Each case's prompt names its fault; {@code calls} counts the requests per prompt. */
+    /** Each case's prompt names its fault; {@code call} numbers the requests per prompt from 1. */
     private static Reply fault(String prompt, int call) {
         return switch (prompt) {
             case "rate limited once" -> call == 1 ? new Reply.Failure(429, Map.of("Retry-After", "0.1")) : text("ok");

@@ -11,6 +11,8 @@ import static dev.assay.testing.ScriptedOpenAiServer.failure;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.assertj.core.api.InstanceOfAssertFactories;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.cases.Case;
@@ -293,7 +295,7 @@ class EngineTest {
         Item skipped = items(run).get("mcp");
         assertThat(skipped.status()).isEqualTo(ItemStatus.SKIPPED);
         assertThat(skipped.error().type()).isEqualTo("case.missing_tools");
-        assertThat(skipped.error().details().get("missing_tools")).asList().containsExactly("weather@forecast");
+        assertThat(skipped.error().details().get("missing_tools")).asInstanceOf(InstanceOfAssertFactories.LIST).containsExactly("weather@forecast");
         assertThat(run.dimensionScores()).containsEntry("tool", 1.0);
         assertThat(run.counts().skipped()).isEqualTo(1);
         assertThat(server.requests()).noneMatch(body -> body.toString().contains("weather tool"));

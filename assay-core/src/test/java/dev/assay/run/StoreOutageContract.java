@@ -122,6 +122,7 @@ abstract class StoreOutageContract {
         void onCut() {
         }
 
+        @SuppressWarnings("UnusedVariable") // a hook: the tests that override it read the message
         void onLog(String message) {
         }
     }
@@ -132,7 +133,7 @@ abstract class StoreOutageContract {
         var outage = new Outage() {
             @Override
             void onCut() {
-                timer.schedule(() -> {
+                var unused = timer.schedule(() -> {
                     requestsAtRestore.set(model.requests().size());
                     restore();
                     return null;

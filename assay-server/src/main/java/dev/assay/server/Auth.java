@@ -20,8 +20,9 @@ final class Auth {
     }
 
     void check(Context ctx) {
-        boolean mutating = ctx.method() != HandlerType.GET && ctx.method() != HandlerType.HEAD
-                && ctx.method() != HandlerType.OPTIONS;
+        HandlerType method = ctx.method();
+        boolean mutating = !method.equals(HandlerType.GET) && !method.equals(HandlerType.HEAD)
+                && !method.equals(HandlerType.OPTIONS);
         if (!mutating && !config.readsNeedToken()) {
             if (!loopbackHost(ctx.host())) {
                 // DNS rebinding: a page from another site reaching 127.0.0.1 under its own host name gets nothing.

@@ -45,12 +45,14 @@ final class EventLog {
         if (buffer.size() > bufferSize) {
             buffer.removeFirst();
         }
-        for (Subscriber subscriber : subscribers) {
-            if (!subscriber.queue.offer(event)) {
+        // A full queue is a consumer too slow to keep: it is dropped (and told so) rather than holding the run up.
+        subscribers.removeIf(subscriber -> {
+            boolean full = !subscriber.queue.offer(event);
+            if (full) {
                 subscriber.dropped = true;
-                subscribers.remove(subscriber);
             }
-        }
+            return full;
+        });
     }
 
     /** Publishes the last event and ends every subscription once its queue is drained. */

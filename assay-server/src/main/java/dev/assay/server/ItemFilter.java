@@ -34,8 +34,8 @@ record ItemFilter(Set<ItemStatus> statuses, String dimension, String language, S
     boolean matches(Item item, Case evalCase) {
         return (statuses.isEmpty() || statuses.contains(item.status()))
                 && (dimension == null || dimension.equals(item.dimension()))
-                && (language == null || evalCase != null && language.equals(evalCase.language()))
-                && (tag == null || evalCase != null && evalCase.tags().contains(tag))
+                && (language == null || (evalCase != null && language.equals(evalCase.language())))
+                && (tag == null || (evalCase != null && evalCase.tags().contains(tag)))
                 && (caseId == null || caseId.equals(item.caseId()))
                 && (text == null || mentions(item, text.toLowerCase(Locale.ROOT)));
     }

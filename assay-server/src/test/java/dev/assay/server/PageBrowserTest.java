@@ -2,6 +2,8 @@ package dev.assay.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.assertj.core.api.InstanceOfAssertFactories;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.nio.file.Files;
@@ -100,7 +102,7 @@ class PageBrowserTest {
         browser.findElement(By.id("start")).click();
         wait.until(ExpectedConditions.textToBe(By.id("progress-text"), "8 / 8"));
         wait.until(ExpectedConditions.textToBe(By.id("run-status"), "finished"));
-        assertThat(script("return window.__statuses")).asList().contains("running");
+        assertThat(script("return window.__statuses")).asInstanceOf(InstanceOfAssertFactories.LIST).contains("running");
         assertThat(browser.findElement(By.id("progress")).getAttribute("aria-valuenow")).isEqualTo("8");
         assertThat(script("return Chart.getChart('score-bar').data.labels")).asString().contains("common", "logic");
         assertThat(script("return Chart.getChart('score-radar') !== undefined")).isEqualTo(true);

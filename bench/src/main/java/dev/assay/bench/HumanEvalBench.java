@@ -9,6 +9,7 @@ import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.SandboxRequest;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.sandbox.UnsandboxedSandbox;
+import java.nio.charset.StandardCharsets;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,7 +85,7 @@ public final class HumanEvalBench {
     /** The interpreter the grader resolves, so the floor does not pay for a version-manager shim. */
     private static String python() throws IOException, InterruptedException {
         Process process = new ProcessBuilder("python3", "-c", "import sys; print(sys.executable)").start();
-        String path = new String(process.getInputStream().readAllBytes()).strip();
+        String path = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         process.waitFor();
         return path.isEmpty() ? "python3" : path;
     }

@@ -112,7 +112,7 @@ public final class PeerBench {
             String ratio = tool.equals("assay") && promptfooWall != null
                     ? "%.1fx".formatted(promptfooWall / m.wallSeconds()) : "";
             boolean complete = workload.cases() == 0
-                    || m.requests() == workload.cases() && m.passed() == workload.cases();
+                    || (m.requests() == workload.cases() && m.passed() == workload.cases());
             String problem = m.error() != null ? "  FAILED: " + m.error()
                     : complete ? "" : "  INCOMPLETE: expected " + workload.cases() + " requests and passes";
             System.out.printf("%-26s %-9s %8.2f %8.2f %9d %8s %8d %9d %7s%s%n", workload.name(), tool,

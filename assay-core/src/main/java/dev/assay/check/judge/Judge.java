@@ -53,7 +53,7 @@ public final class Judge {
         public static final Scale PASS_FAIL = new Scale(true, 0, 1);
 
         public Scale {
-            if (!(min < max) || passFail && (min != 0 || max != 1)) {
+            if (!(min < max) || (passFail && (min != 0 || max != 1))) {
                 throw new IllegalArgumentException("a scale needs min < max (pass/fail: 0 and 1), got " + min
                         + ".." + max);
             }

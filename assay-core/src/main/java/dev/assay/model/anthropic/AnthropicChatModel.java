@@ -121,7 +121,7 @@ public final class AnthropicChatModel implements ChatModel {
         }
         for (ToolCallRequest call : message.toolCalls()) {
             var input = ToolUseBlockParam.Input.builder();
-            call.arguments().fields().forEachRemaining(field ->
+            call.arguments().properties().forEach(field ->
                     input.putAdditionalProperty(field.getKey(), JsonValue.fromJsonNode(field.getValue())));
             blocks.add(ContentBlockParam.ofToolUse(ToolUseBlockParam.builder()
                     .id(call.id()).name(call.name()).input(input.build()).build()));
@@ -134,7 +134,7 @@ public final class AnthropicChatModel implements ChatModel {
 
     private static Tool toTool(ToolSpec spec) {
         var properties = Tool.InputSchema.Properties.builder();
-        spec.parameters().path("properties").fields().forEachRemaining(field ->
+        spec.parameters().path("properties").properties().forEach(field ->
                 properties.putAdditionalProperty(field.getKey(), JsonValue.fromJsonNode(field.getValue())));
         var schema = Tool.InputSchema.builder().properties(properties.build());
         var required = new ArrayList<String>();
@@ -142,7 +142,7 @@ public final class AnthropicChatModel implements ChatModel {
         if (!required.isEmpty()) {
             schema.required(required);
         }
-        spec.parameters().fields().forEachRemaining(field -> {
+        spec.parameters().properties().forEach(field -> {
             if (!List.of("type", "properties", "required").contains(field.getKey())) {
                 schema.putAdditionalProperty(field.getKey(), JsonValue.fromJsonNode(field.getValue()));
             }

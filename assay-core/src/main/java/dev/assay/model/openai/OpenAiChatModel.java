@@ -143,6 +143,8 @@ public final class OpenAiChatModel implements ChatModel {
         return builder.build();
     }
 
+    // OpenAI marks `seed` deprecated, but compatible servers (vLLM, Ollama) honour it and users ask for it.
+    @SuppressWarnings("deprecation")
     private ChatCompletionCreateParams toParams(ModelRequest request) {
         var builder = ChatCompletionCreateParams.builder().model(model);
         for (ChatMessage message : request.messages()) {
@@ -196,11 +198,13 @@ public final class OpenAiChatModel implements ChatModel {
 
     private static Map<String, JsonValue> toJsonValues(JsonNode objectNode) {
         var values = new LinkedHashMap<String, JsonValue>();
-        objectNode.fields().forEachRemaining(field ->
+        objectNode.properties().forEach(field ->
                 values.put(field.getKey(), JsonValue.from(Json.MAPPER.convertValue(field.getValue(), Object.class))));
         return values;
     }
 
+    // `reasoning_content` (DeepSeek, vLLM, Qwen) is outside the SDK's model: only the raw properties hold it.
+    @SuppressWarnings("deprecation")
     private static ModelResponse toResponse(ChatCompletion completion) {
         if (completion.choices().isEmpty()) {
             throw new AssayException(Problem.of("target.malformed_response", "the response has no choices"));

@@ -135,7 +135,7 @@ public record Recording(Path source, Map<String, Recorded> cases, Set<String> to
             throw invalid(file, line, e.problem().message());
         }
         var files = new LinkedHashMap<String, String>();
-        node.path("workspace_files").fields().forEachRemaining(field ->
+        node.path("workspace_files").properties().forEach(field ->
                 files.put(field.getKey(), field.getValue().isTextual() ? field.getValue().asText()
                         : Json.write(field.getValue())));
         String runId = node.path("run_id").asText(defaultRunId);

@@ -178,7 +178,7 @@ final class EventCollector {
         if (workspace == null || !files.isObject()) {
             return;
         }
-        for (Iterator<Map.Entry<String, JsonNode>> it = files.fields(); it.hasNext(); ) {
+        for (Iterator<Map.Entry<String, JsonNode>> it = files.properties().iterator(); it.hasNext(); ) {
             Map.Entry<String, JsonNode> file = it.next();
             try {
                 Path path = workspace.resolve(file.getKey());

@@ -81,7 +81,7 @@ public final class RequestBody {
         }
         if (template.isObject()) {
             ObjectNode filled = Json.object();
-            template.fields().forEachRemaining(field -> filled.set(field.getKey(), fill(field.getValue(), values)));
+            template.properties().forEach(field -> filled.set(field.getKey(), fill(field.getValue(), values)));
             return filled;
         }
         if (template.isArray()) {

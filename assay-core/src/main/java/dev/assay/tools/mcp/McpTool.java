@@ -55,7 +55,7 @@ final class McpTool implements Tool {
                         .constructMapType(Map.class, String.class, Object.class));
         McpSchema.CallToolResult result;
         try {
-            result = client.callTool(new McpSchema.CallToolRequest(tool.name(), args));
+            result = client.callTool(McpSchema.CallToolRequest.builder(tool.name()).arguments(args).build());
         } catch (RuntimeException e) {
             return ToolResult.failed(Problem.of("mcp.call_failed", name() + " could not be called: " + message(e))
                     .withDetail("server", server));

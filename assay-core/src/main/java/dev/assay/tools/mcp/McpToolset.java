@@ -43,7 +43,9 @@ import java.util.function.Function;
 public final class McpToolset implements AutoCloseable {
     /** MCP's wire format is camelCase: Assay's snake_case {@code Json.MAPPER} would garble it. */
     private static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper());
-    private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("assay", "0.1");
+    // The SDK deprecates its short constructors for the one with icons and a website, which a client needs none of.
+    @SuppressWarnings("deprecation")
+    private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("assay", "Assay", "0.1");
 
     private final List<McpServerConfig> configs;
     private final Map<String, Connected> connected;
@@ -149,7 +151,7 @@ public final class McpToolset implements AutoCloseable {
         server.headers().forEach((header, variable) -> headers.put(header, required(env, variable)));
         return HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).jsonMapper(MAPPER)
                 .connectTimeout(timeout)
-                .httpRequestCustomizer((request, method, target, body, context) -> headers.forEach(request::header))
+                .addHttpRequestCustomizer((request, method, target, body, context) -> headers.forEach(request::header))
                 .build();
     }
 

@@ -23,7 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** MCP servers built with the SDK's server side, over stdio (a child JVM) and streamable HTTP (Jetty). */
 class McpToolsetTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
-    private static final Function<String, String> NO_ENV = name -> null;
+    /** An environment without variables. */
+    private static String noEnv(String name) {
+        return null;
+    }
     private static TestMcpServer.Http http;
 
     @TempDir
@@ -54,7 +57,7 @@ class McpToolsetTest {
 
     @Test
     void stdio_server_tools_are_offered_as_server_at_tool_with_their_input_schema() throws Exception {
-        try (var toolset = McpToolset.connect(List.of(stdio("calc", List.of())), TIMEOUT, NO_ENV)) {
+        try (var toolset = McpToolset.connect(List.of(stdio("calc", List.of())), TIMEOUT, McpToolsetTest::noEnv)) {
             assertThat(toolset.unavailable()).isEmpty();
             assertThat(toolset.tools()).extracting(Tool::name)
                     .containsExactly("calc@add", "calc@echo", "calc@broken", "calc@env");
@@ -66,7 +69,7 @@ class McpToolsetTest {
 
     @Test
     void stdio_tool_call_returns_the_text_content() throws Exception {
-        try (var toolset = McpToolset.connect(List.of(stdio("calc", List.of())), TIMEOUT, NO_ENV)) {
+        try (var toolset = McpToolset.connect(List.of(stdio("calc", List.of())), TIMEOUT, McpToolsetTest::noEnv)) {
             ToolResult result = call(toolset, "calc@add", "{\"a\": 2, \"b\": 40}");
             assertThat(result.ok()).isTrue();
             assertThat(result.output()).isEqualTo("42");
@@ -89,7 +92,7 @@ class McpToolsetTest {
     @Test
     void http_tool_call_returns_the_text_content() throws Exception {
         try (var toolset = McpToolset.connect(List.of(new McpServerConfig.Http("web", http.url(), Map.of())),
-                TIMEOUT, NO_ENV)) {
+                TIMEOUT, McpToolsetTest::noEnv)) {
             assertThat(toolset.tools()).extracting(Tool::name).contains("web@echo");
             ToolResult result = call(toolset, "web@echo", "{\"text\": \"hello\"}");
             assertThat(result.ok()).isTrue();
@@ -100,7 +103,7 @@ class McpToolsetTest {
     @Test
     void is_error_result_becomes_a_failed_tool_result() throws Exception {
         try (var toolset = McpToolset.connect(List.of(new McpServerConfig.Http("web", http.url(), Map.of())),
-                TIMEOUT, NO_ENV)) {
+                TIMEOUT, McpToolsetTest::noEnv)) {
             ToolResult result = call(toolset, "web@broken", "{}");
             assertThat(result.ok()).isFalse();
             assertThat(result.error().type()).isEqualTo("mcp.tool_error");
@@ -111,7 +114,7 @@ class McpToolsetTest {
     @Test
     void call_with_arguments_the_server_rejects_is_a_failed_result_not_an_exception() throws Exception {
         try (var toolset = McpToolset.connect(List.of(new McpServerConfig.Http("web", http.url(), Map.of())),
-                TIMEOUT, NO_ENV)) {
+                TIMEOUT, McpToolsetTest::noEnv)) {
             ToolResult result = call(toolset, "web@add", "{\"a\": \"two\"}");
             assertThat(result.ok()).isFalse();
         }
@@ -121,7 +124,7 @@ class McpToolsetTest {
     void missing_command_makes_only_that_server_unavailable() throws Exception {
         var missing = new McpServerConfig.Stdio("ghost", "/nonexistent/mcp-server", List.of(), List.of());
         var web = new McpServerConfig.Http("web", http.url(), Map.of());
-        try (var toolset = McpToolset.connect(List.of(missing, web), TIMEOUT, NO_ENV)) {
+        try (var toolset = McpToolset.connect(List.of(missing, web), TIMEOUT, McpToolsetTest::noEnv)) {
             assertThat(toolset.unavailable()).containsOnlyKeys("ghost");
             assertThat(toolset.unavailable().get("ghost")).contains("/nonexistent/mcp-server");
             assertThat(toolset.tools()).extracting(Tool::name).allMatch(name -> name.startsWith("web@"));
@@ -135,7 +138,7 @@ class McpToolsetTest {
             port = socket.getLocalPort();
         }
         var down = new McpServerConfig.Http("down", "http://127.0.0.1:" + port + "/mcp", Map.of());
-        try (var toolset = McpToolset.connect(List.of(down), Duration.ofSeconds(5), NO_ENV)) {
+        try (var toolset = McpToolset.connect(List.of(down), Duration.ofSeconds(5), McpToolsetTest::noEnv)) {
             assertThat(toolset.unavailable()).containsOnlyKeys("down");
             assertThat(toolset.tools()).isEmpty();
         }
@@ -144,7 +147,7 @@ class McpToolsetTest {
     @Test
     void unset_header_variable_makes_the_server_unavailable_naming_the_variable() throws Exception {
         var web = new McpServerConfig.Http("web", http.url(), Map.of("Authorization", "WEB_MCP_AUTH"));
-        try (var toolset = McpToolset.connect(List.of(web), TIMEOUT, NO_ENV)) {
+        try (var toolset = McpToolset.connect(List.of(web), TIMEOUT, McpToolsetTest::noEnv)) {
             assertThat(toolset.unavailable().get("web")).contains("WEB_MCP_AUTH");
         }
     }

@@ -53,7 +53,7 @@ public final class TestMcpServer {
 
     private static SyncToolSpecification tool(String name, String description, String schema,
                                               java.util.function.Function<Map<String, Object>, McpSchema.CallToolResult> body) {
-        var tool = McpSchema.Tool.builder().name(name).description(description).inputSchema(MAPPER, schema).build();
+        var tool = McpSchema.Tool.builder(name, MAPPER, schema).description(description).build();
         return SyncToolSpecification.builder().tool(tool)
                 .callHandler((exchange, request) -> body.apply(request.arguments())).build();
     }
@@ -101,9 +101,13 @@ public final class TestMcpServer {
         }
 
         @Override
-        public void close() throws Exception {
+        public void close() {
             mcp.close();
-            jetty.stop();
+            try {
+                jetty.stop();
+            } catch (Exception e) {
+                throw new IllegalStateException("the MCP test server's Jetty did not stop", e);
+            }
         }
     }
 
