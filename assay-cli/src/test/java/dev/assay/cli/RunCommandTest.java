@@ -44,7 +44,7 @@ class RunCommandTest {
         assertThat(Files.exists(home.resolve("assay.db"))).isTrue();
     }
 
-    /** reference-semantics.md S1/S2: the reference's weights, and its total over every dimension. */
+    /** docs/checkers.md, difference S1/S2: the reference's weights, and its total over every dimension. */
     @Test
     void the_reference_scoring_preset_gives_the_reference_total_and_is_recorded_in_the_report() throws Exception {
         Path suite = Files.writeString(home.resolve("suite.jsonl"), """

@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * The {@code {run_id}} / {@code {user_id}} placeholders of the reference server's case files
- * (wunder-reference.md §1.2), replaced in prompts, file paths and anywhere inside an expectation.
+ * (docs/case-format.md, "The reference server's shape"), replaced in prompts, file paths and anywhere inside an expectation.
  */
 public final class Placeholders {
     private Placeholders() {

@@ -8,7 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The reference server's case shape (wunder-reference.md §1.2): {@code checker} is an object tagged by
+ * The reference server's case shape (docs/case-format.md, "The reference server's shape"): {@code checker} is an object tagged by
  * {@code type} whose other fields are the expectation. Converted here to Assay's {@link Check}s, so every
  * later stage sees one shape; where the reference judges differently and its own cases depend on it, the
  * conversion sets the option that gives its verdict (docs/checkers.md, "Differences from the reference server").
@@ -67,7 +67,7 @@ final class ReferenceFormat {
         JsonNode expected = switch (name) {
             case "choice", "exact" -> reader.text("answer");
             case "contains" -> reader.text("text");
-            // The reference fails just the case on a pattern its engine rejects (reference-semantics.md R2).
+            // The reference fails just the case on a pattern its engine rejects (docs/checkers.md, difference R2).
             case "regex" -> reader.pair("pattern", reader.text("pattern"), "on_invalid", TextNode.valueOf("fail"));
             case "tool_called" -> reader.text("tool");
             // The reference's file_exists passes on a directory, and its case sets rely on it (F1).

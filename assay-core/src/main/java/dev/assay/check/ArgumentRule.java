@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * How {@code tool_args} judges one call's arguments: either BFCL's acceptable-value lists (peers.md §1c) or the
+ * How {@code tool_args} judges one call's arguments: either BFCL's acceptable-value lists (docs/checkers.md, "tool_args") or the
  * reference server's subset rule ({@link JsonSubset}).
  */
 sealed interface ArgumentRule {

@@ -23,7 +23,7 @@ public record CheckContext(Case evalCase, Transcript transcript, String finalAns
      * {@return the readings of the final answer that {@code exact}, {@code contains} and {@code regex} accept, the
      * cleaned answer first}: when cleaning removed a leading label ({@code 答案：}), the answer with the label kept
      * (tool calls and thinking still removed) follows, so an expectation that spells the label out, like the
-     * reference's {@code ^答案：B$}, is met as it is there (reference-semantics.md A1)
+     * reference's {@code ^答案：B$}, is met as it is there (docs/checkers.md, difference A1)
      */
     public List<String> answerReadings() {
         String cleaned = finalAnswer == null ? "" : finalAnswer;

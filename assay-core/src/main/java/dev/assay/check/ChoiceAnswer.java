@@ -12,7 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds the option letter a model chose in free text. The reference normaliser (wunder-reference.md §1.5,
+ * Finds the option letter a model chose in free text. The reference normaliser (docs/checkers.md, "choice",
  * {@code normalize_choice_answer}) in order, with Assay's additions marked (each decided in docs/checkers.md,
  * "Differences from the reference server"):
  * <ol>

@@ -14,7 +14,7 @@ import java.util.Set;
  * {@code file_exists}: a path exists in the workspace. Expected: {@code "relative/path"} or
  * {@code {"path": "...", "type": "file" | "directory" | "any"}}. The default is {@code file}, a regular file
  * (a link to one inside the workspace counts): the reference also passed on directories, which let a model pass
- * by creating an empty folder (wunder-reference.md §4.9). A path that leaves the workspace fails with
+ * by creating an empty folder (docs/checkers.md, difference F1). A path that leaves the workspace fails with
  * {@code workspace.escape}; a missing one with {@code file.not_found}; the wrong kind with
  * {@code file.not_regular} or {@code file.not_directory}.
  *

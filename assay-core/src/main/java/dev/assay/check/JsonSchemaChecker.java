@@ -18,7 +18,7 @@ import java.util.Set;
  * {@code json_schema}: a JSON document is valid against a JSON Schema. Expected:
  * {@code {"path": "...", "schema": {...}}} validates a workspace file; {@code {"schema": {...}}} validates the
  * final answer (a {@code ```json} fenced block in it is taken, see {@link JsonDocument}). The dialect is
- * 2020-12 (the MCP default, peers.md §1d) unless the schema's {@code $schema} names another. A schema that is not
+ * 2020-12 (the MCP default, docs/checkers.md, "json_schema") unless the schema's {@code $schema} names another. A schema that is not
  * valid against its dialect's meta-schema is rejected when the suite loads. Remote {@code $ref}s are never fetched,
  * so judging needs no network. Fails with the file error types, {@code json.invalid}, or
  * {@code json_schema.invalid} listing the validation errors (at most {@link #MAX_ERRORS}).

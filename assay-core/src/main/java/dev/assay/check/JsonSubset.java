@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The reference server's subset rule ({@code json_contains(actual, required)}, wunder-reference.md §1.5): null needs
+ * The reference server's subset rule ({@code json_contains(actual, required)}, docs/checkers.md, "json_contains"): null needs
  * null; booleans equal; numbers equal as integers when both are integral, else as doubles (3 and 3.0 match); strings
  * equal exactly; a required array needs an actual array at least as long whose element <i>i</i> contains required
  * element <i>i</i> (an ordered prefix, not a set); a required object needs every key, each contained recursively

@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * {@code tool_args}: the model called a tool with acceptable arguments (BFCL's AST checker, peers.md §1c).
+ * {@code tool_args}: the model called a tool with acceptable arguments (BFCL's AST checker, docs/checkers.md, "tool_args").
  * <p>
  * Expected, one call: {@code {"tool": "write_file", "args": {"path": ["a.txt", "./a.txt"], "content": ["x"]},
  * "allow_extra": false, "strings": "normalized"}} (see {@link ArgumentRule.Acceptable}), or the reference form

@@ -15,7 +15,7 @@ import java.util.Set;
  * <p>
  * A call counts even when its execution failed, as in the reference: a model that picked the right tool with a
  * bad argument did pick it (the arguments are {@code tool_args}' business). The wart the reference had
- * (wunder-reference.md §4.9) is that nobody could tell; here each call's outcome is in the detail, and
+ * (docs/checkers.md, "tool_called") is that nobody could tell; here each call's outcome is in the detail, and
  * {@code require_success: true} makes only successful calls count.
  *
  * @param tools          the canonical names, all required

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /**
- * Dialog counts of a run (memfin-metrics.md §3.6).
+ * Dialog counts of a run (docs/dialog-metrics.md §2.7).
  *
  * @param totalDialogs   traces
  * @param validDialogs   traces of valid dialogs

@@ -27,7 +27,7 @@ public record Dialog(int datasetIndex, String dialogId, ObjectNode source, SkipR
     }
 
     /**
-     * Classifies and aligns a parsed dataset line (contract §3; memfin-metrics.md §3.0).
+     * Classifies and aligns a parsed dataset line (contract §3; docs/dialog-metrics.md §2.1).
      *
      * @param datasetIndex the 1-based line number
      * @param parsed       the line's JSON, or null when it did not parse

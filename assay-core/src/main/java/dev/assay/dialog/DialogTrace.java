@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One replayed dialog, a line of {@code dialog_trace.jsonl} (memfin-metrics.md §2.1), in the reference's key
+ * One replayed dialog, a line of {@code dialog_trace.jsonl} (docs/dialog-metrics.md §1.1), in the reference's key
  * order. The trace embeds the dataset's ground truth ({@code profile_gt}, {@code blueprint}, {@code raw_turns})
  * because the metrics read it from there, as the reference's do.
  *

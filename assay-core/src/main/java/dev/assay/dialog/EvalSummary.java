@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The content of {@code metrics_summary.json} (memfin-metrics.md §2.4).
+ * The content of {@code metrics_summary.json} (docs/dialog-metrics.md §1.4).
  *
  * @param runId        the run's id
  * @param traceVersion always {@code v1}

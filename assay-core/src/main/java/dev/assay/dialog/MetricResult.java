@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One metric's values (contract §6, memfin-metrics.md §3.6), keys in the order written.
+ * One metric's values (contract §6, docs/dialog-metrics.md §2.7), keys in the order written.
  *
  * @param metricName e.g. {@code m1_context_continuity}
  * @param micro      values pooled over eligible turns (dialogs for M2)

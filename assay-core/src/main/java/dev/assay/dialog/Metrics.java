@@ -9,7 +9,7 @@ import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
 /**
- * Aggregates turn rows and traces into the five metrics (memfin-metrics.md §3). Sums run in row order (dialogs
+ * Aggregates turn rows and traces into the five metrics (docs/dialog-metrics.md §2). Sums run in row order (dialogs
  * by dataset index, turns in order) with plain double addition, so the results equal the reference's bit
  * for bit. Zero denominators give 0.0; nothing here throws on well-formed records. Thread-safe (stateless).
  */

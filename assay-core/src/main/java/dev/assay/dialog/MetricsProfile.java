@@ -5,7 +5,7 @@ import dev.assay.Problem;
 
 /**
  * Which variant of the M1–M5 rules to apply (docs/dialog.md, "Metrics profiles").
- * {@link #MEMFIN_V1} reproduces the reference implementation, bugs included (memfin-metrics.md §5), so the
+ * {@link #MEMFIN_V1} reproduces the reference implementation, bugs included (docs/dialog-metrics.md §3), so the
  * numbers match its published runs; {@link #CORRECTED} fixes the two that distort single values.
  */
 public enum MetricsProfile {

@@ -10,7 +10,7 @@ import java.util.stream.Collectors;
 
 /**
  * M2 for one dialog: how well the profile the target built (its last profile snapshot, else its replies)
- * matches {@code profile_gt} (memfin-metrics.md §3.2). Thread-safe (stateless).
+ * matches {@code profile_gt} (docs/dialog-metrics.md §2.3). Thread-safe (stateless).
  */
 final class ProfileAccuracy {
     static final String UNKNOWN = "unknown";
@@ -45,7 +45,7 @@ final class ProfileAccuracy {
             preferences.addAll(TurnScorer.strings(snapshot.get("preferred_topics")));
             constraints.addAll(TurnScorer.strings(snapshot.get("forbidden_assets")));
         }
-        // Error turns contribute "" (memfin-metrics.md §5.7: they are not excluded).
+        // Error turns contribute "" (docs/dialog-metrics.md §3, item 4: they are not excluded).
         String replies = trace.turns().stream().map(TurnTrace::predAssistantText).collect(Collectors.joining("\n"));
         risk = risk.equals(UNKNOWN) ? fromText(replies, ReferenceTables.RISK_TEXT_RULES) : risk;
         horizon = horizon.equals(UNKNOWN) ? fromText(replies, ReferenceTables.HORIZON_TEXT_RULES) : horizon;

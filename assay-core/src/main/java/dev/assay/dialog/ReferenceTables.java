@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The keyword and mapping tables of the reference implementation (memfin-metrics.md §3), in one place so
+ * The keyword and mapping tables of the reference implementation (docs/dialog-metrics.md §2), in one place so
  * that their hash goes into the run's {@code config_fingerprint}.
  */
 final class ReferenceTables {

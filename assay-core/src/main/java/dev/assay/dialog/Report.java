@@ -7,7 +7,7 @@ import java.util.Map;
 
 /**
  * Renders a summary as Markdown in the reference's layout: title, run, dataset, counters, then per metric
- * Micro / Macro / Counts bullet lists, floats with 6 decimals (memfin-metrics.md §2.4). Thread-safe (stateless).
+ * Micro / Macro / Counts bullet lists, floats with 6 decimals (docs/dialog-metrics.md §1.4). Thread-safe (stateless).
  */
 public final class Report {
     private Report() {

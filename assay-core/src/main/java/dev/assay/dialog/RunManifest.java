@@ -6,7 +6,7 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The content of {@code run_manifest.json}: the reference's fields (memfin-metrics.md §2.4) plus what makes a
+ * The content of {@code run_manifest.json}: the reference's fields (docs/dialog-metrics.md §1.4) plus what makes a
  * run reproducible ({@code target}, {@code metrics_profile}, {@code m1_handling}, {@code config_fingerprint}).
  *
  * @param config            the run's settings
@@ -39,7 +39,7 @@ public record RunManifest(DialogRunConfig config, String target, Instant started
         node.put("ended_at", endedAt.toString());
         node.put("model_name", config.modelName());
         node.put("workers_dialog", config.workersDialog());
-        // No LLM judge runs in the default metrics (memfin-metrics.md §5.1): one nominal judge worker.
+        // No LLM judge runs in the default metrics (docs/dialog-metrics.md §3, item 1): one nominal judge worker.
         node.put("workers_judge", judge == null ? 1 : judge.path("workers_judge").asInt(1));
         node.put("turn_timeout_sec", config.turnTimeout().toMillis() / 1000.0);
         node.put("turn_retries", config.turnRetries());

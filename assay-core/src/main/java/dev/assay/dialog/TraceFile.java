@@ -18,7 +18,7 @@ import java.util.List;
 /**
  * Reads and writes {@code dialog_trace.jsonl}. Reading de-duplicates by {@code dialog_id} (the last line wins,
  * as when the reference resumes) and sorts by {@code dataset_index}, the order the metrics must sum in
- * (memfin-metrics.md §5.15). Thread-safe (stateless).
+ * (docs/dialog-metrics.md §3, item 6). Thread-safe (stateless).
  */
 public final class TraceFile {
     private TraceFile() {

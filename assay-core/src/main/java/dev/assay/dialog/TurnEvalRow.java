@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The per-turn evidence the metrics aggregate, a line of {@code turn_eval.jsonl} (memfin-metrics.md §2.3),
+ * The per-turn evidence the metrics aggregate, a line of {@code turn_eval.jsonl} (docs/dialog-metrics.md §1.3),
  * written in this key order. Built by {@link TurnScorer}.
  *
  * @param traceVersion          always {@code v1}

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.Objects;
 
 /**
- * One user→assistant pair of a dataset dialog, after alignment (memfin-metrics.md §3.0).
+ * One user→assistant pair of a dataset dialog, after alignment (docs/dialog-metrics.md §2.1).
  *
  * @param turnPairId       1-based pair number
  * @param userTurnAbsIdx   0-based position of the user turn in the dialog's {@code turns}

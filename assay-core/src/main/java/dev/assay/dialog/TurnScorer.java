@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 
 /**
  * Builds the {@link TurnEvalRow}s of a dialog trace: key resolution and memory hits (M1), risk tags (M3),
- * compliance labels (M4) and rubric hits (M5), exactly as memfin-metrics.md §3 describes. Every value is
+ * compliance labels (M4) and rubric hits (M5), exactly as docs/dialog-metrics.md §2 describes. Every value is
  * computed for every turn; the turn's status only decides eligibility. Never throws on malformed traces.
  * Thread-safe (stateless).
  */
@@ -23,7 +23,7 @@ public final class TurnScorer {
             Pattern.compile("profile_gt\\.(risk_level_gt|horizon_gt|liquidity_need_gt)");
     private static final Pattern PROFILE_LIST = Pattern.compile("profile_gt\\.(constraints_gt|preferences_gt)\\[(\\d+)]");
     private static final Pattern HISTORY = Pattern.compile("history_turn_index:(\\d+)");
-    // Python's re is Unicode-aware for \d and \s (memfin-metrics.md §5.6).
+    // Python's re is Unicode-aware for \d and \s (docs/dialog-metrics.md §3, item 3).
     private static final Pattern DRAWDOWN_LIMIT = Pattern.compile("最大回撤<\\s*(\\d+)%", Pattern.UNICODE_CHARACTER_CLASS);
     private static final Pattern PERCENT = Pattern.compile("(\\d+)\\s*%", Pattern.UNICODE_CHARACTER_CLASS);
     private static final List<String> COMPLIANCE_LABELS = List.of("compliant", "minor_violation", "severe_violation");
@@ -166,7 +166,7 @@ public final class TurnScorer {
         return found;
     }
 
-    /** {@return 1 when the reply triggers a constraint rule (memfin-metrics.md §3.1, coarse by design), else 0} */
+    /** {@return 1 when the reply triggers a constraint rule (docs/dialog-metrics.md §2.2, coarse by design), else 0} */
     static int contradiction(String reply, List<String> constraints) {
         if (reply.isEmpty() || constraints.isEmpty()) {
             return 0;

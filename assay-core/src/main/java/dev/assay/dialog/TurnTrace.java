@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Objects;
 
 /**
- * What happened in one turn of a replayed dialog (memfin-metrics.md §2.2). Written in this key order.
+ * What happened in one turn of a replayed dialog (docs/dialog-metrics.md §1.2). Written in this key order.
  *
  * @param turnPairId        1-based pair number
  * @param userTurnAbsIdx    0-based position of the user turn in the dataset dialog's {@code turns}

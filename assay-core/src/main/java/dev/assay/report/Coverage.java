@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Tool coverage of one run (capability-eval.md, "Tool coverage"): which of the tools offered to the target its cases
+ * Tool coverage of one run (docs/api.md, "Tool coverage"): which of the tools offered to the target its cases
  * exercised, which were never called, how the cases of each coverage tag ended, and why each skipped case was
  * skipped. Computed from stored data only (the run's tool snapshot and configuration, its items, the case tags of
  * its case set), so it can be rebuilt for any past run.

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Aggregates item scores into dimension scores and a total (capability-eval.md, "Dimensions and scoring"):
+ * Aggregates item scores into dimension scores and a total (README.md, "Scoring"):
  * <ul>
  * <li>dimension score = weighted mean of its scored items (passed, failed, partial, error; errors count as 0),
  *     weighted by case weight; skipped and cancelled items leave the denominator;</li>

@@ -24,8 +24,8 @@ public record Weights(Map<String, Double> byDimension, Scoring scoring) {
         /** Assay's own: the total is renormalised over the dimensions the run scored; partial credit counts. */
         ASSAY,
         /**
-         * The reference server's ({@code build_dimension_scores}/{@code build_total_score}, reference-semantics.md
-         * S1-S3, S5): weights 30/25/15/30, the total divided by the sum of every configured weight (a dimension with
+         * The reference server's ({@code build_dimension_scores}/{@code build_total_score}; docs/checkers.md,
+         * differences S1-S3, S5): weights 30/25/15/30, the total divided by the sum of every configured weight (a dimension with
          * no judged item counts 0), items are pass or fail (a partial one counts 0), and a dimension whose case
          * weights are all 0 is dropped, so its numbers can be compared with the reference's (which are 0-100).
          */

@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
  * Reads the tool calls a model wrote as text (text tool mode), where the wire format taught by
  * {@link TextToolPrompt} is {@code <tool_call>{"name": ..., "arguments": {...}}</tool_call>}.
  *
- * <p>What is accepted (after the reference parser, wunder-reference.md §1.7):
+ * <p>What is accepted (after the reference parser, docs/configuration.md, `tool_mode: text`):
  * <ul>
  *   <li>any number of {@code <tool_call>} or {@code <tool>} blocks, in order of appearance; an opening tag
  *       without its closing tag (the model stopped early) takes the text up to the next opening tag or the end;</li>

@@ -10,7 +10,7 @@ import java.util.TreeSet;
 /**
  * The alias table: every name a model, a case file or an agent service may use for a built-in tool, mapped to
  * the canonical name that checkers and reports use. Chinese names from the reference server
- * (wunder-reference.md §2.1) and common English variants are covered; names containing {@code @} (MCP
+ * (docs/checkers.md, "tool_called") and common English variants are covered; names containing {@code @} (MCP
  * {@code server@tool}, user tools) and unknown names pass through unchanged. Thread-safe.
  */
 public final class ToolNames {
@@ -44,7 +44,7 @@ public final class ToolNames {
         alias(table, FINAL_ANSWER, "最终回复", "final_response", "final", "answer", "submit", "finish");
         alias(table, "ptc", "programmatic_tool_call");
         alias(table, "apply_patch", "应用补丁");
-        // The reference server's other built-ins at becbe543 (wunder-reference.md §2.1): canonical here is the English
+        // The reference server's other built-ins at becbe543 (docs/checkers.md, "tool_called"): canonical here is the English
         // alias it shows models, so a case naming either spelling matches a call in the other.
         alias(table, "update_plan", "计划面板");
         alias(table, "question_panel", "问询面板", "ask_panel");

@@ -4,7 +4,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Turns a model's raw text into the final answer checkers judge (wunder-reference.md §1.6): tool-call markup and
+ * Turns a model's raw text into the final answer checkers judge (docs/checkers.md, "The final answer"): tool-call markup and
  * think blocks removed, a leading answer label removed, trimmed. Stateless and thread-safe.
  * <p>
  * Beyond the reference's stripping (whole {@code <tool_call>} and {@code <tool>} blocks, then stray tags):

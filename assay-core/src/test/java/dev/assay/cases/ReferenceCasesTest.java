@@ -162,7 +162,7 @@ class ReferenceCasesTest {
                 .filteredOn("regex"::equals).hasSize(4);
     }
 
-    /** reference-semantics.md F1: the reference's file_exists passes on a directory; Assay's own shape does not. */
+    /** docs/checkers.md, difference F1: the reference's file_exists passes on a directory; Assay's own shape does not. */
     @Test
     void a_reference_file_exists_passes_on_a_directory_and_a_native_one_does_not() throws Exception {
         Path workspace = Files.createDirectories(dir.resolve("ws/eval/outputs/heart.png"));
@@ -174,7 +174,7 @@ class ReferenceCasesTest {
         assertThat(workspace).isDirectory();
     }
 
-    /** reference-semantics.md R2: a pattern Java rejects fails its own case instead of refusing the suite. */
+    /** docs/checkers.md, difference R2: a pattern Java rejects fails its own case instead of refusing the suite. */
     @Test
     void a_reference_regex_that_does_not_compile_fails_only_its_case() throws Exception {
         Path file = Files.writeString(dir.resolve("bad.json"), """

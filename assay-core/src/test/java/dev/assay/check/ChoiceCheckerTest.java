@@ -171,7 +171,7 @@ class ChoiceCheckerTest {
         assertThat(normalized("I pick C")).isEqualTo("C");
     }
 
-    /** reference-semantics.md C3: the reference's short-line rule reads either case. */
+    /** docs/checkers.md, difference C3: the reference's short-line rule reads either case. */
     @Test
     void a_short_line_with_one_lower_case_letter_is_read() {
         assertThat(normalized("I pick b")).isEqualTo("B");
@@ -184,7 +184,7 @@ class ChoiceCheckerTest {
         assertThat(choice("\"A\"", "a or b").errorType()).isEqualTo("choice.no_answer");
     }
 
-    /** reference-semantics.md C7: spaces may stand among the wrappers of a line that is only the letter. */
+    /** docs/checkers.md, difference C7: spaces may stand among the wrappers of a line that is only the letter. */
     @Test
     void a_letter_line_with_spaces_inside_its_parentheses_is_read() {
         assertThat(normalized("After comparing the options carefully:\n( A )")).isEqualTo("A");
@@ -196,13 +196,13 @@ class ChoiceCheckerTest {
         assertThat(normalized("( ".repeat(100_000) + "A" + " )".repeat(100_000))).isEqualTo("A");
     }
 
-    /** reference-semantics.md C5: the reference's `is` needs no word boundary after it. */
+    /** docs/checkers.md, difference C5: the reference's `is` needs no word boundary after it. */
     @Test
     void answer_is_glued_to_the_letter_is_read() {
         assertThat(normalized("So the answer isB")).isEqualTo("B");
     }
 
-    /** reference-semantics.md C1, C2, C4, C5, C6: readings Assay keeps where the reference finds no letter. */
+    /** docs/checkers.md, difference C1, C2, C4, C5, C6: readings Assay keeps where the reference finds no letter. */
     @Test
     void readings_assay_adds_to_the_reference_are_kept() {
         assertThat(normalized("Ｂ")).isEqualTo("B");
@@ -213,7 +213,7 @@ class ChoiceCheckerTest {
         assertThat(normalized("经过分析，本题的正确答案：【C】")).isEqualTo("C");
     }
 
-    /** reference-semantics.md C6, C8: Assay's think and tool-call handling, where the reference reads another letter. */
+    /** docs/checkers.md, difference C6, C8: Assay's think and tool-call handling, where the reference reads another letter. */
     @Test
     void reasoning_and_unfinished_tool_calls_are_not_read_as_the_answer() {
         assertThat(normalized("<thinking>answer: A?</thinking>\nB")).isEqualTo("B");

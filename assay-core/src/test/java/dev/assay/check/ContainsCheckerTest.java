@@ -78,14 +78,14 @@ class ContainsCheckerTest {
                 .status()).isEqualTo(Verdict.Status.PASSED);
     }
 
-    /** reference-semantics.md A1: a fragment in the label is found in the answer as written. */
+    /** docs/checkers.md, difference A1: a fragment in the label is found in the answer as written. */
     @Test
     void a_fragment_that_is_the_answer_label_is_found() {
         assertThat(judgeAnswer("contains", "\"答案：\"", "答案：B", workspace).status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
-    /** reference-semantics.md A1: think blocks are not part of the answer (Assay's choice; the reference passes). */
+    /** docs/checkers.md, difference A1: think blocks are not part of the answer (Assay's choice; the reference passes). */
     @Test
     void a_fragment_only_in_the_thinking_is_missing() {
         assertThat(judgeAnswer("contains", "\"beta\"", "<think>beta?</think>alpha", workspace).errorType())

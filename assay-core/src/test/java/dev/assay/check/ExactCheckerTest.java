@@ -67,7 +67,7 @@ class ExactCheckerTest {
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
-    /** reference-semantics.md A1: an expectation that includes the label is met by the answer as written. */
+    /** docs/checkers.md, difference A1: an expectation that includes the label is met by the answer as written. */
     @Test
     void an_expectation_that_includes_the_label_matches_the_labelled_answer() {
         Verdict verdict = judgeAnswer("exact", "\"答案：B\"", "答案：B", workspace);

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The differences from the reference server where Assay keeps its own verdict (docs/checkers.md, "Differences from
- * the reference server"), each with the input from reference-semantics.md that flips it. The differences where Assay
+ * the reference server"), each with the input from docs/checkers.md, "Differences from the reference server" that flips it. The differences where Assay
  * follows the reference are pinned in the tests of their checkers.
  */
 class ReferenceDifferencesTest {

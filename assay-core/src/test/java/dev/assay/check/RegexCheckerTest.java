@@ -99,7 +99,7 @@ class RegexCheckerTest {
                 });
     }
 
-    /** reference-semantics.md R1: Rust's classes are Unicode; Java's are ASCII unless asked. */
+    /** docs/checkers.md, difference R1: Rust's classes are Unicode; Java's are ASCII unless asked. */
     @Test
     void word_class_matches_chinese_text_as_in_the_reference() {
         assertThat(judgeAnswer("regex", "\"^\\\\w+$\"", "标题", workspace).status()).isEqualTo(Verdict.Status.PASSED);
@@ -124,7 +124,7 @@ class RegexCheckerTest {
         assertThat(judgeAnswer("regex", "\"^\\\\w+$\"", "标题！", workspace).errorType()).isEqualTo("regex.no_match");
     }
 
-    /** reference-semantics.md R2: look-around is kept (an Assay extension the reference's Rust regex lacks). */
+    /** docs/checkers.md, difference R2: look-around is kept (an Assay extension the reference's Rust regex lacks). */
     @Test
     void look_ahead_is_supported() {
         assertThat(judgeAnswer("regex", "\"^(?=.*ok).+$\"", "ok", workspace).status()).isEqualTo(Verdict.Status.PASSED);
@@ -146,7 +146,7 @@ class RegexCheckerTest {
                         e -> assertThat(e.problem().details()).containsEntry("field", "on_invalid"));
     }
 
-    /** reference-semantics.md A1: a pattern that spells out the answer label matches the answer as written. */
+    /** docs/checkers.md, difference A1: a pattern that spells out the answer label matches the answer as written. */
     @Test
     void a_pattern_that_includes_the_answer_label_matches_the_labelled_answer() {
         Verdict verdict = judgeAnswer("regex", "\"^答案：B$\"", "答案：B", workspace);

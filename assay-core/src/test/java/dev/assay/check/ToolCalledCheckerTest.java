@@ -51,7 +51,7 @@ class ToolCalledCheckerTest {
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
-    /** reference-semantics.md T2: the reference server's aliases at becbe543, each against its Chinese name. */
+    /** docs/checkers.md, difference T2: the reference server's aliases at becbe543, each against its Chinese name. */
     @ParameterizedTest(name = "{0} = {1}")
     @CsvSource({"skill_call, 技能调用", "skill_get, 技能调用", "update_plan, 计划面板", "question_panel, 问询面板",
             "ask_panel, 问询面板", "schedule_task, 定时任务", "user_world, 用户世界工具", "memory_manager, 记忆管理",
@@ -67,7 +67,7 @@ class ToolCalledCheckerTest {
                 .status()).isEqualTo(Verdict.Status.PASSED);
     }
 
-    /** reference-semantics.md T2: the reference dropped these by becbe543; its earlier 8-tool case files use them. */
+    /** docs/checkers.md, difference T2: the reference dropped these by becbe543; its earlier 8-tool case files use them. */
     @Test
     void the_chinese_names_the_reference_dropped_still_match() {
         assertThat(judge("tool_called", "\"替换文本\"", transcript(call("c1", "replace_text", "{}")), workspace).status())

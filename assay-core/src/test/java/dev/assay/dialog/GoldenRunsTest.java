@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * For every recorded run in shared/data/memfin/runs, scoring its trace reproduces its metrics summary and turn
- * rows exactly (memfin-metrics.md §4), from the embedded ground truth and from the dataset joined in its place.
+ * rows exactly (docs/dialog-metrics.md §2.7), from the embedded ground truth and from the dataset joined in its place.
  */
 class GoldenRunsTest {
 
@@ -148,7 +148,7 @@ class GoldenRunsTest {
 
         Scoring.Result result = Scoring.score(recorded.traces(), Optional.empty(), null, recorded.datasetPath(), corrected);
 
-        // memfin-metrics.md §5.9: every recorded forbidden hit sits in a disclaimer such as 不承诺保本保收益.
+        // docs/dialog-metrics.md §3, item 5: every recorded forbidden hit sits in a disclaimer such as 不承诺保本保收益.
         assertThat(result.rows()).allSatisfy(row -> assertThat(row.forbiddenHits()).isEmpty());
         assertThat(result.summary().metric(Metrics.M3).toJson()).isEqualTo(recorded.summary().at("/metrics/m3_risk_coverage"));
     }

@@ -70,7 +70,7 @@ class ScoresTest {
 
     private static final Weights REFERENCE = Weights.preset(Weights.Scoring.REFERENCE);
 
-    /** reference-semantics.md S1: the reference's default weights. */
+    /** docs/checkers.md, difference S1: the reference's default weights. */
     @Test
     void the_reference_preset_has_the_reference_default_weights() {
         assertThat(REFERENCE.byDimension()).containsExactlyInAnyOrderEntriesOf(
@@ -78,7 +78,7 @@ class ScoresTest {
         assertThat(Weights.defaults().scoring()).isEqualTo(Weights.Scoring.ASSAY);
     }
 
-    /** reference-semantics.md S2: office has no tool items; the reference divides by all four weights anyway. */
+    /** docs/checkers.md, difference S2: office has no tool items; the reference divides by all four weights anyway. */
     @Test
     void under_the_reference_preset_a_dimension_with_no_judged_item_counts_zero() {
         var entries = List.of(scored("logic", 1, 1.0), scored("logic", 1, 0.0), scored("common", 1, 1.0),
@@ -89,7 +89,7 @@ class ScoresTest {
         assertThat(Scores.of(entries, Weights.defaults()).total()).isCloseTo(0.5, within(1e-12));
     }
 
-    /** reference-semantics.md S3: the reference is pass or fail, so a partial item counts 0 there. */
+    /** docs/checkers.md, difference S3: the reference is pass or fail, so a partial item counts 0 there. */
     @Test
     void under_the_reference_preset_partial_credit_counts_zero() {
         var entries = List.of(scored("tool", 1, 1.0), new Scores.Entry("tool", 1, 0.5, true, false));
@@ -98,7 +98,7 @@ class ScoresTest {
         assertThat(Scores.of(entries, Weights.defaults()).dimensionScores()).containsEntry("tool", 0.75);
     }
 
-    /** reference-semantics.md S5: a dimension whose case weights are all 0 is dropped by the reference. */
+    /** docs/checkers.md, difference S5: a dimension whose case weights are all 0 is dropped by the reference. */
     @Test
     void under_the_reference_preset_a_dimension_weighted_zero_throughout_is_dropped() {
         var entries = List.of(scored("tool", 0, 1.0), scored("logic", 1, 1.0));

@@ -52,7 +52,7 @@ final class Views {
     }
 
     /**
-     * A run in the reference server's record shape (wunder-reference.md §4.6): its counter names, epoch-second
+     * A run in the reference server's record shape (docs/api.md, "Reference aliases"): its counter names, epoch-second
      * times and scores on 0..100, on top of Assay's fields.
      */
     static ObjectNode wunderRun(Run run) {

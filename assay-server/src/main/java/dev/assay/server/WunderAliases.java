@@ -9,7 +9,7 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 
 /**
- * The reference server's admin paths (wunder-reference.md §4.7), kept so an existing page or script keeps working.
+ * The reference server's admin paths (docs/api.md, "Reference aliases"), kept so an existing page or script keeps working.
  * They call the same {@link Runs} operations as {@code /api}; only the response fields differ: runs in the
  * reference's record shape ({@link Views#wunderRun}), {@code {ok: false, message}} for cancelling an unknown or
  * ended run, {@code {ok, run_id, deleted, message}} for a delete.

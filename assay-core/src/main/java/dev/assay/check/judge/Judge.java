@@ -156,7 +156,7 @@ public final class Judge {
     }
 
     /**
-     * The cache key: judge model and base URL, the full messages and the sampling parameters (peers.md §1d).
+     * The cache key: judge model and base URL, the full messages and the sampling parameters (docs/judge.md, "Cache").
      * The prompt's version is inside the messages' text and its hash in the key material.
      */
     private String requestHash(ModelRequest request) {

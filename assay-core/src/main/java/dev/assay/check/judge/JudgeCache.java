@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 
 /**
  * Judge answers by request hash, one small file each ({@code <dir>/<hash>.txt}), so re-scoring a run with the same
- * judge, prompt and answers makes no model call. Only answers that parsed are stored (peers.md §1d: never cache
+ * judge, prompt and answers makes no model call. Only answers that parsed are stored (docs/judge.md, "Cache": never cache
  * errors or empty responses). Thread-safe and safe across processes: files are written whole, then moved into place.
  */
 public final class JudgeCache {

@@ -24,7 +24,7 @@ import java.util.Map;
  */
 public final class JudgeCheckerFactory implements CheckerFactory {
     public static final String NAME = "judge";
-    /** Fixed so a judge that honours seeds answers the same request the same way (peers.md §1d). */
+    /** Fixed so a judge that honours seeds answers the same request the same way (docs/judge.md, "The request"). */
     public static final long SEED = 20260101L;
 
     private final Map<String, JudgeModel> judges;

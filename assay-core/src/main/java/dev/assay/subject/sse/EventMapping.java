@@ -19,7 +19,7 @@ import java.util.Map;
  * @param paths  the JSON Pointer of each field Assay reads (keys of {@link #DEFAULT_PATHS})
  */
 public record EventMapping(Map<String, String> events, Map<String, String> paths) {
-    /** The reference server's event names (wunder-reference.md §3.3), by the kind Assay reads. */
+    /** The reference server's event names (docs/targets.md, "Events"), by the kind Assay reads. */
     public static final Map<String, String> DEFAULT_EVENTS = ordered(
             "tool_call", "tool_call",
             "tool_result", "tool_result",

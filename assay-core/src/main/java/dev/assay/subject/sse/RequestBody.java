@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * {@code workspace}; unknown ones stay as written.
  */
 public final class RequestBody {
-    /** The reference server's {@code POST /wunder} body (wunder-reference.md §3.1). */
+    /** The reference server's {@code POST /wunder} body (docs/targets.md, "Request"). */
     public static final JsonNode REFERENCE = Json.parse("""
             {"user_id": "{{user_id}}", "question": "{{prompt}}", "tool_names": "{{tool_names}}", "stream": true,
              "session_id": "{{session_id}}", "model_name": "{{model}}", "language": "{{language}}",

@@ -177,7 +177,7 @@ class SseAgentSubjectTest {
     }
 
     /**
-     * reference-semantics.md G1: a service that works in the shared workspace finds the suite's fixtures there before
+     * docs/checkers.md, difference G1: a service that works in the shared workspace finds the suite's fixtures there before
      * it answers (the reference's own {@code eval/{run_id}/fixtures}), and the file checkers read what it wrote.
      */
     @Test
@@ -381,7 +381,7 @@ class SseAgentSubjectTest {
         assertThat(target.toolNames()).containsExactlyInAnyOrder("read_file", "write_file", "docs@search");
     }
 
-    /** reference-semantics.md T4: the reference keeps a string argument as a string, so its subset match fails. */
+    /** docs/checkers.md, difference T4: the reference keeps a string argument as a string, so its subset match fails. */
     @Test
     void arguments_sent_as_a_json_string_are_judged_as_the_object_they_encode() throws Exception {
         script.put("save s", events(
@@ -395,7 +395,7 @@ class SseAgentSubjectTest {
     }
 
     /**
-     * reference-semantics.md T3: Assay cannot see what a service offers, so without {@code --agent-tools} it assumes
+     * docs/checkers.md, difference T3: Assay cannot see what a service offers, so without {@code --agent-tools} it assumes
      * its own built-ins, and a case needing the reference's {@code apply_patch} is skipped until the tool is named.
      */
     @Test

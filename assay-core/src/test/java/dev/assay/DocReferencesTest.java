@@ -1,0 +1,55 @@
+package dev.assay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Markdown files the Java sources cite exist in the repository: a comment that sends a reader to a document
+ * they cannot open explains nothing. File names Assay writes ({@code report.md}) are outputs, not citations.
+ */
+class DocReferencesTest {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Pattern CITATION = Pattern.compile("[A-Za-z0-9_./-]*[A-Za-z0-9_-]\\.md\\b");
+    private static final Set<String> WRITTEN_BY_ASSAY = Set.of("report.md");
+
+    @Test
+    void every_markdown_file_a_java_source_cites_is_in_the_repository() throws IOException {
+        List<String> missing = new ArrayList<>();
+        try (Stream<Path> sources = Files.walk(ROOT)) {
+            for (Path source : sources.filter(DocReferencesTest::isSource).toList()) {
+                Matcher citation = CITATION.matcher(Files.readString(source));
+                while (citation.find()) {
+                    String cited = citation.group();
+                    if (!WRITTEN_BY_ASSAY.contains(Path.of(cited).getFileName().toString()) && !exists(cited)) {
+                        missing.add(ROOT.relativize(source) + ": " + cited);
+                    }
+                }
+            }
+        }
+        assertThat(missing).as("citations of documents outside the repository").isEmpty();
+    }
+
+    private static boolean isSource(Path path) {
+        String text = path.toString();
+        return text.endsWith(".java") && text.contains("/src/") && !text.contains("/target/")
+                && !text.contains("/node_modules/") && !text.contains("/.git/");
+    }
+
+    /** A path is resolved against the repository root, a bare name looked for at the root and in docs/. */
+    private static boolean exists(String cited) {
+        if (cited.contains("/")) {
+            return Files.exists(ROOT.resolve(cited));
+        }
+        return Files.exists(ROOT.resolve(cited)) || Files.exists(ROOT.resolve("docs").resolve(cited));
+    }
+}
