@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
@@ -22,8 +23,11 @@ public record Comparison(Mode mode, double tolerance) {
     /** Default float tolerance: "answers within 10^-5 of the actual answer will be accepted". */
     public static final double DEFAULT_TOLERANCE = 1e-5;
 
+    /** Read on the description's plain text, so "in <strong>any order</strong>" counts too. */
     private static final Pattern ANY_ORDER = Pattern.compile(
-            "(?i)in\\s+any\\s+order|any\\s+order\\s+is\\s+accepted|按\\s*任意\\s*顺序|以?\\s*任[意何]\\s*顺序");
+            "(?i)\\bin\\s+any\\s+order|\\bany\\s+order\\s+is\\s+(?:accepted|fine|allowed|ok)"
+                    + "|\\border\\s+(?:does\\s*n[o']?t|doesn't)\\s+matter|\\bin\\s+an?\\s+arbitrary\\s+order"
+                    + "|任[意何]\\s*(?:的\\s*)?顺序|顺序\\s*(?:无关|不限|任意)|不\\s*(?:需要|用)?\\s*考虑\\s*顺序");
     private static final Pattern STATED_TOLERANCE = Pattern.compile(
             "(?i)10\\s*(?:\\^|<sup>|\\*\\*)\\s*[-−]\\s*(\\d+)|1e-(\\d+)");
 
@@ -71,7 +75,7 @@ public record Comparison(Mode mode, double tolerance) {
         if (stated != null && !stated.isBlank()) {
             return new Comparison(Mode.of(stated), tolerance);
         }
-        if (ANY_ORDER.matcher(text).find()) {
+        if (ANY_ORDER.matcher(ExampleParser.plainText(text)).find()) {
             return new Comparison(Mode.UNORDERED, tolerance);
         }
         if (toleranceStated || expected.stream().anyMatch(Comparison::hasFloat)) {
@@ -90,17 +94,27 @@ public record Comparison(Mode mode, double tolerance) {
         };
     }
 
+    /**
+     * The top-level list as a multiset. Its inner lists are compared as multisets too when the expected ones read
+     * as sets: each sorted, and still all different once sorted (Group Anagrams' groups, Subsets' subsets). Lists
+     * whose order carries meaning fail that test (Permutations' permutations are all the same set once sorted), so
+     * they keep their order and a wrong permutation still fails.
+     */
     private boolean sameMultiset(JsonNode expected, JsonNode actual) {
         if (expected.size() != actual.size()) {
             return false;
         }
+        boolean innerSets = readsAsSets(expected);
         List<JsonNode> left = new ArrayList<>();
         actual.forEach(left::add);
         for (JsonNode wanted : expected) {
             Iterator<JsonNode> it = left.iterator();
             boolean found = false;
             while (it.hasNext()) {
-                if (equal(wanted, it.next(), true)) {
+                JsonNode candidate = it.next();
+                boolean same = (innerSets && wanted.isArray() && candidate.isArray())
+                        ? sameMultiset(wanted, candidate) : equal(wanted, candidate, true);
+                if (same) {
                     it.remove();
                     found = true;
                     break;
@@ -151,6 +165,42 @@ public record Comparison(Mode mode, double tolerance) {
             return true;
         }
         return expected.getNodeType() == actual.getNodeType() && expected.equals(actual);
+    }
+
+    private static boolean readsAsSets(JsonNode lists) {
+        if (lists.isEmpty()) {
+            return false;
+        }
+        var sortedForms = new HashSet<String>();
+        for (JsonNode list : lists) {
+            if (!list.isArray()) {
+                return false;
+            }
+            List<JsonNode> items = new ArrayList<>();
+            list.forEach(items::add);
+            List<JsonNode> sorted = new ArrayList<>(items);
+            sorted.sort(Comparison::natural);
+            if (!sorted.equals(items) || !sortedForms.add(sorted.toString())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Numbers by value, strings alphabetically, numbers before strings before anything else (by its JSON). */
+    private static int natural(JsonNode a, JsonNode b) {
+        if (a.isNumber() && b.isNumber()) {
+            return a.decimalValue().compareTo(b.decimalValue());
+        }
+        if (a.isTextual() && b.isTextual()) {
+            return a.asText().compareTo(b.asText());
+        }
+        int rank = Integer.compare(rank(a), rank(b));
+        return rank != 0 ? rank : a.toString().compareTo(b.toString());
+    }
+
+    private static int rank(JsonNode node) {
+        return node.isNumber() ? 0 : node.isTextual() ? 1 : 2;
     }
 
     private static boolean hasFloat(JsonNode node) {

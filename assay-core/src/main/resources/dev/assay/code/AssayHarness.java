@@ -91,28 +91,73 @@ public final class AssayHarness {
                 methods.add(method);
             }
         }
-        Method target = null;
-        for (Method method : methods) {
-            if (method.getName().equals(entry)) {
-                target = method;
-            }
-        }
-        if (target == null && methods.size() == 1) {
-            target = methods.get(0);
-        }
-        if (target == null) {
-            throw new IllegalStateException("cannot tell which Solution method to call: " + methods);
-        }
+        Method target = choose(methods, entry, input);
         Constructor<?> constructor = solution.getDeclaredConstructor();
         constructor.setAccessible(true);
         Object instance = Modifier.isStatic(target.getModifiers()) ? null : constructor.newInstance();
         target.setAccessible(true);
-        Object[] values = bind(target, input);
+        List<Integer> byValue = new ArrayList<>();
+        Object[] values = bind(target, input, byValue);
         Object result = target.invoke(instance, values);
         if (target.getReturnType() == void.class) {
-            return values.length == 0 ? NODES.nullNode() : toJson(values[0]);
+            if (values.length == 0) {
+                return NODES.nullNode();
+            }
+            // Judged on the first argument after the call; an empty tree or list is [] as in the examples.
+            return values[0] == null && isStructure(target.getParameterTypes()[0])
+                    ? NODES.arrayNode() : toJson(values[0]);
+        }
+        if (!byValue.isEmpty() && result != null && isStructure(result.getClass())) {
+            // Nodes named by value in, a node's value out (LCA answers 6, not the subtree under 6).
+            return toJson(result.getClass().getDeclaredField("val").get(result));
         }
         return toJson(result);
+    }
+
+    private static boolean isStructure(Class<?> type) {
+        return type.getSimpleName().equals("TreeNode") || type.getSimpleName().equals("ListNode");
+    }
+
+    /**
+     * The entry point among the public methods (a solution with helpers): the one named, else the only one, else
+     * the one whose parameter names are the examples' argument names, else the only one taking as many arguments.
+     */
+    private static Method choose(List<Method> methods, String entry, JsonNode input) {
+        for (Method method : methods) {
+            if (method.getName().equals(entry)) {
+                return method;
+            }
+        }
+        if (methods.size() == 1) {
+            return methods.get(0);
+        }
+        List<String> names = new ArrayList<>();
+        input.fieldNames().forEachRemaining(name -> {
+            if (!name.startsWith("#")) {
+                names.add(name);
+            }
+        });
+        List<Method> byNames = new ArrayList<>();
+        List<Method> byCount = new ArrayList<>();
+        for (Method method : methods) {
+            List<String> parameters = new ArrayList<>();
+            for (Parameter parameter : method.getParameters()) {
+                parameters.add(parameter.getName());
+            }
+            if (!names.isEmpty() && parameters.size() == names.size() && parameters.containsAll(names)) {
+                byNames.add(method);
+            }
+            if (parameters.size() == input.size()) {
+                byCount.add(method);
+            }
+        }
+        if (byNames.size() == 1) {
+            return byNames.get(0);
+        }
+        if (byCount.size() == 1) {
+            return byCount.get(0);
+        }
+        throw new IllegalStateException("cannot tell which Solution method to call: " + methods);
     }
 
     private static JsonNode design(JsonNode input) throws Exception {
@@ -159,7 +204,7 @@ public final class AssayHarness {
     }
 
     /** Named arguments by parameter name, positional ones (#0, #1...) first, unmatched names in order. */
-    private static Object[] bind(Method method, JsonNode input) throws Exception {
+    private static Object[] bind(Method method, JsonNode input, List<Integer> byValue) throws Exception {
         Parameter[] parameters = method.getParameters();
         Map<String, JsonNode> values = new HashMap<>();
         List<JsonNode> positional = new ArrayList<>();
@@ -197,9 +242,24 @@ public final class AssayHarness {
             throw new IllegalArgumentException("arguments do not fit parameters " + names);
         }
         Object[] converted = new Object[parameters.length];
+        Object structure = null;
         for (int i = 0; i < parameters.length; i++) {
-            converted[i] = fromJson(values.get(names.get(i)), parameters[i].getType(),
-                    parameters[i].getParameterizedType());
+            JsonNode value = values.get(names.get(i));
+            if (isStructure(parameters[i].getType()) && value != null && value.isValueNode() && !value.isNull()) {
+                // A TreeNode/ListNode given a plain value names a node of the structure another argument builds.
+                byValue.add(i);
+                continue;
+            }
+            converted[i] = fromJson(value, parameters[i].getType(), parameters[i].getParameterizedType());
+            if (structure == null && converted[i] != null && isStructure(converted[i].getClass())) {
+                structure = converted[i];
+            }
+        }
+        for (int i : byValue) {
+            if (structure == null) {
+                throw new IllegalArgumentException("a node is named by value but no argument is a tree or list");
+            }
+            converted[i] = findNode(structure, values.get(names.get(i)));
         }
         return converted;
     }
@@ -220,6 +280,28 @@ public final class AssayHarness {
             return array;
         }
         return MAPPER.convertValue(value, MAPPER.getTypeFactory().constructType(generic));
+    }
+
+    private static Object findNode(Object root, JsonNode value) throws Exception {
+        ArrayDeque<Object> pending = new ArrayDeque<>(List.of(root));
+        while (!pending.isEmpty()) {
+            Object node = pending.pop();
+            Class<?> type = node.getClass();
+            if (toJson(type.getDeclaredField("val").get(node)).equals(value)) {
+                return node;
+            }
+            for (String link : new String[] {"left", "right", "next"}) {
+                try {
+                    Object next = type.getDeclaredField(link).get(node);
+                    if (next != null) {
+                        pending.push(next);
+                    }
+                } catch (NoSuchFieldException absent) {
+                    // a list node has no left or right, a tree node no next
+                }
+            }
+        }
+        throw new IllegalArgumentException("no node with value " + value + " in the structure given");
     }
 
     private static Object listNode(Class<?> type, JsonNode values) throws Exception {

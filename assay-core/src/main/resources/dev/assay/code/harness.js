@@ -16,10 +16,107 @@ const IDENT = /^[A-Za-z_$][\w$]*$/;
 
 const sandboxConsole = { log: toStderr, info: toStderr, warn: toStderr, error: toStderr, debug: toStderr };
 const context = vm.createContext({ console: sandboxConsole });
+// Properties of the global object, not class declarations: a solution that defines its own ListNode (as judge sites
+// show it, \`function ListNode(val, next)\`) replaces them instead of failing to load.
 vm.runInContext(`
-class ListNode { constructor(val, next) { this.val = val === undefined ? 0 : val; this.next = next === undefined ? null : next; } }
-class TreeNode { constructor(val, left, right) { this.val = val === undefined ? 0 : val; this.left = left === undefined ? null : left; this.right = right === undefined ? null : right; } }
+globalThis.ListNode = function ListNode(val, next) { this.val = val === undefined ? 0 : val; this.next = next === undefined ? null : next; };
+globalThis.TreeNode = function TreeNode(val, left, right) { this.val = val === undefined ? 0 : val; this.left = left === undefined ? null : left; this.right = right === undefined ? null : right; };
+globalThis.__assay_list = (values) => { let head = null; for (let i = values.length - 1; i >= 0; i--) head = new ListNode(values[i], head); return head; };
+globalThis.__assay_tree = (values) => {
+  if (!values.length || values[0] === null) return null;
+  const root = new TreeNode(values[0]); const queue = [root]; let index = 1; let position = 0;
+  while (position < queue.length && index < values.length) {
+    const node = queue[position++];
+    for (const side of ['left', 'right']) {
+      if (index < values.length && values[index] !== null) { node[side] = new TreeNode(values[index]); queue.push(node[side]); }
+      index++;
+    }
+  }
+  return root;
+};
 `, context);
+
+const LIST = 'ListNode';
+const TREE = 'TreeNode';
+
+function kindOf(value) {
+  const name = value && typeof value === 'object' && value.constructor ? value.constructor.name : '';
+  return name === LIST || name === TREE ? name : '';
+}
+
+/** Linked lists and trees as the examples write them: arrays (a tree in level order, trailing nulls cut). */
+function plain(value) {
+  const kind = kindOf(value);
+  if (kind === LIST) {
+    const out = [];
+    for (let node = value; node && out.length < 1000000; node = node.next) out.push(plain(node.val));
+    return out;
+  }
+  if (kind === TREE) {
+    const out = []; const queue = [value];
+    for (let i = 0; i < queue.length; i++) {
+      const node = queue[i];
+      if (!node) { out.push(null); continue; }
+      out.push(plain(node.val)); queue.push(node.left); queue.push(node.right);
+    }
+    while (out.length && out[out.length - 1] === null) out.pop();
+    return out;
+  }
+  return value;
+}
+
+/** The JSDoc types of a function's parameters and result, as judge sites write them above it. */
+function declaredTypes(source, name) {
+  const at = source.search(new RegExp('(?:function\\s+' + name + '\\b|\\b' + name + '\\s*[=:(])'));
+  const types = { params: {}, returns: '' };
+  if (at < 0) return types;
+  const before = source.slice(0, at);
+  const open = before.lastIndexOf('/**');
+  if (open < 0 || before.slice(before.indexOf('*/', open) + 2).trim().replace(/^(?:var|let|const|static|async)\s*$/, '') !== '') {
+    return types;
+  }
+  const doc = before.slice(open);
+  for (const m of doc.matchAll(/@param\s*\{([^}]*)\}\s*([A-Za-z_$][\w$]*)/g)) types.params[m[2]] = m[1];
+  const returns = /@returns?\s*\{([^}]*)\}/.exec(doc);
+  types.returns = returns ? returns[1] : '';
+  return types;
+}
+
+function structureType(type) {
+  return /\bTreeNode\b/.test(type || '') ? TREE : /\bListNode\b/.test(type || '') ? LIST : '';
+}
+
+function findNode(root, value) {
+  const pending = [root];
+  while (pending.length) {
+    const node = pending.pop();
+    if (!node) continue;
+    if (node.val === value) return node;
+    pending.push(node.left, node.right, node.next);
+  }
+  throw new TypeError('no node with value ' + JSON.stringify(value) + ' in the structure given');
+}
+
+/** Arrays become the lists and trees the JSDoc declares; a plain value for a node names a node of another argument. */
+function structured(names, values, types) {
+  const byValue = [];
+  const out = values.map((value, i) => {
+    const kind = structureType(types.params[names[i]]);
+    if (!kind) return value;
+    if (Array.isArray(value)) {
+      context.__assay_arg = value;
+      return run(kind === LIST ? '__assay_list(__assay_arg)' : '__assay_tree(__assay_arg)');
+    }
+    if (value !== null && value !== undefined) byValue.push(i);
+    return value;
+  });
+  if (byValue.length) {
+    const structure = out.find((v, i) => !byValue.includes(i) && kindOf(v));
+    if (!structure) throw new TypeError('a node is named by value but no argument is a tree or list');
+    for (const i of byValue) out[i] = findNode(structure, out[i]);
+  }
+  return { values: out, byValue: byValue.length > 0 };
+}
 
 function describe(error) {
   return String(error && error.stack ? String(error).split('\n')[0] : error).slice(0, 2000);
@@ -71,8 +168,9 @@ function run(code) {
 }
 
 function main() {
+  const source = fs.readFileSync('solution.js', 'utf8');
   try {
-    run(fs.readFileSync('solution.js', 'utf8'));
+    run(source);
   } catch (error) {
     const timedOut = error && error.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
     writeResult({ load_error: timedOut ? 'timeout' : 'runtime_error', message: describe(error) });
@@ -88,11 +186,14 @@ function main() {
         const ops = testCase.input.operations;
         const args = testCase.input.arguments;
         if (!IDENT.test(ops[0])) throw new TypeError('bad class name ' + ops[0]);
-        context.__assay_args = args;
+        // A constructor declared to take a tree or list (by its JSDoc) gets one.
+        let types = declaredTypes(source, ops[0]);
+        if (!Object.keys(types.params).length) types = declaredTypes(source, 'constructor');
+        context.__assay_args = [structured(Object.keys(types.params), args[0], types).values].concat(args.slice(1));
         context.__assay_ops = ops;
-        actual = toJson(run(`(() => { const o = new ${ops[0]}(...__assay_args[0]); const r = [null];
+        actual = toJson(Array.from(run(`(() => { const o = new ${ops[0]}(...__assay_args[0]); const r = [null];
           for (let i = 1; i < __assay_ops.length; i++) { const v = o[__assay_ops[i]](...__assay_args[i]); r.push(v === undefined ? null : v); }
-          return r; })()`));
+          return r; })()`)).map(plain));
       } else {
         if (target === null) {
           const hasSolution = run('typeof Solution') === 'function';
@@ -100,16 +201,30 @@ function main() {
             const methods = run('Object.getOwnPropertyNames(Solution.prototype).filter((n) => n !== "constructor")');
             const name = methods.includes(entry) ? entry : (methods.length === 1 ? methods[0] : null);
             if (!name) throw new TypeError('cannot tell which Solution method to call: ' + methods);
-            target = { call: `new Solution()[${JSON.stringify(name)}]`, fn: run(`Solution.prototype[${JSON.stringify(name)}]`) };
+            target = { call: `new Solution()[${JSON.stringify(name)}]`, fn: run(`Solution.prototype[${JSON.stringify(name)}]`),
+              types: declaredTypes(source, name) };
           } else {
             if (!IDENT.test(entry) || run(`typeof ${entry}`) !== 'function') {
               throw new TypeError('no function named ' + JSON.stringify(entry));
             }
-            target = { call: entry, fn: run(entry) };
+            target = { call: entry, fn: run(entry), types: declaredTypes(source, entry) };
           }
         }
-        context.__assay_values = bind(parameterNames(target.fn), testCase.input);
-        actual = toJson(run(`(${target.call})(...__assay_values)`));
+        const names = parameterNames(target.fn);
+        const call = structured(names, bind(names, testCase.input), target.types);
+        context.__assay_values = call.values;
+        const result = run(`(${target.call})(...__assay_values)`);
+        const firstKind = structureType(target.types.params[names[0]]);
+        if (result === undefined && /^\s*(void|undefined)?\s*$/.test(target.types.returns) && call.values.length
+            && (Array.isArray(call.values[0]) || kindOf(call.values[0]) || firstKind)) {
+          // Judged on the first argument after the call: the array it sorted, the tree it flattened.
+          actual = call.values[0] === null && firstKind ? [] : toJson(plain(call.values[0]));
+        } else if (call.byValue && kindOf(result)) {
+          actual = toJson(plain(result.val));
+        } else {
+          actual = toJson(plain(result));
+          if (actual === null && structureType(target.types.returns)) actual = [];
+        }
       }
       writeResult({ i: index, status: 'ok', actual });
     } catch (error) {

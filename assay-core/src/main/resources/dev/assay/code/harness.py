@@ -166,21 +166,64 @@ def user_functions(ns, before):
     return [v for k, v in ns.items() if k not in before and inspect.isfunction(v) and not k.startswith("_")]
 
 
-def find_target(ns, before, entry_point):
+def declared_names(signature_source):
+    """The public methods of the starter code's (or reference solution's) Solution, and its top-level functions."""
+    if not signature_source:
+        return set()
+    reference = {}
+    try:
+        exec(PRELUDE, reference)
+        before = set(reference)
+        exec(compile(signature_source, "signature.py", "exec"), reference)
+    except BaseException:
+        return set()
+    owner = reference.get("Solution")
+    if inspect.isclass(owner):
+        return {n for n, v in vars(owner).items() if inspect.isfunction(v) and not n.startswith("_")}
+    return {f.__name__ for f in user_functions(reference, before)}
+
+
+def choose(candidates, entry_point, declared, arguments):
+    """The entry point among several functions (a solution with helpers): the one named, else the one the starter
+    code declares, else the one whose parameter names are the examples' argument names, else the only one taking
+    as many arguments as the examples give."""
+    if entry_point in candidates:
+        return entry_point
+    if len(candidates) == 1:
+        return next(iter(candidates))
+    named = [n for n in candidates if n in declared]
+    if len(named) == 1:
+        return named[0]
+    names = {k for k in arguments if not k.startswith("#")}
+    def parameters(function):
+        return [p for p in inspect.signature(function).parameters if p != "self"]
+    if names:
+        matching = [n for n, f in candidates.items() if set(parameters(f)) == names]
+        if len(matching) == 1:
+            return matching[0]
+    fitting = [n for n, f in candidates.items() if len(parameters(f)) == len(arguments)]
+    if len(fitting) == 1:
+        return fitting[0]
+    return None
+
+
+def find_target(ns, before, entry_point, signature_source, arguments):
     """The callable to test: Solution().method, or a top-level function."""
+    declared = declared_names(signature_source)
     solution = ns.get("Solution") if "Solution" not in before else None
     if inspect.isclass(solution):
-        methods = [n for n, v in vars(solution).items() if inspect.isfunction(v) and not n.startswith("_")]
-        name = entry_point if entry_point in methods else (methods[0] if len(methods) == 1 else None)
+        methods = {n: v for n, v in vars(solution).items() if inspect.isfunction(v) and not n.startswith("_")}
+        name = choose(methods, entry_point, declared, arguments)
         if name is None:
-            raise LookupError("cannot tell which Solution method to call: %s" % methods)
+            raise LookupError("cannot tell which Solution method to call: %s" % sorted(methods))
         return name, getattr(solution(), name), getattr(solution, name)
     if entry_point and callable(ns.get(entry_point)):
         return entry_point, ns[entry_point], ns[entry_point]
-    functions = user_functions(ns, before)
-    if len(functions) == 1:
-        return functions[0].__name__, functions[0], functions[0]
-    raise LookupError("no entry point %r and %d candidate functions" % (entry_point, len(functions)))
+    functions = {f.__name__: f for f in user_functions(ns, before)}
+    name = choose(functions, entry_point, declared, arguments)
+    if name is None:
+        raise LookupError("no entry point %r among the functions %s" % (entry_point, sorted(functions)))
+    return name, functions[name], functions[name]
 
 
 def signature_of(name, fallback, signature_source):
@@ -199,16 +242,61 @@ def signature_of(name, fallback, signature_source):
     return inspect.signature(fallback)
 
 
+def converted(ns, function, values):
+    """Positional values converted to the types the function declares (a constructor taking a TreeNode gets one)."""
+    try:
+        parameters = [p for p in inspect.signature(function).parameters.values() if p.name != "self"]
+    except (TypeError, ValueError):
+        return values
+    return [convert_in(ns, p.annotation, v) for p, v in zip(parameters, values)] + list(values[len(parameters):])
+
+
 def run_design(ns, arguments):
     operations, args = arguments["operations"], arguments["arguments"]
     cls = ns.get(operations[0])
     if not inspect.isclass(cls):
         raise LookupError("class %s is not defined" % operations[0])
-    obj = cls(*args[0])
+    obj = cls(*converted(ns, cls.__init__, args[0]))
     results = [None]
     for operation, operation_args in zip(operations[1:], args[1:]):
-        results.append(to_json(getattr(obj, operation)(*operation_args)))
+        method = getattr(obj, operation)
+        results.append(to_json(method(*converted(ns, method, operation_args))))
     return results
+
+
+def find_node(root, value):
+    """The node of a tree (or list) holding a value: arguments that name nodes by value (LCA's p and q)."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            continue
+        if node.val == value:
+            return node
+        stack.extend(n for n in (getattr(node, "left", None), getattr(node, "right", None),
+                                 getattr(node, "next", None)) if n is not None)
+    raise LookupError("no node with value %r in the structure given" % (value,))
+
+
+def call_arguments(ns, parameters, values):
+    """Values converted by the declared types. A TreeNode/ListNode parameter given a plain value (not a list) names
+    a node of the structure another argument builds; {@return the values and whether any named a node so}"""
+    converted_values, by_value = [], []
+    for position, (parameter, value) in enumerate(zip(parameters, values)):
+        text = annotation_text(parameter.annotation) or ""
+        if ("TreeNode" in text or "ListNode" in text) and not isinstance(value, list) and value is not None:
+            by_value.append(position)
+            converted_values.append(value)
+        else:
+            converted_values.append(convert_in(ns, parameter.annotation, value))
+    if by_value:
+        structures = [v for i, v in enumerate(converted_values)
+                      if i not in by_value and type(v).__name__ in ("TreeNode", "ListNode")]
+        if not structures:
+            raise LookupError("a node is named by value but no argument is a tree or list to find it in")
+        for position in by_value:
+            converted_values[position] = find_node(structures[0], converted_values[position])
+    return converted_values, bool(by_value)
 
 
 def serve(ns, entry_point, emit, describe):
@@ -280,18 +368,28 @@ def main():
                 actual = run_design(ns, arguments)
             else:
                 if target is None:
-                    name, bound, raw = find_target(ns, before, config.get("entry_point"))
+                    name, bound, raw = find_target(ns, before, config.get("entry_point"),
+                                                   config.get("signature_source"), arguments)
                     signature = signature_of(name, raw, config.get("signature_source"))
                     parameters = [p for p in signature.parameters.values() if p.name != "self"]
                     target = (bound, parameters, signature.return_annotation)
                 bound, parameters, returns = target
-                values = bind(parameters, arguments)
-                values = [convert_in(ns, p.annotation, v) for p, v in zip(parameters, values)]
+                values, by_value = call_arguments(ns, parameters, bind(parameters, arguments))
                 result = bound(*values)
-                in_place = result is None and annotation_text(returns) in ("None", "NoneType") and values
-                actual = to_json(values[0] if in_place else result)
                 returned = annotation_text(returns) or ""
-                if actual is None and ("TreeNode" in returned or "ListNode" in returned):
+                # A method declared (or found) to return nothing is judged on its first argument after the call:
+                # the array it sorted, the tree it flattened.
+                first = annotation_text(parameters[0].annotation) or "" if parameters else ""
+                in_place = result is None and returned in ("None", "NoneType", "") and values and (
+                    type(values[0]).__name__ in ("list", "TreeNode", "ListNode")
+                    or "TreeNode" in first or "ListNode" in first)
+                if by_value and type(result).__name__ in ("TreeNode", "ListNode"):
+                    # Nodes named by value in, a node's value out (LCA answers 6, not the subtree under 6).
+                    actual = to_json(result.val)
+                else:
+                    actual = to_json(values[0] if in_place else result)
+                structure = returned if not in_place else first
+                if actual is None and ("TreeNode" in structure or "ListNode" in structure):
                     actual = []
             signal.setitimer(signal.ITIMER_REAL, 0)
             emit({"i": index, "status": "ok", "actual": actual})

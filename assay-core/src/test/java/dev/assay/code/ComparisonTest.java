@@ -44,12 +44,21 @@ class ComparisonTest {
     }
 
     @Test
-    void unordered_compares_top_level_multisets_only() {
+    void unordered_compares_inner_lists_as_sets_only_where_the_expected_ones_read_as_sets() {
         var unordered = new Comparison(Comparison.Mode.UNORDERED, 1e-5);
 
         assertThat(unordered.accepts(Json.parse("[[1,2],[3]]"), Json.parse("[[3],[1,2]]"))).isTrue();
-        assertThat(unordered.accepts(Json.parse("[[1,2],[3]]"), Json.parse("[[3],[2,1]]"))).isFalse();
+        // Sorted and distinct: groups or subsets, whose own order is free.
+        assertThat(unordered.accepts(Json.parse("[[1,2],[3]]"), Json.parse("[[3],[2,1]]"))).isTrue();
+        assertThat(unordered.accepts(Json.parse("[[\"ate\",\"eat\"],[\"bat\"]]"),
+                Json.parse("[[\"bat\"],[\"eat\",\"ate\"]]"))).isTrue();
+        // Permutations are one set once sorted: each keeps its order, so the same one twice fails.
+        assertThat(unordered.accepts(Json.parse("[[1,2],[2,1]]"), Json.parse("[[1,2],[1,2]]"))).isFalse();
+        assertThat(unordered.accepts(Json.parse("[[1,2],[2,1]]"), Json.parse("[[2,1],[1,2]]"))).isTrue();
+        // An inner list written out of order is a sequence: its order counts.
+        assertThat(unordered.accepts(Json.parse("[[2,1],[3]]"), Json.parse("[[3],[1,2]]"))).isFalse();
         assertThat(unordered.accepts(Json.parse("[1,1,2]"), Json.parse("[1,2,2]"))).isFalse();
+        assertThat(unordered.accepts(Json.parse("[[1,2],[3]]"), Json.parse("[[1,2],[3],[3]]"))).isFalse();
     }
 
     @Test
