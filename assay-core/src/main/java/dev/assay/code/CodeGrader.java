@@ -69,6 +69,8 @@ public final class CodeGrader {
         } else if (!question.testCode().isEmpty()) {
             source = "test_code";
             tests = List.of(new TestCase("check", null, null, false));
+        } else if (!StdioExamples.parse(question.description()).isEmpty()) {
+            return gradeProgram(question, code, runner.isPresent(), StdioExamples.parse(question.description()));
         } else {
             source = "examples";
             parse = question.examples();
@@ -80,8 +82,12 @@ public final class CodeGrader {
                 }
             }
         }
-        Comparison comparison = Comparison.choose(question.compare(), question.description(),
-                tests.stream().map(TestCase::expected).toList());
+        Comparison comparison = withChecker(question, Comparison.choose(question.compare(), question.description(),
+                tests.stream().map(TestCase::expected).toList()));
+        if (comparison.mode() == Comparison.Mode.CHECKER && question.checkerCode().isEmpty()) {
+            return refused(question, source, parse, comparison, unsupported, Problem.of("check.invalid_expected",
+                    "compare: checker needs the question's checker_code"));
+        }
         if (runner.isEmpty()) {
             return refused(question, source, parse, comparison, unsupported, Problem.of("code.unsupported_language",
                     "no runner for language '" + question.language() + "' (python, javascript and java are supported)"));
@@ -115,11 +121,104 @@ public final class CodeGrader {
             outcomes = run(runner.get(), question, code, tests);
         }
         var results = new ArrayList<CaseResult>(unsupported);
+        results.addAll(comparison.mode() == Comparison.Mode.CHECKER && !source.equals("test_code")
+                ? checked(question, tests, outcomes) : judged(tests, outcomes, comparison));
+        return new Grade(question.language(), sandbox.kind(), source, parse, comparison, results, null);
+    }
+
+    private static Comparison withChecker(CodeQuestion question, Comparison comparison) {
+        return question.checkerCode().isEmpty() ? comparison
+                : new Comparison(Comparison.Mode.CHECKER, comparison.tolerance());
+    }
+
+    private static List<CaseResult> judged(List<TestCase> tests, List<Outcome> outcomes, Comparison comparison) {
+        var results = new ArrayList<CaseResult>();
         for (int i = 0; i < tests.size(); i++) {
             results.add(judge(tests.get(i), outcomes.get(i), comparison));
         }
-        return new Grade(question.language(), sandbox.kind(), source, parse, comparison, results, null);
+        return results;
     }
+
+    /** The question's checker judges every output the program gave; the rest keep their status. */
+    private List<CaseResult> checked(CodeQuestion question, List<TestCase> tests, List<Outcome> outcomes)
+            throws InterruptedException {
+        var given = new ArrayList<Integer>();
+        var judged = new ArrayList<CheckerCodeRun.Judged>();
+        for (int i = 0; i < tests.size(); i++) {
+            if (outcomes.get(i).status().equals("ok")) {
+                given.add(i);
+                judged.add(new CheckerCodeRun.Judged(tests.get(i).input(), outcomes.get(i).actual(),
+                        tests.get(i).expected()));
+            }
+        }
+        List<CheckerCodeRun.Verdict> verdicts = judged.isEmpty() ? List.of() : CheckerCodeRun.judge(sandbox,
+                question.checkerCode(), judged, options.caseTimeout().toMillis() / 1000.0, limits(judged.size()));
+        var results = new ArrayList<CaseResult>();
+        for (int i = 0; i < tests.size(); i++) {
+            int position = given.indexOf(i);
+            if (position < 0) {
+                results.add(judge(tests.get(i), outcomes.get(i), null));
+                continue;
+            }
+            CheckerCodeRun.Verdict verdict = verdicts.get(position);
+            CaseResult.Status status = verdict.failed() ? CaseResult.Status.RUNTIME_ERROR
+                    : verdict.accepted() ? CaseResult.Status.PASSED : CaseResult.Status.WRONG_ANSWER;
+            results.add(result(tests.get(i), status, outcomes.get(i).actual(), verdict.message()));
+        }
+        return results;
+    }
+
+    /**
+     * A program-style question (sample input and output): the whole program runs once per sample with the sample on
+     * stdin, and what it prints is compared as text.
+     */
+    private Grade gradeProgram(CodeQuestion question, String code, boolean supported,
+                               List<StdioExamples.Sample> samples) throws InterruptedException {
+        var tests = new ArrayList<TestCase>();
+        for (StdioExamples.Sample sample : samples) {
+            ObjectNode input = Json.object().put("stdin", sample.stdin());
+            tests.add(new TestCase(sample.label(), input, TextNode.valueOf(sample.stdout()), false));
+        }
+        Comparison comparison = withChecker(question,
+                Comparison.choose(question.compare(), question.description(), List.of()));
+        if (!supported) {
+            return refused(question, STDIO, null, comparison, List.of(), Problem.of("code.unsupported_language",
+                    "no runner for language '" + question.language() + "' (python, javascript and java are supported)"));
+        }
+        var results = new ArrayList<CaseResult>();
+        if (code.isBlank()) {
+            tests.forEach(test -> results.add(result(test, CaseResult.Status.RUNTIME_ERROR, null,
+                    "the answer contains no code")));
+            return new Grade(question.language(), sandbox.kind(), STDIO, null, comparison, results, null);
+        }
+        SandboxLimits base = limits(samples.size());
+        // The JVM and V8 reserve far more address space than they use: their heap flags bound their memory.
+        long addressSpace = question.language().equals("python") ? base.memoryBytes()
+                : Math.max(base.memoryBytes(), 8L << 30);
+        var programLimits = new SandboxLimits(base.wallTime().plusSeconds(30), addressSpace, base.maxProcesses(),
+                base.maxOutputBytes());
+        List<Outcome> outcomes = StdioRun.execute(sandbox, question.language(), code, samples,
+                options.caseTimeout().toMillis() / 1000.0, options.memoryBytes(), programLimits);
+        if (comparison.mode() == Comparison.Mode.CHECKER) {
+            results.addAll(checked(question, tests, outcomes));
+            return new Grade(question.language(), sandbox.kind(), STDIO, null, comparison, results, null);
+        }
+        for (int i = 0; i < tests.size(); i++) {
+            TestCase test = tests.get(i);
+            Outcome outcome = outcomes.get(i);
+            if (outcome.status().equals("ok")) {
+                boolean accepted = comparison.acceptsText(test.expected().asText(), outcome.actual().asText());
+                results.add(result(test, accepted ? CaseResult.Status.PASSED : CaseResult.Status.WRONG_ANSWER,
+                        outcome.actual(), ""));
+            } else {
+                results.add(judge(test, outcome, comparison));
+            }
+        }
+        return new Grade(question.language(), sandbox.kind(), STDIO, null, comparison, results, null);
+    }
+
+    /** The source of tests for program-style questions: their sample input and output. */
+    private static final String STDIO = "stdio";
 
     private Grade refused(CodeQuestion question, String source, ParsedExamples parse, Comparison comparison,
                           List<CaseResult> unsupported, Problem problem) {

@@ -22,10 +22,19 @@ import java.util.Map;
  * @param referenceSolution a solution known to be right; empty when none (needed by {@code compare: custom})
  * @param starterCode       the signature given to the model; empty when none
  * @param testCode          HumanEval-style test code defining {@code check(candidate)}; empty when none
+ * @param checkerCode       the question's own checker for problems with many valid answers: Python defining
+ *                          {@code check(input, output, expected)} that returns whether an output is valid (or
+ *                          {@code (valid, reason)}); empty to compare with the expected values
  */
 public record CodeQuestion(String id, String description, String language, String entryPoint,
                            List<TestCase> testCases, String compare, String referenceSolution, String starterCode,
-                           String testCode) {
+                           String testCode, String checkerCode) {
+    /** A question without a checker of its own. */
+    public CodeQuestion(String id, String description, String language, String entryPoint, List<TestCase> testCases,
+                        String compare, String referenceSolution, String starterCode, String testCode) {
+        this(id, description, language, entryPoint, testCases, compare, referenceSolution, starterCode, testCode, "");
+    }
+
     public CodeQuestion {
         testCases = List.copyOf(testCases);
         description = nullToEmpty(description);
@@ -35,6 +44,7 @@ public record CodeQuestion(String id, String description, String language, Strin
         referenceSolution = nullToEmpty(referenceSolution);
         starterCode = nullToEmpty(starterCode);
         testCode = nullToEmpty(testCode);
+        checkerCode = nullToEmpty(checkerCode);
     }
 
     /**
@@ -51,7 +61,8 @@ public record CodeQuestion(String id, String description, String language, Strin
         return new CodeQuestion(evalCase.id(), evalCase.prompt(),
                 text(attributes, options, "code_language", "language"), text(attributes, options, "entry_point"),
                 tests, text(attributes, options, "compare"), text(attributes, options, "reference_solution"),
-                text(attributes, options, "starter_code"), text(attributes, options, "test_code"));
+                text(attributes, options, "starter_code"), text(attributes, options, "test_code"),
+                text(attributes, options, "checker_code"));
     }
 
     /** {@return explicit tests; {@code expected}, then {@code expected_output}, then {@code reference_answer}} */

@@ -33,10 +33,11 @@ public record Comparison(Mode mode, double tolerance) {
 
     /**
      * The closed set of comparison modes; the lower-case names are what case files write.
-     * {@code custom} runs the reference solution on each input and compares with its output.
+     * {@code custom} runs the reference solution on each input and compares with its output; {@code checker} asks
+     * the question's own checker ({@code checker_code}) whether each output is valid.
      */
     public enum Mode {
-        EXACT, FLOAT, UNORDERED, CUSTOM;
+        EXACT, FLOAT, UNORDERED, CUSTOM, CHECKER;
 
         @JsonValue
         public String wireName() {
@@ -50,7 +51,7 @@ public record Comparison(Mode mode, double tolerance) {
                 }
             }
             throw AssayException.of("check.invalid_expected",
-                    "compare must be exact, float, unordered or custom, got '" + name + "'");
+                    "compare must be exact, float, unordered, custom or checker, got '" + name + "'");
         }
     }
 
@@ -87,11 +88,52 @@ public record Comparison(Mode mode, double tolerance) {
     /** {@return whether the actual output is accepted} */
     public boolean accepts(JsonNode expected, JsonNode actual) {
         return switch (mode) {
-            case EXACT, CUSTOM -> equal(expected, actual, false);
+            case EXACT, CUSTOM, CHECKER -> equal(expected, actual, false);
             case FLOAT -> equal(expected, actual, true);
             case UNORDERED -> (expected.isArray() && actual.isArray())
                     ? sameMultiset(expected, actual) : equal(expected, actual, true);
         };
+    }
+
+    /**
+     * {@return whether a program's printed output is accepted} Line ends, trailing spaces and blank lines at the
+     * ends do not count; in float mode numbers compare within the tolerance, token by token; in unordered mode the
+     * lines may come in any order.
+     */
+    public boolean acceptsText(String expected, String actual) {
+        String want = StdioExamples.normalise(expected);
+        String got = StdioExamples.normalise(actual);
+        if (want.equals(got)) {
+            return true;
+        }
+        return switch (mode) {
+            case FLOAT -> sameTokens(want, got);
+            case UNORDERED -> want.lines().sorted().toList().equals(got.lines().sorted().toList());
+            case EXACT, CUSTOM, CHECKER -> false;
+        };
+    }
+
+    private boolean sameTokens(String expected, String actual) {
+        String[] want = expected.strip().split("\\s+");
+        String[] got = actual.strip().split("\\s+");
+        if (want.length != got.length) {
+            return false;
+        }
+        for (int i = 0; i < want.length; i++) {
+            if (!want[i].equals(got[i])) {
+                try {
+                    double e = Double.parseDouble(want[i]);
+                    double a = Double.parseDouble(got[i]);
+                    double diff = Math.abs(e - a);
+                    if (!(diff <= tolerance || diff <= tolerance * Math.abs(e))) {
+                        return false;
+                    }
+                } catch (NumberFormatException notNumbers) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**

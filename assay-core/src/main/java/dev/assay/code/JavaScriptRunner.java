@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * Runs JavaScript through {@code harness.js} on Node. Functions and {@code class Solution} methods are bound by
- * parameter name with positional fallback; ListNode/TreeNode conversion is not done (JavaScript has no types to
- * tell when it is wanted).
+ * parameter name with positional fallback; lists and trees follow the JSDoc types above the function, as judge
+ * sites write them.
  */
 final class JavaScriptRunner implements LanguageRunner {
     private static final String HARNESS = LanguageRunner.resource("harness.js");
