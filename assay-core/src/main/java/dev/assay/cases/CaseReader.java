@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
-import dev.assay.check.CheckerRegistry;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -55,7 +54,7 @@ final class CaseReader implements ReferenceFormat.Problems {
         this.source = source;
     }
 
-    static Result read(CaseFile.Entry entry, String file, String fileLanguage, CheckerRegistry registry) {
+    static Result read(CaseFile.Entry entry, String file, String fileLanguage, CheckValidator registry) {
         var source = new SourceRef(file, entry.line());
         if (!entry.node().isObject()) {
             return new Result(null, "", List.of(new CaseProblem("case.invalid_shape", source, "", "",
@@ -64,7 +63,7 @@ final class CaseReader implements ReferenceFormat.Problems {
         return new CaseReader((ObjectNode) entry.node(), source).read(fileLanguage, registry);
     }
 
-    private Result read(String fileLanguage, CheckerRegistry registry) {
+    private Result read(String fileLanguage, CheckValidator registry) {
         String id = text("id", true, "a non-empty string");
         if (id != null && !id.isBlank()) {
             caseId = id.strip();
@@ -266,9 +265,9 @@ final class CaseReader implements ReferenceFormat.Problems {
     }
 
     /** The checker's own factory decides whether {@code expected} makes sense, so bad options fail at load. */
-    private void validate(Located located, CheckerRegistry registry) {
+    private void validate(Located located, CheckValidator registry) {
         try {
-            registry.create(located.check());
+            registry.validate(located.check());
         } catch (AssayException e) {
             Problem problem = e.problem();
             boolean unknown = problem.type().equals("plugin.unknown");

@@ -1,6 +1,5 @@
 package dev.assay.cases;
 
-import dev.assay.check.CheckerRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,10 +24,10 @@ import java.util.stream.Stream;
  * ({@code checker: {type: ...}}), whose files also bring the reference workspace fixtures. Thread-safe.
  */
 public final class SuiteLoader {
-    private final CheckerRegistry registry;
+    private final CheckValidator registry;
 
     /** @param registry the checkers that validate each check's name and {@code expected} */
-    public SuiteLoader(CheckerRegistry registry) {
+    public SuiteLoader(CheckValidator registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
     }
 

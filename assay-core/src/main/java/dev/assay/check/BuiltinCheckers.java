@@ -1,11 +1,12 @@
 package dev.assay.check;
 
-import dev.assay.check.judge.JudgeCheckerFactory;
 import java.util.List;
 
 /**
- * The one visible place where Assay's own checkers are registered. {@code judge} is registered without a judge
- * model, so suites using it load and validate; the edge registers a configured {@link JudgeCheckerFactory} over it.
+ * The one visible place where the checkers of this package are registered. Checkers of packages above it arrive
+ * like any plug-in, through {@code META-INF/services/dev.assay.check.CheckerFactory}: {@code code} (code questions,
+ * run in bubblewrap) and {@code judge} (without a judge model, so suites using it load and validate; the edge
+ * registers a configured one over it).
  */
 final class BuiltinCheckers {
     private BuiltinCheckers() {
@@ -22,10 +23,6 @@ final class BuiltinCheckers {
                 FileExistsChecker.FACTORY,
                 FileContainsChecker.FACTORY,
                 JsonSchemaChecker.FACTORY,
-                JsonContainsChecker.FACTORY,
-                // Code questions run in bubblewrap; without it the checker gives error verdicts, never host runs.
-                new dev.assay.code.CodeCheckerFactory(),
-                // Without a configured judge model, judge checks are skipped with judge.not_configured.
-                JudgeCheckerFactory.unconfigured());
+                JsonContainsChecker.FACTORY);
     }
 }

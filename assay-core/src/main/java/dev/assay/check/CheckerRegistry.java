@@ -3,6 +3,7 @@ package dev.assay.check;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.cases.Check;
+import dev.assay.cases.CheckValidator;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -14,7 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Checkers by name. The built-ins are registered in {@link #builtins()}; others arrive through
  * {@link ServiceLoader} or {@link #register}. Thread-safe.
  */
-public final class CheckerRegistry {
+public final class CheckerRegistry implements CheckValidator {
     private final Map<String, CheckerFactory> factories = new ConcurrentHashMap<>();
 
     /** {@return a registry holding every built-in checker and those found on the class path} */
@@ -31,8 +32,15 @@ public final class CheckerRegistry {
     }
 
     /** {@return the registered names, sorted} */
+    @Override
     public Set<String> names() {
         return new TreeMap<>(factories).keySet();
+    }
+
+    /** Creates the check's checker, which validates its {@code expected}, and drops it. */
+    @Override
+    public void validate(Check check) {
+        create(check);
     }
 
     /**
@@ -52,20 +60,13 @@ public final class CheckerRegistry {
     }
 
     /**
-     * {@return the canonical names of the tools a check requires the target to offer: those a {@code tool_called} or
-     * {@code tool_args} check names, read as the checker reads them (the reference server skipped such cases); empty
-     * for other checks and for an expectation that does not validate, which is judged as an error when the case runs}
+     * {@return the canonical names of the tools a check requires the target to offer, as its checker says
+     * ({@link Checker#requiredTools()}: those a {@code tool_called} or {@code tool_args} check names); empty for an
+     * expectation that does not validate, which is judged as an error when the case runs}
      */
     public List<String> requiredTools(Check check) {
-        if (!check.checker().equals("tool_called") && !check.checker().equals("tool_args")) {
-            return List.of();
-        }
         try {
-            return switch (create(check)) {
-                case ToolCalledChecker called -> called.tools();
-                case ToolArgsChecker args -> args.calls().stream().map(ToolArgsChecker.ExpectedCall::tool).toList();
-                default -> List.of();
-            };
+            return create(check).requiredTools();
         } catch (AssayException invalid) {
             return List.of();
         }

@@ -40,6 +40,11 @@ import java.util.function.UnaryOperator;
  * @param bfcl     whether BFCL's rules apply ({@code "match": "bfcl"})
  */
 record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl) implements Checker {
+    @Override
+    public List<String> requiredTools() {
+        return calls.stream().map(ExpectedCall::tool).toList();
+    }
+
     static final CheckerFactory FACTORY = new BuiltinFactory("tool_args", ToolArgsChecker::create);
     static final double PARTIAL_SCORE = 0.5;
     static final String TOOL_NOT_CALLED = "tool_args.tool_not_called";

@@ -22,6 +22,11 @@ import java.util.Set;
  * @param requireSuccess count only calls whose output reported success
  */
 record ToolCalledChecker(List<String> tools, boolean requireSuccess) implements Checker {
+    @Override
+    public List<String> requiredTools() {
+        return tools;
+    }
+
     static final CheckerFactory FACTORY = new BuiltinFactory("tool_called", ToolCalledChecker::create);
 
     ToolCalledChecker {

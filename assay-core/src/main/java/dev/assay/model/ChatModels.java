@@ -2,70 +2,64 @@ package dev.assay.model;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
-import dev.assay.model.anthropic.AnthropicChatModel;
-import dev.assay.model.anthropic.AnthropicSettings;
-import dev.assay.model.openai.OpenAiChatModel;
-import dev.assay.model.openai.OpenAiSettings;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
  * Builds chat models from what users type ({@code mock}, {@code openai:gpt-4o-mini},
- * {@code anthropic:claude-sonnet-4-5}). The one place model kinds are registered; the CLI, the server and dialog
- * replay all come through here.
+ * {@code anthropic:claude-sonnet-4-5}) through the {@link ModelProvider} registered for the kind; the CLI, the server
+ * and dialog replay all come through here, so the key and model-name checks are made once for every provider.
  */
 public final class ChatModels {
-    /** The model kinds users can name, as the prefix before {@code :}. */
-    public static final List<String> MODEL_KINDS = List.of("mock", "openai", "anthropic");
+    /** The providers by kind: the offline mock, and those on the class path (OpenAI, Anthropic, plug-ins). */
+    private static final Map<String, ModelProvider> PROVIDERS = load();
+
+    /** The model kinds this installation knows, sorted: what {@code --model KIND:NAME} accepts. */
+    public static final List<String> MODEL_KINDS = List.copyOf(PROVIDERS.keySet());
 
     private ChatModels() {
     }
 
-    /**
-     * @param options what the user asked for
-     * @param env     reads environment variables (the edge passes {@code System::getenv}); used for the API key only
-     * @param log     receives retry lines
-     * @throws AssayException {@code plugin.unknown} for an unknown kind, {@code target.missing_api_key} when the
-     *                        public OpenAI or Anthropic API is named without a key
-     */
+    private static Map<String, ModelProvider> load() {
+        var providers = new TreeMap<String, ModelProvider>();
+        providers.put(MockChatModel.PROVIDER.kind(), MockChatModel.PROVIDER);
+        ServiceLoader.load(ModelProvider.class, ChatModels.class.getClassLoader())
+                .forEach(provider -> providers.putIfAbsent(provider.kind(), provider));
+        return Collections.unmodifiableMap(providers);
+    }
+
     public static ChatModel chatModel(ModelOptions options, Function<String, String> env, Consumer<String> log) {
         String spec = options.model().strip();
         int colon = spec.indexOf(':');
         String kind = colon < 0 ? spec : spec.substring(0, colon);
         String name = colon < 0 ? "" : spec.substring(colon + 1).strip();
-        return switch (kind) {
-            case "mock" -> new MockChatModel();
-            case "openai" -> {
-                if (name.isEmpty()) {
-                    throw invalid("give the model after 'openai:', e.g. openai:gpt-4o-mini");
-                }
-                String key = key(options, OpenAiSettings.DEFAULT_BASE_URL, env);
-                yield new OpenAiChatModel(new OpenAiSettings(name, options.baseUrl(), key, options.stream(),
-                        options.requestTimeout(), options.retry()), log);
-            }
-            case "anthropic" -> {
-                if (name.isEmpty()) {
-                    throw invalid("give the model after 'anthropic:', e.g. anthropic:claude-sonnet-4-5");
-                }
-                String key = key(options, AnthropicSettings.DEFAULT_BASE_URL, env);
-                yield new AnthropicChatModel(new AnthropicSettings(name, options.baseUrl(), key,
-                        options.requestTimeout(), options.retry(), 0), log);
-            }
-            default -> throw new AssayException(Problem.of("plugin.unknown",
-                    "unknown model kind '" + kind + "' in '" + spec + "'; known: mock, openai:MODEL, anthropic:MODEL")
+        ModelProvider provider = PROVIDERS.get(kind);
+        if (provider == null) {
+            throw new AssayException(Problem.of("plugin.unknown", "unknown model kind '" + kind + "' in '" + spec
+                            + "'; known: " + String.join(", ", PROVIDERS.values().stream().map(ChatModels::usage)
+                            .toList()))
                     .withDetail("field", "model"));
-        };
+        }
+        if (provider.exampleModel().isEmpty()) {
+            return provider.create(name, options, "", log);
+        }
+        if (name.isEmpty()) {
+            throw invalid("give the model after '" + kind + ":', e.g. " + kind + ":" + provider.exampleModel());
+        }
+        return provider.create(name, options, key(options, provider.defaultBaseUrl(), env), log);
     }
 
-    /**
-     * {@return the API key to send: the named variable's key to any server, the default variable's key only to the
-     * provider's own host (an OpenAI key is not handed to whatever {@code --base-url} points at); empty for none}
-     *
-     * @throws AssayException {@code target.missing_api_key} when the provider's own API is named without a key
-     */
+    private static String usage(ModelProvider provider) {
+        return provider.exampleModel().isEmpty() ? provider.kind() : provider.kind() + ":MODEL";
+    }
+
     static String key(ModelOptions options, String providerUrl, Function<String, String> env) {
         boolean providerHost = options.baseUrl() == null || options.baseUrl().isBlank()
                 || sameHost(options.baseUrl(), providerUrl);

@@ -2,6 +2,7 @@ package dev.assay.model;
 
 import dev.assay.transcript.Usage;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The offline model {@code mock}: it answers every request with the same fixed text and never calls tools. It
@@ -11,6 +12,29 @@ import java.util.List;
 public final class MockChatModel implements ChatModel {
     /** The fixed answer; chosen so that no checker mistakes it for an option letter or a tool call. */
     public static final String ANSWER = "mock response";
+
+    /** The kind {@code mock}: no model name, no key, no endpoint. */
+    static final ModelProvider PROVIDER = new ModelProvider() {
+        @Override
+        public String kind() {
+            return "mock";
+        }
+
+        @Override
+        public String defaultBaseUrl() {
+            return "";
+        }
+
+        @Override
+        public String exampleModel() {
+            return "";
+        }
+
+        @Override
+        public ChatModel create(String model, ModelOptions options, String apiKey, Consumer<String> log) {
+            return new MockChatModel();
+        }
+    };
 
     @Override
     public String name() {

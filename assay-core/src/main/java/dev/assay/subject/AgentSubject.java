@@ -13,7 +13,7 @@ import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.DeclaredTools;
-import dev.assay.tools.DeclaredFunctionTool;
+import dev.assay.subject.DeclaredFunctionTool;
 import dev.assay.tools.Tool;
 import dev.assay.tools.ToolNames;
 import dev.assay.tools.ToolResult;

@@ -149,7 +149,7 @@ class FunctionCallingRunTest {
             assertThat(offeredNames(firstRequestFor(server, "Oslo")))
                     .startsWith("weather_forecast").contains("read_file", "final_answer");
             assertThat(items.get("beside_builtins").finalAnswer()).contains(
-                    dev.assay.tools.DeclaredFunctionTool.ACKNOWLEDGEMENT);
+                    dev.assay.subject.DeclaredFunctionTool.ACKNOWLEDGEMENT);
 
             assertThat(items.get("builtins_only").status()).isEqualTo(ItemStatus.PASSED);
             assertThat(offeredNames(firstRequestFor(server, "Just answer"))).contains("read_file")

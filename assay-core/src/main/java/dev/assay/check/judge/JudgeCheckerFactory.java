@@ -8,6 +8,7 @@ import dev.assay.check.CheckContext;
 import dev.assay.check.Checker;
 import dev.assay.check.CheckerFactory;
 import dev.assay.check.Verdict;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +20,7 @@ import java.util.Map;
  * threshold the check passes when the score reaches it; without one a numeric score gives partial credit (the score
  * mapped to [0, 1]). Thread-safe.
  *
- * <p>{@link #unconfigured()} validates {@code expected} when a suite loads and skips every judge check with
+ * <p>The factory without judges ({@link #JudgeCheckerFactory()}) validates {@code expected} when a suite loads and skips every judge check with
  * {@code judge.not_configured}: a missing judge, like a missing tool, makes a case unrunnable here rather than wrong.
  */
 public final class JudgeCheckerFactory implements CheckerFactory {
@@ -31,8 +32,16 @@ public final class JudgeCheckerFactory implements CheckerFactory {
     private final JudgeCache cache;
 
     /**
-     * @param judges  the configured judges; the first is the default for checks that name none. Empty for
-     *                {@link #unconfigured()} behaviour
+     * The factory without a judge model, as {@link java.util.ServiceLoader} makes it: judge checks validate at load
+     * and are skipped with {@code judge.not_configured} when they run.
+     */
+    public JudgeCheckerFactory() {
+        this(List.of(), JudgeCache.disabled());
+    }
+
+    /**
+     * @param judges  the configured judges; the first is the default for checks that name none; empty for a
+     *                factory that skips every judge check
      * @param cache   where answers are kept by request hash ({@link JudgeCache#disabled()} for none)
      */
     public JudgeCheckerFactory(List<JudgeModel> judges, JudgeCache cache) {
@@ -42,13 +51,8 @@ public final class JudgeCheckerFactory implements CheckerFactory {
                 throw new IllegalArgumentException("two judges are named '" + judge.name() + "'");
             }
         }
-        this.judges = java.util.Collections.unmodifiableMap(byName);
+        this.judges = Collections.unmodifiableMap(byName);
         this.cache = cache;
-    }
-
-    /** {@return a factory without judges: it validates checks and skips them when run} */
-    public static JudgeCheckerFactory unconfigured() {
-        return new JudgeCheckerFactory(List.of(), JudgeCache.disabled());
     }
 
     @Override

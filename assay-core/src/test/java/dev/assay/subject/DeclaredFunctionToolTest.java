@@ -1,10 +1,12 @@
-package dev.assay.tools;
+package dev.assay.subject;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.cases.DeclaredTools.DeclaredFunction;
+import dev.assay.tools.ToolResult;
+import dev.assay.tools.Workspace;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

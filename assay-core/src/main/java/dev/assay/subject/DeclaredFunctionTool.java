@@ -1,10 +1,15 @@
-package dev.assay.tools;
+package dev.assay.subject;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.cases.DeclaredTools;
 import dev.assay.cases.DeclaredTools.DeclaredFunction;
+import dev.assay.tools.Tool;
+import dev.assay.tools.ToolResult;
+import dev.assay.tools.ToolSpec;
+import dev.assay.tools.Workspace;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,7 +31,7 @@ public record DeclaredFunctionTool(DeclaredFunction function, JsonNode result) i
             ? a.decimalValue().compareTo(b.decimalValue()) : a.equals(b) ? 0 : 1;
 
     /** {@return the tools for a case's declared functions, each with its result entry} */
-    public static java.util.List<Tool> of(DeclaredTools declared) {
+    public static List<Tool> of(DeclaredTools declared) {
         Map<String, JsonNode> results = declared.results();
         return declared.functions().stream()
                 .<Tool>map(function -> new DeclaredFunctionTool(function, results.get(function.name())))
