@@ -53,7 +53,8 @@ public final class ChatModels {
         if (name.isEmpty()) {
             throw invalid("give the model after '" + kind + ":', e.g. " + kind + ":" + provider.exampleModel());
         }
-        return provider.create(name, options, key(options, provider.defaultBaseUrl(), env), log);
+        String key = provider.defaultBaseUrl().isEmpty() ? "" : key(options, provider.defaultBaseUrl(), env);
+        return provider.create(name, options, key, log);
     }
 
     private static String usage(ModelProvider provider) {

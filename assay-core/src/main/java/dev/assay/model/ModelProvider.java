@@ -13,8 +13,8 @@ public interface ModelProvider {
     String kind();
 
     /**
-     * {@return the provider's own endpoint, where its key is required and sent; empty for a kind that calls
-     * nothing (mock)}
+     * {@return the provider's own endpoint, where its key is required and sent; empty for a kind that needs no key
+     * (mock, a local model)}
      */
     String defaultBaseUrl();
 
