@@ -1,5 +1,6 @@
 package dev.assay;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -26,6 +27,15 @@ class ArchitectureTest {
     @Test
     void no_package_depends_on_itself_through_others() {
         slices().matching("dev.assay.(**)").should().beFreeOfCycles().check(core);
+    }
+
+    /** The system under test gets its task, never the checks and expected values it will be judged by. */
+    @Test
+    void systems_under_test_see_cases_only_through_their_input() {
+        noClasses().that().resideInAPackage("dev.assay.subject..").and().doNotHaveSimpleName("SubjectInput")
+                .should().dependOnClassesThat().haveFullyQualifiedName("dev.assay.cases.Case")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.assay.cases.Check")
+                .check(core);
     }
 
     @Test

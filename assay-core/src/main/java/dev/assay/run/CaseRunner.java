@@ -17,6 +17,7 @@ import dev.assay.check.Checker;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.Verdict;
 import dev.assay.subject.Session;
+import dev.assay.subject.SubjectInput;
 import dev.assay.subject.Subject;
 import dev.assay.tools.ToolNames;
 import dev.assay.tools.mcp.McpToolset;
@@ -43,6 +44,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /** Runs and judges one case: workspace, prerequisites, the target under a deadline, the checks. Stateless. */
@@ -72,10 +74,11 @@ final class CaseRunner {
     }
 
     private Item runCase(String runId, int seq, Case template, RunPlan plan, Map<String, String> placeholders,
-                         Path caseDirectory, Consumer<String> log, java.util.function.BooleanSupplier cancelled,
+                         Path caseDirectory, Consumer<String> log, BooleanSupplier cancelled,
                          Instant started) throws InterruptedException {
         Case evalCase = template.withPlaceholders(placeholders);
-        Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames(evalCase));
+        SubjectInput input = SubjectInput.of(evalCase);
+        Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames(input));
         Optional<Problem> withheld = missing.stream().map(plan.target().withheldTools()::get)
                 .filter(Objects::nonNull).findFirst();
         if (withheld.isPresent()) {
@@ -93,7 +96,7 @@ final class CaseRunner {
             }
             return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null, problem, started);
         }
-        var unavailable = plan.target().unavailable(evalCase);
+        var unavailable = plan.target().unavailable(input);
         if (unavailable.isPresent()) {
             return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null, unavailable.get(),
                     started);
@@ -108,7 +111,7 @@ final class CaseRunner {
         var transcript = new TranscriptBuilder();
         var session = new Session(runId, sessionId(runId, evalCase), plan.config().userId(), workspace,
                 Instant.now().plus(timeout), transcript, log);
-        Future<Transcript> work = targetThreads.submit(() -> plan.target().run(evalCase, session));
+        Future<Transcript> work = targetThreads.submit(() -> plan.target().run(input, session));
         Transcript result;
         try {
             result = work.get(timeout.toMillis(), TimeUnit.MILLISECONDS);

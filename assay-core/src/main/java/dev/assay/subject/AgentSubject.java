@@ -78,8 +78,8 @@ public final class AgentSubject implements Subject {
     }
 
     @Override
-    public Set<String> toolNames(Case evalCase) {
-        return new LinkedHashSet<>(offerFor(evalCase).byName().keySet());
+    public Set<String> toolNames(SubjectInput input) {
+        return new LinkedHashSet<>(offerFor(input).byName().keySet());
     }
 
     @Override
@@ -107,15 +107,15 @@ public final class AgentSubject implements Subject {
     }
 
     @Override
-    public Transcript run(Case evalCase, Session session) throws InterruptedException {
+    public Transcript run(SubjectInput input, Session session) throws InterruptedException {
         TranscriptBuilder transcript = session.transcript();
-        Offer offer = offerFor(evalCase);
+        Offer offer = offerFor(input);
         var messages = new ArrayList<ChatMessage>();
-        String system = systemPrompt(offer, evalCase.language());
+        String system = systemPrompt(offer, input.language());
         if (!system.isEmpty()) {
             messages.add(ChatMessage.system(system));
         }
-        messages.add(ChatMessage.user(evalCase.prompt()));
+        messages.add(ChatMessage.user(input.prompt()));
         for (int step = 0; step < settings.maxSteps(); step++) {
             ModelResponse response;
             try {
@@ -233,8 +233,8 @@ public final class AgentSubject implements Subject {
      * A case that declares functions ({@code tools}) is offered those instead of the run's tools, or before them with
      * {@code builtin_tools: true} (a declared name wins over a run tool of the same name).
      */
-    private Offer offerFor(Case evalCase) {
-        DeclaredTools declared = DeclaredTools.of(evalCase);
+    private Offer offerFor(SubjectInput input) {
+        DeclaredTools declared = input.declaredTools();
         if (declared.isEmpty()) {
             return runTools;
         }

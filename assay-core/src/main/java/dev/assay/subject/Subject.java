@@ -2,7 +2,6 @@ package dev.assay.subject;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Problem;
-import dev.assay.cases.Case;
 import dev.assay.transcript.Transcript;
 import java.util.Map;
 import java.util.Optional;
@@ -23,23 +22,24 @@ public interface Subject extends AutoCloseable {
      * {@return the canonical names of the tools this target can use on one case}: by default {@link #toolNames()};
      * a target that offers a case's declared functions ({@code tools}) adds them
      */
-    default Set<String> toolNames(Case evalCase) {
+    default Set<String> toolNames(SubjectInput input) {
         return toolNames();
     }
 
     /**
-     * Works on one case, recording everything in {@code session.transcript()}, and returns the transcript.
+     * Works on one case's input (never its checks or expected values), recording everything in
+     * {@code session.transcript()}, and returns the transcript.
      * Failures of the system under test (timeouts, HTTP errors, malformed output) are recorded as
      * {@code TargetError} events, not thrown.
      */
-    Transcript run(Case evalCase, Session session) throws InterruptedException;
+    Transcript run(SubjectInput input, Session session) throws InterruptedException;
 
     /**
      * {@return why this target cannot work on a case here, if it cannot: the case becomes {@code skipped} with this
      * problem as its reason and stays out of the denominator (e.g. {@code replay.missing_case} for a case the
      * recording lacks)}. Checked before the workspace is made; the default is never.
      */
-    default Optional<Problem> unavailable(Case evalCase) {
+    default Optional<Problem> unavailable(SubjectInput input) {
         return Optional.empty();
     }
 

@@ -58,8 +58,8 @@ class AgentSubjectTest {
         var target = new AgentSubject(model, tools, settings, 1);
         var session = new Session("run", "s1", "", new Workspace(temp), Instant.now().plusSeconds(20),
                 new TranscriptBuilder(), line -> { });
-        return target.run(Case.of("c", "tool", "weather in Paris?", Check.of("contains", Json.parse("\"sunny\""))),
-                session);
+        return target.run(SubjectInput.of(Case.of("c", "tool", "weather in Paris?",
+                Check.of("contains", Json.parse("\"sunny\"")))), session);
     }
 
     @Test
@@ -122,7 +122,7 @@ class AgentSubjectTest {
             var target = new AgentSubject(model, List.of(FORECAST), AgentSettings.defaults(), 1);
             var session = new Session("run", "s1", "", new Workspace(temp), Instant.now().plusSeconds(20),
                     new TranscriptBuilder(), line -> { });
-            Transcript transcript = target.run(declaring("call them"), session);
+            Transcript transcript = target.run(SubjectInput.of(declaring("call them")), session);
 
             assertThat(server.requests().get(0).path("tools").findValuesAsText("name"))
                     .containsExactly("a_b", "a_b_2", "search");
@@ -132,7 +132,7 @@ class AgentSubjectTest {
             assertThat(transcript.events()).filteredOn(TranscriptEvent.ToolOutput.class::isInstance)
                     .extracting(event -> ((TranscriptEvent.ToolOutput) event).output())
                     .containsExactly("from a_b", "from a.b", "from search");
-            assertThat(target.toolNames(declaring("x"))).containsExactly("a.b", "a_b", "search");
+            assertThat(target.toolNames(SubjectInput.of(declaring("x")))).containsExactly("a.b", "a_b", "search");
             assertThat(target.toolNames()).containsExactly("weather@forecast");
         }
     }

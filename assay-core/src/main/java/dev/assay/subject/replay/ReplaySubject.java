@@ -9,6 +9,7 @@ import dev.assay.cases.Case;
 import dev.assay.cases.DeclaredTools;
 import dev.assay.subject.Session;
 import dev.assay.subject.Subject;
+import dev.assay.subject.SubjectInput;
 import dev.assay.tools.ToolNames;
 import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptEvent;
@@ -55,19 +56,19 @@ public final class ReplaySubject implements Subject {
 
     /** A case's declared functions were offered when it was recorded, whether or not the model called them. */
     @Override
-    public Set<String> toolNames(Case evalCase) {
+    public Set<String> toolNames(SubjectInput input) {
         var names = new LinkedHashSet<>(toolNames);
-        DeclaredTools.of(evalCase).functions().forEach(function -> names.add(function.name()));
+        input.declaredTools().functions().forEach(function -> names.add(function.name()));
         return names;
     }
 
     @Override
-    public Optional<Problem> unavailable(Case evalCase) {
-        if (recording.cases().containsKey(evalCase.id())) {
+    public Optional<Problem> unavailable(SubjectInput input) {
+        if (recording.cases().containsKey(input.caseId())) {
             return Optional.empty();
         }
         return Optional.of(Problem.of("replay.missing_case", "the recording has no transcript for this case")
-                .withDetail("case_id", evalCase.id())
+                .withDetail("case_id", input.caseId())
                 .withDetail("file", recording.source().toString()));
     }
 
@@ -82,10 +83,10 @@ public final class ReplaySubject implements Subject {
     }
 
     @Override
-    public Transcript run(Case evalCase, Session session) {
-        Recording.Recorded recorded = recording.cases().get(evalCase.id());
+    public Transcript run(SubjectInput input, Session session) {
+        Recording.Recorded recorded = recording.cases().get(input.caseId());
         if (recorded == null) {
-            session.transcript().add(new TranscriptEvent.TargetError(Instant.now(), unavailable(evalCase).orElseThrow()));
+            session.transcript().add(new TranscriptEvent.TargetError(Instant.now(), unavailable(input).orElseThrow()));
             return session.transcript().build();
         }
         for (var file : recorded.workspaceFiles().entrySet()) {

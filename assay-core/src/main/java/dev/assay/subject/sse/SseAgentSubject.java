@@ -9,6 +9,7 @@ import dev.assay.cases.Case;
 import dev.assay.EndpointUrl;
 import dev.assay.subject.Session;
 import dev.assay.subject.Subject;
+import dev.assay.subject.SubjectInput;
 import dev.assay.tools.ToolNames;
 import dev.assay.transcript.Transcript;
 import java.io.IOException;
@@ -81,10 +82,10 @@ public final class SseAgentSubject implements Subject {
     }
 
     @Override
-    public Transcript run(Case evalCase, Session session) throws InterruptedException {
+    public Transcript run(SubjectInput input, Session session) throws InterruptedException {
         SseAgentSettings settings = client.settings();
-        JsonNode body = RequestBody.of(settings, new RequestBody.Call(evalCase.prompt(), session.sessionId(),
-                session.userId(), session.runId(), evalCase.id(), evalCase.language(), settings.sharedWorkspace()
+        JsonNode body = RequestBody.of(settings, new RequestBody.Call(input.prompt(), session.sessionId(),
+                session.userId(), session.runId(), input.caseId(), input.language(), settings.sharedWorkspace()
                 ? session.workspace().root().toAbsolutePath().toString() : ""));
         client.exchange(body, session.remaining(), session.transcript(), session.workspace(), session.log(),
                 (name, payload) -> { });
