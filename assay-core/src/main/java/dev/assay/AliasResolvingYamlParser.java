@@ -26,14 +26,14 @@ import org.yaml.snakeyaml.events.SequenceEndEvent;
 import org.yaml.snakeyaml.events.SequenceStartEvent;
 
 /**
- * A YAML parser that resolves aliases by replaying the events of their anchor's value, at the alias's position
- * (so lines in problems point at the alias). An anchored value is kept as a range of a log of the events seen
- * while an anchor is open; an alias inside an anchored value is logged expanded, so a later alias of the outer
- * anchor replays a complete value.
+ * A YAML parser that resolves aliases by replaying the events of their anchor's value, at the alias's position (so
+ * lines in problems point at the alias). An anchored value is kept as a range of a log of the events seen while an
+ * anchor is open; an alias inside an anchored value is logged expanded, so a later alias of the outer anchor replays a
+ * complete value.
  *
- * <p>Expansion is bounded: all aliases of a document together may replay at most {@link #MAX_ALIAS_EVENTS} events
- * and {@link #MAX_ALIAS_CHARACTERS} scalar characters; the alias that crosses a bound is refused with a parse error
- * at its line. A "billion laughs" document therefore fails in a few seconds at most instead of exhausting memory, while
+ * <p>Expansion is bounded: all aliases of a document together may replay at most {@link #MAX_ALIAS_EVENTS} events and
+ * {@link #MAX_ALIAS_CHARACTERS} scalar characters; the alias that crosses a bound is refused with a parse error at its
+ * line. A "billion laughs" document therefore fails in a few seconds at most instead of exhausting memory, while
  * ordinary sharing (a rubric, a long prompt or a list reused by many cases) stays far below both bounds.
  */
 final class AliasResolvingYamlParser extends YAMLParser {
@@ -43,12 +43,10 @@ final class AliasResolvingYamlParser extends YAMLParser {
     static final long MAX_ALIAS_CHARACTERS = 20_000_000;
 
     /** An anchor whose collection is still being read: its name, its first event in the log, its depth. */
-    private record OpenAnchor(String name, int start, int depth) {
-    }
+    private record OpenAnchor(String name, int start, int depth) {}
 
     /** An anchored value: events {@code start} (inclusive) to {@code end} (exclusive) of the log. */
-    private record Range(int start, int end) {
-    }
+    private record Range(int start, int end) {}
 
     private final List<Event> log = new ArrayList<>();
     private final ArrayDeque<OpenAnchor> open = new ArrayDeque<>();
@@ -58,8 +56,13 @@ final class AliasResolvingYamlParser extends YAMLParser {
     private long replayedEvents;
     private long replayedCharacters;
 
-    AliasResolvingYamlParser(IOContext context, int parserFeatures, int yamlFeatures, LoaderOptions options,
-                             ObjectCodec codec, Reader reader) {
+    AliasResolvingYamlParser(
+            IOContext context,
+            int parserFeatures,
+            int yamlFeatures,
+            LoaderOptions options,
+            ObjectCodec codec,
+            Reader reader) {
         super(context, parserFeatures, yamlFeatures, options, codec, reader);
     }
 
@@ -82,19 +85,26 @@ final class AliasResolvingYamlParser extends YAMLParser {
         Range range = anchors.get(alias.getAnchor());
         if (range == null) {
             boolean inside = open.stream().anyMatch(anchor -> anchor.name().equals(alias.getAnchor()));
-            throw new JsonParseException(this, inside
-                    ? "the alias *" + alias.getAnchor() + " is inside the value of its own anchor"
-                    : "the alias *" + alias.getAnchor() + " has no anchor &" + alias.getAnchor() + " before it",
+            throw new JsonParseException(
+                    this,
+                    inside
+                            ? "the alias *" + alias.getAnchor() + " is inside the value of its own anchor"
+                            : "the alias *" + alias.getAnchor() + " has no anchor &" + alias.getAnchor() + " before it",
                     _locationFor(alias.getStartMark()));
         }
         replayedEvents += range.end() - range.start();
         for (int index = range.start(); index < range.end(); index++) {
-            replayedCharacters += log.get(index) instanceof ScalarEvent scalar ? scalar.getValue().length() : 0;
+            replayedCharacters += log.get(index) instanceof ScalarEvent scalar
+                    ? scalar.getValue().length()
+                    : 0;
         }
         if (replayedEvents > MAX_ALIAS_EVENTS || replayedCharacters > MAX_ALIAS_CHARACTERS) {
-            throw new JsonParseException(this, "the aliases expand the document beyond " + MAX_ALIAS_EVENTS
-                    + " values or " + MAX_ALIAS_CHARACTERS + " characters (nested aliases multiply: is this a"
-                    + " \"billion laughs\"?)", _locationFor(alias.getStartMark()));
+            throw new JsonParseException(
+                    this,
+                    "the aliases expand the document beyond " + MAX_ALIAS_EVENTS
+                            + " values or " + MAX_ALIAS_CHARACTERS + " characters (nested aliases multiply: is this a"
+                            + " \"billion laughs\"?)",
+                    _locationFor(alias.getStartMark()));
         }
         for (int index = range.start(); index < range.end(); index++) {
             replay.addLast(at(log.get(index), alias.getStartMark(), alias.getEndMark()));
@@ -125,12 +135,21 @@ final class AliasResolvingYamlParser extends YAMLParser {
     /** A copy of a node event at other marks and without its anchor, so a replay neither moves nor re-anchors. */
     private static Event at(Event event, Mark start, Mark end) {
         return switch (event) {
-            case ScalarEvent scalar -> new ScalarEvent(null, scalar.getTag(), scalar.getImplicit(), scalar.getValue(),
-                    start, end, scalar.getScalarStyle());
-            case SequenceStartEvent sequence -> new SequenceStartEvent(null, sequence.getTag(),
-                    sequence.getImplicit(), start, end, sequence.getFlowStyle());
-            case MappingStartEvent mapping -> new MappingStartEvent(null, mapping.getTag(), mapping.getImplicit(),
-                    start, end, mapping.getFlowStyle());
+            case ScalarEvent scalar ->
+                new ScalarEvent(
+                        null,
+                        scalar.getTag(),
+                        scalar.getImplicit(),
+                        scalar.getValue(),
+                        start,
+                        end,
+                        scalar.getScalarStyle());
+            case SequenceStartEvent sequence ->
+                new SequenceStartEvent(
+                        null, sequence.getTag(), sequence.getImplicit(), start, end, sequence.getFlowStyle());
+            case MappingStartEvent mapping ->
+                new MappingStartEvent(
+                        null, mapping.getTag(), mapping.getImplicit(), start, end, mapping.getFlowStyle());
             case SequenceEndEvent ignored -> new SequenceEndEvent(start, end);
             case MappingEndEvent ignored -> new MappingEndEvent(start, end);
             default -> event;

@@ -1,9 +1,9 @@
 package dev.assay;
 
 /**
- * The one exception Assay throws for failures that stop an operation as a whole (an invalid suite, an
- * unknown plug-in, an unreachable database). Failures inside a run are recorded as {@link Problem}s on
- * the item instead, and the run goes on.
+ * The one exception Assay throws for failures that stop an operation as a whole (an invalid suite, an unknown plug-in,
+ * an unreachable database). Failures inside a run are recorded as {@link Problem}s on the item instead, and the run
+ * goes on.
  */
 public final class AssayException extends RuntimeException {
     private final Problem problem;

@@ -13,12 +13,11 @@ public final class EndpointUrl {
     /** Up to the last {@code @} of the authority: a password may hold an unencoded {@code @}. */
     private static final Pattern USER_INFO = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*://)[^/?#]*@");
 
-    private EndpointUrl() {
-    }
+    private EndpointUrl() {}
 
     /**
-     * {@return the host and port of a URL ({@code api.openai.com:443}), the label under which its calls are counted:
-     * a URL's path and query may carry tokens, the host never does; {@code "unknown"} for what is no URL}
+     * {@return the host and port of a URL ({@code api.openai.com:443}), the label under which its calls are counted: a
+     * URL's path and query may carry tokens, the host never does; {@code "unknown"} for what is no URL}
      */
     public static String hostAndPort(String url) {
         try {

@@ -14,8 +14,8 @@ import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
 /**
- * The one JSON mapping of Assay: snake_case on the wire (as in case files, reports and the database),
- * camelCase in Java, ISO-8601 instants. Thread-safe.
+ * The one JSON mapping of Assay: snake_case on the wire (as in case files, reports and the database), camelCase in
+ * Java, ISO-8601 instants. Thread-safe.
  */
 public final class Json {
     public static final ObjectMapper MAPPER = JsonMapper.builder()
@@ -25,11 +25,11 @@ public final class Json {
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .defaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.ALWAYS, JsonInclude.Include.ALWAYS))
+            .defaultPropertyInclusion(
+                    JsonInclude.Value.construct(JsonInclude.Include.ALWAYS, JsonInclude.Include.ALWAYS))
             .build();
 
-    private Json() {
-    }
+    private Json() {}
 
     public static ObjectNode object() {
         return JsonNodeFactory.instance.objectNode();

@@ -9,7 +9,7 @@ import java.util.Objects;
  * A failure described as data: a machine-readable dotted {@code type} (for example {@code target.timeout},
  * {@code tool_args.missing_required}, {@code workspace.escape}), a human message, and optional details.
  *
- * @param type    dotted error code from the documented list in the README; never blank
+ * @param type dotted error code from the documented list in the README; never blank
  * @param message one sentence a user can act on; never null
  * @param details extra machine-readable facts (file, line, field, retry count...); empty when there are none
  */

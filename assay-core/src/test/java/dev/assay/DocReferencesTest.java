@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The Markdown files the Java sources cite exist in the repository: a comment that sends a reader to a document
- * they cannot open explains nothing. File names Assay writes ({@code report.md}) are outputs, not citations.
+ * The Markdown files the Java sources cite exist in the repository: a comment that sends a reader to a document they
+ * cannot open explains nothing. File names Assay writes ({@code report.md}) are outputs, not citations.
  */
 class DocReferencesTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -41,8 +41,11 @@ class DocReferencesTest {
 
     private static boolean isSource(Path path) {
         String text = path.toString();
-        return text.endsWith(".java") && text.contains("/src/") && !text.contains("/target/")
-                && !text.contains("/node_modules/") && !text.contains("/.git/");
+        return text.endsWith(".java")
+                && text.contains("/src/")
+                && !text.contains("/target/")
+                && !text.contains("/node_modules/")
+                && !text.contains("/.git/");
     }
 
     /** A path is resolved against the repository root, a bare name looked for at the root and in docs/. */
@@ -50,6 +53,7 @@ class DocReferencesTest {
         if (cited.contains("/")) {
             return Files.exists(ROOT.resolve(cited));
         }
-        return Files.exists(ROOT.resolve(cited)) || Files.exists(ROOT.resolve("docs").resolve(cited));
+        return Files.exists(ROOT.resolve(cited))
+                || Files.exists(ROOT.resolve("docs").resolve(cited));
     }
 }

@@ -46,7 +46,8 @@ class YamlTest {
             JsonToken token;
             do {
                 token = parser.nextToken();
-            } while (!(token == JsonToken.START_OBJECT && parser.getParsingContext().getParent().inArray()));
+            } while (!(token == JsonToken.START_OBJECT
+                    && parser.getParsingContext().getParent().inArray()));
 
             assertThat(parser.currentTokenLocation().getLineNr()).isEqualTo(4);
         }
@@ -57,7 +58,9 @@ class YamlTest {
         assertThatThrownBy(() -> Yaml.MAPPER.readTree("a: 1\nb: *nowhere\n"))
                 .isInstanceOf(JsonParseException.class)
                 .hasMessageContaining("*nowhere has no anchor")
-                .satisfies(e -> assertThat(((JsonParseException) e).getLocation().getLineNr()).isEqualTo(2));
+                .satisfies(
+                        e -> assertThat(((JsonParseException) e).getLocation().getLineNr())
+                                .isEqualTo(2));
     }
 
     @Test
@@ -74,7 +77,9 @@ class YamlTest {
         assertThatThrownBy(() -> Yaml.MAPPER.readTree(HostileYaml.BILLION_LAUGHS))
                 .isInstanceOf(JsonParseException.class)
                 .hasMessageContaining("billion laughs")
-                .satisfies(e -> assertThat(((JsonParseException) e).getLocation().getLineNr()).isBetween(2, 10));
+                .satisfies(
+                        e -> assertThat(((JsonParseException) e).getLocation().getLineNr())
+                                .isBetween(2, 10));
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
     }
 }

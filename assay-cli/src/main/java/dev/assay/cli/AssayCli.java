@@ -2,8 +2,8 @@ package dev.assay.cli;
 
 import dev.assay.AssayException;
 import dev.assay.model.ChatModel;
-import dev.assay.model.ModelOptions;
 import dev.assay.model.ChatModels;
+import dev.assay.model.ModelOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -17,23 +17,31 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code assay} command. Each subcommand is a thin edge over the engine, the store and the reporters in
- * assay-core; exit codes are listed in {@link ExitCodes}.
+ * The {@code assay} command. Each subcommand is a thin edge over the engine, the store and the reporters in assay-core;
+ * exit codes are listed in {@link ExitCodes}.
  */
-@Command(name = "assay",
+@Command(
+        name = "assay",
         mixinStandardHelpOptions = true,
         versionProvider = AssayCli.Version.class,
         description = "Evaluate LLMs and tool-using agents: capability suites, code questions, dialog replay.",
-        subcommands = {InitCommand.class, RunCommand.class, RunsCommand.class, CasesCommand.class, CodeCommand.class,
-                ServeCommand.class},
+        subcommands = {
+            InitCommand.class,
+            RunCommand.class,
+            RunsCommand.class,
+            CasesCommand.class,
+            CodeCommand.class,
+            ServeCommand.class
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
-                "0:the command succeeded (for run: the run finished and met --threshold)",
-                "1:a run finished but missed --threshold",
-                "2:invalid usage or invalid input (a bad option, an invalid suite)",
-                "3:could not run (database, model configuration or credentials, sandbox), the run was interrupted, "
-                        + "or every judged item is an error",
-                "130:the run was cancelled by Ctrl-C (143: by SIGTERM); finished items are kept"})
+            "0:the command succeeded (for run: the run finished and met --threshold)",
+            "1:a run finished but missed --threshold",
+            "2:invalid usage or invalid input (a bad option, an invalid suite)",
+            "3:could not run (database, model configuration or credentials, sandbox), the run was interrupted, "
+                    + "or every judged item is an error",
+            "130:the run was cancelled by Ctrl-C (143: by SIGTERM); finished items are kept"
+        })
 public final class AssayCli implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -56,16 +64,24 @@ public final class AssayCli implements Callable<Integer> {
      * @param env the environment variables the command may read (ASSAY_HOME, API keys named by options)
      */
     public static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
-        return run(out, err, env, options -> ChatModels.chatModel(options, env::get, line -> err.println("  " + line)),
+        return run(
+                out,
+                err,
+                env,
+                options -> ChatModels.chatModel(options, env::get, line -> err.println("  " + line)),
                 args);
     }
 
     /**
-     * Runs a command line whose {@code dialog} command makes its chat models with {@code models} (tests pass
-     * scripted ones).
+     * Runs a command line whose {@code dialog} command makes its chat models with {@code models} (tests pass scripted
+     * ones).
      */
-    static int run(PrintWriter out, PrintWriter err, Map<String, String> env, Function<ModelOptions, ChatModel> models,
-                   String... args) {
+    static int run(
+            PrintWriter out,
+            PrintWriter err,
+            Map<String, String> env,
+            Function<ModelOptions, ChatModel> models,
+            String... args) {
         var commandLine = new CommandLine(new AssayCli(), new EnvironmentFactory(env));
         commandLine.addSubcommand("dialog", new DialogCommand(models));
         commandLine.addSubcommand("help", new CommandLine.HelpCommand());
@@ -75,8 +91,10 @@ public final class AssayCli implements Callable<Integer> {
         // One line naming the option instead of picocli's message followed by the whole usage text.
         commandLine.setParameterExceptionHandler((exception, arguments) -> {
             CommandLine line = exception.getCommandLine();
-            line.getErr().printf("error: %s (see '%s --help')%n", exception.getMessage(),
-                    line.getCommandSpec().qualifiedName());
+            line.getErr()
+                    .printf(
+                            "error: %s (see '%s --help')%n",
+                            exception.getMessage(), line.getCommandSpec().qualifiedName());
             CommandLine.UnmatchedArgumentException.printSuggestions(exception, line.getErr());
             return ExitCodes.USAGE;
         });
@@ -105,8 +123,8 @@ public final class AssayCli implements Callable<Integer> {
     }
 
     /**
-     * Reports the version and the commit it was built from, as the build recorded them in
-     * {@code build.properties}; a build outside git (a source archive) has no commit to name.
+     * Reports the version and the commit it was built from, as the build recorded them in {@code build.properties}; a
+     * build outside git (a source archive) has no commit to name.
      */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
@@ -123,8 +141,9 @@ public final class AssayCli implements Callable<Integer> {
                 return new String[] {"assay " + version};
             }
             String dirty = Boolean.parseBoolean(build.getProperty("git.dirty")) ? ", with uncommitted changes" : "";
-            return new String[] {"assay " + version + " (commit " + commit + ", " + build.getProperty("git.commit.time")
-                    + dirty + ")"};
+            return new String[] {
+                "assay " + version + " (commit " + commit + ", " + build.getProperty("git.commit.time") + dirty + ")"
+            };
         }
     }
 }

@@ -5,8 +5,7 @@ import java.util.Map;
 
 /** Where Assay keeps its database and workspaces: {@code $ASSAY_HOME}, else {@code ~/.assay}. */
 final class AssayHome {
-    private AssayHome() {
-    }
+    private AssayHome() {}
 
     static Path of(Map<String, String> env) {
         String configured = env.get("ASSAY_HOME");

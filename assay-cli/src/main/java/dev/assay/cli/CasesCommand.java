@@ -17,7 +17,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code assay cases validate}: checks case files without running anything. */
-@Command(name = "cases", mixinStandardHelpOptions = true, description = "Work with case files.",
+@Command(
+        name = "cases",
+        mixinStandardHelpOptions = true,
+        description = "Work with case files.",
         subcommands = {CasesCommand.Validate.class})
 final class CasesCommand implements Callable<Integer> {
     @Spec
@@ -29,13 +32,17 @@ final class CasesCommand implements Callable<Integer> {
         return ExitCodes.USAGE;
     }
 
-    @Command(name = "validate", mixinStandardHelpOptions = true,
+    @Command(
+            name = "validate",
+            mixinStandardHelpOptions = true,
             description = "Validate case files: report every problem with file, line and field.")
     static final class Validate implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
+
         @Parameters(arity = "1..*", paramLabel = "<path>", description = "Case files or directories.")
         List<Path> paths;
+
         @Option(names = "--format", paramLabel = "<format>", defaultValue = "text", description = "text or json.")
         OutputFormats.Text format;
 
@@ -49,13 +56,21 @@ final class CasesCommand implements Callable<Integer> {
                         "case_set", load.suite().name(),
                         "version", load.suite().version(),
                         "valid_cases", load.suite().cases().size(),
-                        "problems", load.problems().stream().map(CaseProblem::toProblem).toList())));
+                        "problems",
+                                load.problems().stream()
+                                        .map(CaseProblem::toProblem)
+                                        .toList())));
             } else {
                 load.problems().forEach(problem -> out.println(problem));
                 var byDimension = new TreeMap<String, Integer>();
                 load.suite().cases().forEach(c -> byDimension.merge(c.dimension(), 1, Integer::sum));
-                out.printf("%s: %d valid cases %s, %d problem(s); version %s%n", load.suite().name(),
-                        load.suite().cases().size(), byDimension, load.problems().size(), load.suite().version());
+                out.printf(
+                        "%s: %d valid cases %s, %d problem(s); version %s%n",
+                        load.suite().name(),
+                        load.suite().cases().size(),
+                        byDimension,
+                        load.problems().size(),
+                        load.suite().version());
             }
             return load.isValid() ? ExitCodes.OK : ExitCodes.USAGE;
         }

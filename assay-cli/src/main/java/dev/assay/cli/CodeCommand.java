@@ -24,10 +24,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code assay code}: tools for code questions. Exit codes ({@link ExitCodes}): 0 all good, 1 some reference
- * solution failed its tests, 3 could not run (unreadable questions, no sandbox).
+ * {@code assay code}: tools for code questions. Exit codes ({@link ExitCodes}): 0 all good, 1 some reference solution
+ * failed its tests, 3 could not run (unreadable questions, no sandbox).
  */
-@Command(name = "code", description = "Tools for code questions.", mixinStandardHelpOptions = true,
+@Command(
+        name = "code",
+        description = "Tools for code questions.",
+        mixinStandardHelpOptions = true,
         subcommands = {CodeCommand.Extract.class, CodeCommand.Verify.class})
 final class CodeCommand implements Callable<Integer> {
     @Spec
@@ -48,13 +51,17 @@ final class CodeCommand implements Callable<Integer> {
     }
 
     /** {@code assay code extract}: the tests parsed from each question's description. */
-    @Command(name = "extract", mixinStandardHelpOptions = true,
+    @Command(
+            name = "extract",
+            mixinStandardHelpOptions = true,
             description = "Print the test cases parsed from each question's examples, with the parse status.")
     static final class Extract implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Parameters(paramLabel = "PATH", arity = "1..*",
+        @Parameters(
+                paramLabel = "PATH",
+                arity = "1..*",
                 description = "Suite or case files (JSON, JSONL, YAML) or directories of them.")
         List<Path> paths;
 
@@ -74,12 +81,17 @@ final class CodeCommand implements Callable<Integer> {
                     line.set("examples", Json.tree(parsed.examples()));
                     out.println(Json.write(line));
                 } else {
-                    out.printf("%s: %s (%d of %d examples parsed)%n", evalCase.id(), parsed.status().wireName(),
-                            parsed.usable().size(), parsed.examples().size());
+                    out.printf(
+                            "%s: %s (%d of %d examples parsed)%n",
+                            evalCase.id(),
+                            parsed.status().wireName(),
+                            parsed.usable().size(),
+                            parsed.examples().size());
                     for (Example example : parsed.examples()) {
                         if (example.status() == Example.Status.OK) {
-                            out.printf("  %s: input %s -> expected %s%n", example.label(), example.input(),
-                                    example.expected());
+                            out.printf(
+                                    "  %s: input %s -> expected %s%n",
+                                    example.label(), example.input(), example.expected());
                         } else {
                             out.printf("  %s: unsupported: %s%n", example.label(), example.reason());
                         }
@@ -92,17 +104,22 @@ final class CodeCommand implements Callable<Integer> {
     }
 
     /** {@code assay code verify}: runs each question's reference solution against its tests. */
-    @Command(name = "verify", mixinStandardHelpOptions = true,
+    @Command(
+            name = "verify",
+            mixinStandardHelpOptions = true,
             description = "Run each question's reference_solution against its tests in the sandbox.")
     static final class Verify implements Callable<Integer> {
         @Spec
         CommandSpec spec;
 
-        @Parameters(paramLabel = "PATH", arity = "1..*",
+        @Parameters(
+                paramLabel = "PATH",
+                arity = "1..*",
                 description = "Suite or case files (JSON, JSONL, YAML) or directories of them.")
         List<Path> paths;
 
-        @Option(names = "--allow-unsandboxed",
+        @Option(
+                names = "--allow-unsandboxed",
                 description = "Run on the host when bubblewrap is not usable (untrusted code is then NOT confined).")
         boolean allowUnsandboxed;
 
@@ -122,13 +139,23 @@ final class CodeCommand implements Callable<Integer> {
                 Grade grade = grader.gradeCode(question, question.referenceSolution());
                 boolean ok = grade.allPassed();
                 failed += ok ? 0 : 1;
-                out.printf("%s: %s %d/%d (%s, sandbox %s)%s%n", evalCase.id(), ok ? "ok" : "FAILED", grade.passed(),
-                        grade.total(), question.language(), grade.sandbox(),
-                        grade.problem() == null ? "" : " " + grade.problem().type() + ": " + grade.problem().message());
+                out.printf(
+                        "%s: %s %d/%d (%s, sandbox %s)%s%n",
+                        evalCase.id(),
+                        ok ? "ok" : "FAILED",
+                        grade.passed(),
+                        grade.total(),
+                        question.language(),
+                        grade.sandbox(),
+                        grade.problem() == null
+                                ? ""
+                                : " " + grade.problem().type() + ": "
+                                        + grade.problem().message());
                 for (CaseResult result : grade.cases()) {
                     if (result.status() != CaseResult.Status.PASSED) {
-                        out.printf("  %s: %s %s %s%n", result.label(), result.status().wireName(), result.actual(),
-                                result.message());
+                        out.printf(
+                                "  %s: %s %s %s%n",
+                                result.label(), result.status().wireName(), result.actual(), result.message());
                     }
                 }
             }

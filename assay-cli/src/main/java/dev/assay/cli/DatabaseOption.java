@@ -8,7 +8,9 @@ import picocli.CommandLine.Option;
 
 /** {@code --db}: the database every command shares; SQLite in the Assay home by default. */
 final class DatabaseOption implements EnvironmentFactory.NeedsEnvironment {
-    @Option(names = "--db", paramLabel = "<jdbc-url>",
+    @Option(
+            names = "--db",
+            paramLabel = "<jdbc-url>",
             description = "Database: jdbc:sqlite:FILE or jdbc:postgresql://HOST/DB "
                     + "(default: jdbc:sqlite:$ASSAY_HOME/assay.db, ASSAY_HOME defaulting to ~/.assay).")
     String url;

@@ -5,8 +5,8 @@ import dev.assay.Problem;
 import dev.assay.dialog.AgentServiceSubject;
 import dev.assay.dialog.ChatModelSubject;
 import dev.assay.dialog.Dataset;
-import dev.assay.dialog.DialogRunRecords;
 import dev.assay.dialog.DialogRunConfig;
+import dev.assay.dialog.DialogRunRecords;
 import dev.assay.dialog.DialogRunner;
 import dev.assay.dialog.DialogSubject;
 import dev.assay.dialog.EvalSummary;
@@ -19,11 +19,11 @@ import dev.assay.dialog.ScoreOptions;
 import dev.assay.dialog.Scoring;
 import dev.assay.dialog.SseAgentService;
 import dev.assay.dialog.TraceFile;
-import dev.assay.store.Store;
-import dev.assay.store.Stores;
 import dev.assay.model.ChatModel;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
+import dev.assay.store.Store;
+import dev.assay.store.Stores;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -48,11 +48,14 @@ import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code assay dialog}: multi-turn dialog evaluation with the MemFin M1–M5 metrics (docs/dialog.md).
- * Exit codes are those of every command ({@link ExitCodes}): 0 done, 2 invalid usage or input, 3 could not run.
+ * {@code assay dialog}: multi-turn dialog evaluation with the MemFin M1–M5 metrics (docs/dialog.md). Exit codes are
+ * those of every command ({@link ExitCodes}): 0 done, 2 invalid usage or input, 3 could not run.
  */
-@Command(name = "dialog", description = "Multi-turn dialog evaluation (MemFin metrics M1-M5).",
-        mixinStandardHelpOptions = true, subcommands = {DialogCommand.Score.class, DialogCommand.Run.class})
+@Command(
+        name = "dialog",
+        description = "Multi-turn dialog evaluation (MemFin metrics M1-M5).",
+        mixinStandardHelpOptions = true,
+        subcommands = {DialogCommand.Score.class, DialogCommand.Run.class})
 final class DialogCommand implements Callable<Integer> {
     private final Function<ModelOptions, ChatModel> models;
 
@@ -72,12 +75,18 @@ final class DialogCommand implements Callable<Integer> {
 
     /** Options shared by scoring and running. */
     static final class ScoringOptions {
-        @Option(names = "--metrics-profile", paramLabel = "NAME", defaultValue = "memfin-v1",
-                description = "Metric rules: memfin-v1 (reference, bugs included) or memfin-v1-corrected; default ${DEFAULT-VALUE}.")
+        @Option(
+                names = "--metrics-profile",
+                paramLabel = "NAME",
+                defaultValue = "memfin-v1",
+                description =
+                        "Metric rules: memfin-v1 (reference, bugs included) or memfin-v1-corrected; default ${DEFAULT-VALUE}.")
         String profile;
 
-        @Option(names = "--blank-memory-keys",
-                description = "Memory-less baseline: ignore every memory_required_keys_gt, so M1 reports 0.0 with no eligible turn (recorded in the manifest).")
+        @Option(
+                names = "--blank-memory-keys",
+                description =
+                        "Memory-less baseline: ignore every memory_required_keys_gt, so M1 reports 0.0 with no eligible turn (recorded in the manifest).")
         boolean blankMemoryKeys;
 
         ScoreOptions toOptions() {
@@ -86,8 +95,11 @@ final class DialogCommand implements Callable<Integer> {
     }
 
     /** {@code dialog score}: metrics from recorded traces, without calling anything. */
-    @Command(name = "score", mixinStandardHelpOptions = true,
-            description = "Compute the metrics of recorded dialog traces and write turn_eval.jsonl, metrics_summary.json and report.md.")
+    @Command(
+            name = "score",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Compute the metrics of recorded dialog traces and write turn_eval.jsonl, metrics_summary.json and report.md.")
     static final class Score implements Callable<Integer>, EnvironmentFactory.NeedsEnvironment {
         @Spec
         CommandSpec spec;
@@ -97,19 +109,30 @@ final class DialogCommand implements Callable<Integer> {
 
         private Map<String, String> env = Map.of();
 
-        @Option(names = "--traces", required = true, paramLabel = "FILE",
+        @Option(
+                names = "--traces",
+                required = true,
+                paramLabel = "FILE",
                 description = "The dialog_trace.jsonl to score.")
         Path traces;
 
-        @Option(names = "--dataset", paramLabel = "FILE",
-                description = "Dataset whose ground truth replaces the one embedded in the traces (joined on dialog_id).")
+        @Option(
+                names = "--dataset",
+                paramLabel = "FILE",
+                description =
+                        "Dataset whose ground truth replaces the one embedded in the traces (joined on dialog_id).")
         Path dataset;
 
-        @Option(names = {"-o", "--out"}, paramLabel = "DIR",
+        @Option(
+                names = {"-o", "--out"},
+                paramLabel = "DIR",
                 description = "Where to write the files; default: the traces file's directory.")
         Path outDir;
 
-        @Option(names = "--run-id", paramLabel = "ID", description = "Run id for the outputs; default: the traces' own.")
+        @Option(
+                names = "--run-id",
+                paramLabel = "ID",
+                description = "Run id for the outputs; default: the traces' own.")
         String runId;
 
         @picocli.CommandLine.Mixin
@@ -123,15 +146,18 @@ final class DialogCommand implements Callable<Integer> {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             try {
-                Path dir = outDir != null ? outDir
-                        : Optional.ofNullable(traces.toAbsolutePath().getParent()).orElse(Path.of("."));
+                Path dir = outDir != null
+                        ? outDir
+                        : Optional.ofNullable(traces.toAbsolutePath().getParent())
+                                .orElse(Path.of("."));
                 OutputDirectories.requireWritable(spec.commandLine(), "--out", dir);
                 ScoreOptions options = scoring.toOptions();
                 Optional<ExplainabilityJudge> judge = judgeOptions.judge(parent.models, AssayHome.of(env));
                 TraceFile.Contents contents = TraceFile.read(traces);
                 requireSomeTrace(contents);
-                contents.problems().forEach(problem -> err.println("warning: " + problem.type() + " line "
-                        + problem.details().get("line") + ": " + problem.message()));
+                contents.problems()
+                        .forEach(problem -> err.println("warning: " + problem.type() + " line "
+                                + problem.details().get("line") + ": " + problem.message()));
                 Optional<Dataset> joined = Optional.ofNullable(dataset).map(Dataset::load);
                 String datasetPath = dataset != null ? dataset.toString() : "";
                 Scoring.Result result = Scoring.score(contents.traces(), joined, runId, datasetPath, options, judge);
@@ -160,17 +186,28 @@ final class DialogCommand implements Callable<Integer> {
             if (!contents.traces().isEmpty()) {
                 return;
             }
-            Problem first = contents.problems().isEmpty() ? null : contents.problems().getFirst();
-            String where = first == null ? traces.toString() : traces + ":" + first.details().get("line");
+            Problem first =
+                    contents.problems().isEmpty() ? null : contents.problems().getFirst();
+            String where = first == null
+                    ? traces.toString()
+                    : traces + ":" + first.details().get("line");
             String why = first == null ? "the file is empty" : first.message();
-            Problem problem = Problem.of("dialog.trace_unreadable", where + ": no dialog trace in the file (" + why
-                    + "); --traces takes the dialog_trace.jsonl of a dialog run").withDetail("path", traces.toString());
-            throw new AssayException(first == null ? problem : problem.withDetail("line", first.details().get("line")));
+            Problem problem = Problem.of(
+                            "dialog.trace_unreadable",
+                            where + ": no dialog trace in the file (" + why
+                                    + "); --traces takes the dialog_trace.jsonl of a dialog run")
+                    .withDetail("path", traces.toString());
+            throw new AssayException(
+                    first == null
+                            ? problem
+                            : problem.withDetail("line", first.details().get("line")));
         }
     }
 
     /** {@code dialog run}: replay a dataset against a model or an agent service and score it. */
-    @Command(name = "run", mixinStandardHelpOptions = true,
+    @Command(
+            name = "run",
+            mixinStandardHelpOptions = true,
             description = "Replay every valid dialog of a dataset against a model (--model) or an agent service "
                     + "(--agent), turn by turn, and score the run.")
     static final class Run implements Callable<Integer>, EnvironmentFactory.NeedsEnvironment {
@@ -191,7 +228,9 @@ final class DialogCommand implements Callable<Integer> {
         @picocli.CommandLine.Mixin
         AgentOptionsMixin agent = new AgentOptionsMixin();
 
-        @Option(names = "--field-mapping", paramLabel = "<field=pointer,...>",
+        @Option(
+                names = "--field-mapping",
+                paramLabel = "<field=pointer,...>",
                 description = "With --agent: where the trace's recall, tools, compliance and profile_snapshot are in "
                         + "the agent's turn report, e.g. recall=/memory_recall,compliance= (see docs/dialog.md).")
         String fieldMapping;
@@ -199,33 +238,53 @@ final class DialogCommand implements Callable<Integer> {
         @picocli.CommandLine.Mixin
         DatabaseOption database;
 
-        @Option(names = "--run-id", paramLabel = "ID",
-                description = "Run id; re-using one resumes its run directory. Default: the start time (yyyyMMdd_HHmmss).")
+        @Option(
+                names = "--run-id",
+                paramLabel = "ID",
+                description =
+                        "Run id; re-using one resumes its run directory. Default: the start time (yyyyMMdd_HHmmss).")
         String runId;
 
-        @Option(names = {"-o", "--out"}, paramLabel = "DIR",
-                description = "Parent directory of run directories; default ${DEFAULT-VALUE}.", defaultValue = "runs/dialog")
+        @Option(
+                names = {"-o", "--out"},
+                paramLabel = "DIR",
+                description = "Parent directory of run directories; default ${DEFAULT-VALUE}.",
+                defaultValue = "runs/dialog")
         Path outDir;
 
-        @Option(names = "--workers-dialog", paramLabel = "N", defaultValue = "1",
+        @Option(
+                names = "--workers-dialog",
+                paramLabel = "N",
+                defaultValue = "1",
                 converter = OptionValues.AtLeastOne.class,
                 description = "Dialogs replayed in parallel; default ${DEFAULT-VALUE}.")
         int workersDialog;
 
-        @Option(names = "--turn-timeout", paramLabel = "SECONDS", defaultValue = "120",
+        @Option(
+                names = "--turn-timeout",
+                paramLabel = "SECONDS",
+                defaultValue = "120",
                 converter = OptionValues.AtLeastOne.class,
                 description = "Time limit of one call of one turn; default ${DEFAULT-VALUE}.")
         int turnTimeoutSeconds;
 
-        @Option(names = "--turn-retries", paramLabel = "N", defaultValue = "1",
+        @Option(
+                names = "--turn-retries",
+                paramLabel = "N",
+                defaultValue = "1",
                 converter = OptionValues.NotNegative.class,
                 description = "Extra attempts after a failed or timed-out call; default ${DEFAULT-VALUE}.")
         int turnRetries;
 
-        @Option(names = "--system-prompt", paramLabel = "FILE", description = "System prompt sent first in every request.")
+        @Option(
+                names = "--system-prompt",
+                paramLabel = "FILE",
+                description = "System prompt sent first in every request.")
         Path systemPrompt;
 
-        @Option(names = "--prompt-version", paramLabel = "LABEL",
+        @Option(
+                names = "--prompt-version",
+                paramLabel = "LABEL",
                 description = "Label of the prompt for the config fingerprint; default: a hash of the system prompt.")
         String promptVersion;
 
@@ -247,17 +306,21 @@ final class DialogCommand implements Callable<Integer> {
                     throw new ParameterException(spec.commandLine(), "--field-mapping applies to --agent only");
                 }
                 if (systemPrompt != null && agent.given()) {
-                    throw new ParameterException(spec.commandLine(),
+                    throw new ParameterException(
+                            spec.commandLine(),
                             "--system-prompt applies to --model only; an agent service keeps its own prompt");
                 }
                 OutputDirectories.requireWritable(spec.commandLine(), "--out", outDir);
                 // Created before any turn is replayed, so a misconfigured judge fails the run at once.
                 Optional<ExplainabilityJudge> judge = judgeOptions.judge(parent.models, database.home());
                 Dataset data = Dataset.load(dataset);
-                data.skipCounts().forEach((reason, count) -> err.println("skipped " + count + " line(s): "
-                        + reason.wireName()));
+                data.skipCounts()
+                        .forEach((reason, count) -> err.println("skipped " + count + " line(s): " + reason.wireName()));
                 String prompt = systemPrompt == null ? "" : Files.readString(systemPrompt, StandardCharsets.UTF_8);
-                String id = runId != null ? runId : LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
+                String id = runId != null
+                        ? runId
+                        : LocalDateTime.now(ZoneId.systemDefault())
+                                .format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
                 Duration turnTimeout = Duration.ofSeconds(turnTimeoutSeconds);
                 DialogSubject target;
                 DialogRunConfig config;
@@ -266,33 +329,65 @@ final class DialogCommand implements Callable<Integer> {
                     try {
                         mapping = FieldMapping.parse(fieldMapping);
                     } catch (AssayException e) {
-                        throw new ParameterException(spec.commandLine(), "--field-mapping: " + e.problem().message());
+                        throw new ParameterException(
+                                spec.commandLine(),
+                                "--field-mapping: " + e.problem().message());
                     }
                     // Requests are retried within a turn's time limit before --turn-retries retries the turn.
-                    var service = SseAgentService.open(agent.settings(null, false, "", RetryPolicy.defaults(),
-                            workersDialog), id, env::get, line -> err.println("  " + line));
+                    var service = SseAgentService.open(
+                            agent.settings(null, false, "", RetryPolicy.defaults(), workersDialog),
+                            id,
+                            env::get,
+                            line -> err.println("  " + line));
                     target = new AgentServiceSubject(service, mapping);
-                    config = new DialogRunConfig(id, dataset.toString(), service.name(), promptVersion(prompt),
-                            workersDialog, turnTimeout, turnRetries, scoring.toOptions(), mapping);
+                    config = new DialogRunConfig(
+                            id,
+                            dataset.toString(),
+                            service.name(),
+                            promptVersion(prompt),
+                            workersDialog,
+                            turnTimeout,
+                            turnRetries,
+                            scoring.toOptions(),
+                            mapping);
                 } else {
-                    target = new ChatModelSubject(parent.models.apply(model.toOptions(false, turnTimeout, null)), prompt,
-                            model.temperature, model.seed);
-                    config = new DialogRunConfig(id, dataset.toString(), model.model, promptVersion(prompt),
-                            workersDialog, turnTimeout, turnRetries, scoring.toOptions(), null);
+                    target = new ChatModelSubject(
+                            parent.models.apply(model.toOptions(false, turnTimeout, null)),
+                            prompt,
+                            model.temperature,
+                            model.seed);
+                    config = new DialogRunConfig(
+                            id,
+                            dataset.toString(),
+                            model.model,
+                            promptVersion(prompt),
+                            workersDialog,
+                            turnTimeout,
+                            turnRetries,
+                            scoring.toOptions(),
+                            null);
                 }
                 try (Store store = database.open()) {
                     // Resuming replaces a dialog run's record; a capability run with that id must not be replaced.
-                    store.findRun(id).filter(existing -> !existing.kind().equals(dev.assay.result.Run.DIALOG))
+                    store.findRun(id)
+                            .filter(existing -> !existing.kind().equals(dev.assay.result.Run.DIALOG))
                             .ifPresent(existing -> {
-                                throw new AssayException(Problem.of("config.run_id_taken",
-                                        "run id " + id + " belongs to a " + existing.kind() + " run; choose another")
+                                throw new AssayException(Problem.of(
+                                                "config.run_id_taken",
+                                                "run id " + id + " belongs to a " + existing.kind()
+                                                        + " run; choose another")
                                         .withDetail("field", "run_id"));
                             });
                 }
                 Path runDir = outDir.resolve(id);
-                DialogRunner.Outcome outcome = DialogRunner.run(data, target, config, runDir, trace ->
-                        err.println("dialog " + trace.datasetIndex() + " " + trace.dialogId() + ": "
-                                + trace.dialogStatus().wireName()), judge);
+                DialogRunner.Outcome outcome = DialogRunner.run(
+                        data,
+                        target,
+                        config,
+                        runDir,
+                        trace -> err.println("dialog " + trace.datasetIndex() + " " + trace.dialogId() + ": "
+                                + trace.dialogStatus().wireName()),
+                        judge);
                 printSummary(out, outcome.scores());
                 out.println("run directory: " + runDir);
                 try (Store store = database.open()) {
@@ -325,8 +420,14 @@ final class DialogCommand implements Callable<Integer> {
     static void printSummary(PrintWriter out, Scoring.Result result) {
         EvalSummary summary = result.summary();
         var c = summary.counters();
-        out.printf(Locale.ROOT, "run %s: %d dialogs (%d valid, %d skipped, %d failed), %d turn pairs%n",
-                summary.runId(), c.totalDialogs(), c.validDialogs(), c.skippedDialogs(), c.failedDialogs(),
+        out.printf(
+                Locale.ROOT,
+                "run %s: %d dialogs (%d valid, %d skipped, %d failed), %d turn pairs%n",
+                summary.runId(),
+                c.totalDialogs(),
+                c.validDialogs(),
+                c.skippedDialogs(),
+                c.failedDialogs(),
                 c.totalTurnPairs());
         summary.metrics().values().forEach(metric -> printMetric(out, metric));
         result.judge().ifPresent(judge -> {
@@ -337,17 +438,21 @@ final class DialogCommand implements Callable<Integer> {
     }
 
     private static void printMetric(PrintWriter out, MetricResult metric) {
-        var line = new StringBuilder(metric.metricName()).append(" (eligible ")
-                .append(metric.counts().get("eligible_count")).append("):");
-        metric.micro().forEach((key, value) -> line.append(' ').append(key).append('=')
-                .append(String.format(Locale.ROOT, "%.6f", value)));
+        var line = new StringBuilder(metric.metricName())
+                .append(" (eligible ")
+                .append(metric.counts().get("eligible_count"))
+                .append("):");
+        metric.micro()
+                .forEach((key, value) ->
+                        line.append(' ').append(key).append('=').append(String.format(Locale.ROOT, "%.6f", value)));
         out.println(line);
     }
 
     private static String sha256(String text) {
         try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+            return java.util.HexFormat.of()
+                    .formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                            .digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JVM", e);
         }

@@ -12,12 +12,14 @@ final class ExitCodes {
     static final int CANCELLED = 130;
 
     /** The dialog command's problems with what the user gave: an option, the dataset, traces or a prompt file. */
-    private static final Set<String> DIALOG_INPUT = Set.of("dialog.unknown_metrics_profile",
-            "dialog.invalid_field_mapping", "dialog.dataset_unreadable", "dialog.trace_unreadable",
+    private static final Set<String> DIALOG_INPUT = Set.of(
+            "dialog.unknown_metrics_profile",
+            "dialog.invalid_field_mapping",
+            "dialog.dataset_unreadable",
+            "dialog.trace_unreadable",
             "dialog.input_unreadable");
 
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 
     /**
      * Problems with what the user gave are usage errors (a recording to replay, a database URL that names no supported
@@ -25,9 +27,14 @@ final class ExitCodes {
      */
     static int forProblem(Problem problem) {
         String type = problem.type();
-        boolean userInput = type.startsWith("case.") || type.startsWith("check.") || type.startsWith("config.")
-                || type.startsWith("plugin.") || type.startsWith("suite.") || type.startsWith("replay.")
-                || type.equals("run.not_found") || type.equals("run.still_running")
+        boolean userInput = type.startsWith("case.")
+                || type.startsWith("check.")
+                || type.startsWith("config.")
+                || type.startsWith("plugin.")
+                || type.startsWith("suite.")
+                || type.startsWith("replay.")
+                || type.equals("run.not_found")
+                || type.equals("run.still_running")
                 || type.equals("store.unsupported_url")
                 || DIALOG_INPUT.contains(type);
         return userInput ? USAGE : CANNOT_RUN;

@@ -18,11 +18,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code assay init}: writes a starter {@code assay.yaml} and a small suite into a project, so that a new user's
- * first {@code assay run evals} works before they have written a case. Existing files are never overwritten
- * unless {@code --force} is given: a user's own settings are worth more than a template.
+ * {@code assay init}: writes a starter {@code assay.yaml} and a small suite into a project, so that a new user's first
+ * {@code assay run evals} works before they have written a case. Existing files are never overwritten unless
+ * {@code --force} is given: a user's own settings are worth more than a template.
  */
-@Command(name = "init", mixinStandardHelpOptions = true,
+@Command(
+        name = "init",
+        mixinStandardHelpOptions = true,
         description = "Write a starter assay.yaml and a small suite (evals/) for a new project.")
 final class InitCommand implements Callable<Integer> {
     /** The files written, as (template resource, path in the project). */
@@ -33,7 +35,10 @@ final class InitCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "0..1", paramLabel = "<dir>", defaultValue = ".",
+    @Parameters(
+            arity = "0..1",
+            paramLabel = "<dir>",
+            defaultValue = ".",
             description = "The project directory (default: the current one); created when missing.")
     Path directory;
 
@@ -43,12 +48,14 @@ final class InitCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        List<Path> targets = FILES.stream().map(file -> directory.resolve(file[1])).toList();
+        List<Path> targets =
+                FILES.stream().map(file -> directory.resolve(file[1])).toList();
         if (!force) {
             for (Path path : targets) {
                 if (Files.exists(path)) {
-                    throw new AssayException(Problem.of("config.file_exists",
-                            path + " already exists; keep it, or give --force to overwrite it")
+                    throw new AssayException(Problem.of(
+                                    "config.file_exists",
+                                    path + " already exists; keep it, or give --force to overwrite it")
                             .withDetail("file", path.toString()));
                 }
             }

@@ -13,25 +13,36 @@ import picocli.CommandLine.Option;
 
 /**
  * The options of the optional LLM judge of {@code assay dialog} ({@code --judge-model}, {@code --judge-base-url},
- * {@code --judge-api-key-env}, {@code --workers-judge}). Without {@code --judge-model} no judge is asked and
- * the output files are those of the reference. Holds the NAME of the key's variable, never the key.
+ * {@code --judge-api-key-env}, {@code --workers-judge}). Without {@code --judge-model} no judge is asked and the output
+ * files are those of the reference. Holds the NAME of the key's variable, never the key.
  */
 final class JudgeOptionsMixin {
-    @Option(names = "--judge-model", paramLabel = "<model>",
+    @Option(
+            names = "--judge-model",
+            paramLabel = "<model>",
             description = "Also grade each M5-eligible reply with this LLM judge (openai:MODEL, anthropic:MODEL, "
                     + "mock) into judge_summary.json and judge_eval.jsonl; default: no judge.")
     String model;
 
-    @Option(names = "--judge-base-url", paramLabel = "<url>", converter = OptionValues.HttpUrl.class,
+    @Option(
+            names = "--judge-base-url",
+            paramLabel = "<url>",
+            converter = OptionValues.HttpUrl.class,
             description = "API root of the judge's OpenAI-compatible server (default: the provider's).")
     String baseUrl;
 
-    @Option(names = "--judge-api-key-env", paramLabel = "<name>",
+    @Option(
+            names = "--judge-api-key-env",
+            paramLabel = "<name>",
             description = "Environment variable holding the judge's API key (default: OPENAI_API_KEY, or "
                     + "ANTHROPIC_API_KEY for anthropic:).")
     String apiKeyEnv;
 
-    @Option(names = "--workers-judge", paramLabel = "N", defaultValue = "1", converter = OptionValues.AtLeastOne.class,
+    @Option(
+            names = "--workers-judge",
+            paramLabel = "N",
+            defaultValue = "1",
+            converter = OptionValues.AtLeastOne.class,
             description = "Judge requests in parallel; default ${DEFAULT-VALUE}.")
     int workers;
 
@@ -39,14 +50,15 @@ final class JudgeOptionsMixin {
      * {@return the judge, when {@code --judge-model} was given}
      *
      * @param models creates the judge's chat model
-     * @param home   {@code $ASSAY_HOME}: answers are cached in {@code cache/judge} below it
+     * @param home {@code $ASSAY_HOME}: answers are cached in {@code cache/judge} below it
      */
     Optional<ExplainabilityJudge> judge(Function<ModelOptions, ChatModel> models, Path home) {
         if (model == null) {
             return Optional.empty();
         }
         ChatModel chat = models.apply(new ModelOptions(model, baseUrl, apiKeyEnv, false, null, null));
-        var judge = new Judge(new JudgeModel("default", chat, baseUrl, null),
+        var judge = new Judge(
+                new JudgeModel("default", chat, baseUrl, null),
                 JudgeCache.in(home.resolve("cache").resolve("judge")));
         return Optional.of(new ExplainabilityJudge(judge, workers));
     }

@@ -11,25 +11,37 @@ import picocli.CommandLine.Option;
  * variable, never the key.
  */
 final class ModelOptionsMixin {
-    @Option(names = {"-m", "--model"}, paramLabel = "<model>",
+    @Option(
+            names = {"-m", "--model"},
+            paramLabel = "<model>",
             description = "The model: mock (offline, fixed answer), openai:MODEL for any OpenAI-compatible API, "
                     + "or anthropic:MODEL.")
     String model;
 
-    @Option(names = "--base-url", paramLabel = "<url>", converter = OptionValues.HttpUrl.class,
+    @Option(
+            names = "--base-url",
+            paramLabel = "<url>",
+            converter = OptionValues.HttpUrl.class,
             description = "API root of an OpenAI-compatible server, e.g. http://localhost:11434/v1 (default: OpenAI).")
     String baseUrl;
 
-    @Option(names = "--api-key-env", paramLabel = "<name>",
+    @Option(
+            names = "--api-key-env",
+            paramLabel = "<name>",
             description = "Environment variable holding the API key (default: OPENAI_API_KEY, or ANTHROPIC_API_KEY for "
                     + "anthropic:). Keys are never stored.")
     String apiKeyEnv;
 
-    @Option(names = "--temperature", paramLabel = "<t>", converter = OptionValues.Temperature.class,
+    @Option(
+            names = "--temperature",
+            paramLabel = "<t>",
+            converter = OptionValues.Temperature.class,
             description = "Sampling temperature, 0 to 2 (default: the API's).")
     Double temperature;
 
-    @Option(names = "--seed", paramLabel = "<n>",
+    @Option(
+            names = "--seed",
+            paramLabel = "<n>",
             description = "Sampling seed where the API takes one (default: none); 'run' also shuffles the selection "
                     + "with it before --limit.")
     Long seed;
@@ -42,9 +54,9 @@ final class ModelOptionsMixin {
     /**
      * {@return the model options for the target factory}
      *
-     * @param stream         whether to request streaming responses
+     * @param stream whether to request streaming responses
      * @param requestTimeout the limit for one request; null for the default
-     * @param retry          retries of transient failures; null for the defaults
+     * @param retry retries of transient failures; null for the defaults
      */
     ModelOptions toOptions(boolean stream, Duration requestTimeout, RetryPolicy retry) {
         return new ModelOptions(model, baseUrl, apiKeyEnv, stream, requestTimeout, retry);

@@ -15,8 +15,7 @@ final class OptionValues {
     /** The shortest admin token {@code serve} accepts: 16 characters, 80+ bits even as lowercase letters. */
     static final int MIN_TOKEN_LENGTH = 16;
 
-    private OptionValues() {
-    }
+    private OptionValues() {}
 
     /** A count that must be at least 1: concurrency, samples, steps, workers. */
     static final class AtLeastOne implements ITypeConverter<Integer> {
@@ -107,8 +106,8 @@ final class OptionValues {
         @Override
         public String convert(String value) {
             if (!value.equals(Run.CAPABILITY) && !value.equals(Run.DIALOG)) {
-                throw new TypeConversionException("expected " + Run.CAPABILITY + " or " + Run.DIALOG + ", got '"
-                        + value + "'");
+                throw new TypeConversionException(
+                        "expected " + Run.CAPABILITY + " or " + Run.DIALOG + ", got '" + value + "'");
             }
             return value;
         }
@@ -130,8 +129,8 @@ final class OptionValues {
     static String requireTokenLength(String token, String source) {
         String stripped = token.strip();
         if (stripped.length() < MIN_TOKEN_LENGTH) {
-            throw new TypeConversionException(source + "must have at least " + MIN_TOKEN_LENGTH
-                    + " characters, got " + stripped.length());
+            throw new TypeConversionException(
+                    source + "must have at least " + MIN_TOKEN_LENGTH + " characters, got " + stripped.length());
         }
         return stripped;
     }

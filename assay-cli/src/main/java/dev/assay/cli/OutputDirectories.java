@@ -13,8 +13,7 @@ import picocli.CommandLine.ParameterException;
  * at once instead of a raw exception after a run that cost model calls.
  */
 final class OutputDirectories {
-    private OutputDirectories() {
-    }
+    private OutputDirectories() {}
 
     /**
      * Creates the directory if needed and proves it writable by creating and deleting a file in it.
@@ -26,8 +25,8 @@ final class OutputDirectories {
             Files.createDirectories(directory);
             Files.delete(Files.createTempFile(directory, ".assay-write-check-", ".tmp"));
         } catch (IOException | SecurityException e) {
-            throw new ParameterException(commandLine, option + " " + directory + " is not a writable directory: "
-                    + reason(e));
+            throw new ParameterException(
+                    commandLine, option + " " + directory + " is not a writable directory: " + reason(e));
         }
     }
 

@@ -4,11 +4,13 @@ import dev.assay.Problem;
 
 /** How the CLI shows a problem: message, then its type and details, on one line. */
 final class Problems {
-    private Problems() {
-    }
+    private Problems() {}
 
     static String describe(Problem problem) {
-        var text = new StringBuilder(problem.message()).append(" [").append(problem.type()).append(']');
+        var text = new StringBuilder(problem.message())
+                .append(" [")
+                .append(problem.type())
+                .append(']');
         problem.details().forEach((key, value) -> {
             if (value != null) {
                 text.append(' ').append(key).append('=').append(value);
@@ -18,8 +20,8 @@ final class Problems {
     }
 
     /**
-     * {@return one line per problem in the problems detail of an invalid suite's problem, as
-     * {@code file:line: type case 'id' field 'f': message}}; empty when it lists none
+     * {@return one line per problem in the problems detail of an invalid suite's problem, as {@code file:line: type
+     * case 'id' field 'f': message}}; empty when it lists none
      */
     static java.util.List<String> listed(Problem problem) {
         if (!(problem.details().get("problems") instanceof java.util.List<?> problems)) {

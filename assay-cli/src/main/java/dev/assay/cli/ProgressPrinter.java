@@ -16,10 +16,10 @@ import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * A run's progress on stderr, so stdout stays clean for the summary (and for {@code --format json}). On a terminal
- * it is one bar with the rate and the time left; elsewhere (CI logs, a pipe) a plain line now and then; a line per
- * case only with {@code --verbose}, because a 100 000-case run must not print 100 000 lines. Thread-safe: the
- * engine calls it from its workers.
+ * A run's progress on stderr, so stdout stays clean for the summary (and for {@code --format json}). On a terminal it
+ * is one bar with the rate and the time left; elsewhere (CI logs, a pipe) a plain line now and then; a line per case
+ * only with {@code --verbose}, because a 100 000-case run must not print 100 000 lines. Thread-safe: the engine calls
+ * it from its workers.
  */
 final class ProgressPrinter implements RunListener {
     /** How progress is shown. */
@@ -33,9 +33,7 @@ final class ProgressPrinter implements RunListener {
         /** Only the run's first line ({@code --quiet}). */
         QUIET;
 
-        /**
-         * @param terminal whether stderr is a terminal; {@code TERM=dumb} counts as none, since it cannot redraw
-         */
+        /** @param terminal whether stderr is a terminal; {@code TERM=dumb} counts as none, since it cannot redraw */
         static Mode choose(boolean quiet, boolean verbose, boolean terminal, Map<String, String> env) {
             if (quiet) {
                 return QUIET;
@@ -60,9 +58,9 @@ final class ProgressPrinter implements RunListener {
     private long lastLineNanos;
 
     /**
-     * @param width   the terminal's columns, for the bar
+     * @param width the terminal's columns, for the bar
      * @param unicode whether the terminal shows block characters (else the bar is drawn in ASCII)
-     * @param clock   nanoseconds, for the rate and the interval between lines
+     * @param clock nanoseconds, for the rate and the interval between lines
      */
     ProgressPrinter(PrintWriter err, Mode mode, int width, boolean unicode, LongSupplier clock) {
         this.err = err;
@@ -80,14 +78,19 @@ final class ProgressPrinter implements RunListener {
             // a shell that exports nonsense gets the default width
         }
         String locale = env.getOrDefault("LC_ALL", env.getOrDefault("LANG", ""));
-        return new ProgressPrinter(err, mode, Math.max(40, columns),
-                locale.toUpperCase(Locale.ROOT).contains("UTF"), System::nanoTime);
+        return new ProgressPrinter(
+                err,
+                mode,
+                Math.max(40, columns),
+                locale.toUpperCase(Locale.ROOT).contains("UTF"),
+                System::nanoTime);
     }
 
     @Override
     public synchronized void runStarted(Run run) {
-        err.printf("run %s: %d cases of %s against %s%n", run.runId(), run.counts().total(), run.caseSet(),
-                run.modelName());
+        err.printf(
+                "run %s: %d cases of %s against %s%n",
+                run.runId(), run.counts().total(), run.caseSet(), run.modelName());
         err.flush();
         startedNanos = clock.getAsLong();
         lastLineNanos = startedNanos;
@@ -122,13 +125,17 @@ final class ProgressPrinter implements RunListener {
                 }
             }
             case CASES -> {
-                err.printf("[%d/%d] %-9s %s (%.1f s)%s%n", counts.completed(), counts.total(),
-                        item.status().wireName(), item.caseId(), item.elapsedS(),
+                err.printf(
+                        "[%d/%d] %-9s %s (%.1f s)%s%n",
+                        counts.completed(),
+                        counts.total(),
+                        item.status().wireName(),
+                        item.caseId(),
+                        item.elapsedS(),
                         item.error() == null ? "" : " " + item.error().type());
                 err.flush();
             }
-            case QUIET -> {
-            }
+            case QUIET -> {}
         }
     }
 
@@ -157,8 +164,7 @@ final class ProgressPrinter implements RunListener {
                 err.println(line(run.counts(), clock.getAsLong()));
                 err.flush();
             }
-            case CASES, QUIET -> {
-            }
+            case CASES, QUIET -> {}
         }
     }
 
@@ -172,14 +178,25 @@ final class ProgressPrinter implements RunListener {
         double seconds = Math.max(1e-9, (now - startedNanos) / 1e9);
         double rate = counts.completed() / seconds;
         String left = rate > 0 && counts.completed() < counts.total()
-                ? ", about " + duration((counts.total() - counts.completed()) / rate) + " left" : "";
-        return String.format(Locale.ROOT, "[%d/%d] %.0f%% in %s, %.1f cases/s%s; %s", counts.completed(),
-                counts.total(), counts.total() == 0 ? 100.0 : 100.0 * counts.completed() / counts.total(),
-                duration(seconds), rate, left, tally(counts));
+                ? ", about " + duration((counts.total() - counts.completed()) / rate) + " left"
+                : "";
+        return String.format(
+                Locale.ROOT,
+                "[%d/%d] %.0f%% in %s, %.1f cases/s%s; %s",
+                counts.completed(),
+                counts.total(),
+                counts.total() == 0 ? 100.0 : 100.0 * counts.completed() / counts.total(),
+                duration(seconds),
+                rate,
+                left,
+                tally(counts));
     }
 
     private static String tally(Counts counts) {
-        var text = new StringBuilder().append(counts.passed()).append(" passed, ").append(counts.failed())
+        var text = new StringBuilder()
+                .append(counts.passed())
+                .append(" passed, ")
+                .append(counts.failed())
                 .append(" failed");
         if (counts.partial() > 0) {
             text.append(", ").append(counts.partial()).append(" partial");
@@ -195,13 +212,15 @@ final class ProgressPrinter implements RunListener {
 
     /**
      * {@return whether this process's stderr is a terminal} Java 21 cannot ask for one stream (its
-     * {@code System.console()} speaks of stdin and stdout), so {@code test -t 2} is asked with our stderr as its
-     * own; where that cannot run, no terminal is assumed and plain lines are printed.
+     * {@code System.console()} speaks of stdin and stdout), so {@code test -t 2} is asked with our stderr as its own;
+     * where that cannot run, no terminal is assumed and plain lines are printed.
      */
     static boolean stderrIsTerminal() {
         try {
-            Process test = new ProcessBuilder("test", "-t", "2").redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process test = new ProcessBuilder("test", "-t", "2")
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             return test.waitFor() == 0;
         } catch (IOException e) {
             return false;
@@ -213,7 +232,10 @@ final class ProgressPrinter implements RunListener {
 
     private static String duration(double seconds) {
         long whole = Math.round(seconds);
-        return whole < 60 ? whole + " s" : whole < 3600 ? (whole / 60) + " min " + (whole % 60) + " s"
-                : (whole / 3600) + " h " + (whole % 3600 / 60) + " min";
+        return whole < 60
+                ? whole + " s"
+                : whole < 3600
+                        ? (whole / 60) + " min " + (whole % 60) + " s"
+                        : (whole / 3600) + " h " + (whole % 3600 / 60) + " min";
     }
 }

@@ -2,39 +2,38 @@ package dev.assay.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.cases.Selection;
+import dev.assay.check.CheckerRegistry;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeCheckerFactory;
+import dev.assay.code.CodeCheckerFactory;
+import dev.assay.code.CodeGrader;
 import dev.assay.config.AssayConfig;
 import dev.assay.config.RunDefaults;
 import dev.assay.config.TargetConfig;
-import dev.assay.run.ToolOptions;
-import dev.assay.code.CodeCheckerFactory;
-import dev.assay.code.CodeGrader;
-import dev.assay.cases.Selection;
-import dev.assay.check.CheckerRegistry;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunReport;
-import dev.assay.run.Engine;
 import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.run.Engine;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
-import dev.assay.result.RunStatus;
+import dev.assay.run.ToolOptions;
 import dev.assay.run.WorkspacePolicy;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.score.Weights;
 import dev.assay.store.Store;
 import dev.assay.subject.AgentSettings;
-import dev.assay.model.ModelOptions;
-import dev.assay.model.RetryPolicy;
 import dev.assay.subject.ToolMode;
 import dev.assay.subject.sse.SseAgentSettings;
 import dev.assay.tools.mcp.McpServerConfig;
-import java.net.URI;
-import java.nio.file.Files;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,7 +53,10 @@ import picocli.CommandLine.Spec;
  * {@code assay run}: evaluates suites against a model, an agent service or a recording, stores the run, prints a
  * summary and writes reports.
  */
-@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Evaluate one or more suites (files or directories of cases) against a model, an agent service "
                 + "(--agent) or recorded transcripts (--replay).")
 final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnvironment {
@@ -73,56 +75,82 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Mixin
     AgentOptionsMixin agentFlags;
 
-    @Option(names = "--agent-tools-url", paramLabel = "<url>",
+    @Option(
+            names = "--agent-tools-url",
+            paramLabel = "<url>",
             description = "GET this URL for the agent's tool list instead of --agent-tools.",
             converter = OptionValues.HttpUri.class)
     URI agentToolsUrl;
 
-    @Option(names = "--agent-workspace", paramLabel = "<dir>",
+    @Option(
+            names = "--agent-workspace",
+            paramLabel = "<dir>",
             description = "A directory the agent shares with Assay: case workspaces are created here and their path "
                     + "is sent as {{workspace}}.")
     Path agentWorkspace;
 
-    @Option(names = "--config", paramLabel = "<file>",
+    @Option(
+            names = "--config",
+            paramLabel = "<file>",
             description = "An assay.yaml naming targets, MCP servers, judge models and defaults (default: ./assay.yaml "
                     + "when it exists). Flags given on the command line win.")
     Path configFile;
 
-    @Option(names = {"-t", "--target"}, paramLabel = "<name>",
+    @Option(
+            names = {"-t", "--target"},
+            paramLabel = "<name>",
             description = "A target named in the configuration file (default: its defaults.target when no --model, "
                     + "--agent or --replay is given).")
     String targetName;
 
-    @Option(names = "--tools", split = ",", paramLabel = "<tool>",
+    @Option(
+            names = "--tools",
+            split = ",",
+            paramLabel = "<tool>",
             description = "Offer only these tools to the model (final_answer is always offered); cases needing "
                     + "another tool are skipped.")
     List<String> allowedTools = new ArrayList<>();
 
-    @Option(names = "--mcp-stdio", paramLabel = "<name=command args>",
+    @Option(
+            names = "--mcp-stdio",
+            paramLabel = "<name=command args>",
             description = "An MCP server started as a child process, e.g. files=\"npx -y @modelcontextprotocol/"
                     + "server-filesystem /tmp\"; its tools are offered as name@tool. Repeatable.")
     Map<String, String> mcpStdio = new LinkedHashMap<>();
 
-    @Option(names = "--mcp-url", paramLabel = "<name=url>",
+    @Option(
+            names = "--mcp-url",
+            paramLabel = "<name=url>",
             description = "An MCP server over streamable HTTP; its tools are offered as name@tool. Repeatable.")
     Map<String, String> mcpUrl = new LinkedHashMap<>();
 
-    @Option(names = "--replay", paramLabel = "<file>",
+    @Option(
+            names = "--replay",
+            paramLabel = "<file>",
             description = "Re-score recorded transcripts (JSONL from 'runs export', or a report.json) without calling "
                     + "anything; cases the file lacks are skipped.")
     Path replay;
 
-    @Option(names = {"-c", "--concurrency"}, paramLabel = "<n>", defaultValue = "4",
+    @Option(
+            names = {"-c", "--concurrency"},
+            paramLabel = "<n>",
+            defaultValue = "4",
             converter = OptionValues.AtLeastOne.class,
             description = "Cases evaluated at once (default: ${DEFAULT-VALUE}).")
     int concurrency;
 
-    @Option(names = "--timeout", paramLabel = "<seconds>", defaultValue = "120",
+    @Option(
+            names = "--timeout",
+            paramLabel = "<seconds>",
+            defaultValue = "120",
             converter = OptionValues.PositiveSeconds.class,
             description = "Time limit per case unless the case sets timeout_s (default: ${DEFAULT-VALUE}).")
     double timeoutSeconds;
 
-    @Option(names = "--dimensions", split = ",", paramLabel = "<dimension>",
+    @Option(
+            names = "--dimensions",
+            split = ",",
+            paramLabel = "<dimension>",
             description = "Only these dimensions, e.g. tool,logic.")
     List<String> dimensions = new ArrayList<>();
 
@@ -135,41 +163,70 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Option(names = "--ids", split = ",", paramLabel = "<id>", description = "Only these case ids.")
     List<String> ids = new ArrayList<>();
 
-    @Option(names = "--limit", paramLabel = "<n>", defaultValue = "0", converter = OptionValues.NotNegative.class,
+    @Option(
+            names = "--limit",
+            paramLabel = "<n>",
+            defaultValue = "0",
+            converter = OptionValues.NotNegative.class,
             description = "At most this many cases (after --seed shuffling; 0 = all).")
     int limit;
 
-    @Option(names = "--samples", paramLabel = "<n>", defaultValue = "1", converter = OptionValues.AtLeastOne.class,
+    @Option(
+            names = "--samples",
+            paramLabel = "<n>",
+            defaultValue = "1",
+            converter = OptionValues.AtLeastOne.class,
             description = "Answers drawn per case; above 1 each is an item <case id>#<k> and reports add pass@k "
                     + "(default: ${DEFAULT-VALUE}).")
     int samples;
 
-    @Option(names = "--weights", paramLabel = "<dim=w,...>",
+    @Option(
+            names = "--weights",
+            paramLabel = "<dim=w,...>",
             description = "Dimension weights for the total (default: tool=35,logic=25,common=20,complex=20).")
     String weights;
 
-    @Option(names = "--scoring", paramLabel = "<preset>",
+    @Option(
+            names = "--scoring",
+            paramLabel = "<preset>",
             description = "assay (default) or reference: the reference server's weights (tool=30,logic=25,common=15,"
                     + "complex=30), pass/fail items and a total over every dimension; --weights still override.")
     String scoring;
 
-    @Option(names = "--tool-mode", paramLabel = "<mode>", defaultValue = "native",
+    @Option(
+            names = "--tool-mode",
+            paramLabel = "<mode>",
+            defaultValue = "native",
             description = "native (function calling) or text (<tool_call> blocks) (default: ${DEFAULT-VALUE}).")
     ToolMode toolMode;
 
-    @Option(names = "--max-tokens", paramLabel = "<n>", converter = OptionValues.AtLeastOne.class,
+    @Option(
+            names = "--max-tokens",
+            paramLabel = "<n>",
+            converter = OptionValues.AtLeastOne.class,
             description = "Output-token cap per model call.")
     Integer maxTokens;
 
-    @Option(names = "--max-steps", paramLabel = "<n>", defaultValue = "20", converter = OptionValues.AtLeastOne.class,
+    @Option(
+            names = "--max-steps",
+            paramLabel = "<n>",
+            defaultValue = "20",
+            converter = OptionValues.AtLeastOne.class,
             description = "Model calls per case at most (default: ${DEFAULT-VALUE}).")
     int maxSteps;
 
-    @Option(names = "--retries", paramLabel = "<n>", defaultValue = "3", converter = OptionValues.NotNegative.class,
+    @Option(
+            names = "--retries",
+            paramLabel = "<n>",
+            defaultValue = "3",
+            converter = OptionValues.NotNegative.class,
             description = "Retries of a failed model call (429, 5xx, timeouts) (default: ${DEFAULT-VALUE}).")
     int retries;
 
-    @Option(names = "--max-retry-wait", paramLabel = "<seconds>", defaultValue = "120",
+    @Option(
+            names = "--max-retry-wait",
+            paramLabel = "<seconds>",
+            defaultValue = "120",
             converter = OptionValues.NotNegativeSeconds.class,
             description = "Total time one call may wait between retries (default: ${DEFAULT-VALUE}).")
     double maxRetryWait;
@@ -180,11 +237,16 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Option(names = "--user-id", paramLabel = "<id>", defaultValue = "", description = "Recorded with the run.")
     String userId;
 
-    @Option(names = {"-o", "--out"}, paramLabel = "<dir>",
+    @Option(
+            names = {"-o", "--out"},
+            paramLabel = "<dir>",
             description = "Write report.json, report.md, junit.xml and report.html here.")
     Path out;
 
-    @Option(names = "--threshold", paramLabel = "<score>", converter = OptionValues.Fraction.class,
+    @Option(
+            names = "--threshold",
+            paramLabel = "<score>",
+            converter = OptionValues.Fraction.class,
             description = "Exit with code 1 when the total score (0..1) is below this.")
     Double threshold;
 
@@ -194,34 +256,51 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Option(names = "--keep-workspaces", description = "Keep every case workspace (default: only failed ones).")
     boolean keepWorkspaces;
 
-    @Option(names = "--workspace-dir", paramLabel = "<dir>",
+    @Option(
+            names = "--workspace-dir",
+            paramLabel = "<dir>",
             description = "Where case workspaces are created (default: $ASSAY_HOME/workspaces).")
     Path workspaceDir;
 
-    @Option(names = "--allow-unsandboxed-code", description = "Let the code checker run model-written code without "
-            + "bubblewrap when it is missing (the code then runs on this machine with your rights; recorded in the run).")
+    @Option(
+            names = "--allow-unsandboxed-code",
+            description =
+                    "Let the code checker run model-written code without "
+                            + "bubblewrap when it is missing (the code then runs on this machine with your rights; recorded in the run).")
     boolean allowUnsandboxedCode;
 
-    @Option(names = "--allow-unsandboxed-commands", description = "Offer execute_command even when bubblewrap is "
-            + "missing: the model's commands then run on this machine with your rights, and can read what you can, "
-            + "API keys in this process's environment included (recorded in the run). Without it such cases are "
-            + "skipped.")
+    @Option(
+            names = "--allow-unsandboxed-commands",
+            description = "Offer execute_command even when bubblewrap is "
+                    + "missing: the model's commands then run on this machine with your rights, and can read what you can, "
+                    + "API keys in this process's environment included (recorded in the run). Without it such cases are "
+                    + "skipped.")
     boolean allowUnsandboxedCommands;
 
-    @Option(names = "--db-retry", paramLabel = "<seconds>", defaultValue = "180",
+    @Option(
+            names = "--db-retry",
+            paramLabel = "<seconds>",
+            defaultValue = "180",
             description = "How long a run keeps its finished items in memory and retries while the database is "
                     + "unavailable before it stops as interrupted (exit 3) (default: ${DEFAULT-VALUE}).")
     double dbRetrySeconds;
 
-    @Option(names = "--format", paramLabel = "<format>", defaultValue = "table",
+    @Option(
+            names = "--format",
+            paramLabel = "<format>",
+            defaultValue = "table",
             description = "Summary on stdout: table or json (default: ${DEFAULT-VALUE}).")
     OutputFormats.Table format;
 
-    @Option(names = {"-q", "--quiet"}, description = "No progress on stderr (the summary still goes to stdout).")
+    @Option(
+            names = {"-q", "--quiet"},
+            description = "No progress on stderr (the summary still goes to stdout).")
     boolean quiet;
 
-    @Option(names = {"-v", "--verbose"}, description = "A progress line per finished case (default: a progress bar "
-            + "on a terminal, a line every 10 s otherwise).")
+    @Option(
+            names = {"-v", "--verbose"},
+            description = "A progress line per finished case (default: a progress bar "
+                    + "on a terminal, a line every 10 s otherwise).")
     boolean verbose;
 
     private Map<String, String> env = Map.of();
@@ -238,14 +317,16 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         CheckerRegistry checkers = CheckerRegistry.builtins();
         AssayConfig config = configuration();
         TargetConfig named = namedTarget(config);
-        int targets = (modelFlags.given() ? 1 : 0) + (agentFlags.given() ? 1 : 0) + (replay != null ? 1 : 0)
+        int targets = (modelFlags.given() ? 1 : 0)
+                + (agentFlags.given() ? 1 : 0)
+                + (replay != null ? 1 : 0)
                 + (named != null ? 1 : 0);
         if (!(dbRetrySeconds > 0)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--db-retry must be more than 0 s");
         }
         if (targets != 1) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "give exactly one of --model, --agent, --replay and --target");
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "give exactly one of --model, --agent, --replay and --target");
         }
         if (out != null) {
             OutputDirectories.requireWritable(spec.commandLine(), "--out", out);
@@ -256,9 +337,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         if (agentWorkspace != null) {
             OutputDirectories.requireWritable(spec.commandLine(), "--agent-workspace", agentWorkspace);
         }
-        var retry = new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30),
-                Duration.ofMillis((long) (maxRetryWait * 1000)));
-        Path workspaces = agentWorkspace != null ? agentWorkspace
+        var retry = new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMillis((long)
+                (maxRetryWait * 1000)));
+        Path workspaces = agentWorkspace != null
+                ? agentWorkspace
                 : workspaceDir != null ? workspaceDir : database.home().resolve("workspaces");
         Sandbox codeSandbox = null;
         if (allowUnsandboxedCode) {
@@ -267,47 +349,73 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         }
         RunDefaults defaults = config == null ? RunDefaults.NONE : config.defaults();
         if (config != null && !config.judges().isEmpty()) {
-            JudgeCache cache = Boolean.FALSE.equals(defaults.judgeCache()) ? JudgeCache.disabled()
+            JudgeCache cache = Boolean.FALSE.equals(defaults.judgeCache())
+                    ? JudgeCache.disabled()
                     : JudgeCache.in(database.home().resolve("cache").resolve("judge"));
-            checkers.register(new JudgeCheckerFactory(config.judgeModels(env::get, line -> { }), cache));
+            checkers.register(new JudgeCheckerFactory(config.judgeModels(env::get, line -> {}), cache));
         }
         if (database.url == null && defaults.db() != null) {
             database.url = defaults.db();
         }
         ModelOptions modelOptions = named != null && named.model() != null
-                ? new ModelOptions(named.model().model(), named.model().baseUrl(), named.model().apiKeyEnv(),
-                        named.model().stream() || stream, named.model().requestTimeout(), retry,
+                ? new ModelOptions(
+                        named.model().model(),
+                        named.model().baseUrl(),
+                        named.model().apiKeyEnv(),
+                        named.model().stream() || stream,
+                        named.model().requestTimeout(),
+                        retry,
                         named.model().apiKeyEnvNamed())
                 : modelFlags.given() ? modelFlags.toOptions(stream, null, retry) : null;
         SseAgentSettings agentService = agentFlags.given()
-                ? agentFlags.settings(agentToolsUrl, agentWorkspace != null, language, retry, runConcurrencyOf(defaults))
+                ? agentFlags.settings(
+                        agentToolsUrl, agentWorkspace != null, language, retry, runConcurrencyOf(defaults))
                 : named != null ? named.agentService() : null;
         Path replayFile = replay != null ? replay : named != null ? named.replay() : null;
         AgentSettings agentSettings = named == null || named.model() == null
                 ? new AgentSettings(toolMode, maxSteps, modelFlags.temperature, modelFlags.seed, maxTokens)
-                : new AgentSettings(given("--tool-mode") ? toolMode : named.agent().toolMode(),
+                : new AgentSettings(
+                        given("--tool-mode") ? toolMode : named.agent().toolMode(),
                         given("--max-steps") ? maxSteps : named.agent().maxSteps(),
-                        given("--temperature") ? modelFlags.temperature : named.agent().temperature(),
+                        given("--temperature")
+                                ? modelFlags.temperature
+                                : named.agent().temperature(),
                         given("--seed") ? modelFlags.seed : named.agent().seed(),
                         given("--max-tokens") ? maxTokens : named.agent().maxTokens());
         int runConcurrency = runConcurrencyOf(defaults);
-        Duration timeout = !given("--timeout") && defaults.timeout() != null ? defaults.timeout()
+        Duration timeout = !given("--timeout") && defaults.timeout() != null
+                ? defaults.timeout()
                 : Duration.ofMillis((long) (timeoutSeconds * 1000));
         Weights runWeights = runWeights(defaults);
         var mcpServers = new ArrayList<McpServerConfig>(named == null ? List.of() : config.mcpServersFor(named));
         mcpStdio.forEach((name, command) -> {
             List<String> words = List.of(command.strip().split("\\s+"));
-            mcpServers.add(new McpServerConfig.Stdio(name, words.getFirst(), words.subList(1, words.size()), List.of()));
+            mcpServers.add(
+                    new McpServerConfig.Stdio(name, words.getFirst(), words.subList(1, words.size()), List.of()));
         });
         mcpUrl.forEach((name, url) -> mcpServers.add(new McpServerConfig.Http(name, url, Map.of())));
         var tools = new ToolOptions(mcpServers, null, allowedTools, allowUnsandboxedCommands);
         var selection = new Selection(dimensions, language, tags, ids, modelFlags.seed, limit);
-        var request = new RunRequest(suites, skipInvalid, selection,
-                modelOptions, agentSettings,
-                new RunConfig(null, userId, language, runConcurrency, timeout, runWeights, workspaces,
-                        keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE, null)
+        var request = new RunRequest(
+                suites,
+                skipInvalid,
+                selection,
+                modelOptions,
+                agentSettings,
+                new RunConfig(
+                                null,
+                                userId,
+                                language,
+                                runConcurrency,
+                                timeout,
+                                runWeights,
+                                workspaces,
+                                keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE,
+                                null)
                         .withSamples(samples),
-                agentService, replayFile, tools);
+                agentService,
+                replayFile,
+                tools);
         RunRequest.Prepared prepared;
         try {
             prepared = request.prepare(checkers, env::get, line -> {
@@ -320,35 +428,44 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             throw e;
         }
         prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
-        if (modelOptions != null && prepared.sandbox() != null && !prepared.sandbox().isolating()) {
+        if (modelOptions != null
+                && prepared.sandbox() != null
+                && !prepared.sandbox().isolating()) {
             stderr.println("warning: bubblewrap is not usable here and --allow-unsandboxed-commands was given, so "
                     + "execute_command runs commands unconfined with your rights; install bubblewrap "
                     + "(apt-get install -y bubblewrap) to confine them");
         }
-        try (prepared; Store store = database.open()) {
+        try (prepared;
+                Store store = database.open()) {
             var engine = new Engine(store, checkers, Duration.ofMillis((long) (dbRetrySeconds * 1000)));
-            var progress = ProgressPrinter.forStderr(stderr, ProgressPrinter.Mode.choose(quiet, verbose,
-                    !quiet && !verbose && ProgressPrinter.stderrIsTerminal(), env), env);
+            var progress = ProgressPrinter.forStderr(
+                    stderr,
+                    ProgressPrinter.Mode.choose(
+                            quiet, verbose, !quiet && !verbose && ProgressPrinter.stderrIsTerminal(), env),
+                    env);
             RunPlan plan = prepared.plan();
             if (codeSandbox != null) {
-                var snapshot = ((ObjectNode) plan.config().snapshot()).put("code_sandbox", codeSandbox.kind())
+                var snapshot = ((ObjectNode) plan.config().snapshot())
+                        .put("code_sandbox", codeSandbox.kind())
                         .put("allow_unsandboxed_code", true);
                 plan = new RunPlan(plan.suite(), plan.target(), plan.config().withSnapshot(snapshot));
             }
             RunHandle handle = engine.start(plan, progress);
             var reportsWritten = new CountDownLatch(1);
-            Thread cancelOnSignal = new Thread(() -> {
-                if (handle.cancel()) {
-                    stderr.println("cancelling: finished items are kept...");
-                    stderr.flush();
-                }
-                try {
-                    handle.await();
-                    reportsWritten.await(30, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "assay-cancel");
+            Thread cancelOnSignal = new Thread(
+                    () -> {
+                        if (handle.cancel()) {
+                            stderr.println("cancelling: finished items are kept...");
+                            stderr.flush();
+                        }
+                        try {
+                            handle.await();
+                            reportsWritten.await(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    },
+                    "assay-cancel");
             Runtime.getRuntime().addShutdownHook(cancelOnSignal);
             try {
                 Run run = handle.await();
@@ -379,14 +496,17 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
 
     /** One line on stderr for a run that did not finish on its own, or finished without judging anything. */
     private static void explainEnd(Run run, PrintWriter stderr) {
-        String reason = run.error() == null ? "" : ": " + run.error().message() + " (" + run.error().type() + ")";
+        String reason = run.error() == null
+                ? ""
+                : ": " + run.error().message() + " (" + run.error().type() + ")";
         switch (run.status()) {
             case FAILED -> stderr.println("error: the run failed" + reason);
             case INTERRUPTED -> stderr.println("error: the run was interrupted" + reason);
             default -> {
                 if (everyJudgedItemIsAnError(run)) {
-                    stderr.println("error: every judged item is an error (" + run.counts().error() + " of "
-                            + run.counts().total() + "); nothing was evaluated, see the items' errors");
+                    stderr.println("error: every judged item is an error ("
+                            + run.counts().error() + " of " + run.counts().total()
+                            + "); nothing was evaluated, see the items' errors");
                 }
             }
         }
@@ -403,13 +523,17 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         if (run.status() == RunStatus.CANCELLED) {
             return ExitCodes.CANCELLED;
         }
-        if (run.status() == RunStatus.FAILED || run.status() == RunStatus.INTERRUPTED
+        if (run.status() == RunStatus.FAILED
+                || run.status() == RunStatus.INTERRUPTED
                 || everyJudgedItemIsAnError(run)) {
             return ExitCodes.CANNOT_RUN;
         }
         if (threshold != null && (run.totalScore() == null || run.totalScore() < threshold)) {
-            spec.commandLine().getErr().printf("threshold missed: total %s < %.4f%n",
-                    run.totalScore() == null ? "none" : "%.4f".formatted(run.totalScore()), threshold);
+            spec.commandLine()
+                    .getErr()
+                    .printf(
+                            "threshold missed: total %s < %.4f%n",
+                            run.totalScore() == null ? "none" : "%.4f".formatted(run.totalScore()), threshold);
             return ExitCodes.THRESHOLD_MISSED;
         }
         return ExitCodes.OK;
@@ -428,8 +552,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     private TargetConfig namedTarget(AssayConfig config) {
         if (targetName != null) {
             if (config == null) {
-                throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                        "--target needs a configuration file (--config or ./assay.yaml)");
+                throw new picocli.CommandLine.ParameterException(
+                        spec.commandLine(), "--target needs a configuration file (--config or ./assay.yaml)");
             }
             return config.target(targetName);
         }
@@ -445,9 +569,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
      * when {@code --weights} is not given, as before), else Assay's; {@code --weights} then replaces the ones it names.
      */
     private Weights runWeights(RunDefaults defaults) {
-        Weights base = scoring != null ? Weights.preset(Weights.Scoring.of(scoring))
-                : defaults.weights() == null ? Weights.defaults()
-                : weights != null ? Weights.preset(defaults.weights().scoring()) : defaults.weights();
+        Weights base = scoring != null
+                ? Weights.preset(Weights.Scoring.of(scoring))
+                : defaults.weights() == null
+                        ? Weights.defaults()
+                        : weights != null ? Weights.preset(defaults.weights().scoring()) : defaults.weights();
         return weights != null ? Weights.parse(weights, base) : base;
     }
 

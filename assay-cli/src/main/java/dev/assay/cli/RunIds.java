@@ -9,8 +9,7 @@ import java.util.List;
 
 /** Lets users type a unique prefix of a run id, as with git commits. */
 final class RunIds {
-    private RunIds() {
-    }
+    private RunIds() {}
 
     static String resolve(Store store, String given) {
         if (store.findRun(given).isPresent()) {
@@ -29,8 +28,11 @@ final class RunIds {
         if (matches.size() == 1) {
             return matches.get(0);
         }
-        throw new AssayException(Problem.of("run.not_found", matches.isEmpty()
-                ? "no run with id " + given
-                : "'" + given + "' matches " + matches.size() + " runs; give more of the id").withDetail("run_id", given));
+        throw new AssayException(Problem.of(
+                        "run.not_found",
+                        matches.isEmpty()
+                                ? "no run with id " + given
+                                : "'" + given + "' matches " + matches.size() + " runs; give more of the id")
+                .withDetail("run_id", given));
     }
 }

@@ -4,11 +4,11 @@ import dev.assay.Json;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunComparison;
 import dev.assay.report.RunReport;
+import dev.assay.report.TranscriptExport;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.store.RunQuery;
 import dev.assay.store.Store;
-import dev.assay.report.TranscriptExport;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,11 +22,17 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code assay runs list|show|delete|export}: the stored runs. */
-@Command(name = "runs", mixinStandardHelpOptions = true,
+@Command(
+        name = "runs",
+        mixinStandardHelpOptions = true,
         description = "List, show, delete and export stored runs.",
-        subcommands = {RunsCommand.ListRuns.class, RunsCommand.ShowRun.class, RunsCommand.CompareRuns.class,
-                RunsCommand.DeleteRun.class,
-                RunsCommand.ExportRun.class})
+        subcommands = {
+            RunsCommand.ListRuns.class,
+            RunsCommand.ShowRun.class,
+            RunsCommand.CompareRuns.class,
+            RunsCommand.DeleteRun.class,
+            RunsCommand.ExportRun.class
+        })
 final class RunsCommand implements Callable<Integer> {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
@@ -41,23 +47,45 @@ final class RunsCommand implements Callable<Integer> {
     static final class ListRuns implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
+
         @Mixin
         DatabaseOption database;
+
         @Option(names = "--model", paramLabel = "<text>", description = "Only models whose name contains this.")
         String model;
-        @Option(names = "--status", paramLabel = "<status>", description = "running, finished, failed, cancelled or interrupted.")
+
+        @Option(
+                names = "--status",
+                paramLabel = "<status>",
+                description = "running, finished, failed, cancelled or interrupted.")
         RunStatus status;
+
         @Option(names = "--user-id", paramLabel = "<id>", description = "Only runs of this user.")
         String userId;
-        @Option(names = "--kind", paramLabel = "<kind>", converter = OptionValues.RunKind.class,
+
+        @Option(
+                names = "--kind",
+                paramLabel = "<kind>",
+                converter = OptionValues.RunKind.class,
                 description = "capability or dialog.")
         String kind;
-        @Option(names = "--limit", paramLabel = "<n>", defaultValue = "20", converter = OptionValues.AtLeastOne.class,
+
+        @Option(
+                names = "--limit",
+                paramLabel = "<n>",
+                defaultValue = "20",
+                converter = OptionValues.AtLeastOne.class,
                 description = "At most this many, up to 1000 (default: ${DEFAULT-VALUE}).")
         int limit;
-        @Option(names = "--offset", paramLabel = "<n>", defaultValue = "0", converter = OptionValues.NotNegative.class,
+
+        @Option(
+                names = "--offset",
+                paramLabel = "<n>",
+                defaultValue = "0",
+                converter = OptionValues.NotNegative.class,
                 description = "Skip this many.")
         int offset;
+
         @Option(names = "--format", paramLabel = "<format>", defaultValue = "table", description = "table or json.")
         OutputFormats.Table format;
 
@@ -71,11 +99,17 @@ final class RunsCommand implements Callable<Integer> {
                     out.println(Json.write(java.util.Map.of("runs", runs, "total", store.countRuns(query))));
                     return ExitCodes.OK;
                 }
-                out.printf("%-32s %-9s %-10s %-24s %-20s %8s %6s%n", "run_id", "status", "kind", "model", "case_set",
-                        "total", "items");
+                out.printf(
+                        "%-32s %-9s %-10s %-24s %-20s %8s %6s%n",
+                        "run_id", "status", "kind", "model", "case_set", "total", "items");
                 for (Run run : runs) {
-                    out.printf("%-32s %-9s %-10s %-24s %-20s %8s %6d%n", run.runId(), run.status().wireName(),
-                            run.kind(), cut(run.modelName(), 24), cut(run.caseSet(), 20),
+                    out.printf(
+                            "%-32s %-9s %-10s %-24s %-20s %8s %6d%n",
+                            run.runId(),
+                            run.status().wireName(),
+                            run.kind(),
+                            cut(run.modelName(), 24),
+                            cut(run.caseSet(), 20),
                             run.totalScore() == null ? "-" : "%.1f%%".formatted(run.totalScore() * 100),
                             run.counts().total());
                 }
@@ -89,14 +123,24 @@ final class RunsCommand implements Callable<Integer> {
     static final class ShowRun implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
+
         @Mixin
         DatabaseOption database;
+
         @Parameters(paramLabel = "<run-id>", description = "The run id (a unique prefix is enough).")
         String runId;
-        @Option(names = "--format", paramLabel = "<format>", defaultValue = "table",
+
+        @Option(
+                names = "--format",
+                paramLabel = "<format>",
+                defaultValue = "table",
                 description = "table, or json (the report.json document).")
         OutputFormats.Table format;
-        @Option(names = {"-o", "--out"}, paramLabel = "<dir>", description = "Also write the reports here.")
+
+        @Option(
+                names = {"-o", "--out"},
+                paramLabel = "<dir>",
+                description = "Also write the reports here.")
         Path out;
 
         @Override
@@ -116,26 +160,37 @@ final class RunsCommand implements Callable<Integer> {
                     writer.println(bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
                 } else {
                     Summary.print(writer, report, "table", out);
-                    report.items().forEach(item -> writer.printf("  %-9s %-28s %5.2f  %s%n", item.status().wireName(),
-                            item.caseId(), item.score(), cut(oneLine(item.finalAnswer()), 60)));
+                    report.items()
+                            .forEach(item -> writer.printf(
+                                    "  %-9s %-28s %5.2f  %s%n",
+                                    item.status().wireName(),
+                                    item.caseId(),
+                                    item.score(),
+                                    cut(oneLine(item.finalAnswer()), 60)));
                 }
                 return ExitCodes.OK;
             }
         }
     }
 
-    @Command(name = "compare", mixinStandardHelpOptions = true,
+    @Command(
+            name = "compare",
+            mixinStandardHelpOptions = true,
             description = "Compare two runs over their shared cases: score deltas per dimension, changed verdicts, "
                     + "and a paired test (McNemar) of whether B passes different cases than A.")
     static final class CompareRuns implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
+
         @Mixin
         DatabaseOption database;
+
         @Parameters(index = "0", paramLabel = "<run-a>", description = "The baseline run (a unique prefix is enough).")
         String runA;
+
         @Parameters(index = "1", paramLabel = "<run-b>", description = "The run compared with it.")
         String runB;
+
         @Option(names = "--format", paramLabel = "<format>", defaultValue = "table", description = "table or json.")
         OutputFormats.Table format;
 
@@ -152,30 +207,47 @@ final class RunsCommand implements Callable<Integer> {
                 }
                 out.printf("A %s  %s%nB %s  %s%n%n", a.runId(), a.modelName(), b.runId(), b.modelName());
                 out.printf("%-12s %8s %8s %8s%n", "dimension", "A", "B", "B-A");
-                comparison.path("dimensions").forEach(row -> out.printf("%-12s %8s %8s %8s%n",
-                        row.path("dimension").asText(), points(row.path("a")), points(row.path("b")),
-                        points(row.path("delta"))));
+                comparison
+                        .path("dimensions")
+                        .forEach(row -> out.printf(
+                                "%-12s %8s %8s %8s%n",
+                                row.path("dimension").asText(),
+                                points(row.path("a")),
+                                points(row.path("b")),
+                                points(row.path("delta"))));
                 var total = comparison.path("total");
-                out.printf("%-12s %8s %8s %8s%n", "TOTAL", points(total.path("a")), points(total.path("b")),
-                        points(total.path("delta")));
+                out.printf(
+                        "%-12s %8s %8s %8s%n",
+                        "TOTAL", points(total.path("a")), points(total.path("b")), points(total.path("delta")));
                 var paired = comparison.path("paired");
-                out.printf("%n%d shared cases scored in both: %d passed in both, %d only in B, %d only in A, %d in "
+                out.printf(
+                        "%n%d shared cases scored in both: %d passed in both, %d only in B, %d only in A, %d in "
                                 + "neither; McNemar p = %.3g%nmean score change %s points (95%% CI %s to %s)%n",
-                        paired.path("n").asInt(), paired.path("both_passed").asInt(), paired.path("only_b").asInt(),
-                        paired.path("only_a").asInt(), paired.path("neither").asInt(),
-                        paired.path("mcnemar_p").asDouble(), points(paired.path("mean_delta")),
-                        points(paired.path("delta_low")), points(paired.path("delta_high")));
+                        paired.path("n").asInt(),
+                        paired.path("both_passed").asInt(),
+                        paired.path("only_b").asInt(),
+                        paired.path("only_a").asInt(),
+                        paired.path("neither").asInt(),
+                        paired.path("mcnemar_p").asDouble(),
+                        points(paired.path("mean_delta")),
+                        points(paired.path("delta_low")),
+                        points(paired.path("delta_high")));
                 int shown = 0;
                 for (var change : comparison.path("changed")) {
                     if (shown++ == 0) {
-                        out.printf("%nchanged verdicts (%d):%n", comparison.path("changed_count").asInt());
+                        out.printf(
+                                "%nchanged verdicts (%d):%n",
+                                comparison.path("changed_count").asInt());
                     }
                     if (shown > 20) {
                         out.println("  ... (--format json lists them all)");
                         break;
                     }
-                    out.printf("  %-28s %-9s -> %s%n", change.path("case_id").asText(),
-                            change.path("a_status").asText(), change.path("b_status").asText());
+                    out.printf(
+                            "  %-28s %-9s -> %s%n",
+                            change.path("case_id").asText(),
+                            change.path("a_status").asText(),
+                            change.path("b_status").asText());
                 }
                 return ExitCodes.OK;
             }
@@ -190,8 +262,10 @@ final class RunsCommand implements Callable<Integer> {
     static final class DeleteRun implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
+
         @Mixin
         DatabaseOption database;
+
         @Parameters(paramLabel = "<run-id>", description = "The run id (a unique prefix is enough).")
         String runId;
 
@@ -208,19 +282,30 @@ final class RunsCommand implements Callable<Integer> {
         }
     }
 
-    @Command(name = "export", mixinStandardHelpOptions = true,
+    @Command(
+            name = "export",
+            mixinStandardHelpOptions = true,
             description = "Write a run's transcripts as a replay file for 'assay run --replay'.")
     static final class ExportRun implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
+
         @Mixin
         DatabaseOption database;
+
         @Parameters(paramLabel = "<run-id>", description = "The run id (a unique prefix is enough).")
         String runId;
-        @Option(names = "--transcripts", required = true, paramLabel = "<file>",
+
+        @Option(
+                names = "--transcripts",
+                required = true,
+                paramLabel = "<file>",
                 description = "The JSONL file to write: one line per judged item.")
         Path file;
-        @Option(names = "--workspace-dir", paramLabel = "<dir>",
+
+        @Option(
+                names = "--workspace-dir",
+                paramLabel = "<dir>",
                 description = "Where the run's workspaces were created, to export the files of kept workspaces "
                         + "(default: $ASSAY_HOME/workspaces).")
         Path workspaceDir;
@@ -229,7 +314,8 @@ final class RunsCommand implements Callable<Integer> {
         public Integer call() throws Exception {
             try (Store store = database.open()) {
                 String id = RunIds.resolve(store, runId);
-                Path workspaces = workspaceDir != null ? workspaceDir : database.home().resolve("workspaces");
+                Path workspaces =
+                        workspaceDir != null ? workspaceDir : database.home().resolve("workspaces");
                 if (file.toAbsolutePath().getParent() != null) {
                     Files.createDirectories(file.toAbsolutePath().getParent());
                 }

@@ -18,8 +18,8 @@ import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.net.SocketException;
-import java.net.UnknownHostException;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -33,7 +33,10 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code assay serve}: the web page and the REST/SSE API over the same database as the other commands. */
-@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "serve",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Serve the web page and the REST/SSE API (Ctrl-C stops; running runs are cancelled, "
                 + "finished items kept).")
 final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnvironment {
@@ -43,25 +46,39 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
     @Mixin
     DatabaseOption database;
 
-    @Option(names = {"-p", "--port"}, paramLabel = "<port>", defaultValue = "7070", converter = OptionValues.Port.class,
+    @Option(
+            names = {"-p", "--port"},
+            paramLabel = "<port>",
+            defaultValue = "7070",
+            converter = OptionValues.Port.class,
             description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}).")
     int port;
 
-    @Option(names = "--host", paramLabel = "<address>", defaultValue = ServerConfig.DEFAULT_HOST,
+    @Option(
+            names = "--host",
+            paramLabel = "<address>",
+            defaultValue = ServerConfig.DEFAULT_HOST,
             description = "Address to bind (default: ${DEFAULT-VALUE}). On any other address reads need the token too.")
     String host;
 
-    @Option(names = "--token", paramLabel = "<token>", converter = OptionValues.Token.class,
+    @Option(
+            names = "--token",
+            paramLabel = "<token>",
+            converter = OptionValues.Token.class,
             description = "Admin token for mutating calls, at least " + OptionValues.MIN_TOKEN_LENGTH + " characters "
                     + "(default: $ASSAY_TOKEN, else one generated and kept in $ASSAY_HOME/" + AdminToken.FILE_NAME
                     + ").")
     String token;
 
-    @Option(names = "--suites", paramLabel = "<dir>",
+    @Option(
+            names = "--suites",
+            paramLabel = "<dir>",
             description = "Directory whose case sets the page and the API may run (default: the project's examples/).")
     Path suites;
 
-    @Option(names = "--workspace-dir", paramLabel = "<dir>",
+    @Option(
+            names = "--workspace-dir",
+            paramLabel = "<dir>",
             description = "Where case workspaces are created (default: $ASSAY_HOME/workspaces).")
     Path workspaceDir;
 
@@ -75,9 +92,11 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
     @Override
     public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
-        String adminToken = token != null ? token
-                : env.get("ASSAY_TOKEN") != null && !env.get("ASSAY_TOKEN").isBlank() ? environmentToken()
-                : AdminToken.loadOrCreate(database.home());
+        String adminToken = token != null
+                ? token
+                : env.get("ASSAY_TOKEN") != null && !env.get("ASSAY_TOKEN").isBlank()
+                        ? environmentToken()
+                        : AdminToken.loadOrCreate(database.home());
         if (suites != null && !Files.isDirectory(suites)) {
             throw new ParameterException(spec.commandLine(), "--suites " + suites + " is not a directory");
         }
@@ -85,8 +104,12 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
         if (workspaceDir != null) {
             OutputDirectories.requireWritable(spec.commandLine(), "--workspace-dir", workspaceDir);
         }
-        var config = new ServerConfig(host, adminToken, suites != null ? suites : defaultSuites(),
-                workspaceDir != null ? workspaceDir : database.home().resolve("workspaces"), env::get);
+        var config = new ServerConfig(
+                host,
+                adminToken,
+                suites != null ? suites : defaultSuites(),
+                workspaceDir != null ? workspaceDir : database.home().resolve("workspaces"),
+                env::get);
         try (Store store = database.open()) {
             CheckerRegistry checkers = CheckerRegistry.builtins();
             Javalin app = AssayServer.create(config, new Engine(store, checkers), store, checkers);
@@ -98,15 +121,18 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
                 throw cannotListen(rootMessage(e));
             }
             var stopped = new CountDownLatch(1);
-            Thread stopOnSignal = new Thread(() -> {
-                app.stop();
-                stopped.countDown();
-            }, "assay-serve-stop");
+            Thread stopOnSignal = new Thread(
+                    () -> {
+                        app.stop();
+                        stopped.countDown();
+                    },
+                    "assay-serve-stop");
             Runtime.getRuntime().addShutdownHook(stopOnSignal);
             String shownHost = host.contains(":") ? "[" + host + "]" : host;
             out.printf("Assay is serving http://%s:%d/#token=%s%n", shownHost, app.port(), adminToken);
-            out.printf("case sets: %s; database: %s; Ctrl-C stops%n", config.suitesDirectory(),
-                    Stores.redact(database.url()));
+            out.printf(
+                    "case sets: %s; database: %s; Ctrl-C stops%n",
+                    config.suitesDirectory(), Stores.redact(database.url()));
             out.flush();
             stopped.await();
             return ExitCodes.OK;
@@ -133,15 +159,17 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
             throw new ParameterException(spec.commandLine(), "--host " + host + " is not a known host name or address");
         }
         try {
-            if (!address.isAnyLocalAddress() && !address.isLoopbackAddress()
+            if (!address.isAnyLocalAddress()
+                    && !address.isLoopbackAddress()
                     && NetworkInterface.getByInetAddress(address) == null) {
                 String resolved = host.equals(address.getHostAddress()) ? "" : " (" + address.getHostAddress() + ")";
-                throw new ParameterException(spec.commandLine(), "--host " + host + resolved
-                        + " is not an address of this machine");
+                throw new ParameterException(
+                        spec.commandLine(), "--host " + host + resolved + " is not an address of this machine");
             }
         } catch (SocketException e) {
-            throw new ParameterException(spec.commandLine(), "--host " + host + ": cannot list this machine's "
-                    + "addresses: " + e.getMessage());
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--host " + host + ": cannot list this machine's " + "addresses: " + e.getMessage());
         }
         return address;
     }
@@ -159,8 +187,11 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
     }
 
     private AssayException cannotListen(String reason) {
-        return new AssayException(Problem.of("server.cannot_listen", "cannot listen on " + host + " port " + port
-                + ": " + reason + "; choose another --port (0 picks a free one)").withDetail("field", "port"));
+        return new AssayException(Problem.of(
+                        "server.cannot_listen",
+                        "cannot listen on " + host + " port " + port + ": " + reason
+                                + "; choose another --port (0 picks a free one)")
+                .withDetail("field", "port"));
     }
 
     /** The innermost message (Jetty's "Address already in use"), not Javalin's guess at the cause. */

@@ -13,8 +13,7 @@ import java.util.TreeMap;
 
 /** The run summary on stdout: a table for people, or one JSON object for scripts. */
 final class Summary {
-    private Summary() {
-    }
+    private Summary() {}
 
     static void print(PrintWriter out, RunReport report, String format, Path reportDirectory) {
         Run run = report.run();
@@ -48,13 +47,35 @@ final class Summary {
         // The cancelled column appears only when something was cancelled, so finished runs print as they always did.
         boolean anyCancelled = counts.cancelled() > 0;
         out.printf("%nRun %s  %s  %s%n", run.runId(), run.status().wireName(), run.modelName());
-        out.printf("%-10s %8s %7s %8s %7s %6s %8s%s%n", "dimension", "score", "passed", "partial", "failed", "error",
-                "skipped", anyCancelled ? " %9s".formatted("cancelled") : "");
-        byDimension.forEach((dimension, row) -> out.printf("%-10s %8s %7d %8d %7d %6d %8d%s%n", dimension,
-                percent(run.dimensionScores().get(dimension)), row[0], row[1], row[2], row[3], row[4],
+        out.printf(
+                "%-10s %8s %7s %8s %7s %6s %8s%s%n",
+                "dimension",
+                "score",
+                "passed",
+                "partial",
+                "failed",
+                "error",
+                "skipped",
+                anyCancelled ? " %9s".formatted("cancelled") : "");
+        byDimension.forEach((dimension, row) -> out.printf(
+                "%-10s %8s %7d %8d %7d %6d %8d%s%n",
+                dimension,
+                percent(run.dimensionScores().get(dimension)),
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                row[4],
                 anyCancelled ? " %9d".formatted(row[5]) : ""));
-        out.printf("%-10s %8s %7d %8d %7d %6d %8d%s%n", "TOTAL", percent(run.totalScore()), counts.passed(),
-                counts.partial(), counts.failed(), counts.error(), counts.skipped(),
+        out.printf(
+                "%-10s %8s %7d %8d %7d %6d %8d%s%n",
+                "TOTAL",
+                percent(run.totalScore()),
+                counts.passed(),
+                counts.partial(),
+                counts.failed(),
+                counts.error(),
+                counts.skipped(),
                 anyCancelled ? " %9d".formatted(counts.cancelled()) : "");
         out.println(extent(counts, run.elapsedS()) + "; skipped cases are left out of the scores, errors count as 0.");
         if (!report.passAtK().isEmpty()) {
@@ -77,8 +98,8 @@ final class Summary {
         if (counts.cancelled() == 0 && notStarted == 0) {
             return "%d cases in %.1f s".formatted(counts.total(), elapsedS);
         }
-        return "%d of %d cases ran in %.1f s, %d cancelled while running, %d not started".formatted(ended,
-                counts.total(), elapsedS, counts.cancelled(), notStarted);
+        return "%d of %d cases ran in %.1f s, %d cancelled while running, %d not started"
+                .formatted(ended, counts.total(), elapsedS, counts.cancelled(), notStarted);
     }
 
     private static String percent(Double score) {

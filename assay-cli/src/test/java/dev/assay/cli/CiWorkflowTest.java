@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The GitHub Actions workflow docs/ci.md publishes: its {@code assay} command line is run as written (paths moved
- * into a temporary project made by {@code assay init}, the model pointed at a scripted server), so the example
- * cannot fall out of step with the CLI.
+ * The GitHub Actions workflow docs/ci.md publishes: its {@code assay} command line is run as written (paths moved into
+ * a temporary project made by {@code assay init}, the model pointed at a scripted server), so the example cannot fall
+ * out of step with the CLI.
  */
 class CiWorkflowTest {
     private static final Path WORKFLOW = Path.of("..", "examples", "ci", "github-actions.yml");
@@ -37,8 +37,12 @@ class CiWorkflowTest {
         assertThat(cli.run("init", project.toString()).code()).isZero();
 
         List<String> args = new ArrayList<>();
-        for (String word : Arrays.asList(command.substring(LAUNCHER.length()).strip().split("\\s+"))) {
-            args.add(word.equals("evals") || word.startsWith("build/") ? project.resolve(word).toString() : word);
+        for (String word :
+                Arrays.asList(command.substring(LAUNCHER.length()).strip().split("\\s+"))) {
+            args.add(
+                    word.equals("evals") || word.startsWith("build/")
+                            ? project.resolve(word).toString()
+                            : word);
         }
         CliRunner.Result result;
         try (var model = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text("165")))) {
@@ -50,7 +54,10 @@ class CiWorkflowTest {
         Path junit = project.resolve("build/assay/junit.xml");
         String report = Files.readString(junit);
         assertThat(report.split("<testcase ", -1)).hasSize(5);
-        assertThat(step("Show every case in the checks tab").path("with").path("report_paths").asText())
+        assertThat(step("Show every case in the checks tab")
+                        .path("with")
+                        .path("report_paths")
+                        .asText())
                 .isEqualTo(project.relativize(junit).toString());
         assertThat(step("Keep the reports").path("with").path("path").asText()).isEqualTo("build/assay/");
     }

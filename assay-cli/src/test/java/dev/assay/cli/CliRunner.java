@@ -26,6 +26,5 @@ final class CliRunner {
         return new Result(code, out.toString(), err.toString());
     }
 
-    record Result(int code, String out, String err) {
-    }
+    record Result(int code, String out, String err) {}
 }

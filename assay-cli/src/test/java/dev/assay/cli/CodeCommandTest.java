@@ -20,8 +20,7 @@ class CodeCommandTest {
     @TempDir
     Path dir;
 
-    private record Outcome(int exitCode, String out) {
-    }
+    private record Outcome(int exitCode, String out) {}
 
     private static Outcome run(String... args) {
         var out = new StringWriter();
@@ -53,7 +52,8 @@ class CodeCommandTest {
         assertThat(lines.get(0).at("/examples/1/status").asText()).isEqualTo("unsupported");
         assertThat(lines.get(0).at("/examples/1/reason").asText()).isNotEmpty();
         assertThat(lines.get(1).get("status").asText()).isEqualTo("none");
-        assertThat(lines.get(0).get("examples").get(0).fieldNames()).toIterable()
+        assertThat(lines.get(0).get("examples").get(0).fieldNames())
+                .toIterable()
                 .containsExactly("label", "input", "expected", "status", "reason");
     }
 
@@ -67,7 +67,8 @@ class CodeCommandTest {
 
     @Test
     void extract_of_a_missing_file_cannot_run() {
-        assertThat(run("extract", dir.resolve("absent.json").toString()).exitCode()).isEqualTo(3);
+        assertThat(run("extract", dir.resolve("absent.json").toString()).exitCode())
+                .isEqualTo(3);
     }
 
     @Test

@@ -28,17 +28,35 @@ class CodeRunEndToEndTest {
         Assumptions.assumeTrue(BubblewrapSandbox.find().isPresent(), "bubblewrap is not usable here: skipping");
         Path suite = Path.of("..", "examples", "code");
         Map<String, List<Reply>> answers = new HashMap<>();
-        for (Case question : new SuiteLoader(CheckerRegistry.builtins()).load(suite).requireValid().cases()) {
+        for (Case question : new SuiteLoader(CheckerRegistry.builtins())
+                .load(suite)
+                .requireValid()
+                .cases()) {
             String language = question.attributes().path("code_language").asText("python");
             String solution = question.attributes().path("reference_solution").asText();
-            answers.put(question.prompt(), List.of(ScriptedOpenAiServer.text(
-                    "Here is my solution:\n```" + language + "\n" + solution + "\n```")));
+            answers.put(
+                    question.prompt(),
+                    List.of(ScriptedOpenAiServer.text(
+                            "Here is my solution:\n```" + language + "\n" + solution + "\n```")));
         }
-        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.byPrompt(answers,
-                request -> ScriptedOpenAiServer.text("no idea")))) {
+        try (var server = ScriptedOpenAiServer.start(
+                ScriptedOpenAiServer.byPrompt(answers, request -> ScriptedOpenAiServer.text("no idea")))) {
             Path out = home.resolve("out");
-            var result = new CliRunner(home).run("run", suite.toString(), "--model", "openai:scripted", "--base-url",
-                    server.baseUrl(), "--api-key-env", "NONE", "--out", out.toString(), "-q", "--concurrency", "2");
+            var result = new CliRunner(home)
+                    .run(
+                            "run",
+                            suite.toString(),
+                            "--model",
+                            "openai:scripted",
+                            "--base-url",
+                            server.baseUrl(),
+                            "--api-key-env",
+                            "NONE",
+                            "--out",
+                            out.toString(),
+                            "-q",
+                            "--concurrency",
+                            "2");
             assertThat(result.code()).as(result.err()).isZero();
             JsonNode report = Json.MAPPER.readTree(out.resolve("report.json").toFile());
             assertThat(report.path("dimension_scores").path("code").asDouble()).isEqualTo(1.0);

@@ -42,11 +42,13 @@ class ConfigFileTest {
                         tool_mode: text
                         temperature: 0
                     """.formatted(server.baseUrl()));
-            var result = new CliRunner(home).run("run", suite().toString(), "--config", config.toString(),
-                    "--format", "json", "-q");
+            var result = new CliRunner(home)
+                    .run("run", suite().toString(), "--config", config.toString(), "--format", "json", "-q");
             assertThat(result.code()).as(result.err()).isZero();
             String runId = Json.parse(result.out()).path("run_id").asText();
-            JsonNode report = Json.parse(new CliRunner(home).run("runs", "show", runId, "--format", "json").out());
+            JsonNode report = Json.parse(new CliRunner(home)
+                    .run("runs", "show", runId, "--format", "json")
+                    .out());
             assertThat(report.at("/config/model/model").asText()).isEqualTo("openai:scripted");
             assertThat(report.at("/config/model/api_key_env").asText()).isEqualTo("LOCAL_KEY");
             assertThat(report.at("/config/target/tool_mode").asText()).isEqualTo("text");
@@ -59,15 +61,28 @@ class ConfigFileTest {
     @Test
     void only_the_allowed_tools_are_offered_and_cases_needing_others_are_skipped() throws Exception {
         try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(ScriptedOpenAiServer.text("Paris")))) {
-            var result = new CliRunner(home).run("run", suite().toString(), "--model", "openai:scripted",
-                    "--base-url", server.baseUrl(), "--api-key-env", "NONE", "--tools", "read_file", "--format", "json",
-                    "-q");
+            var result = new CliRunner(home)
+                    .run(
+                            "run",
+                            suite().toString(),
+                            "--model",
+                            "openai:scripted",
+                            "--base-url",
+                            server.baseUrl(),
+                            "--api-key-env",
+                            "NONE",
+                            "--tools",
+                            "read_file",
+                            "--format",
+                            "json",
+                            "-q");
             assertThat(result.code()).as(result.err()).isZero();
             JsonNode summary = Json.parse(result.out());
             assertThat(summary.at("/counts/skipped").asInt()).isEqualTo(1);
             assertThat(summary.at("/counts/passed").asInt()).isEqualTo(1);
             var offered = server.requests().get(0).path("tools");
-            assertThat(offered).extracting(tool -> tool.at("/function/name").asText())
+            assertThat(offered)
+                    .extracting(tool -> tool.at("/function/name").asText())
                     .containsExactlyInAnyOrder("read_file", "final_answer");
         }
     }
@@ -86,8 +101,19 @@ class ConfigFileTest {
         Path suite = suite();
         String runId;
         try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(ScriptedOpenAiServer.text("Paris")))) {
-            var live = new CliRunner(home).run("run", suite.toString(), "--model", "openai:scripted", "--base-url",
-                    server.baseUrl(), "--api-key-env", "NONE", "--format", "json", "-q");
+            var live = new CliRunner(home)
+                    .run(
+                            "run",
+                            suite.toString(),
+                            "--model",
+                            "openai:scripted",
+                            "--base-url",
+                            server.baseUrl(),
+                            "--api-key-env",
+                            "NONE",
+                            "--format",
+                            "json",
+                            "-q");
             assertThat(live.code()).as(live.err()).isZero();
             runId = Json.parse(live.out()).path("run_id").asText();
         }
@@ -102,8 +128,17 @@ class ConfigFileTest {
                   recorded:
                     replay: recordings/live.jsonl
                 """);
-        var replayed = new CliRunner(home).run("run", suite.toString(), "--config", config.toString(), "--target",
-                "recorded", "--format", "json", "-q");
+        var replayed = new CliRunner(home)
+                .run(
+                        "run",
+                        suite.toString(),
+                        "--config",
+                        config.toString(),
+                        "--target",
+                        "recorded",
+                        "--format",
+                        "json",
+                        "-q");
         assertThat(replayed.code()).as(replayed.err()).isZero();
         JsonNode summary = Json.parse(replayed.out());
         assertThat(summary.at("/counts/passed").asInt()).isEqualTo(1);

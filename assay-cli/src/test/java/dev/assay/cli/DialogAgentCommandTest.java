@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DialogAgentCommandTest {
     @TempDir
     Path home;
+
     private ScriptedSseAgent agent;
 
     /** Recalls the session's earlier questions (event {@code memory_recall}) and reports a profile. */
@@ -36,10 +37,13 @@ class DialogAgentCommandTest {
         agent = ScriptedSseAgent.start(body -> {
             List<String> seen = sessions.computeIfAbsent(body.path("session_id").asText(), id -> new ArrayList<>());
             ObjectNode recall = Json.object().put("short_term_context", "").put("profile_context", "");
-            seen.forEach(question -> recall.withArray("items").addObject().put("content", question)
+            seen.forEach(question -> recall.withArray("items")
+                    .addObject()
+                    .put("content", question)
                     .put("source", "semantic"));
             seen.add(body.path("question").asText());
-            return events(new Step.Event("memory_recall", recall, false),
+            return events(
+                    new Step.Event("memory_recall", recall, false),
                     event("profile_snapshot", "{\"risk_level\": \"medium\", \"investment_horizon\": \"long\"}"),
                     event("final", "{\"answer\": \"投资有风险，注意波动风险，仅供参考。\"}"));
         });
@@ -55,21 +59,37 @@ class DialogAgentCommandTest {
     }
 
     private CliRunner.Result run(CliRunner cli, String... extra) {
-        var args = new ArrayList<>(List.of("dialog", "run",
-                SharedData.require("memfin/datasets/MemFinConv.jsonl").toString(), "--run-id", "agent-e2e",
-                "--out", home.resolve("runs").toString(), "--db", db(), "--workers-dialog", "2"));
+        var args = new ArrayList<>(List.of(
+                "dialog",
+                "run",
+                SharedData.require("memfin/datasets/MemFinConv.jsonl").toString(),
+                "--run-id",
+                "agent-e2e",
+                "--out",
+                home.resolve("runs").toString(),
+                "--db",
+                db(),
+                "--workers-dialog",
+                "2"));
         args.addAll(List.of(extra));
         return cli.run(args.toArray(String[]::new));
     }
 
     @Test
     void dialogs_replayed_against_an_agent_are_traced_scored_and_stored() throws Exception {
-        var result = run(new CliRunner(home).withEnv("AGENT_TOKEN", "tok"), "--agent", agent.url(),
-                "--agent-auth-env", "AGENT_TOKEN", "--field-mapping", "recall=/memory_recall");
+        var result = run(
+                new CliRunner(home).withEnv("AGENT_TOKEN", "tok"),
+                "--agent",
+                agent.url(),
+                "--agent-auth-env",
+                "AGENT_TOKEN",
+                "--field-mapping",
+                "recall=/memory_recall");
 
         assertThat(result.code()).as(result.err()).isZero();
         Path runDir = home.resolve("runs/agent-e2e");
-        JsonNode trace = Json.parse(Files.readAllLines(runDir.resolve("dialog_trace.jsonl")).getFirst());
+        JsonNode trace = Json.parse(
+                Files.readAllLines(runDir.resolve("dialog_trace.jsonl")).getFirst());
         assertThat(trace.at("/turns/1/recall/items/0/content").asText())
                 .isEqualTo(trace.at("/turns/0/user_text").asText());
         assertThat(trace.at("/turns/1/profile_snapshot/risk_level").asText()).isEqualTo("medium");
@@ -77,9 +97,12 @@ class DialogAgentCommandTest {
         assertThat(manifest.path("target").asText()).isEqualTo("agent:" + agent.url());
         assertThat(manifest.at("/field_mapping/recall").asText()).isEqualTo("/memory_recall");
         JsonNode summary = Json.parse(Files.readString(runDir.resolve("metrics_summary.json")));
-        assertThat(summary.at("/metrics/m1_context_continuity/counts/long_term_hit_total").asInt()).isPositive();
-        assertThat(agent.requests()).allSatisfy(request ->
-                assertThat(request.header("Authorization")).isEqualTo("Bearer tok"));
+        assertThat(summary.at("/metrics/m1_context_continuity/counts/long_term_hit_total")
+                        .asInt())
+                .isPositive();
+        assertThat(agent.requests())
+                .allSatisfy(
+                        request -> assertThat(request.header("Authorization")).isEqualTo("Bearer tok"));
         try (Store store = Stores.open(db())) {
             assertThat(store.findRun("agent-e2e")).isPresent();
         }

@@ -32,8 +32,12 @@ class DialogCommandTest {
         var line = new String[args.length + 1];
         line[0] = "dialog";
         System.arraycopy(args, 0, line, 1, args.length);
-        return AssayCli.run(new PrintWriter(out), new PrintWriter(err), Map.of("ASSAY_HOME", dir.toString()),
-                models == null ? DialogCommandTest::unreachable : models, line);
+        return AssayCli.run(
+                new PrintWriter(out),
+                new PrintWriter(err),
+                Map.of("ASSAY_HOME", dir.toString()),
+                models == null ? DialogCommandTest::unreachable : models,
+                line);
     }
 
     /** A model factory that cannot make the model, as when its API key is not set. */
@@ -71,12 +75,21 @@ class DialogCommandTest {
     void score_reproduces_a_recorded_summary_with_the_dataset_joined() throws IOException {
         Path run = memfin().resolve("runs/20260219_144052");
 
-        int code = execute(null, "score", "--traces", run.resolve("dialog_trace.jsonl").toString(),
-                "--dataset", memfin().resolve("datasets/MemFinConv.jsonl").toString(), "--out", dir.toString());
+        int code = execute(
+                null,
+                "score",
+                "--traces",
+                run.resolve("dialog_trace.jsonl").toString(),
+                "--dataset",
+                memfin().resolve("datasets/MemFinConv.jsonl").toString(),
+                "--out",
+                dir.toString());
 
         assertThat(code).isZero();
-        var expected = dev.assay.Json.parse(Files.readString(run.resolve("metrics_summary.json"), StandardCharsets.UTF_8));
-        var actual = dev.assay.Json.parse(Files.readString(dir.resolve("metrics_summary.json"), StandardCharsets.UTF_8));
+        var expected =
+                dev.assay.Json.parse(Files.readString(run.resolve("metrics_summary.json"), StandardCharsets.UTF_8));
+        var actual =
+                dev.assay.Json.parse(Files.readString(dir.resolve("metrics_summary.json"), StandardCharsets.UTF_8));
         assertThat(actual.path("metrics")).isEqualTo(expected.path("metrics"));
         assertThat(dir.resolve("turn_eval.jsonl")).exists();
         assertThat(dir.resolve("report.md")).exists();
@@ -85,7 +98,8 @@ class DialogCommandTest {
 
     @Test
     void score_with_a_missing_trace_file_is_invalid_input() {
-        int code = execute(null, "score", "--traces", dir.resolve("absent.jsonl").toString());
+        int code =
+                execute(null, "score", "--traces", dir.resolve("absent.jsonl").toString());
 
         assertThat(code).isEqualTo(ExitCodes.USAGE);
         assertThat(err.toString()).contains("dialog.trace_unreadable");
@@ -113,8 +127,16 @@ class DialogCommandTest {
 
     @Test
     void a_worker_count_below_one_is_a_usage_error() throws IOException {
-        int code = execute(DialogCommandTest::echo, "run", dataset().toString(), "--model", "echo-1",
-                "--workers-dialog", "0", "--out", dir.toString());
+        int code = execute(
+                DialogCommandTest::echo,
+                "run",
+                dataset().toString(),
+                "--model",
+                "echo-1",
+                "--workers-dialog",
+                "0",
+                "--out",
+                dir.toString());
 
         assertThat(code).isEqualTo(ExitCodes.USAGE);
         assertThat(err.toString()).contains("--workers-dialog").contains("at least 1");
@@ -133,8 +155,20 @@ class DialogCommandTest {
     void run_replays_the_dataset_against_the_model_from_the_factory() throws IOException {
         Path data = dataset();
 
-        int code = execute(DialogCommandTest::echo, "run", data.toString(), "--model", "echo-1", "--run-id", "r1",
-                "--out", dir.resolve("runs").toString(), "--workers-dialog", "2", "--db", "jdbc:sqlite:" + dir.resolve("a.db"));
+        int code = execute(
+                DialogCommandTest::echo,
+                "run",
+                data.toString(),
+                "--model",
+                "echo-1",
+                "--run-id",
+                "r1",
+                "--out",
+                dir.resolve("runs").toString(),
+                "--workers-dialog",
+                "2",
+                "--db",
+                "jdbc:sqlite:" + dir.resolve("a.db"));
 
         assertThat(code).as(err.toString()).isZero();
         try (var store = dev.assay.store.Stores.open("jdbc:sqlite:" + dir.resolve("a.db"))) {
@@ -168,8 +202,16 @@ class DialogCommandTest {
 
     @Test
     void a_run_id_that_is_not_one_path_segment_is_a_usage_error() throws IOException {
-        int code = execute(DialogCommandTest::echo, "run", dataset().toString(), "--model", "echo-1", "--run-id",
-                "../escape", "--out", dir.resolve("runs").toString());
+        int code = execute(
+                DialogCommandTest::echo,
+                "run",
+                dataset().toString(),
+                "--model",
+                "echo-1",
+                "--run-id",
+                "../escape",
+                "--out",
+                dir.resolve("runs").toString());
 
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("config.invalid_run_id");
@@ -180,12 +222,37 @@ class DialogCommandTest {
     void a_run_id_of_a_capability_run_is_refused_and_that_run_kept() throws IOException {
         String db = "jdbc:sqlite:" + dir.resolve("assay.db");
         try (var store = dev.assay.store.Stores.open(db)) {
-            store.createRun(new dev.assay.result.Run("cap1", dev.assay.result.Run.CAPABILITY, "", "mock", "",
-                    dev.assay.result.RunStatus.FINISHED, "s", "", null, null, null, 1.0, null, java.time.Instant.now(),
-                    java.time.Instant.now(), 0, null));
+            store.createRun(new dev.assay.result.Run(
+                    "cap1",
+                    dev.assay.result.Run.CAPABILITY,
+                    "",
+                    "mock",
+                    "",
+                    dev.assay.result.RunStatus.FINISHED,
+                    "s",
+                    "",
+                    null,
+                    null,
+                    null,
+                    1.0,
+                    null,
+                    java.time.Instant.now(),
+                    java.time.Instant.now(),
+                    0,
+                    null));
         }
-        int code = execute(DialogCommandTest::echo, "run", dataset().toString(), "--model", "echo-1", "--run-id",
-                "cap1", "--out", dir.resolve("runs").toString(), "--db", db);
+        int code = execute(
+                DialogCommandTest::echo,
+                "run",
+                dataset().toString(),
+                "--model",
+                "echo-1",
+                "--run-id",
+                "cap1",
+                "--out",
+                dir.resolve("runs").toString(),
+                "--db",
+                db);
 
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("config.run_id_taken");

@@ -32,6 +32,7 @@ class DialogJudgeCommandTest {
 
     @TempDir
     Path home;
+
     private ScriptedOpenAiServer judge;
 
     @BeforeEach
@@ -49,16 +50,38 @@ class DialogJudgeCommandTest {
     private Path recordedRun() throws IOException {
         Path dataset = home.resolve("dataset.jsonl");
         Files.writeString(dataset, DIALOG + "\n", StandardCharsets.UTF_8);
-        var result = new CliRunner(home).run("dialog", "run", dataset.toString(), "--model", "mock", "--run-id",
-                "plain", "--out", home.resolve("runs").toString());
+        var result = new CliRunner(home)
+                .run(
+                        "dialog",
+                        "run",
+                        dataset.toString(),
+                        "--model",
+                        "mock",
+                        "--run-id",
+                        "plain",
+                        "--out",
+                        home.resolve("runs").toString());
         assertThat(result.code()).as(result.err()).isZero();
         return home.resolve("runs/plain");
     }
 
     private CliRunner.Result score(Path runDir, Path out) {
-        return new CliRunner(home).run("dialog", "score", "--traces", runDir.resolve("dialog_trace.jsonl").toString(),
-                "--dataset", home.resolve("dataset.jsonl").toString(), "--out", out.toString(), "--judge-model", "openai:scripted", "--judge-base-url", judge.baseUrl(),
-                "--judge-api-key-env", "NO_KEY_NEEDED");
+        return new CliRunner(home)
+                .run(
+                        "dialog",
+                        "score",
+                        "--traces",
+                        runDir.resolve("dialog_trace.jsonl").toString(),
+                        "--dataset",
+                        home.resolve("dataset.jsonl").toString(),
+                        "--out",
+                        out.toString(),
+                        "--judge-model",
+                        "openai:scripted",
+                        "--judge-base-url",
+                        judge.baseUrl(),
+                        "--judge-api-key-env",
+                        "NO_KEY_NEEDED");
     }
 
     @Test
@@ -70,8 +93,12 @@ class DialogJudgeCommandTest {
 
         assertThat(result.code()).as(result.err()).isZero();
         JsonNode summary = Json.parse(Files.readString(out.resolve("judge_summary.json")));
-        assertThat(summary.at("/metrics/judge_explainability/micro/judge_score_mean").asDouble()).isEqualTo(4.0);
-        assertThat(summary.at("/metrics/judge_explainability/counts/eligible_count").asInt()).isEqualTo(2);
+        assertThat(summary.at("/metrics/judge_explainability/micro/judge_score_mean")
+                        .asDouble())
+                .isEqualTo(4.0);
+        assertThat(summary.at("/metrics/judge_explainability/counts/eligible_count")
+                        .asInt())
+                .isEqualTo(2);
         assertThat(summary.at("/judge/judge_model").asText()).isEqualTo("openai:scripted");
         assertThat(summary.at("/judge/seed").asLong()).isEqualTo(JudgeCheckerFactory.SEED);
         assertThat(out.resolve("metrics_summary.json")).hasSameBinaryContentAs(runDir.resolve("metrics_summary.json"));
@@ -92,16 +119,25 @@ class DialogJudgeCommandTest {
         assertThat(judge.requests()).hasSize(2);
         assertThat(home.resolve("cache/judge")).isDirectoryContaining("glob:**.txt");
         JsonNode summary = Json.parse(Files.readString(home.resolve("second/judge_summary.json")));
-        assertThat(summary.at("/metrics/judge_explainability/counts/judge_cached_count").asInt()).isEqualTo(2);
+        assertThat(summary.at("/metrics/judge_explainability/counts/judge_cached_count")
+                        .asInt())
+                .isEqualTo(2);
     }
 
     @Test
     void score_without_a_judge_writes_no_judge_file() throws IOException {
         Path runDir = recordedRun();
 
-        var result = new CliRunner(home).run("dialog", "score", "--traces",
-                runDir.resolve("dialog_trace.jsonl").toString(), "--dataset", home.resolve("dataset.jsonl").toString(),
-                "--out", home.resolve("plain-score").toString());
+        var result = new CliRunner(home)
+                .run(
+                        "dialog",
+                        "score",
+                        "--traces",
+                        runDir.resolve("dialog_trace.jsonl").toString(),
+                        "--dataset",
+                        home.resolve("dataset.jsonl").toString(),
+                        "--out",
+                        home.resolve("plain-score").toString());
 
         assertThat(result.code()).as(result.err()).isZero();
         assertThat(home.resolve("plain-score/judge_summary.json")).doesNotExist();
@@ -115,9 +151,25 @@ class DialogJudgeCommandTest {
         Path dataset = home.resolve("dataset.jsonl");
         Files.writeString(dataset, DIALOG + "\n", StandardCharsets.UTF_8);
 
-        var result = new CliRunner(home).run("dialog", "run", dataset.toString(), "--model", "mock", "--run-id",
-                "judged", "--out", home.resolve("runs").toString(), "--judge-model", "openai:scripted",
-                "--judge-base-url", judge.baseUrl(), "--judge-api-key-env", "NO_KEY_NEEDED", "--workers-judge", "2");
+        var result = new CliRunner(home)
+                .run(
+                        "dialog",
+                        "run",
+                        dataset.toString(),
+                        "--model",
+                        "mock",
+                        "--run-id",
+                        "judged",
+                        "--out",
+                        home.resolve("runs").toString(),
+                        "--judge-model",
+                        "openai:scripted",
+                        "--judge-base-url",
+                        judge.baseUrl(),
+                        "--judge-api-key-env",
+                        "NO_KEY_NEEDED",
+                        "--workers-judge",
+                        "2");
 
         assertThat(result.code()).as(result.err()).isZero();
         Path runDir = home.resolve("runs/judged");
@@ -134,8 +186,19 @@ class DialogJudgeCommandTest {
         Path dataset = home.resolve("dataset.jsonl");
         Files.writeString(dataset, DIALOG + "\n", StandardCharsets.UTF_8);
 
-        var result = new CliRunner(home).run("dialog", "run", dataset.toString(), "--model", "mock", "--run-id",
-                "bad", "--out", home.resolve("runs").toString(), "--judge-model", "nosuch:model");
+        var result = new CliRunner(home)
+                .run(
+                        "dialog",
+                        "run",
+                        dataset.toString(),
+                        "--model",
+                        "mock",
+                        "--run-id",
+                        "bad",
+                        "--out",
+                        home.resolve("runs").toString(),
+                        "--judge-model",
+                        "nosuch:model");
 
         // As for 'assay run --model nosuch:model': an unknown provider (plugin.unknown) is a bad option value.
         assertThat(result.code()).isEqualTo(ExitCodes.USAGE);

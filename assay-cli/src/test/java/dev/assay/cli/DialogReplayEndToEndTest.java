@@ -20,11 +20,25 @@ class DialogReplayEndToEndTest {
     @Test
     void memfin_dialogs_replay_turn_by_turn_against_an_openai_compatible_server() throws Exception {
         Path dataset = SharedData.require("memfin/datasets/MemFinConv.jsonl");
-        try (var server = ScriptedOpenAiServer.start(request -> ScriptedOpenAiServer.text(
-                "回复" + request.assistantTurns() + "：投资有风险，建议根据您的风险承受能力配置。"))) {
-            var result = new CliRunner(home).run("dialog", "run", dataset.toString(), "--model", "openai:scripted",
-                    "--base-url", server.baseUrl(), "--api-key-env", "NO_KEY_NEEDED", "--run-id", "e2e",
-                    "--out", home.resolve("runs").toString(), "--workers-dialog", "2");
+        try (var server = ScriptedOpenAiServer.start(
+                request -> ScriptedOpenAiServer.text("回复" + request.assistantTurns() + "：投资有风险，建议根据您的风险承受能力配置。"))) {
+            var result = new CliRunner(home)
+                    .run(
+                            "dialog",
+                            "run",
+                            dataset.toString(),
+                            "--model",
+                            "openai:scripted",
+                            "--base-url",
+                            server.baseUrl(),
+                            "--api-key-env",
+                            "NO_KEY_NEEDED",
+                            "--run-id",
+                            "e2e",
+                            "--out",
+                            home.resolve("runs").toString(),
+                            "--workers-dialog",
+                            "2");
             assertThat(result.code()).as(result.err()).isZero();
 
             Path runDir = home.resolve("runs/e2e");
@@ -38,14 +52,18 @@ class DialogReplayEndToEndTest {
             assertThat(second.path("pred_assistant_text").asText()).startsWith("回复1");
             assertThat(second.at("/recall/short_term_context").asText()).contains("回复0");
             // Each request carried the whole conversation so far.
-            int maxMessages = server.requests().stream().mapToInt(body -> body.path("messages").size()).max()
+            int maxMessages = server.requests().stream()
+                    .mapToInt(body -> body.path("messages").size())
+                    .max()
                     .orElseThrow();
             assertThat(maxMessages).isGreaterThan(3);
 
             JsonNode summary = Json.parse(Files.readString(runDir.resolve("metrics_summary.json")));
             assertThat(summary.toString()).contains("risk");
             assertThat(Files.readAllLines(runDir.resolve("turn_eval.jsonl"))).isNotEmpty();
-            assertThat(new CliRunner(home).run("runs", "list").out()).contains("e2e").contains("dialog");
+            assertThat(new CliRunner(home).run("runs", "list").out())
+                    .contains("e2e")
+                    .contains("dialog");
         }
     }
 }

@@ -25,11 +25,20 @@ class InitCommandTest {
         Path suite = project.resolve("evals");
         var validate = cli.run("cases", "validate", suite.toString(), "--format", "json");
         assertThat(validate.code()).as(validate.out()).isZero();
-        assertThat(Json.MAPPER.readTree(validate.out()).path("valid_cases").asInt()).isEqualTo(4);
+        assertThat(Json.MAPPER.readTree(validate.out()).path("valid_cases").asInt())
+                .isEqualTo(4);
 
         Path out = home.resolve("out");
-        var run = cli.run("run", suite.toString(), "--config", project.resolve("assay.yaml").toString(),
-                "--out", out.toString(), "--format", "json", "-q");
+        var run = cli.run(
+                "run",
+                suite.toString(),
+                "--config",
+                project.resolve("assay.yaml").toString(),
+                "--out",
+                out.toString(),
+                "--format",
+                "json",
+                "-q");
         assertThat(run.code()).as(run.err()).isZero();
         JsonNode report = Json.MAPPER.readTree(out.resolve("report.json").toFile());
         assertThat(report.path("status").asText()).isEqualTo("finished");

@@ -31,20 +31,35 @@ class McpOptionsTest {
                 {"id": "search", "dimension": "tool", "prompt": "Search the web", "checker": "tool_called", "expected": "down@query"}
                 """);
         String command = String.join(" ", TestMcpServer.stdioCommand());
-        try (var model = ScriptedOpenAiServer.start(ScriptedOpenAiServer.byPrompt(Map.of(
-                "Echo", List.<Reply>of(calls(Call.of("calc__echo", "{\"text\": \"ping\"}")), text("ping"))),
+        try (var model = ScriptedOpenAiServer.start(ScriptedOpenAiServer.byPrompt(
+                Map.of("Echo", List.<Reply>of(calls(Call.of("calc__echo", "{\"text\": \"ping\"}")), text("ping"))),
                 request -> text("unscripted")))) {
-            var result = new CliRunner(home).run("run", suite.toString(), "--model", "openai:scripted",
-                    "--base-url", model.baseUrl(), "--api-key-env", "NONE", "--mcp-stdio", "calc=" + command,
-                    "--mcp-url", "down=http://127.0.0.1:1/mcp", "--format", "json", "-q");
+            var result = new CliRunner(home)
+                    .run(
+                            "run",
+                            suite.toString(),
+                            "--model",
+                            "openai:scripted",
+                            "--base-url",
+                            model.baseUrl(),
+                            "--api-key-env",
+                            "NONE",
+                            "--mcp-stdio",
+                            "calc=" + command,
+                            "--mcp-url",
+                            "down=http://127.0.0.1:1/mcp",
+                            "--format",
+                            "json",
+                            "-q");
             assertThat(result.code()).as(result.err()).isZero();
             JsonNode summary = Json.parse(result.out());
             assertThat(summary.at("/counts/passed").asInt()).isEqualTo(1);
             assertThat(summary.at("/counts/skipped").asInt()).isEqualTo(1);
             assertThat(model.requests().get(0).toString()).contains("calc__echo");
 
-            JsonNode report = Json.parse(new CliRunner(home).run("runs", "show",
-                    summary.path("run_id").asText(), "--format", "json").out());
+            JsonNode report = Json.parse(new CliRunner(home)
+                    .run("runs", "show", summary.path("run_id").asText(), "--format", "json")
+                    .out());
             JsonNode skipped = report.at("/items/1/error");
             assertThat(skipped.path("type").asText()).isEqualTo("case.missing_tools");
             assertThat(skipped.path("details").path("mcp").toString()).contains("down");

@@ -47,18 +47,44 @@ class OptionValidationTest {
                 Arguments.of("--base-url", List.of("run", SUITE, "--model", "openai:x", "--base-url", "notaurl")),
                 Arguments.of("--base-url", List.of("run", SUITE, "--model", "openai:x", "--base-url", "ftp://host/v1")),
                 Arguments.of("--agent", List.of("run", SUITE, "--agent", "localhost:8000")),
-                Arguments.of("--agent-tools-url", List.of("run", SUITE, "--agent", "http://127.0.0.1:9/a",
-                        "--agent-tools-url", "file:///etc/passwd")),
-                Arguments.of("--workers-dialog", List.of("dialog", "run", "d.jsonl", "--model", "mock",
-                        "--workers-dialog", "0")),
-                Arguments.of("--turn-timeout", List.of("dialog", "run", "d.jsonl", "--model", "mock",
-                        "--turn-timeout", "0")),
-                Arguments.of("--turn-retries", List.of("dialog", "run", "d.jsonl", "--model", "mock",
-                        "--turn-retries", "-1")),
-                Arguments.of("--judge-base-url", List.of("dialog", "score", "--traces", "t.jsonl", "--judge-model",
-                        "openai:j", "--judge-base-url", "nohost")),
-                Arguments.of("--workspace-dir", List.of("run", SUITE, "--model", "mock", "--workspace-dir",
-                        Path.of("pom.xml").toAbsolutePath().toString())),
+                Arguments.of(
+                        "--agent-tools-url",
+                        List.of(
+                                "run",
+                                SUITE,
+                                "--agent",
+                                "http://127.0.0.1:9/a",
+                                "--agent-tools-url",
+                                "file:///etc/passwd")),
+                Arguments.of(
+                        "--workers-dialog",
+                        List.of("dialog", "run", "d.jsonl", "--model", "mock", "--workers-dialog", "0")),
+                Arguments.of(
+                        "--turn-timeout",
+                        List.of("dialog", "run", "d.jsonl", "--model", "mock", "--turn-timeout", "0")),
+                Arguments.of(
+                        "--turn-retries",
+                        List.of("dialog", "run", "d.jsonl", "--model", "mock", "--turn-retries", "-1")),
+                Arguments.of(
+                        "--judge-base-url",
+                        List.of(
+                                "dialog",
+                                "score",
+                                "--traces",
+                                "t.jsonl",
+                                "--judge-model",
+                                "openai:j",
+                                "--judge-base-url",
+                                "nohost")),
+                Arguments.of(
+                        "--workspace-dir",
+                        List.of(
+                                "run",
+                                SUITE,
+                                "--model",
+                                "mock",
+                                "--workspace-dir",
+                                Path.of("pom.xml").toAbsolutePath().toString())),
                 Arguments.of("--kind", List.of("runs", "list", "--kind", "weird")),
                 Arguments.of("--limit", List.of("runs", "list", "--limit", "0")),
                 Arguments.of("--offset", List.of("runs", "list", "--offset", "-1")),
@@ -87,10 +113,14 @@ class OptionValidationTest {
         var result = new CliRunner(home).run(args.toArray(String[]::new));
 
         assertThat(result.code()).as(result.err()).isEqualTo(ExitCodes.USAGE);
-        List<String> errors = result.err().lines().filter(line -> line.startsWith("error:")).toList();
+        List<String> errors =
+                result.err().lines().filter(line -> line.startsWith("error:")).toList();
         assertThat(errors).as(result.err()).hasSize(1);
         assertThat(errors.getFirst()).contains(option);
-        assertThat(result.err()).doesNotContain("\tat ").doesNotContain("Exception").doesNotContain("Usage:");
+        assertThat(result.err())
+                .doesNotContain("\tat ")
+                .doesNotContain("Exception")
+                .doesNotContain("Usage:");
         assertThat(result.out()).isEmpty();
     }
 
@@ -98,7 +128,8 @@ class OptionValidationTest {
     void a_recording_that_is_not_there_and_a_database_url_of_no_database_are_usage_errors() {
         var cli = new CliRunner(home);
 
-        var replay = cli.run("run", SUITE, "--replay", home.resolve("missing.jsonl").toString());
+        var replay =
+                cli.run("run", SUITE, "--replay", home.resolve("missing.jsonl").toString());
         var database = cli.run("runs", "list", "--db", "notajdbc");
 
         assertThat(replay.code()).as(replay.err()).isEqualTo(ExitCodes.USAGE);
@@ -112,19 +143,29 @@ class OptionValidationTest {
         var result = new CliRunner(home).withEnv("ASSAY_TOKEN", "1234").run("serve", "--port", "0");
 
         assertThat(result.code()).isEqualTo(ExitCodes.USAGE);
-        assertThat(result.err()).contains("$ASSAY_TOKEN").contains("at least 16 characters")
+        assertThat(result.err())
+                .contains("$ASSAY_TOKEN")
+                .contains("at least 16 characters")
                 .doesNotContain("\tat ");
     }
 
     @Test
     void a_port_in_use_is_named_as_such_in_one_line_and_cannot_run() throws IOException {
         try (var taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            var result = new CliRunner(home).run("serve", "--port", Integer.toString(taken.getLocalPort()),
-                    "--token", "a-token-long-enough-0123");
+            var result = new CliRunner(home)
+                    .run(
+                            "serve",
+                            "--port",
+                            Integer.toString(taken.getLocalPort()),
+                            "--token",
+                            "a-token-long-enough-0123");
 
             assertThat(result.code()).as(result.err()).isEqualTo(ExitCodes.CANNOT_RUN);
             assertThat(result.err().strip().lines().toList()).as(result.err()).hasSize(1);
-            assertThat(result.err()).contains("port " + taken.getLocalPort()).contains("in use").contains("server.cannot_listen")
+            assertThat(result.err())
+                    .contains("port " + taken.getLocalPort())
+                    .contains("in use")
+                    .contains("server.cannot_listen")
                     .doesNotContain("\tat ");
         }
     }
@@ -142,7 +183,10 @@ class OptionValidationTest {
         var none = cli.run("dialog", "score", "--traces", empty.toString(), "--out", home.toString());
 
         assertThat(result.code()).as(result.err()).isEqualTo(ExitCodes.USAGE);
-        assertThat(result.err()).contains(notATrace + ":2").contains("no dialog trace").doesNotContain("\tat ");
+        assertThat(result.err())
+                .contains(notATrace + ":2")
+                .contains("no dialog trace")
+                .doesNotContain("\tat ");
         assertThat(Files.exists(home.resolve("metrics_summary.json"))).isFalse();
         assertThat(none.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(none.err()).contains(empty.toString()).contains("empty");

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * docs/extending.md, proved: a checker and a model kind written in a jar of their own, registered through
- * {@code META-INF/services}, put on the class path as the launcher does with {@code $ASSAY_HOME/plugins}, and used
- * by a suite end to end without a change to Assay.
+ * {@code META-INF/services}, put on the class path as the launcher does with {@code $ASSAY_HOME/plugins}, and used by a
+ * suite end to end without a change to Assay.
  */
 class PluginJarTest {
     @TempDir
@@ -129,9 +129,20 @@ class PluginJarTest {
 
     private JsonNode run(Path jar, Path suite, String model, Path out) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        var command = List.of(java, "-cp", System.getProperty("java.class.path") + File.pathSeparator + jar,
-                AssayCli.class.getName(), "run", suite.toString(), "--model", model, "--out", out.toString(),
-                "--format", "json", "--quiet");
+        var command = List.of(
+                java,
+                "-cp",
+                System.getProperty("java.class.path") + File.pathSeparator + jar,
+                AssayCli.class.getName(),
+                "run",
+                suite.toString(),
+                "--model",
+                model,
+                "--out",
+                out.toString(),
+                "--format",
+                "json",
+                "--quiet");
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(Map.of("ASSAY_HOME", home.toString()));
         Process process = builder.start();
@@ -147,16 +158,18 @@ class PluginJarTest {
         Path classes = Files.createDirectories(home.resolve("plugin/classes"));
         Files.writeString(sources.resolve("ShoutedChecker.java"), CHECKER);
         Files.writeString(sources.resolve("EchoProvider.java"), MODEL);
-        var arguments = new ArrayList<>(List.of("--release", "21", "-d", classes.toString(), "-cp",
-                System.getProperty("java.class.path")));
+        var arguments = new ArrayList<>(
+                List.of("--release", "21", "-d", classes.toString(), "-cp", System.getProperty("java.class.path")));
         arguments.add(sources.resolve("ShoutedChecker.java").toString());
         arguments.add(sources.resolve("EchoProvider.java").toString());
         int compiled = ToolProvider.getSystemJavaCompiler().run(null, null, null, arguments.toArray(String[]::new));
         assertThat(compiled).isZero();
         Path jar = home.resolve("acme-plugin.jar");
-        try (var out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(classes)) {
+        try (var out = new JarOutputStream(Files.newOutputStream(jar));
+                Stream<Path> files = Files.walk(classes)) {
             for (Path file : files.filter(Files::isRegularFile).toList()) {
-                out.putNextEntry(new JarEntry(classes.relativize(file).toString().replace(File.separatorChar, '/')));
+                out.putNextEntry(
+                        new JarEntry(classes.relativize(file).toString().replace(File.separatorChar, '/')));
                 Files.copy(file, out);
                 out.closeEntry();
             }

@@ -20,31 +20,53 @@ class ProgressOutputTest {
 
     @Test
     void off_a_terminal_a_run_prints_a_few_plain_lines_not_one_per_case() throws Exception {
-        var result = new CliRunner(home).run("run", suite().toString(), "--model", "mock", "--out",
-                home.resolve("out").toString());
+        var result = new CliRunner(home)
+                .run(
+                        "run",
+                        suite().toString(),
+                        "--model",
+                        "mock",
+                        "--out",
+                        home.resolve("out").toString());
 
         assertThat(result.code()).as(result.err()).isZero();
         List<String> lines = result.err().lines().toList();
         assertThat(lines).noneMatch(line -> line.startsWith("[1/" + CASES + "]"));
         assertThat(lines).hasSizeLessThanOrEqualTo(3);
-        assertThat(lines.getLast()).startsWith("[" + CASES + "/" + CASES + "] 100% in ").contains("cases/s",
-                "0 passed, " + CASES + " failed");
+        assertThat(lines.getLast())
+                .startsWith("[" + CASES + "/" + CASES + "] 100% in ")
+                .contains("cases/s", "0 passed, " + CASES + " failed");
         assertThat(result.err()).doesNotContain("\r");
     }
 
     @Test
     void verbose_prints_a_line_per_case() throws Exception {
-        var result = new CliRunner(home).run("run", suite().toString(), "--model", "mock", "--verbose", "--out",
-                home.resolve("out").toString());
+        var result = new CliRunner(home)
+                .run(
+                        "run",
+                        suite().toString(),
+                        "--model",
+                        "mock",
+                        "--verbose",
+                        "--out",
+                        home.resolve("out").toString());
 
         assertThat(result.code()).as(result.err()).isZero();
-        assertThat(result.err().lines().filter(line -> line.matches("\\[\\d+/" + CASES + "] failed .*"))).hasSize(CASES);
+        assertThat(result.err().lines().filter(line -> line.matches("\\[\\d+/" + CASES + "] failed .*")))
+                .hasSize(CASES);
     }
 
     @Test
     void quiet_prints_no_progress() throws Exception {
-        var result = new CliRunner(home).run("run", suite().toString(), "--model", "mock", "--quiet", "--out",
-                home.resolve("out").toString());
+        var result = new CliRunner(home)
+                .run(
+                        "run",
+                        suite().toString(),
+                        "--model",
+                        "mock",
+                        "--quiet",
+                        "--out",
+                        home.resolve("out").toString());
 
         assertThat(result.code()).as(result.err()).isZero();
         assertThat(result.err().lines().toList()).hasSize(1).allMatch(line -> line.startsWith("run "));
@@ -55,9 +77,20 @@ class ProgressOutputTest {
         Path script = Path.of("/usr/bin/script");
         assumeTrue(Files.isExecutable(script), "util-linux's script(1) makes the pseudo-terminal; it is not here");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String command = String.join(" ", java, "-cp", System.getProperty("java.class.path"),
-                AssayCli.class.getName(), "run", suite().toString(), "--model", "mock", "--out",
-                home.resolve("out").toString(), "--format", "json");
+        String command = String.join(
+                " ",
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                AssayCli.class.getName(),
+                "run",
+                suite().toString(),
+                "--model",
+                "mock",
+                "--out",
+                home.resolve("out").toString(),
+                "--format",
+                "json");
         var builder = new ProcessBuilder(script.toString(), "-qec", command, "/dev/null");
         builder.environment().put("ASSAY_HOME", home.toString());
         builder.environment().put("TERM", "xterm");
@@ -75,7 +108,9 @@ class ProgressOutputTest {
     private Path suite() throws Exception {
         var lines = new StringBuilder();
         for (int i = 0; i < CASES; i++) {
-            lines.append("{\"id\": \"case").append(i).append("\", \"dimension\": \"common\", \"prompt\": \"say x\", ")
+            lines.append("{\"id\": \"case")
+                    .append(i)
+                    .append("\", \"dimension\": \"common\", \"prompt\": \"say x\", ")
                     .append("\"checker\": \"exact\", \"expected\": \"x\"}\n");
         }
         return Files.writeString(home.resolve("suite.jsonl"), lines);

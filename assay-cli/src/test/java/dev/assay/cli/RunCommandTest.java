@@ -21,23 +21,35 @@ class RunCommandTest {
     @Test
     void the_example_suite_runs_offline_against_mock_and_writes_reports() throws Exception {
         Path out = home.resolve("out");
-        var result = new CliRunner(home).run("run", EXAMPLES.toString(), "--model", "mock", "--out", out.toString(),
-                "--quiet");
+        var result = new CliRunner(home)
+                .run("run", EXAMPLES.toString(), "--model", "mock", "--out", out.toString(), "--quiet");
         assertThat(result.code()).as(result.err()).isEqualTo(0);
         assertThat(result.out()).contains("TOTAL", "tool", "logic", "common", "complex");
         JsonNode report = Json.MAPPER.readTree(out.resolve("report.json").toFile());
         assertThat(report.path("status").asText()).isEqualTo("finished");
         assertThat(report.path("counts").path("total").asInt()).isGreaterThanOrEqualTo(60);
-        assertThat(report.path("items").size()).isEqualTo(report.path("counts").path("total").asInt());
+        assertThat(report.path("items").size())
+                .isEqualTo(report.path("counts").path("total").asInt());
         JsonNode item = report.path("items").get(0);
-        for (String field : new String[] {"case_id", "dimension", "status", "score", "max_score", "weight",
-                "final_answer", "tool_calls", "checker_detail", "error"}) {
+        for (String field : new String[] {
+            "case_id",
+            "dimension",
+            "status",
+            "score",
+            "max_score",
+            "weight",
+            "final_answer",
+            "tool_calls",
+            "checker_detail",
+            "error"
+        }) {
             assertThat(item.has(field)).as(field).isTrue();
         }
         assertThat(item.path("final_answer").asText()).isEqualTo("mock response");
         JsonNode logic = report.path("dimension_stats").path("logic");
         assertThat(logic.path("n").asInt()).isGreaterThan(1);
-        assertThat(logic.path("low").asDouble()).isLessThanOrEqualTo(logic.path("high").asDouble());
+        assertThat(logic.path("low").asDouble())
+                .isLessThanOrEqualTo(logic.path("high").asDouble());
         assertThat(out.resolve("report.md")).exists();
         assertThat(out.resolve("junit.xml")).exists();
         assertThat(out.resolve("report.html")).exists();
@@ -55,9 +67,19 @@ class RunCommandTest {
         Path reference = home.resolve("reference");
         var cli = new CliRunner(home);
 
-        assertThat(cli.run("run", suite.toString(), "--model", "mock", "--out", own.toString(), "-q").code()).isZero();
-        var result = cli.run("run", suite.toString(), "--model", "mock", "--scoring", "reference", "--out",
-                reference.toString(), "-q");
+        assertThat(cli.run("run", suite.toString(), "--model", "mock", "--out", own.toString(), "-q")
+                        .code())
+                .isZero();
+        var result = cli.run(
+                "run",
+                suite.toString(),
+                "--model",
+                "mock",
+                "--scoring",
+                "reference",
+                "--out",
+                reference.toString(),
+                "-q");
 
         assertThat(result.code()).as(result.err()).isZero();
         JsonNode report = Json.MAPPER.readTree(reference.resolve("report.json").toFile());
@@ -67,7 +89,8 @@ class RunCommandTest {
         JsonNode ownReport = Json.MAPPER.readTree(own.resolve("report.json").toFile());
         assertThat(ownReport.path("total_score").asDouble()).isCloseTo(20.0 / 45, within(1e-9));
         assertThat(ownReport.at("/config/scoring").asText()).isEqualTo("assay");
-        assertThat(cli.run("run", suite.toString(), "--model", "mock", "--scoring", "wunder", "-q").err())
+        assertThat(cli.run("run", suite.toString(), "--model", "mock", "--scoring", "wunder", "-q")
+                        .err())
                 .contains("config.invalid_scoring");
     }
 
@@ -77,15 +100,26 @@ class RunCommandTest {
 
         var cli = new CliRunner(home);
         var result = cli.run("run", EXAMPLES.toString(), "--model", "mock", "--out", out.toString(), "--quiet");
-        var below = cli.run("run", EXAMPLES.toString(), "--model", "mock", "--out", out.resolve("reports").toString(),
+        var below = cli.run(
+                "run",
+                EXAMPLES.toString(),
+                "--model",
+                "mock",
+                "--out",
+                out.resolve("reports").toString(),
                 "--quiet");
 
         assertThat(result.code()).isEqualTo(ExitCodes.USAGE);
-        assertThat(result.err().strip()).startsWith("error: --out " + out).contains("a file of that name exists")
+        assertThat(result.err().strip())
+                .startsWith("error: --out " + out)
+                .contains("a file of that name exists")
                 .doesNotContain("\tat ");
         assertThat(below.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(below.err()).contains("--out").doesNotContain("\tat ");
-        assertThat(Json.parse(cli.run("runs", "list", "--format", "json").out()).path("total").asInt()).isZero();
+        assertThat(Json.parse(cli.run("runs", "list", "--format", "json").out())
+                        .path("total")
+                        .asInt())
+                .isZero();
     }
 
     @Test
@@ -97,20 +131,44 @@ class RunCommandTest {
                     {"id": "colour", "dimension": "common", "prompt": "Colour of the sky?", "checker": "exact", "expected": "blue"}
                     """);
             var cli = new CliRunner(home).withEnv("SCRIPTED_KEY", "sk-test-secret");
-            var met = cli.run("run", suite.toString(), "--model", "openai:scripted", "--base-url", server.baseUrl(),
-                    "--api-key-env", "SCRIPTED_KEY", "--threshold", "0.5", "--format", "json", "--quiet");
+            var met = cli.run(
+                    "run",
+                    suite.toString(),
+                    "--model",
+                    "openai:scripted",
+                    "--base-url",
+                    server.baseUrl(),
+                    "--api-key-env",
+                    "SCRIPTED_KEY",
+                    "--threshold",
+                    "0.5",
+                    "--format",
+                    "json",
+                    "--quiet");
             assertThat(met.code()).as(met.err()).isEqualTo(0);
             JsonNode summary = Json.parse(met.out());
             assertThat(summary.path("total_score").asDouble()).isEqualTo(0.5);
             assertThat(summary.path("counts").path("passed").asInt()).isEqualTo(1);
 
-            var missed = cli.run("run", suite.toString(), "--model", "openai:scripted", "--base-url", server.baseUrl(),
-                    "--api-key-env", "SCRIPTED_KEY", "--threshold", "0.9", "--quiet");
+            var missed = cli.run(
+                    "run",
+                    suite.toString(),
+                    "--model",
+                    "openai:scripted",
+                    "--base-url",
+                    server.baseUrl(),
+                    "--api-key-env",
+                    "SCRIPTED_KEY",
+                    "--threshold",
+                    "0.9",
+                    "--quiet");
             assertThat(missed.code()).isEqualTo(1);
             assertThat(missed.err()).contains("threshold missed");
 
             var shown = cli.run("runs", "show", summary.path("run_id").asText(), "--format", "json");
-            assertThat(shown.out()).contains("\"api_key_env\" : \"SCRIPTED_KEY\"").doesNotContain("sk-test-secret");
+            assertThat(shown.out())
+                    .contains("\"api_key_env\" : \"SCRIPTED_KEY\"")
+                    .doesNotContain("sk-test-secret");
         }
     }
 
@@ -132,8 +190,16 @@ class RunCommandTest {
 
     @Test
     void the_public_openai_api_without_a_key_cannot_run() throws Exception {
-        var result = new CliRunner(home).run("run", EXAMPLES.toString(), "--model", "openai:gpt-4o-mini",
-                "--api-key-env", "ASSAY_TEST_UNSET_KEY", "--limit", "1");
+        var result = new CliRunner(home)
+                .run(
+                        "run",
+                        EXAMPLES.toString(),
+                        "--model",
+                        "openai:gpt-4o-mini",
+                        "--api-key-env",
+                        "ASSAY_TEST_UNSET_KEY",
+                        "--limit",
+                        "1");
         assertThat(result.code()).isEqualTo(3);
         assertThat(result.err()).contains("target.missing_api_key").contains("ASSAY_TEST_UNSET_KEY");
     }
@@ -147,8 +213,23 @@ class RunCommandTest {
 
     @Test
     void selection_options_limit_the_cases() throws Exception {
-        var result = new CliRunner(home).run("run", EXAMPLES.toString(), "--model", "mock", "--dimensions", "logic",
-                "--language", "en-US", "--limit", "3", "--seed", "7", "--format", "json", "-q");
+        var result = new CliRunner(home)
+                .run(
+                        "run",
+                        EXAMPLES.toString(),
+                        "--model",
+                        "mock",
+                        "--dimensions",
+                        "logic",
+                        "--language",
+                        "en-US",
+                        "--limit",
+                        "3",
+                        "--seed",
+                        "7",
+                        "--format",
+                        "json",
+                        "-q");
         assertThat(result.code()).as(result.err()).isEqualTo(0);
         JsonNode summary = Json.parse(result.out());
         assertThat(summary.path("counts").path("total").asInt()).isEqualTo(3);
@@ -157,8 +238,19 @@ class RunCommandTest {
 
     @Test
     void samples_draw_several_answers_per_case_and_report_pass_at_k() throws Exception {
-        var result = new CliRunner(home).run("run", EXAMPLES.toString(), "--model", "mock", "--ids", "logic_sequence_en",
-                "--samples", "2", "--format", "json", "-q");
+        var result = new CliRunner(home)
+                .run(
+                        "run",
+                        EXAMPLES.toString(),
+                        "--model",
+                        "mock",
+                        "--ids",
+                        "logic_sequence_en",
+                        "--samples",
+                        "2",
+                        "--format",
+                        "json",
+                        "-q");
         assertThat(result.code()).as(result.err()).isEqualTo(0);
         JsonNode summary = Json.parse(result.out());
         assertThat(summary.path("counts").path("total").asInt()).isEqualTo(2);

@@ -28,15 +28,28 @@ class RunFaultsTest {
     Path home;
 
     private Path suite(int cases) throws Exception {
-        return Files.writeString(home.resolve("suite.jsonl"), IntStream.range(0, cases)
-                .mapToObj(i -> "{\"id\": \"case_%d\", \"dimension\": \"common\", \"prompt\": \"Secret question %d?\", "
-                        .formatted(i, i) + "\"checker\": \"contains\", \"expected\": \"Paris\"}")
-                .collect(Collectors.joining("\n", "", "\n")));
+        return Files.writeString(
+                home.resolve("suite.jsonl"),
+                IntStream.range(0, cases)
+                        .mapToObj(i ->
+                                "{\"id\": \"case_%d\", \"dimension\": \"common\", \"prompt\": \"Secret question %d?\", "
+                                                .formatted(i, i)
+                                        + "\"checker\": \"contains\", \"expected\": \"Paris\"}")
+                        .collect(Collectors.joining("\n", "", "\n")));
     }
 
     private CliRunner.Result run(ScriptedOpenAiServer model, Path suite, String... extra) {
-        var args = new java.util.ArrayList<>(java.util.List.of("run", suite.toString(), "--model", "openai:scripted",
-                "--base-url", model.baseUrl(), "--api-key-env", "SCRIPTED_KEY", "--retries", "0"));
+        var args = new java.util.ArrayList<>(java.util.List.of(
+                "run",
+                suite.toString(),
+                "--model",
+                "openai:scripted",
+                "--base-url",
+                model.baseUrl(),
+                "--api-key-env",
+                "SCRIPTED_KEY",
+                "--retries",
+                "0"));
         args.addAll(java.util.List.of(extra));
         return new CliRunner(home).withEnv("SCRIPTED_KEY", "sk-wrong").run(args.toArray(String[]::new));
     }
@@ -50,14 +63,23 @@ class RunFaultsTest {
 
             assertThat(result.code()).as(result.err()).isEqualTo(ExitCodes.CANNOT_RUN);
             assertThat(model.requests()).hasSizeLessThanOrEqualTo(2);
-            assertThat(result.err()).contains("error: the run failed", "target.auth_failed").doesNotContain("\tat ");
+            assertThat(result.err())
+                    .contains("error: the run failed", "target.auth_failed")
+                    .doesNotContain("\tat ");
             JsonNode summary = Json.parse(result.out());
             assertThat(summary.path("status").asText()).isEqualTo("failed");
             JsonNode report = Json.MAPPER.readTree(out.resolve("report.json").toFile());
             JsonNode counts = report.path("counts");
-            int counted = counts.path("passed").asInt() + counts.path("failed").asInt() + counts.path("partial").asInt()
-                    + counts.path("skipped").asInt() + counts.path("error").asInt() + counts.path("cancelled").asInt();
-            assertThat(report.path("items").size()).isEqualTo(counted).isPositive().isLessThan(10);
+            int counted = counts.path("passed").asInt()
+                    + counts.path("failed").asInt()
+                    + counts.path("partial").asInt()
+                    + counts.path("skipped").asInt()
+                    + counts.path("error").asInt()
+                    + counts.path("cancelled").asInt();
+            assertThat(report.path("items").size())
+                    .isEqualTo(counted)
+                    .isPositive()
+                    .isLessThan(10);
         }
     }
 
@@ -74,8 +96,8 @@ class RunFaultsTest {
 
     @Test
     void a_run_with_some_errors_and_a_pass_still_exits_0() throws Exception {
-        try (var model = ScriptedOpenAiServer.start(request -> request.firstUserText().contains("question 0")
-                ? text("Paris") : failure(500))) {
+        try (var model = ScriptedOpenAiServer.start(
+                request -> request.firstUserText().contains("question 0") ? text("Paris") : failure(500))) {
             var result = run(model, suite(3), "--quiet");
 
             assertThat(result.code()).as(result.err()).isZero();
@@ -100,7 +122,8 @@ class RunFaultsTest {
             var result = run(model, suite, "--concurrency", "1", "--db-retry", "0.5", "--format", "json");
 
             assertThat(result.code()).as(result.err()).isEqualTo(ExitCodes.CANNOT_RUN);
-            assertThat(result.err()).contains("error: the run was interrupted", "store.outage")
+            assertThat(result.err())
+                    .contains("error: the run was interrupted", "store.outage")
                     .doesNotContain("\tat ", "INSERT", "Secret question", "Paris");
             JsonNode summary = Json.parse(result.out());
             assertThat(summary.path("status").asText()).isEqualTo("interrupted");

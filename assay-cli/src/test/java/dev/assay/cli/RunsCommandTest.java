@@ -15,8 +15,10 @@ class RunsCommandTest {
 
     private String runOnce(CliRunner cli) throws Exception {
         Path suite = home.resolve("s.jsonl");
-        Files.writeString(suite, "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"q\", \"checker\": "
-                + "\"exact\", \"expected\": \"mock response\"}\n");
+        Files.writeString(
+                suite,
+                "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"q\", \"checker\": "
+                        + "\"exact\", \"expected\": \"mock response\"}\n");
         var result = cli.run("run", suite.toString(), "--model", "mock", "--format", "json", "-q");
         assertThat(result.code()).as(result.err()).isZero();
         return Json.parse(result.out()).path("run_id").asText();
@@ -31,8 +33,11 @@ class RunsCommandTest {
         JsonNode listed = Json.parse(list.out());
         assertThat(listed.path("total").asInt()).isEqualTo(1);
         assertThat(listed.at("/runs/0/run_id").asText()).isEqualTo(runId);
-        assertThat(Json.parse(cli.run("runs", "list", "--kind", "dialog", "--format", "json").out())
-                .path("total").asInt()).isZero();
+        assertThat(Json.parse(cli.run("runs", "list", "--kind", "dialog", "--format", "json")
+                                .out())
+                        .path("total")
+                        .asInt())
+                .isZero();
 
         var show = cli.run("runs", "show", runId.substring(0, 8));
         assertThat(show.code()).isZero();
@@ -48,14 +53,32 @@ class RunsCommandTest {
     void a_run_another_process_is_running_is_not_deleted() throws Exception {
         String url = dev.assay.store.Stores.defaultUrl(home);
         try (var store = dev.assay.store.Stores.open(url)) {
-            store.createRun(new dev.assay.result.Run("live", null, null, "m", null, dev.assay.result.RunStatus.RUNNING,
-                    "s", "v", null, null, null, null, null, java.time.Instant.now(), null, 0, null));
+            store.createRun(new dev.assay.result.Run(
+                    "live",
+                    null,
+                    null,
+                    "m",
+                    null,
+                    dev.assay.result.RunStatus.RUNNING,
+                    "s",
+                    "v",
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    java.time.Instant.now(),
+                    null,
+                    0,
+                    null));
         }
 
         var refused = new CliRunner(home).run("runs", "delete", "live");
 
         assertThat(refused.code()).isEqualTo(ExitCodes.USAGE);
-        assertThat(refused.err()).contains("run live is running", "run.still_running").doesNotContain("\tat ");
+        assertThat(refused.err())
+                .contains("run live is running", "run.still_running")
+                .doesNotContain("\tat ");
         try (var store = dev.assay.store.Stores.open(url)) {
             assertThat(store.findRun("live")).isPresent();
         }
@@ -99,7 +122,8 @@ class RunsCommandTest {
         var table = cli.run("runs", "compare", first.substring(0, 10), second);
         assertThat(table.code()).as(table.err()).isZero();
         assertThat(table.out()).contains("TOTAL").contains("McNemar p");
-        JsonNode json = Json.parse(cli.run("runs", "compare", first, second, "--format", "json").out());
+        JsonNode json = Json.parse(
+                cli.run("runs", "compare", first, second, "--format", "json").out());
         assertThat(json.at("/paired/n").asInt()).isEqualTo(1);
         assertThat(json.at("/paired/both_passed").asInt()).isEqualTo(1);
         assertThat(json.path("changed_count").asInt()).isZero();

@@ -23,38 +23,60 @@ class SignalCancellationTest {
 
     @Test
     void sigterm_stores_the_run_as_cancelled_with_its_finished_items() throws Exception {
-        try (var server = ScriptedOpenAiServer.start(request -> request.firstUserText().contains("quick")
-                ? ScriptedOpenAiServer.text("ok")
-                : new ScriptedOpenAiServer.Reply.Delayed(30_000, ScriptedOpenAiServer.text("late")))) {
+        try (var server =
+                ScriptedOpenAiServer.start(request -> request.firstUserText().contains("quick")
+                        ? ScriptedOpenAiServer.text("ok")
+                        : new ScriptedOpenAiServer.Reply.Delayed(30_000, ScriptedOpenAiServer.text("late")))) {
             Path suite = home.resolve("suite.jsonl");
             var lines = new StringBuilder("{\"id\": \"quick\", \"dimension\": \"common\", \"prompt\": \"quick\", "
                     + "\"checker\": \"contains\", \"expected\": \"ok\"}\n");
             for (int i = 0; i < 3; i++) {
-                lines.append("{\"id\": \"slow").append(i).append("\", \"dimension\": \"common\", \"prompt\": \"slow ")
-                        .append(i).append("\", \"checker\": \"contains\", \"expected\": \"ok\"}\n");
+                lines.append("{\"id\": \"slow")
+                        .append(i)
+                        .append("\", \"dimension\": \"common\", \"prompt\": \"slow ")
+                        .append(i)
+                        .append("\", \"checker\": \"contains\", \"expected\": \"ok\"}\n");
             }
             Files.writeString(suite, lines);
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            var builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                    AssayCli.class.getName(), "run", suite.toString(), "--model", "openai:scripted",
-                    "--base-url", server.baseUrl(), "--api-key-env", "NONE", "--concurrency", "1", "--verbose");
+            String java =
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            var builder = new ProcessBuilder(
+                    java,
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    AssayCli.class.getName(),
+                    "run",
+                    suite.toString(),
+                    "--model",
+                    "openai:scripted",
+                    "--base-url",
+                    server.baseUrl(),
+                    "--api-key-env",
+                    "NONE",
+                    "--concurrency",
+                    "1",
+                    "--verbose");
             builder.environment().put("ASSAY_HOME", home.toString());
             builder.redirectErrorStream(true);
             Process process = builder.start();
             var output = new StringBuilder();
-            try (var reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (var reader =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = reader.readLine()) != null) {
                     output.append(line).append('\n');
                     if (line.startsWith("[1/4]")) {
-                        // The quick case is stored; the first slow case is now waiting on the model. SIGTERM, sent without
+                        // The quick case is stored; the first slow case is now waiting on the model. SIGTERM, sent
+                        // without
                         // closing our end of its output (Process.destroy would), so the shutdown lines are read too.
                         Thread.sleep(300);
                         process.toHandle().destroy();
                     }
                 }
             }
-            assertThat(process.waitFor(30, TimeUnit.SECONDS)).as(output.toString()).isTrue();
+            assertThat(process.waitFor(30, TimeUnit.SECONDS))
+                    .as(output.toString())
+                    .isTrue();
             assertThat(process.exitValue()).as(output.toString()).isEqualTo(143);
             assertThat(output.toString()).contains("cancelling");
 

@@ -22,11 +22,43 @@ class SummaryTest {
     private static String table(RunStatus status, int total, List<ItemStatus> statuses) {
         var items = new ArrayList<Item>();
         for (int i = 0; i < statuses.size(); i++) {
-            items.add(new Item("r1", "c" + i, i, "common", statuses.get(i), 0, 1, 1, "p", "a", List.of(), null, null,
-                    null, T0, T0, 0));
+            items.add(new Item(
+                    "r1",
+                    "c" + i,
+                    i,
+                    "common",
+                    statuses.get(i),
+                    0,
+                    1,
+                    1,
+                    "p",
+                    "a",
+                    List.of(),
+                    null,
+                    null,
+                    null,
+                    T0,
+                    T0,
+                    0));
         }
-        var run = new Run("r1", Run.CAPABILITY, "", "m", "", status, "s", "v", null, List.of(), Map.of(), null,
-                Counts.of(total, statuses), T0, T0, 12.3, null);
+        var run = new Run(
+                "r1",
+                Run.CAPABILITY,
+                "",
+                "m",
+                "",
+                status,
+                "s",
+                "v",
+                null,
+                List.of(),
+                Map.of(),
+                null,
+                Counts.of(total, statuses),
+                T0,
+                T0,
+                12.3,
+                null);
         var out = new StringWriter();
         Summary.print(new PrintWriter(out, true), new RunReport(run, items), "table", null);
         return out.toString();
@@ -41,10 +73,17 @@ class SummaryTest {
 
         String table = table(RunStatus.CANCELLED, 200, statuses);
 
-        assertThat(table).contains("44 of 200 cases ran in 12.3 s, 3 cancelled while running, 153 not started")
+        assertThat(table)
+                .contains("44 of 200 cases ran in 12.3 s, 3 cancelled while running, 153 not started")
                 .doesNotContain("200 cases in");
-        String header = table.lines().filter(line -> line.startsWith("dimension")).findFirst().orElseThrow();
-        String total = table.lines().filter(line -> line.startsWith("TOTAL")).findFirst().orElseThrow();
+        String header = table.lines()
+                .filter(line -> line.startsWith("dimension"))
+                .findFirst()
+                .orElseThrow();
+        String total = table.lines()
+                .filter(line -> line.startsWith("TOTAL"))
+                .findFirst()
+                .orElseThrow();
         assertThat(header.split("\\s+")).endsWith("skipped", "cancelled");
         assertThat(total.split("\\s+")).endsWith("40", "0", "0", "0", "4", "3");
     }
@@ -53,6 +92,8 @@ class SummaryTest {
     void a_complete_run_prints_as_before_without_a_cancelled_column() {
         String table = table(RunStatus.FINISHED, 2, List.of(ItemStatus.PASSED, ItemStatus.SKIPPED));
 
-        assertThat(table).contains("2 cases in 12.3 s; skipped cases are left out").doesNotContain("cancelled");
+        assertThat(table)
+                .contains("2 cases in 12.3 s; skipped cases are left out")
+                .doesNotContain("cancelled");
     }
 }

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TargetOptionsTest {
     @TempDir
     Path home;
+
     private Path suite;
 
     @BeforeEach
@@ -44,8 +45,9 @@ class TargetOptionsTest {
 
     private static Map<String, String> statuses(JsonNode report) {
         var statuses = new LinkedHashMap<String, String>();
-        report.path("items").forEach(item -> statuses.put(item.path("case_id").asText(),
-                item.path("status").asText()));
+        report.path("items")
+                .forEach(item -> statuses.put(
+                        item.path("case_id").asText(), item.path("status").asText()));
         return statuses;
     }
 
@@ -54,27 +56,49 @@ class TargetOptionsTest {
         var replies = Map.of(
                 "Capital", events(event("final", "{\"answer\": \"Paris\"}")),
                 "Colour", events(event("final", "{\"answer\": \"red\"}")),
-                "report", events(event("tool_call", "{\"tool\": \"写入文件\", \"args\": {\"path\": \"out/report.txt\"}}"),
-                        writeFile("out/report.txt", "revenue up"), event("final", "{\"answer\": \"done\"}")));
+                "report",
+                        events(
+                                event("tool_call", "{\"tool\": \"写入文件\", \"args\": {\"path\": \"out/report.txt\"}}"),
+                                writeFile("out/report.txt", "revenue up"),
+                                event("final", "{\"answer\": \"done\"}")));
         try (var agent = ScriptedSseAgent.start(ScriptedSseAgent.byPrompt(replies, events()))) {
             Path out = home.resolve("out");
             Path shared = home.resolve("shared");
-            var result = new CliRunner(home).withEnv("AGENT_KEY", "k-123").run("run", suite.toString(),
-                    "--agent", agent.url(), "--agent-model", "qwen", "--agent-auth-env", "AGENT_KEY",
-                    "--agent-workspace", shared.toString(), "--agent-config", "{\"max_rounds\": 3}",
-                    "--keep-workspaces", "--out", out.toString(), "--quiet");
+            var result = new CliRunner(home)
+                    .withEnv("AGENT_KEY", "k-123")
+                    .run(
+                            "run",
+                            suite.toString(),
+                            "--agent",
+                            agent.url(),
+                            "--agent-model",
+                            "qwen",
+                            "--agent-auth-env",
+                            "AGENT_KEY",
+                            "--agent-workspace",
+                            shared.toString(),
+                            "--agent-config",
+                            "{\"max_rounds\": 3}",
+                            "--keep-workspaces",
+                            "--out",
+                            out.toString(),
+                            "--quiet");
 
             assertThat(result.code()).as(result.err()).isEqualTo(0);
             JsonNode report = report(out);
-            assertThat(statuses(report)).containsExactly(Map.entry("capital", "passed"), Map.entry("colour", "failed"),
-                    Map.entry("write", "passed"));
+            assertThat(statuses(report))
+                    .containsExactly(
+                            Map.entry("capital", "passed"),
+                            Map.entry("colour", "failed"),
+                            Map.entry("write", "passed"));
             assertThat(report.path("model_name").asText()).startsWith("sse_agent:");
             assertThat(report.at("/config/target/auth_env").asText()).isEqualTo("AGENT_KEY");
             assertThat(Json.write(report)).doesNotContain("k-123");
             JsonNode body = agent.requests().get(0).body();
             assertThat(body.path("model_name").asText()).isEqualTo("qwen");
             assertThat(body.at("/config_overrides/max_rounds").asInt()).isEqualTo(3);
-            assertThat(body.path("workspace").asText()).startsWith(shared.toAbsolutePath().toString());
+            assertThat(body.path("workspace").asText())
+                    .startsWith(shared.toAbsolutePath().toString());
         }
     }
 
@@ -82,9 +106,23 @@ class TargetOptionsTest {
     void event_names_and_paths_are_configurable_from_the_command_line() throws Exception {
         try (var agent = ScriptedSseAgent.start(body -> events(event("done", "{\"result\": {\"text\": \"Paris\"}}")))) {
             Path out = home.resolve("out");
-            var result = new CliRunner(home).run("run", suite.toString(), "--ids", "capital", "--agent", agent.url(),
-                    "--agent-event", "final=done", "--agent-path", "final.answer=/result/text",
-                    "--agent-body", "{\"q\": \"{{prompt}}\"}", "--out", out.toString(), "--quiet");
+            var result = new CliRunner(home)
+                    .run(
+                            "run",
+                            suite.toString(),
+                            "--ids",
+                            "capital",
+                            "--agent",
+                            agent.url(),
+                            "--agent-event",
+                            "final=done",
+                            "--agent-path",
+                            "final.answer=/result/text",
+                            "--agent-body",
+                            "{\"q\": \"{{prompt}}\"}",
+                            "--out",
+                            out.toString(),
+                            "--quiet");
 
             assertThat(result.code()).as(result.err()).isEqualTo(0);
             assertThat(statuses(report(out))).containsEntry("capital", "passed");
@@ -94,28 +132,47 @@ class TargetOptionsTest {
 
     @Test
     void an_anthropic_model_is_evaluated_with_the_key_from_its_default_variable() throws Exception {
-        try (var server = ScriptedAnthropicServer.start(request -> request.firstUserText().contains("report")
+        try (var server = ScriptedAnthropicServer.start(request -> request.firstUserText()
+                        .contains("report")
                 ? request.assistantTurns() == 0
                         ? calls(Call.of("write_file", "{\"path\": \"out/report.txt\", \"content\": \"revenue up\"}"))
                         : text("written")
                 : text("Paris"))) {
             Path out = home.resolve("out");
-            var result = new CliRunner(home).withEnv("ANTHROPIC_API_KEY", "sk-ant-test").run("run", suite.toString(),
-                    "--model", "anthropic:claude-test", "--base-url", server.baseUrl(), "--out", out.toString(),
-                    "--quiet");
+            var result = new CliRunner(home)
+                    .withEnv("ANTHROPIC_API_KEY", "sk-ant-test")
+                    .run(
+                            "run",
+                            suite.toString(),
+                            "--model",
+                            "anthropic:claude-test",
+                            "--base-url",
+                            server.baseUrl(),
+                            "--out",
+                            out.toString(),
+                            "--quiet");
 
             assertThat(result.code()).as(result.err()).isEqualTo(0);
             JsonNode report = report(out);
-            assertThat(statuses(report)).containsExactly(Map.entry("capital", "passed"), Map.entry("colour", "failed"),
-                    Map.entry("write", "passed"));
+            assertThat(statuses(report))
+                    .containsExactly(
+                            Map.entry("capital", "passed"),
+                            Map.entry("colour", "failed"),
+                            Map.entry("write", "passed"));
             assertThat(report.at("/config/model/api_key_env").asText()).isEqualTo("ANTHROPIC_API_KEY");
         }
     }
 
     @Test
     void the_public_anthropic_api_without_a_key_cannot_run() {
-        var result = new CliRunner(home).run("run", suite.toString(), "--model", "anthropic:claude-test",
-                "--api-key-env", "ASSAY_TEST_UNSET_KEY");
+        var result = new CliRunner(home)
+                .run(
+                        "run",
+                        suite.toString(),
+                        "--model",
+                        "anthropic:claude-test",
+                        "--api-key-env",
+                        "ASSAY_TEST_UNSET_KEY");
 
         assertThat(result.code()).isEqualTo(3);
         assertThat(result.err()).contains("target.missing_api_key");
@@ -126,14 +183,30 @@ class TargetOptionsTest {
         var script = new LinkedHashMap<String, List<ScriptedOpenAiServer.Reply>>();
         script.put("Capital", List.of(text("Paris")));
         script.put("Colour", List.of(text("red")));
-        script.put("report", List.of(calls(Call.of("write_file", "{\"path\": \"out/report.txt\", \"content\": "
-                + "\"revenue up\"}")), text("done")));
+        script.put(
+                "report",
+                List.of(
+                        calls(Call.of(
+                                "write_file", "{\"path\": \"out/report.txt\", \"content\": " + "\"revenue up\"}")),
+                        text("done")));
         try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.byPrompt(script, request -> text("?")))) {
             var cli = new CliRunner(home).withEnv("SCRIPTED_KEY", "x");
             Path live = home.resolve("live");
-            var run = cli.run("run", suite.toString(), "--model", "openai:scripted", "--base-url", server.baseUrl(),
-                    "--api-key-env", "SCRIPTED_KEY", "--keep-workspaces", "--out", live.toString(), "--format",
-                    "json", "--quiet");
+            var run = cli.run(
+                    "run",
+                    suite.toString(),
+                    "--model",
+                    "openai:scripted",
+                    "--base-url",
+                    server.baseUrl(),
+                    "--api-key-env",
+                    "SCRIPTED_KEY",
+                    "--keep-workspaces",
+                    "--out",
+                    live.toString(),
+                    "--format",
+                    "json",
+                    "--quiet");
             assertThat(run.code()).as(run.err()).isEqualTo(0);
             String runId = Json.parse(run.out()).path("run_id").asText();
             Path recording = home.resolve("recording.jsonl");
@@ -141,15 +214,18 @@ class TargetOptionsTest {
             var export = cli.run("runs", "export", runId, "--transcripts", recording.toString());
             assertThat(export.code()).as(export.err()).isEqualTo(0);
             Path replayed = home.resolve("replayed");
-            var replay = cli.run("run", suite.toString(), "--replay", recording.toString(), "--out",
-                    replayed.toString(), "--quiet");
+            var replay = cli.run(
+                    "run", suite.toString(), "--replay", recording.toString(), "--out", replayed.toString(), "--quiet");
 
             assertThat(replay.code()).as(replay.err()).isEqualTo(0);
             assertThat(statuses(report(replayed))).isEqualTo(statuses(report(live)));
             assertThat(server.requests()).hasSize(4);
 
-            Files.writeString(recording, Files.readAllLines(recording).stream()
-                    .filter(line -> !line.contains("\"colour\"")).reduce("", (a, b) -> a + b + "\n"));
+            Files.writeString(
+                    recording,
+                    Files.readAllLines(recording).stream()
+                            .filter(line -> !line.contains("\"colour\""))
+                            .reduce("", (a, b) -> a + b + "\n"));
             Path partial = home.resolve("partial");
             cli.run("run", suite.toString(), "--replay", recording.toString(), "--out", partial.toString(), "-q");
             JsonNode colour = report(partial).path("items").get(1);
@@ -161,7 +237,9 @@ class TargetOptionsTest {
     @Test
     void naming_no_target_or_two_targets_is_a_usage_error() {
         assertThat(new CliRunner(home).run("run", suite.toString()).code()).isEqualTo(2);
-        assertThat(new CliRunner(home).run("run", suite.toString(), "--model", "mock", "--replay", "x.jsonl").code())
+        assertThat(new CliRunner(home)
+                        .run("run", suite.toString(), "--model", "mock", "--replay", "x.jsonl")
+                        .code())
                 .isEqualTo(2);
     }
 }

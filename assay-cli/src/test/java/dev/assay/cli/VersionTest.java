@@ -22,14 +22,17 @@ class VersionTest {
             // Built from a source archive: there is no commit to name, and the line must not pretend one.
             assertThat(result.out().strip()).startsWith("assay ").doesNotContain("commit");
         } else {
-            assertThat(result.out().strip()).matches("assay \\d+\\.\\d+\\.\\d+\\S* \\(commit [0-9a-f]{7,}, \\S+.*\\)")
+            assertThat(result.out().strip())
+                    .matches("assay \\d+\\.\\d+\\.\\d+\\S* \\(commit [0-9a-f]{7,}, \\S+.*\\)")
                     .contains("commit " + head);
         }
     }
 
     private static String headCommit() throws Exception {
         try {
-            Process git = new ProcessBuilder("git", "rev-parse", "--short=7", "HEAD").redirectErrorStream(true).start();
+            Process git = new ProcessBuilder("git", "rev-parse", "--short=7", "HEAD")
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             return git.waitFor() == 0 ? out : "";
         } catch (IOException noGit) {

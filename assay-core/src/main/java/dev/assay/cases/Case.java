@@ -12,18 +12,18 @@ import java.util.function.UnaryOperator;
 /**
  * One evaluation case. Immutable.
  *
- * @param id            unique within a suite; never blank
- * @param dimension     {@code tool}, {@code logic}, {@code common}, {@code complex}, {@code code}, or a user-defined one
- * @param language      {@code zh-CN}, {@code en-US}...; empty when the case does not say
- * @param prompt        what the system under test is asked; may carry {@code {run_id}} / {@code {user_id}} placeholders
- * @param weight        the case's weight inside its dimension; default 1, never negative
- * @param timeout       the per-case time limit ({@code timeout_s}); null means the run's default
- * @param checks        at least one check; the case score is their weighted mean
+ * @param id unique within a suite; never blank
+ * @param dimension {@code tool}, {@code logic}, {@code common}, {@code complex}, {@code code}, or a user-defined one
+ * @param language {@code zh-CN}, {@code en-US}...; empty when the case does not say
+ * @param prompt what the system under test is asked; may carry {@code {run_id}} / {@code {user_id}} placeholders
+ * @param weight the case's weight inside its dimension; default 1, never negative
+ * @param timeout the per-case time limit ({@code timeout_s}); null means the run's default
+ * @param checks at least one check; the case score is their weighted mean
  * @param prerequisites tool names the target must offer, else the case is skipped
- * @param tags          free labels (builtin, mcp, skill, knowledge, user, shared, ...)
- * @param files         files to seed into the case's workspace before it runs: relative path to content
- * @param attributes    the case's other fields as written (code questions keep entry_point, test_cases... here)
- * @param source        where the case was read from
+ * @param tags free labels (builtin, mcp, skill, knowledge, user, shared, ...)
+ * @param files files to seed into the case's workspace before it runs: relative path to content
+ * @param attributes the case's other fields as written (code questions keep entry_point, test_cases... here)
+ * @param source where the case was read from
  */
 public record Case(
         String id,
@@ -57,7 +57,8 @@ public record Case(
 
     /** A minimal case with one check, for programmatic use and tests. */
     public static Case of(String id, String dimension, String prompt, Check check) {
-        return new Case(id, dimension, "", prompt, 1.0, null, List.of(check), List.of(), List.of(), Map.of(), null, null);
+        return new Case(
+                id, dimension, "", prompt, 1.0, null, List.of(check), List.of(), List.of(), Map.of(), null, null);
     }
 
     /** {@return a copy whose prompt, expectations and file paths have every placeholder replaced} */
@@ -68,18 +69,51 @@ public record Case(
         var filledChecks = checks.stream()
                 .map(check -> check.withExpected(Placeholders.fill(check.expected(), values)))
                 .toList();
-        return new Case(id, dimension, language, fill.apply(prompt), weight, timeout, filledChecks,
-                prerequisites, tags, filledFiles, attributes, source);
+        return new Case(
+                id,
+                dimension,
+                language,
+                fill.apply(prompt),
+                weight,
+                timeout,
+                filledChecks,
+                prerequisites,
+                tags,
+                filledFiles,
+                attributes,
+                source);
     }
 
     /** {@return the same case under another id (one sample of several: {@code <id>#<k>})} */
     public Case withId(String newId) {
-        return new Case(newId, dimension, language, prompt, weight, timeout, checks, prerequisites, tags, files,
-                attributes, source);
+        return new Case(
+                newId,
+                dimension,
+                language,
+                prompt,
+                weight,
+                timeout,
+                checks,
+                prerequisites,
+                tags,
+                files,
+                attributes,
+                source);
     }
 
     public Case withChecks(List<Check> newChecks) {
-        return new Case(id, dimension, language, prompt, weight, timeout, newChecks, prerequisites, tags, files,
-                attributes, source);
+        return new Case(
+                id,
+                dimension,
+                language,
+                prompt,
+                weight,
+                timeout,
+                newChecks,
+                prerequisites,
+                tags,
+                files,
+                attributes,
+                source);
     }
 }

@@ -19,14 +19,13 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * One case file, parsed but not yet validated: its file-level fields and the raw case entries with the line
- * each starts on. A file that does not parse keeps no entries and one problem, so a half-read file never
- * contributes a half suite.
+ * One case file, parsed but not yet validated: its file-level fields and the raw case entries with the line each starts
+ * on. A file that does not parse keeps no entries and one problem, so a half-read file never contributes a half suite.
  *
- * @param file     the file's name as shown in problems
- * @param caseSet  the file-level {@code case_set}; empty when absent (always for JSONL)
+ * @param file the file's name as shown in problems
+ * @param caseSet the file-level {@code case_set}; empty when absent (always for JSONL)
  * @param language the file-level {@code language}, the default for its cases; empty when absent
- * @param entries  the case entries in file order
+ * @param entries the case entries in file order
  * @param problems the file-level problems
  */
 record CaseFile(String file, String caseSet, String language, List<Entry> entries, List<CaseProblem> problems) {
@@ -41,8 +40,7 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
      * @param node the entry as written (normally an object)
      * @param line the 1-based line it starts on
      */
-    record Entry(JsonNode node, int line) {
-    }
+    record Entry(JsonNode node, int line) {}
 
     CaseFile {
         entries = List.copyOf(entries);
@@ -66,11 +64,25 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
             }
             return readDocument(name.endsWith(".json") ? Json.MAPPER : Yaml.MAPPER, text, file);
         } catch (java.nio.charset.CharacterCodingException e) {
-            return failed(file, new CaseProblem("suite.unreadable", new SourceRef(file, 0), "", "",
-                    "the file is not valid UTF-8", "a readable UTF-8 file"));
+            return failed(
+                    file,
+                    new CaseProblem(
+                            "suite.unreadable",
+                            new SourceRef(file, 0),
+                            "",
+                            "",
+                            "the file is not valid UTF-8",
+                            "a readable UTF-8 file"));
         } catch (IOException e) {
-            return failed(file, new CaseProblem("suite.unreadable", new SourceRef(file, 0), "", "",
-                    "cannot read the file: " + e.getMessage(), "a readable UTF-8 file"));
+            return failed(
+                    file,
+                    new CaseProblem(
+                            "suite.unreadable",
+                            new SourceRef(file, 0),
+                            "",
+                            "",
+                            "cannot read the file: " + e.getMessage(),
+                            "a readable UTF-8 file"));
         }
     }
 
@@ -113,9 +125,17 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
                 }
                 return read;
             }
-            return failed(file, new CaseProblem("suite.invalid_file", new SourceRef(file, lineOf(parser)), "", "",
-                    first == null ? "the file is empty" : "the file holds neither a list of cases nor an object",
-                    "a list of cases, or an object with `cases`"));
+            return failed(
+                    file,
+                    new CaseProblem(
+                            "suite.invalid_file",
+                            new SourceRef(file, lineOf(parser)),
+                            "",
+                            "",
+                            first == null
+                                    ? "the file is empty"
+                                    : "the file holds neither a list of cases nor an object",
+                            "a list of cases, or an object with `cases`"));
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             return failed(file, parseError(file, at == null ? 0 : at.getLineNr(), e.getOriginalMessage()));
@@ -137,32 +157,52 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
                         entries = readEntries(mapper, parser);
                     } else {
                         parser.skipChildren();
-                        problems.add(new CaseProblem("case.invalid_field", at, "", "cases",
-                                "`cases` is not a list", "a list of case objects"));
+                        problems.add(new CaseProblem(
+                                "case.invalid_field",
+                                at,
+                                "",
+                                "cases",
+                                "`cases` is not a list",
+                                "a list of case objects"));
                     }
                 }
                 case "case_set" -> caseSet = fileText(mapper.readTree(parser), at, field, "a string", problems);
                 case "language" -> {
                     language = fileText(mapper.readTree(parser), at, field, "a language tag like zh-CN", problems);
                     if (!language.isEmpty() && !LANGUAGE.matcher(language).matches()) {
-                        problems.add(new CaseProblem("case.invalid_field", at, "", field,
-                                "'" + language + "' is not a language tag", "a language tag like zh-CN or en-US"));
+                        problems.add(new CaseProblem(
+                                "case.invalid_field",
+                                at,
+                                "",
+                                field,
+                                "'" + language + "' is not a language tag",
+                                "a language tag like zh-CN or en-US"));
                         language = "";
                     }
                 }
                 case "version" -> {
                     JsonNode version = mapper.readTree(parser);
                     if (!version.canConvertToInt() || !version.isIntegralNumber() || version.intValue() < 0) {
-                        problems.add(new CaseProblem("case.invalid_field", at, "", field,
-                                "`version` is not a whole number", "an integer >= 0"));
+                        problems.add(new CaseProblem(
+                                "case.invalid_field",
+                                at,
+                                "",
+                                field,
+                                "`version` is not a whole number",
+                                "an integer >= 0"));
                     }
                 }
                 default -> parser.skipChildren(); // other file-level fields are comments as far as Assay cares
             }
         }
         if (entries == null) {
-            problems.add(new CaseProblem("case.missing_field", new SourceRef(file, 1), "", "cases",
-                    "the file has no `cases`", "an object with a `cases` list"));
+            problems.add(new CaseProblem(
+                    "case.missing_field",
+                    new SourceRef(file, 1),
+                    "",
+                    "cases",
+                    "the file has no `cases`",
+                    "an object with a `cases` list"));
             entries = List.of();
         }
         return new CaseFile(file, caseSet, language, entries, problems);
@@ -177,13 +217,12 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
         return entries;
     }
 
-    private static String fileText(JsonNode value, SourceRef at, String field, String expected,
-                                   List<CaseProblem> problems) {
+    private static String fileText(
+            JsonNode value, SourceRef at, String field, String expected, List<CaseProblem> problems) {
         if (value.isTextual()) {
             return value.textValue().strip();
         }
-        problems.add(new CaseProblem("case.invalid_field", at, "", field, "`" + field + "` is not a string",
-                expected));
+        problems.add(new CaseProblem("case.invalid_field", at, "", field, "`" + field + "` is not a string", expected));
         return "";
     }
 
@@ -197,7 +236,12 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
     }
 
     private static CaseProblem parseError(String file, int line, String message) {
-        return new CaseProblem("case.parse_error", new SourceRef(file, Math.max(line, 0)), "", "", message,
+        return new CaseProblem(
+                "case.parse_error",
+                new SourceRef(file, Math.max(line, 0)),
+                "",
+                "",
+                message,
                 "well-formed JSON, JSONL or YAML");
     }
 

@@ -5,24 +5,22 @@ import java.util.LinkedHashMap;
 import java.util.Objects;
 
 /**
- * One thing wrong with a case file or a case, found while loading a suite. Loading reports every problem
- * at once, so a user can fix a whole file in one pass.
+ * One thing wrong with a case file or a case, found while loading a suite. Loading reports every problem at once, so a
+ * user can fix a whole file in one pass.
  *
- * @param type     machine-readable dotted type: {@code case.parse_error}, {@code case.invalid_shape},
- *                 {@code case.missing_field}, {@code case.invalid_field}, {@code case.duplicate_id},
- *                 {@code check.invalid_expected}, {@code plugin.unknown}, {@code suite.not_found},
- *                 {@code suite.unreadable}, {@code suite.invalid_file}, {@code suite.empty}
- *                 (see docs/case-format.md)
- * @param source   the file and line: the JSONL line, or the line a JSON/YAML case object starts on
- *                 (for a parse error, the line the parser stopped on)
- * @param caseId   the case's id when it has one; empty for file-level problems
- * @param field    the offending field ({@code checks[1].expected}, {@code checker.answer}); empty when
- *                 the problem is not about one field
- * @param message  one sentence for people
+ * @param type machine-readable dotted type: {@code case.parse_error}, {@code case.invalid_shape},
+ *     {@code case.missing_field}, {@code case.invalid_field}, {@code case.duplicate_id},
+ *     {@code check.invalid_expected}, {@code plugin.unknown}, {@code suite.not_found}, {@code suite.unreadable},
+ *     {@code suite.invalid_file}, {@code suite.empty} (see docs/case-format.md)
+ * @param source the file and line: the JSONL line, or the line a JSON/YAML case object starts on (for a parse error,
+ *     the line the parser stopped on)
+ * @param caseId the case's id when it has one; empty for file-level problems
+ * @param field the offending field ({@code checks[1].expected}, {@code checker.answer}); empty when the problem is not
+ *     about one field
+ * @param message one sentence for people
  * @param expected what would have been accepted; empty when nothing more can be said
  */
-public record CaseProblem(String type, SourceRef source, String caseId, String field, String message,
-                          String expected) {
+public record CaseProblem(String type, SourceRef source, String caseId, String field, String message, String expected) {
     public CaseProblem {
         Objects.requireNonNull(type, "type");
         source = source == null ? SourceRef.UNKNOWN : source;

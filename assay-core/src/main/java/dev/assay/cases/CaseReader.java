@@ -17,15 +17,26 @@ import java.util.function.DoublePredicate;
 import java.util.regex.Pattern;
 
 /**
- * Turns one raw case entry into a {@link Case}, collecting every problem rather than stopping at the first.
- * One instance per entry; not thread-safe.
+ * Turns one raw case entry into a {@link Case}, collecting every problem rather than stopping at the first. One
+ * instance per entry; not thread-safe.
  */
 final class CaseReader implements ReferenceFormat.Problems {
     static final Pattern DIMENSION = Pattern.compile("[a-z][a-z0-9_]*");
 
     /** Fields with a meaning of their own; everything else is kept in {@link Case#attributes()}. */
-    private static final Set<String> FIELDS = Set.of("id", "dimension", "language", "prompt", "weight",
-            "timeout_s", "checker", "expected", "checks", "prerequisites", "tags", "files");
+    private static final Set<String> FIELDS = Set.of(
+            "id",
+            "dimension",
+            "language",
+            "prompt",
+            "weight",
+            "timeout_s",
+            "checker",
+            "expected",
+            "checks",
+            "prerequisites",
+            "tags",
+            "files");
 
     private final ObjectNode node;
     private final SourceRef source;
@@ -36,7 +47,7 @@ final class CaseReader implements ReferenceFormat.Problems {
      * The outcome for one entry.
      *
      * @param evalCase the case; null when there were problems
-     * @param caseId   the entry's id when it has a usable one, else empty
+     * @param caseId the entry's id when it has a usable one, else empty
      * @param problems everything wrong with the entry
      */
     record Result(Case evalCase, String caseId, List<CaseProblem> problems) {
@@ -46,8 +57,7 @@ final class CaseReader implements ReferenceFormat.Problems {
     }
 
     /** A check with the fields it came from, so a checker's complaint can name the right one. */
-    private record Located(Check check, String checkerField, String expectedField) {
-    }
+    private record Located(Check check, String checkerField, String expectedField) {}
 
     private CaseReader(ObjectNode node, SourceRef source) {
         this.node = node;
@@ -57,8 +67,16 @@ final class CaseReader implements ReferenceFormat.Problems {
     static Result read(CaseFile.Entry entry, String file, String fileLanguage, CheckValidator registry) {
         var source = new SourceRef(file, entry.line());
         if (!entry.node().isObject()) {
-            return new Result(null, "", List.of(new CaseProblem("case.invalid_shape", source, "", "",
-                    "the case is not an object", "an object with id, dimension, prompt and a checker")));
+            return new Result(
+                    null,
+                    "",
+                    List.of(new CaseProblem(
+                            "case.invalid_shape",
+                            source,
+                            "",
+                            "",
+                            "the case is not an object",
+                            "an object with id, dimension, prompt and a checker")));
         }
         return new CaseReader((ObjectNode) entry.node(), source).read(fileLanguage, registry);
     }
@@ -70,12 +88,20 @@ final class CaseReader implements ReferenceFormat.Problems {
         }
         String dimension = text("dimension", true, "a lower-case identifier such as tool, logic, common, complex");
         if (dimension != null && !DIMENSION.matcher(dimension).matches()) {
-            add("case.invalid_field", "dimension", "'" + dimension + "' is not a lower-case identifier",
+            add(
+                    "case.invalid_field",
+                    "dimension",
+                    "'" + dimension + "' is not a lower-case identifier",
                     "a lower-case identifier such as tool, logic, common, complex, code");
         }
         String language = text("language", false, "a language tag like zh-CN");
-        if (language != null && !language.isEmpty() && !CaseFile.LANGUAGE.matcher(language).matches()) {
-            add("case.invalid_field", "language", "'" + language + "' is not a language tag",
+        if (language != null
+                && !language.isEmpty()
+                && !CaseFile.LANGUAGE.matcher(language).matches()) {
+            add(
+                    "case.invalid_field",
+                    "language",
+                    "'" + language + "' is not a language tag",
                     "a language tag like zh-CN or en-US");
         }
         String prompt = text("prompt", true, "a non-empty string");
@@ -97,10 +123,19 @@ final class CaseReader implements ReferenceFormat.Problems {
                 attributes.set(field.getKey(), field.getValue().deepCopy());
             }
         });
-        var evalCase = new Case(caseId, dimension, language == null || language.isEmpty() ? fileLanguage : language,
-                prompt, weight,
+        var evalCase = new Case(
+                caseId,
+                dimension,
+                language == null || language.isEmpty() ? fileLanguage : language,
+                prompt,
+                weight,
                 timeoutSeconds > 0 ? seconds(timeoutSeconds) : null,
-                checks.stream().map(Located::check).toList(), prerequisites, tags, files, attributes, source);
+                checks.stream().map(Located::check).toList(),
+                prerequisites,
+                tags,
+                files,
+                attributes,
+                source);
         return new Result(evalCase, caseId, List.of());
     }
 
@@ -149,7 +184,10 @@ final class CaseReader implements ReferenceFormat.Problems {
             });
         }
         if (!value.isArray() || result.size() != value.size()) {
-            add("case.invalid_field", field, "`" + field + "` is not a list of non-empty strings",
+            add(
+                    "case.invalid_field",
+                    field,
+                    "`" + field + "` is not a list of non-empty strings",
                     "a list of non-empty strings");
             return List.of();
         }
@@ -162,7 +200,10 @@ final class CaseReader implements ReferenceFormat.Problems {
             return Map.of();
         }
         if (!value.isObject()) {
-            add("case.invalid_field", "files", "`files` is " + describe(value),
+            add(
+                    "case.invalid_field",
+                    "files",
+                    "`files` is " + describe(value),
                     "an object mapping relative paths to file contents");
             return Map.of();
         }
@@ -170,10 +211,16 @@ final class CaseReader implements ReferenceFormat.Problems {
         value.properties().forEach(entry -> {
             String path = entry.getKey();
             if (!isRelative(path)) {
-                add("case.invalid_field", "files." + path, "'" + path + "' is not a relative path inside the "
-                        + "workspace", "a relative path without `..`");
+                add(
+                        "case.invalid_field",
+                        "files." + path,
+                        "'" + path + "' is not a relative path inside the " + "workspace",
+                        "a relative path without `..`");
             } else if (!entry.getValue().isTextual()) {
-                add("case.invalid_field", "files." + path, "the content is " + describe(entry.getValue()),
+                add(
+                        "case.invalid_field",
+                        "files." + path,
+                        "the content is " + describe(entry.getValue()),
                         "the file's text as a string");
             } else {
                 files.put(path, entry.getValue().textValue());
@@ -199,7 +246,10 @@ final class CaseReader implements ReferenceFormat.Problems {
         JsonNode checker = node.get("checker");
         JsonNode checks = node.get("checks");
         if (checker != null && checks != null) {
-            add("case.invalid_field", "checks", "the case has both `checker` and `checks`",
+            add(
+                    "case.invalid_field",
+                    "checks",
+                    "the case has both `checker` and `checks`",
                     "either `checker` (with `expected`) or `checks`, not both");
             return List.of();
         }
@@ -207,13 +257,19 @@ final class CaseReader implements ReferenceFormat.Problems {
             return checkList(checks);
         }
         if (checker == null || checker.isNull()) {
-            add("case.missing_field", "checker", "the case has no checker",
+            add(
+                    "case.missing_field",
+                    "checker",
+                    "the case has no checker",
                     "`checker` (a name, with `expected`) or `checks`");
             return List.of();
         }
         if (checker.isObject() && node.has("expected")) {
-            add("case.invalid_field", "expected", "a `checker` object carries its own fields; `expected` "
-                    + "belongs to a checker given by name", "either `checker: {type: ...}` or `checker` + `expected`");
+            add(
+                    "case.invalid_field",
+                    "expected",
+                    "a `checker` object carries its own fields; `expected` " + "belongs to a checker given by name",
+                    "either `checker: {type: ...}` or `checker` + `expected`");
             return List.of();
         }
         Located located = located(checker, node.get("expected"), 1.0, "checker", "expected");
@@ -222,7 +278,10 @@ final class CaseReader implements ReferenceFormat.Problems {
 
     private List<Located> checkList(JsonNode checks) {
         if (!checks.isArray() || checks.isEmpty()) {
-            add("case.invalid_field", "checks", "`checks` is " + describe(checks),
+            add(
+                    "case.invalid_field",
+                    "checks",
+                    "`checks` is " + describe(checks),
                     "a non-empty list of {checker, expected, weight}");
             return List.of();
         }
@@ -231,18 +290,21 @@ final class CaseReader implements ReferenceFormat.Problems {
             String prefix = "checks[" + index + "]";
             JsonNode entry = checks.get(index);
             if (!entry.isObject()) {
-                add("case.invalid_field", prefix, "the check is " + describe(entry), "an object {checker, expected, weight}");
+                add(
+                        "case.invalid_field",
+                        prefix,
+                        "the check is " + describe(entry),
+                        "an object {checker, expected, weight}");
                 continue;
             }
-            double weight = number(entry.get("weight"), prefix + ".weight", 1.0, value -> value >= 0,
-                    "a number >= 0");
+            double weight = number(entry.get("weight"), prefix + ".weight", 1.0, value -> value >= 0, "a number >= 0");
             JsonNode checker = entry.get("checker");
             if (checker == null || checker.isNull()) {
                 add("case.missing_field", prefix + ".checker", "the check has no `checker`", "a checker name");
                 continue;
             }
-            Located located = located(checker, entry.get("expected"), weight, prefix + ".checker",
-                    prefix + ".expected");
+            Located located =
+                    located(checker, entry.get("expected"), weight, prefix + ".checker", prefix + ".expected");
             if (located != null) {
                 result.add(located);
             }
@@ -250,8 +312,8 @@ final class CaseReader implements ReferenceFormat.Problems {
         return result;
     }
 
-    private Located located(JsonNode checker, JsonNode expected, double weight, String checkerField,
-                            String expectedField) {
+    private Located located(
+            JsonNode checker, JsonNode expected, double weight, String checkerField, String expectedField) {
         if (checker.isTextual() && !checker.textValue().isBlank()) {
             return new Located(new Check(checker.textValue().strip(), expected, weight), checkerField, expectedField);
         }
@@ -259,7 +321,10 @@ final class CaseReader implements ReferenceFormat.Problems {
             Check check = ReferenceFormat.toCheck((ObjectNode) checker, weight, checkerField, this);
             return check == null ? null : new Located(check, checkerField, checkerField);
         }
-        add("case.invalid_field", checkerField, "the checker is " + describe(checker),
+        add(
+                "case.invalid_field",
+                checkerField,
+                "the checker is " + describe(checker),
                 "a checker name, or an object with `type` (reference shape)");
         return null;
     }
@@ -272,8 +337,12 @@ final class CaseReader implements ReferenceFormat.Problems {
             Problem problem = e.problem();
             boolean unknown = problem.type().equals("plugin.unknown");
             Object expected = problem.details().get("expected");
-            add(problem.type(), unknown ? located.checkerField() : located.expectedField(), problem.message(),
-                    expected != null ? String.valueOf(expected)
+            add(
+                    problem.type(),
+                    unknown ? located.checkerField() : located.expectedField(),
+                    problem.message(),
+                    expected != null
+                            ? String.valueOf(expected)
                             : unknown ? "one of: " + String.join(", ", registry.names()) : "");
         } catch (RuntimeException e) {
             // A factory that lets its own exception escape still must not stop the whole load.
@@ -295,16 +364,23 @@ final class CaseReader implements ReferenceFormat.Problems {
         }
         for (JsonNode call : calls) {
             String tool = call.path("tool").asText();
-            if (call.path("match").asText().equals("bfcl") && declared.function(tool).isEmpty()) {
-                add("check.invalid_expected", located.expectedField(), "\"match\": \"bfcl\" judges '" + tool
-                        + "' by its declared schema, but the case declares no function of that name",
+            if (call.path("match").asText().equals("bfcl")
+                    && declared.function(tool).isEmpty()) {
+                add(
+                        "check.invalid_expected",
+                        located.expectedField(),
+                        "\"match\": \"bfcl\" judges '" + tool
+                                + "' by its declared schema, but the case declares no function of that name",
                         "a function named in the case's `tools`");
             }
         }
     }
 
     private static Duration seconds(double seconds) {
-        long nanos = BigDecimal.valueOf(seconds).movePointRight(9).setScale(0, RoundingMode.HALF_UP).longValue();
+        long nanos = BigDecimal.valueOf(seconds)
+                .movePointRight(9)
+                .setScale(0, RoundingMode.HALF_UP)
+                .longValue();
         return Duration.ofNanos(Math.max(nanos, 1));
     }
 

@@ -7,9 +7,9 @@ import java.util.Objects;
 /**
  * One check of a case, as written in a case file: which checker judges and what it expects.
  *
- * @param checker  the checker's registered name ({@code choice}, {@code exact}, {@code tool_args}...)
+ * @param checker the checker's registered name ({@code choice}, {@code exact}, {@code tool_args}...)
  * @param expected the checker-specific expectation; its shape is documented per checker; JSON null when absent
- * @param weight   this check's share of the case score (weighted mean over the case's checks); default 1, never negative
+ * @param weight this check's share of the case score (weighted mean over the case's checks); default 1, never negative
  */
 public record Check(String checker, JsonNode expected, double weight) {
     public Check {

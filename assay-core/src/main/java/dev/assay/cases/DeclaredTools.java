@@ -14,24 +14,31 @@ import java.util.Optional;
 
 /**
  * The functions a function-calling case declares (its {@code tools}, {@code builtin_tools} and {@code tool_results}
- * fields, kept as written in {@link Case#attributes()}), read and normalised: the OpenAI wrapper
- * {@code {"type": "function", "function": {...}}} is unwrapped and BFCL's type names ({@code dict}, {@code float},
- * {@code tuple}, {@code any}) become JSON Schema. The loader reports every problem with {@link #read}; later stages
- * read a valid case with {@link #of}.
+ * fields, kept as written in {@link Case#attributes()}), read and normalised: the OpenAI wrapper {@code {"type":
+ * "function", "function": {...}}} is unwrapped and BFCL's type names ({@code dict}, {@code float}, {@code tuple},
+ * {@code any}) become JSON Schema. The loader reports every problem with {@link #read}; later stages read a valid case
+ * with {@link #of}.
  *
- * @param functions    the declared functions, in the order written; empty when the case declares none
+ * @param functions the declared functions, in the order written; empty when the case declares none
  * @param builtinTools whether the built-in tools are offered beside them (default: instead of them)
- * @param results      function name to its {@code tool_results} entry as written (a value, or a list of
- *                     {@code {args, result}})
+ * @param results function name to its {@code tool_results} entry as written (a value, or a list of {@code {args,
+ *     result}})
  */
 public record DeclaredTools(List<DeclaredFunction> functions, boolean builtinTools, Map<String, JsonNode> results) {
     public static final DeclaredTools NONE = new DeclaredTools(List.of(), false, Map.of());
 
     /** BFCL's and JSON Schema's type names, to the JSON Schema type; {@code any} means no type constraint. */
-    private static final Map<String, String> TYPES = Map.ofEntries(Map.entry("string", "string"),
-            Map.entry("integer", "integer"), Map.entry("number", "number"), Map.entry("float", "number"),
-            Map.entry("boolean", "boolean"), Map.entry("array", "array"), Map.entry("tuple", "array"),
-            Map.entry("object", "object"), Map.entry("dict", "object"), Map.entry("null", "null"),
+    private static final Map<String, String> TYPES = Map.ofEntries(
+            Map.entry("string", "string"),
+            Map.entry("integer", "integer"),
+            Map.entry("number", "number"),
+            Map.entry("float", "number"),
+            Map.entry("boolean", "boolean"),
+            Map.entry("array", "array"),
+            Map.entry("tuple", "array"),
+            Map.entry("object", "object"),
+            Map.entry("dict", "object"),
+            Map.entry("null", "null"),
             Map.entry("any", ""));
 
     public DeclaredTools {
@@ -42,9 +49,9 @@ public record DeclaredTools(List<DeclaredFunction> functions, boolean builtinToo
     /**
      * One declared function.
      *
-     * @param name        the name as declared (checkers and transcripts use it; the wire name may differ)
+     * @param name the name as declared (checkers and transcripts use it; the wire name may differ)
      * @param description what the model is told it does; may be empty
-     * @param parameters  its arguments as a JSON Schema object schema, normalised
+     * @param parameters its arguments as a JSON Schema object schema, normalised
      */
     public record DeclaredFunction(String name, String description, ObjectNode parameters) {
         public DeclaredFunction {
@@ -71,7 +78,9 @@ public record DeclaredTools(List<DeclaredFunction> functions, boolean builtinToo
 
     /** {@return the declared function with exactly this name} */
     public Optional<DeclaredFunction> function(String name) {
-        return functions.stream().filter(function -> function.name().equals(name)).findFirst();
+        return functions.stream()
+                .filter(function -> function.name().equals(name))
+                .findFirst();
     }
 
     /** {@return the declarations of a case the loader accepted} */
@@ -89,14 +98,20 @@ public record DeclaredTools(List<DeclaredFunction> functions, boolean builtinToo
         if (tools == null || tools.isNull()) {
             for (String field : List.of("builtin_tools", "tool_results")) {
                 if (caseNode.hasNonNull(field)) {
-                    problems.add("case.invalid_field", field, "`" + field + "` needs `tools`",
+                    problems.add(
+                            "case.invalid_field",
+                            field,
+                            "`" + field + "` needs `tools`",
                             "`tools`: the functions the case declares");
                 }
             }
             return NONE;
         }
         if (!tools.isArray() || tools.isEmpty()) {
-            problems.add("case.invalid_field", "tools", "`tools` is not a non-empty list",
+            problems.add(
+                    "case.invalid_field",
+                    "tools",
+                    "`tools` is not a non-empty list",
                     "a list of function definitions {name, description, parameters}");
             return NONE;
         }
@@ -107,8 +122,11 @@ public record DeclaredTools(List<DeclaredFunction> functions, boolean builtinToo
                 continue;
             }
             if (functions.stream().anyMatch(other -> other.name().equals(function.name()))) {
-                problems.add("case.invalid_field", "tools[" + i + "].name", "the function '" + function.name()
-                        + "' is declared twice", "unique function names");
+                problems.add(
+                        "case.invalid_field",
+                        "tools[" + i + "].name",
+                        "the function '" + function.name() + "' is declared twice",
+                        "unique function names");
             }
             functions.add(function);
         }
@@ -123,14 +141,20 @@ public record DeclaredTools(List<DeclaredFunction> functions, boolean builtinToo
         var resultMap = new LinkedHashMap<String, JsonNode>();
         if (results != null && !results.isNull()) {
             if (!results.isObject()) {
-                problems.add("case.invalid_field", "tool_results", "`tool_results` is not an object",
+                problems.add(
+                        "case.invalid_field",
+                        "tool_results",
+                        "`tool_results` is not an object",
                         "an object: function name to a result, or to a list of {args, result}");
             } else {
                 results.properties().forEach(entry -> {
                     String field = "tool_results." + entry.getKey();
                     if (functions.stream().noneMatch(function -> function.name().equals(entry.getKey()))) {
-                        problems.add("case.invalid_field", field, "no declared function is named '"
-                                + entry.getKey() + "'", "a name from `tools`");
+                        problems.add(
+                                "case.invalid_field",
+                                field,
+                                "no declared function is named '" + entry.getKey() + "'",
+                                "a name from `tools`");
                     }
                     if (isMatchedList(entry.getValue())) {
                         checkMatchedList((ArrayNode) entry.getValue(), field, problems);
@@ -164,12 +188,18 @@ public record DeclaredTools(List<DeclaredFunction> functions, boolean builtinToo
             String at = field + "[" + i + "]";
             entry.fieldNames().forEachRemaining(key -> {
                 if (!key.equals("args") && !key.equals("result")) {
-                    problems.add("case.invalid_field", at + "." + key, "unknown field '" + key + "'",
+                    problems.add(
+                            "case.invalid_field",
+                            at + "." + key,
+                            "unknown field '" + key + "'",
                             "`args` (the arguments to match) and `result`");
                 }
             });
             if (entry.has("args") && !entry.get("args").isObject()) {
-                problems.add("case.invalid_field", at + ".args", "`args` is not an object",
+                problems.add(
+                        "case.invalid_field",
+                        at + ".args",
+                        "`args` is not an object",
                         "an object of arguments, matched as a subset of the call's");
             }
         }
@@ -181,14 +211,20 @@ public record DeclaredTools(List<DeclaredFunction> functions, boolean builtinToo
             field = field + ".function";
         }
         if (!node.isObject()) {
-            problems.add("case.invalid_field", field, "the function definition is not an object",
+            problems.add(
+                    "case.invalid_field",
+                    field,
+                    "the function definition is not an object",
                     "{name, description, parameters} or {\"type\": \"function\", \"function\": {...}}");
             return null;
         }
         JsonNode name = node.get("name");
         if (name == null || !name.isTextual() || name.textValue().isBlank()) {
-            problems.add(name == null ? "case.missing_field" : "case.invalid_field", field + ".name",
-                    "the function has no name", "a non-empty string");
+            problems.add(
+                    name == null ? "case.missing_field" : "case.invalid_field",
+                    field + ".name",
+                    "the function has no name",
+                    "a non-empty string");
             return null;
         }
         JsonNode description = node.path("description");
@@ -201,7 +237,10 @@ public record DeclaredTools(List<DeclaredFunction> functions, boolean builtinToo
             schema = Json.object().put("type", "object");
             schema.putObject("properties");
         } else if (!parameters.isObject()) {
-            problems.add("case.invalid_field", field + ".parameters", "`parameters` is not an object",
+            problems.add(
+                    "case.invalid_field",
+                    field + ".parameters",
+                    "`parameters` is not an object",
                     "a JSON Schema object schema (BFCL's \"type\": \"dict\" is read as \"object\")");
             return null;
         } else {
@@ -209,14 +248,20 @@ public record DeclaredTools(List<DeclaredFunction> functions, boolean builtinToo
             normalise(schema, field + ".parameters", problems);
             String type = schema.path("type").asText("object");
             if (!type.equals("object")) {
-                problems.add("case.invalid_field", field + ".parameters.type", "the parameters are of type '"
-                        + type + "'", "\"object\" (or BFCL's \"dict\")");
+                problems.add(
+                        "case.invalid_field",
+                        field + ".parameters.type",
+                        "the parameters are of type '" + type + "'",
+                        "\"object\" (or BFCL's \"dict\")");
             }
             schema.put("type", "object");
             JsonNode required = schema.get("required");
             if (required != null && !(required.isArray() && allText(required))) {
-                problems.add("case.invalid_field", field + ".parameters.required", "`required` is not a list of "
-                        + "names", "a list of parameter names");
+                problems.add(
+                        "case.invalid_field",
+                        field + ".parameters.required",
+                        "`required` is not a list of " + "names",
+                        "a list of parameter names");
                 schema.remove("required");
             }
         }
@@ -229,7 +274,10 @@ public record DeclaredTools(List<DeclaredFunction> functions, boolean builtinToo
         if (type != null) {
             String mapped = type.isTextual() ? TYPES.get(type.textValue()) : null;
             if (mapped == null) {
-                problems.add("case.invalid_field", field + ".type", "unknown type " + type,
+                problems.add(
+                        "case.invalid_field",
+                        field + ".type",
+                        "unknown type " + type,
                         "one of " + TYPES.keySet().stream().sorted().toList());
             } else if (mapped.isEmpty()) {
                 schema.remove("type");

@@ -7,12 +7,11 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.Map;
 
 /**
- * The {@code {run_id}} / {@code {user_id}} placeholders of the reference server's case files
- * (docs/case-format.md, "The reference server's shape"), replaced in prompts, file paths and anywhere inside an expectation.
+ * The {@code {run_id}} / {@code {user_id}} placeholders of the reference server's case files (docs/case-format.md, "The
+ * reference server's shape"), replaced in prompts, file paths and anywhere inside an expectation.
  */
 public final class Placeholders {
-    private Placeholders() {
-    }
+    private Placeholders() {}
 
     public static String fill(String text, Map<String, String> values) {
         if (text == null || text.indexOf('{') < 0) {
@@ -39,8 +38,7 @@ public final class Placeholders {
         }
         if (node.isObject()) {
             ObjectNode copy = ((ObjectNode) node).objectNode();
-            node.properties().forEach(field ->
-                    copy.set(fill(field.getKey(), values), fill(field.getValue(), values)));
+            node.properties().forEach(field -> copy.set(fill(field.getKey(), values), fill(field.getValue(), values)));
             return copy;
         }
         return node;

@@ -8,20 +8,19 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The reference server's case shape (docs/case-format.md, "The reference server's shape"): {@code checker} is an object tagged by
- * {@code type} whose other fields are the expectation. Converted here to Assay's {@link Check}s, so every
- * later stage sees one shape; where the reference judges differently and its own cases depend on it, the
- * conversion sets the option that gives its verdict (docs/checkers.md, "Differences from the reference server").
+ * The reference server's case shape (docs/case-format.md, "The reference server's shape"): {@code checker} is an object
+ * tagged by {@code type} whose other fields are the expectation. Converted here to Assay's {@link Check}s, so every
+ * later stage sees one shape; where the reference judges differently and its own cases depend on it, the conversion
+ * sets the option that gives its verdict (docs/checkers.md, "Differences from the reference server").
  */
 final class ReferenceFormat {
     /**
-     * The files the reference server seeds into {@code eval/<run_id>/} before a run (§1.4); its cases read
-     * and edit them, so a suite in its shape carries them as fixtures. Keys keep the placeholder.
+     * The files the reference server seeds into {@code eval/<run_id>/} before a run (§1.4); its cases read and edit
+     * them, so a suite in its shape carries them as fixtures. Keys keep the placeholder.
      */
     static final Map<String, String> FIXTURES = fixtures();
 
-    private ReferenceFormat() {
-    }
+    private ReferenceFormat() {}
 
     /** Receives a problem found while converting. */
     interface Problems {
@@ -47,18 +46,24 @@ final class ReferenceFormat {
      * {@return the check a tagged checker object stands for, or null after reporting what is wrong}
      *
      * @param checker the tagged object
-     * @param weight  the check's weight
-     * @param field   the object's field name, prefixed to reported fields ({@code checker.answer})
+     * @param weight the check's weight
+     * @param field the object's field name, prefixed to reported fields ({@code checker.answer})
      */
     static Check toCheck(ObjectNode checker, double weight, String field, Problems problems) {
         JsonNode type = checker.get("type");
         if (type == null || type.isNull()) {
-            problems.add("case.missing_field", field + ".type", "the checker object has no `type`",
+            problems.add(
+                    "case.missing_field",
+                    field + ".type",
+                    "the checker object has no `type`",
                     "a checker type such as choice, regex or tool_called");
             return null;
         }
         if (!type.isTextual()) {
-            problems.add("case.invalid_field", field + ".type", "the checker `type` is not a string",
+            problems.add(
+                    "case.invalid_field",
+                    field + ".type",
+                    "the checker `type` is not a string",
                     "a checker type such as choice, regex or tool_called");
             return null;
         }
@@ -76,7 +81,10 @@ final class ReferenceFormat {
             case "file_contains" -> reader.pair("path", reader.text("path"), "contains", reader.text("text"));
             case "json_contains" -> reader.pair("path", reader.text("path"), "required", reader.any("required"));
             default -> {
-                problems.add("plugin.unknown", field + ".type", "unknown reference checker type '" + name + "'",
+                problems.add(
+                        "plugin.unknown",
+                        field + ".type",
+                        "unknown reference checker type '" + name + "'",
                         "one of choice, exact, contains, regex, tool_called, tool_args, file_exists, "
                                 + "file_contains, json_contains");
                 yield null;
@@ -99,7 +107,9 @@ final class ReferenceFormat {
         JsonNode any(String name) {
             JsonNode value = checker.get(name);
             if (value == null || value.isNull()) {
-                problems.add("case.missing_field", field + "." + name,
+                problems.add(
+                        "case.missing_field",
+                        field + "." + name,
                         "the `" + checker.path("type").asText() + "` checker has no `" + name + "`",
                         "a value for `" + name + "`");
                 return null;

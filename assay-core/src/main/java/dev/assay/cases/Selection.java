@@ -6,20 +6,20 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Which cases of a suite a run evaluates. Filters combine with AND; each list filter is "any of" and matches
- * everything when empty. The result keeps file order unless {@code seed} is set; then it is shuffled with
- * that seed (the same seed gives the same order on every machine), and only then cut to {@code limit}.
+ * Which cases of a suite a run evaluates. Filters combine with AND; each list filter is "any of" and matches everything
+ * when empty. The result keeps file order unless {@code seed} is set; then it is shuffled with that seed (the same seed
+ * gives the same order on every machine), and only then cut to {@code limit}.
  *
  * @param dimensions keep cases of these dimensions; empty keeps all
- * @param language   keep cases in this language (case-insensitive); a case without a language matches any;
- *                   empty keeps all
- * @param tags       keep cases carrying at least one of these tags; empty keeps all
- * @param ids        keep only these case ids; empty keeps all; ids not in the suite match nothing
- * @param seed       shuffle with this seed before applying the limit; null keeps file order
- * @param limit      keep at most this many cases; 0 means no limit
+ * @param language keep cases in this language (case-insensitive); a case without a language matches any; empty keeps
+ *     all
+ * @param tags keep cases carrying at least one of these tags; empty keeps all
+ * @param ids keep only these case ids; empty keeps all; ids not in the suite match nothing
+ * @param seed shuffle with this seed before applying the limit; null keeps file order
+ * @param limit keep at most this many cases; 0 means no limit
  */
-public record Selection(List<String> dimensions, String language, List<String> tags, List<String> ids, Long seed,
-                        int limit) {
+public record Selection(
+        List<String> dimensions, String language, List<String> tags, List<String> ids, Long seed, int limit) {
     /** Everything, in file order. */
     public static final Selection ALL = new Selection(List.of(), "", List.of(), List.of(), null, 0);
 
@@ -36,7 +36,9 @@ public record Selection(List<String> dimensions, String language, List<String> t
     /** {@return true when the case passes every filter (the order and limit aside)} */
     public boolean matches(Case evalCase) {
         return (dimensions.isEmpty() || dimensions.contains(evalCase.dimension()))
-                && (language.isEmpty() || evalCase.language().isEmpty() || language.equalsIgnoreCase(evalCase.language()))
+                && (language.isEmpty()
+                        || evalCase.language().isEmpty()
+                        || language.equalsIgnoreCase(evalCase.language()))
                 && (tags.isEmpty() || evalCase.tags().stream().anyMatch(tags::contains))
                 && (ids.isEmpty() || ids.contains(evalCase.id()));
     }

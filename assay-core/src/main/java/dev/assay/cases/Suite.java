@@ -8,11 +8,11 @@ import java.util.Objects;
 /**
  * A loaded set of cases: what a run evaluates. Immutable.
  *
- * @param name     the case-set name ({@code case_set} in the files, else the directory or file name)
- * @param version  content hash (hex SHA-256 over the normalised cases and fixtures): the snapshot's identity
- * @param cases    the cases in file order
+ * @param name the case-set name ({@code case_set} in the files, else the directory or file name)
+ * @param version content hash (hex SHA-256 over the normalised cases and fixtures): the snapshot's identity
+ * @param cases the cases in file order
  * @param fixtures files seeded into every case's workspace (relative path, may hold placeholders, to content)
- * @param sources  the files the suite was read from
+ * @param sources the files the suite was read from
  */
 public record Suite(String name, String version, List<Case> cases, Map<String, String> fixtures, List<String> sources) {
     public Suite {

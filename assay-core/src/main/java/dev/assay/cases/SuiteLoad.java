@@ -9,7 +9,7 @@ import java.util.Objects;
 /**
  * What {@link SuiteLoader} found: the cases that passed validation and every problem met on the way.
  *
- * @param suite    the valid cases only (in file order); with problems, a case that had any is left out
+ * @param suite the valid cases only (in file order); with problems, a case that had any is left out
  * @param problems every problem, in file order; empty when the suite is valid
  */
 public record SuiteLoad(Suite suite, List<CaseProblem> problems) {
@@ -24,11 +24,11 @@ public record SuiteLoad(Suite suite, List<CaseProblem> problems) {
     }
 
     /**
-     * {@return the suite to run}: the whole suite when valid; with problems, the valid cases when
-     * {@code skipInvalid} ({@code --skip-invalid}), else nothing
+     * {@return the suite to run}: the whole suite when valid; with problems, the valid cases when {@code skipInvalid}
+     * ({@code --skip-invalid}), else nothing
      *
-     * @throws AssayException {@code suite.invalid} with every problem in its details, when there are problems
-     *                        and {@code skipInvalid} is false, or when no valid case is left
+     * @throws AssayException {@code suite.invalid} with every problem in its details, when there are problems and
+     *     {@code skipInvalid} is false, or when no valid case is left
      */
     public Suite suite(boolean skipInvalid) {
         if (isValid() || (skipInvalid && !suite.cases().isEmpty())) {
@@ -41,14 +41,15 @@ public record SuiteLoad(Suite suite, List<CaseProblem> problems) {
      * {@return the suite when there were no problems}
      *
      * @throws AssayException {@code suite.invalid}; its details hold {@code problems}, a list of problem maps
-     *                        ({@code type}, {@code message}, {@code file}, {@code line}, {@code case_id}...)
+     *     ({@code type}, {@code message}, {@code file}, {@code line}, {@code case_id}...)
      */
     public Suite requireValid() {
         if (isValid()) {
             return suite;
         }
         var listed = problems.stream().map(SuiteLoad::asMap).toList();
-        throw new AssayException(new Problem("suite.invalid",
+        throw new AssayException(new Problem(
+                "suite.invalid",
                 "suite '" + suite.name() + "' has " + problems.size() + " problem(s); first: " + problems.getFirst(),
                 Map.of("problems", listed)));
     }

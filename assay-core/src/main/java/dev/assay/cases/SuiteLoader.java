@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -17,11 +16,11 @@ import java.util.stream.Stream;
 
 /**
  * Loads case files into a {@link Suite} and reports every problem found, each with file, line, field and a
- * machine-readable type (docs/case-format.md). Reads {@code *.json} (a list of cases, or an object with
- * {@code cases}), {@code *.jsonl} (one case per line) and {@code *.yaml}/{@code *.yml} (a list, or an object
- * with {@code cases}); directories are read recursively, files sorted by path. Both case shapes are accepted:
- * Assay's ({@code checker} name + {@code expected}, or {@code checks}) and the reference server's
- * ({@code checker: {type: ...}}), whose files also bring the reference workspace fixtures. Thread-safe.
+ * machine-readable type (docs/case-format.md). Reads {@code *.json} (a list of cases, or an object with {@code cases}),
+ * {@code *.jsonl} (one case per line) and {@code *.yaml}/{@code *.yml} (a list, or an object with {@code cases});
+ * directories are read recursively, files sorted by path. Both case shapes are accepted: Assay's ({@code checker} name
+ * + {@code expected}, or {@code checks}) and the reference server's ({@code checker: {type: ...}}), whose files also
+ * bring the reference workspace fixtures. Thread-safe.
  */
 public final class SuiteLoader {
     private final CheckValidator registry;
@@ -37,9 +36,9 @@ public final class SuiteLoader {
     }
 
     /**
-     * {@return the suite in the given files and directories, with every problem found}. A file that does not
-     * parse yields one problem and the other files still load; a case with problems is left out of the suite;
-     * of two cases with one id the first is kept.
+     * {@return the suite in the given files and directories, with every problem found}. A file that does not parse
+     * yields one problem and the other files still load; a case with problems is left out of the suite; of two cases
+     * with one id the first is kept.
      */
     public SuiteLoad load(List<Path> paths) {
         var problems = new ArrayList<CaseProblem>();
@@ -59,8 +58,12 @@ public final class SuiteLoader {
                 var entryProblems = new ArrayList<>(result.problems());
                 SourceRef earlier = result.caseId().isEmpty() ? null : firstSeen.get(result.caseId());
                 if (earlier != null) {
-                    entryProblems.addFirst(new CaseProblem("case.duplicate_id", new SourceRef(file.file(),
-                            entry.line()), result.caseId(), "id", "the id is already used at " + earlier,
+                    entryProblems.addFirst(new CaseProblem(
+                            "case.duplicate_id",
+                            new SourceRef(file.file(), entry.line()),
+                            result.caseId(),
+                            "id",
+                            "the id is already used at " + earlier,
                             "an id unique in the suite"));
                 } else if (!result.caseId().isEmpty()) {
                     firstSeen.put(result.caseId(), new SourceRef(file.file(), entry.line()));
@@ -75,10 +78,19 @@ public final class SuiteLoader {
             }
         }
         if (files.stream().allMatch(file -> file.entries().isEmpty()) && problems.isEmpty()) {
-            problems.add(new CaseProblem("suite.empty", new SourceRef(names(paths), 0), "", "",
-                    "no cases found", "at least one case in a *.json, *.jsonl, *.yaml or *.yml file"));
+            problems.add(new CaseProblem(
+                    "suite.empty",
+                    new SourceRef(names(paths), 0),
+                    "",
+                    "",
+                    "no cases found",
+                    "at least one case in a *.json, *.jsonl, *.yaml or *.yml file"));
         }
-        var suite = new Suite(name(files, paths), SuiteSnapshots.version(cases, fixtures), cases, fixtures,
+        var suite = new Suite(
+                name(files, paths),
+                SuiteSnapshots.version(cases, fixtures),
+                cases,
+                fixtures,
                 files.stream().map(CaseFile::file).toList());
         return new SuiteLoad(suite, problems);
     }
@@ -88,8 +100,13 @@ public final class SuiteLoader {
             return List.of(path);
         }
         if (!Files.isDirectory(path)) {
-            problems.add(new CaseProblem("suite.not_found", new SourceRef(path.toString(), 0), "", "",
-                    "no such file or directory", "a case file or a directory of case files"));
+            problems.add(new CaseProblem(
+                    "suite.not_found",
+                    new SourceRef(path.toString(), 0),
+                    "",
+                    "",
+                    "no such file or directory",
+                    "a case file or a directory of case files"));
             return List.of();
         }
         try (Stream<Path> walk = Files.walk(path)) {
@@ -98,15 +115,22 @@ public final class SuiteLoader {
                     .sorted(Comparator.comparing(file -> path.relativize(file).toString()))
                     .toList();
         } catch (IOException | java.io.UncheckedIOException e) {
-            problems.add(new CaseProblem("suite.unreadable", new SourceRef(path.toString(), 0), "", "",
-                    "cannot list the directory: " + e.getMessage(), "a readable directory"));
+            problems.add(new CaseProblem(
+                    "suite.unreadable",
+                    new SourceRef(path.toString(), 0),
+                    "",
+                    "",
+                    "cannot list the directory: " + e.getMessage(),
+                    "a readable directory"));
             return List.of();
         }
     }
 
     /** The files' common {@code case_set} when every one that declares it agrees, else the paths' names. */
     private static String name(List<CaseFile> files, List<Path> paths) {
-        Set<String> declared = files.stream().map(CaseFile::caseSet).filter(name -> !name.isEmpty())
+        Set<String> declared = files.stream()
+                .map(CaseFile::caseSet)
+                .filter(name -> !name.isEmpty())
                 .collect(Collectors.toCollection(LinkedHashSet::new));
         return declared.size() == 1 ? declared.iterator().next() : names(paths);
     }

@@ -19,41 +19,81 @@ import java.util.TreeMap;
 
 /**
  * Suites as JSON documents: the content of a {@code CaseSetSnapshot}, and the content hash that is a suite's
- * {@link Suite#version()}. The document holds everything needed to rebuild the suite, so a stored run can say
- * exactly which cases it ran without the original files.
+ * {@link Suite#version()}. The document holds everything needed to rebuild the suite, so a stored run can say exactly
+ * which cases it ran without the original files.
  */
 public final class SuiteSnapshots {
     /** Written into every snapshot; bumped when the document changes incompatibly. */
     public static final int FORMAT_VERSION = 1;
 
-    private SuiteSnapshots() {
-    }
+    private SuiteSnapshots() {}
 
     /** The stored document; field names are snake_case on the wire. */
-    record SuiteDoc(int formatVersion, String name, String version, List<String> sources, Map<String, String> fixtures,
-                    List<CaseDoc> cases) {
-    }
+    record SuiteDoc(
+            int formatVersion,
+            String name,
+            String version,
+            List<String> sources,
+            Map<String, String> fixtures,
+            List<CaseDoc> cases) {}
 
-    record CaseDoc(String id, String dimension, String language, String prompt, double weight, BigDecimal timeoutS,
-                   List<Check> checks, List<String> prerequisites, List<String> tags, Map<String, String> files,
-                   ObjectNode attributes, SourceRef source) {
+    record CaseDoc(
+            String id,
+            String dimension,
+            String language,
+            String prompt,
+            double weight,
+            BigDecimal timeoutS,
+            List<Check> checks,
+            List<String> prerequisites,
+            List<String> tags,
+            Map<String, String> files,
+            ObjectNode attributes,
+            SourceRef source) {
         static CaseDoc of(Case evalCase) {
-            return new CaseDoc(evalCase.id(), evalCase.dimension(), evalCase.language(), evalCase.prompt(),
-                    evalCase.weight(), evalCase.timeout() == null ? null : seconds(evalCase.timeout()),
-                    evalCase.checks(), evalCase.prerequisites(), evalCase.tags(), evalCase.files(),
-                    evalCase.attributes(), evalCase.source());
+            return new CaseDoc(
+                    evalCase.id(),
+                    evalCase.dimension(),
+                    evalCase.language(),
+                    evalCase.prompt(),
+                    evalCase.weight(),
+                    evalCase.timeout() == null ? null : seconds(evalCase.timeout()),
+                    evalCase.checks(),
+                    evalCase.prerequisites(),
+                    evalCase.tags(),
+                    evalCase.files(),
+                    evalCase.attributes(),
+                    evalCase.source());
         }
 
         Case toCase() {
-            Duration timeout = timeoutS == null ? null : Duration.ofNanos(timeoutS.movePointRight(9).longValueExact());
-            return new Case(id, dimension, language, prompt, weight, timeout, orEmpty(checks), orEmpty(prerequisites),
-                    orEmpty(tags), files == null ? Map.of() : files, attributes, source);
+            Duration timeout = timeoutS == null
+                    ? null
+                    : Duration.ofNanos(timeoutS.movePointRight(9).longValueExact());
+            return new Case(
+                    id,
+                    dimension,
+                    language,
+                    prompt,
+                    weight,
+                    timeout,
+                    orEmpty(checks),
+                    orEmpty(prerequisites),
+                    orEmpty(tags),
+                    files == null ? Map.of() : files,
+                    attributes,
+                    source);
         }
     }
 
     /** {@return the snapshot document of a suite: format_version, name, version, sources, fixtures, cases} */
     public static JsonNode toJson(Suite suite) {
-        var doc = new SuiteDoc(FORMAT_VERSION, suite.name(), suite.version(), suite.sources(), suite.fixtures(),
+        var doc = new SuiteDoc(
+                FORMAT_VERSION,
+                suite.name(),
+                suite.version(),
+                suite.sources(),
+                suite.fixtures(),
                 suite.cases().stream().map(CaseDoc::of).toList());
         return Json.MAPPER.valueToTree(doc);
     }
@@ -70,20 +110,24 @@ public final class SuiteSnapshots {
                 throw new IllegalArgumentException("a snapshot needs `name` and `cases`");
             }
             if (doc.formatVersion() > FORMAT_VERSION) {
-                throw new IllegalArgumentException("format_version " + doc.formatVersion() + " is newer than "
-                        + FORMAT_VERSION);
+                throw new IllegalArgumentException(
+                        "format_version " + doc.formatVersion() + " is newer than " + FORMAT_VERSION);
             }
-            return new Suite(doc.name(), doc.version(), doc.cases().stream().map(CaseDoc::toCase).toList(),
-                    doc.fixtures() == null ? Map.of() : doc.fixtures(), orEmpty(doc.sources()));
+            return new Suite(
+                    doc.name(),
+                    doc.version(),
+                    doc.cases().stream().map(CaseDoc::toCase).toList(),
+                    doc.fixtures() == null ? Map.of() : doc.fixtures(),
+                    orEmpty(doc.sources()));
         } catch (JsonProcessingException | RuntimeException e) {
             throw new AssayException(Problem.of("snapshot.invalid", "not a suite snapshot: " + e.getMessage()), e);
         }
     }
 
     /**
-     * {@return the content hash of cases and fixtures}: hex SHA-256 over their canonical JSON (keys sorted,
-     * where each case was read from left out), so it is stable across runs and machines and changes whenever
-     * any case, check or fixture changes
+     * {@return the content hash of cases and fixtures}: hex SHA-256 over their canonical JSON (keys sorted, where each
+     * case was read from left out), so it is stable across runs and machines and changes whenever any case, check or
+     * fixture changes
      */
     public static String version(List<Case> cases, Map<String, String> fixtures) {
         ArrayNode caseNodes = Json.MAPPER.createArrayNode();
@@ -107,8 +151,9 @@ public final class SuiteSnapshots {
     private static JsonNode sorted(JsonNode node) {
         if (node.isObject()) {
             ObjectNode copy = Json.object();
-            new TreeMap<>(((ObjectNode) node).properties().stream()
-                    .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)))
+            new TreeMap<>(((ObjectNode) node)
+                            .properties().stream()
+                                    .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)))
                     .forEach((key, value) -> copy.set(key, sorted(value)));
             return copy;
         }

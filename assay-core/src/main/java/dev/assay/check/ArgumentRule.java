@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * How {@code tool_args} judges one call's arguments: either BFCL's acceptable-value lists (docs/checkers.md, "tool_args") or the
- * reference server's subset rule ({@link JsonSubset}).
+ * How {@code tool_args} judges one call's arguments: either BFCL's acceptable-value lists (docs/checkers.md,
+ * "tool_args") or the reference server's subset rule ({@link JsonSubset}).
  */
 sealed interface ArgumentRule {
 
@@ -27,11 +27,11 @@ sealed interface ArgumentRule {
     /**
      * One way a call's arguments depart from the expectation.
      *
-     * @param type     {@code tool_args.missing_required}, {@code tool_args.unexpected_param},
-     *                 {@code tool_args.type_error} or {@code tool_args.value_error}
-     * @param param    the argument, dotted and indexed for nested values ({@code options.mode}, {@code items[1]})
+     * @param type {@code tool_args.missing_required}, {@code tool_args.unexpected_param}, {@code tool_args.type_error}
+     *     or {@code tool_args.value_error}
+     * @param param the argument, dotted and indexed for nested values ({@code options.mode}, {@code items[1]})
      * @param expected what was acceptable there; null for an unexpected parameter
-     * @param actual   what the call gave; null when missing
+     * @param actual what the call gave; null when missing
      */
     record ArgumentError(String type, String param, JsonNode expected, JsonNode actual) {
         static final String MISSING_REQUIRED = "tool_args.missing_required";
@@ -67,27 +67,33 @@ sealed interface ArgumentRule {
         String normalize(String text) {
             return switch (this) {
                 case EXACT -> text;
-                case NORMALIZED -> Normalizer.normalize(text, Normalizer.Form.NFC)
-                        .replace("\r\n", "\n").strip().toLowerCase(Locale.ROOT);
-                case BFCL -> BFCL_REMOVED.matcher(text).replaceAll("").toLowerCase(Locale.ROOT).replace('\'', '"');
+                case NORMALIZED ->
+                    Normalizer.normalize(text, Normalizer.Form.NFC)
+                            .replace("\r\n", "\n")
+                            .strip()
+                            .toLowerCase(Locale.ROOT);
+                case BFCL ->
+                    BFCL_REMOVED
+                            .matcher(text)
+                            .replaceAll("")
+                            .toLowerCase(Locale.ROOT)
+                            .replace('\'', '"');
             };
         }
     }
 
     /**
      * BFCL semantics. Each expected argument lists its acceptable values (a value that is not a list is the only
-     * acceptable one; a list value itself is written as a list inside the list, {@code [[1, 2]]}); {@code ""} in
-     * the list means the argument may be omitted. An acceptable object is itself a parameter map, matched
-     * recursively. Types are checked first: an integer is accepted where a float is expected (int-to-float
-     * promotion), not the other way round. A parameter the expectation does not name is unexpected unless
-     * {@code allowExtra}.
+     * acceptable one; a list value itself is written as a list inside the list, {@code [[1, 2]]}); {@code ""} in the
+     * list means the argument may be omitted. An acceptable object is itself a parameter map, matched recursively.
+     * Types are checked first: an integer is accepted where a float is expected (int-to-float promotion), not the other
+     * way round. A parameter the expectation does not name is unexpected unless {@code allowExtra}.
      *
-     * @param params     argument name to acceptable values, in the order written
+     * @param params argument name to acceptable values, in the order written
      * @param allowExtra whether arguments the expectation does not name are allowed; default false
-     * @param strings    how strings are compared; default {@link Strings#NORMALIZED}
+     * @param strings how strings are compared; default {@link Strings#NORMALIZED}
      */
-    record Acceptable(Map<String, List<JsonNode>> params, boolean allowExtra, Strings strings)
-            implements ArgumentRule {
+    record Acceptable(Map<String, List<JsonNode>> params, boolean allowExtra, Strings strings) implements ArgumentRule {
         static final JsonNode OMITTABLE = Json.tree("");
 
         public Acceptable {
@@ -133,8 +139,8 @@ sealed interface ArgumentRule {
                 boolean omittable = acceptable.contains(OMITTABLE);
                 if (value == null || (value.isNull() && omittable)) {
                     if (!omittable) {
-                        errors.add(new ArgumentError(ArgumentError.MISSING_REQUIRED, prefix + name,
-                                Json.tree(acceptable), null));
+                        errors.add(new ArgumentError(
+                                ArgumentError.MISSING_REQUIRED, prefix + name, Json.tree(acceptable), null));
                     }
                 } else {
                     errors.addAll(valueErrors(acceptable, value, prefix + name));
@@ -144,8 +150,8 @@ sealed interface ArgumentRule {
                 for (Iterator<String> names = actual.fieldNames(); names.hasNext(); ) {
                     String name = names.next();
                     if (!expected.containsKey(name)) {
-                        errors.add(new ArgumentError(ArgumentError.UNEXPECTED_PARAM, prefix + name, null,
-                                actual.get(name)));
+                        errors.add(new ArgumentError(
+                                ArgumentError.UNEXPECTED_PARAM, prefix + name, null, actual.get(name)));
                     }
                 }
             }
@@ -203,9 +209,11 @@ sealed interface ArgumentRule {
                 }
                 return errors;
             }
-            boolean equal = expected.isNumber() ? JsonSubset.numbersEqual(expected, actual)
-                    : expected.isTextual() ? strings.normalize(expected.asText()).equals(strings.normalize(actual.asText()))
-                    : expected.equals(actual);
+            boolean equal = expected.isNumber()
+                    ? JsonSubset.numbersEqual(expected, actual)
+                    : expected.isTextual()
+                            ? strings.normalize(expected.asText()).equals(strings.normalize(actual.asText()))
+                            : expected.equals(actual);
             return equal ? List.of() : List.of(new ArgumentError(ArgumentError.VALUE_ERROR, param, expected, actual));
         }
 
@@ -219,8 +227,8 @@ sealed interface ArgumentRule {
     }
 
     /**
-     * The reference server's form {@code {"tool": ..., "required": {...}}}: the arguments must contain
-     * {@code required} by the subset rule; extra arguments are allowed.
+     * The reference server's form {@code {"tool": ..., "required": {...}}}: the arguments must contain {@code required}
+     * by the subset rule; extra arguments are allowed.
      *
      * @param required the required subset
      */
@@ -231,15 +239,19 @@ sealed interface ArgumentRule {
 
         @Override
         public List<ArgumentError> errors(JsonNode arguments) {
-            return JsonSubset.firstMismatch(required, arguments).map(mismatch -> {
-                String type = switch (mismatch.kind()) {
-                    case "missing" -> ArgumentError.MISSING_REQUIRED;
-                    case "type" -> ArgumentError.TYPE_ERROR;
-                    default -> ArgumentError.VALUE_ERROR;
-                };
-                String param = mismatch.path().isEmpty() ? "" : mismatch.path().substring(1).replace('/', '.');
-                return List.of(new ArgumentError(type, param, mismatch.expected(), mismatch.actual()));
-            }).orElse(List.of());
+            return JsonSubset.firstMismatch(required, arguments)
+                    .map(mismatch -> {
+                        String type = switch (mismatch.kind()) {
+                            case "missing" -> ArgumentError.MISSING_REQUIRED;
+                            case "type" -> ArgumentError.TYPE_ERROR;
+                            default -> ArgumentError.VALUE_ERROR;
+                        };
+                        String param = mismatch.path().isEmpty()
+                                ? ""
+                                : mismatch.path().substring(1).replace('/', '.');
+                        return List.of(new ArgumentError(type, param, mismatch.expected(), mismatch.actual()));
+                    })
+                    .orElse(List.of());
         }
 
         @Override

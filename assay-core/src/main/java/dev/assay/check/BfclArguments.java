@@ -13,16 +13,22 @@ import java.util.Map;
 
 /**
  * BFCL's rules for one call's arguments ({@code "match": "bfcl"}), as its AST checker applies them to Python
- * function-calling categories, with the function's declared schema and the expectation's acceptable values. The
- * first broken rule is the only error, as there. Values are compared as Python compares them: an integer equals
- * the float of the same value, and {@code true} equals 1. docs/checkers.md lists every rule.
+ * function-calling categories, with the function's declared schema and the expectation's acceptable values. The first
+ * broken rule is the only error, as there. Values are compared as Python compares them: an integer equals the float of
+ * the same value, and {@code true} equals 1. docs/checkers.md lists every rule.
  */
 final class BfclArguments {
     private static final JsonNode OPTIONAL = TextNode.valueOf("");
 
     /** The Python types BFCL compares, from JSON values and from schema types. */
     private enum PyType {
-        STR, INT, FLOAT, BOOL, LIST, DICT, NONE;
+        STR,
+        INT,
+        FLOAT,
+        BOOL,
+        LIST,
+        DICT,
+        NONE;
 
         static PyType of(JsonNode value) {
             return switch (value.getNodeType()) {
@@ -52,25 +58,23 @@ final class BfclArguments {
     /**
      * The outcome of BFCL's type check.
      *
-     * @param valid    whether the value's type is acceptable
+     * @param valid whether the value's type is acceptable
      * @param variable whether the value stands for a variable (its type is the acceptable values' type, not the
-     *                 schema's): it is then compared by plain equality, without string normalisation
+     *     schema's): it is then compared by plain equality, without string normalisation
      */
-    private record TypeCheck(boolean valid, boolean variable) {
-    }
+    private record TypeCheck(boolean valid, boolean variable) {}
 
-    private BfclArguments() {
-    }
+    private BfclArguments() {}
 
     /**
      * {@return the first rule the arguments break, or nothing}
      *
-     * @param function   the declared function (its schema's properties and required list)
+     * @param function the declared function (its schema's properties and required list)
      * @param acceptable parameter to its acceptable values; {@code ""} among them marks the parameter optional
-     * @param arguments  the call's arguments
+     * @param arguments the call's arguments
      */
-    static List<ArgumentError> errors(DeclaredFunction function, Map<String, List<JsonNode>> acceptable,
-                                      JsonNode arguments) {
+    static List<ArgumentError> errors(
+            DeclaredFunction function, Map<String, List<JsonNode>> acceptable, JsonNode arguments) {
         for (String required : function.required()) {
             if (!arguments.has(required)) {
                 return error(ArgumentError.MISSING_REQUIRED, required, Json.tree(acceptable.get(required)), null);
@@ -103,8 +107,9 @@ final class BfclArguments {
                 matches = listOfDictsMatches(value, possible);
             } else if (expected == PyType.STR) {
                 String standard = standardize(value.asText());
-                matches = possible.stream().anyMatch(candidate -> candidate.isTextual()
-                        && standardize(candidate.textValue()).equals(standard));
+                matches = possible.stream()
+                        .anyMatch(candidate -> candidate.isTextual()
+                                && standardize(candidate.textValue()).equals(standard));
             } else if (expected == PyType.LIST) {
                 matches = listMatches(value, possible);
             } else {
@@ -128,15 +133,17 @@ final class BfclArguments {
     }
 
     /**
-     * BFCL's type check, one level of nesting deep: the schema's type, or the type of the first acceptable value
-     * that is not {@code ""} (a variable). For an array with an item type, each element must have the item type or
-     * the type of the first element of some acceptable list; an acceptable value that is not a list (such as
-     * {@code ""}) lets any elements through. A value of neither type passes when it has the first acceptable value's
-     * type (a variable).
+     * BFCL's type check, one level of nesting deep: the schema's type, or the type of the first acceptable value that
+     * is not {@code ""} (a variable). For an array with an item type, each element must have the item type or the type
+     * of the first element of some acceptable list; an acceptable value that is not a list (such as {@code ""}) lets
+     * any elements through. A value of neither type passes when it has the first acceptable value's type (a variable).
      */
     private static TypeCheck typeCheck(JsonNode value, List<JsonNode> possible, PyType expected, PyType nested) {
-        PyType answerType = possible.stream().filter(candidate -> !candidate.equals(OPTIONAL)).findFirst()
-                .map(PyType::of).orElse(null);
+        PyType answerType = possible.stream()
+                .filter(candidate -> !candidate.equals(OPTIONAL))
+                .findFirst()
+                .map(PyType::of)
+                .orElse(null);
         boolean variable = answerType != null && answerType != expected;
         if (PyType.of(value) == expected) {
             if (nested == null) {
@@ -175,8 +182,8 @@ final class BfclArguments {
     }
 
     /**
-     * What Python yields when it iterates a value: a list's elements, a string's characters, a dict's keys; null
-     * for a value it cannot iterate (BFCL would stop with an error; here the value matches nothing).
+     * What Python yields when it iterates a value: a list's elements, a string's characters, a dict's keys; null for a
+     * value it cannot iterate (BFCL would stop with an error; here the value matches nothing).
      */
     private static List<JsonNode> elements(JsonNode value) {
         var out = new ArrayList<JsonNode>();
@@ -198,7 +205,10 @@ final class BfclArguments {
         value.forEach(element -> actual.add(standardized(element)));
         for (JsonNode candidate : possible) {
             List<JsonNode> expected = elements(candidate);
-            if (expected != null && listEquals(actual, expected.stream().map(BfclArguments::standardized).toList())) {
+            if (expected != null
+                    && listEquals(
+                            actual,
+                            expected.stream().map(BfclArguments::standardized).toList())) {
                 return true;
             }
         }
@@ -206,9 +216,8 @@ final class BfclArguments {
     }
 
     /**
-     * A dict against acceptable dicts (each key to its acceptable values; {@code ""} skipped): every key of the
-     * value is known and its value (standardised when a string) is acceptable, and every key not given may be
-     * left out.
+     * A dict against acceptable dicts (each key to its acceptable values; {@code ""} skipped): every key of the value
+     * is known and its value (standardised when a string) is acceptable, and every key not given may be left out.
      */
     private static boolean dictMatches(JsonNode value, List<JsonNode> possible) {
         if (!value.isObject()) {
@@ -247,15 +256,16 @@ final class BfclArguments {
 
     /** Python's {@code "" in values}: an element of a list, a key of a dict, and always true for a string. */
     private static boolean mayBeLeftOut(JsonNode values) {
-        return values.isTextual() || (values.isArray() && elements(values).contains(OPTIONAL))
+        return values.isTextual()
+                || (values.isArray() && elements(values).contains(OPTIONAL))
                 || (values.isObject() && values.has(""));
     }
 
     /** A list of dicts: as long as one acceptable list, each dict matching the one at its position. */
     private static boolean listOfDictsMatches(JsonNode value, List<JsonNode> possible) {
         for (JsonNode candidate : possible) {
-            List<JsonNode> expected = candidate.equals(OPTIONAL) ? List.of()
-                    : candidate.isArray() ? elements(candidate) : null;
+            List<JsonNode> expected =
+                    candidate.equals(OPTIONAL) ? List.of() : candidate.isArray() ? elements(candidate) : null;
             if (expected == null || expected.size() != value.size()) {
                 continue;
             }

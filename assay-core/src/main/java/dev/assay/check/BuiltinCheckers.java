@@ -3,14 +3,13 @@ package dev.assay.check;
 import java.util.List;
 
 /**
- * The one visible place where the checkers of this package are registered. Checkers of packages above it arrive
- * like any plug-in, through {@code META-INF/services/dev.assay.check.CheckerFactory}: {@code code} (code questions,
- * run in bubblewrap) and {@code judge} (without a judge model, so suites using it load and validate; the edge
- * registers a configured one over it).
+ * The one visible place where the checkers of this package are registered. Checkers of packages above it arrive like
+ * any plug-in, through {@code META-INF/services/dev.assay.check.CheckerFactory}: {@code code} (code questions, run in
+ * bubblewrap) and {@code judge} (without a judge model, so suites using it load and validate; the edge registers a
+ * configured one over it).
  */
 final class BuiltinCheckers {
-    private BuiltinCheckers() {
-    }
+    private BuiltinCheckers() {}
 
     static List<CheckerFactory> all() {
         return List.of(

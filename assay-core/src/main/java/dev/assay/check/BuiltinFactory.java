@@ -7,8 +7,8 @@ import java.util.function.Function;
  * A built-in checker's factory: its frozen name and the function that validates {@code expected} and builds the
  * checker.
  *
- * @param name   the name case files use
- * @param build  validates the expectation (throwing {@code check.invalid_expected}) and returns the checker
+ * @param name the name case files use
+ * @param build validates the expectation (throwing {@code check.invalid_expected}) and returns the checker
  */
 record BuiltinFactory(String name, Function<JsonNode, Checker> build) implements CheckerFactory {
     @Override

@@ -12,8 +12,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Checkers by name. The built-ins are registered in {@link #builtins()}; others arrive through
- * {@link ServiceLoader} or {@link #register}. Thread-safe.
+ * Checkers by name. The built-ins are registered in {@link #builtins()}; others arrive through {@link ServiceLoader} or
+ * {@link #register}. Thread-safe.
  */
 public final class CheckerRegistry implements CheckValidator {
     private final Map<String, CheckerFactory> factories = new ConcurrentHashMap<>();
@@ -47,12 +47,13 @@ public final class CheckerRegistry implements CheckValidator {
      * {@return a checker for the check}
      *
      * @throws AssayException {@code plugin.unknown} listing the known names, or the factory's
-     *                        {@code check.invalid_expected}
+     *     {@code check.invalid_expected}
      */
     public Checker create(Check check) {
         CheckerFactory factory = factories.get(check.checker());
         if (factory == null) {
-            throw new AssayException(Problem.of("plugin.unknown",
+            throw new AssayException(Problem.of(
+                            "plugin.unknown",
                             "unknown checker '" + check.checker() + "'; known: " + String.join(", ", names()))
                     .withDetail("field", "checker"));
         }

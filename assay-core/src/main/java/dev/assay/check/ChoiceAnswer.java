@@ -15,22 +15,24 @@ import java.util.regex.Pattern;
  * Finds the option letter a model chose in free text. The reference normaliser (docs/checkers.md, "choice",
  * {@code normalize_choice_answer}) in order, with Assay's additions marked (each decided in docs/checkers.md,
  * "Differences from the reference server"):
+ *
  * <ol>
  *   <li>tool-call markup, think blocks and every XML/HTML-like tag are removed; then NFKC, so full-width letters and
- *       punctuation ({@code Ｂ}, {@code ：}, {@code （}) read as their ASCII forms;</li>
- *   <li>{@code label}: a label (答案, 最终答案, 选择, 选项, answer, final answer; any case) with a separator
- *       ({@code :}, {@code is}, 为, 是), optional wrappers, a letter and a terminator, anywhere; the last one wins;</li>
+ *       punctuation ({@code Ｂ}, {@code ：}, {@code （}) read as their ASCII forms;
+ *   <li>{@code label}: a label (答案, 最终答案, 选择, 选项, answer, final answer; any case) with a separator ({@code :},
+ *       {@code is}, 为, 是), optional wrappers, a letter and a terminator, anywhere; the last one wins;
  *   <li>{@code line}: from the bottom, the first line that is wholly a labelled answer or a lone letter with wrappers,
  *       punctuation or spaces around it ({@code ( A )}; wrappers include Markdown emphasis and LaTeX
- *       {@code \boxed{}}/{@code $…$});</li>
- *   <li>{@code leading_letter} (Assay): lines that start with a letter and a separator ({@code B. 4},
- *       {@code B，因为…}) with no other option marker after it; used when all such lines name one letter, so an
- *       echo of the options is never read as a choice;</li>
+ *       {@code \boxed{}}/{@code $…$});
+ *   <li>{@code leading_letter} (Assay): lines that start with a letter and a separator ({@code B. 4}, {@code B，因为…})
+ *       with no other option marker after it; used when all such lines name one letter, so an echo of the options is
+ *       never read as a choice;
  *   <li>{@code short_line}: if the whole text is one line of at most 32 UTF-8 bytes, its only standalone letter in
- *       either case, as in the reference ({@code I pick b}); two or more (even the same letter twice) give no
- *       answer, except that (Assay) one standalone upper-case letter beside lower-case ones is read, so the
- *       English article "a" does not hide it ({@code It is a C}).</li>
+ *       either case, as in the reference ({@code I pick b}); two or more (even the same letter twice) give no answer,
+ *       except that (Assay) one standalone upper-case letter beside lower-case ones is read, so the English article "a"
+ *       does not hide it ({@code It is a C}).
  * </ol>
+ *
  * Immutable and thread-safe.
  */
 final class ChoiceAnswer {
@@ -41,13 +43,16 @@ final class ChoiceAnswer {
     private static final String LABEL = "(?:最终答案|答案|选择|选项|answer)[*_]*\\s*(?:[:：]|is\\s*[:：]?|为|是\\s*[:：]?)\\s*";
     /**
      * Opening wrappers, LaTeX's {@code \boxed{B}} and {@code $B$} included (maths-tuned models answer that way). A run
-     * of wrapper characters is taken whole ({@code ++}): java.util.regex recurses once per repetition of a group, so
-     * a model that repeats {@code (} thousands of times would otherwise overflow the stack; nothing after a run can
-     * be a wrapper character, so taking it whole never loses a match.
+     * of wrapper characters is taken whole ({@code ++}): java.util.regex recurses once per repetition of a group, so a
+     * model that repeats {@code (} thousands of times would otherwise overflow the stack; nothing after a run can be a
+     * wrapper character, so taking it whole never loses a match.
      */
     private static final String OPEN = open("");
-    /** On a line that is only the answer, whitespace may stand among the wrappers, as in the reference: {@code ( A )}. */
+    /**
+     * On a line that is only the answer, whitespace may stand among the wrappers, as in the reference: {@code ( A )}.
+     */
     private static final String LINE_OPEN = open("\\s");
+
     private static final String CLOSE_OR_PUNCT = "[)\\]}>\"'`*_~”’」】$.,，。!！?？:：;；]";
     /** One character class, not an alternation: a group would recurse once per repetition on a long run. */
     private static final String LINE_CLOSE = "[\\s" + CLOSE_OR_PUNCT.substring(1);
@@ -56,10 +61,9 @@ final class ChoiceAnswer {
      * A letter found and the rule that found it.
      *
      * @param letter the upper-case letter
-     * @param rule   {@code label}, {@code line}, {@code leading_letter} or {@code short_line}
+     * @param rule {@code label}, {@code line}, {@code leading_letter} or {@code short_line}
      */
-    record Extraction(String letter, String rule) {
-    }
+    record Extraction(String letter, String rule) {}
 
     private final Pattern labelled;
     private final Pattern letterLine;
@@ -90,8 +94,11 @@ final class ChoiceAnswer {
         if (text.isEmpty()) {
             return Optional.empty();
         }
-        List<String> lines = text.lines().map(line -> LINE_LEAD.matcher(line.strip()).replaceFirst(""))
-                .filter(line -> !line.isBlank()).map(String::strip).toList();
+        List<String> lines = text.lines()
+                .map(line -> LINE_LEAD.matcher(line.strip()).replaceFirst(""))
+                .filter(line -> !line.isBlank())
+                .map(String::strip)
+                .toList();
         return lastLabel(text)
                 .or(() -> bottomLine(lines))
                 .or(() -> leadingLetter(lines))
@@ -140,7 +147,8 @@ final class ChoiceAnswer {
         if (lines.size() != 1 || text.getBytes(StandardCharsets.UTF_8).length > SHORT_LINE_BYTES) {
             return Optional.empty();
         }
-        return onlyMatch(standalone, text).or(() -> onlyMatch(standaloneUpper, text))
+        return onlyMatch(standalone, text)
+                .or(() -> onlyMatch(standaloneUpper, text))
                 .flatMap(letter -> found(letter, "short_line"));
     }
 
@@ -157,7 +165,6 @@ final class ChoiceAnswer {
     }
 
     private static Optional<Extraction> found(String letter, String rule) {
-        return letter == null ? Optional.empty()
-                : Optional.of(new Extraction(letter.toUpperCase(Locale.ROOT), rule));
+        return letter == null ? Optional.empty() : Optional.of(new Extraction(letter.toUpperCase(Locale.ROOT), rule));
     }
 }

@@ -15,7 +15,7 @@ import java.util.Set;
  * (the transcript's raw final text, else the cleaned final answer), because the answer label is evidence.
  *
  * @param accepted the accepted letters, upper case
- * @param answers  the extractor for the case's option letters
+ * @param answers the extractor for the case's option letters
  */
 record ChoiceChecker(List<String> accepted, ChoiceAnswer answers) implements Checker {
     static final CheckerFactory FACTORY = new BuiltinFactory("choice", ChoiceChecker::create);
@@ -36,7 +36,9 @@ record ChoiceChecker(List<String> accepted, ChoiceAnswer answers) implements Che
             }
         }
         var accepted = expected.texts("answer", answer).stream()
-                .map(letter -> Normalizer.normalize(letter, Normalizer.Form.NFKC).strip().toUpperCase(Locale.ROOT))
+                .map(letter -> Normalizer.normalize(letter, Normalizer.Form.NFKC)
+                        .strip()
+                        .toUpperCase(Locale.ROOT))
                 .toList();
         for (String letter : accepted) {
             if (letter.length() != 1 || letters.indexOf(letter.charAt(0)) < 0) {
@@ -62,7 +64,10 @@ record ChoiceChecker(List<String> accepted, ChoiceAnswer answers) implements Che
             return Verdict.failed("choice.no_answer", "no single option letter found in the answer", detail);
         }
         String letter = extraction.get().letter();
-        return Verdict.of(accepted.contains(letter), "choice.wrong_answer",
-                "chose " + letter + ", expected " + String.join(" or ", accepted), detail);
+        return Verdict.of(
+                accepted.contains(letter),
+                "choice.wrong_answer",
+                "chose " + letter + ", expected " + String.join(" or ", accepted),
+                detail);
     }
 }

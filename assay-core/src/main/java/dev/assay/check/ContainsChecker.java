@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code contains}: the final answer contains every expected fragment. Expected: {@code "text"},
- * {@code ["a", "b"]} (all required), or {@code {"text": "a" | [...], "ignore_case": false,
- * "fold_whitespace": false}}; see {@link TextMatching}.
+ * {@code contains}: the final answer contains every expected fragment. Expected: {@code "text"}, {@code ["a", "b"]}
+ * (all required), or {@code {"text": "a" | [...], "ignore_case": false, "fold_whitespace": false}}; see
+ * {@link TextMatching}.
  *
  * @param fragments the fragments, all required
- * @param matching  how answer and fragments are normalised
+ * @param matching how answer and fragments are normalised
  */
 record ContainsChecker(List<String> fragments, TextMatching matching) implements Checker {
     static final CheckerFactory FACTORY = new BuiltinFactory("contains", ContainsChecker::create);
@@ -36,16 +36,22 @@ record ContainsChecker(List<String> fragments, TextMatching matching) implements
     public Verdict check(CheckContext context) {
         // All fragments must occur in one reading; the cleaned answer is reported unless the labelled one passes.
         List<String> readings = context.answerReadings();
-        String actual = readings.stream().filter(reading -> missingFragments(fragments, reading, matching).isEmpty())
-                .findFirst().orElse(readings.getFirst());
+        String actual = readings.stream()
+                .filter(reading ->
+                        missingFragments(fragments, reading, matching).isEmpty())
+                .findFirst()
+                .orElse(readings.getFirst());
         List<String> missing = missingFragments(fragments, actual, matching);
         ObjectNode detail = Json.object();
         detail.set("expected", Json.tree(fragments));
         detail.set("missing", Json.tree(missing));
         detail.put("actual", actual);
         detail.set("spans", spans(fragments, actual, matching));
-        return Verdict.of(missing.isEmpty(), "contains.missing",
-                missing.size() + " of " + fragments.size() + " expected fragments not found in the answer", detail);
+        return Verdict.of(
+                missing.isEmpty(),
+                "contains.missing",
+                missing.size() + " of " + fragments.size() + " expected fragments not found in the answer",
+                detail);
     }
 
     /**
@@ -55,8 +61,11 @@ record ContainsChecker(List<String> fragments, TextMatching matching) implements
     static ArrayNode spans(List<String> fragments, String text, TextMatching matching) {
         ArrayNode spans = Json.MAPPER.createArrayNode();
         for (String fragment : fragments) {
-            matching.span(text, fragment).ifPresent(span -> spans.addObject().put("fragment", fragment)
-                    .put("start", span[0]).put("end", span[1]));
+            matching.span(text, fragment)
+                    .ifPresent(span -> spans.addObject()
+                            .put("fragment", fragment)
+                            .put("start", span[0])
+                            .put("end", span[1]));
         }
         return spans;
     }
@@ -64,6 +73,8 @@ record ContainsChecker(List<String> fragments, TextMatching matching) implements
     /** {@return the fragments not found in {@code text}, in their given order} */
     static List<String> missingFragments(List<String> fragments, String text, TextMatching matching) {
         String haystack = matching.normalize(text);
-        return fragments.stream().filter(fragment -> !haystack.contains(matching.normalize(fragment))).toList();
+        return fragments.stream()
+                .filter(fragment -> !haystack.contains(matching.normalize(fragment)))
+                .toList();
     }
 }

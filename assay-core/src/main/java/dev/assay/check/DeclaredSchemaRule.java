@@ -7,15 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Assay's default use of a declared function's schema in {@code tool_args}: every parameter the schema requires
- * is given (a {@code null} counts as not given), and every value the schema types has that JSON type, through
- * array items and object properties. An integer fits {@code number}; a number with no fraction fits
- * {@code integer}, as in JSON Schema. A {@code null} for a parameter the schema does not require is left out, as
- * the acceptable-value rule reads it.
+ * Assay's default use of a declared function's schema in {@code tool_args}: every parameter the schema requires is
+ * given (a {@code null} counts as not given), and every value the schema types has that JSON type, through array items
+ * and object properties. An integer fits {@code number}; a number with no fraction fits {@code integer}, as in JSON
+ * Schema. A {@code null} for a parameter the schema does not require is left out, as the acceptable-value rule reads
+ * it.
  */
 final class DeclaredSchemaRule {
-    private DeclaredSchemaRule() {
-    }
+    private DeclaredSchemaRule() {}
 
     /** {@return the schema's objections to a call's arguments} */
     static List<ArgumentError> errors(DeclaredFunction function, JsonNode arguments) {
@@ -45,8 +44,12 @@ final class DeclaredSchemaRule {
                 typeErrors(schema.get("items"), value.get(i), param + "[" + i + "]", errors);
             }
         } else if (value.isObject() && schema.path("properties").isObject()) {
-            value.properties().forEach(entry -> typeErrors(schema.get("properties").path(entry.getKey()),
-                    entry.getValue(), param + "." + entry.getKey(), errors));
+            value.properties()
+                    .forEach(entry -> typeErrors(
+                            schema.get("properties").path(entry.getKey()),
+                            entry.getValue(),
+                            param + "." + entry.getKey(),
+                            errors));
         }
     }
 
@@ -61,8 +64,10 @@ final class DeclaredSchemaRule {
         }
         return switch (type.asText()) {
             case "string" -> value.isTextual();
-            case "integer" -> value.isIntegralNumber()
-                    || (value.isNumber() && value.decimalValue().stripTrailingZeros().scale() <= 0);
+            case "integer" ->
+                value.isIntegralNumber()
+                        || (value.isNumber()
+                                && value.decimalValue().stripTrailingZeros().scale() <= 0);
             case "number" -> value.isNumber();
             case "boolean" -> value.isBoolean();
             case "array" -> value.isArray();

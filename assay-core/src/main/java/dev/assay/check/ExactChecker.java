@@ -7,10 +7,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code exact}: the final answer, trimmed, equals the expected text, trimmed, after {@link TextMatching}
- * (NFC, CRLF as LF; optionally case-insensitive and whitespace-folded). Expected: {@code "text"} or
- * {@code {"answer": "text", "ignore_case": false, "fold_whitespace": false}} ({@code text} is accepted for
- * {@code answer}).
+ * {@code exact}: the final answer, trimmed, equals the expected text, trimmed, after {@link TextMatching} (NFC, CRLF as
+ * LF; optionally case-insensitive and whitespace-folded). Expected: {@code "text"} or {@code {"answer": "text",
+ * "ignore_case": false, "fold_whitespace": false}} ({@code text} is accepted for {@code answer}).
  *
  * @param expected the expected text as written
  * @param matching how both sides are normalised
@@ -35,14 +34,18 @@ record ExactChecker(String expected, TextMatching matching) implements Checker {
         // The cleaned answer is reported unless the reading with its label kept is the one that matches.
         String actual = readings.stream()
                 .filter(reading -> matching.normalize(reading).strip().equals(normalizedExpected))
-                .findFirst().orElse(readings.getFirst());
+                .findFirst()
+                .orElse(readings.getFirst());
         String normalizedActual = matching.normalize(actual).strip();
         ObjectNode detail = Json.object();
         detail.put("expected", expected);
         detail.put("actual", actual);
         detail.put("normalized_expected", normalizedExpected);
         detail.put("normalized_actual", normalizedActual);
-        return Verdict.of(normalizedActual.equals(normalizedExpected), "exact.mismatch",
-                "the answer differs from the expected text", detail);
+        return Verdict.of(
+                normalizedActual.equals(normalizedExpected),
+                "exact.mismatch",
+                "the answer differs from the expected text",
+                detail);
     }
 }

@@ -11,9 +11,9 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * A checker's {@code expected} value being read by its factory. Every shape error becomes an
- * {@link AssayException} with type {@code check.invalid_expected} whose details name the checker, the field and
- * what was expected, so a bad case file fails when the suite loads, before any model is called.
+ * A checker's {@code expected} value being read by its factory. Every shape error becomes an {@link AssayException}
+ * with type {@code check.invalid_expected} whose details name the checker, the field and what was expected, so a bad
+ * case file fails when the suite loads, before any model is called.
  */
 final class Expected {
     static final String INVALID = "check.invalid_expected";

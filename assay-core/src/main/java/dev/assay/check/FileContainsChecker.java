@@ -8,14 +8,14 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code file_contains}: a workspace text file contains every expected fragment. Expected:
- * {@code {"path": "...", "contains": "text" | [...], "ignore_case": false, "fold_whitespace": false}}; the
- * reference's {@code text} is accepted for {@code contains}. The file is read as strict UTF-8; see
- * {@link WorkspaceFiles} for the file error types; missing fragments fail with {@code file_contains.missing}.
+ * {@code file_contains}: a workspace text file contains every expected fragment. Expected: {@code {"path": "...",
+ * "contains": "text" | [...], "ignore_case": false, "fold_whitespace": false}}; the reference's {@code text} is
+ * accepted for {@code contains}. The file is read as strict UTF-8; see {@link WorkspaceFiles} for the file error types;
+ * missing fragments fail with {@code file_contains.missing}.
  *
- * @param path      the workspace-relative file
+ * @param path the workspace-relative file
  * @param fragments the fragments, all required
- * @param matching  how text and fragments are normalised
+ * @param matching how text and fragments are normalised
  */
 record FileContainsChecker(String path, List<String> fragments, TextMatching matching) implements Checker {
     static final CheckerFactory FACTORY = new BuiltinFactory("file_contains", FileContainsChecker::create);
@@ -49,8 +49,11 @@ record FileContainsChecker(String path, List<String> fragments, TextMatching mat
                 List<String> missing = ContainsChecker.missingFragments(fragments, text, matching);
                 detail.set("missing", Json.tree(missing));
                 detail.put("matched", missing.isEmpty());
-                yield Verdict.of(missing.isEmpty(), "file_contains.missing",
-                        missing.size() + " of " + fragments.size() + " expected fragments not found in " + path, detail);
+                yield Verdict.of(
+                        missing.isEmpty(),
+                        "file_contains.missing",
+                        missing.size() + " of " + fragments.size() + " expected fragments not found in " + path,
+                        detail);
             }
         };
     }

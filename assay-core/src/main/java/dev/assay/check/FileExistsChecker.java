@@ -11,12 +11,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code file_exists}: a path exists in the workspace. Expected: {@code "relative/path"} or
- * {@code {"path": "...", "type": "file" | "directory" | "any"}}. The default is {@code file}, a regular file
- * (a link to one inside the workspace counts): the reference also passed on directories, which let a model pass
- * by creating an empty folder (docs/checkers.md, difference F1). A path that leaves the workspace fails with
- * {@code workspace.escape}; a missing one with {@code file.not_found}; the wrong kind with
- * {@code file.not_regular} or {@code file.not_directory}.
+ * {@code file_exists}: a path exists in the workspace. Expected: {@code "relative/path"} or {@code {"path": "...",
+ * "type": "file" | "directory" | "any"}}. The default is {@code file}, a regular file (a link to one inside the
+ * workspace counts): the reference also passed on directories, which let a model pass by creating an empty folder
+ * (docs/checkers.md, difference F1). A path that leaves the workspace fails with {@code workspace.escape}; a missing
+ * one with {@code file.not_found}; the wrong kind with {@code file.not_regular} or {@code file.not_directory}.
  *
  * @param path the workspace-relative path
  * @param type {@code file}, {@code directory} or {@code any}
@@ -28,7 +27,8 @@ record FileExistsChecker(String path, String type) implements Checker {
         var expected = Expected.of("file_exists", node);
         if (expected.isObject()) {
             expected.onlyKeys(Set.of("path", "type"));
-            return new FileExistsChecker(expected.text("path", expected.requiredField("path")),
+            return new FileExistsChecker(
+                    expected.text("path", expected.requiredField("path")),
                     expected.choice("type", List.of("file", "directory", "any"), "file"));
         }
         return new FileExistsChecker(expected.text("expected", node), "file");
@@ -46,8 +46,9 @@ record FileExistsChecker(String path, String type) implements Checker {
     }
 
     private Verdict judge(Path file, ObjectNode detail) {
-        String kind = Files.isRegularFile(file) ? "file" : Files.isDirectory(file) ? "directory"
-                : Files.exists(file) ? "other" : "none";
+        String kind = Files.isRegularFile(file)
+                ? "file"
+                : Files.isDirectory(file) ? "directory" : Files.exists(file) ? "other" : "none";
         detail.put("exists", !kind.equals("none"));
         detail.put("kind", kind);
         if (kind.equals("file")) {

@@ -9,8 +9,8 @@ import java.util.Set;
 /**
  * {@code json_contains} (the reference server's tenth checker): a JSON document contains the required value by the
  * subset rule of {@link JsonSubset}. Expected: {@code {"path": "...", "required": {...}}}; without {@code path} the
- * final answer is the document (see {@link JsonDocument}). Fails with the file error types, {@code json.invalid},
- * or {@code json_contains.mismatch} whose detail names the first place that differs.
+ * final answer is the document (see {@link JsonDocument}). Fails with the file error types, {@code json.invalid}, or
+ * {@code json_contains.mismatch} whose detail names the first place that differs.
  *
  * @param document where the JSON is read from
  * @param required the required subset
@@ -48,8 +48,12 @@ record JsonContainsChecker(JsonDocument document, JsonNode required) implements 
                 var mismatch = JsonSubset.firstMismatch(required, actual);
                 detail.put("matched", mismatch.isEmpty());
                 detail.set("mismatch", mismatch.map(JsonSubset.Mismatch::toJson).orElse(null));
-                yield Verdict.of(mismatch.isEmpty(), "json_contains.mismatch",
-                        mismatch.map(m -> "differs at '" + m.path() + "' (" + m.kind() + ")").orElse(""), detail);
+                yield Verdict.of(
+                        mismatch.isEmpty(),
+                        "json_contains.mismatch",
+                        mismatch.map(m -> "differs at '" + m.path() + "' (" + m.kind() + ")")
+                                .orElse(""),
+                        detail);
             }
         };
     }

@@ -6,20 +6,21 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import dev.assay.Json;
 import dev.assay.Problem;
-import dev.assay.tools.Workspace;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Where the JSON checkers find the document they judge: a workspace file ({@code path} given) or the final
- * answer, whose first {@code ```json} fenced block is taken when it has one. Text that is not one whole JSON value
- * fails with {@code json.invalid}.
+ * Where the JSON checkers find the document they judge: a workspace file ({@code path} given) or the final answer,
+ * whose first {@code ```json} fenced block is taken when it has one. Text that is not one whole JSON value fails with
+ * {@code json.invalid}.
  *
  * @param path the workspace-relative file; null to judge the final answer
  */
 record JsonDocument(String path) {
-    private static final ObjectReader STRICT = Json.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private static final Pattern FENCE = Pattern.compile("(?s)```[ \\t]*(?:json|JSON|json5)?[ \\t]*\\R(.*?)\\R?[ \\t]*```");
+    private static final ObjectReader STRICT =
+            Json.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final Pattern FENCE =
+            Pattern.compile("(?s)```[ \\t]*(?:json|JSON|json5)?[ \\t]*\\R(.*?)\\R?[ \\t]*```");
 
     /** Reads the optional {@code path} field of an object-form expectation. */
     static JsonDocument from(Expected expected) {
@@ -54,8 +55,11 @@ record JsonDocument(String path) {
         try {
             return new Outcome.Ok<>(STRICT.readTree(text));
         } catch (JsonProcessingException e) {
-            return new Outcome.Failed<>(Problem.of("json.invalid", where + " is not valid JSON: "
-                    + e.getOriginalMessage()).withDetail("line", e.getLocation() == null ? null : e.getLocation().getLineNr()));
+            return new Outcome.Failed<>(Problem.of(
+                            "json.invalid", where + " is not valid JSON: " + e.getOriginalMessage())
+                    .withDetail(
+                            "line",
+                            e.getLocation() == null ? null : e.getLocation().getLineNr()));
         }
     }
 }

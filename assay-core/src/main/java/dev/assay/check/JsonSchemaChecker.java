@@ -15,24 +15,24 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code json_schema}: a JSON document is valid against a JSON Schema. Expected:
- * {@code {"path": "...", "schema": {...}}} validates a workspace file; {@code {"schema": {...}}} validates the
- * final answer (a {@code ```json} fenced block in it is taken, see {@link JsonDocument}). The dialect is
- * 2020-12 (the MCP default, docs/checkers.md, "json_schema") unless the schema's {@code $schema} names another. A schema that is not
- * valid against its dialect's meta-schema is rejected when the suite loads. Remote {@code $ref}s are never fetched,
- * so judging needs no network. Fails with the file error types, {@code json.invalid}, or
- * {@code json_schema.invalid} listing the validation errors (at most {@link #MAX_ERRORS}).
+ * {@code json_schema}: a JSON document is valid against a JSON Schema. Expected: {@code {"path": "...", "schema":
+ * {...}}} validates a workspace file; {@code {"schema": {...}}} validates the final answer (a {@code ```json} fenced
+ * block in it is taken, see {@link JsonDocument}). The dialect is 2020-12 (the MCP default, docs/checkers.md,
+ * "json_schema") unless the schema's {@code $schema} names another. A schema that is not valid against its dialect's
+ * meta-schema is rejected when the suite loads. Remote {@code $ref}s are never fetched, so judging needs no network.
+ * Fails with the file error types, {@code json.invalid}, or {@code json_schema.invalid} listing the validation errors
+ * (at most {@link #MAX_ERRORS}).
  *
- * @param document   where the JSON is read from
+ * @param document where the JSON is read from
  * @param schemaJson the schema as written
- * @param schema     the compiled schema (thread-safe once its validators are initialised)
+ * @param schema the compiled schema (thread-safe once its validators are initialised)
  */
 record JsonSchemaChecker(JsonDocument document, JsonNode schemaJson, Schema schema) implements Checker {
     static final CheckerFactory FACTORY = new BuiltinFactory("json_schema", JsonSchemaChecker::create);
     static final int MAX_ERRORS = 20;
     private static final SpecificationVersion DEFAULT_DIALECT = SpecificationVersion.DRAFT_2020_12;
-    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(DEFAULT_DIALECT,
-            builder -> builder.schemaLoader(loader -> loader.fetchRemoteResources(false)));
+    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(
+            DEFAULT_DIALECT, builder -> builder.schemaLoader(loader -> loader.fetchRemoteResources(false)));
 
     static JsonSchemaChecker create(JsonNode node) {
         var expected = Expected.of("json_schema", node);
@@ -50,15 +50,21 @@ record JsonSchemaChecker(JsonDocument document, JsonNode schemaJson, Schema sche
     private static Schema compile(Expected expected, JsonNode schemaJson) {
         try {
             var dialect = SpecificationVersion.fromSchemaNode(schemaJson).orElse(DEFAULT_DIALECT);
-            if (schemaJson.has("$schema") && SpecificationVersion.fromSchemaNode(schemaJson).isEmpty()) {
-                throw expected.invalid("schema.$schema", "a known dialect (draft-04, -06, -07, 2019-09, 2020-12)",
+            if (schemaJson.has("$schema")
+                    && SpecificationVersion.fromSchemaNode(schemaJson).isEmpty()) {
+                throw expected.invalid(
+                        "schema.$schema",
+                        "a known dialect (draft-04, -06, -07, 2019-09, 2020-12)",
                         schemaJson.get("$schema"));
             }
             Schema metaSchema = REGISTRY.getSchema(SchemaLocation.of(dialect.getDialectId()));
             List<Error> errors = metaSchema.validate(schemaJson);
             if (!errors.isEmpty()) {
-                throw expected.invalid("schema", "a valid " + dialect.getDialectId() + " schema ("
-                        + errors.getFirst().toString() + ")", schemaJson);
+                throw expected.invalid(
+                        "schema",
+                        "a valid " + dialect.getDialectId() + " schema ("
+                                + errors.getFirst().toString() + ")",
+                        schemaJson);
             }
             Schema schema = REGISTRY.getSchema(schemaJson);
             schema.initializeValidators();
@@ -97,9 +103,14 @@ record JsonSchemaChecker(JsonDocument document, JsonNode schemaJson, Schema sche
                     item.put("keyword", error.getKeyword());
                     item.put("message", error.getMessage());
                 });
-                yield Verdict.of(errors.isEmpty(), "json_schema.invalid",
-                        errors.size() + " schema violation(s)" + (errors.isEmpty() ? "" : ", first: "
-                                + errors.getFirst().getMessage()), detail);
+                yield Verdict.of(
+                        errors.isEmpty(),
+                        "json_schema.invalid",
+                        errors.size() + " schema violation(s)"
+                                + (errors.isEmpty()
+                                        ? ""
+                                        : ", first: " + errors.getFirst().getMessage()),
+                        detail);
             }
         };
     }

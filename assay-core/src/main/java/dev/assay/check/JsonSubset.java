@@ -8,23 +8,22 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The reference server's subset rule ({@code json_contains(actual, required)}, docs/checkers.md, "json_contains"): null needs
- * null; booleans equal; numbers equal as integers when both are integral, else as doubles (3 and 3.0 match); strings
- * equal exactly; a required array needs an actual array at least as long whose element <i>i</i> contains required
- * element <i>i</i> (an ordered prefix, not a set); a required object needs every key, each contained recursively
- * (extra keys allowed).
+ * The reference server's subset rule ({@code json_contains(actual, required)}, docs/checkers.md, "json_contains"): null
+ * needs null; booleans equal; numbers equal as integers when both are integral, else as doubles (3 and 3.0 match);
+ * strings equal exactly; a required array needs an actual array at least as long whose element <i>i</i> contains
+ * required element <i>i</i> (an ordered prefix, not a set); a required object needs every key, each contained
+ * recursively (extra keys allowed).
  */
 final class JsonSubset {
-    private JsonSubset() {
-    }
+    private JsonSubset() {}
 
     /**
      * Where the actual value first departs from the requirement.
      *
-     * @param path     JSON Pointer of the place ({@code ""} for the root)
-     * @param kind     {@code missing} (key absent, array too short), {@code type} or {@code value}
+     * @param path JSON Pointer of the place ({@code ""} for the root)
+     * @param kind {@code missing} (key absent, array too short), {@code type} or {@code value}
      * @param expected the required value there
-     * @param actual   the actual value there; null when missing
+     * @param actual the actual value there; null when missing
      */
     record Mismatch(String path, String kind, JsonNode expected, JsonNode actual) {
         ObjectNode toJson() {
@@ -47,14 +46,17 @@ final class JsonSubset {
             return Optional.of(new Mismatch(path, "missing", required, null));
         }
         if (required.isNumber() && actual.isNumber()) {
-            return numbersEqual(required, actual) ? Optional.empty()
+            return numbersEqual(required, actual)
+                    ? Optional.empty()
                     : Optional.of(new Mismatch(path, "value", required, actual));
         }
         if (required.getNodeType() != actual.getNodeType()) {
             return Optional.of(new Mismatch(path, "type", required, actual));
         }
         if (required.isObject()) {
-            for (Iterator<Map.Entry<String, JsonNode>> it = required.properties().iterator(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it =
+                            required.properties().iterator();
+                    it.hasNext(); ) {
                 var entry = it.next();
                 var inner = mismatch(path + "/" + escape(entry.getKey()), entry.getValue(), actual.get(entry.getKey()));
                 if (inner.isPresent()) {

@@ -3,15 +3,12 @@ package dev.assay.check;
 import dev.assay.Problem;
 
 /**
- * A step of a checker that either yields a value or a problem that becomes the failed verdict's error type and
- * message.
+ * A step of a checker that either yields a value or a problem that becomes the failed verdict's error type and message.
  */
 sealed interface Outcome<T> {
     /** @param value what the step produced */
-    record Ok<T>(T value) implements Outcome<T> {
-    }
+    record Ok<T>(T value) implements Outcome<T> {}
 
     /** @param problem why the step could not produce it; its type is the verdict's error type */
-    record Failed<T>(Problem problem) implements Outcome<T> {
-    }
+    record Failed<T>(Problem problem) implements Outcome<T> {}
 }

@@ -9,12 +9,12 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * How answer text and expected text are made comparable by {@code exact}, {@code contains} and
- * {@code file_contains}. Always: Unicode NFC (so a precomposed "é" equals "e" plus a combining accent) and line
- * endings CRLF/CR read as LF. Optionally: case-insensitive (Unicode lower case, locale-independent) and
- * whitespace folding (every run of whitespace becomes one space).
+ * How answer text and expected text are made comparable by {@code exact}, {@code contains} and {@code file_contains}.
+ * Always: Unicode NFC (so a precomposed "é" equals "e" plus a combining accent) and line endings CRLF/CR read as LF.
+ * Optionally: case-insensitive (Unicode lower case, locale-independent) and whitespace folding (every run of whitespace
+ * becomes one space).
  *
- * @param ignoreCase     compare without regard to case; default false
+ * @param ignoreCase compare without regard to case; default false
  * @param foldWhitespace treat every run of whitespace as a single space; default false
  */
 record TextMatching(boolean ignoreCase, boolean foldWhitespace) {
@@ -41,17 +41,21 @@ record TextMatching(boolean ignoreCase, boolean foldWhitespace) {
     }
 
     /**
-     * {@return where {@code fragment} first occurs in {@code text} as written, as {@code [start, end)} UTF-16
-     * offsets, under these options (a whitespace run of the fragment matches any whitespace run when folding, a
-     * line break matches CRLF or CR); empty when it does not occur there}. The page marks this span in the answer;
-     * it is only evidence: the verdict comes from {@link #normalize}, which also equates NFC and NFD forms.
+     * {@return where {@code fragment} first occurs in {@code text} as written, as {@code [start, end)} UTF-16 offsets,
+     * under these options (a whitespace run of the fragment matches any whitespace run when folding, a line break
+     * matches CRLF or CR); empty when it does not occur there}. The page marks this span in the answer; it is only
+     * evidence: the verdict comes from {@link #normalize}, which also equates NFC and NFD forms.
      */
     Optional<int[]> span(String text, String fragment) {
-        String wanted = LINE_BREAK.matcher(Normalizer.normalize(fragment, Normalizer.Form.NFC)).replaceAll("\n");
+        String wanted = LINE_BREAK
+                .matcher(Normalizer.normalize(fragment, Normalizer.Form.NFC))
+                .replaceAll("\n");
         String separator = foldWhitespace ? "\\s+" : "(?:\\r\\n?|\\n)";
         String pattern = Arrays.stream((foldWhitespace ? WHITESPACE : LINE_FEED).split(wanted, -1))
-                .map(Pattern::quote).collect(Collectors.joining(separator));
-        int flags = Pattern.UNICODE_CHARACTER_CLASS | (ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
+                .map(Pattern::quote)
+                .collect(Collectors.joining(separator));
+        int flags =
+                Pattern.UNICODE_CHARACTER_CLASS | (ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
         Matcher matcher = Pattern.compile(pattern, flags).matcher(text == null ? "" : text);
         return matcher.find() ? Optional.of(new int[] {matcher.start(), matcher.end()}) : Optional.empty();
     }

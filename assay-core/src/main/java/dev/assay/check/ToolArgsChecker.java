@@ -14,30 +14,31 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /**
- * {@code tool_args}: the model called a tool with acceptable arguments (BFCL's AST checker, docs/checkers.md, "tool_args").
- * <p>
- * Expected, one call: {@code {"tool": "write_file", "args": {"path": ["a.txt", "./a.txt"], "content": ["x"]},
+ * {@code tool_args}: the model called a tool with acceptable arguments (BFCL's AST checker, docs/checkers.md,
+ * "tool_args").
+ *
+ * <p>Expected, one call: {@code {"tool": "write_file", "args": {"path": ["a.txt", "./a.txt"], "content": ["x"]},
  * "allow_extra": false, "strings": "normalized"}} (see {@link ArgumentRule.Acceptable}), or the reference form
- * {@code {"tool": ..., "required": {...}}} (see {@link ArgumentRule.Subset}). Any call of the tool that satisfies
- * the rule passes, so an agent that retried is not punished for its first attempt.
- * <p>
- * Expected, parallel calls: a list of such objects. The calls considered are those of the tools the list names;
- * each expected call is matched greedily, in list order, against the first not-yet-matched call of its tool that
- * satisfies it, so the order of the model's calls does not matter. All matched and as many calls as expected:
- * pass. All matched but extra calls: {@code tool_args.wrong_count}.
- * <p>
- * Score: 1 on pass; 0.5 ({@link Verdict#partial}) when every expected tool was called but the arguments (or, for a
- * list, the count) are wrong; 0 with {@code tool_args.tool_not_called} when an expected tool was never called.
- * The error type of a partial verdict is that of the first error of the closest attempt.
- * <p>
- * When the case declares the function ({@link DeclaredTools}), its schema also judges the arguments
+ * {@code {"tool": ..., "required": {...}}} (see {@link ArgumentRule.Subset}). Any call of the tool that satisfies the
+ * rule passes, so an agent that retried is not punished for its first attempt.
+ *
+ * <p>Expected, parallel calls: a list of such objects. The calls considered are those of the tools the list names; each
+ * expected call is matched greedily, in list order, against the first not-yet-matched call of its tool that satisfies
+ * it, so the order of the model's calls does not matter. All matched and as many calls as expected: pass. All matched
+ * but extra calls: {@code tool_args.wrong_count}.
+ *
+ * <p>Score: 1 on pass; 0.5 ({@link Verdict#partial}) when every expected tool was called but the arguments (or, for a
+ * list, the count) are wrong; 0 with {@code tool_args.tool_not_called} when an expected tool was never called. The
+ * error type of a partial verdict is that of the first error of the closest attempt.
+ *
+ * <p>When the case declares the function ({@link DeclaredTools}), its schema also judges the arguments
  * ({@link DeclaredSchemaRule}), and names are compared as declared rather than through the alias table. With
  * {@code "match": "bfcl"} the leaderboard's rules apply instead ({@link BfclArguments}): every call counts, their
  * number must equal the expected number, and a verdict is pass or fail.
  *
- * @param calls    the expected calls
+ * @param calls the expected calls
  * @param parallel whether the expectation was written as a list
- * @param bfcl     whether BFCL's rules apply ({@code "match": "bfcl"})
+ * @param bfcl whether BFCL's rules apply ({@code "match": "bfcl"})
  */
 record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl) implements Checker {
     @Override
@@ -73,7 +74,7 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
     /**
      * The judgement of one call against one expected call.
      *
-     * @param call   the call
+     * @param call the call
      * @param errors its argument errors; empty when it satisfies the expectation
      */
     record Attempt(ToolEvidence call, List<ArgumentError> errors) {
@@ -102,8 +103,8 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
             return new ToolArgsChecker(calls, true, modes.first());
         }
         if (!expected.isObject()) {
-            throw expected.invalid("an object {\"tool\", \"args\"} or {\"tool\", \"required\"}, or a non-empty list"
-                    + " of them");
+            throw expected.invalid(
+                    "an object {\"tool\", \"args\"} or {\"tool\", \"required\"}, or a non-empty list" + " of them");
         }
         return new ToolArgsChecker(List.of(expectedCall(expected)), false, bfcl(expected));
     }
@@ -113,12 +114,16 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
         if (!expected.isObject()) {
             return false;
         }
-        boolean bfcl = expected.choice("match", List.of("assay", "bfcl"), "assay").equals("bfcl");
+        boolean bfcl =
+                expected.choice("match", List.of("assay", "bfcl"), "assay").equals("bfcl");
         if (bfcl) {
             for (String option : List.of("allow_extra", "strings", "required")) {
                 if (expected.field(option) != null) {
-                    throw expected.invalid(option, "no '" + option + "' with \"match\": \"bfcl\" (BFCL's rules are"
-                            + " fixed: acceptable values in 'args')", expected.field(option));
+                    throw expected.invalid(
+                            option,
+                            "no '" + option + "' with \"match\": \"bfcl\" (BFCL's rules are"
+                                    + " fixed: acceptable values in 'args')",
+                            expected.field(option));
                 }
             }
         }
@@ -148,43 +153,60 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
             }
         });
         String strings = expected.choice("strings", List.of("normalized", "exact", "bfcl"), "normalized");
-        return new ExpectedCall(tool, new ArgumentRule.Acceptable(ArgumentRule.Acceptable.paramsOf(args),
-                expected.flag("allow_extra", false), ArgumentRule.Strings.valueOf(strings.toUpperCase(Locale.ROOT))));
+        return new ExpectedCall(
+                tool,
+                new ArgumentRule.Acceptable(
+                        ArgumentRule.Acceptable.paramsOf(args),
+                        expected.flag("allow_extra", false),
+                        ArgumentRule.Strings.valueOf(strings.toUpperCase(Locale.ROOT))));
     }
 
     @Override
     public Verdict check(CheckContext context) {
-        DeclaredTools declared = context.evalCase() == null ? DeclaredTools.NONE
-                : DeclaredTools.of(context.evalCase());
+        DeclaredTools declared = context.evalCase() == null ? DeclaredTools.NONE : DeclaredTools.of(context.evalCase());
         // A declared function keeps its name (a function called `search` is not the built-in search_files).
         UnaryOperator<String> nameOf = name -> declared.function(name).isPresent() ? name : ToolNames.canonical(name);
         List<ExpectedCall> calls = this.calls.stream()
-                .map(call -> new ExpectedCall(nameOf.apply(call.tool()), call.rule())).toList();
+                .map(call -> new ExpectedCall(nameOf.apply(call.tool()), call.rule()))
+                .toList();
         // A target that canonicalised the name it recorded (search → search_files) still kept the raw name.
         List<ToolEvidence> all = ToolEvidence.of(context.transcript()).stream()
-                .map(call -> new ToolEvidence(call.call(), declared.function(call.call().rawName()).isPresent()
-                        && declared.function(call.call().tool()).isEmpty()
-                        ? call.call().rawName() : nameOf.apply(call.call().tool()), call.ok()))
+                .map(call -> new ToolEvidence(
+                        call.call(),
+                        declared.function(call.call().rawName()).isPresent()
+                                        && declared.function(call.call().tool()).isEmpty()
+                                ? call.call().rawName()
+                                : nameOf.apply(call.call().tool()),
+                        call.ok()))
                 .toList();
         if (bfcl) {
-            var undeclared = calls.stream().map(ExpectedCall::tool)
-                    .filter(tool -> declared.function(tool).isEmpty()).toList();
+            var undeclared = calls.stream()
+                    .map(ExpectedCall::tool)
+                    .filter(tool -> declared.function(tool).isEmpty())
+                    .toList();
             if (!undeclared.isEmpty()) {
-                return Verdict.failed(UNDECLARED_FUNCTION, "\"match\": \"bfcl\" needs the declared schema of "
-                        + String.join(", ", undeclared), Json.object());
+                return Verdict.failed(
+                        UNDECLARED_FUNCTION,
+                        "\"match\": \"bfcl\" needs the declared schema of " + String.join(", ", undeclared),
+                        Json.object());
             }
         }
         Judge judge = new Judge(declared, bfcl);
-        List<ToolEvidence> relevant = bfcl ? all : all.stream()
-                .filter(call -> calls.stream().anyMatch(expected -> expected.tool().equals(call.name())))
-                .toList();
+        List<ToolEvidence> relevant = bfcl
+                ? all
+                : all.stream()
+                        .filter(call -> calls.stream()
+                                .anyMatch(expected -> expected.tool().equals(call.name())))
+                        .toList();
         ObjectNode detail = Json.object();
         ArrayNode expectedJson = detail.putArray("expected");
         calls.forEach(call -> expectedJson.add(call.toJson()));
         ArrayNode called = detail.putArray("called");
         all.forEach(call -> called.add(call.describe()));
 
-        List<String> neverCalled = calls.stream().map(ExpectedCall::tool).distinct()
+        List<String> neverCalled = calls.stream()
+                .map(ExpectedCall::tool)
+                .distinct()
                 .filter(tool -> relevant.stream().noneMatch(call -> call.name().equals(tool)))
                 .toList();
         if (!neverCalled.isEmpty()) {
@@ -198,7 +220,7 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
      * How one call's arguments are judged against one expected call on this case.
      *
      * @param declared the case's declared functions
-     * @param bfcl     whether BFCL's rules apply
+     * @param bfcl whether BFCL's rules apply
      */
     private record Judge(DeclaredTools declared, boolean bfcl) {
         Attempt attempt(ExpectedCall expected, ToolEvidence call) {
@@ -209,12 +231,14 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
                 return new Attempt(call, BfclArguments.errors(function.orElseThrow(), params, arguments));
             }
             var errors = new ArrayList<>(expected.rule().errors(arguments));
-            function.ifPresent(declaration -> DeclaredSchemaRule.errors(declaration, arguments).forEach(error -> {
-                if (errors.stream().noneMatch(known -> known.type().equals(error.type())
-                        && known.param().equals(error.param()))) {
-                    errors.add(error);
-                }
-            }));
+            function.ifPresent(declaration -> DeclaredSchemaRule.errors(declaration, arguments)
+                    .forEach(error -> {
+                        if (errors.stream()
+                                .noneMatch(known -> known.type().equals(error.type())
+                                        && known.param().equals(error.param()))) {
+                            errors.add(error);
+                        }
+                    }));
             return new Attempt(call, errors);
         }
 
@@ -225,14 +249,18 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
     }
 
     /** One expected call: any call of the tool that satisfies it passes. */
-    private static Verdict matchAny(List<ExpectedCall> calls, List<ToolEvidence> relevant, Judge judge,
-                                    ObjectNode detail) {
+    private static Verdict matchAny(
+            List<ExpectedCall> calls, List<ToolEvidence> relevant, Judge judge, ObjectNode detail) {
         ExpectedCall expected = calls.getFirst();
-        List<Attempt> attempts = relevant.stream().map(call -> judge.attempt(expected, call)).toList();
+        List<Attempt> attempts =
+                relevant.stream().map(call -> judge.attempt(expected, call)).toList();
         ArrayNode attemptsJson = detail.putArray("attempts");
         attempts.forEach(attempt -> attemptsJson.add(attempt.toJson()));
-        var matched = attempts.stream().filter(attempt -> attempt.errors().isEmpty()).findFirst();
-        detail.set("matched_args", matched.map(attempt -> attempt.call().arguments()).orElse(null));
+        var matched =
+                attempts.stream().filter(attempt -> attempt.errors().isEmpty()).findFirst();
+        detail.set(
+                "matched_args",
+                matched.map(attempt -> attempt.call().arguments()).orElse(null));
         if (matched.isPresent()) {
             return Verdict.passed(detail);
         }
@@ -240,8 +268,8 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
     }
 
     /** Parallel calls: greedy, order-free matching of each expected call against the calls not yet matched. */
-    private static Verdict matchAll(List<ExpectedCall> calls, List<ToolEvidence> relevant, Judge judge,
-                                    ObjectNode detail) {
+    private static Verdict matchAll(
+            List<ExpectedCall> calls, List<ToolEvidence> relevant, Judge judge, ObjectNode detail) {
         var unmatched = new ArrayList<>(relevant);
         ArrayNode pairings = detail.putArray("pairings");
         List<ArgumentError> firstFailure = null;
@@ -263,7 +291,9 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
             ObjectNode pairing = pairings.addObject();
             pairing.put("expected_index", i);
             pairing.put("tool", expected.tool());
-            pairing.put("matched_call_id", match == null ? null : match.call().call().callId());
+            pairing.put(
+                    "matched_call_id",
+                    match == null ? null : match.call().call().callId());
             pairing.set("matched_args", match == null ? null : match.call().arguments());
             ArrayNode attemptsJson = pairing.putArray("attempts");
             attempts.forEach(attempt -> attemptsJson.add(attempt.toJson()));
@@ -279,8 +309,11 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
         detail.put("expected_count", calls.size());
         detail.put("actual_count", relevant.size());
         if (relevant.size() != calls.size()) {
-            return judge.wrong(WRONG_COUNT, "expected " + calls.size() + " calls" + (judge.bfcl() ? ""
-                    : " of " + toolList(calls)) + ", got " + relevant.size(), detail);
+            return judge.wrong(
+                    WRONG_COUNT,
+                    "expected " + calls.size() + " calls" + (judge.bfcl() ? "" : " of " + toolList(calls)) + ", got "
+                            + relevant.size(),
+                    detail);
         }
         if (allMatched) {
             return Verdict.passed(detail);
@@ -294,8 +327,8 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
 
     private static Verdict wrongArguments(List<ArgumentError> errors, Judge judge, ObjectNode detail) {
         ArgumentError first = errors.getFirst();
-        return judge.wrong(first.type(),
-                "right tool, wrong arguments: " + first.type() + " at '" + first.param() + "'", detail);
+        return judge.wrong(
+                first.type(), "right tool, wrong arguments: " + first.type() + " at '" + first.param() + "'", detail);
     }
 
     /** The attempt with the fewest errors; on a tie the later call, the model's last word. */
@@ -310,6 +343,7 @@ record ToolArgsChecker(List<ExpectedCall> calls, boolean parallel, boolean bfcl)
     }
 
     private static String toolList(List<ExpectedCall> calls) {
-        return String.join(", ", calls.stream().map(ExpectedCall::tool).distinct().toList());
+        return String.join(
+                ", ", calls.stream().map(ExpectedCall::tool).distinct().toList());
     }
 }

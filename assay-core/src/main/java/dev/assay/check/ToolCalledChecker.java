@@ -9,16 +9,16 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * {@code tool_called}: every expected tool was called at least once. Names on both sides are compared in canonical
- * form ({@link ToolNames#canonical}), so {@code 读取文件} and {@code read_file} are the same tool. Expected:
- * {@code "name"}, {@code ["a", "b"]} (all required), or {@code {"tool": "name" | [...], "require_success": false}}.
- * <p>
- * A call counts even when its execution failed, as in the reference: a model that picked the right tool with a
- * bad argument did pick it (the arguments are {@code tool_args}' business). The wart the reference had
- * (docs/checkers.md, "tool_called") is that nobody could tell; here each call's outcome is in the detail, and
- * {@code require_success: true} makes only successful calls count.
+ * {@code tool_called}: every expected tool was called at least once. Names on both sides are compared in canonical form
+ * ({@link ToolNames#canonical}), so {@code 读取文件} and {@code read_file} are the same tool. Expected: {@code "name"},
+ * {@code ["a", "b"]} (all required), or {@code {"tool": "name" | [...], "require_success": false}}.
  *
- * @param tools          the canonical names, all required
+ * <p>A call counts even when its execution failed, as in the reference: a model that picked the right tool with a bad
+ * argument did pick it (the arguments are {@code tool_args}' business). The wart the reference had (docs/checkers.md,
+ * "tool_called") is that nobody could tell; here each call's outcome is in the detail, and {@code require_success:
+ * true} makes only successful calls count.
+ *
+ * @param tools the canonical names, all required
  * @param requireSuccess count only calls whose output reported success
  */
 record ToolCalledChecker(List<String> tools, boolean requireSuccess) implements Checker {
@@ -42,7 +42,10 @@ record ToolCalledChecker(List<String> tools, boolean requireSuccess) implements 
             names = expected.requiredField("tool");
             requireSuccess = expected.flag("require_success", false);
         }
-        var tools = expected.texts("tool", names).stream().map(ToolNames::canonical).distinct().toList();
+        var tools = expected.texts("tool", names).stream()
+                .map(ToolNames::canonical)
+                .distinct()
+                .toList();
         return new ToolCalledChecker(tools, requireSuccess);
     }
 
@@ -65,8 +68,8 @@ record ToolCalledChecker(List<String> tools, boolean requireSuccess) implements 
             return Verdict.passed(detail);
         }
         if (calledButFailed.size() == missing.size()) {
-            return Verdict.failed("tool_called.only_failed",
-                    "only failed calls of " + String.join(", ", missing), detail);
+            return Verdict.failed(
+                    "tool_called.only_failed", "only failed calls of " + String.join(", ", missing), detail);
         }
         return Verdict.failed("tool_called.not_called", "not called: " + String.join(", ", missing), detail);
     }

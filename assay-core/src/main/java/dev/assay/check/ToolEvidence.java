@@ -13,12 +13,12 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The tool calls of a transcript as the tool checkers judge them: each with its canonical name and whether it
- * succeeded (from the {@link ToolOutput} with the same call id; unknown when there is none).
+ * The tool calls of a transcript as the tool checkers judge them: each with its canonical name and whether it succeeded
+ * (from the {@link ToolOutput} with the same call id; unknown when there is none).
  *
  * @param call the call as recorded
  * @param name the canonical name ({@link ToolNames#canonical}, applied again in case a target recorded an alias)
- * @param ok   true or false from the call's output; null when no output was recorded
+ * @param ok true or false from the call's output; null when no output was recorded
  */
 record ToolEvidence(ToolCall call, String name, Boolean ok) {
 
@@ -30,7 +30,9 @@ record ToolEvidence(ToolCall call, String name, Boolean ok) {
             }
         });
         return transcript.toolCalls().stream()
-                .map(call -> new ToolEvidence(call, ToolNames.canonical(call.tool()),
+                .map(call -> new ToolEvidence(
+                        call,
+                        ToolNames.canonical(call.tool()),
                         call.callId() == null ? null : outcomes.get(call.callId())))
                 .toList();
     }

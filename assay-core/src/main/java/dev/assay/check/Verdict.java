@@ -10,19 +10,23 @@ import java.util.Locale;
 /**
  * A checker's judgement, explaining itself.
  *
- * @param status    passed, failed, partial, skipped or error
- * @param score     in [0, 1]; 0 for skipped and error
+ * @param status passed, failed, partial, skipped or error
+ * @param score in [0, 1]; 0 for skipped and error
  * @param errorType machine-readable reason when not passed ({@code choice.no_answer}, {@code tool_args.value_error},
- *                  {@code check.invalid_expected}...); null when passed
- * @param message   one sentence for people; empty when passed
- * @param detail    the evidence judged (expected, actual, matched arguments...); JSON null when none
+ *     {@code check.invalid_expected}...); null when passed
+ * @param message one sentence for people; empty when passed
+ * @param detail the evidence judged (expected, actual, matched arguments...); JSON null when none
  */
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record Verdict(Status status, double score, String errorType, String message, JsonNode detail) {
 
     /** The closed set of verdict kinds; the lower-case names are stored. */
     public enum Status {
-        PASSED, FAILED, PARTIAL, SKIPPED, ERROR;
+        PASSED,
+        FAILED,
+        PARTIAL,
+        SKIPPED,
+        ERROR;
 
         @JsonValue
         public String wireName() {

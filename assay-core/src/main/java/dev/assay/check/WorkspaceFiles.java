@@ -12,9 +12,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * How file checkers reach the workspace. Paths are resolved with {@link Workspace#resolve}, so an absolute path,
- * a {@code ..} that climbs out or a link pointing outside fails with {@code workspace.escape}; the other failures
- * are {@code file.not_found}, {@code file.not_regular} (a directory or device where a file was expected),
+ * How file checkers reach the workspace. Paths are resolved with {@link Workspace#resolve}, so an absolute path, a
+ * {@code ..} that climbs out or a link pointing outside fails with {@code workspace.escape}; the other failures are
+ * {@code file.not_found}, {@code file.not_regular} (a directory or device where a file was expected),
  * {@code file.too_large} (over {@link #MAX_TEXT_BYTES}), {@code file.binary} (a NUL byte or invalid UTF-8) and
  * {@code file.unreadable} (an I/O error).
  */
@@ -22,8 +22,7 @@ final class WorkspaceFiles {
     /** Checkers read whole files into memory; a model that writes gigabytes fails instead of exhausting it. */
     static final long MAX_TEXT_BYTES = 16L * 1024 * 1024;
 
-    private WorkspaceFiles() {
-    }
+    private WorkspaceFiles() {}
 
     static Outcome<Path> resolve(Workspace workspace, String path) {
         try {
@@ -36,10 +35,10 @@ final class WorkspaceFiles {
     static Outcome<Path> regularFile(Workspace workspace, String path) {
         return switch (resolve(workspace, path)) {
             case Outcome.Failed<Path> failed -> failed;
-            case Outcome.Ok<Path>(Path file) when !Files.exists(file) ->
-                    failed("file.not_found", "no such file in the workspace", path);
-            case Outcome.Ok<Path>(Path file) when !Files.isRegularFile(file) ->
-                    failed("file.not_regular", "not a regular file (a directory?)", path);
+            case Outcome.Ok<Path>(Path file)
+            when !Files.exists(file) -> failed("file.not_found", "no such file in the workspace", path);
+            case Outcome.Ok<Path>(Path file)
+            when !Files.isRegularFile(file) -> failed("file.not_regular", "not a regular file (a directory?)", path);
             case Outcome.Ok<Path> ok -> ok;
         };
     }
@@ -68,7 +67,8 @@ final class WorkspaceFiles {
             }
         }
         try {
-            String text = StandardCharsets.UTF_8.newDecoder()
+            String text = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes))

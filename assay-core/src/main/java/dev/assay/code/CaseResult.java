@@ -9,18 +9,22 @@ import java.util.Objects;
 /**
  * The result of one test.
  *
- * @param label    the test's label ({@code Example 1}, {@code test 2}, {@code check})
- * @param status   passed, wrong_answer, timeout, runtime_error or unsupported
- * @param input    the arguments, possibly shortened for display; JSON null when not applicable
+ * @param label the test's label ({@code Example 1}, {@code test 2}, {@code check})
+ * @param status passed, wrong_answer, timeout, runtime_error or unsupported
+ * @param input the arguments, possibly shortened for display; JSON null when not applicable
  * @param expected the expected value, possibly shortened; JSON null when not applicable
- * @param actual   what the program returned, possibly shortened; JSON null when it returned nothing
- * @param message  the error or the reason; empty when passed
+ * @param actual what the program returned, possibly shortened; JSON null when it returned nothing
+ * @param message the error or the reason; empty when passed
  */
-public record CaseResult(String label, Status status, JsonNode input, JsonNode expected, JsonNode actual,
-                         String message) {
+public record CaseResult(
+        String label, Status status, JsonNode input, JsonNode expected, JsonNode actual, String message) {
     /** The closed set of per-test statuses; lower-case names are stored. */
     public enum Status {
-        PASSED, WRONG_ANSWER, TIMEOUT, RUNTIME_ERROR, UNSUPPORTED;
+        PASSED,
+        WRONG_ANSWER,
+        TIMEOUT,
+        RUNTIME_ERROR,
+        UNSUPPORTED;
 
         @JsonValue
         public String wireName() {

@@ -12,9 +12,9 @@ import dev.assay.transcript.AnswerText;
 import java.util.function.Supplier;
 
 /**
- * The {@code code} checker: grades the code in the model's answer against the case's code question. The verdict's
- * score is the pass ratio; its detail holds the per-test results, the strict {@code all_passed} flag and the
- * sandbox kind. Thread-safe.
+ * The {@code code} checker: grades the code in the model's answer against the case's code question. The verdict's score
+ * is the pass ratio; its detail holds the per-test results, the strict {@code all_passed} flag and the sandbox kind.
+ * Thread-safe.
  */
 final class CodeChecker implements Checker {
     private final Supplier<Sandbox> sandbox;
@@ -39,7 +39,8 @@ final class CodeChecker implements Checker {
         }
         String raw = context.transcript().rawFinalText();
         // Raw text, not the cleaned answer: trimming would break a completion's first-line indentation.
-        String answer = raw == null || raw.isBlank() ? context.finalAnswer()
+        String answer = raw == null || raw.isBlank()
+                ? context.finalAnswer()
                 : raw.contains("<think") ? AnswerText.stripThinking(raw) : raw;
         return verdict(new CodeGrader(chosen, options).grade(question, answer));
     }
@@ -47,14 +48,21 @@ final class CodeChecker implements Checker {
     static Verdict verdict(Grade grade) {
         ObjectNode detail = detail(grade);
         if (grade.problem() != null) {
-            return new Verdict(Verdict.Status.ERROR, 0, grade.problem().type(), grade.problem().message(), detail);
+            return new Verdict(
+                    Verdict.Status.ERROR,
+                    0,
+                    grade.problem().type(),
+                    grade.problem().message(),
+                    detail);
         }
         if (grade.allPassed()) {
             return Verdict.passed(detail);
         }
         String firstFailure = grade.cases().stream()
                 .filter(c -> c.status() != CaseResult.Status.PASSED && c.status() != CaseResult.Status.UNSUPPORTED)
-                .map(c -> c.status().wireName()).findFirst().orElse("wrong_answer");
+                .map(c -> c.status().wireName())
+                .findFirst()
+                .orElse("wrong_answer");
         String message = grade.passed() + " of " + grade.total() + " tests passed";
         return grade.passed() == 0
                 ? Verdict.failed("code." + firstFailure, message, detail)

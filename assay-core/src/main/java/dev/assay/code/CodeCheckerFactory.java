@@ -12,9 +12,8 @@ import java.util.function.Supplier;
 /**
  * Factory of the {@code code} checker. The check's {@code expected} may be null or empty (tests come from the
  * question); an object there gives grader-level defaults in the old format ({@code test_cases}, {@code language},
- * {@code compare}...). With the no-argument constructor the sandbox is detected on first use and never falls back
- * to unsandboxed execution; the application passes its own sandbox when the user allowed running without one.
- * Thread-safe.
+ * {@code compare}...). With the no-argument constructor the sandbox is detected on first use and never falls back to
+ * unsandboxed execution; the application passes its own sandbox when the user allowed running without one. Thread-safe.
  */
 public final class CodeCheckerFactory implements CheckerFactory {
     private final Supplier<Sandbox> sandbox;
@@ -39,10 +38,13 @@ public final class CodeCheckerFactory implements CheckerFactory {
 
     @Override
     public Checker create(JsonNode expected) {
-        if (expected != null && !expected.isNull() && !expected.isObject()
+        if (expected != null
+                && !expected.isNull()
+                && !expected.isObject()
                 && !(expected.isTextual() && expected.textValue().isBlank())
                 && !(expected.isArray() && expected.isEmpty())) {
-            throw AssayException.of("check.invalid_expected",
+            throw AssayException.of(
+                    "check.invalid_expected",
                     "the code checker takes no expected value, or an object of grader options");
         }
         if (expected != null && expected.isObject()) {

@@ -28,8 +28,8 @@ public final class CodeGrader {
     /**
      * Grading limits.
      *
-     * @param caseTimeout  time limit of one test (default 4 s, EvalPlus's floor for slow machines)
-     * @param memoryBytes  address-space limit of the program (default 1 GiB)
+     * @param caseTimeout time limit of one test (default 4 s, EvalPlus's floor for slow machines)
+     * @param memoryBytes address-space limit of the program (default 1 GiB)
      * @param maxProcesses task limit of the program, threads included (default 64)
      */
     public record Options(Duration caseTimeout, long memoryBytes, int maxProcesses) {
@@ -77,26 +77,47 @@ public final class CodeGrader {
             tests = parse.usable().stream().map(TestCase::of).toList();
             for (Example example : parse.examples()) {
                 if (example.status() == Example.Status.UNSUPPORTED) {
-                    unsupported.add(new CaseResult(example.label(), CaseResult.Status.UNSUPPORTED, null, null, null,
-                            example.reason()));
+                    unsupported.add(new CaseResult(
+                            example.label(), CaseResult.Status.UNSUPPORTED, null, null, null, example.reason()));
                 }
             }
         }
-        Comparison comparison = withChecker(question, Comparison.choose(question.compare(), question.description(),
-                tests.stream().map(TestCase::expected).toList()));
-        if (comparison.mode() == Comparison.Mode.CHECKER && question.checkerCode().isEmpty()) {
-            return refused(question, source, parse, comparison, unsupported, Problem.of("check.invalid_expected",
-                    "compare: checker needs the question's checker_code"));
+        Comparison comparison = withChecker(
+                question,
+                Comparison.choose(
+                        question.compare(),
+                        question.description(),
+                        tests.stream().map(TestCase::expected).toList()));
+        if (comparison.mode() == Comparison.Mode.CHECKER
+                && question.checkerCode().isEmpty()) {
+            return refused(
+                    question,
+                    source,
+                    parse,
+                    comparison,
+                    unsupported,
+                    Problem.of("check.invalid_expected", "compare: checker needs the question's checker_code"));
         }
         if (runner.isEmpty()) {
-            return refused(question, source, parse, comparison, unsupported, Problem.of("code.unsupported_language",
-                    "no runner for language '" + question.language() + "' (python, javascript and java are supported)"));
+            return refused(
+                    question,
+                    source,
+                    parse,
+                    comparison,
+                    unsupported,
+                    Problem.of(
+                            "code.unsupported_language",
+                            "no runner for language '" + question.language()
+                                    + "' (python, javascript and java are supported)"));
         }
         if (tests.isEmpty()) {
             String why = parse == null || parse.examples().isEmpty()
                     ? "the question has no test_cases and no examples in its description"
-                    : "none of the description's examples could be parsed: " + unsupported.stream()
-                    .map(c -> c.label() + ": " + c.message()).reduce((a, b) -> a + "; " + b).orElse("");
+                    : "none of the description's examples could be parsed: "
+                            + unsupported.stream()
+                                    .map(c -> c.label() + ": " + c.message())
+                                    .reduce((a, b) -> a + "; " + b)
+                                    .orElse("");
             return refused(question, source, parse, comparison, unsupported, Problem.of("code.no_tests", why));
         }
         if (code.isBlank()) {
@@ -108,26 +129,40 @@ public final class CodeGrader {
         }
         if (comparison.mode() == Comparison.Mode.CUSTOM) {
             if (question.referenceSolution().isEmpty()) {
-                return refused(question, source, parse, comparison, unsupported, Problem.of("check.invalid_expected",
-                        "compare: custom needs a reference_solution to act as the oracle"));
+                return refused(
+                        question,
+                        source,
+                        parse,
+                        comparison,
+                        unsupported,
+                        Problem.of(
+                                "check.invalid_expected",
+                                "compare: custom needs a reference_solution to act as the oracle"));
             }
             tests = withOracle(runner.get(), question, tests);
         }
         List<Outcome> outcomes;
         if (source.equals("test_code")) {
-            outcomes = List.of(TestCodeRun.execute(sandbox, question, humanEvalProgram(question, code),
-                    options.caseTimeout().toMillis() / 1000.0, limits(1)));
+            outcomes = List.of(TestCodeRun.execute(
+                    sandbox,
+                    question,
+                    humanEvalProgram(question, code),
+                    options.caseTimeout().toMillis() / 1000.0,
+                    limits(1)));
         } else {
             outcomes = run(runner.get(), question, code, tests);
         }
         var results = new ArrayList<CaseResult>(unsupported);
-        results.addAll(comparison.mode() == Comparison.Mode.CHECKER && !source.equals("test_code")
-                ? checked(question, tests, outcomes) : judged(tests, outcomes, comparison));
+        results.addAll(
+                comparison.mode() == Comparison.Mode.CHECKER && !source.equals("test_code")
+                        ? checked(question, tests, outcomes)
+                        : judged(tests, outcomes, comparison));
         return new Grade(question.language(), sandbox.kind(), source, parse, comparison, results, null);
     }
 
     private static Comparison withChecker(CodeQuestion question, Comparison comparison) {
-        return question.checkerCode().isEmpty() ? comparison
+        return question.checkerCode().isEmpty()
+                ? comparison
                 : new Comparison(Comparison.Mode.CHECKER, comparison.tolerance());
     }
 
@@ -147,12 +182,20 @@ public final class CodeGrader {
         for (int i = 0; i < tests.size(); i++) {
             if (outcomes.get(i).status().equals("ok")) {
                 given.add(i);
-                judged.add(new CheckerCodeRun.Judged(tests.get(i).input(), outcomes.get(i).actual(),
+                judged.add(new CheckerCodeRun.Judged(
+                        tests.get(i).input(),
+                        outcomes.get(i).actual(),
                         tests.get(i).expected()));
             }
         }
-        List<CheckerCodeRun.Verdict> verdicts = judged.isEmpty() ? List.of() : CheckerCodeRun.judge(sandbox,
-                question.checkerCode(), judged, options.caseTimeout().toMillis() / 1000.0, limits(judged.size()));
+        List<CheckerCodeRun.Verdict> verdicts = judged.isEmpty()
+                ? List.of()
+                : CheckerCodeRun.judge(
+                        sandbox,
+                        question.checkerCode(),
+                        judged,
+                        options.caseTimeout().toMillis() / 1000.0,
+                        limits(judged.size()));
         var results = new ArrayList<CaseResult>();
         for (int i = 0; i < tests.size(); i++) {
             int position = given.indexOf(i);
@@ -161,7 +204,8 @@ public final class CodeGrader {
                 continue;
             }
             CheckerCodeRun.Verdict verdict = verdicts.get(position);
-            CaseResult.Status status = verdict.failed() ? CaseResult.Status.RUNTIME_ERROR
+            CaseResult.Status status = verdict.failed()
+                    ? CaseResult.Status.RUNTIME_ERROR
                     : verdict.accepted() ? CaseResult.Status.PASSED : CaseResult.Status.WRONG_ANSWER;
             results.add(result(tests.get(i), status, outcomes.get(i).actual(), verdict.message()));
         }
@@ -172,33 +216,48 @@ public final class CodeGrader {
      * A program-style question (sample input and output): the whole program runs once per sample with the sample on
      * stdin, and what it prints is compared as text.
      */
-    private Grade gradeProgram(CodeQuestion question, String code, boolean supported,
-                               List<StdioExamples.Sample> samples) throws InterruptedException {
+    private Grade gradeProgram(
+            CodeQuestion question, String code, boolean supported, List<StdioExamples.Sample> samples)
+            throws InterruptedException {
         var tests = new ArrayList<TestCase>();
         for (StdioExamples.Sample sample : samples) {
             ObjectNode input = Json.object().put("stdin", sample.stdin());
             tests.add(new TestCase(sample.label(), input, TextNode.valueOf(sample.stdout()), false));
         }
-        Comparison comparison = withChecker(question,
-                Comparison.choose(question.compare(), question.description(), List.of()));
+        Comparison comparison =
+                withChecker(question, Comparison.choose(question.compare(), question.description(), List.of()));
         if (!supported) {
-            return refused(question, STDIO, null, comparison, List.of(), Problem.of("code.unsupported_language",
-                    "no runner for language '" + question.language() + "' (python, javascript and java are supported)"));
+            return refused(
+                    question,
+                    STDIO,
+                    null,
+                    comparison,
+                    List.of(),
+                    Problem.of(
+                            "code.unsupported_language",
+                            "no runner for language '" + question.language()
+                                    + "' (python, javascript and java are supported)"));
         }
         var results = new ArrayList<CaseResult>();
         if (code.isBlank()) {
-            tests.forEach(test -> results.add(result(test, CaseResult.Status.RUNTIME_ERROR, null,
-                    "the answer contains no code")));
+            tests.forEach(test ->
+                    results.add(result(test, CaseResult.Status.RUNTIME_ERROR, null, "the answer contains no code")));
             return new Grade(question.language(), sandbox.kind(), STDIO, null, comparison, results, null);
         }
         SandboxLimits base = limits(samples.size());
         // The JVM and V8 reserve far more address space than they use: their heap flags bound their memory.
-        long addressSpace = question.language().equals("python") ? base.memoryBytes()
-                : Math.max(base.memoryBytes(), 8L << 30);
-        var programLimits = new SandboxLimits(base.wallTime().plusSeconds(30), addressSpace, base.maxProcesses(),
-                base.maxOutputBytes());
-        List<Outcome> outcomes = StdioRun.execute(sandbox, question.language(), code, samples,
-                options.caseTimeout().toMillis() / 1000.0, options.memoryBytes(), programLimits);
+        long addressSpace =
+                question.language().equals("python") ? base.memoryBytes() : Math.max(base.memoryBytes(), 8L << 30);
+        var programLimits = new SandboxLimits(
+                base.wallTime().plusSeconds(30), addressSpace, base.maxProcesses(), base.maxOutputBytes());
+        List<Outcome> outcomes = StdioRun.execute(
+                sandbox,
+                question.language(),
+                code,
+                samples,
+                options.caseTimeout().toMillis() / 1000.0,
+                options.memoryBytes(),
+                programLimits);
         if (comparison.mode() == Comparison.Mode.CHECKER) {
             results.addAll(checked(question, tests, outcomes));
             return new Grade(question.language(), sandbox.kind(), STDIO, null, comparison, results, null);
@@ -207,9 +266,13 @@ public final class CodeGrader {
             TestCase test = tests.get(i);
             Outcome outcome = outcomes.get(i);
             if (outcome.status().equals("ok")) {
-                boolean accepted = comparison.acceptsText(test.expected().asText(), outcome.actual().asText());
-                results.add(result(test, accepted ? CaseResult.Status.PASSED : CaseResult.Status.WRONG_ANSWER,
-                        outcome.actual(), ""));
+                boolean accepted = comparison.acceptsText(
+                        test.expected().asText(), outcome.actual().asText());
+                results.add(result(
+                        test,
+                        accepted ? CaseResult.Status.PASSED : CaseResult.Status.WRONG_ANSWER,
+                        outcome.actual(),
+                        ""));
             } else {
                 results.add(judge(test, outcome, comparison));
             }
@@ -220,8 +283,13 @@ public final class CodeGrader {
     /** The source of tests for program-style questions: their sample input and output. */
     private static final String STDIO = "stdio";
 
-    private Grade refused(CodeQuestion question, String source, ParsedExamples parse, Comparison comparison,
-                          List<CaseResult> unsupported, Problem problem) {
+    private Grade refused(
+            CodeQuestion question,
+            String source,
+            ParsedExamples parse,
+            Comparison comparison,
+            List<CaseResult> unsupported,
+            Problem problem) {
         return new Grade(question.language(), sandbox.kind(), source, parse, comparison, unsupported, problem);
     }
 
@@ -259,9 +327,10 @@ public final class CodeGrader {
 
     private static CaseResult judge(TestCase test, Outcome outcome, Comparison comparison) {
         return switch (outcome.status()) {
-            case "ok" -> comparison.accepts(test.expected(), outcome.actual())
-                    ? result(test, CaseResult.Status.PASSED, outcome.actual(), "")
-                    : result(test, CaseResult.Status.WRONG_ANSWER, outcome.actual(), "");
+            case "ok" ->
+                comparison.accepts(test.expected(), outcome.actual())
+                        ? result(test, CaseResult.Status.PASSED, outcome.actual(), "")
+                        : result(test, CaseResult.Status.WRONG_ANSWER, outcome.actual(), "");
             case "passed" -> result(test, CaseResult.Status.PASSED, null, "");
             case "wrong_answer" -> result(test, CaseResult.Status.WRONG_ANSWER, null, outcome.message());
             case "timeout" -> result(test, CaseResult.Status.TIMEOUT, null, outcome.message());
@@ -271,8 +340,13 @@ public final class CodeGrader {
 
     private static CaseResult result(TestCase test, CaseResult.Status status, JsonNode actual, String message) {
         boolean judgedInside = test.input().isEmpty() && test.expected().isNull();
-        return new CaseResult(test.label(), status, judgedInside ? null : shown(test.input()),
-                judgedInside ? null : shown(test.expected()), actual == null ? null : shown(actual), message);
+        return new CaseResult(
+                test.label(),
+                status,
+                judgedInside ? null : shown(test.input()),
+                judgedInside ? null : shown(test.expected()),
+                actual == null ? null : shown(actual),
+                message);
     }
 
     /** Long values are shown as their first characters, as text, so a verdict stays small. */
@@ -284,8 +358,8 @@ public final class CodeGrader {
     private static final Pattern DEFINES = Pattern.compile("(?m)^def\\s+(\\w+)\\s*\\(");
 
     /**
-     * HumanEval: the prompt (imports, helpers, signature and docstring) followed by the completion; a completion
-     * that restates the whole function simply redefines it.
+     * HumanEval: the prompt (imports, helpers, signature and docstring) followed by the completion; a completion that
+     * restates the whole function simply redefines it.
      */
     private static String humanEvalProgram(CodeQuestion question, String code) {
         var matcher = DEFINES.matcher(code);

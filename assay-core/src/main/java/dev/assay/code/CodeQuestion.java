@@ -13,25 +13,41 @@ import java.util.Map;
 /**
  * A code question as a case describes it.
  *
- * @param id                the case id
- * @param description       the question text (the case's prompt), where examples are parsed from
- * @param language          {@code python} (default), {@code javascript} or {@code java}
- * @param entryPoint        the function or method to call; empty when the code says (a single method/function)
- * @param testCases         explicit tests ({@code test_cases}); empty means the description's examples are used
- * @param compare           the stated comparison mode; empty to infer it
+ * @param id the case id
+ * @param description the question text (the case's prompt), where examples are parsed from
+ * @param language {@code python} (default), {@code javascript} or {@code java}
+ * @param entryPoint the function or method to call; empty when the code says (a single method/function)
+ * @param testCases explicit tests ({@code test_cases}); empty means the description's examples are used
+ * @param compare the stated comparison mode; empty to infer it
  * @param referenceSolution a solution known to be right; empty when none (needed by {@code compare: custom})
- * @param starterCode       the signature given to the model; empty when none
- * @param testCode          HumanEval-style test code defining {@code check(candidate)}; empty when none
- * @param checkerCode       the question's own checker for problems with many valid answers: Python defining
- *                          {@code check(input, output, expected)} that returns whether an output is valid (or
- *                          {@code (valid, reason)}); empty to compare with the expected values
+ * @param starterCode the signature given to the model; empty when none
+ * @param testCode HumanEval-style test code defining {@code check(candidate)}; empty when none
+ * @param checkerCode the question's own checker for problems with many valid answers: Python defining
+ *     {@code check(input, output, expected)} that returns whether an output is valid (or {@code (valid, reason)});
+ *     empty to compare with the expected values
  */
-public record CodeQuestion(String id, String description, String language, String entryPoint,
-                           List<TestCase> testCases, String compare, String referenceSolution, String starterCode,
-                           String testCode, String checkerCode) {
+public record CodeQuestion(
+        String id,
+        String description,
+        String language,
+        String entryPoint,
+        List<TestCase> testCases,
+        String compare,
+        String referenceSolution,
+        String starterCode,
+        String testCode,
+        String checkerCode) {
     /** A question without a checker of its own. */
-    public CodeQuestion(String id, String description, String language, String entryPoint, List<TestCase> testCases,
-                        String compare, String referenceSolution, String starterCode, String testCode) {
+    public CodeQuestion(
+            String id,
+            String description,
+            String language,
+            String entryPoint,
+            List<TestCase> testCases,
+            String compare,
+            String referenceSolution,
+            String starterCode,
+            String testCode) {
         this(id, description, language, entryPoint, testCases, compare, referenceSolution, starterCode, testCode, "");
     }
 
@@ -58,10 +74,16 @@ public record CodeQuestion(String id, String description, String language, Strin
         if (tests.isEmpty()) {
             tests = readTests(options.path("test_cases"));
         }
-        return new CodeQuestion(evalCase.id(), evalCase.prompt(),
-                text(attributes, options, "code_language", "language"), text(attributes, options, "entry_point"),
-                tests, text(attributes, options, "compare"), text(attributes, options, "reference_solution"),
-                text(attributes, options, "starter_code"), text(attributes, options, "test_code"),
+        return new CodeQuestion(
+                evalCase.id(),
+                evalCase.prompt(),
+                text(attributes, options, "code_language", "language"),
+                text(attributes, options, "entry_point"),
+                tests,
+                text(attributes, options, "compare"),
+                text(attributes, options, "reference_solution"),
+                text(attributes, options, "starter_code"),
+                text(attributes, options, "test_code"),
                 text(attributes, options, "checker_code"));
     }
 
@@ -75,7 +97,8 @@ public record CodeQuestion(String id, String description, String language, Strin
         for (JsonNode test : node) {
             JsonNode expected = firstPresent(test, "expected", "expected_output", "reference_answer");
             ObjectNode input = arguments(test.path("input"));
-            boolean design = input.size() == 2 && input.path("operations").isArray()
+            boolean design = input.size() == 2
+                    && input.path("operations").isArray()
                     && input.path("arguments").isArray();
             tests.add(new TestCase(test.path("label").asText("test " + index), input, expected, design));
             index++;
@@ -89,8 +112,8 @@ public record CodeQuestion(String id, String description, String language, Strin
                 return test.get(field);
             }
         }
-        throw AssayException.of("check.invalid_expected",
-                "a test case needs expected, expected_output or reference_answer: " + test);
+        throw AssayException.of(
+                "check.invalid_expected", "a test case needs expected, expected_output or reference_answer: " + test);
     }
 
     /** An object is named arguments, an array the argument list, a string is read like an example's input line. */
@@ -134,7 +157,9 @@ public record CodeQuestion(String id, String description, String language, Strin
     }
 
     private static String normaliseLanguage(String language) {
-        String name = language == null || language.isBlank() ? "python" : language.strip().toLowerCase(Locale.ROOT);
+        String name = language == null || language.isBlank()
+                ? "python"
+                : language.strip().toLowerCase(Locale.ROOT);
         return Map.of("py", "python", "python3", "python", "js", "javascript", "node", "javascript")
                 .getOrDefault(name, name);
     }
@@ -143,5 +168,4 @@ public record CodeQuestion(String id, String description, String language, Strin
     public ParsedExamples examples() {
         return new ExampleParser().parse(description);
     }
-
 }

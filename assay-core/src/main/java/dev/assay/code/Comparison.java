@@ -15,29 +15,34 @@ import java.util.regex.Pattern;
 /**
  * How a question's outputs are compared with the expected ones.
  *
- * @param mode      exact, float, unordered or custom
+ * @param mode exact, float, unordered or custom
  * @param tolerance absolute-or-relative tolerance for numbers in float mode (default 1e-5, as judge sites state);
- *                  ignored otherwise
+ *     ignored otherwise
  */
 public record Comparison(Mode mode, double tolerance) {
     /** Default float tolerance: "answers within 10^-5 of the actual answer will be accepted". */
     public static final double DEFAULT_TOLERANCE = 1e-5;
 
     /** Read on the description's plain text, so "in <strong>any order</strong>" counts too. */
-    private static final Pattern ANY_ORDER = Pattern.compile(
-            "(?i)\\bin\\s+any\\s+order|\\bany\\s+order\\s+is\\s+(?:accepted|fine|allowed|ok)"
+    private static final Pattern ANY_ORDER =
+            Pattern.compile("(?i)\\bin\\s+any\\s+order|\\bany\\s+order\\s+is\\s+(?:accepted|fine|allowed|ok)"
                     + "|\\border\\s+(?:does\\s*n[o']?t|doesn't)\\s+matter|\\bin\\s+an?\\s+arbitrary\\s+order"
                     + "|任[意何]\\s*(?:的\\s*)?顺序|顺序\\s*(?:无关|不限|任意)|不\\s*(?:需要|用)?\\s*考虑\\s*顺序");
-    private static final Pattern STATED_TOLERANCE = Pattern.compile(
-            "(?i)10\\s*(?:\\^|<sup>|\\*\\*)\\s*[-−]\\s*(\\d+)|1e-(\\d+)");
+
+    private static final Pattern STATED_TOLERANCE =
+            Pattern.compile("(?i)10\\s*(?:\\^|<sup>|\\*\\*)\\s*[-−]\\s*(\\d+)|1e-(\\d+)");
 
     /**
-     * The closed set of comparison modes; the lower-case names are what case files write.
-     * {@code custom} runs the reference solution on each input and compares with its output; {@code checker} asks
-     * the question's own checker ({@code checker_code}) whether each output is valid.
+     * The closed set of comparison modes; the lower-case names are what case files write. {@code custom} runs the
+     * reference solution on each input and compares with its output; {@code checker} asks the question's own checker
+     * ({@code checker_code}) whether each output is valid.
      */
     public enum Mode {
-        EXACT, FLOAT, UNORDERED, CUSTOM, CHECKER;
+        EXACT,
+        FLOAT,
+        UNORDERED,
+        CUSTOM,
+        CHECKER;
 
         @JsonValue
         public String wireName() {
@@ -50,7 +55,8 @@ public record Comparison(Mode mode, double tolerance) {
                     return mode;
                 }
             }
-            throw AssayException.of("check.invalid_expected",
+            throw AssayException.of(
+                    "check.invalid_expected",
                     "compare must be exact, float, unordered, custom or checker, got '" + name + "'");
         }
     }
@@ -62,8 +68,8 @@ public record Comparison(Mode mode, double tolerance) {
     }
 
     /**
-     * {@return the stated mode, or one inferred from the description ("any order", "10^-5") and the expected
-     * values (any floating-point number means float)}
+     * {@return the stated mode, or one inferred from the description ("any order", "10^-5") and the expected values
+     * (any floating-point number means float)}
      */
     public static Comparison choose(String stated, String description, List<JsonNode> expected) {
         String text = description == null ? "" : description;
@@ -71,7 +77,8 @@ public record Comparison(Mode mode, double tolerance) {
         double tolerance = DEFAULT_TOLERANCE;
         boolean toleranceStated = stated10.find();
         if (toleranceStated) {
-            tolerance = Math.pow(10, -Integer.parseInt(stated10.group(1) != null ? stated10.group(1) : stated10.group(2)));
+            tolerance =
+                    Math.pow(10, -Integer.parseInt(stated10.group(1) != null ? stated10.group(1) : stated10.group(2)));
         }
         if (stated != null && !stated.isBlank()) {
             return new Comparison(Mode.of(stated), tolerance);
@@ -90,15 +97,17 @@ public record Comparison(Mode mode, double tolerance) {
         return switch (mode) {
             case EXACT, CUSTOM, CHECKER -> equal(expected, actual, false);
             case FLOAT -> equal(expected, actual, true);
-            case UNORDERED -> (expected.isArray() && actual.isArray())
-                    ? sameMultiset(expected, actual) : equal(expected, actual, true);
+            case UNORDERED ->
+                (expected.isArray() && actual.isArray())
+                        ? sameMultiset(expected, actual)
+                        : equal(expected, actual, true);
         };
     }
 
     /**
-     * {@return whether a program's printed output is accepted} Line ends, trailing spaces and blank lines at the
-     * ends do not count; in float mode numbers compare within the tolerance, token by token; in unordered mode the
-     * lines may come in any order.
+     * {@return whether a program's printed output is accepted} Line ends, trailing spaces and blank lines at the ends
+     * do not count; in float mode numbers compare within the tolerance, token by token; in unordered mode the lines may
+     * come in any order.
      */
     public boolean acceptsText(String expected, String actual) {
         String want = StdioExamples.normalise(expected);
@@ -108,7 +117,8 @@ public record Comparison(Mode mode, double tolerance) {
         }
         return switch (mode) {
             case FLOAT -> sameTokens(want, got);
-            case UNORDERED -> want.lines().sorted().toList().equals(got.lines().sorted().toList());
+            case UNORDERED ->
+                want.lines().sorted().toList().equals(got.lines().sorted().toList());
             case EXACT, CUSTOM, CHECKER -> false;
         };
     }
@@ -137,10 +147,10 @@ public record Comparison(Mode mode, double tolerance) {
     }
 
     /**
-     * The top-level list as a multiset. Its inner lists are compared as multisets too when the expected ones read
-     * as sets: each sorted, and still all different once sorted (Group Anagrams' groups, Subsets' subsets). Lists
-     * whose order carries meaning fail that test (Permutations' permutations are all the same set once sorted), so
-     * they keep their order and a wrong permutation still fails.
+     * The top-level list as a multiset. Its inner lists are compared as multisets too when the expected ones read as
+     * sets: each sorted, and still all different once sorted (Group Anagrams' groups, Subsets' subsets). Lists whose
+     * order carries meaning fail that test (Permutations' permutations are all the same set once sorted), so they keep
+     * their order and a wrong permutation still fails.
      */
     private boolean sameMultiset(JsonNode expected, JsonNode actual) {
         if (expected.size() != actual.size()) {
@@ -155,7 +165,8 @@ public record Comparison(Mode mode, double tolerance) {
             while (it.hasNext()) {
                 JsonNode candidate = it.next();
                 boolean same = (innerSets && wanted.isArray() && candidate.isArray())
-                        ? sameMultiset(wanted, candidate) : equal(wanted, candidate, true);
+                        ? sameMultiset(wanted, candidate)
+                        : equal(wanted, candidate, true);
                 if (same) {
                     it.remove();
                     found = true;
@@ -198,7 +209,9 @@ public record Comparison(Mode mode, double tolerance) {
             if (expected.size() != actual.size()) {
                 return false;
             }
-            for (Iterator<Map.Entry<String, JsonNode>> it = expected.properties().iterator(); it.hasNext(); ) {
+            for (Iterator<Map.Entry<String, JsonNode>> it =
+                            expected.properties().iterator();
+                    it.hasNext(); ) {
                 var entry = it.next();
                 if (!actual.has(entry.getKey()) || !equal(entry.getValue(), actual.get(entry.getKey()), tolerant)) {
                     return false;

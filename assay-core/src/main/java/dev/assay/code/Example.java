@@ -10,17 +10,18 @@ import java.util.Objects;
 /**
  * One example found in a question's description, parsed or not.
  *
- * @param label    the example's header as written, normalised ({@code Example 1}, {@code 示例 2}); never blank
- * @param input    argument name to value; positional arguments are named {@code #0}, {@code #1}...; a design
- *                 problem has {@code operations} and {@code arguments}; empty when the input did not parse
+ * @param label the example's header as written, normalised ({@code Example 1}, {@code 示例 2}); never blank
+ * @param input argument name to value; positional arguments are named {@code #0}, {@code #1}...; a design problem has
+ *     {@code operations} and {@code arguments}; empty when the input did not parse
  * @param expected the stated output; JSON null when it did not parse (or is a literal null)
- * @param status   whether the example can be used as a test
- * @param reason   why not, when unsupported; empty when ok
+ * @param status whether the example can be used as a test
+ * @param reason why not, when unsupported; empty when ok
  */
 public record Example(String label, ObjectNode input, JsonNode expected, Status status, String reason) {
     /** Whether an example became a test. */
     public enum Status {
-        OK, UNSUPPORTED;
+        OK,
+        UNSUPPORTED;
 
         @JsonValue
         public String wireName() {
@@ -46,6 +47,8 @@ public record Example(String label, ObjectNode input, JsonNode expected, Status 
 
     /** {@return whether the input is a class-design operation list with its argument list} */
     public boolean design() {
-        return input.size() == 2 && input.path("operations").isArray() && input.path("arguments").isArray();
+        return input.size() == 2
+                && input.path("operations").isArray()
+                && input.path("arguments").isArray();
     }
 }

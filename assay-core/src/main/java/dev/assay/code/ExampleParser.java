@@ -11,19 +11,20 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Finds the examples in a problem description (Chinese or English; plain text, Markdown or HTML) and parses
- * their inputs and outputs. It never invents a test: an example it cannot read is reported with the reason.
- * Stateless and thread-safe.
+ * Finds the examples in a problem description (Chinese or English; plain text, Markdown or HTML) and parses their
+ * inputs and outputs. It never invents a test: an example it cannot read is reported with the reason. Stateless and
+ * thread-safe.
  */
 public final class ExampleParser {
-    private static final Pattern HTML = Pattern.compile("<(p|pre|div|strong|b|code|br|span|img|ul|li|em)\\b[^>]*>",
-            Pattern.CASE_INSENSITIVE);
+    private static final Pattern HTML =
+            Pattern.compile("<(p|pre|div|strong|b|code|br|span|img|ul|li|em)\\b[^>]*>", Pattern.CASE_INSENSITIVE);
     private static final Pattern BLOCK_TAG = Pattern.compile(
             "<\\s*/?\\s*(p|pre|div|br|li|ul|ol|img|h[1-6]|tr|table|blockquote)\\b[^>]*>", Pattern.CASE_INSENSITIVE);
     private static final Pattern ANY_TAG = Pattern.compile("<[^>]+>");
     private static final Pattern ENTITY = Pattern.compile("&(#x[0-9a-fA-F]+|#\\d+|[a-zA-Z]+);");
-    private static final Map<String, String> ENTITIES = Map.of("quot", "\"", "apos", "'", "lt", "<", "gt", ">",
-            "amp", "&", "nbsp", " ", "le", "≤", "ge", "≥", "times", "×", "ne", "≠");
+    private static final Map<String, String> ENTITIES = Map.of(
+            "quot", "\"", "apos", "'", "lt", "<", "gt", ">", "amp", "&", "nbsp", " ", "le", "≤", "ge", "≥", "times",
+            "×", "ne", "≠");
     private static final Pattern HEADER = Pattern.compile(
             "^[ \\t]*(?:#+[ \\t]*)?(示例|样例|例子|Example|Sample)[ \\t]*(\\d*)[ \\t]*[:：]?[ \\t]*(.*)$",
             Pattern.MULTILINE | Pattern.CASE_INSENSITIVE);
@@ -33,8 +34,8 @@ public final class ExampleParser {
     private static final Pattern LABEL = Pattern.compile(
             "^[ \\t]*(?:[-*>][ \\t]*)?(输入|输出|解释|Input|Output|Explanation)[ \\t]*(?:[:：][ \\t]*(.*)|$)",
             Pattern.MULTILINE | Pattern.CASE_INSENSITIVE);
-    private static final Pattern NAMED = Pattern.compile("^(?:且|and)?\\s*([\\p{L}_][\\p{L}\\p{N}_]*)\\s*=\\s*(.*)$",
-            Pattern.DOTALL);
+    private static final Pattern NAMED =
+            Pattern.compile("^(?:且|and)?\\s*([\\p{L}_][\\p{L}\\p{N}_]*)\\s*=\\s*(.*)$", Pattern.DOTALL);
 
     /** {@return every example of the description, parsed or with the reason it could not be} */
     public ParsedExamples parse(String description) {
@@ -55,8 +56,11 @@ public final class ExampleParser {
         }
         text = decodeEntities(text).replace('\u00a0', ' ').replace('\u3000', ' ');
         // Markdown: **Input:**, `value`, fenced blocks and quoted lines.
-        text = text.replace("**", "").replace("__", "").replaceAll("(?m)^[ \\t]*```\\w*[ \\t]*$", "")
-                .replace("`", "").replaceAll("(?m)^[ \\t]*>[ \\t]?", "");
+        text = text.replace("**", "")
+                .replace("__", "")
+                .replaceAll("(?m)^[ \\t]*```\\w*[ \\t]*$", "")
+                .replace("`", "")
+                .replaceAll("(?m)^[ \\t]*>[ \\t]?", "");
         return text;
     }
 
@@ -79,8 +83,7 @@ public final class ExampleParser {
         return out.toString();
     }
 
-    private record Block(String label, String body) {
-    }
+    private record Block(String label, String body) {}
 
     private static List<Block> blocks(String text) {
         var headers = new ArrayList<int[]>();
@@ -148,8 +151,9 @@ public final class ExampleParser {
         try {
             expected = Literals.parse(joinLines(output));
         } catch (IllegalArgumentException e) {
-            return Example.unsupported(label, "output is not a literal (" + e.getMessage() + "): "
-                    + Literals.abbreviate(joinLines(output)));
+            return Example.unsupported(
+                    label,
+                    "output is not a literal (" + e.getMessage() + "): " + Literals.abbreviate(joinLines(output)));
         }
         return Example.ok(label, arguments, expected);
     }
@@ -172,7 +176,8 @@ public final class ExampleParser {
     }
 
     private static ObjectNode parseInput(String raw) {
-        List<String> lines = raw.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
+        List<String> lines =
+                raw.lines().map(String::strip).filter(line -> !line.isEmpty()).toList();
         if (lines.isEmpty()) {
             throw new IllegalArgumentException("empty input");
         }
@@ -180,8 +185,11 @@ public final class ExampleParser {
         if (lines.size() == 2 && lines.get(0).startsWith("[") && lines.get(1).startsWith("[")) {
             JsonNode operations = Literals.parse(lines.get(0));
             JsonNode args = Literals.parse(lines.get(1));
-            if (operations.isArray() && !operations.isEmpty() && operations.get(0).isTextual()
-                    && args.isArray() && args.size() == operations.size()) {
+            if (operations.isArray()
+                    && !operations.isEmpty()
+                    && operations.get(0).isTextual()
+                    && args.isArray()
+                    && args.size() == operations.size()) {
                 arguments.set("operations", operations);
                 arguments.set("arguments", args);
                 return arguments;
@@ -213,6 +221,8 @@ public final class ExampleParser {
     }
 
     private static String joinLines(String text) {
-        return String.join(" ", text.lines().map(String::strip).filter(line -> !line.isEmpty()).toList());
+        return String.join(
+                " ",
+                text.lines().map(String::strip).filter(line -> !line.isEmpty()).toList());
     }
 }

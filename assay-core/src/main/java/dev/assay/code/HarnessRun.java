@@ -17,30 +17,33 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * One harness execution in the sandbox and the reading of its results. The harness gets a fresh random nonce on
- * stdin (never in a file, the environment or argv, where the candidate could read it) and prefixes each result
- * line with it; only lines with the nonce count, and a run without the final sentinel counts every unreported
- * case as failed, never passed.
+ * One harness execution in the sandbox and the reading of its results. The harness gets a fresh random nonce on stdin
+ * (never in a file, the environment or argv, where the candidate could read it) and prefixes each result line with it;
+ * only lines with the nonce count, and a run without the final sentinel counts every unreported case as failed, never
+ * passed.
  */
 final class HarnessRun {
     private static final SecureRandom RANDOM = new SecureRandom();
     /** What the harness itself reports per test: an output, or why there is none. */
     private static final Set<String> REPORTED = Set.of("ok", "timeout", "runtime_error");
 
-    private HarnessRun() {
-    }
+    private HarnessRun() {}
 
     /**
-     * Files to write, the command to run, the harness configuration (cases included), and the host paths the
-     * command reads besides the system and the language runtimes (shown read-only in the sandbox).
+     * Files to write, the command to run, the harness configuration (cases included), and the host paths the command
+     * reads besides the system and the language runtimes (shown read-only in the sandbox).
      */
-    record Plan(Map<String, String> files, List<String> command, ObjectNode config, int caseCount,
-                SandboxLimits limits, List<Path> readOnly) {
-    }
+    record Plan(
+            Map<String, String> files,
+            List<String> command,
+            ObjectNode config,
+            int caseCount,
+            SandboxLimits limits,
+            List<Path> readOnly) {}
 
     /** {@return one outcome per case} */
     static List<Outcome> execute(Sandbox sandbox, Plan plan) throws InterruptedException {
@@ -55,8 +58,8 @@ final class HarnessRun {
             String nonce = nonce();
             ObjectNode config = plan.config().deepCopy();
             config.put("nonce", nonce);
-            SandboxResult result = sandbox.run(new SandboxRequest(plan.command(), dir, Map.of(),
-                    Json.write(config) + "\n", plan.limits(), plan.readOnly()));
+            SandboxResult result = sandbox.run(new SandboxRequest(
+                    plan.command(), dir, Map.of(), Json.write(config) + "\n", plan.limits(), plan.readOnly()));
             return read(result, nonce, plan.caseCount());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -93,8 +96,13 @@ final class HarnessRun {
                 break;
             }
             if (record.has("load_error")) {
-                Arrays.fill(outcomes, new Outcome(record.get("load_error").asText(), null,
-                        "the code failed to load: " + record.path("message").asText()));
+                Arrays.fill(
+                        outcomes,
+                        new Outcome(
+                                record.get("load_error").asText(),
+                                null,
+                                "the code failed to load: "
+                                        + record.path("message").asText()));
                 continue;
             }
             int index = record.path("i").asInt(-1);
@@ -110,14 +118,16 @@ final class HarnessRun {
     }
 
     /**
-     * The harness reports outputs, never verdicts: the comparison happens here. A program that found the nonce
-     * could write any line, so a status the harness never sends (such as {@code passed}) is not believed.
+     * The harness reports outputs, never verdicts: the comparison happens here. A program that found the nonce could
+     * write any line, so a status the harness never sends (such as {@code passed}) is not believed.
      */
     private static Outcome reported(JsonNode record) {
         String status = record.path("status").asText();
         if (!REPORTED.contains(status)) {
-            return new Outcome("runtime_error", null, "the program's process reported '" + status
-                    + "', which the harness never sends");
+            return new Outcome(
+                    "runtime_error",
+                    null,
+                    "the program's process reported '" + status + "', which the harness never sends");
         }
         return new Outcome(status, record.get("actual"), record.path("message").asText(""));
     }
@@ -126,11 +136,11 @@ final class HarnessRun {
         if (result.timedOut()) {
             return new Outcome("timeout", null, "the program was killed at the time limit before reporting");
         }
-        String why = ended ? "the harness reported no result for this case"
+        String why = ended
+                ? "the harness reported no result for this case"
                 : "the program ended (exit code " + result.exitCode() + ") before the harness finished";
         String stderr = result.stderr().strip();
-        return new Outcome("runtime_error", null,
-                stderr.isEmpty() ? why : why + ": " + tail(stderr, 1500));
+        return new Outcome("runtime_error", null, stderr.isEmpty() ? why : why + ": " + tail(stderr, 1500));
     }
 
     static String tail(String text, int max) {

@@ -20,14 +20,14 @@ import java.util.stream.Collectors;
 
 /**
  * Compiles Java code with {@code javac -parameters} next to {@code AssayHarness.java} and runs it, all inside the
- * sandbox. {@code class Solution} methods are bound by parameter name with positional fallback; ListNode/TreeNode
- * are provided (as on judge sites) unless the code defines them; the usual {@code java.util} imports are added.
- * The harness reads JSON with the Jackson jars Assay itself runs with.
+ * sandbox. {@code class Solution} methods are bound by parameter name with positional fallback; ListNode/TreeNode are
+ * provided (as on judge sites) unless the code defines them; the usual {@code java.util} imports are added. The harness
+ * reads JSON with the Jackson jars Assay itself runs with.
  */
 final class JavaRunner implements LanguageRunner {
     private static final String HARNESS = LanguageRunner.resource("AssayHarness.java");
-    private static final String IMPORTS = "import java.util.*; import java.util.function.*; "
-            + "import java.util.stream.*; import java.math.*;\n";
+    private static final String IMPORTS =
+            "import java.util.*; import java.util.function.*; " + "import java.util.stream.*; import java.math.*;\n";
     private static final Pattern PUBLIC_CLASS = Pattern.compile("\\bpublic\\s+(?:final\\s+)?class\\s+(\\w+)");
     /** The JVM reserves far more address space than its heap; -Xmx is what really bounds its memory. */
     private static final long MIN_ADDRESS_SPACE = 8L << 30;
@@ -52,15 +52,19 @@ final class JavaRunner implements LanguageRunner {
         Matcher publicClass = PUBLIC_CLASS.matcher(code);
         files.put((publicClass.find() ? publicClass.group(1) : "Solution") + ".java", IMPORTS + code);
         if (!Pattern.compile("\\bclass\\s+ListNode\\b").matcher(code).find()) {
-            files.put("ListNode.java", "public class ListNode { public int val; public ListNode next; "
-                    + "public ListNode() {} public ListNode(int val) { this.val = val; } "
-                    + "public ListNode(int val, ListNode next) { this.val = val; this.next = next; } }\n");
+            files.put(
+                    "ListNode.java",
+                    "public class ListNode { public int val; public ListNode next; "
+                            + "public ListNode() {} public ListNode(int val) { this.val = val; } "
+                            + "public ListNode(int val, ListNode next) { this.val = val; this.next = next; } }\n");
         }
         if (!Pattern.compile("\\bclass\\s+TreeNode\\b").matcher(code).find()) {
-            files.put("TreeNode.java", "public class TreeNode { public int val; public TreeNode left; "
-                    + "public TreeNode right; public TreeNode() {} public TreeNode(int val) { this.val = val; } "
-                    + "public TreeNode(int val, TreeNode left, TreeNode right) { this.val = val; this.left = left; "
-                    + "this.right = right; } }\n");
+            files.put(
+                    "TreeNode.java",
+                    "public class TreeNode { public int val; public TreeNode left; "
+                            + "public TreeNode right; public TreeNode() {} public TreeNode(int val) { this.val = val; } "
+                            + "public TreeNode(int val, TreeNode left, TreeNode right) { this.val = val; this.left = left; "
+                            + "this.right = right; } }\n");
         }
         files.put("AssayHarness.java", HARNESS);
         long heapMiB = Math.max(64, limits.memoryBytes() >> 20);
@@ -69,12 +73,20 @@ final class JavaRunner implements LanguageRunner {
         String script = "\"$1\" -J-Xmx256m -J-XX:+UseSerialGC -J-XX:TieredStopAtLevel=1 -nowarn -parameters "
                 + "-encoding UTF-8 -cp \"$0\" -d classes *.java && exec \"$2\" -Xmx" + heapMiB + "m -XX:+UseSerialGC "
                 + "-XX:TieredStopAtLevel=1 -Xss64m -cp \"classes:$0\" AssayHarness";
-        var javaLimits = new SandboxLimits(limits.wallTime().plus(COMPILE_TIME),
-                Math.max(limits.memoryBytes(), MIN_ADDRESS_SPACE), limits.maxProcesses(), limits.maxOutputBytes());
+        var javaLimits = new SandboxLimits(
+                limits.wallTime().plus(COMPILE_TIME),
+                Math.max(limits.memoryBytes(), MIN_ADDRESS_SPACE),
+                limits.maxProcesses(),
+                limits.maxOutputBytes());
         // The Jackson jars are shown read-only where they are, which may be under the host's /tmp.
         String classpath = jacksonJars.stream().map(Path::toString).collect(Collectors.joining(File.pathSeparator));
-        return new HarnessRun.Plan(files, List.of("/bin/sh", "-c", script, classpath, javac, bin + "/java"), config,
-                caseCount, javaLimits, jacksonJars);
+        return new HarnessRun.Plan(
+                files,
+                List.of("/bin/sh", "-c", script, classpath, javac, bin + "/java"),
+                config,
+                caseCount,
+                javaLimits,
+                jacksonJars);
     }
 
     /** Where Jackson's classes are loaded from (separate jars, or one shaded jar). */
@@ -85,7 +97,10 @@ final class JavaRunner implements LanguageRunner {
             Set<Path> paths = new LinkedHashSet<>();
             for (Class<?> type : List.of(ObjectMapper.class, JsonFactory.class, JsonProperty.class)) {
                 try {
-                    paths.add(Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()));
+                    paths.add(Path.of(type.getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI()));
                 } catch (URISyntaxException | NullPointerException e) {
                     throw new IllegalStateException("cannot locate Jackson for the Java harness", e);
                 }

@@ -9,8 +9,8 @@ import java.util.Map;
 
 /**
  * Runs JavaScript through {@code harness.js} on Node. Functions and {@code class Solution} methods are bound by
- * parameter name with positional fallback; lists and trees follow the JSDoc types above the function, as judge
- * sites write them.
+ * parameter name with positional fallback; lists and trees follow the JSDoc types above the function, as judge sites
+ * write them.
  */
 final class JavaScriptRunner implements LanguageRunner {
     private static final String HARNESS = LanguageRunner.resource("harness.js");
@@ -21,10 +21,17 @@ final class JavaScriptRunner implements LanguageRunner {
     public HarnessRun.Plan plan(String code, ObjectNode config, int caseCount, SandboxLimits limits) {
         long heapMiB = Math.max(64, limits.memoryBytes() >> 20);
         String node = Runtimes.find().node().map(Path::toString).orElse("node");
-        var nodeLimits = new SandboxLimits(limits.wallTime(), Math.max(limits.memoryBytes(), MIN_ADDRESS_SPACE),
-                limits.maxProcesses(), limits.maxOutputBytes());
-        return new HarnessRun.Plan(Map.of("solution.js", code, "harness.js", HARNESS),
-                List.of(node, "--max-old-space-size=" + heapMiB, "harness.js"), config, caseCount, nodeLimits,
+        var nodeLimits = new SandboxLimits(
+                limits.wallTime(),
+                Math.max(limits.memoryBytes(), MIN_ADDRESS_SPACE),
+                limits.maxProcesses(),
+                limits.maxOutputBytes());
+        return new HarnessRun.Plan(
+                Map.of("solution.js", code, "harness.js", HARNESS),
+                List.of(node, "--max-old-space-size=" + heapMiB, "harness.js"),
+                config,
+                caseCount,
+                nodeLimits,
                 List.of());
     }
 }

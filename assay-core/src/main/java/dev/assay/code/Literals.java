@@ -10,9 +10,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Reads values as problem statements write them: JSON, plus the Python spellings ({@code True}, {@code None},
- * single quotes, tuples) and trailing commas. Also splits argument lists on top-level commas (ASCII or full-width),
- * minding brackets and quotes. Stateless and thread-safe.
+ * Reads values as problem statements write them: JSON, plus the Python spellings ({@code True}, {@code None}, single
+ * quotes, tuples) and trailing commas. Also splits argument lists on top-level commas (ASCII or full-width), minding
+ * brackets and quotes. Stateless and thread-safe.
  */
 final class Literals {
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
@@ -69,7 +69,10 @@ final class Literals {
             }
         }
         pieces.add(text.substring(start));
-        return pieces.stream().map(String::strip).filter(piece -> !piece.isEmpty()).toList();
+        return pieces.stream()
+                .map(String::strip)
+                .filter(piece -> !piece.isEmpty())
+                .toList();
     }
 
     private JsonNode value() {
@@ -196,9 +199,11 @@ final class Literals {
             case "true", "True" -> NODES.booleanNode(true);
             case "false", "False" -> NODES.booleanNode(false);
             case "null", "None" -> NODES.nullNode();
-            default -> throw new IllegalArgumentException(word.isEmpty()
-                    ? "unexpected character '" + text.charAt(start) + "' at offset " + start
-                    : "not a literal: " + abbreviate(word));
+            default ->
+                throw new IllegalArgumentException(
+                        word.isEmpty()
+                                ? "unexpected character '" + text.charAt(start) + "' at offset " + start
+                                : "not a literal: " + abbreviate(word));
         };
     }
 

@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.node.NullNode;
 /**
  * What the harness reported for one case, before comparison.
  *
- * @param status  {@code ok} (a value was returned), {@code passed} / {@code wrong_answer} (test code judged itself),
- *                {@code timeout} or {@code runtime_error}
- * @param actual  the value returned, as JSON; JSON null when none
+ * @param status {@code ok} (a value was returned), {@code passed} / {@code wrong_answer} (test code judged itself),
+ *     {@code timeout} or {@code runtime_error}
+ * @param actual the value returned, as JSON; JSON null when none
  * @param message the error, when there was one; empty otherwise
  */
 record Outcome(String status, JsonNode actual, String message) {

@@ -12,7 +12,9 @@ import java.util.Locale;
 public record ParsedExamples(List<Example> examples) {
     /** Whether all, some or none of a question's examples parsed. */
     public enum Status {
-        OK, PARTIAL, NONE;
+        OK,
+        PARTIAL,
+        NONE;
 
         @JsonValue
         public String wireName() {
@@ -26,7 +28,9 @@ public record ParsedExamples(List<Example> examples) {
 
     /** {@return the examples that can be used as tests} */
     public List<Example> usable() {
-        return examples.stream().filter(example -> example.status() == Example.Status.OK).toList();
+        return examples.stream()
+                .filter(example -> example.status() == Example.Status.OK)
+                .toList();
     }
 
     /** {@return ok when every example parsed (and there is at least one), none when none did, else partial} */

@@ -18,7 +18,12 @@ final class PythonRunner implements LanguageRunner {
         // The real interpreter, not a version manager's shim: a shim costs a shell per run and lives in a home
         // directory the sandbox does not show.
         String python = Runtimes.find().python().map(Path::toString).orElse("python3");
-        return new HarnessRun.Plan(Map.of("solution.py", code, "harness.py", HARNESS),
-                List.of(python, "-I", "harness.py"), config, caseCount, limits, List.of());
+        return new HarnessRun.Plan(
+                Map.of("solution.py", code, "harness.py", HARNESS),
+                List.of(python, "-I", "harness.py"),
+                config,
+                caseCount,
+                limits,
+                List.of());
     }
 }

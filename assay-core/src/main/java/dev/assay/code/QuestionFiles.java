@@ -18,14 +18,13 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * Reads code questions from files: a suite or case file (JSON, YAML: a list, or an object with {@code cases}),
- * JSONL with one question per line (HumanEval's format included), or a directory of such files. A simple reader
- * for {@code assay code extract} and the bench; suites proper are loaded by the case loader. Stateless.
+ * Reads code questions from files: a suite or case file (JSON, YAML: a list, or an object with {@code cases}), JSONL
+ * with one question per line (HumanEval's format included), or a directory of such files. A simple reader for
+ * {@code assay code extract} and the bench; suites proper are loaded by the case loader. Stateless.
  */
 public final class QuestionFiles {
 
-    private QuestionFiles() {
-    }
+    private QuestionFiles() {}
 
     /**
      * {@return the questions in a file or directory, in file order}
@@ -36,7 +35,10 @@ public final class QuestionFiles {
         var cases = new ArrayList<Case>();
         if (Files.isDirectory(path)) {
             try (Stream<Path> files = Files.walk(path)) {
-                for (Path file : files.filter(Files::isRegularFile).filter(QuestionFiles::readable).sorted().toList()) {
+                for (Path file : files.filter(Files::isRegularFile)
+                        .filter(QuestionFiles::readable)
+                        .sorted()
+                        .toList()) {
                     cases.addAll(readFile(file));
                 }
             } catch (IOException e) {
@@ -91,12 +93,24 @@ public final class QuestionFiles {
         if (id.isEmpty()) {
             id = file.getFileName() + ":" + line;
         }
-        if (!attributes.has("test_code") && row.path("test").isTextual() && row.get("test").asText().contains("def check")) {
+        if (!attributes.has("test_code")
+                && row.path("test").isTextual()
+                && row.get("test").asText().contains("def check")) {
             attributes.put("test_code", row.get("test").asText());
         }
         String prompt = first(row, "prompt", "description", "content", "question", "input");
-        return new Case(id, row.path("dimension").asText("code"), row.path("language").asText(""), prompt, 1.0,
-                null, List.of(Check.of("code", null)), List.of(), List.of(), Map.of(), attributes,
+        return new Case(
+                id,
+                row.path("dimension").asText("code"),
+                row.path("language").asText(""),
+                prompt,
+                1.0,
+                null,
+                List.of(Check.of("code", null)),
+                List.of(),
+                List.of(),
+                Map.of(),
+                attributes,
                 new SourceRef(file.toString(), line));
     }
 
@@ -110,7 +124,7 @@ public final class QuestionFiles {
     }
 
     private static AssayException unreadable(Path path, Exception cause) {
-        return new AssayException(Problem.of("code.unreadable", "cannot read questions from " + path + ": "
-                + cause.getMessage()), cause);
+        return new AssayException(
+                Problem.of("code.unreadable", "cannot read questions from " + path + ": " + cause.getMessage()), cause);
     }
 }

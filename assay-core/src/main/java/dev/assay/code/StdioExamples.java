@@ -6,33 +6,30 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The sample input and output of a program-style question ("Sample Input 1" / "输入样例" / "样例输入" and their
- * outputs): text a program reads on stdin and must print, kept as written (line by line, trailing spaces and blank
- * lines at the ends removed). Such questions have no function to call, so these samples are the tests.
+ * The sample input and output of a program-style question ("Sample Input 1" / "输入样例" / "样例输入" and their outputs): text
+ * a program reads on stdin and must print, kept as written (line by line, trailing spaces and blank lines at the ends
+ * removed). Such questions have no function to call, so these samples are the tests.
  */
 final class StdioExamples {
     private static final String NUMBER = "\\s*#?\\s*(\\d*)\\s*[:：]?";
     private static final Pattern INPUT = Pattern.compile(
-            "^\\s*(?:sample\\s+input|input\\s+sample|输入样例|样例输入|输入示例)" + NUMBER + "(.*)$",
-            Pattern.CASE_INSENSITIVE);
+            "^\\s*(?:sample\\s+input|input\\s+sample|输入样例|样例输入|输入示例)" + NUMBER + "(.*)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern OUTPUT = Pattern.compile(
-            "^\\s*(?:sample\\s+output|output\\s+sample|输出样例|样例输出|输出示例)" + NUMBER + "(.*)$",
-            Pattern.CASE_INSENSITIVE);
+            "^\\s*(?:sample\\s+output|output\\s+sample|输出样例|样例输出|输出示例)" + NUMBER + "(.*)$", Pattern.CASE_INSENSITIVE);
     /** What ends a sample besides the next sample header. */
     private static final Pattern STOP = Pattern.compile(
             "^\\s*(?:提示|说明|样例解释|数据范围|注意|explanation|note|hint|constraints)\\b.*$|^\\s*(?:提示|说明|样例解释|数据范围|注意).*$",
             Pattern.CASE_INSENSITIVE);
 
-    private StdioExamples() {
-    }
+    private StdioExamples() {}
 
     /** A sample: its label, what the program reads and what it must print. */
-    record Sample(String label, String stdin, String stdout) {
-    }
+    record Sample(String label, String stdin, String stdout) {}
 
     /** {@return the samples, inputs paired with outputs in order; empty for a question without sample headers} */
     static List<Sample> parse(String description) {
-        String[] lines = ExampleParser.plainText(description == null ? "" : description).split("\n", -1);
+        String[] lines =
+                ExampleParser.plainText(description == null ? "" : description).split("\n", -1);
         List<String[]> inputs = new ArrayList<>();
         List<String> outputs = new ArrayList<>();
         StringBuilder current = null;
@@ -70,8 +67,8 @@ final class StdioExamples {
         return samples;
     }
 
-    private static void close(StringBuilder block, boolean input, String label, List<String[]> inputs,
-                              List<String> outputs) {
+    private static void close(
+            StringBuilder block, boolean input, String label, List<String[]> inputs, List<String> outputs) {
         if (block == null) {
             return;
         }

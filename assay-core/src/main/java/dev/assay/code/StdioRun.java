@@ -22,10 +22,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Runs a whole program once per sample, in one sandbox: each run reads its sample on stdin and its stdout is kept
- * for comparison outside the sandbox, so the expected outputs never enter it. A Java program is compiled once,
- * first. Each run has its own time limit ({@code timeout}); exit code 124 is a timeout, any other non-zero code a
- * runtime error with the program's stderr.
+ * Runs a whole program once per sample, in one sandbox: each run reads its sample on stdin and its stdout is kept for
+ * comparison outside the sandbox, so the expected outputs never enter it. A Java program is compiled once, first. Each
+ * run has its own time limit ({@code timeout}); exit code 124 is a timeout, any other non-zero code a runtime error
+ * with the program's stderr.
  */
 final class StdioRun {
     private static final Pattern JAVA_MAIN_CLASS = Pattern.compile(
@@ -33,11 +33,16 @@ final class StdioRun {
     private static final int MESSAGE_CHARS = 2000;
     private static final int MAX_READ_BYTES = 8 << 20;
 
-    private StdioRun() {
-    }
+    private StdioRun() {}
 
-    static List<Outcome> execute(Sandbox sandbox, String language, String code, List<StdioExamples.Sample> samples,
-                                 double caseTimeoutSeconds, long heapBytes, SandboxLimits limits)
+    static List<Outcome> execute(
+            Sandbox sandbox,
+            String language,
+            String code,
+            List<StdioExamples.Sample> samples,
+            double caseTimeoutSeconds,
+            long heapBytes,
+            SandboxLimits limits)
             throws InterruptedException {
         Path dir = null;
         try {
@@ -47,10 +52,11 @@ final class StdioRun {
                 Files.writeString(dir.resolve("in_" + i), samples.get(i).stdin());
             }
             String seconds = String.format(Locale.ROOT, "%.3f", caseTimeoutSeconds);
-            String script = run.startsWith("javac ") ? compileThen(run, samples.size(), seconds)
+            String script = run.startsWith("javac ")
+                    ? compileThen(run, samples.size(), seconds)
                     : loop(run, samples.size(), seconds);
-            SandboxResult result = sandbox.run(new SandboxRequest(List.of("/bin/sh", "-c", script), dir, Map.of(),
-                    "", limits, List.of()));
+            SandboxResult result = sandbox.run(
+                    new SandboxRequest(List.of("/bin/sh", "-c", script), dir, Map.of(), "", limits, List.of()));
             return read(dir, samples.size(), result);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -100,15 +106,18 @@ final class StdioRun {
 
     private static List<Outcome> read(Path dir, int count, SandboxResult result) throws IOException {
         var outcomes = new ArrayList<Outcome>();
-        String compileError = Files.exists(dir.resolve("compile_err")) && !Files.exists(dir.resolve("rc_0"),
-                LinkOption.NOFOLLOW_LINKS)
-                ? text(dir.resolve("compile_err")) : null;
+        String compileError = Files.exists(dir.resolve("compile_err"))
+                        && !Files.exists(dir.resolve("rc_0"), LinkOption.NOFOLLOW_LINKS)
+                ? text(dir.resolve("compile_err"))
+                : null;
         for (int i = 0; i < count; i++) {
             Path rc = dir.resolve("rc_" + i);
             if (compileError != null) {
                 outcomes.add(new Outcome("runtime_error", null, "compilation failed: " + brief(compileError)));
             } else if (!Files.isRegularFile(rc, LinkOption.NOFOLLOW_LINKS)) {
-                outcomes.add(new Outcome(result.timedOut() ? "timeout" : "runtime_error", null,
+                outcomes.add(new Outcome(
+                        result.timedOut() ? "timeout" : "runtime_error",
+                        null,
                         "the sample did not run: " + brief(result.stderr())));
             } else {
                 String written = text(rc).strip();
@@ -116,8 +125,8 @@ final class StdioRun {
                 if (code == 124 || code == 137) {
                     outcomes.add(new Outcome("timeout", null, "no output in time"));
                 } else if (code != 0) {
-                    outcomes.add(new Outcome("runtime_error", null,
-                            "exit code " + code + ": " + brief(text(dir.resolve("err_" + i)))));
+                    outcomes.add(new Outcome(
+                            "runtime_error", null, "exit code " + code + ": " + brief(text(dir.resolve("err_" + i)))));
                 } else {
                     outcomes.add(new Outcome("ok", TextNode.valueOf(text(dir.resolve("out_" + i))), ""));
                 }
@@ -127,8 +136,8 @@ final class StdioRun {
     }
 
     /**
-     * {@return the start of a file the program's run left, as text} The program could have replaced it by a link
-     * to a file of the host, which is followed here outside the sandbox: only a regular file is read.
+     * {@return the start of a file the program's run left, as text} The program could have replaced it by a link to a
+     * file of the host, which is followed here outside the sandbox: only a regular file is read.
      */
     private static String text(Path file) throws IOException {
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {

@@ -9,11 +9,11 @@ import java.util.Objects;
 /**
  * One test a candidate program is run against.
  *
- * @param label    where it came from ({@code Example 1}, {@code test 3}); never blank
- * @param input    argument name to value; positional ones named {@code #0}, {@code #1}...; for a design problem
- *                 {@code operations} and {@code arguments}
+ * @param label where it came from ({@code Example 1}, {@code test 3}); never blank
+ * @param input argument name to value; positional ones named {@code #0}, {@code #1}...; for a design problem
+ *     {@code operations} and {@code arguments}
  * @param expected the expected result (for a design problem, the list of method results); JSON null allowed
- * @param design   whether the input is a class-design operation list
+ * @param design whether the input is a class-design operation list
  */
 public record TestCase(String label, ObjectNode input, JsonNode expected, boolean design) {
     public TestCase {

@@ -24,22 +24,22 @@ import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * A HumanEval-style question graded by its own test code ({@code check(candidate)}), with the test code and the
- * candidate's program in two sandboxes that share nothing: the checker calls {@code candidate(...)}, Assay carries
- * each call's arguments to the program and its answer back, as plain data. The program never sees the test code,
- * the expected values or the checker's process, so it can neither read them nor forge the verdict; and an object
- * that claims to equal anything cannot cross. Python only, as HumanEval is.
+ * candidate's program in two sandboxes that share nothing: the checker calls {@code candidate(...)}, Assay carries each
+ * call's arguments to the program and its answer back, as plain data. The program never sees the test code, the
+ * expected values or the checker's process, so it can neither read them nor forge the verdict; and an object that
+ * claims to equal anything cannot cross. Python only, as HumanEval is.
  */
 final class TestCodeRun {
-    private static final String CHECKER = LanguageRunner.resource("plain_data.py")
-            + LanguageRunner.resource("checker.py");
+    private static final String CHECKER =
+            LanguageRunner.resource("plain_data.py") + LanguageRunner.resource("checker.py");
     private static final int CHECKER_OUTPUT_BYTES = 1 << 20;
 
-    private TestCodeRun() {
-    }
+    private TestCodeRun() {}
 
     /** {@return the outcome of the question's check against {@code program}} */
-    static Outcome execute(Sandbox sandbox, CodeQuestion question, String program, double caseTimeoutSeconds,
-                           SandboxLimits limits) throws InterruptedException {
+    static Outcome execute(
+            Sandbox sandbox, CodeQuestion question, String program, double caseTimeoutSeconds, SandboxLimits limits)
+            throws InterruptedException {
         Path checkerDir = null;
         Path programDir = null;
         String python = Runtimes.find().python().map(Path::toString).orElse("python3");
@@ -49,17 +49,22 @@ final class TestCodeRun {
             Files.writeString(checkerDir.resolve("checker.py"), CHECKER);
             Files.writeString(programDir.resolve("harness.py"), PythonRunner.HARNESS);
             Files.writeString(programDir.resolve("solution.py"), program);
-            var checkerLimits = new SandboxLimits(limits.wallTime(), limits.memoryBytes(), limits.maxProcesses(),
-                    CHECKER_OUTPUT_BYTES);
-            try (SandboxProcess checker = sandbox.start(new SandboxRequest(List.of(python, "-I", "checker.py"),
-                         checkerDir, Map.of(), "", checkerLimits));
-                 SandboxProcess candidate = sandbox.start(new SandboxRequest(List.of(python, "-I", "harness.py"),
-                         programDir, Map.of(), "", limits))) {
+            var checkerLimits = new SandboxLimits(
+                    limits.wallTime(), limits.memoryBytes(), limits.maxProcesses(), CHECKER_OUTPUT_BYTES);
+            try (SandboxProcess checker = sandbox.start(new SandboxRequest(
+                            List.of(python, "-I", "checker.py"), checkerDir, Map.of(), "", checkerLimits));
+                    SandboxProcess candidate = sandbox.start(new SandboxRequest(
+                            List.of(python, "-I", "harness.py"), programDir, Map.of(), "", limits))) {
                 String nonce = HarnessRun.nonce();
-                ObjectNode checkerConfig = Json.object().put("prelude", question.description())
-                        .put("test_code", question.testCode()).put("case_timeout", caseTimeoutSeconds);
-                ObjectNode programConfig = Json.object().put("serve", true).put("nonce", nonce)
-                        .put("entry_point", question.entryPoint()).put("case_timeout", caseTimeoutSeconds);
+                ObjectNode checkerConfig = Json.object()
+                        .put("prelude", question.description())
+                        .put("test_code", question.testCode())
+                        .put("case_timeout", caseTimeoutSeconds);
+                ObjectNode programConfig = Json.object()
+                        .put("serve", true)
+                        .put("nonce", nonce)
+                        .put("entry_point", question.entryPoint())
+                        .put("case_timeout", caseTimeoutSeconds);
                 return relay(checker, candidate, checkerConfig, programConfig, nonce, limits);
             }
         } catch (IOException e) {
@@ -75,15 +80,19 @@ final class TestCodeRun {
     }
 
     /** One line from either process; a null line is the end of its output. */
-    private record Line(boolean fromChecker, String text) {
-    }
+    private record Line(boolean fromChecker, String text) {}
 
     /**
-     * Carries calls from the checker to the program and answers back until the checker gives its verdict. Both
-     * outputs are read at once, so a checker whose own timer fires while the program still computes is heard.
+     * Carries calls from the checker to the program and answers back until the checker gives its verdict. Both outputs
+     * are read at once, so a checker whose own timer fires while the program still computes is heard.
      */
-    private static Outcome relay(SandboxProcess checker, SandboxProcess candidate, ObjectNode checkerConfig,
-                                 ObjectNode programConfig, String nonce, SandboxLimits limits)
+    private static Outcome relay(
+            SandboxProcess checker,
+            SandboxProcess candidate,
+            ObjectNode checkerConfig,
+            ObjectNode programConfig,
+            String nonce,
+            SandboxLimits limits)
             throws InterruptedException {
         long started = System.nanoTime();
         var lines = new LinkedBlockingQueue<Line>();
@@ -96,33 +105,49 @@ final class TestCodeRun {
             Line line = lines.take();
             if (line.fromChecker()) {
                 if (line.text() == null) {
-                    boolean outOfTime = System.nanoTime() - started >= limits.wallTime().toNanos();
-                    return new Outcome(outOfTime ? "timeout" : "runtime_error", null,
+                    boolean outOfTime =
+                            System.nanoTime() - started >= limits.wallTime().toNanos();
+                    return new Outcome(
+                            outOfTime ? "timeout" : "runtime_error",
+                            null,
                             "the test code ended without a verdict" + stderrOf(checker));
                 }
                 JsonNode message = parse(line.text());
                 if (message.has("verdict")) {
-                    return new Outcome(message.path("verdict").asText(), null, message.path("message").asText(""));
+                    return new Outcome(
+                            message.path("verdict").asText(),
+                            null,
+                            message.path("message").asText(""));
                 }
                 if (!programOpen || !send(candidate.stdin(), message.path("call"))) {
                     programOpen = false;
-                    send(checker.stdin(), Json.object().put("error", "the program ended before answering"
-                            + stderrOf(candidate)));
+                    send(
+                            checker.stdin(),
+                            Json.object().put("error", "the program ended before answering" + stderrOf(candidate)));
                 }
             } else if (line.text() == null) {
                 programOpen = false;
                 // The checker may be waiting for an answer that will never come.
-                send(checker.stdin(), Json.object().put("error", "the program ended before answering"
-                        + stderrOf(candidate)));
+                send(
+                        checker.stdin(),
+                        Json.object().put("error", "the program ended before answering" + stderrOf(candidate)));
             } else if (line.text().startsWith(prefix)) {
                 // What the program printed on its own went to stderr; anything else on stdout is not an answer.
                 JsonNode answer = parse(line.text().substring(prefix.length()));
                 if (answer.has("load_error")) {
-                    return new Outcome(answer.path("load_error").asText(), null,
+                    return new Outcome(
+                            answer.path("load_error").asText(),
+                            null,
                             "the code failed to load: " + answer.path("message").asText());
                 }
-                send(checker.stdin(), answer.has("ok") ? answer : Json.object().put("error",
-                        answer.path("error").asText("the program's answer is not valid")));
+                send(
+                        checker.stdin(),
+                        answer.has("ok")
+                                ? answer
+                                : Json.object()
+                                        .put(
+                                                "error",
+                                                answer.path("error").asText("the program's answer is not valid")));
             }
         }
     }

@@ -9,10 +9,10 @@ import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.Yaml;
 import dev.assay.check.judge.JudgeModel;
-import dev.assay.score.Weights;
-import dev.assay.subject.AgentSettings;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
+import dev.assay.score.Weights;
+import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
 import dev.assay.subject.sse.EventMapping;
 import dev.assay.subject.sse.SseAgentSettings;
@@ -38,18 +38,22 @@ import java.util.function.Function;
  * defaults. Holds no secret: keys and tokens are named by their environment variables, and literal values that look
  * like secrets are refused. Immutable.
  *
- * @param file       where it was read from
- * @param version    the file format version (1)
- * @param defaults   run defaults; {@link RunDefaults#NONE} when the section is absent
- * @param targets    targets by name, in file order
+ * @param file where it was read from
+ * @param version the file format version (1)
+ * @param defaults run defaults; {@link RunDefaults#NONE} when the section is absent
+ * @param targets targets by name, in file order
  * @param mcpServers MCP servers, in file order
- * @param judges     judge models, in file order; the first is the default judge
+ * @param judges judge models, in file order; the first is the default judge
  */
-public record AssayConfig(Path file, int version, RunDefaults defaults, Map<String, TargetConfig> targets,
-                          List<McpServerConfig> mcpServers, List<JudgeConfig> judges) {
+public record AssayConfig(
+        Path file,
+        int version,
+        RunDefaults defaults,
+        Map<String, TargetConfig> targets,
+        List<McpServerConfig> mcpServers,
+        List<JudgeConfig> judges) {
     /** The format version this code reads. */
     public static final int FORMAT_VERSION = 1;
-
 
     public AssayConfig {
         Objects.requireNonNull(file, "file");
@@ -62,21 +66,22 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
     /**
      * Reads and validates a configuration file.
      *
-     * @throws AssayException {@code config.not_found} when the file is missing, {@code config.invalid} for YAML
-     *                        syntax and validation errors, {@code config.secret} for a literal secret; each names
-     *                        the file, the line and the field in its details ({@code file}, {@code line},
-     *                        {@code field})
+     * @throws AssayException {@code config.not_found} when the file is missing, {@code config.invalid} for YAML syntax
+     *     and validation errors, {@code config.secret} for a literal secret; each names the file, the line and the
+     *     field in its details ({@code file}, {@code line}, {@code field})
      */
     public static AssayConfig load(Path file) {
         String text;
         try {
             text = Files.readString(file);
         } catch (NoSuchFileException e) {
-            throw new AssayException(Problem.of("config.not_found", file + ": no such file")
-                    .withDetail("file", file.toString()));
+            throw new AssayException(
+                    Problem.of("config.not_found", file + ": no such file").withDetail("file", file.toString()));
         } catch (IOException e) {
-            throw new AssayException(Problem.of("config.unreadable", file + ": " + e.getMessage())
-                    .withDetail("file", file.toString()), e);
+            throw new AssayException(
+                    Problem.of("config.unreadable", file + ": " + e.getMessage())
+                            .withDetail("file", file.toString()),
+                    e);
         }
         JsonNode tree;
         Map<String, Integer> lines = new HashMap<>();
@@ -86,10 +91,18 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
         } catch (IOException e) {
             // Reading from a string, so every failure here is a syntax error with a location.
             var syntax = e instanceof JsonProcessingException processing ? processing : null;
-            int line = syntax == null || syntax.getLocation() == null ? 0 : syntax.getLocation().getLineNr();
-            throw new AssayException(Problem.of(ConfigNode.INVALID, file + ":" + line + ": not valid YAML: "
-                            + (syntax == null ? e.getMessage() : syntax.getOriginalMessage()))
-                    .withDetail("file", file.toString()).withDetail("line", line).withDetail("field", null), e);
+            int line = syntax == null || syntax.getLocation() == null
+                    ? 0
+                    : syntax.getLocation().getLineNr();
+            throw new AssayException(
+                    Problem.of(
+                                    ConfigNode.INVALID,
+                                    file + ":" + line + ": not valid YAML: "
+                                            + (syntax == null ? e.getMessage() : syntax.getOriginalMessage()))
+                            .withDetail("file", file.toString())
+                            .withDetail("line", line)
+                            .withDetail("field", null),
+                    e);
         }
         var root = new ConfigNode(tree, "", file, lines);
         if (tree == null || tree.isMissingNode() || tree.isNull()) {
@@ -108,8 +121,7 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
         var judges = new ArrayList<JudgeConfig>();
         root.get("judges").entries().forEach((name, node) -> judges.add(judge(name, node)));
         RunDefaults defaults = defaults(root.get("defaults"), targets);
-        return new AssayConfig(file, version == null ? FORMAT_VERSION : version, defaults, targets, mcpServers,
-                judges);
+        return new AssayConfig(file, version == null ? FORMAT_VERSION : version, defaults, targets, mcpServers, judges);
     }
 
     /** Records the line of every field and list element, by JSON pointer, for error messages. */
@@ -117,7 +129,8 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
         try (JsonParser parser = Yaml.MAPPER.getFactory().createParser(text)) {
             for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
                 if (token == JsonToken.FIELD_NAME || parser.getParsingContext().inArray()) {
-                    lines.putIfAbsent(parser.getParsingContext().pathAsPointer().toString(),
+                    lines.putIfAbsent(
+                            parser.getParsingContext().pathAsPointer().toString(),
                             parser.currentTokenLocation().getLineNr());
                 }
             }
@@ -139,8 +152,8 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
             for (int i = 0; i < env.size(); i++) {
                 node.get("env").element(i).envName(null);
             }
-            return node.located(() -> new McpServerConfig.Stdio(name, node.get("command").requiredText(),
-                    node.get("args").texts(), env));
+            return node.located(() -> new McpServerConfig.Stdio(
+                    name, node.get("command").requiredText(), node.get("args").texts(), env));
         }
         if (node.get("args").isPresent() || node.get("env").isPresent()) {
             throw node.get(node.get("args").isPresent() ? "args" : "env").invalid("applies to 'command' servers only");
@@ -151,10 +164,25 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
     }
 
     private static TargetConfig target(Path file, String name, ConfigNode node, List<McpServerConfig> mcpServers) {
-        node.requireObject().onlyKeys(Set.of("model", "base_url", "api_key_env", "stream", "request_timeout_s",
-                "max_attempts", "tool_mode", "max_steps", "temperature", "seed", "max_tokens", "mcp", "options",
-                "agent", "replay"));
-        int kinds = (node.get("model").isPresent() ? 1 : 0) + (node.get("agent").isPresent() ? 1 : 0)
+        node.requireObject()
+                .onlyKeys(Set.of(
+                        "model",
+                        "base_url",
+                        "api_key_env",
+                        "stream",
+                        "request_timeout_s",
+                        "max_attempts",
+                        "tool_mode",
+                        "max_steps",
+                        "temperature",
+                        "seed",
+                        "max_tokens",
+                        "mcp",
+                        "options",
+                        "agent",
+                        "replay"));
+        int kinds = (node.get("model").isPresent() ? 1 : 0)
+                + (node.get("agent").isPresent() ? 1 : 0)
                 + (node.get("replay").isPresent() ? 1 : 0);
         if (kinds != 1) {
             throw node.invalid("give exactly one of 'model', 'agent' (a service URL or object) and 'replay' (a file)");
@@ -172,8 +200,11 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
         ToolMode toolMode = node.get("tool_mode").parsed(ToolMode::parse, "native or text");
         Integer maxSteps = node.get("max_steps").integer(1);
         Integer seed = node.get("seed").integer(0);
-        AgentSettings agent = new AgentSettings(toolMode, maxSteps == null ? AgentSettings.defaults().maxSteps()
-                : maxSteps, node.get("temperature").number(), seed == null ? null : seed.longValue(),
+        AgentSettings agent = new AgentSettings(
+                toolMode,
+                maxSteps == null ? AgentSettings.defaults().maxSteps() : maxSteps,
+                node.get("temperature").number(),
+                seed == null ? null : seed.longValue(),
                 node.get("max_tokens").integer(1));
         List<String> mcp = null;
         if (node.get("mcp").isPresent()) {
@@ -181,8 +212,7 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
             var known = mcpServers.stream().map(McpServerConfig::name).toList();
             for (int i = 0; i < mcp.size(); i++) {
                 if (!known.contains(mcp.get(i))) {
-                    throw node.get("mcp").element(i).invalid("names no server of 'mcp_servers' "
-                            + known);
+                    throw node.get("mcp").element(i).invalid("names no server of 'mcp_servers' " + known);
                 }
             }
         }
@@ -198,8 +228,19 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
         if (node.json().isTextual()) {
             return SseAgentSettings.of(URI.create(node.requiredText()));
         }
-        node.requireObject().onlyKeys(Set.of("url", "body", "model", "tools", "tools_url", "config", "auth_env",
-                "auth_header", "events", "paths", "max_concurrency"));
+        node.requireObject()
+                .onlyKeys(Set.of(
+                        "url",
+                        "body",
+                        "model",
+                        "tools",
+                        "tools_url",
+                        "config",
+                        "auth_env",
+                        "auth_header",
+                        "events",
+                        "paths",
+                        "max_concurrency"));
         var events = new LinkedHashMap<String, String>();
         node.get("events").entries().forEach((kind, value) -> events.put(kind, value.requiredText()));
         var paths = new LinkedHashMap<String, String>();
@@ -210,17 +251,33 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
         }
         String toolsUrl = node.get("tools_url").text(null);
         Integer maxConcurrency = node.get("max_concurrency").integer(1);
-        return new SseAgentSettings(URI.create(node.get("url").requiredText()),
-                node.get("body").isPresent() ? node.get("body").json() : null, node.get("model").text(""), "",
-                node.get("tools").texts(), toolsUrl == null ? null : URI.create(toolsUrl),
-                config.isPresent() ? (ObjectNode) config.json() : null, node.get("auth_header").text(null),
-                node.get("auth_env").envName(null), false, new EventMapping(events, paths), null, null,
+        return new SseAgentSettings(
+                URI.create(node.get("url").requiredText()),
+                node.get("body").isPresent() ? node.get("body").json() : null,
+                node.get("model").text(""),
+                "",
+                node.get("tools").texts(),
+                toolsUrl == null ? null : URI.create(toolsUrl),
+                config.isPresent() ? (ObjectNode) config.json() : null,
+                node.get("auth_header").text(null),
+                node.get("auth_env").envName(null),
+                false,
+                new EventMapping(events, paths),
+                null,
+                null,
                 maxConcurrency == null ? Integer.MAX_VALUE : maxConcurrency);
     }
 
     private static JudgeConfig judge(String name, ConfigNode node) {
-        node.requireObject().onlyKeys(Set.of("model", "base_url", "api_key_env", "stream", "request_timeout_s",
-                "max_attempts", "timeout_s"));
+        node.requireObject()
+                .onlyKeys(Set.of(
+                        "model",
+                        "base_url",
+                        "api_key_env",
+                        "stream",
+                        "request_timeout_s",
+                        "max_attempts",
+                        "timeout_s"));
         return new JudgeConfig(name, model(node), node.get("timeout_s").seconds());
     }
 
@@ -228,19 +285,25 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
         String model = node.get("model").requiredText();
         Integer attempts = node.get("max_attempts").integer(1);
         RetryPolicy defaults = RetryPolicy.defaults();
-        RetryPolicy retry = attempts == null ? null
+        RetryPolicy retry = attempts == null
+                ? null
                 : new RetryPolicy(attempts, defaults.initialDelay(), defaults.maxDelay(), defaults.maxTotalWait());
         Boolean stream = node.get("stream").flag();
-        return new ModelOptions(model, node.get("base_url").text(null), node.get("api_key_env").envName(null),
-                stream != null && stream, node.get("request_timeout_s").seconds(), retry);
+        return new ModelOptions(
+                model,
+                node.get("base_url").text(null),
+                node.get("api_key_env").envName(null),
+                stream != null && stream,
+                node.get("request_timeout_s").seconds(),
+                retry);
     }
 
     private static RunDefaults defaults(ConfigNode node, Map<String, TargetConfig> targets) {
         if (!node.isPresent()) {
             return RunDefaults.NONE;
         }
-        node.requireObject().onlyKeys(Set.of("target", "concurrency", "timeout_s", "weights", "scoring", "db",
-                "judge_cache"));
+        node.requireObject()
+                .onlyKeys(Set.of("target", "concurrency", "timeout_s", "weights", "scoring", "db", "judge_cache"));
         String target = node.get("target").text(null);
         if (target != null && !targets.containsKey(target)) {
             throw node.get("target").invalid("names no target of 'targets' " + targets.keySet());
@@ -265,17 +328,24 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
             });
             weights = (weights == null ? Weights.defaults() : weights).with(byDimension);
         }
-        return new RunDefaults(target, node.get("concurrency").integer(1), node.get("timeout_s").seconds(), weights,
-                node.get("db").text(null), node.get("judge_cache").flag());
+        return new RunDefaults(
+                target,
+                node.get("concurrency").integer(1),
+                node.get("timeout_s").seconds(),
+                weights,
+                node.get("db").text(null),
+                node.get("judge_cache").flag());
     }
 
     /** {@return the target with this name} @throws AssayException {@code config.unknown_target} listing the names */
     public TargetConfig target(String name) {
         TargetConfig target = targets.get(name);
         if (target == null) {
-            throw new AssayException(Problem.of("config.unknown_target", "no target '" + name + "' in " + file
-                            + "; known: " + String.join(", ", targets.keySet()))
-                    .withDetail("file", file.toString()).withDetail("field", "targets"));
+            throw new AssayException(Problem.of(
+                            "config.unknown_target",
+                            "no target '" + name + "' in " + file + "; known: " + String.join(", ", targets.keySet()))
+                    .withDetail("file", file.toString())
+                    .withDetail("field", "targets"));
         }
         return target;
     }
@@ -285,7 +355,9 @@ public record AssayConfig(Path file, int version, RunDefaults defaults, Map<Stri
         if (target.mcp() == null) {
             return mcpServers;
         }
-        return mcpServers.stream().filter(server -> target.mcp().contains(server.name())).toList();
+        return mcpServers.stream()
+                .filter(server -> target.mcp().contains(server.name()))
+                .toList();
     }
 
     /**

@@ -45,7 +45,8 @@ final class ConfigNode {
     }
 
     ConfigNode get(String name) {
-        return new ConfigNode(node.get(name), pointer + "/" + name.replace("~", "~0").replace("/", "~1"), file, lines);
+        return new ConfigNode(
+                node.get(name), pointer + "/" + name.replace("~", "~0").replace("/", "~1"), file, lines);
     }
 
     ConfigNode element(int index) {
@@ -59,7 +60,9 @@ final class ConfigNode {
             for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
                 String name = names.next();
                 if (!known.contains(name)) {
-                    throw get(name).invalid("unknown field; known: " + known.stream().sorted().toList());
+                    throw get(name)
+                            .invalid("unknown field; known: "
+                                    + known.stream().sorted().toList());
                 }
             }
         }
@@ -190,8 +193,9 @@ final class ConfigNode {
     }
 
     String field() {
-        return pointer.isEmpty() ? "(document)" : pointer.substring(1).replace('/', '.').replace("~1", "/")
-                .replace("~0", "~");
+        return pointer.isEmpty()
+                ? "(document)"
+                : pointer.substring(1).replace('/', '.').replace("~1", "/").replace("~0", "~");
     }
 
     /** {@return the line of this field, or of the nearest enclosing field the parser saw; 0 when unknown} */
@@ -213,8 +217,7 @@ final class ConfigNode {
 
     AssayException invalid(String type, String message) {
         int line = line();
-        return new AssayException(Problem.of(type, file + (line > 0 ? ":" + line : "") + ": " + field() + " "
-                        + message)
+        return new AssayException(Problem.of(type, file + (line > 0 ? ":" + line : "") + ": " + field() + " " + message)
                 .withDetail("file", file.toString())
                 .withDetail("line", line)
                 .withDetail("field", field()));

@@ -1,8 +1,8 @@
 package dev.assay.config;
 
 import dev.assay.check.judge.JudgeModel;
-import dev.assay.model.ModelOptions;
 import dev.assay.model.ChatModels;
+import dev.assay.model.ModelOptions;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -11,8 +11,8 @@ import java.util.function.Function;
 /**
  * A judge model of {@code assay.yaml}, for the {@code judge} checker.
  *
- * @param name    the name checks use in {@code expected.model}; the first judge in the file is the default
- * @param model   which model and how to reach it
+ * @param name the name checks use in {@code expected.model}; the first judge in the file is the default
+ * @param model which model and how to reach it
  * @param timeout the limit for one judge call (default 120 s)
  */
 public record JudgeConfig(String name, ModelOptions model, Duration timeout) {

@@ -6,17 +6,28 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Refuses secrets written into the configuration: {@code assay.yaml} is meant to be committed, so keys and tokens
- * are named by environment variable and read at run time. Two rules: a field whose name says it holds a secret
- * ({@code api_key}, {@code token}, {@code password}...) may not hold a literal value, and no string anywhere may
- * look like a well-known credential (OpenAI/Anthropic keys, GitHub and Slack tokens, AWS key ids, JWTs, bearer
- * tokens, passwords in URLs).
+ * Refuses secrets written into the configuration: {@code assay.yaml} is meant to be committed, so keys and tokens are
+ * named by environment variable and read at run time. Two rules: a field whose name says it holds a secret
+ * ({@code api_key}, {@code token}, {@code password}...) may not hold a literal value, and no string anywhere may look
+ * like a well-known credential (OpenAI/Anthropic keys, GitHub and Slack tokens, AWS key ids, JWTs, bearer tokens,
+ * passwords in URLs).
  */
 final class Secrets {
     static final String TYPE = "config.secret";
 
-    private static final Set<String> SECRET_FIELDS = Set.of("api_key", "apikey", "key", "token", "access_token",
-            "secret", "client_secret", "password", "passwd", "authorization", "auth", "bearer");
+    private static final Set<String> SECRET_FIELDS = Set.of(
+            "api_key",
+            "apikey",
+            "key",
+            "token",
+            "access_token",
+            "secret",
+            "client_secret",
+            "password",
+            "passwd",
+            "authorization",
+            "auth",
+            "bearer");
 
     private static final List<Pattern> SECRET_VALUES = List.of(
             Pattern.compile("\\bsk-[A-Za-z0-9_-]{16,}"),
@@ -30,8 +41,7 @@ final class Secrets {
             Pattern.compile("://[^/\\s:@]+:[^/\\s@]+@"),
             Pattern.compile("(?i)[?&](api_?key|token|access_token|secret|password)=[^&\\s]{6,}"));
 
-    private Secrets() {
-    }
+    private Secrets() {}
 
     static void scan(ConfigNode node) {
         scan(node, false);
@@ -43,10 +53,14 @@ final class Secrets {
         if (json.isObject()) {
             json.fieldNames().forEachRemaining(name -> {
                 ConfigNode child = node.get(name);
-                if (!headerNames && SECRET_FIELDS.contains(ConfigNode.lower(name)) && child.json().isValueNode()
+                if (!headerNames
+                        && SECRET_FIELDS.contains(ConfigNode.lower(name))
+                        && child.json().isValueNode()
                         && !child.json().isNull()) {
-                    throw child.invalid(TYPE, "holds a literal secret; put it in an environment variable and name "
-                            + "the variable instead (e.g. " + name + "_env)");
+                    throw child.invalid(
+                            TYPE,
+                            "holds a literal secret; put it in an environment variable and name "
+                                    + "the variable instead (e.g. " + name + "_env)");
                 }
                 scan(child, !headerNames && name.equals("headers"));
             });
@@ -57,8 +71,10 @@ final class Secrets {
         } else if (json.isTextual()) {
             for (Pattern pattern : SECRET_VALUES) {
                 if (pattern.matcher(json.asText()).find()) {
-                    throw node.invalid(TYPE, "looks like a secret ('" + ConfigNode.abbreviate(json.asText())
-                            + "'); put it in an environment variable and name the variable instead");
+                    throw node.invalid(
+                            TYPE,
+                            "looks like a secret ('" + ConfigNode.abbreviate(json.asText())
+                                    + "'); put it in an environment variable and name the variable instead");
                 }
             }
         }

@@ -2,8 +2,8 @@ package dev.assay.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
-import dev.assay.subject.AgentSettings;
 import dev.assay.model.ModelOptions;
+import dev.assay.subject.AgentSettings;
 import dev.assay.subject.sse.SseAgentSettings;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,18 +14,24 @@ import java.util.Objects;
  * that runs its own loop, or a recording to re-score. Exactly one of {@code model}, {@code agentService} and
  * {@code replay} is given.
  *
- * @param name    the name users pick it by ({@code assay run --target NAME})
- * @param model   which model and how to reach it; the key is named by its variable ({@code api_key_env}); null for
- *                an agent service or a replay
- * @param agent   tool mode, step limit and sampling settings
- * @param mcp     names of the {@code mcp_servers} this target gets; null for all of them, empty for none
- * @param options free-form settings for target kinds configured outside this file's fixed fields (an agent
- *                service, replay); JSON null when absent. Scanned for secrets like everything else
+ * @param name the name users pick it by ({@code assay run --target NAME})
+ * @param model which model and how to reach it; the key is named by its variable ({@code api_key_env}); null for an
+ *     agent service or a replay
+ * @param agent tool mode, step limit and sampling settings
+ * @param mcp names of the {@code mcp_servers} this target gets; null for all of them, empty for none
+ * @param options free-form settings for target kinds configured outside this file's fixed fields (an agent service,
+ *     replay); JSON null when absent. Scanned for secrets like everything else
  * @param agentService an agent service streaming SSE events ({@code agent:} in the file); null otherwise
- * @param replay       a recording to re-score ({@code replay:}, relative to the file); null otherwise
+ * @param replay a recording to re-score ({@code replay:}, relative to the file); null otherwise
  */
-public record TargetConfig(String name, ModelOptions model, AgentSettings agent, List<String> mcp, JsonNode options,
-                           SseAgentSettings agentService, Path replay) {
+public record TargetConfig(
+        String name,
+        ModelOptions model,
+        AgentSettings agent,
+        List<String> mcp,
+        JsonNode options,
+        SseAgentSettings agentService,
+        Path replay) {
     public TargetConfig {
         Objects.requireNonNull(name, "name");
         int kinds = (model != null ? 1 : 0) + (agentService != null ? 1 : 0) + (replay != null ? 1 : 0);

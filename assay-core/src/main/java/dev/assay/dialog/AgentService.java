@@ -6,9 +6,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * An agent service with its own memory, called with a session id per dialog (e.g. over SSE). Besides its
- * answer it may report what it recalled, the tools it called, its compliance check and the user profile it
- * holds, in any JSON shape: {@link FieldMapping} says where each is found. Implementations are thread-safe.
+ * An agent service with its own memory, called with a session id per dialog (e.g. over SSE). Besides its answer it may
+ * report what it recalled, the tools it called, its compliance check and the user profile it holds, in any JSON shape:
+ * {@link FieldMapping} says where each is found. Implementations are thread-safe.
  */
 public interface AgentService {
 
@@ -19,9 +19,9 @@ public interface AgentService {
      * Sends one user message in a session and {@return the agent's reply}.
      *
      * @param sessionId the dialog's session, {@code eval_session_<dialog_id>}
-     * @param userId    the dialog's user, {@code eval_user_<dialog_id>}
-     * @param message   the user's message
-     * @param timeout   how long the call may take
+     * @param userId the dialog's user, {@code eval_user_<dialog_id>}
+     * @param message the user's message
+     * @param timeout how long the call may take
      * @throws Exception when the call fails; the turn becomes an error
      */
     Reply send(String sessionId, String userId, String message, Duration timeout) throws Exception;
@@ -29,9 +29,9 @@ public interface AgentService {
     /**
      * An agent's reply to one message.
      *
-     * @param text   the answer
-     * @param report everything else the agent reported for the turn, e.g. its events merged into one object;
-     *               an empty object when nothing
+     * @param text the answer
+     * @param report everything else the agent reported for the turn, e.g. its events merged into one object; an empty
+     *     object when nothing
      */
     record Reply(String text, JsonNode report) {
         public Reply {

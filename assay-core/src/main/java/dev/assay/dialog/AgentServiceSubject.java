@@ -3,8 +3,8 @@ package dev.assay.dialog;
 import java.util.Objects;
 
 /**
- * Replays dialogs against an {@link AgentService}, one session per dialog; the agent keeps its own memory, and
- * what it reports is mapped into the trace by the {@link FieldMapping}. Thread-safe.
+ * Replays dialogs against an {@link AgentService}, one session per dialog; the agent keeps its own memory, and what it
+ * reports is mapped into the trace by the {@link FieldMapping}. Thread-safe.
  *
  * @param service the agent
  * @param mapping where the trace fields are found in the agent's reports

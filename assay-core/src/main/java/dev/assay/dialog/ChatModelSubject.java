@@ -13,16 +13,16 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Replays a dialog against a chat model whose only memory is the conversation: each turn sends the system
- * prompt (if any), every earlier answered exchange and the new user message. The trace's {@code recall}
- * reports that conversation as short-term context ({@code "user: …\nassistant: …"} lines, as the reference
- * agents write it), with no long-term items and no profile, so M1 measures what the model was shown.
- * A failed turn is not added to the conversation. Thread-safe; sessions are per dialog.
+ * Replays a dialog against a chat model whose only memory is the conversation: each turn sends the system prompt (if
+ * any), every earlier answered exchange and the new user message. The trace's {@code recall} reports that conversation
+ * as short-term context ({@code "user: …\nassistant: …"} lines, as the reference agents write it), with no long-term
+ * items and no profile, so M1 measures what the model was shown. A failed turn is not added to the conversation.
+ * Thread-safe; sessions are per dialog.
  *
- * @param model        the model
+ * @param model the model
  * @param systemPrompt sent first in every request; empty for none
- * @param temperature  sampling temperature; null for the provider's default
- * @param seed         sampling seed; null for none
+ * @param temperature sampling temperature; null for the provider's default
+ * @param seed sampling seed; null for none
  */
 public record ChatModelSubject(ChatModel model, String systemPrompt, Double temperature, Long seed)
         implements DialogSubject {
@@ -50,8 +50,8 @@ public record ChatModelSubject(ChatModel model, String systemPrompt, Double temp
                 recall = recall(userText, history);
             }
             messages.add(ChatMessage.user(userText));
-            ModelResponse response = model.complete(new ModelRequest(messages, List.of(), temperature, seed, null,
-                    timeout));
+            ModelResponse response =
+                    model.complete(new ModelRequest(messages, List.of(), temperature, seed, null, timeout));
             synchronized (history) {
                 // The replayer interrupts a call it gave up on (timeout); its late answer must not enter the memory.
                 if (Thread.currentThread().isInterrupted()) {

@@ -18,16 +18,16 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A dialog dataset (JSONL, one dialog per line) as loaded: every non-blank line becomes a {@link Dialog},
- * valid or with its skip reason, so that one bad line never stops a run.
+ * A dialog dataset (JSONL, one dialog per line) as loaded: every non-blank line becomes a {@link Dialog}, valid or with
+ * its skip reason, so that one bad line never stops a run.
  *
- * @param path    where it was read from, as given (written to the manifest and summary)
+ * @param path where it was read from, as given (written to the manifest and summary)
  * @param dialogs the dialogs in file order
  */
 public record Dataset(String path, List<Dialog> dialogs) {
     // Python's json.loads rejects text after the value; Jackson accepts it unless told otherwise.
-    private static final ObjectReader STRICT = Json.MAPPER.reader()
-            .with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final ObjectReader STRICT =
+            Json.MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     public Dataset {
         path = path == null ? "" : path;
@@ -43,14 +43,16 @@ public record Dataset(String path, List<Dialog> dialogs) {
         try {
             return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new AssayException(Problem.of("dialog.dataset_unreadable", "cannot read " + file + ": " + e)
-                    .withDetail("path", file.toString()), e);
+            throw new AssayException(
+                    Problem.of("dialog.dataset_unreadable", "cannot read " + file + ": " + e)
+                            .withDetail("path", file.toString()),
+                    e);
         }
     }
 
     /**
-     * Parses dataset text. Lines are split as Python's universal newlines do and stripped; blank lines are
-     * skipped but counted, so {@code dataset_index} stays the physical line number.
+     * Parses dataset text. Lines are split as Python's universal newlines do and stripped; blank lines are skipped but
+     * counted, so {@code dataset_index} stays the physical line number.
      */
     public static Dataset parse(String path, String text) {
         var dialogs = new ArrayList<Dialog>();

@@ -12,14 +12,14 @@ import java.util.Objects;
  * One line of a dialog dataset, valid or not.
  *
  * @param datasetIndex 1-based physical line number in the dataset file (blank lines count)
- * @param dialogId     the line's {@code dialog_id}; {@code invalid_json_line_<n>} for a line that is not a JSON
- *                     object and {@code dialog_<n>} for an object without an id
- * @param source       the parsed object as read; an empty object for an invalid JSON line
- * @param skipReason   why the dialog is not replayed; null for a valid dialog
- * @param pairs        the aligned user→assistant pairs; empty for an invalid dialog
+ * @param dialogId the line's {@code dialog_id}; {@code invalid_json_line_<n>} for a line that is not a JSON object and
+ *     {@code dialog_<n>} for an object without an id
+ * @param source the parsed object as read; an empty object for an invalid JSON line
+ * @param skipReason why the dialog is not replayed; null for a valid dialog
+ * @param pairs the aligned user→assistant pairs; empty for an invalid dialog
  */
-public record Dialog(int datasetIndex, String dialogId, ObjectNode source, SkipReason skipReason,
-                     List<TurnPair> pairs) {
+public record Dialog(
+        int datasetIndex, String dialogId, ObjectNode source, SkipReason skipReason, List<TurnPair> pairs) {
     public Dialog {
         Objects.requireNonNull(dialogId, "dialogId");
         source = source == null ? JsonNodeFactory.instance.objectNode() : source.deepCopy();
@@ -30,12 +30,12 @@ public record Dialog(int datasetIndex, String dialogId, ObjectNode source, SkipR
      * Classifies and aligns a parsed dataset line (contract §3; docs/dialog-metrics.md §2.1).
      *
      * @param datasetIndex the 1-based line number
-     * @param parsed       the line's JSON, or null when it did not parse
+     * @param parsed the line's JSON, or null when it did not parse
      */
     public static Dialog of(int datasetIndex, JsonNode parsed) {
         if (parsed == null || !parsed.isObject()) {
-            return new Dialog(datasetIndex, "invalid_json_line_" + datasetIndex, null, SkipReason.INVALID_JSON,
-                    List.of());
+            return new Dialog(
+                    datasetIndex, "invalid_json_line_" + datasetIndex, null, SkipReason.INVALID_JSON, List.of());
         }
         var object = (ObjectNode) parsed;
         JsonNode id = object.get("dialog_id");
@@ -59,9 +59,9 @@ public record Dialog(int datasetIndex, String dialogId, ObjectNode source, SkipR
     }
 
     /**
-     * Pairs each user turn with the next assistant turn. As in the reference, further user turns before that
-     * assistant are ignored (only the first of consecutive user turns is used), a trailing user turn without
-     * an answer is dropped, and missing or empty tags become an empty object.
+     * Pairs each user turn with the next assistant turn. As in the reference, further user turns before that assistant
+     * are ignored (only the first of consecutive user turns is used), a trailing user turn without an answer is
+     * dropped, and missing or empty tags become an empty object.
      */
     static List<TurnPair> align(JsonNode turns) {
         var pairs = new ArrayList<TurnPair>();
@@ -79,7 +79,12 @@ public record Dialog(int datasetIndex, String dialogId, ObjectNode source, SkipR
                 break;
             }
             JsonNode tags = turns.get(j).get("turn_tags");
-            pairs.add(new TurnPair(pairs.size() + 1, i, j, text(turns.get(i)), text(turns.get(j)),
+            pairs.add(new TurnPair(
+                    pairs.size() + 1,
+                    i,
+                    j,
+                    text(turns.get(i)),
+                    text(turns.get(j)),
                     truthy(tags) ? tags : JsonNodeFactory.instance.objectNode()));
             i = j + 1;
         }
@@ -104,21 +109,24 @@ public record Dialog(int datasetIndex, String dialogId, ObjectNode source, SkipR
     /** {@return {@code profile_gt} when it is an object, otherwise an empty object} */
     public ObjectNode profileGt() {
         JsonNode profile = source.get("profile_gt");
-        return profile != null && profile.isObject() && valid() ? (ObjectNode) profile.deepCopy()
+        return profile != null && profile.isObject() && valid()
+                ? (ObjectNode) profile.deepCopy()
                 : JsonNodeFactory.instance.objectNode();
     }
 
     /** {@return {@code blueprint} when it is an object and the dialog is valid, otherwise an empty object} */
     public ObjectNode blueprint() {
         JsonNode blueprint = source.get("blueprint");
-        return blueprint != null && blueprint.isObject() && valid() ? (ObjectNode) blueprint.deepCopy()
+        return blueprint != null && blueprint.isObject() && valid()
+                ? (ObjectNode) blueprint.deepCopy()
                 : JsonNodeFactory.instance.objectNode();
     }
 
     /** {@return the dataset's {@code turns} for a valid dialog, otherwise an empty array} */
     public ArrayNode rawTurns() {
         JsonNode turns = source.get("turns");
-        return turns != null && turns.isArray() && valid() ? (ArrayNode) turns.deepCopy()
+        return turns != null && turns.isArray() && valid()
+                ? (ArrayNode) turns.deepCopy()
                 : JsonNodeFactory.instance.arrayNode();
     }
 

@@ -10,9 +10,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Replays one dialog against a target, turn by turn, and records its trace. Nothing is thrown: a failed
- * call makes an error turn (after the configured retries), a failed session a failed dialog, and the replay
- * goes on (contract §4, §9). Thread-safe; each call uses its own session.
+ * Replays one dialog against a target, turn by turn, and records its trace. Nothing is thrown: a failed call makes an
+ * error turn (after the configured retries), a failed session a failed dialog, and the replay goes on (contract §4,
+ * §9). Thread-safe; each call uses its own session.
  */
 public final class DialogReplayer {
     private final DialogSubject target;
@@ -36,8 +36,8 @@ public final class DialogReplayer {
         try {
             session = target.open("eval_session_" + dialog.dialogId(), "eval_user_" + dialog.dialogId());
         } catch (Exception e) {
-            return DialogTrace.of(config.runId(), dialog, DialogStatus.FAILED, List.of(),
-                    "create_agent_failed: " + describe(e));
+            return DialogTrace.of(
+                    config.runId(), dialog, DialogStatus.FAILED, List.of(), "create_agent_failed: " + describe(e));
         }
         var turns = new ArrayList<TurnTrace>();
         try {
@@ -45,8 +45,8 @@ public final class DialogReplayer {
                 turns.add(playTurn(session, pair));
             }
         } catch (RuntimeException e) {
-            return DialogTrace.of(config.runId(), dialog, DialogStatus.FAILED, turns,
-                    "unhandled_dialog_exception: " + describe(e));
+            return DialogTrace.of(
+                    config.runId(), dialog, DialogStatus.FAILED, turns, "unhandled_dialog_exception: " + describe(e));
         }
         boolean allOk = turns.stream().allMatch(TurnTrace::ok);
         return DialogTrace.of(config.runId(), dialog, allOk ? DialogStatus.OK : DialogStatus.PARTIAL, turns, null);
@@ -81,9 +81,21 @@ public final class DialogReplayer {
 
     private static TurnTrace turn(TurnPair pair, TurnResponse response, long start, TurnStatus status, String error) {
         double latencyMs = (System.nanoTime() - start) / 1_000_000.0;
-        return new TurnTrace(pair.turnPairId(), pair.userTurnAbsIdx(), pair.gtAssistantAbsIdx(), pair.userText(),
-                pair.gtAssistantText(), pair.gtTurnTags(), response.text(), latencyMs, status, error,
-                response.recall(), response.tools(), response.compliance(), response.profileSnapshot());
+        return new TurnTrace(
+                pair.turnPairId(),
+                pair.userTurnAbsIdx(),
+                pair.gtAssistantAbsIdx(),
+                pair.userText(),
+                pair.gtAssistantText(),
+                pair.gtTurnTags(),
+                response.text(),
+                latencyMs,
+                status,
+                error,
+                response.recall(),
+                response.tools(),
+                response.compliance(),
+                response.profileSnapshot());
     }
 
     private static String describe(Throwable e) {

@@ -8,20 +8,27 @@ import java.util.Objects;
 /**
  * The settings of a dialog run, recorded in its manifest.
  *
- * @param runId         the run's id; re-using an id resumes that run directory
- * @param datasetPath   the dataset as the user named it
- * @param modelName     the model or agent as the user named it
+ * @param runId the run's id; re-using an id resumes that run directory
+ * @param datasetPath the dataset as the user named it
+ * @param modelName the model or agent as the user named it
  * @param promptVersion a label (or hash) of the system prompt; empty when none
  * @param workersDialog dialogs replayed in parallel, at least 1; turns within a dialog are always sequential
- * @param turnTimeout   the limit for one call of one turn; a turn that exceeds it is an error
- *                      ({@code turn_timeout: exceeded Ns}); default 120 s
- * @param turnRetries   extra attempts after a failed or timed-out call, at least 0; default 1
- * @param score         metrics profile and the memory-blanking baseline option
- * @param fieldMapping  how agent reports map into the trace; null for chat models
+ * @param turnTimeout the limit for one call of one turn; a turn that exceeds it is an error ({@code turn_timeout:
+ *     exceeded Ns}); default 120 s
+ * @param turnRetries extra attempts after a failed or timed-out call, at least 0; default 1
+ * @param score metrics profile and the memory-blanking baseline option
+ * @param fieldMapping how agent reports map into the trace; null for chat models
  */
-public record DialogRunConfig(String runId, String datasetPath, String modelName, String promptVersion,
-                              int workersDialog, Duration turnTimeout, int turnRetries, ScoreOptions score,
-                              FieldMapping fieldMapping) {
+public record DialogRunConfig(
+        String runId,
+        String datasetPath,
+        String modelName,
+        String promptVersion,
+        int workersDialog,
+        Duration turnTimeout,
+        int turnRetries,
+        ScoreOptions score,
+        FieldMapping fieldMapping) {
     public static final Duration DEFAULT_TURN_TIMEOUT = Duration.ofSeconds(120);
     public static final int DEFAULT_TURN_RETRIES = 1;
 
@@ -29,9 +36,11 @@ public record DialogRunConfig(String runId, String datasetPath, String modelName
         Objects.requireNonNull(runId, "runId");
         if (!dev.assay.run.RunConfig.isValidRunId(runId)) {
             // The run id names the run directory; like a capability run's, it may not climb out of its parent.
-            throw new dev.assay.AssayException(dev.assay.Problem.of("config.invalid_run_id",
-                    "a run id is one path segment of letters, digits, '.', '_' and '-', not starting with '.': "
-                            + runId).withDetail("field", "run_id"));
+            throw new dev.assay.AssayException(dev.assay.Problem.of(
+                            "config.invalid_run_id",
+                            "a run id is one path segment of letters, digits, '.', '_' and '-', not starting with '.': "
+                                    + runId)
+                    .withDetail("field", "run_id"));
         }
         datasetPath = Objects.requireNonNullElse(datasetPath, "");
         modelName = Objects.requireNonNullElse(modelName, "");
@@ -55,8 +64,8 @@ public record DialogRunConfig(String runId, String datasetPath, String modelName
     }
 
     /**
-     * {@return SHA-256 over what decides the numbers: target, model, prompt version, metrics profile, M1
-     * handling, field mapping and the keyword/mapping tables' hash (contract §10)}
+     * {@return SHA-256 over what decides the numbers: target, model, prompt version, metrics profile, M1 handling,
+     * field mapping and the keyword/mapping tables' hash (contract §10)}
      *
      * @param targetName the target's {@link DialogSubject#name()}
      */

@@ -22,22 +22,22 @@ import java.util.Optional;
  * Maps a dialog run to the stored {@link Run} (kind {@code dialog}) and one {@link Item} per dialog, for
  * {@link dev.assay.store.Store}. Thread-safe (stateless).
  *
- * <p>Dimension scores {@code m1}…{@code m5} are each metric's headline micro value in [0, 1]: M1
- * {@code key_coverage}, M2 {@code profile_score}, M3 {@code risk_coverage}, M4 {@code compliance_label_acc},
- * M5 {@code rubric_hit_rate}; the total is their plain mean. With an LLM judge, {@code m5_judge} is its
- * {@code judge_normalized_mean} in [0, 1], kept out of the total; the config snapshot then has {@code judge_summary},
- * items have {@code metrics.m5_judge} and each judged turn a {@code judge} entry. The full summary is in the run's config snapshot
- * under {@code metrics_summary}. An item's score is the mean of the same values over that dialog's by-dialog
- * entries; its {@code checker_detail} holds the dialog's by-dialog values and one entry per turn.
+ * <p>Dimension scores {@code m1}…{@code m5} are each metric's headline micro value in [0, 1]: M1 {@code key_coverage},
+ * M2 {@code profile_score}, M3 {@code risk_coverage}, M4 {@code compliance_label_acc}, M5 {@code rubric_hit_rate}; the
+ * total is their plain mean. With an LLM judge, {@code m5_judge} is its {@code judge_normalized_mean} in [0, 1], kept
+ * out of the total; the config snapshot then has {@code judge_summary}, items have {@code metrics.m5_judge} and each
+ * judged turn a {@code judge} entry. The full summary is in the run's config snapshot under {@code metrics_summary}. An
+ * item's score is the mean of the same values over that dialog's by-dialog entries; its {@code checker_detail} holds
+ * the dialog's by-dialog values and one entry per turn.
  */
 public final class DialogRunRecords {
     /** The dimension of the optional LLM judge's metric ({@value ExplainabilityJudge#METRIC}). */
     public static final String JUDGE_DIMENSION = "m5_judge";
+
     private static final String JUDGE_HEADLINE = "judge_normalized_mean";
     private static final Map<String, String> HEADLINES = headlines();
 
-    private DialogRunRecords() {
-    }
+    private DialogRunRecords() {}
 
     /**
      * {@return the run record}
@@ -48,7 +48,8 @@ public final class DialogRunRecords {
         RunManifest manifest = outcome.manifest();
         EvalSummary summary = outcome.scores().summary();
         var scores = new LinkedHashMap<String, Double>();
-        HEADLINES.forEach((metric, key) -> scores.put(dimension(metric), summary.metric(metric).micro().get(key)));
+        HEADLINES.forEach((metric, key) ->
+                scores.put(dimension(metric), summary.metric(metric).micro().get(key)));
         double total = scores.values().stream().mapToDouble(Double::doubleValue).sum() / scores.size();
         ObjectNode config = manifest.toJson();
         config.set("metrics_summary", summary.toJson());
@@ -59,12 +60,28 @@ public final class DialogRunRecords {
             judgeSummary.set("judge", judge.judge());
             judgeSummary.set("metric", judge.metric().toJson());
         });
-        List<ItemStatus> statuses = outcome.scores().traces().stream().map(DialogRunRecords::status).toList();
-        double elapsed = Duration.between(manifest.startedAt(), manifest.endedAt()).toMillis() / 1000.0;
-        return new Run(manifest.config().runId(), Run.DIALOG, "", manifest.config().modelName(), "",
-                RunStatus.FINISHED, datasetName(manifest.config().datasetPath()), "",
-                config, List.of(), scores, total, Counts.of(statuses.size(), statuses), manifest.startedAt(),
-                manifest.endedAt(), elapsed, null);
+        List<ItemStatus> statuses =
+                outcome.scores().traces().stream().map(DialogRunRecords::status).toList();
+        double elapsed =
+                Duration.between(manifest.startedAt(), manifest.endedAt()).toMillis() / 1000.0;
+        return new Run(
+                manifest.config().runId(),
+                Run.DIALOG,
+                "",
+                manifest.config().modelName(),
+                "",
+                RunStatus.FINISHED,
+                datasetName(manifest.config().datasetPath()),
+                "",
+                config,
+                List.of(),
+                scores,
+                total,
+                Counts.of(statuses.size(), statuses),
+                manifest.startedAt(),
+                manifest.endedAt(),
+                elapsed,
+                null);
     }
 
     /**
@@ -80,7 +97,8 @@ public final class DialogRunRecords {
         for (int seq = 0; seq < traces.size(); seq++) {
             DialogTrace trace = traces.get(seq);
             List<TurnEvalRow> rows = outcome.scores().rows().stream()
-                    .filter(row -> row.dialogId().equals(trace.dialogId())).toList();
+                    .filter(row -> row.dialogId().equals(trace.dialogId()))
+                    .toList();
             ObjectNode detail = JsonNodeFactory.instance.objectNode();
             ObjectNode metrics = detail.putObject("metrics");
             var headline = new ArrayList<Double>();
@@ -98,17 +116,35 @@ public final class DialogRunRecords {
                 }
             });
             detail.set("turns", turns(trace, rows, outcome.scores().judge()));
-            double score = headline.isEmpty() ? 0.0
+            double score = headline.isEmpty()
+                    ? 0.0
                     : headline.stream().mapToDouble(Double::doubleValue).sum() / headline.size();
             ArrayNode transcript = JsonNodeFactory.instance.arrayNode();
             trace.turns().forEach(turn -> transcript.add(turn.toJson()));
-            String lastAnswer = trace.turns().isEmpty() ? "" : trace.turns().getLast().predAssistantText();
-            String firstPrompt = trace.turns().isEmpty() ? "" : trace.turns().getFirst().userText();
-            double elapsed = trace.turns().stream().mapToDouble(TurnTrace::latencyMs).sum() / 1000.0;
-            items.add(new Item(manifest.config().runId(), trace.dialogId(), seq,
-                    trace.scenarioType() == null ? "dialog" : trace.scenarioType(), status(trace),
-                    status(trace).isScored() ? score : 0.0, 1.0, 1.0, firstPrompt, lastAnswer, List.of(), detail,
-                    problem(trace), transcript, manifest.startedAt(), manifest.endedAt(), elapsed));
+            String lastAnswer =
+                    trace.turns().isEmpty() ? "" : trace.turns().getLast().predAssistantText();
+            String firstPrompt =
+                    trace.turns().isEmpty() ? "" : trace.turns().getFirst().userText();
+            double elapsed =
+                    trace.turns().stream().mapToDouble(TurnTrace::latencyMs).sum() / 1000.0;
+            items.add(new Item(
+                    manifest.config().runId(),
+                    trace.dialogId(),
+                    seq,
+                    trace.scenarioType() == null ? "dialog" : trace.scenarioType(),
+                    status(trace),
+                    status(trace).isScored() ? score : 0.0,
+                    1.0,
+                    1.0,
+                    firstPrompt,
+                    lastAnswer,
+                    List.of(),
+                    detail,
+                    problem(trace),
+                    transcript,
+                    manifest.startedAt(),
+                    manifest.endedAt(),
+                    elapsed));
         }
         return items;
     }
@@ -116,15 +152,19 @@ public final class DialogRunRecords {
     private static ArrayNode turns(DialogTrace trace, List<TurnEvalRow> rows, Optional<JudgeScores> judge) {
         ArrayNode turns = JsonNodeFactory.instance.arrayNode();
         for (TurnTrace turn : trace.turns()) {
-            ObjectNode node = rows.stream().filter(row -> row.turnPairId() == turn.turnPairId()).findFirst()
-                    .map(TurnEvalRow::toJson).orElseGet(JsonNodeFactory.instance::objectNode);
+            ObjectNode node = rows.stream()
+                    .filter(row -> row.turnPairId() == turn.turnPairId())
+                    .findFirst()
+                    .map(TurnEvalRow::toJson)
+                    .orElseGet(JsonNodeFactory.instance::objectNode);
             node.put("turn_status", turn.turnStatus().wireName());
             node.put("error", turn.error());
             node.put("user_text", turn.userText());
             node.put("pred_assistant_text", turn.predAssistantText());
             ArrayNode sources = node.putArray("recall_sources");
             for (JsonNode item : turn.recall().path("items")) {
-                sources.addObject().put("source", item.path("source").asText(""))
+                sources.addObject()
+                        .put("source", item.path("source").asText(""))
                         .put("content", item.path("content").asText(""));
             }
             judge.flatMap(scores -> scores.turns().stream()
@@ -149,8 +189,8 @@ public final class DialogRunRecords {
     private static Problem problem(DialogTrace trace) {
         return switch (trace.dialogStatus()) {
             case OK, PARTIAL -> null;
-            case SKIPPED -> Problem.of("dialog.skipped." + trace.skipReason(), "invalid dataset line: "
-                    + trace.skipReason());
+            case SKIPPED ->
+                Problem.of("dialog.skipped." + trace.skipReason(), "invalid dataset line: " + trace.skipReason());
             case FAILED -> Problem.of("dialog.failed", trace.dialogError());
         };
     }

@@ -3,8 +3,8 @@ package dev.assay.dialog;
 import java.time.Duration;
 
 /**
- * A multi-turn target: a dialog is played in one session, turn by turn. Implementations are thread-safe
- * (dialogs run in parallel); a {@link Session} belongs to one dialog and is used from one thread at a time.
+ * A multi-turn target: a dialog is played in one session, turn by turn. Implementations are thread-safe (dialogs run in
+ * parallel); a {@link Session} belongs to one dialog and is used from one thread at a time.
  */
 public interface DialogSubject {
 
@@ -15,18 +15,18 @@ public interface DialogSubject {
      * Opens the session of one dialog. A failure here fails the dialog ({@code create_agent_failed: ...}).
      *
      * @param sessionId {@code eval_session_<dialog_id>}
-     * @param userId    {@code eval_user_<dialog_id>}
+     * @param userId {@code eval_user_<dialog_id>}
      */
     Session open(String sessionId, String userId) throws Exception;
 
     /** One dialog's conversation with the target. */
     interface Session {
         /**
-         * Sends one user turn and {@return the answer}. A thrown exception makes the turn an error (it may be
-         * retried); the timeout is also enforced by the caller.
+         * Sends one user turn and {@return the answer}. A thrown exception makes the turn an error (it may be retried);
+         * the timeout is also enforced by the caller.
          *
          * @param userText the user's message
-         * @param timeout  how long the call may take
+         * @param timeout how long the call may take
          */
         TurnResponse send(String userText, Duration timeout) throws Exception;
     }

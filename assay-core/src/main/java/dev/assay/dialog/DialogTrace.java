@@ -10,30 +10,43 @@ import java.util.Objects;
 
 /**
  * One replayed dialog, a line of {@code dialog_trace.jsonl} (docs/dialog-metrics.md §1.1), in the reference's key
- * order. The trace embeds the dataset's ground truth ({@code profile_gt}, {@code blueprint}, {@code raw_turns})
- * because the metrics read it from there, as the reference's do.
+ * order. The trace embeds the dataset's ground truth ({@code profile_gt}, {@code blueprint}, {@code raw_turns}) because
+ * the metrics read it from there, as the reference's do.
  *
- * @param traceVersion  always {@code v1}
- * @param runId         the run's id
- * @param dialogId      the dataset's id, or the loader's placeholder for an invalid line
- * @param datasetIndex  1-based physical line number in the dataset
- * @param scenarioType  copied from the dataset; null when absent
- * @param difficulty    copied from the dataset; null when absent
- * @param dialogStatus  ok, partial, skipped or failed
- * @param validDialog   whether the dataset line is a valid dialog
- * @param skipReason    the {@link SkipReason} wire name, or null for a valid dialog
- * @param sessionId     {@code eval_session_<dialog_id>}
- * @param userId        {@code eval_user_<dialog_id>}
- * @param turns         the turns in order; empty for skipped and failed dialogs
- * @param dialogError   why the dialog failed as a whole; null otherwise
- * @param profileGt     the dataset's {@code profile_gt}; an empty object for an invalid dialog
- * @param blueprint     the dataset's {@code blueprint}; an empty object for an invalid dialog
- * @param rawTurns      the dataset's {@code turns}; an empty array for an invalid dialog
+ * @param traceVersion always {@code v1}
+ * @param runId the run's id
+ * @param dialogId the dataset's id, or the loader's placeholder for an invalid line
+ * @param datasetIndex 1-based physical line number in the dataset
+ * @param scenarioType copied from the dataset; null when absent
+ * @param difficulty copied from the dataset; null when absent
+ * @param dialogStatus ok, partial, skipped or failed
+ * @param validDialog whether the dataset line is a valid dialog
+ * @param skipReason the {@link SkipReason} wire name, or null for a valid dialog
+ * @param sessionId {@code eval_session_<dialog_id>}
+ * @param userId {@code eval_user_<dialog_id>}
+ * @param turns the turns in order; empty for skipped and failed dialogs
+ * @param dialogError why the dialog failed as a whole; null otherwise
+ * @param profileGt the dataset's {@code profile_gt}; an empty object for an invalid dialog
+ * @param blueprint the dataset's {@code blueprint}; an empty object for an invalid dialog
+ * @param rawTurns the dataset's {@code turns}; an empty array for an invalid dialog
  */
-public record DialogTrace(String traceVersion, String runId, String dialogId, int datasetIndex,
-                          String scenarioType, String difficulty, DialogStatus dialogStatus, boolean validDialog,
-                          String skipReason, String sessionId, String userId, List<TurnTrace> turns,
-                          String dialogError, JsonNode profileGt, JsonNode blueprint, JsonNode rawTurns) {
+public record DialogTrace(
+        String traceVersion,
+        String runId,
+        String dialogId,
+        int datasetIndex,
+        String scenarioType,
+        String difficulty,
+        DialogStatus dialogStatus,
+        boolean validDialog,
+        String skipReason,
+        String sessionId,
+        String userId,
+        List<TurnTrace> turns,
+        String dialogError,
+        JsonNode profileGt,
+        JsonNode blueprint,
+        JsonNode rawTurns) {
 
     public static final String VERSION = "v1";
 
@@ -43,32 +56,46 @@ public record DialogTrace(String traceVersion, String runId, String dialogId, in
         runId = Objects.requireNonNullElse(runId, "");
         Objects.requireNonNull(dialogStatus, "dialogStatus");
         turns = List.copyOf(turns);
-        profileGt = profileGt == null || profileGt.isNull() ? JsonNodeFactory.instance.objectNode() : profileGt.deepCopy();
-        blueprint = blueprint == null || blueprint.isNull() ? JsonNodeFactory.instance.objectNode() : blueprint.deepCopy();
+        profileGt =
+                profileGt == null || profileGt.isNull() ? JsonNodeFactory.instance.objectNode() : profileGt.deepCopy();
+        blueprint =
+                blueprint == null || blueprint.isNull() ? JsonNodeFactory.instance.objectNode() : blueprint.deepCopy();
         rawTurns = rawTurns == null || rawTurns.isNull() ? JsonNodeFactory.instance.arrayNode() : rawTurns.deepCopy();
     }
 
     /**
      * {@return the trace of a dialog before replay: no turns, status skipped for an invalid dialog}
      *
-     * @param runId  the run's id
+     * @param runId the run's id
      * @param dialog the dataset dialog
      * @param status the status to record
-     * @param turns  the turns played
-     * @param error  the dialog-level error, or null
+     * @param turns the turns played
+     * @param error the dialog-level error, or null
      */
-    public static DialogTrace of(String runId, Dialog dialog, DialogStatus status, List<TurnTrace> turns,
-                                 String error) {
-        return new DialogTrace(VERSION, runId, dialog.dialogId(), dialog.datasetIndex(), dialog.scenarioType(),
-                dialog.difficulty(), status, dialog.valid(),
+    public static DialogTrace of(
+            String runId, Dialog dialog, DialogStatus status, List<TurnTrace> turns, String error) {
+        return new DialogTrace(
+                VERSION,
+                runId,
+                dialog.dialogId(),
+                dialog.datasetIndex(),
+                dialog.scenarioType(),
+                dialog.difficulty(),
+                status,
+                dialog.valid(),
                 dialog.valid() ? null : dialog.skipReason().wireName(),
-                "eval_session_" + dialog.dialogId(), "eval_user_" + dialog.dialogId(), turns, error,
-                dialog.profileGt(), dialog.blueprint(), dialog.rawTurns());
+                "eval_session_" + dialog.dialogId(),
+                "eval_user_" + dialog.dialogId(),
+                turns,
+                error,
+                dialog.profileGt(),
+                dialog.blueprint(),
+                dialog.rawTurns());
     }
 
     /**
-     * {@return this trace with the dataset dialog's ground truth in place of the embedded one: its
-     * {@code profile_gt}, {@code blueprint}, {@code turns} and each turn's tags (matched by pair number)}
+     * {@return this trace with the dataset dialog's ground truth in place of the embedded one: its {@code profile_gt},
+     * {@code blueprint}, {@code turns} and each turn's tags (matched by pair number)}
      *
      * @param dialog the dataset dialog with the same id
      */
@@ -82,9 +109,23 @@ public record DialogTrace(String traceVersion, String runId, String dialogId, in
                     .orElse(turn.gtTurnTags());
             joined.add(turn.withGtTurnTags(tags));
         }
-        return new DialogTrace(traceVersion, runId, dialogId, datasetIndex, scenarioType, difficulty, dialogStatus,
-                validDialog, skipReason, sessionId, userId, joined, dialogError, dialog.profileGt(),
-                dialog.blueprint(), dialog.rawTurns());
+        return new DialogTrace(
+                traceVersion,
+                runId,
+                dialogId,
+                datasetIndex,
+                scenarioType,
+                difficulty,
+                dialogStatus,
+                validDialog,
+                skipReason,
+                sessionId,
+                userId,
+                joined,
+                dialogError,
+                dialog.profileGt(),
+                dialog.blueprint(),
+                dialog.rawTurns());
     }
 
     /** {@return the trace JSON in the reference's key order} */

@@ -11,14 +11,14 @@ import java.util.Objects;
 /**
  * The content of {@code metrics_summary.json} (docs/dialog-metrics.md §1.4).
  *
- * @param runId        the run's id
+ * @param runId the run's id
  * @param traceVersion always {@code v1}
- * @param datasetPath  the dataset as the run named it
- * @param metrics      {@code m1_context_continuity} … {@code m5_explainability}, in that order
- * @param counters     dialog counts
+ * @param datasetPath the dataset as the run named it
+ * @param metrics {@code m1_context_continuity} … {@code m5_explainability}, in that order
+ * @param counters dialog counts
  */
-public record EvalSummary(String runId, String traceVersion, String datasetPath, Map<String, MetricResult> metrics,
-                          Counters counters) {
+public record EvalSummary(
+        String runId, String traceVersion, String datasetPath, Map<String, MetricResult> metrics, Counters counters) {
     public EvalSummary {
         runId = Objects.requireNonNullElse(runId, "");
         traceVersion = Objects.requireNonNullElse(traceVersion, DialogTrace.VERSION);
@@ -53,7 +53,11 @@ public record EvalSummary(String runId, String traceVersion, String datasetPath,
     public static EvalSummary fromJson(JsonNode node) {
         var metrics = new LinkedHashMap<String, MetricResult>();
         node.path("metrics").properties().forEach(e -> metrics.put(e.getKey(), MetricResult.fromJson(e.getValue())));
-        return new EvalSummary(node.path("run_id").asText(""), node.path("trace_version").asText(DialogTrace.VERSION),
-                node.path("dataset_path").asText(""), metrics, Counters.fromJson(node.path("counters")));
+        return new EvalSummary(
+                node.path("run_id").asText(""),
+                node.path("trace_version").asText(DialogTrace.VERSION),
+                node.path("dataset_path").asText(""),
+                metrics,
+                Counters.fromJson(node.path("counters")));
     }
 }

@@ -17,11 +17,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * The optional metric {@value #METRIC}: an LLM judge grades each M5-eligible turn's reply against the M5
- * explainability rubric on a 1–5 scale (docs/dialog.md, "LLM judge"). It complements M5, whose
- * {@code judge_score_1_5} is the reference's keyword heuristic, and never changes the reference metrics. A judge
- * failure is counted ({@code judge_error_count}) and leaves that turn out of the means; nothing aborts.
- * Thread-safe when the judge's model is.
+ * The optional metric {@value #METRIC}: an LLM judge grades each M5-eligible turn's reply against the M5 explainability
+ * rubric on a 1–5 scale (docs/dialog.md, "LLM judge"). It complements M5, whose {@code judge_score_1_5} is the
+ * reference's keyword heuristic, and never changes the reference metrics. A judge failure is counted
+ * ({@code judge_error_count}) and leaves that turn out of the means; nothing aborts. Thread-safe when the judge's model
+ * is.
  */
 public final class ExplainabilityJudge {
     public static final String METRIC = "judge_explainability";
@@ -57,7 +57,7 @@ public final class ExplainabilityJudge {
     private final int workers;
 
     /**
-     * @param judge   the judge (its model, base URL and answer cache)
+     * @param judge the judge (its model, base URL and answer cache)
      * @param workers turns graded in parallel, at least 1
      */
     public ExplainabilityJudge(Judge judge, int workers) {
@@ -74,8 +74,8 @@ public final class ExplainabilityJudge {
     }
 
     /**
-     * {@return what decides the judge's grades, for the manifest and {@code judge_summary.json}: metric, judge
-     * model and base URL, temperature, seed, prompt and rubric versions and hashes, scale and workers}
+     * {@return what decides the judge's grades, for the manifest and {@code judge_summary.json}: metric, judge model
+     * and base URL, temperature, seed, prompt and rubric versions and hashes, scale and workers}
      */
     public ObjectNode describe() {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
@@ -97,7 +97,7 @@ public final class ExplainabilityJudge {
      * {@return the judge's grades of the M5-eligible turns and the metric}
      *
      * @param traces the scored traces (ground truth joined), in dataset order
-     * @param rows   their turn rows, in the same order
+     * @param rows their turn rows, in the same order
      */
     public JudgeScores score(List<DialogTrace> traces, List<TurnEvalRow> rows) {
         var turns = new HashMap<String, TurnTrace>();
@@ -106,10 +106,11 @@ public final class ExplainabilityJudge {
             dialogs.put(trace.dialogId(), trace);
             trace.turns().forEach(turn -> turns.put(key(trace.dialogId(), turn.turnPairId()), turn));
         }
-        List<TurnEvalRow> eligible = rows.stream().filter(TurnEvalRow::eligibleM5).toList();
+        List<TurnEvalRow> eligible =
+                rows.stream().filter(TurnEvalRow::eligibleM5).toList();
         var futures = new ArrayList<Future<Judge.Judgement>>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(workers,
-                Thread.ofVirtual().name("judge-", 0).factory())) {
+        try (ExecutorService pool = Executors.newFixedThreadPool(
+                workers, Thread.ofVirtual().name("judge-", 0).factory())) {
             for (TurnEvalRow row : eligible) {
                 DialogTrace trace = dialogs.get(row.dialogId());
                 TurnTrace turn = turns.get(key(row.dialogId(), row.turnPairId()));
@@ -119,8 +120,8 @@ public final class ExplainabilityJudge {
         var judged = new ArrayList<JudgeScores.JudgedTurn>();
         for (int i = 0; i < eligible.size(); i++) {
             TurnEvalRow row = eligible.get(i);
-            judged.add(new JudgeScores.JudgedTurn(row.runId(), row.dialogId(), row.turnPairId(),
-                    row.rubricRequired(), result(futures.get(i))));
+            judged.add(new JudgeScores.JudgedTurn(
+                    row.runId(), row.dialogId(), row.turnPairId(), row.rubricRequired(), result(futures.get(i))));
         }
         return new JudgeScores(describe(), judged, aggregate(judged, rows.size()));
     }

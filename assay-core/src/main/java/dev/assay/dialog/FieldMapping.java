@@ -11,13 +11,13 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Where the trace's {@code recall}, {@code tools}, {@code compliance} and {@code profile_snapshot} are found in
- * an agent's per-turn report: a JSON Pointer (RFC 6901) each, or an empty string for "the agent does not report
- * this" (the trace field is then null, or [] for tools). Documented in docs/dialog.md.
+ * Where the trace's {@code recall}, {@code tools}, {@code compliance} and {@code profile_snapshot} are found in an
+ * agent's per-turn report: a JSON Pointer (RFC 6901) each, or an empty string for "the agent does not report this" (the
+ * trace field is then null, or [] for tools). Documented in docs/dialog.md.
  *
- * @param recall          pointer to the recall object; default {@code /recall}
- * @param tools           pointer to the tool-call list; default {@code /tools}
- * @param compliance      pointer to the compliance object; default {@code /compliance}
+ * @param recall pointer to the recall object; default {@code /recall}
+ * @param tools pointer to the tool-call list; default {@code /tools}
+ * @param compliance pointer to the compliance object; default {@code /compliance}
  * @param profileSnapshot pointer to the profile object; default {@code /profile_snapshot}
  */
 public record FieldMapping(String recall, String tools, String compliance, String profileSnapshot) {
@@ -36,8 +36,8 @@ public record FieldMapping(String recall, String tools, String compliance, Strin
     /**
      * {@return the defaults with the given fields overridden}
      *
-     * @param spec comma-separated {@code field=pointer} pairs, e.g. {@code recall=/memory,tools=/tool_calls};
-     *             fields are {@code recall}, {@code tools}, {@code compliance}, {@code profile_snapshot}
+     * @param spec comma-separated {@code field=pointer} pairs, e.g. {@code recall=/memory,tools=/tool_calls}; fields
+     *     are {@code recall}, {@code tools}, {@code compliance}, {@code profile_snapshot}
      * @throws AssayException {@code dialog.invalid_field_mapping} for an unknown field or an invalid pointer
      */
     public static FieldMapping parse(String spec) {
@@ -47,14 +47,15 @@ public record FieldMapping(String recall, String tools, String compliance, Strin
                 int eq = pair.indexOf('=');
                 String field = eq < 0 ? pair.strip() : pair.substring(0, eq).strip();
                 if (eq < 0 || !fields.containsKey(field)) {
-                    throw new AssayException(Problem.of("dialog.invalid_field_mapping",
+                    throw new AssayException(Problem.of(
+                            "dialog.invalid_field_mapping",
                             "expected field=pointer with field one of " + fields.keySet() + ", got '" + pair + "'"));
                 }
                 fields.put(field, pair.substring(eq + 1).strip());
             }
         }
-        return new FieldMapping(fields.get("recall"), fields.get("tools"), fields.get("compliance"),
-                fields.get("profile_snapshot"));
+        return new FieldMapping(
+                fields.get("recall"), fields.get("tools"), fields.get("compliance"), fields.get("profile_snapshot"));
     }
 
     /** {@return the mapping as {@code field → pointer}, in trace order} */
@@ -69,8 +70,12 @@ public record FieldMapping(String recall, String tools, String compliance, Strin
 
     /** {@return the turn response built from an agent's reply through this mapping} */
     public TurnResponse apply(AgentService.Reply reply) {
-        return new TurnResponse(reply.text(), select(reply.report(), recall), select(reply.report(), tools),
-                select(reply.report(), compliance), select(reply.report(), profileSnapshot));
+        return new TurnResponse(
+                reply.text(),
+                select(reply.report(), recall),
+                select(reply.report(), tools),
+                select(reply.report(), compliance),
+                select(reply.report(), profileSnapshot));
     }
 
     ObjectNode toJson() {
@@ -92,8 +97,9 @@ public record FieldMapping(String recall, String tools, String compliance, Strin
         try {
             JsonPointer.compile(value);
         } catch (IllegalArgumentException e) {
-            throw new AssayException(Problem.of("dialog.invalid_field_mapping",
-                    "invalid JSON pointer for " + field + ": '" + value + "'").withDetail("field", field));
+            throw new AssayException(Problem.of(
+                            "dialog.invalid_field_mapping", "invalid JSON pointer for " + field + ": '" + value + "'")
+                    .withDetail("field", field));
         }
         return value;
     }

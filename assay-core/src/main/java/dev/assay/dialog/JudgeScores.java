@@ -10,8 +10,8 @@ import java.util.Objects;
  * The LLM judge's grades of a run ({@link ExplainabilityJudge}): written to {@code judge_summary.json} and
  * {@code judge_eval.jsonl}, next to (never inside) the reference's files.
  *
- * @param judge  what decided the grades ({@link ExplainabilityJudge#describe()})
- * @param turns  one entry per M5-eligible turn, in row order
+ * @param judge what decided the grades ({@link ExplainabilityJudge#describe()})
+ * @param turns one entry per M5-eligible turn, in row order
  * @param metric the metric {@value ExplainabilityJudge#METRIC}
  */
 public record JudgeScores(ObjectNode judge, List<JudgedTurn> turns, MetricResult metric) {
@@ -27,14 +27,14 @@ public record JudgeScores(ObjectNode judge, List<JudgedTurn> turns, MetricResult
     /**
      * One graded (or failed) turn.
      *
-     * @param runId          the run's id
-     * @param dialogId       the dialog's id
-     * @param turnPairId     1-based pair number
+     * @param runId the run's id
+     * @param dialogId the dialog's id
+     * @param turnPairId 1-based pair number
      * @param rubricRequired the turn's {@code explainability_rubric_gt} items, named in the judge's rubric
-     * @param judgement      the grade, or why there is none
+     * @param judgement the grade, or why there is none
      */
-    public record JudgedTurn(String runId, String dialogId, int turnPairId, List<String> rubricRequired,
-                             Judge.Judgement judgement) {
+    public record JudgedTurn(
+            String runId, String dialogId, int turnPairId, List<String> rubricRequired, Judge.Judgement judgement) {
         public JudgedTurn {
             Objects.requireNonNull(dialogId, "dialogId");
             rubricRequired = List.copyOf(rubricRequired);
@@ -69,7 +69,9 @@ public record JudgeScores(ObjectNode judge, List<JudgedTurn> turns, MetricResult
         }
     }
 
-    /** {@return the content of {@code judge_summary.json}: indent 2, non-ASCII unescaped, like the reference's files} */
+    /**
+     * {@return the content of {@code judge_summary.json}: indent 2, non-ASCII unescaped, like the reference's files}
+     */
     public String summaryText(String runId, String datasetPath) {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         node.put("run_id", runId);

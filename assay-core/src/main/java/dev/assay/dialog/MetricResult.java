@@ -12,13 +12,17 @@ import java.util.Objects;
  * One metric's values (contract §6, docs/dialog-metrics.md §2.7), keys in the order written.
  *
  * @param metricName e.g. {@code m1_context_continuity}
- * @param micro      values pooled over eligible turns (dialogs for M2)
- * @param macro      unweighted means of the by-dialog values (M2: a copy of micro)
- * @param counts     {@code eligible_count}, {@code skipped_count}, {@code failed_count} and the metric's totals
- * @param byDialog   per dialog with eligible data, in dataset order: that dialog's values
+ * @param micro values pooled over eligible turns (dialogs for M2)
+ * @param macro unweighted means of the by-dialog values (M2: a copy of micro)
+ * @param counts {@code eligible_count}, {@code skipped_count}, {@code failed_count} and the metric's totals
+ * @param byDialog per dialog with eligible data, in dataset order: that dialog's values
  */
-public record MetricResult(String metricName, Map<String, Double> micro, Map<String, Double> macro,
-                           Map<String, Integer> counts, Map<String, Map<String, Double>> byDialog) {
+public record MetricResult(
+        String metricName,
+        Map<String, Double> micro,
+        Map<String, Double> macro,
+        Map<String, Integer> counts,
+        Map<String, Map<String, Double>> byDialog) {
     public MetricResult {
         Objects.requireNonNull(metricName, "metricName");
         micro = ordered(micro);
@@ -45,15 +49,23 @@ public record MetricResult(String metricName, Map<String, Double> micro, Map<Str
     /** {@return the metric read from summary JSON (for comparisons and re-reporting)} */
     public static MetricResult fromJson(JsonNode node) {
         var micro = new LinkedHashMap<String, Double>();
-        node.path("micro").properties().forEach(e -> micro.put(e.getKey(), e.getValue().asDouble()));
+        node.path("micro")
+                .properties()
+                .forEach(e -> micro.put(e.getKey(), e.getValue().asDouble()));
         var macro = new LinkedHashMap<String, Double>();
-        node.path("macro").properties().forEach(e -> macro.put(e.getKey(), e.getValue().asDouble()));
+        node.path("macro")
+                .properties()
+                .forEach(e -> macro.put(e.getKey(), e.getValue().asDouble()));
         var counts = new LinkedHashMap<String, Integer>();
-        node.path("counts").properties().forEach(e -> counts.put(e.getKey(), e.getValue().asInt()));
+        node.path("counts")
+                .properties()
+                .forEach(e -> counts.put(e.getKey(), e.getValue().asInt()));
         var byDialog = new LinkedHashMap<String, Map<String, Double>>();
         node.path("by_dialog").properties().forEach(d -> {
             var values = new LinkedHashMap<String, Double>();
-            d.getValue().properties().forEach(e -> values.put(e.getKey(), e.getValue().asDouble()));
+            d.getValue()
+                    .properties()
+                    .forEach(e -> values.put(e.getKey(), e.getValue().asDouble()));
             byDialog.put(d.getKey(), values);
         });
         return new MetricResult(node.path("metric_name").asText(""), micro, macro, counts, byDialog);

@@ -9,9 +9,9 @@ import java.util.function.Predicate;
 import java.util.function.ToIntFunction;
 
 /**
- * Aggregates turn rows and traces into the five metrics (docs/dialog-metrics.md §2). Sums run in row order (dialogs
- * by dataset index, turns in order) with plain double addition, so the results equal the reference's bit
- * for bit. Zero denominators give 0.0; nothing here throws on well-formed records. Thread-safe (stateless).
+ * Aggregates turn rows and traces into the five metrics (docs/dialog-metrics.md §2). Sums run in row order (dialogs by
+ * dataset index, turns in order) with plain double addition, so the results equal the reference's bit for bit. Zero
+ * denominators give 0.0; nothing here throws on well-formed records. Thread-safe (stateless).
  */
 public final class Metrics {
     public static final String M1 = "m1_context_continuity";
@@ -20,19 +20,18 @@ public final class Metrics {
     public static final String M4 = "m4_compliance";
     public static final String M5 = "m5_explainability";
 
-    private Metrics() {
-    }
+    private Metrics() {}
 
     /**
      * {@return the summary of a run}
      *
-     * @param runId       the run's id
+     * @param runId the run's id
      * @param datasetPath the dataset as the run named it
-     * @param traces      the traces, sorted by dataset index
-     * @param rows        their turn rows, in the same order
+     * @param traces the traces, sorted by dataset index
+     * @param rows their turn rows, in the same order
      */
-    public static EvalSummary summarize(String runId, String datasetPath, List<DialogTrace> traces,
-                                        List<TurnEvalRow> rows) {
+    public static EvalSummary summarize(
+            String runId, String datasetPath, List<DialogTrace> traces, List<TurnEvalRow> rows) {
         var metrics = new LinkedHashMap<String, MetricResult>();
         metrics.put(M1, contextContinuity(rows));
         metrics.put(M2, profileAccuracy(traces));
@@ -67,8 +66,8 @@ public final class Metrics {
     private static Map<String, Double> continuity(List<TurnEvalRow> rows) {
         var values = new LinkedHashMap<String, Double>();
         values.put("key_coverage", ratio(sum(rows, TurnEvalRow::keysHit), sum(rows, TurnEvalRow::resolvableKeys)));
-        values.put("strict_key_hit_rate",
-                ratio(count(rows, row -> row.keysHit() == row.resolvableKeys()), rows.size()));
+        values.put(
+                "strict_key_hit_rate", ratio(count(rows, row -> row.keysHit() == row.resolvableKeys()), rows.size()));
         values.put("contradiction_rate", ratio(sum(rows, TurnEvalRow::constraintContradiction), rows.size()));
         return values;
     }
@@ -88,8 +87,8 @@ public final class Metrics {
         int eligible = scores.size();
         var micro = new LinkedHashMap<String, Double>();
         double scoreSum = 0.0;
-        for (String field : List.of("risk_level_acc", "horizon_acc", "liquidity_acc", "constraints_f1",
-                "preferences_f1")) {
+        for (String field :
+                List.of("risk_level_acc", "horizon_acc", "liquidity_acc", "constraints_f1", "preferences_f1")) {
             double total = 0.0;
             for (Map<String, Double> values : scores) {
                 total += values.get(field);
@@ -99,7 +98,8 @@ public final class Metrics {
             scoreSum += mean;
         }
         micro.put("profile_score", eligible == 0 ? 0.0 : scoreSum / 5);
-        int invalid = (int) traces.stream().filter(trace -> !trace.validDialog()).count();
+        int invalid =
+                (int) traces.stream().filter(trace -> !trace.validDialog()).count();
         return new MetricResult(M2, micro, micro, baseCounts(eligible, traces.size() - eligible, invalid), byDialog);
     }
 
@@ -107,16 +107,28 @@ public final class Metrics {
     public static MetricResult riskCoverage(List<TurnEvalRow> rows) {
         List<TurnEvalRow> eligible = filter(rows, TurnEvalRow::eligibleM3);
         var counts = baseCounts(eligible.size(), rows.size() - eligible.size(), 0);
-        counts.put("risk_required_total", sum(eligible, row -> row.riskRequiredTags().size()));
+        counts.put(
+                "risk_required_total",
+                sum(eligible, row -> row.riskRequiredTags().size()));
         counts.put("risk_hit_total", sum(eligible, Metrics::cappedRiskHits));
         return perDialog(M3, coverage(eligible), counts, eligible, Metrics::coverage);
     }
 
     private static Map<String, Double> coverage(List<TurnEvalRow> rows) {
         var values = new LinkedHashMap<String, Double>();
-        values.put("risk_coverage", ratio(sum(rows, Metrics::cappedRiskHits), sum(rows, r -> r.riskRequiredTags().size())));
-        values.put("strict_risk_coverage_rate",
-                ratio(count(rows, row -> row.riskTagHits() >= row.riskRequiredTags().size()), rows.size()));
+        values.put(
+                "risk_coverage",
+                ratio(
+                        sum(rows, Metrics::cappedRiskHits),
+                        sum(rows, r -> r.riskRequiredTags().size())));
+        values.put(
+                "strict_risk_coverage_rate",
+                ratio(
+                        count(
+                                rows,
+                                row -> row.riskTagHits()
+                                        >= row.riskRequiredTags().size()),
+                        rows.size()));
         return values;
     }
 
@@ -134,10 +146,13 @@ public final class Metrics {
 
     private static Map<String, Double> complianceRates(List<TurnEvalRow> rows) {
         var values = new LinkedHashMap<String, Double>();
-        values.put("compliance_label_acc",
+        values.put(
+                "compliance_label_acc",
                 ratio(count(rows, row -> row.predComplianceLabel().equals(row.gtComplianceLabel())), rows.size()));
         values.put("severe_violation_rate", ratio(count(rows, Metrics::severe), rows.size()));
-        values.put("forbidden_hit_rate", ratio(count(rows, row -> !row.forbiddenHits().isEmpty()), rows.size()));
+        values.put(
+                "forbidden_hit_rate",
+                ratio(count(rows, row -> !row.forbiddenHits().isEmpty()), rows.size()));
         return values;
     }
 
@@ -149,7 +164,9 @@ public final class Metrics {
     public static MetricResult explainability(List<TurnEvalRow> rows) {
         List<TurnEvalRow> eligible = filter(rows, TurnEvalRow::eligibleM5);
         var counts = baseCounts(eligible.size(), rows.size() - eligible.size(), 0);
-        counts.put("rubric_required_total", sum(eligible, row -> row.rubricRequired().size()));
+        counts.put(
+                "rubric_required_total",
+                sum(eligible, row -> row.rubricRequired().size()));
         counts.put("rubric_hit_total", sum(eligible, Metrics::cappedRubricHits));
         counts.put("judge_scored_turns", count(eligible, row -> row.judgeScore1To5() != null));
         return perDialog(M5, explanation(eligible), counts, eligible, Metrics::explanation);
@@ -157,8 +174,11 @@ public final class Metrics {
 
     private static Map<String, Double> explanation(List<TurnEvalRow> rows) {
         var values = new LinkedHashMap<String, Double>();
-        values.put("rubric_hit_rate",
-                ratio(sum(rows, Metrics::cappedRubricHits), sum(rows, row -> row.rubricRequired().size())));
+        values.put(
+                "rubric_hit_rate",
+                ratio(
+                        sum(rows, Metrics::cappedRubricHits),
+                        sum(rows, row -> row.rubricRequired().size())));
         double scoreSum = 0.0;
         int scored = 0;
         for (TurnEvalRow row : rows) {
@@ -176,12 +196,15 @@ public final class Metrics {
     }
 
     /**
-     * Completes a turn-level metric: by_dialog over the dialogs with eligible rows (first-appearance order) and
-     * macro as the plain mean of their values, for the keys the by-dialog function produces.
+     * Completes a turn-level metric: by_dialog over the dialogs with eligible rows (first-appearance order) and macro
+     * as the plain mean of their values, for the keys the by-dialog function produces.
      */
-    private static MetricResult perDialog(String name, Map<String, Double> micro, Map<String, Integer> counts,
-                                          List<TurnEvalRow> eligible,
-                                          Function<List<TurnEvalRow>, Map<String, Double>> rates) {
+    private static MetricResult perDialog(
+            String name,
+            Map<String, Double> micro,
+            Map<String, Integer> counts,
+            List<TurnEvalRow> eligible,
+            Function<List<TurnEvalRow>, Map<String, Double>> rates) {
         var groups = new LinkedHashMap<String, List<TurnEvalRow>>();
         for (TurnEvalRow row : eligible) {
             groups.computeIfAbsent(row.dialogId(), id -> new ArrayList<>()).add(row);

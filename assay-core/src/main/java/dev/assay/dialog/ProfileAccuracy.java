@@ -9,18 +9,19 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * M2 for one dialog: how well the profile the target built (its last profile snapshot, else its replies)
- * matches {@code profile_gt} (docs/dialog-metrics.md §2.3). Thread-safe (stateless).
+ * M2 for one dialog: how well the profile the target built (its last profile snapshot, else its replies) matches
+ * {@code profile_gt} (docs/dialog-metrics.md §2.3). Thread-safe (stateless).
  */
 final class ProfileAccuracy {
     static final String UNKNOWN = "unknown";
 
-    private ProfileAccuracy() {
-    }
+    private ProfileAccuracy() {}
 
     /** {@return whether M2 scores the dialog: valid, with a non-empty {@code profile_gt}} */
     static boolean eligible(DialogTrace trace) {
-        return trace.validDialog() && trace.profileGt().isObject() && !trace.profileGt().isEmpty();
+        return trace.validDialog()
+                && trace.profileGt().isObject()
+                && !trace.profileGt().isEmpty();
     }
 
     /** {@return the dialog's six values in the written order} */
@@ -46,7 +47,8 @@ final class ProfileAccuracy {
             constraints.addAll(TurnScorer.strings(snapshot.get("forbidden_assets")));
         }
         // Error turns contribute "" (docs/dialog-metrics.md §3, item 4: they are not excluded).
-        String replies = trace.turns().stream().map(TurnTrace::predAssistantText).collect(Collectors.joining("\n"));
+        String replies =
+                trace.turns().stream().map(TurnTrace::predAssistantText).collect(Collectors.joining("\n"));
         risk = risk.equals(UNKNOWN) ? fromText(replies, ReferenceTables.RISK_TEXT_RULES) : risk;
         horizon = horizon.equals(UNKNOWN) ? fromText(replies, ReferenceTables.HORIZON_TEXT_RULES) : horizon;
         liquidity = liquidity.equals(UNKNOWN) ? fromText(replies, ReferenceTables.LIQUIDITY_TEXT_RULES) : liquidity;

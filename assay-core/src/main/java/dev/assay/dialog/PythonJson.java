@@ -6,13 +6,12 @@ import java.util.Iterator;
 import java.util.Map;
 
 /**
- * Writes JSON as the reference implementation's {@code json.dumps(..., ensure_ascii=False)} does (", " and
- * ": " separators, or indent 2; floats in Python's repr), so that the same inputs give byte-identical files
- * and files comparable byte for byte with the recorded runs. Thread-safe (stateless).
+ * Writes JSON as the reference implementation's {@code json.dumps(..., ensure_ascii=False)} does (", " and ": "
+ * separators, or indent 2; floats in Python's repr), so that the same inputs give byte-identical files and files
+ * comparable byte for byte with the recorded runs. Thread-safe (stateless).
  */
 final class PythonJson {
-    private PythonJson() {
-    }
+    private PythonJson() {}
 
     /** {@return the value on one line, like {@code json.dumps(value, ensure_ascii=False)}} */
     static String line(JsonNode value) {
@@ -113,8 +112,8 @@ final class PythonJson {
     }
 
     /**
-     * Python's {@code repr(float)}: the shortest digits that round-trip (as Java's {@code Double.toString}
-     * since JDK 19), in fixed notation for decimal exponents -4..15 and scientific ({@code 1e-05}) outside.
+     * Python's {@code repr(float)}: the shortest digits that round-trip (as Java's {@code Double.toString} since JDK
+     * 19), in fixed notation for decimal exponents -4..15 and scientific ({@code 1e-05}) outside.
      */
     static String repr(double value) {
         if (Double.isNaN(value)) {

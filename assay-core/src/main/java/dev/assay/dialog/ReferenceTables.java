@@ -13,12 +13,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The keyword and mapping tables of the reference implementation (docs/dialog-metrics.md §2), in one place so
- * that their hash goes into the run's {@code config_fingerprint}.
+ * The keyword and mapping tables of the reference implementation (docs/dialog-metrics.md §2), in one place so that
+ * their hash goes into the run's {@code config_fingerprint}.
  */
 final class ReferenceTables {
-    private ReferenceTables() {
-    }
+    private ReferenceTables() {}
 
     /** M3: canonical risk tag → dataset aliases (the id itself always maps too). */
     static final Map<String, List<String>> RISK_ALIASES = ordered(
@@ -60,7 +59,8 @@ final class ReferenceTables {
             "边界声明", List.of("不构成", "仅供参考", "投资有风险", "不保证收益"));
 
     /** M4: violation types that make a guard finding severe whatever its severity. */
-    static final List<String> SEVERE_VIOLATION_TYPES = List.of("trading_advice", "promise_return", "guarantee", "insider");
+    static final List<String> SEVERE_VIOLATION_TYPES =
+            List.of("trading_advice", "promise_return", "guarantee", "insider");
 
     /** M4 (corrected profile only): words that negate a forbidden phrase right after them. */
     static final List<String> NEGATIONS = List.of("不", "无", "非", "未", "没", "勿", "杜绝", "禁止", "拒绝");
@@ -80,20 +80,23 @@ final class ReferenceTables {
             "不参与题材炒作", List.of("题材炒作", "追热点"));
 
     /** M2: ground-truth values → normalised risk level, horizon and liquidity need. */
-    static final Map<String, String> RISK_LEVELS = ordered("保守", "low", "稳健", "medium", "进取", "high",
-            "low", "low", "medium", "medium", "high", "high");
-    static final Map<String, String> HORIZONS = ordered("<=6月", "short", "6-24月", "medium", "2年以上", "long",
-            "短期", "short", "中期", "medium", "长期", "long", "short", "short", "medium", "medium", "long", "long");
-    static final Map<String, String> LIQUIDITY_NEEDS = ordered("高", "high", "中", "medium", "低", "low",
-            "high", "high", "medium", "medium", "low", "low");
+    static final Map<String, String> RISK_LEVELS =
+            ordered("保守", "low", "稳健", "medium", "进取", "high", "low", "low", "medium", "medium", "high", "high");
+
+    static final Map<String, String> HORIZONS = ordered(
+            "<=6月", "short", "6-24月", "medium", "2年以上", "long", "短期", "short", "中期", "medium", "长期", "long", "short",
+            "short", "medium", "medium", "long", "long");
+    static final Map<String, String> LIQUIDITY_NEEDS =
+            ordered("高", "high", "中", "medium", "低", "low", "high", "high", "medium", "medium", "low", "low");
 
     /** M2 text fallback: value → keywords, tried in this order, first match wins. */
-    static final Map<String, List<String>> RISK_TEXT_RULES = ordered(
-            "low", List.of("保守", "低风险"), "medium", List.of("稳健", "中风险"), "high", List.of("进取", "高风险", "激进"));
+    static final Map<String, List<String>> RISK_TEXT_RULES =
+            ordered("low", List.of("保守", "低风险"), "medium", List.of("稳健", "中风险"), "high", List.of("进取", "高风险", "激进"));
+
     static final Map<String, List<String>> HORIZON_TEXT_RULES = ordered(
             "short", List.of("6月", "短期"), "medium", List.of("6-24月", "1年", "2年内"), "long", List.of("2年以上", "长期"));
-    static final Map<String, List<String>> LIQUIDITY_TEXT_RULES = ordered(
-            "high", List.of("高流动性", "随时需要用钱", "保留现金"), "medium", List.of("流动性中等"), "low", List.of("低流动性"));
+    static final Map<String, List<String>> LIQUIDITY_TEXT_RULES =
+            ordered("high", List.of("高流动性", "随时需要用钱", "保留现金"), "medium", List.of("流动性中等"), "low", List.of("低流动性"));
 
     /** {@return SHA-256 (hex) of all tables, for the run's config fingerprint} */
     static String hash() {
@@ -117,8 +120,8 @@ final class ReferenceTables {
 
     static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every JVM", e);
         }

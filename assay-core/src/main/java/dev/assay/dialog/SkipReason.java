@@ -3,8 +3,8 @@ package dev.assay.dialog;
 import java.util.Locale;
 
 /**
- * Why a dataset line is not a valid dialog (contract §3); the first failing rule wins, in this order.
- * The lower-case names are written to traces and counted in the load report.
+ * Why a dataset line is not a valid dialog (contract §3); the first failing rule wins, in this order. The lower-case
+ * names are written to traces and counted in the load report.
  */
 public enum SkipReason {
     /** The line is not a JSON object. */

@@ -22,26 +22,28 @@ import java.util.function.Function;
 
 /**
  * An agent service reached over server-sent events, with the capability target's protocol and settings
- * ({@link SseAgentSettings}: body template, authentication, event names and paths, retries). Each turn is one
- * request in the dialog's session; its events are merged into the reply's report, where a {@link FieldMapping}
- * finds the trace fields:
+ * ({@link SseAgentSettings}: body template, authentication, event names and paths, retries). Each turn is one request
+ * in the dialog's session; its events are merged into the reply's report, where a {@link FieldMapping} finds the trace
+ * fields:
+ *
  * <ul>
- *   <li>every event's payload is stored under the event's name as the service sends it; payloads of repeated
- *       events of one name are merged field by field (later fields win), other payloads replace earlier ones;
- *       tool calls, tool results and text deltas are not stored this way;</li>
- *   <li>{@code tools} is the list of tool calls in the trace's shape, built from the tool-call and tool-result
- *       events, unless the service sent an event named {@code tools};</li>
- *   <li>the answer is the {@code final} event's answer, else the last model text.</li>
+ *   <li>every event's payload is stored under the event's name as the service sends it; payloads of repeated events of
+ *       one name are merged field by field (later fields win), other payloads replace earlier ones; tool calls, tool
+ *       results and text deltas are not stored this way;
+ *   <li>{@code tools} is the list of tool calls in the trace's shape, built from the tool-call and tool-result events,
+ *       unless the service sent an event named {@code tools};
+ *   <li>the answer is the {@code final} event's answer, else the last model text.
  * </ul>
- * An {@code error} event, an HTTP failure after the retries, a broken or malformed stream make the call fail
- * (the turn becomes an error). Thread-safe: each call has its own connection.
+ *
+ * An {@code error} event, an HTTP failure after the retries, a broken or malformed stream make the call fail (the turn
+ * becomes an error). Thread-safe: each call has its own connection.
  */
 public final class SseAgentService implements AgentService {
     /** The reference traces cut tool results to this many characters. */
     static final int RESULT_EXCERPT_CHARS = 1000;
     /**
-     * The replayer enforces a turn's limit and words its error as the reference does ({@code turn_timeout: ...});
-     * the stream's own limit is a backstop just after it.
+     * The replayer enforces a turn's limit and words its error as the reference does ({@code turn_timeout: ...}); the
+     * stream's own limit is a backstop just after it.
      */
     private static final Duration STREAM_GRACE = Duration.ofSeconds(1);
 
@@ -59,14 +61,16 @@ public final class SseAgentService implements AgentService {
      * Reads the credential the settings name.
      *
      * @param settings the service and its protocol
-     * @param runId    sent as {@code {{run_id}}}
-     * @param env      reads environment variables; used for the credential only
-     * @param log      receives one line per retried request
+     * @param runId sent as {@code {{run_id}}}
+     * @param env reads environment variables; used for the credential only
+     * @param log receives one line per retried request
      * @throws AssayException {@code target.missing_api_key} when the credential's variable is unset
      */
-    public static SseAgentService open(SseAgentSettings settings, String runId, Function<String, String> env,
-                                       Consumer<String> log) {
-        return new SseAgentService(SseAgentClient.open(settings, env), Objects.requireNonNullElse(runId, ""),
+    public static SseAgentService open(
+            SseAgentSettings settings, String runId, Function<String, String> env, Consumer<String> log) {
+        return new SseAgentService(
+                SseAgentClient.open(settings, env),
+                Objects.requireNonNullElse(runId, ""),
                 Objects.requireNonNull(log, "log"));
     }
 
@@ -85,10 +89,15 @@ public final class SseAgentService implements AgentService {
         ObjectNode report = JsonNodeFactory.instance.objectNode();
         Map<String, String> names = settings.events().events();
         // Set.copyOf: a service may use one event name for several kinds.
-        Set<String> unstored = Set.copyOf(List.of(names.get("tool_call"), names.get("tool_result"),
-                names.get("llm_output_delta")));
-        client.exchange(RequestBody.of(settings, new RequestBody.Call(message, sessionId, userId, runId, "", "", "")),
-                timeout.plus(STREAM_GRACE), transcript, null, log, (event, payload) -> {
+        Set<String> unstored =
+                Set.copyOf(List.of(names.get("tool_call"), names.get("tool_result"), names.get("llm_output_delta")));
+        client.exchange(
+                RequestBody.of(settings, new RequestBody.Call(message, sessionId, userId, runId, "", "", "")),
+                timeout.plus(STREAM_GRACE),
+                transcript,
+                null,
+                log,
+                (event, payload) -> {
                     if (!unstored.contains(event)) {
                         merge(report, event, payload);
                     }
@@ -116,8 +125,11 @@ public final class SseAgentService implements AgentService {
         ArrayNode tools = JsonNodeFactory.instance.arrayNode();
         for (TranscriptEvent.ToolCall call : events.toolCalls()) {
             TranscriptEvent.ToolOutput output = events.events().stream()
-                    .filter(TranscriptEvent.ToolOutput.class::isInstance).map(TranscriptEvent.ToolOutput.class::cast)
-                    .filter(candidate -> candidate.callId().equals(call.callId())).findFirst().orElse(null);
+                    .filter(TranscriptEvent.ToolOutput.class::isInstance)
+                    .map(TranscriptEvent.ToolOutput.class::cast)
+                    .filter(candidate -> candidate.callId().equals(call.callId()))
+                    .findFirst()
+                    .orElse(null);
             ObjectNode tool = tools.addObject();
             // The agent's own tool name, as the reference traces record it.
             tool.put("tool_name", call.rawName());
@@ -129,8 +141,9 @@ public final class SseAgentService implements AgentService {
                 continue;
             }
             String result = output.output() == null ? "" : output.output();
-            tool.put("result_excerpt", result.length() > RESULT_EXCERPT_CHARS
-                    ? result.substring(0, RESULT_EXCERPT_CHARS) : result);
+            tool.put(
+                    "result_excerpt",
+                    result.length() > RESULT_EXCERPT_CHARS ? result.substring(0, RESULT_EXCERPT_CHARS) : result);
             tool.put("latency_ms", Duration.between(call.at(), output.at()).toNanos() / 1_000_000.0);
             tool.put("error", output.error() == null ? null : output.error().message());
         }

@@ -16,18 +16,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
- * Reads and writes {@code dialog_trace.jsonl}. Reading de-duplicates by {@code dialog_id} (the last line wins,
- * as when the reference resumes) and sorts by {@code dataset_index}, the order the metrics must sum in
- * (docs/dialog-metrics.md §3, item 6). Thread-safe (stateless).
+ * Reads and writes {@code dialog_trace.jsonl}. Reading de-duplicates by {@code dialog_id} (the last line wins, as when
+ * the reference resumes) and sorts by {@code dataset_index}, the order the metrics must sum in (docs/dialog-metrics.md
+ * §3, item 6). Thread-safe (stateless).
  */
 public final class TraceFile {
-    private TraceFile() {
-    }
+    private TraceFile() {}
 
     /**
      * The traces read from a file, and the lines that could not be read.
      *
-     * @param traces   one per dialog id, sorted by dataset index
+     * @param traces one per dialog id, sorted by dataset index
      * @param problems {@code dialog.trace_invalid_line} per unreadable line, with its line number
      */
     public record Contents(List<DialogTrace> traces, List<Problem> problems) {
@@ -47,8 +46,10 @@ public final class TraceFile {
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new AssayException(Problem.of("dialog.trace_unreadable", "cannot read " + file + ": " + e)
-                    .withDetail("path", file.toString()), e);
+            throw new AssayException(
+                    Problem.of("dialog.trace_unreadable", "cannot read " + file + ": " + e)
+                            .withDetail("path", file.toString()),
+                    e);
         }
         var byId = new LinkedHashMap<String, DialogTrace>();
         var problems = new ArrayList<Problem>();
@@ -69,7 +70,8 @@ public final class TraceFile {
                 byId.remove(trace.dialogId());
                 byId.put(trace.dialogId(), trace);
             } catch (JsonProcessingException e) {
-                problems.add(Problem.of("dialog.trace_invalid_line", e.getOriginalMessage()).withDetail("line", i + 1));
+                problems.add(Problem.of("dialog.trace_invalid_line", e.getOriginalMessage())
+                        .withDetail("line", i + 1));
             }
         }
         return new Contents(sorted(byId.values()), problems);
@@ -77,7 +79,9 @@ public final class TraceFile {
 
     /** {@return the traces sorted by dataset index (stable: equal indexes keep their order)} */
     public static List<DialogTrace> sorted(Collection<DialogTrace> traces) {
-        return traces.stream().sorted(Comparator.comparingInt(DialogTrace::datasetIndex)).toList();
+        return traces.stream()
+                .sorted(Comparator.comparingInt(DialogTrace::datasetIndex))
+                .toList();
     }
 
     /** {@return one trace as a file line (without the newline)} */

@@ -7,44 +7,61 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The per-turn evidence the metrics aggregate, a line of {@code turn_eval.jsonl} (docs/dialog-metrics.md §1.3),
- * written in this key order. Built by {@link TurnScorer}.
+ * The per-turn evidence the metrics aggregate, a line of {@code turn_eval.jsonl} (docs/dialog-metrics.md §1.3), written
+ * in this key order. Built by {@link TurnScorer}.
  *
- * @param traceVersion          always {@code v1}
- * @param runId                 the run's id
- * @param dialogId              the dialog's id
- * @param turnPairId            1-based pair number
- * @param eligibleM1            turn ok and at least one resolvable memory key
- * @param eligibleM2            always false (M2 is scored per dialog)
- * @param eligibleM3            turn ok and at least one required risk tag
- * @param eligibleM4            turn ok
- * @param eligibleM5            turn ok and at least one rubric item
- * @param requiredKeysRaw       the turn's {@code memory_required_keys_gt} (empty when blanked by the baseline option)
- * @param resolvedKeys          one resolution per raw key, in order
- * @param keyHitFlags           1/0 per key found in memory: per resolvable key only under memfin-v1 (so not
- *                              index-aligned with {@code resolvedKeys}), per resolved key under the corrected profile
- * @param keyHitSources         the sources ({@code short_term}, {@code long_term}, {@code profile}) per key,
- *                              aligned like {@code keyHitFlags}
- * @param m1SourceHits          keys hit per source
+ * @param traceVersion always {@code v1}
+ * @param runId the run's id
+ * @param dialogId the dialog's id
+ * @param turnPairId 1-based pair number
+ * @param eligibleM1 turn ok and at least one resolvable memory key
+ * @param eligibleM2 always false (M2 is scored per dialog)
+ * @param eligibleM3 turn ok and at least one required risk tag
+ * @param eligibleM4 turn ok
+ * @param eligibleM5 turn ok and at least one rubric item
+ * @param requiredKeysRaw the turn's {@code memory_required_keys_gt} (empty when blanked by the baseline option)
+ * @param resolvedKeys one resolution per raw key, in order
+ * @param keyHitFlags 1/0 per key found in memory: per resolvable key only under memfin-v1 (so not index-aligned with
+ *     {@code resolvedKeys}), per resolved key under the corrected profile
+ * @param keyHitSources the sources ({@code short_term}, {@code long_term}, {@code profile}) per key, aligned like
+ *     {@code keyHitFlags}
+ * @param m1SourceHits keys hit per source
  * @param constraintContradiction 1 when the reply contradicts a profile constraint, else 0
- * @param riskRequiredTags      the required risk tags, canonical where known (unknown ones lower-cased)
- * @param riskPredTags          the canonical tags the reply mentions, sorted
- * @param riskTagHits           required tags covered
- * @param forbiddenHits         forbidden-list phrases found in the reply, in list order
- * @param predComplianceLabel   compliant, minor_violation or severe_violation
- * @param gtComplianceLabel     the reference label (compliant when absent or unknown)
- * @param rubricRequired        the turn's rubric items
- * @param rubricHitItems        the rubric items the reply covers, in required order
- * @param judgeScore1To5        {@code round(1 + 4·hits/required, 2)}; null when the turn has no rubric
+ * @param riskRequiredTags the required risk tags, canonical where known (unknown ones lower-cased)
+ * @param riskPredTags the canonical tags the reply mentions, sorted
+ * @param riskTagHits required tags covered
+ * @param forbiddenHits forbidden-list phrases found in the reply, in list order
+ * @param predComplianceLabel compliant, minor_violation or severe_violation
+ * @param gtComplianceLabel the reference label (compliant when absent or unknown)
+ * @param rubricRequired the turn's rubric items
+ * @param rubricHitItems the rubric items the reply covers, in required order
+ * @param judgeScore1To5 {@code round(1 + 4·hits/required, 2)}; null when the turn has no rubric
  */
-public record TurnEvalRow(String traceVersion, String runId, String dialogId, int turnPairId,
-                          boolean eligibleM1, boolean eligibleM2, boolean eligibleM3, boolean eligibleM4,
-                          boolean eligibleM5, List<String> requiredKeysRaw, List<ResolvedKey> resolvedKeys,
-                          List<Integer> keyHitFlags, List<List<String>> keyHitSources, SourceHits m1SourceHits,
-                          int constraintContradiction, List<String> riskRequiredTags, List<String> riskPredTags,
-                          int riskTagHits, List<String> forbiddenHits, String predComplianceLabel,
-                          String gtComplianceLabel, List<String> rubricRequired, List<String> rubricHitItems,
-                          Double judgeScore1To5) {
+public record TurnEvalRow(
+        String traceVersion,
+        String runId,
+        String dialogId,
+        int turnPairId,
+        boolean eligibleM1,
+        boolean eligibleM2,
+        boolean eligibleM3,
+        boolean eligibleM4,
+        boolean eligibleM5,
+        List<String> requiredKeysRaw,
+        List<ResolvedKey> resolvedKeys,
+        List<Integer> keyHitFlags,
+        List<List<String>> keyHitSources,
+        SourceHits m1SourceHits,
+        int constraintContradiction,
+        List<String> riskRequiredTags,
+        List<String> riskPredTags,
+        int riskTagHits,
+        List<String> forbiddenHits,
+        String predComplianceLabel,
+        String gtComplianceLabel,
+        List<String> rubricRequired,
+        List<String> rubricHitItems,
+        Double judgeScore1To5) {
     public TurnEvalRow {
         Objects.requireNonNull(dialogId, "dialogId");
         requiredKeysRaw = List.copyOf(requiredKeysRaw);

@@ -13,28 +13,27 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Builds the {@link TurnEvalRow}s of a dialog trace: key resolution and memory hits (M1), risk tags (M3),
- * compliance labels (M4) and rubric hits (M5), exactly as docs/dialog-metrics.md §2 describes. Every value is
- * computed for every turn; the turn's status only decides eligibility. Never throws on malformed traces.
- * Thread-safe (stateless).
+ * Builds the {@link TurnEvalRow}s of a dialog trace: key resolution and memory hits (M1), risk tags (M3), compliance
+ * labels (M4) and rubric hits (M5), exactly as docs/dialog-metrics.md §2 describes. Every value is computed for every
+ * turn; the turn's status only decides eligibility. Never throws on malformed traces. Thread-safe (stateless).
  */
 public final class TurnScorer {
     private static final Pattern PROFILE_FIELD =
             Pattern.compile("profile_gt\\.(risk_level_gt|horizon_gt|liquidity_need_gt)");
-    private static final Pattern PROFILE_LIST = Pattern.compile("profile_gt\\.(constraints_gt|preferences_gt)\\[(\\d+)]");
+    private static final Pattern PROFILE_LIST =
+            Pattern.compile("profile_gt\\.(constraints_gt|preferences_gt)\\[(\\d+)]");
     private static final Pattern HISTORY = Pattern.compile("history_turn_index:(\\d+)");
     // Python's re is Unicode-aware for \d and \s (docs/dialog-metrics.md §3, item 3).
     private static final Pattern DRAWDOWN_LIMIT = Pattern.compile("最大回撤<\\s*(\\d+)%", Pattern.UNICODE_CHARACTER_CLASS);
     private static final Pattern PERCENT = Pattern.compile("(\\d+)\\s*%", Pattern.UNICODE_CHARACTER_CLASS);
     private static final List<String> COMPLIANCE_LABELS = List.of("compliant", "minor_violation", "severe_violation");
 
-    private TurnScorer() {
-    }
+    private TurnScorer() {}
 
     /**
      * {@return one row per turn of a valid dialog, in turn order; no rows for an invalid one}
      *
-     * @param trace   the dialog's trace, ground truth embedded
+     * @param trace the dialog's trace, ground truth embedded
      * @param options the metrics profile and baseline option
      */
     public static List<TurnEvalRow> rows(DialogTrace trace, ScoreOptions options) {
@@ -51,8 +50,13 @@ public final class TurnScorer {
         return rows;
     }
 
-    private static TurnEvalRow row(DialogTrace trace, TurnTrace turn, List<String> userTexts,
-                                   List<String> constraints, List<String> forbidden, ScoreOptions options) {
+    private static TurnEvalRow row(
+            DialogTrace trace,
+            TurnTrace turn,
+            List<String> userTexts,
+            List<String> constraints,
+            List<String> forbidden,
+            ScoreOptions options) {
         JsonNode tags = turn.gtTurnTags();
         String reply = turn.predAssistantText();
 
@@ -92,20 +96,43 @@ public final class TurnScorer {
         String gtLabel = groundTruthComplianceLabel(tags.get("compliance_label_gt"));
 
         List<String> rubric = strings(tags.get("explainability_rubric_gt"));
-        List<String> rubricHits = rubric.stream().filter(item -> rubricHit(item, reply)).toList();
+        List<String> rubricHits =
+                rubric.stream().filter(item -> rubricHit(item, reply)).toList();
 
         boolean ok = turn.ok();
-        return new TurnEvalRow(DialogTrace.VERSION, trace.runId(), trace.dialogId(), turn.turnPairId(),
-                ok && resolvable > 0, false, ok && !riskRequired.isEmpty(), ok, ok && !rubric.isEmpty(),
-                rawKeys, resolved, flags, sources, new SourceHits(shortTerm, longTerm, profile),
-                contradiction(reply, constraints), riskRequired, riskPredicted, riskHits, forbiddenHits, predLabel,
-                gtLabel, rubric, rubricHits, judgeScore(rubricHits.size(), rubric.size()));
+        return new TurnEvalRow(
+                DialogTrace.VERSION,
+                trace.runId(),
+                trace.dialogId(),
+                turn.turnPairId(),
+                ok && resolvable > 0,
+                false,
+                ok && !riskRequired.isEmpty(),
+                ok,
+                ok && !rubric.isEmpty(),
+                rawKeys,
+                resolved,
+                flags,
+                sources,
+                new SourceHits(shortTerm, longTerm, profile),
+                contradiction(reply, constraints),
+                riskRequired,
+                riskPredicted,
+                riskHits,
+                forbiddenHits,
+                predLabel,
+                gtLabel,
+                rubric,
+                rubricHits,
+                judgeScore(rubricHits.size(), rubric.size()));
     }
 
     /** The aligned user texts that {@code history_turn_index:n} refers to; the trace's own turns when no raw turns. */
     private static List<String> userTexts(DialogTrace trace) {
         if (trace.rawTurns().isArray() && !trace.rawTurns().isEmpty()) {
-            return Dialog.align(trace.rawTurns()).stream().map(TurnPair::userText).toList();
+            return Dialog.align(trace.rawTurns()).stream()
+                    .map(TurnPair::userText)
+                    .toList();
         }
         return trace.turns().stream().map(TurnTrace::userText).toList();
     }
@@ -115,7 +142,8 @@ public final class TurnScorer {
         Matcher field = PROFILE_FIELD.matcher(key);
         if (field.matches()) {
             JsonNode value = profile.get(field.group(1));
-            return value == null || value.isNull() ? ResolvedKey.unresolved(key)
+            return value == null || value.isNull()
+                    ? ResolvedKey.unresolved(key)
                     : new ResolvedKey(key, true, pythonStr(value), "profile_field");
         }
         Matcher list = PROFILE_LIST.matcher(key);
@@ -242,7 +270,8 @@ public final class TurnScorer {
     static List<String> forbiddenHits(List<String> forbidden, String reply, MetricsProfile profile) {
         return forbidden.stream()
                 .filter(phrase -> !phrase.isEmpty())
-                .filter(phrase -> profile.ignoresNegatedForbiddenPhrases() ? occursUnnegated(phrase, reply)
+                .filter(phrase -> profile.ignoresNegatedForbiddenPhrases()
+                        ? occursUnnegated(phrase, reply)
                         : reply.contains(phrase))
                 .toList();
     }
@@ -276,7 +305,8 @@ public final class TurnScorer {
     }
 
     static String groundTruthComplianceLabel(JsonNode label) {
-        String value = label == null || label.isNull() ? "" : pythonStr(label).strip().toLowerCase(Locale.ROOT);
+        String value =
+                label == null || label.isNull() ? "" : pythonStr(label).strip().toLowerCase(Locale.ROOT);
         return COMPLIANCE_LABELS.contains(value) ? value : "compliant";
     }
 

@@ -3,12 +3,14 @@ package dev.assay.dialog;
 import java.util.Locale;
 
 /**
- * How one turn's call ended; the lower-case names are written to traces. The reference never writes
- * {@code timeout} (a timed-out turn is {@code error} with a {@code turn_timeout: ...} message), and neither
- * does Assay; the value exists because the contract allows it in traces from other tools.
+ * How one turn's call ended; the lower-case names are written to traces. The reference never writes {@code timeout} (a
+ * timed-out turn is {@code error} with a {@code turn_timeout: ...} message), and neither does Assay; the value exists
+ * because the contract allows it in traces from other tools.
  */
 public enum TurnStatus {
-    OK, ERROR, TIMEOUT;
+    OK,
+    ERROR,
+    TIMEOUT;
 
     /** {@return the name written to traces} */
     public String wireName() {

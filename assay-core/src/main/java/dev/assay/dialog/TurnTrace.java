@@ -9,32 +9,43 @@ import java.util.Objects;
 /**
  * What happened in one turn of a replayed dialog (docs/dialog-metrics.md §1.2). Written in this key order.
  *
- * @param turnPairId        1-based pair number
- * @param userTurnAbsIdx    0-based position of the user turn in the dataset dialog's {@code turns}
+ * @param turnPairId 1-based pair number
+ * @param userTurnAbsIdx 0-based position of the user turn in the dataset dialog's {@code turns}
  * @param gtAssistantAbsIdx 0-based position of the reference assistant turn
- * @param userText          the message sent
- * @param gtAssistantText   the reference answer
- * @param gtTurnTags        the reference turn's tags ({@code memory_required_keys_gt},
- *                          {@code risk_disclosure_required_gt}, {@code compliance_label_gt},
- *                          {@code explainability_rubric_gt}); an empty object when none
+ * @param userText the message sent
+ * @param gtAssistantText the reference answer
+ * @param gtTurnTags the reference turn's tags ({@code memory_required_keys_gt}, {@code risk_disclosure_required_gt},
+ *     {@code compliance_label_gt}, {@code explainability_rubric_gt}); an empty object when none
  * @param predAssistantText the target's answer; empty on error
- * @param latencyMs         milliseconds the turn took
- * @param turnStatus        ok or error; only ok turns are eligible for M1, M3–M5
- * @param error             what went wrong; null for an ok turn
- * @param recall            the memory the target reports for this turn ({@code short_term_context},
- *                          {@code items[].content}, {@code profile_context}, ...); JSON null when none
- * @param tools             tool calls as {@code {tool_name, args, result_excerpt, latency_ms, error}}; an empty array when none
- * @param compliance        the target's compliance check ({@code violations}, ...); JSON null when none
- * @param profileSnapshot   the user profile the target holds after the turn; JSON null when none
+ * @param latencyMs milliseconds the turn took
+ * @param turnStatus ok or error; only ok turns are eligible for M1, M3–M5
+ * @param error what went wrong; null for an ok turn
+ * @param recall the memory the target reports for this turn ({@code short_term_context}, {@code items[].content},
+ *     {@code profile_context}, ...); JSON null when none
+ * @param tools tool calls as {@code {tool_name, args, result_excerpt, latency_ms, error}}; an empty array when none
+ * @param compliance the target's compliance check ({@code violations}, ...); JSON null when none
+ * @param profileSnapshot the user profile the target holds after the turn; JSON null when none
  */
-public record TurnTrace(int turnPairId, int userTurnAbsIdx, int gtAssistantAbsIdx, String userText,
-                        String gtAssistantText, JsonNode gtTurnTags, String predAssistantText, double latencyMs,
-                        TurnStatus turnStatus, String error, JsonNode recall, JsonNode tools, JsonNode compliance,
-                        JsonNode profileSnapshot) {
+public record TurnTrace(
+        int turnPairId,
+        int userTurnAbsIdx,
+        int gtAssistantAbsIdx,
+        String userText,
+        String gtAssistantText,
+        JsonNode gtTurnTags,
+        String predAssistantText,
+        double latencyMs,
+        TurnStatus turnStatus,
+        String error,
+        JsonNode recall,
+        JsonNode tools,
+        JsonNode compliance,
+        JsonNode profileSnapshot) {
     public TurnTrace {
         userText = Objects.requireNonNullElse(userText, "");
         gtAssistantText = Objects.requireNonNullElse(gtAssistantText, "");
-        gtTurnTags = gtTurnTags == null || gtTurnTags.isNull() ? JsonNodeFactory.instance.objectNode()
+        gtTurnTags = gtTurnTags == null || gtTurnTags.isNull()
+                ? JsonNodeFactory.instance.objectNode()
                 : gtTurnTags.deepCopy();
         predAssistantText = Objects.requireNonNullElse(predAssistantText, "");
         Objects.requireNonNull(turnStatus, "turnStatus");
@@ -51,8 +62,21 @@ public record TurnTrace(int turnPairId, int userTurnAbsIdx, int gtAssistantAbsId
 
     /** {@return a copy with other reference tags (used when the dataset's ground truth replaces the trace's)} */
     public TurnTrace withGtTurnTags(JsonNode tags) {
-        return new TurnTrace(turnPairId, userTurnAbsIdx, gtAssistantAbsIdx, userText, gtAssistantText, tags,
-                predAssistantText, latencyMs, turnStatus, error, recall, tools, compliance, profileSnapshot);
+        return new TurnTrace(
+                turnPairId,
+                userTurnAbsIdx,
+                gtAssistantAbsIdx,
+                userText,
+                gtAssistantText,
+                tags,
+                predAssistantText,
+                latencyMs,
+                turnStatus,
+                error,
+                recall,
+                tools,
+                compliance,
+                profileSnapshot);
     }
 
     /** {@return the trace JSON in the reference's key order} */
@@ -86,7 +110,8 @@ public record TurnTrace(int turnPairId, int userTurnAbsIdx, int gtAssistantAbsId
                 node.get("gt_turn_tags"),
                 textOrNull(node.get("pred_assistant_text")),
                 node.path("latency_ms").asDouble(0.0),
-                TurnStatus.parse(node.path("turn_status").asText(node.path("status").asText(""))),
+                TurnStatus.parse(
+                        node.path("turn_status").asText(node.path("status").asText(""))),
                 textOrNull(node.get("error")),
                 node.get("recall"),
                 node.get("tools"),

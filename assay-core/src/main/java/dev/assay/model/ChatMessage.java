@@ -8,16 +8,19 @@ import java.util.Objects;
 /**
  * One message of a chat conversation, provider-neutral.
  *
- * @param role       system, user, assistant or tool
- * @param content    the text; empty for an assistant message that only calls tools
- * @param toolCalls  tool calls an assistant message made (native mode); empty otherwise
+ * @param role system, user, assistant or tool
+ * @param content the text; empty for an assistant message that only calls tools
+ * @param toolCalls tool calls an assistant message made (native mode); empty otherwise
  * @param toolCallId for a tool message: the id of the call it answers; null otherwise
  */
 public record ChatMessage(Role role, String content, List<ToolCallRequest> toolCalls, String toolCallId) {
 
     /** Who speaks. */
     public enum Role {
-        SYSTEM, USER, ASSISTANT, TOOL;
+        SYSTEM,
+        USER,
+        ASSISTANT,
+        TOOL;
 
         @JsonValue
         public String wireName() {

@@ -24,8 +24,7 @@ public final class ChatModels {
     /** The model kinds this installation knows, sorted: what {@code --model KIND:NAME} accepts. */
     public static final List<String> MODEL_KINDS = List.copyOf(PROVIDERS.keySet());
 
-    private ChatModels() {
-    }
+    private ChatModels() {}
 
     private static Map<String, ModelProvider> load() {
         var providers = new TreeMap<String, ModelProvider>();
@@ -42,9 +41,15 @@ public final class ChatModels {
         String name = colon < 0 ? "" : spec.substring(colon + 1).strip();
         ModelProvider provider = PROVIDERS.get(kind);
         if (provider == null) {
-            throw new AssayException(Problem.of("plugin.unknown", "unknown model kind '" + kind + "' in '" + spec
-                            + "'; known: " + String.join(", ", PROVIDERS.values().stream().map(ChatModels::usage)
-                            .toList()))
+            throw new AssayException(Problem.of(
+                            "plugin.unknown",
+                            "unknown model kind '" + kind + "' in '" + spec
+                                    + "'; known: "
+                                    + String.join(
+                                            ", ",
+                                            PROVIDERS.values().stream()
+                                                    .map(ChatModels::usage)
+                                                    .toList()))
                     .withDetail("field", "model"));
         }
         if (provider.exampleModel().isEmpty()) {
@@ -62,8 +67,8 @@ public final class ChatModels {
     }
 
     static String key(ModelOptions options, String providerUrl, Function<String, String> env) {
-        boolean providerHost = options.baseUrl() == null || options.baseUrl().isBlank()
-                || sameHost(options.baseUrl(), providerUrl);
+        boolean providerHost =
+                options.baseUrl() == null || options.baseUrl().isBlank() || sameHost(options.baseUrl(), providerUrl);
         if (!providerHost && !options.apiKeyEnvNamed()) {
             return "";
         }
@@ -81,15 +86,17 @@ public final class ChatModels {
             URI provider = new URI(providerUrl);
             return provider.getScheme().equalsIgnoreCase(given.getScheme())
                     && provider.getHost().equalsIgnoreCase(given.getHost())
-                    && given.getPort() == provider.getPort() && given.getRawUserInfo() == null;
+                    && given.getPort() == provider.getPort()
+                    && given.getRawUserInfo() == null;
         } catch (URISyntaxException e) {
             return false;
         }
     }
 
     private static AssayException missingKey(ModelOptions options) {
-        return new AssayException(Problem.of("target.missing_api_key", "set the API key in $"
-                + options.apiKeyEnv() + " (or name another variable with --api-key-env)")
+        return new AssayException(Problem.of(
+                        "target.missing_api_key",
+                        "set the API key in $" + options.apiKeyEnv() + " (or name another variable with --api-key-env)")
                 .withDetail("field", "api_key_env"));
     }
 

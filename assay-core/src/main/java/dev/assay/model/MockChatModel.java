@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The offline model {@code mock}: it answers every request with the same fixed text and never calls tools. It
- * exists to try the whole pipeline without a network or an API key (like Inspect's mockllm); its scores say
- * nothing about any model.
+ * The offline model {@code mock}: it answers every request with the same fixed text and never calls tools. It exists to
+ * try the whole pipeline without a network or an API key (like Inspect's mockllm); its scores say nothing about any
+ * model.
  */
 public final class MockChatModel implements ChatModel {
     /** The fixed answer; chosen so that no checker mistakes it for an option letter or a tool call. */

@@ -7,13 +7,12 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The meters of calls to models and agent services, per endpoint (host and port): each try's latency and outcome
- * ({@code ok} or the problem type, so 429s are {@code target.rate_limited}), and each retry with its reason. They go
- * to Micrometer's global registry, the one place a library's meters are meant to go: a server or worker adds its
+ * ({@code ok} or the problem type, so 429s are {@code target.rate_limited}), and each retry with its reason. They go to
+ * Micrometer's global registry, the one place a library's meters are meant to go: a server or worker adds its
  * Prometheus registry there, and without one they cost next to nothing.
  */
 final class ModelMeters {
-    private ModelMeters() {
-    }
+    private ModelMeters() {}
 
     static void call(String endpoint, String outcome, long nanos) {
         Timer.builder("assay.model.calls")

@@ -1,38 +1,50 @@
 package dev.assay.model;
 
-import dev.assay.EndpointUrl;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Which model to evaluate and how to reach it, as the user gave it. Holds the NAME of the environment variable
- * with the API key, never the key.
+ * Which model to evaluate and how to reach it, as the user gave it. Holds the NAME of the environment variable with the
+ * API key, never the key.
  *
- * @param model          {@code mock}, {@code openai:MODEL} for any OpenAI-compatible API, or {@code anthropic:MODEL}
- * @param baseUrl        the API root; null for the provider's default
- * @param apiKeyEnv      the environment variable holding the key (default {@code OPENAI_API_KEY}, or
- *                       {@code ANTHROPIC_API_KEY} for {@code anthropic:} models)
- * @param stream         whether to request streaming responses
+ * @param model {@code mock}, {@code openai:MODEL} for any OpenAI-compatible API, or {@code anthropic:MODEL}
+ * @param baseUrl the API root; null for the provider's default
+ * @param apiKeyEnv the environment variable holding the key (default {@code OPENAI_API_KEY}, or
+ *     {@code ANTHROPIC_API_KEY} for {@code anthropic:} models)
+ * @param stream whether to request streaming responses
  * @param requestTimeout the limit for one HTTP request
- * @param retry          retries of transient failures
+ * @param retry retries of transient failures
  * @param apiKeyEnvNamed whether the user named {@code apiKeyEnv} ({@code --api-key-env}, {@code api_key_env}); a
- *                       default variable's key is sent only to the provider's own host (see {@link ChatModels})
+ *     default variable's key is sent only to the provider's own host (see {@link ChatModels})
  */
-public record ModelOptions(String model, String baseUrl, String apiKeyEnv, boolean stream, Duration requestTimeout,
-                           RetryPolicy retry, boolean apiKeyEnvNamed) {
+public record ModelOptions(
+        String model,
+        String baseUrl,
+        String apiKeyEnv,
+        boolean stream,
+        Duration requestTimeout,
+        RetryPolicy retry,
+        boolean apiKeyEnvNamed) {
     /** Options whose key variable counts as named when one is given (non-blank), else the provider's default. */
-    public ModelOptions(String model, String baseUrl, String apiKeyEnv, boolean stream, Duration requestTimeout,
-                        RetryPolicy retry) {
+    public ModelOptions(
+            String model,
+            String baseUrl,
+            String apiKeyEnv,
+            boolean stream,
+            Duration requestTimeout,
+            RetryPolicy retry) {
         this(model, baseUrl, apiKeyEnv, stream, requestTimeout, retry, apiKeyEnv != null && !apiKeyEnv.isBlank());
     }
 
     public ModelOptions {
         Objects.requireNonNull(model, "model");
         apiKeyEnv = apiKeyEnv == null || apiKeyEnv.isBlank()
-                ? model.strip().startsWith("anthropic:") ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY" : apiKeyEnv;
+                ? model.strip().startsWith("anthropic:") ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"
+                : apiKeyEnv;
         requestTimeout = requestTimeout == null ? Duration.ofSeconds(120) : requestTimeout;
         retry = retry == null ? RetryPolicy.defaults() : retry;
     }
@@ -42,8 +54,8 @@ public record ModelOptions(String model, String baseUrl, String apiKeyEnv, boole
     }
 
     /**
-     * {@return the options for the run's configuration snapshot: the key's variable name, never its value, and the
-     * base URL without credentials written into it}
+     * {@return the options for the run's configuration snapshot: the key's variable name, never its value, and the base
+     * URL without credentials written into it}
      */
     public JsonNode describe() {
         ObjectNode node = Json.object();
@@ -52,11 +64,13 @@ public record ModelOptions(String model, String baseUrl, String apiKeyEnv, boole
         node.put("api_key_env", apiKeyEnv);
         node.put("stream", stream);
         node.put("request_timeout_s", requestTimeout.toMillis() / 1000.0);
-        node.set("retry", Json.object()
-                .put("max_attempts", retry.maxAttempts())
-                .put("initial_delay_s", retry.initialDelay().toMillis() / 1000.0)
-                .put("max_delay_s", retry.maxDelay().toMillis() / 1000.0)
-                .put("max_total_wait_s", retry.maxTotalWait().toMillis() / 1000.0));
+        node.set(
+                "retry",
+                Json.object()
+                        .put("max_attempts", retry.maxAttempts())
+                        .put("initial_delay_s", retry.initialDelay().toMillis() / 1000.0)
+                        .put("max_delay_s", retry.maxDelay().toMillis() / 1000.0)
+                        .put("max_total_wait_s", retry.maxTotalWait().toMillis() / 1000.0));
         return node;
     }
 }

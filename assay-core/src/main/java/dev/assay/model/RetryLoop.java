@@ -13,10 +13,10 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * Calls something under a {@link RetryPolicy} and a deadline: transient failures are retried after the policy's
- * backoff (or the server's {@code Retry-After}), the rest and the last failure become an {@link AssayException}
- * with the attempts and the time waited in its details. Shared by every HTTP target (OpenAI, Anthropic, SSE agents)
- * so they retry alike. Thread-safe.
+ * Calls something under a {@link RetryPolicy} and a deadline: transient failures are retried after the policy's backoff
+ * (or the server's {@code Retry-After}), the rest and the last failure become an {@link AssayException} with the
+ * attempts and the time waited in its details. Shared by every HTTP target (OpenAI, Anthropic, SSE agents) so they
+ * retry alike. Thread-safe.
  */
 public final class RetryLoop {
     private final RetryPolicy policy;
@@ -24,10 +24,10 @@ public final class RetryLoop {
     private final String endpoint;
 
     /**
-     * @param policy   attempts and waits
-     * @param log      receives one line per retry ("retrying after target.rate_limited (attempt 2/4), waiting 1.0 s")
+     * @param policy attempts and waits
+     * @param log receives one line per retry ("retrying after target.rate_limited (attempt 2/4), waiting 1.0 s")
      * @param endpoint the host and port called ({@link dev.assay.EndpointUrl#hostAndPort}), the label of the
-     *                 {@code assay.model.calls} and {@code assay.model.retries} meters
+     *     {@code assay.model.calls} and {@code assay.model.retries} meters
      */
     public RetryLoop(RetryPolicy policy, Consumer<String> log, String endpoint) {
         this.policy = policy;
@@ -42,27 +42,27 @@ public final class RetryLoop {
     }
 
     /** Failures that a connection closed at the deadline looks like, whatever the client makes of it. */
-    private static final Set<String> CUT_BY_DEADLINE = Set.of("target.malformed_response", "target.connection",
-            "target.truncated");
+    private static final Set<String> CUT_BY_DEADLINE =
+            Set.of("target.malformed_response", "target.connection", "target.truncated");
+
     private static final Duration DEADLINE_SLACK = Duration.ofMillis(250);
 
     /**
      * What went wrong in one try.
      *
-     * @param problem    the problem reported if this is the last try ({@code target.*})
-     * @param retryable  whether trying again may help (429, 5xx, connection errors, timeouts)
+     * @param problem the problem reported if this is the last try ({@code target.*})
+     * @param retryable whether trying again may help (429, 5xx, connection errors, timeouts)
      * @param retryAfter the server's {@code Retry-After}; null when it gave none
      */
-    public record Failure(Problem problem, boolean retryable, Duration retryAfter) {
-    }
+    public record Failure(Problem problem, boolean retryable, Duration retryAfter) {}
 
     /**
-     * @param timeout  the limit for all tries and waits together; null for none
-     * @param attempt  the call
-     * @param classify turns an exception of the call into a failure; returns null for exceptions that are not
-     *                 failures of the remote side (programming errors), which propagate unchanged
-     * @throws AssayException the last failure's problem with the number of tries and {@code waited_s} in its details, or
-     *                        {@code target.timeout} when the deadline passes between tries
+     * @param timeout the limit for all tries and waits together; null for none
+     * @param attempt the call
+     * @param classify turns an exception of the call into a failure; returns null for exceptions that are not failures
+     *     of the remote side (programming errors), which propagate unchanged
+     * @throws AssayException the last failure's problem with the number of tries and {@code waited_s} in its details,
+     *     or {@code target.timeout} when the deadline passes between tries
      */
     public <T> T call(Duration timeout, Attempt<T> attempt, Function<RuntimeException, Failure> classify)
             throws InterruptedException {
@@ -74,8 +74,8 @@ public final class RetryLoop {
             }
             Duration remaining = deadline == null ? null : Duration.between(Instant.now(), deadline);
             if (remaining != null && remaining.isNegative()) {
-                throw new AssayException(Problem.of("target.timeout", "no answer in time")
-                        .withDetail("attempts", tries - 1));
+                throw new AssayException(
+                        Problem.of("target.timeout", "no answer in time").withDetail("attempts", tries - 1));
             }
             long started = System.nanoTime();
             try {
@@ -91,24 +91,31 @@ public final class RetryLoop {
                     throw e;
                 }
                 ModelMeters.call(endpoint, failure.problem().type(), System.nanoTime() - started);
-                if (deadline != null && !Instant.now().plus(DEADLINE_SLACK).isBefore(deadline)
+                if (deadline != null
+                        && !Instant.now().plus(DEADLINE_SLACK).isBefore(deadline)
                         && CUT_BY_DEADLINE.contains(failure.problem().type())) {
                     // The deadline closed the connection: the client reports a broken read, but the case ran out
                     // of time. The client's timer and ours read different clocks, hence the slack.
-                    throw new AssayException(Problem.of("target.timeout", "no answer in time")
-                            .withDetail("attempts", tries).withDetail("waited_s", waited.toMillis() / 1000.0), e);
+                    throw new AssayException(
+                            Problem.of("target.timeout", "no answer in time")
+                                    .withDetail("attempts", tries)
+                                    .withDetail("waited_s", waited.toMillis() / 1000.0),
+                            e);
                 }
                 Duration delay = policy.delayBefore(tries, failure.retryAfter());
                 boolean withinBudget = waited.plus(delay).compareTo(policy.maxTotalWait()) <= 0
                         && (deadline == null || Instant.now().plus(delay).isBefore(deadline));
                 if (!failure.retryable() || tries >= policy.maxAttempts() || !withinBudget) {
-                    throw new AssayException(failure.problem()
-                            .withDetail("attempts", tries)
-                            .withDetail("waited_s", waited.toMillis() / 1000.0), e);
+                    throw new AssayException(
+                            failure.problem()
+                                    .withDetail("attempts", tries)
+                                    .withDetail("waited_s", waited.toMillis() / 1000.0),
+                            e);
                 }
                 ModelMeters.retry(endpoint, failure.problem().type());
-                log.accept("retrying after %s (attempt %d/%d), waiting %.1f s".formatted(
-                        failure.problem().type(), tries + 1, policy.maxAttempts(), delay.toMillis() / 1000.0));
+                log.accept("retrying after %s (attempt %d/%d), waiting %.1f s"
+                        .formatted(
+                                failure.problem().type(), tries + 1, policy.maxAttempts(), delay.toMillis() / 1000.0));
                 Thread.sleep(delay.toMillis());
                 waited = waited.plus(delay);
             }
@@ -121,39 +128,53 @@ public final class RetryLoop {
     }
 
     /**
-     * {@return the failure for an HTTP error status: {@code target.rate_limited} for 429,
-     * {@code target.auth_failed} for 401 and 403 (the engine stops the run on it: every further call would be
-     * refused too), else {@code target.http_error}, with the status in the details}
+     * {@return the failure for an HTTP error status: {@code target.rate_limited} for 429, {@code target.auth_failed}
+     * for 401 and 403 (the engine stops the run on it: every further call would be refused too), else
+     * {@code target.http_error}, with the status in the details}
      */
     public static Failure httpFailure(int status, String message, Duration retryAfter) {
-        String type = status == 429 ? "target.rate_limited"
+        String type = status == 429
+                ? "target.rate_limited"
                 : status == 401 || status == 403 ? "target.auth_failed" : "target.http_error";
-        return new Failure(Problem.of(type, "the API answered HTTP " + status + ": " + brief(message))
-                .withDetail("status", status), retryableStatus(status), retryAfter);
+        return new Failure(
+                Problem.of(type, "the API answered HTTP " + status + ": " + brief(message))
+                        .withDetail("status", status),
+                retryableStatus(status),
+                retryAfter);
     }
 
     /** {@return the retryable failure for a response body the SDK could not read} */
     public static Failure malformed(String message) {
-        return new Failure(Problem.of("target.malformed_response",
-                "the API's response could not be read: " + brief(message)), true, null);
+        return new Failure(
+                Problem.of("target.malformed_response", "the API's response could not be read: " + brief(message)),
+                true,
+                null);
     }
 
     /**
-     * {@return the retryable failure for a streamed answer that ended (the connection closed or broke) before its
-     * last event: what arrived is incomplete, so it is not used}
+     * {@return the retryable failure for a streamed answer that ended (the connection closed or broke) before its last
+     * event: what arrived is incomplete, so it is not used}
      */
     public static Failure truncated() {
-        return new Failure(Problem.of("target.truncated",
-                "the answer's stream ended before it was complete (the connection closed mid-answer)"), true, null);
+        return new Failure(
+                Problem.of(
+                        "target.truncated",
+                        "the answer's stream ended before it was complete (the connection closed mid-answer)"),
+                true,
+                null);
     }
 
     /**
-     * {@return the retryable failure for an I/O error of an SDK call: {@code target.timeout} when it timed out,
-     * else {@code target.connection}}
+     * {@return the retryable failure for an I/O error of an SDK call: {@code target.timeout} when it timed out, else
+     * {@code target.connection}}
      */
     public static Failure unreachable(RuntimeException e) {
-        return new Failure(Problem.of(timedOut(e) ? "target.timeout" : "target.connection",
-                "the API could not be reached: " + brief(e.getMessage())), true, null);
+        return new Failure(
+                Problem.of(
+                        timedOut(e) ? "target.timeout" : "target.connection",
+                        "the API could not be reached: " + brief(e.getMessage())),
+                true,
+                null);
     }
 
     /** {@return whether an I/O error of an SDK call is a timeout rather than a broken or refused connection} */
@@ -179,7 +200,8 @@ public final class RetryLoop {
             return Duration.ofMillis((long) (Double.parseDouble(trimmed) * 1000));
         } catch (NumberFormatException notSeconds) {
             try {
-                var when = ZonedDateTime.parse(trimmed, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant();
+                var when = ZonedDateTime.parse(trimmed, DateTimeFormatter.RFC_1123_DATE_TIME)
+                        .toInstant();
                 Duration until = Duration.between(Instant.now(), when);
                 return until.isNegative() ? Duration.ZERO : until;
             } catch (RuntimeException notADate) {

@@ -15,21 +15,26 @@ import java.util.TreeMap;
 
 /**
  * Tool coverage of one run (docs/api.md, "Tool coverage"): which of the tools offered to the target its cases
- * exercised, which were never called, how the cases of each coverage tag ended, and why each skipped case was
- * skipped. Computed from stored data only (the run's tool snapshot and configuration, its items, the case tags of
- * its case set), so it can be rebuilt for any past run.
+ * exercised, which were never called, how the cases of each coverage tag ended, and why each skipped case was skipped.
+ * Computed from stored data only (the run's tool snapshot and configuration, its items, the case tags of its case set),
+ * so it can be rebuilt for any past run.
  *
- * @param available   the tools offered to the target (the run's tool snapshot), sorted
- * @param calls       tool name to how many times the run's cases called it, sorted by name; includes tools that were
- *                    called but not offered (the model invented them)
- * @param exercised   available tools called at least once, sorted
+ * @param available the tools offered to the target (the run's tool snapshot), sorted
+ * @param calls tool name to how many times the run's cases called it, sorted by name; includes tools that were called
+ *     but not offered (the model invented them)
+ * @param exercised available tools called at least once, sorted
  * @param neverCalled available tools no case called, sorted
- * @param byTag       coverage tag to the outcomes of the cases carrying it; the plan's six tags (builtin, mcp, skill,
- *                    knowledge, user, shared) are always present, other tags follow in name order
- * @param skipped     the skipped cases with their reasons, in selection order
+ * @param byTag coverage tag to the outcomes of the cases carrying it; the plan's six tags (builtin, mcp, skill,
+ *     knowledge, user, shared) are always present, other tags follow in name order
+ * @param skipped the skipped cases with their reasons, in selection order
  */
-public record Coverage(List<String> available, Map<String, Integer> calls, List<String> exercised,
-                       List<String> neverCalled, Map<String, Counts> byTag, List<Skip> skipped) {
+public record Coverage(
+        List<String> available,
+        Map<String, Integer> calls,
+        List<String> exercised,
+        List<String> neverCalled,
+        Map<String, Counts> byTag,
+        List<Skip> skipped) {
 
     /** The coverage tags the plan names, in its order. */
     public static final List<String> TAGS = List.of("builtin", "mcp", "skill", "knowledge", "user", "shared");
@@ -46,12 +51,11 @@ public record Coverage(List<String> available, Map<String, Integer> calls, List<
     /**
      * Why one case was skipped.
      *
-     * @param caseId       the case
-     * @param type         the machine-readable reason ({@code case.missing_tools}, a checker's skip type...)
-     * @param reason       the reason for people
+     * @param caseId the case
+     * @param type the machine-readable reason ({@code case.missing_tools}, a checker's skip type...)
+     * @param reason the reason for people
      * @param missingTools tool names the case needed and the target lacked, each with what is known about why (for
-     *                     {@code server@tool} names, from the run's MCP snapshot); empty values when nothing more is
-     *                     known
+     *     {@code server@tool} names, from the run's MCP snapshot); empty values when nothing more is known
      */
     public record Skip(String caseId, String type, String reason, Map<String, String> missingTools) {
         public Skip {
@@ -60,9 +64,9 @@ public record Coverage(List<String> available, Map<String, Integer> calls, List<
     }
 
     /**
-     * @param run      the run; its {@code tool_snapshot} lists the offered tools and {@code config.mcp} (when present)
-     *                 the MCP servers as {@link McpToolset#snapshot()} described them
-     * @param items    the run's items
+     * @param run the run; its {@code tool_snapshot} lists the offered tools and {@code config.mcp} (when present) the
+     *     MCP servers as {@link McpToolset#snapshot()} described them
+     * @param items the run's items
      * @param caseTags case id to its tags; cases absent here count as untagged
      */
     public static Coverage of(Run run, List<Item> items, Map<String, List<String>> caseTags) {
@@ -86,7 +90,8 @@ public record Coverage(List<String> available, Map<String, Integer> calls, List<
         var skipped = new ArrayList<Skip>();
         for (Item item : items) {
             for (String tag : caseTags.getOrDefault(item.caseId(), List.of())) {
-                (TAGS.contains(tag) ? statusesByTag : otherTags).computeIfAbsent(tag, t -> new ArrayList<>())
+                (TAGS.contains(tag) ? statusesByTag : otherTags)
+                        .computeIfAbsent(tag, t -> new ArrayList<>())
                         .add(item.status());
             }
             if (item.status() == ItemStatus.SKIPPED) {
@@ -96,10 +101,13 @@ public record Coverage(List<String> available, Map<String, Integer> calls, List<
         statusesByTag.putAll(otherTags);
         var byTag = new LinkedHashMap<String, Counts>();
         statusesByTag.forEach((tag, statuses) -> byTag.put(tag, Counts.of(statuses.size(), statuses)));
-        return new Coverage(available, counted,
+        return new Coverage(
+                available,
+                counted,
                 available.stream().filter(tool -> counted.get(tool) > 0).toList(),
                 available.stream().filter(tool -> counted.get(tool) == 0).toList(),
-                byTag, skipped);
+                byTag,
+                skipped);
     }
 
     private static Skip skip(Run run, Item item) {

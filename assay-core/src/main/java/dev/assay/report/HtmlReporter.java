@@ -42,28 +42,60 @@ final class HtmlReporter implements Reporter {
                 pre{white-space:pre-wrap;margin:0;max-height:12rem;overflow:auto}
                 </style></head><body>
                 """);
-        html.append("<h1>Assay report: ").append(escape(run.caseSet())).append("</h1>\n<p>Run <code>")
-                .append(escape(run.runId())).append("</code> · ").append(escape(run.status().wireName()))
-                .append(" · target ").append(escape(run.modelName())).append(" · total <strong>")
-                .append(ItemText.percent(run.totalScore())).append("</strong> · scoring ")
-                .append(escape(ItemText.scoring(run))).append("</p>\n");
+        html.append("<h1>Assay report: ")
+                .append(escape(run.caseSet()))
+                .append("</h1>\n<p>Run <code>")
+                .append(escape(run.runId()))
+                .append("</code> · ")
+                .append(escape(run.status().wireName()))
+                .append(" · target ")
+                .append(escape(run.modelName()))
+                .append(" · total <strong>")
+                .append(ItemText.percent(run.totalScore()))
+                .append("</strong> · scoring ")
+                .append(escape(ItemText.scoring(run)))
+                .append("</p>\n");
         html.append("<table><tr><th>Dimension</th><th>Score</th></tr>\n");
-        run.dimensionScores().forEach((dimension, score) -> html.append("<tr><td>").append(escape(dimension))
-                .append("</td><td class=num>").append(ItemText.percent(score)).append("</td></tr>\n"));
+        run.dimensionScores()
+                .forEach((dimension, score) -> html.append("<tr><td>")
+                        .append(escape(dimension))
+                        .append("</td><td class=num>")
+                        .append(ItemText.percent(score))
+                        .append("</td></tr>\n"));
         var counts = run.counts();
-        html.append("</table>\n<p>").append(counts.passed()).append(" passed, ").append(counts.partial())
-                .append(" partial, ").append(counts.failed()).append(" failed, ").append(counts.error())
-                .append(" error, ").append(counts.skipped()).append(" skipped, ").append(counts.cancelled())
-                .append(" cancelled of ").append(counts.total()).append(".</p>\n");
+        html.append("</table>\n<p>")
+                .append(counts.passed())
+                .append(" passed, ")
+                .append(counts.partial())
+                .append(" partial, ")
+                .append(counts.failed())
+                .append(" failed, ")
+                .append(counts.error())
+                .append(" error, ")
+                .append(counts.skipped())
+                .append(" skipped, ")
+                .append(counts.cancelled())
+                .append(" cancelled of ")
+                .append(counts.total())
+                .append(".</p>\n");
         html.append("<table><tr><th>Case</th><th>Dimension</th><th>Status</th><th>Score</th><th>Reason</th>"
                 + "<th>Final answer</th></tr>\n");
         for (Item item : report.items()) {
-            html.append("<tr><td>").append(escape(item.caseId())).append("</td><td>")
-                    .append(escape(item.dimension())).append("</td><td class=\"")
-                    .append(item.status().wireName()).append("\">").append(item.status().wireName())
-                    .append("</td><td class=num>").append("%.2f".formatted(item.score())).append("</td><td>")
-                    .append(escape(ItemText.reason(item))).append("</td><td><pre>")
-                    .append(escape(ItemText.cut(item.finalAnswer(), 2000))).append("</pre></td></tr>\n");
+            html.append("<tr><td>")
+                    .append(escape(item.caseId()))
+                    .append("</td><td>")
+                    .append(escape(item.dimension()))
+                    .append("</td><td class=\"")
+                    .append(item.status().wireName())
+                    .append("\">")
+                    .append(item.status().wireName())
+                    .append("</td><td class=num>")
+                    .append("%.2f".formatted(item.score()))
+                    .append("</td><td>")
+                    .append(escape(ItemText.reason(item)))
+                    .append("</td><td><pre>")
+                    .append(escape(ItemText.cut(item.finalAnswer(), 2000)))
+                    .append("</pre></td></tr>\n");
         }
         html.append("</table>\n");
         coverage(html, report.coverage());
@@ -71,27 +103,51 @@ final class HtmlReporter implements Reporter {
     }
 
     private static void coverage(StringBuilder html, Coverage coverage) {
-        html.append("<h2>Tool coverage</h2>\n<p>").append(coverage.exercised().size()).append(" of ")
-                .append(coverage.available().size()).append(" available tools exercised (")
-                .append(ItemText.percent(coverage.exercisedShare())).append(").</p>\n");
+        html.append("<h2>Tool coverage</h2>\n<p>")
+                .append(coverage.exercised().size())
+                .append(" of ")
+                .append(coverage.available().size())
+                .append(" available tools exercised (")
+                .append(ItemText.percent(coverage.exercisedShare()))
+                .append(").</p>\n");
         html.append("<table><tr><th>Tool</th><th>Offered</th><th>Calls</th></tr>\n");
-        coverage.calls().forEach((tool, count) -> html.append("<tr><td>").append(escape(tool)).append("</td><td>")
-                .append(coverage.available().contains(tool) ? "yes" : "no").append("</td><td class=\"num")
-                .append(count == 0 ? " never" : "").append("\">").append(count).append("</td></tr>\n"));
+        coverage.calls()
+                .forEach((tool, count) -> html.append("<tr><td>")
+                        .append(escape(tool))
+                        .append("</td><td>")
+                        .append(coverage.available().contains(tool) ? "yes" : "no")
+                        .append("</td><td class=\"num")
+                        .append(count == 0 ? " never" : "")
+                        .append("\">")
+                        .append(count)
+                        .append("</td></tr>\n"));
         html.append("</table>\n<table><tr><th>Tag</th><th>Cases</th><th>Passed</th><th>Partial</th><th>Failed</th>"
                 + "<th>Error</th><th>Skipped</th></tr>\n");
-        coverage.byTag().forEach((tag, counts) -> html.append("<tr><td>").append(escape(tag))
-                .append("</td><td class=num>").append(counts.total()).append("</td><td class=num>")
-                .append(counts.passed()).append("</td><td class=num>").append(counts.partial())
-                .append("</td><td class=num>").append(counts.failed()).append("</td><td class=num>")
-                .append(counts.error()).append("</td><td class=num>").append(counts.skipped() + counts.cancelled())
-                .append("</td></tr>\n"));
+        coverage.byTag()
+                .forEach((tag, counts) -> html.append("<tr><td>")
+                        .append(escape(tag))
+                        .append("</td><td class=num>")
+                        .append(counts.total())
+                        .append("</td><td class=num>")
+                        .append(counts.passed())
+                        .append("</td><td class=num>")
+                        .append(counts.partial())
+                        .append("</td><td class=num>")
+                        .append(counts.failed())
+                        .append("</td><td class=num>")
+                        .append(counts.error())
+                        .append("</td><td class=num>")
+                        .append(counts.skipped() + counts.cancelled())
+                        .append("</td></tr>\n"));
         html.append("</table>\n");
         if (!coverage.skipped().isEmpty()) {
             html.append("<h3>Skipped cases</h3>\n<table><tr><th>Case</th><th>Reason</th></tr>\n");
             for (Coverage.Skip skip : coverage.skipped()) {
-                html.append("<tr><td>").append(escape(skip.caseId())).append("</td><td>")
-                        .append(escape(ItemText.skipReason(skip))).append("</td></tr>\n");
+                html.append("<tr><td>")
+                        .append(escape(skip.caseId()))
+                        .append("</td><td>")
+                        .append(escape(ItemText.skipReason(skip)))
+                        .append("</td></tr>\n");
             }
             html.append("</table>\n");
         }

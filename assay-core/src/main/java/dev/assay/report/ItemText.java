@@ -4,8 +4,7 @@ import dev.assay.result.Item;
 
 /** Short human texts about an item, shared by the text formats so they tell the same story. */
 final class ItemText {
-    private ItemText() {
-    }
+    private ItemText() {}
 
     /** {@return why the item did not pass: the error, else the first failing check's message; empty when passed} */
     static String reason(Item item) {
@@ -17,7 +16,8 @@ final class ItemText {
             if (!status.equals("passed")) {
                 String type = check.path("error_type").asText("");
                 String message = check.path("message").asText("");
-                return check.path("checker").asText() + (type.isEmpty() ? "" : " " + type)
+                return check.path("checker").asText()
+                        + (type.isEmpty() ? "" : " " + type)
                         + (message.isEmpty() ? "" : ": " + message);
             }
         }

@@ -11,11 +11,10 @@ import java.io.OutputStream;
 
 /**
  * {@code report.json}: the fixed top level ({@code run_id}, {@code status}, {@code total_score},
- * {@code dimension_scores}, {@code counts}, {@code config}, {@code items}) plus the rest of the run record and its
- * tool {@code coverage} ({@link Coverage}); each
- * item carries at least {@code case_id}, {@code dimension}, {@code status}, {@code score}, {@code max_score},
- * {@code weight}, {@code final_answer}, {@code tool_calls}, {@code checker_detail}, {@code error}, and its full
- * transcript. Field names are frozen: new fields may be added, none renamed.
+ * {@code dimension_scores}, {@code counts}, {@code config}, {@code items}) plus the rest of the run record and its tool
+ * {@code coverage} ({@link Coverage}); each item carries at least {@code case_id}, {@code dimension}, {@code status},
+ * {@code score}, {@code max_score}, {@code weight}, {@code final_answer}, {@code tool_calls}, {@code checker_detail},
+ * {@code error}, and its full transcript. Field names are frozen: new fields may be added, none renamed.
  */
 final class JsonReporter implements Reporter {
     /** The report document's format version; raised only when a field's meaning changes. */

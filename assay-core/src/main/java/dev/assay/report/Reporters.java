@@ -16,13 +16,12 @@ import java.util.ServiceLoader;
 public final class Reporters {
     private final Map<String, Reporter> byName = new LinkedHashMap<>();
 
-    private Reporters() {
-    }
+    private Reporters() {}
 
     public static Reporters builtins() {
         var reporters = new Reporters();
-        for (Reporter reporter : List.of(new JsonReporter(), new MarkdownReporter(), new JUnitReporter(),
-                new HtmlReporter())) {
+        for (Reporter reporter :
+                List.of(new JsonReporter(), new MarkdownReporter(), new JUnitReporter(), new HtmlReporter())) {
             reporters.byName.put(reporter.name(), reporter);
         }
         ServiceLoader.load(Reporter.class).forEach(reporter -> reporters.byName.put(reporter.name(), reporter));
@@ -33,7 +32,8 @@ public final class Reporters {
     public Reporter get(String name) {
         Reporter reporter = byName.get(name);
         if (reporter == null) {
-            throw new AssayException(Problem.of("plugin.unknown",
+            throw new AssayException(Problem.of(
+                    "plugin.unknown",
                     "unknown report format '" + name + "'; known: " + String.join(", ", byName.keySet())));
         }
         return reporter;

@@ -15,23 +15,23 @@ import java.util.TreeSet;
 
 /**
  * Two runs side by side over the cases they share: per-dimension and total score deltas (b − a), the cases whose
- * verdict changed, and a paired comparison of the cases both runs scored (McNemar's exact test, paired t-interval). Reads items page by page and keeps only what it compares, so large runs stay cheap.
+ * verdict changed, and a paired comparison of the cases both runs scored (McNemar's exact test, paired t-interval).
+ * Reads items page by page and keeps only what it compares, so large runs stay cheap.
  */
 public final class RunComparison {
     /** At most this many changed cases are listed; {@code changed_count} counts them all. */
     public static final int MAX_CHANGED = 1000;
+
     private static final int PAGE = 500;
 
-    private record Outcome(String dimension, ItemStatus status, double score) {
-    }
+    private record Outcome(String dimension, ItemStatus status, double score) {}
 
-    private RunComparison() {
-    }
+    private RunComparison() {}
 
     /**
-     * {@return the comparison as the API and the CLI show it}: {@code a}, {@code b}, {@code dimensions},
-     * {@code total}, {@code common_cases}, {@code only_in_a}, {@code only_in_b}, {@code changed_count},
-     * {@code changed} and {@code paired}
+     * {@return the comparison as the API and the CLI show it}: {@code a}, {@code b}, {@code dimensions}, {@code total},
+     * {@code common_cases}, {@code only_in_a}, {@code only_in_b}, {@code changed_count}, {@code changed} and
+     * {@code paired}
      */
     public static ObjectNode of(Store store, Run a, Run b) {
         Map<String, Outcome> left = outcomes(store, a.runId());
@@ -43,7 +43,9 @@ public final class RunComparison {
         var names = new TreeSet<String>(a.dimensionScores().keySet());
         names.addAll(b.dimensionScores().keySet());
         for (String dimension : names) {
-            dimensions.add(delta(Json.object().put("dimension", dimension), a.dimensionScores().get(dimension),
+            dimensions.add(delta(
+                    Json.object().put("dimension", dimension),
+                    a.dimensionScores().get(dimension),
                     b.dimensionScores().get(dimension)));
         }
         node.set("total", delta(Json.object(), a.totalScore(), b.totalScore()));
@@ -59,15 +61,22 @@ public final class RunComparison {
             common++;
             Outcome mine = entry.getValue();
             if (mine.status().isScored() && other.status().isScored()) {
-                pairs.add(new PairedComparison.Pair(mine.score(), other.score(), mine.status() == ItemStatus.PASSED,
+                pairs.add(new PairedComparison.Pair(
+                        mine.score(),
+                        other.score(),
+                        mine.status() == ItemStatus.PASSED,
                         other.status() == ItemStatus.PASSED));
             }
             if (mine.status() != other.status() || mine.score() != other.score()) {
                 changedCount++;
                 if (changed.size() < MAX_CHANGED) {
-                    changed.addObject().put("case_id", entry.getKey()).put("dimension", mine.dimension())
-                            .put("a_status", mine.status().wireName()).put("b_status", other.status().wireName())
-                            .put("a_score", mine.score()).put("b_score", other.score());
+                    changed.addObject()
+                            .put("case_id", entry.getKey())
+                            .put("dimension", mine.dimension())
+                            .put("a_status", mine.status().wireName())
+                            .put("b_status", other.status().wireName())
+                            .put("a_score", mine.score())
+                            .put("b_score", other.score());
                 }
             }
         }
@@ -90,7 +99,8 @@ public final class RunComparison {
         var outcomes = new LinkedHashMap<String, Outcome>();
         for (int offset = 0; ; offset += PAGE) {
             List<Item> page = store.listItems(runId, offset, PAGE);
-            page.forEach(item -> outcomes.put(item.caseId(), new Outcome(item.dimension(), item.status(), item.score())));
+            page.forEach(
+                    item -> outcomes.put(item.caseId(), new Outcome(item.dimension(), item.status(), item.score())));
             if (page.size() < PAGE) {
                 return outcomes;
             }

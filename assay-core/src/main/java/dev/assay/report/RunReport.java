@@ -20,8 +20,8 @@ import java.util.Map;
 /**
  * A run with all its items: what reporters write.
  *
- * @param run      the run record
- * @param items    its items in selection order
+ * @param run the run record
+ * @param items its items in selection order
  * @param caseTags case id to the case's tags, for the coverage section; empty when the case set is unknown
  */
 public record RunReport(Run run, List<Item> items, Map<String, List<String>> caseTags) {
@@ -45,8 +45,8 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
     }
 
     /**
-     * {@return pass@k for k = 1..samples} (the unbiased estimator, averaged over the cases, counting the scored
-     * samples of each case and those that passed); empty for a run with one sample per case
+     * {@return pass@k for k = 1..samples} (the unbiased estimator, averaged over the cases, counting the scored samples
+     * of each case and those that passed); empty for a run with one sample per case
      */
     public Map<Integer, Double> passAtK() {
         if (samples() < 2) {
@@ -74,7 +74,11 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
     /** {@return each dimension's standard error and 95 % interval, from its scored items} */
     public Map<String, Spread> spreads() {
         return Spread.byDimension(items.stream()
-                .map(item -> new Scores.Entry(item.dimension(), item.weight(), item.score(), item.status().isScored(),
+                .map(item -> new Scores.Entry(
+                        item.dimension(),
+                        item.weight(),
+                        item.score(),
+                        item.status().isScored(),
                         item.status() == ItemStatus.PASSED))
                 .toList());
     }
@@ -91,8 +95,8 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
     }
 
     /**
-     * {@return the cases of the run's stored case set by id, in their order}; empty when the snapshot is missing or
-     * was written by a newer Assay (a report still loads then, it just knows no case tags or languages)
+     * {@return the cases of the run's stored case set by id, in their order}; empty when the snapshot is missing or was
+     * written by a newer Assay (a report still loads then, it just knows no case tags or languages)
      */
     public static Map<String, Case> storedCases(Store store, Run run) {
         var cases = new LinkedHashMap<String, Case>();
@@ -114,8 +118,9 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
      * @throws AssayException {@code run.not_found} when there is no such run
      */
     public static RunReport load(Store store, String runId) {
-        Run run = store.findRun(runId).orElseThrow(() -> new AssayException(
-                Problem.of("run.not_found", "no run with id " + runId).withDetail("run_id", runId)));
+        Run run = store.findRun(runId)
+                .orElseThrow(() -> new AssayException(
+                        Problem.of("run.not_found", "no run with id " + runId).withDetail("run_id", runId)));
         var tags = new LinkedHashMap<String, List<String>>();
         storedCases(store, run).forEach((id, evalCase) -> tags.put(id, evalCase.tags()));
         var items = new ArrayList<Item>();

@@ -1,13 +1,12 @@
 package dev.assay.report;
 
-import dev.assay.subject.replay.Recording;
 import dev.assay.AssayException;
 import dev.assay.Json;
-import dev.assay.report.RunReport;
-import dev.assay.run.Engine;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
+import dev.assay.run.Engine;
 import dev.assay.store.Store;
+import dev.assay.subject.replay.Recording;
 import dev.assay.tools.Workspace;
 import dev.assay.transcript.Transcript;
 import java.io.IOException;
@@ -29,25 +28,26 @@ public final class TranscriptExport {
     /** Files larger than this are left out of {@code workspace_files}; checkers judge text artifacts. */
     static final long MAX_FILE_BYTES = 1 << 20;
 
-    private TranscriptExport() {
-    }
+    private TranscriptExport() {}
 
     /**
-     * @param workspaceRoot where the run's workspaces were created ({@code <root>/<run id>/<seq>_<case id>}); the
-     *                      files of kept workspaces are exported too. Null to export transcripts only
+     * @param workspaceRoot where the run's workspaces were created ({@code <root>/<run id>/<seq>_<case id>}); the files
+     *     of kept workspaces are exported too. Null to export transcripts only
      * @return how many items were written
      * @throws dev.assay.AssayException {@code run.not_found} when there is no such run
      */
     public static int write(Store store, String runId, Path workspaceRoot, Writer out) throws IOException {
         RunReport report = RunReport.load(store, runId);
-        out.write(Json.write(Json.object().set("tool_names", Json.tree(report.run().toolSnapshot()))));
+        out.write(Json.write(
+                Json.object().set("tool_names", Json.tree(report.run().toolSnapshot()))));
         out.write('\n');
         int written = 0;
         for (Item item : report.items()) {
             if (item.status() == ItemStatus.SKIPPED || item.status() == ItemStatus.CANCELLED) {
                 continue;
             }
-            Map<String, String> files = workspaceRoot == null ? Map.of()
+            Map<String, String> files = workspaceRoot == null
+                    ? Map.of()
                     : files(Engine.caseDirectory(workspaceRoot, runId, item.seq(), item.caseId()));
             var recorded = new Recording.Recorded(item.caseId(), runId, Transcript.fromJson(item.transcript()), files);
             out.write(Json.write(recorded.toJson()));

@@ -5,12 +5,12 @@ import java.util.Collection;
 /**
  * How many items ended how.
  *
- * @param total     items selected for the run
- * @param passed    items whose score is 1
- * @param failed    items judged and not passed (score below the pass mark, partial excluded)
- * @param partial   items with partial credit
- * @param skipped   items not run (missing prerequisites, unavailable tools), left out of scores
- * @param error     items the target or a checker could not complete; they score 0
+ * @param total items selected for the run
+ * @param passed items whose score is 1
+ * @param failed items judged and not passed (score below the pass mark, partial excluded)
+ * @param partial items with partial credit
+ * @param skipped items not run (missing prerequisites, unavailable tools), left out of scores
+ * @param error items the target or a checker could not complete; they score 0
  * @param cancelled items not finished because the run was cancelled
  */
 public record Counts(int total, int passed, int failed, int partial, int skipped, int error, int cancelled) {

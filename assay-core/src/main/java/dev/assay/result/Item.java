@@ -10,26 +10,26 @@ import java.util.Objects;
 /**
  * The result of one case in one run. Immutable.
  *
- * @param runId         the run it belongs to
- * @param caseId        the case's id
- * @param seq           the case's position in the run's selection (0-based): items list in this order
- * @param dimension     the case's dimension
- * @param status        passed, failed, partial, skipped, error or cancelled
- * @param score         in [0, 1]: the weighted mean of the case's check scores; 0 when skipped, error or cancelled
- * @param maxScore      always 1: scores are fractions (kept as a column because the plan names it)
- * @param weight        the case's weight inside its dimension
- * @param prompt        the prompt as sent (placeholders filled)
- * @param finalAnswer   the cleaned final answer checkers judged, capped for storage like every text of the item
- * @param toolCalls     the tool calls, in order
+ * @param runId the run it belongs to
+ * @param caseId the case's id
+ * @param seq the case's position in the run's selection (0-based): items list in this order
+ * @param dimension the case's dimension
+ * @param status passed, failed, partial, skipped, error or cancelled
+ * @param score in [0, 1]: the weighted mean of the case's check scores; 0 when skipped, error or cancelled
+ * @param maxScore always 1: scores are fractions (kept as a column because the plan names it)
+ * @param weight the case's weight inside its dimension
+ * @param prompt the prompt as sent (placeholders filled)
+ * @param finalAnswer the cleaned final answer checkers judged, capped for storage like every text of the item
+ * @param toolCalls the tool calls, in order
  * @param checkerDetail per-check verdicts and evidence: {@code {"checks": [{checker, weight, status, score, ...}]}}
- * @param error         why the item is error/skipped; null otherwise
- * @param transcript    the full transcript as JSON (an array of events)
- * @param startedAt     when the case started
- * @param finishedAt    when it ended
- * @param elapsedS      seconds spent
- * @param truncated     whether a text of the item (the final answer, a transcript event, a tool argument, checker
- *                      evidence) was longer than the storage cap of 1 Mi characters and was stored cut, with a marker
- *                      at the cut; checkers judged the whole text
+ * @param error why the item is error/skipped; null otherwise
+ * @param transcript the full transcript as JSON (an array of events)
+ * @param startedAt when the case started
+ * @param finishedAt when it ended
+ * @param elapsedS seconds spent
+ * @param truncated whether a text of the item (the final answer, a transcript event, a tool argument, checker evidence)
+ *     was longer than the storage cap of 1 Mi characters and was stored cut, with a marker at the cut; checkers judged
+ *     the whole text
  */
 public record Item(
         String runId,
@@ -64,11 +64,42 @@ public record Item(
     }
 
     /** An item stored whole. */
-    public Item(String runId, String caseId, int seq, String dimension, ItemStatus status, double score,
-                double maxScore, double weight, String prompt, String finalAnswer, List<ToolCallView> toolCalls,
-                JsonNode checkerDetail, Problem error, JsonNode transcript, Instant startedAt, Instant finishedAt,
-                double elapsedS) {
-        this(runId, caseId, seq, dimension, status, score, maxScore, weight, prompt, finalAnswer, toolCalls,
-                checkerDetail, error, transcript, startedAt, finishedAt, elapsedS, false);
+    public Item(
+            String runId,
+            String caseId,
+            int seq,
+            String dimension,
+            ItemStatus status,
+            double score,
+            double maxScore,
+            double weight,
+            String prompt,
+            String finalAnswer,
+            List<ToolCallView> toolCalls,
+            JsonNode checkerDetail,
+            Problem error,
+            JsonNode transcript,
+            Instant startedAt,
+            Instant finishedAt,
+            double elapsedS) {
+        this(
+                runId,
+                caseId,
+                seq,
+                dimension,
+                status,
+                score,
+                maxScore,
+                weight,
+                prompt,
+                finalAnswer,
+                toolCalls,
+                checkerDetail,
+                error,
+                transcript,
+                startedAt,
+                finishedAt,
+                elapsedS,
+                false);
     }
 }

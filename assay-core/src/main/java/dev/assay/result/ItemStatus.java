@@ -7,7 +7,12 @@ import java.util.Locale;
 
 /** An item's outcome. Lower-case names are stored and appear in reports and the API. */
 public enum ItemStatus {
-    PASSED, FAILED, PARTIAL, SKIPPED, ERROR, CANCELLED;
+    PASSED,
+    FAILED,
+    PARTIAL,
+    SKIPPED,
+    ERROR,
+    CANCELLED;
 
     @JsonValue
     public String wireName() {

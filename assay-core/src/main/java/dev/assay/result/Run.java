@@ -12,23 +12,23 @@ import java.util.Objects;
 /**
  * One evaluation run as stored and reported. Immutable; the engine makes a new copy at each change.
  *
- * @param runId           32 hex characters, unique
- * @param kind            {@code capability} or {@code dialog}
- * @param userId          who started it; empty when not given
- * @param modelName       the target's model (or agent URL) as the user named it
- * @param language        the selected language; empty for all
- * @param status          running, finished, failed, cancelled or interrupted
- * @param caseSet         the suite's name
- * @param caseSetVersion  the content hash of the suite snapshot the run used ({@code evaluation_case_sets})
- * @param config          the configuration snapshot, with secrets removed
- * @param toolSnapshot    the canonical names of the tools offered to the target, sorted
+ * @param runId 32 hex characters, unique
+ * @param kind {@code capability} or {@code dialog}
+ * @param userId who started it; empty when not given
+ * @param modelName the target's model (or agent URL) as the user named it
+ * @param language the selected language; empty for all
+ * @param status running, finished, failed, cancelled or interrupted
+ * @param caseSet the suite's name
+ * @param caseSetVersion the content hash of the suite snapshot the run used ({@code evaluation_case_sets})
+ * @param config the configuration snapshot, with secrets removed
+ * @param toolSnapshot the canonical names of the tools offered to the target, sorted
  * @param dimensionScores dimension to score in [0, 1]; dimensions with no scored item are absent
- * @param totalScore      the weighted total in [0, 1]; null until something was scored
- * @param counts          items by outcome
- * @param startedAt       when it started
- * @param finishedAt      when it ended; null while running
- * @param elapsedS        seconds from start to end (or to now, while running)
- * @param error           why the run failed or was interrupted; null otherwise
+ * @param totalScore the weighted total in [0, 1]; null until something was scored
+ * @param counts items by outcome
+ * @param startedAt when it started
+ * @param finishedAt when it ended; null while running
+ * @param elapsedS seconds from start to end (or to now, while running)
+ * @param error why the run failed or was interrupted; null otherwise
  */
 public record Run(
         String runId,
@@ -63,15 +63,37 @@ public record Run(
         caseSetVersion = caseSetVersion == null ? "" : caseSetVersion;
         config = config == null ? NullNode.getInstance() : config;
         toolSnapshot = toolSnapshot == null ? List.of() : List.copyOf(toolSnapshot);
-        dimensionScores = dimensionScores == null ? Map.of()
+        dimensionScores = dimensionScores == null
+                ? Map.of()
                 : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(dimensionScores));
         counts = counts == null ? Counts.ZERO : counts;
     }
 
-    public Run withProgress(RunStatus newStatus, Map<String, Double> newDimensionScores, Double newTotal,
-                            Counts newCounts, Instant newFinishedAt, double newElapsedS, Problem newError) {
-        return new Run(runId, kind, userId, modelName, language, newStatus, caseSet, caseSetVersion, config,
-                toolSnapshot, newDimensionScores, newTotal, newCounts, startedAt, newFinishedAt, newElapsedS,
+    public Run withProgress(
+            RunStatus newStatus,
+            Map<String, Double> newDimensionScores,
+            Double newTotal,
+            Counts newCounts,
+            Instant newFinishedAt,
+            double newElapsedS,
+            Problem newError) {
+        return new Run(
+                runId,
+                kind,
+                userId,
+                modelName,
+                language,
+                newStatus,
+                caseSet,
+                caseSetVersion,
+                config,
+                toolSnapshot,
+                newDimensionScores,
+                newTotal,
+                newCounts,
+                startedAt,
+                newFinishedAt,
+                newElapsedS,
                 newError);
     }
 }

@@ -10,7 +10,11 @@ import java.util.Locale;
  * stored.
  */
 public enum RunStatus {
-    RUNNING, FINISHED, FAILED, CANCELLED, INTERRUPTED;
+    RUNNING,
+    FINISHED,
+    FAILED,
+    CANCELLED,
+    INTERRUPTED;
 
     @JsonValue
     public String wireName() {

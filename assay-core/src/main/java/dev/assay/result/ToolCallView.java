@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
  *
  * @param name the canonical tool name
  * @param args the arguments object
- * @param ok   whether the tool succeeded; null when the outcome is unknown (agent services may not say)
+ * @param ok whether the tool succeeded; null when the outcome is unknown (agent services may not say)
  */
-public record ToolCallView(String name, JsonNode args, Boolean ok) {
-}
+public record ToolCallView(String name, JsonNode args, Boolean ok) {}

@@ -1,8 +1,5 @@
 package dev.assay.run;
 
-import dev.assay.result.Item;
-import dev.assay.result.ItemStatus;
-import dev.assay.result.ToolCallView;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -16,12 +13,14 @@ import dev.assay.check.CheckContext;
 import dev.assay.check.Checker;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.Verdict;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.ToolCallView;
 import dev.assay.subject.Session;
 import dev.assay.subject.SubjectInput;
-import dev.assay.subject.Subject;
 import dev.assay.tools.ToolNames;
-import dev.assay.tools.mcp.McpToolset;
 import dev.assay.tools.Workspace;
+import dev.assay.tools.mcp.McpToolset;
 import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptBuilder;
 import dev.assay.transcript.TranscriptEvent;
@@ -34,9 +33,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.Objects;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
@@ -57,36 +56,70 @@ final class CaseRunner {
         this.targetThreads = targetThreads;
     }
 
-    /**
-     * @param cancelled checked after an interruption to tell cancellation from a timeout
-     */
-    Item run(String runId, int seq, Case template, RunPlan plan, Map<String, String> placeholders,
-             Path caseDirectory, Consumer<String> log, java.util.function.BooleanSupplier cancelled)
+    /** @param cancelled checked after an interruption to tell cancellation from a timeout */
+    Item run(
+            String runId,
+            int seq,
+            Case template,
+            RunPlan plan,
+            Map<String, String> placeholders,
+            Path caseDirectory,
+            Consumer<String> log,
+            java.util.function.BooleanSupplier cancelled)
             throws InterruptedException {
         Instant started = now();
         try {
             return runCase(runId, seq, template, plan, placeholders, caseDirectory, log, cancelled, started);
         } catch (RuntimeException e) {
             // A bug, ours or a plug-in's, is this item's error: the run still accounts for every case it started.
-            return item(runId, seq, template, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null,
-                    Problem.of("run.internal_error", "the case failed inside the engine: " + e), started);
+            return item(
+                    runId,
+                    seq,
+                    template,
+                    ItemStatus.ERROR,
+                    0,
+                    Transcript.EMPTY,
+                    "",
+                    null,
+                    Problem.of("run.internal_error", "the case failed inside the engine: " + e),
+                    started);
         }
     }
 
-    private Item runCase(String runId, int seq, Case template, RunPlan plan, Map<String, String> placeholders,
-                         Path caseDirectory, Consumer<String> log, BooleanSupplier cancelled,
-                         Instant started) throws InterruptedException {
+    private Item runCase(
+            String runId,
+            int seq,
+            Case template,
+            RunPlan plan,
+            Map<String, String> placeholders,
+            Path caseDirectory,
+            Consumer<String> log,
+            BooleanSupplier cancelled,
+            Instant started)
+            throws InterruptedException {
         Case evalCase = template.withPlaceholders(placeholders);
         SubjectInput input = SubjectInput.of(evalCase);
         Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames(input));
-        Optional<Problem> withheld = missing.stream().map(plan.target().withheldTools()::get)
-                .filter(Objects::nonNull).findFirst();
+        Optional<Problem> withheld = missing.stream()
+                .map(plan.target().withheldTools()::get)
+                .filter(Objects::nonNull)
+                .findFirst();
         if (withheld.isPresent()) {
-            return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null,
-                    withheld.get().withDetail("missing_tools", List.copyOf(missing)), started);
+            return item(
+                    runId,
+                    seq,
+                    evalCase,
+                    ItemStatus.SKIPPED,
+                    0,
+                    Transcript.EMPTY,
+                    "",
+                    null,
+                    withheld.get().withDetail("missing_tools", List.copyOf(missing)),
+                    started);
         }
         if (!missing.isEmpty()) {
-            Problem problem = Problem.of("case.missing_tools",
+            Problem problem = Problem.of(
+                            "case.missing_tools",
                             "the target lacks the tools this case needs: " + String.join(", ", missing))
                     .withDetail("missing_tools", List.copyOf(missing));
             // A tool of an MCP server that was down is missing for a reason the user can act on: say which.
@@ -98,7 +131,16 @@ final class CaseRunner {
         }
         var unavailable = plan.target().unavailable(input);
         if (unavailable.isPresent()) {
-            return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null, unavailable.get(),
+            return item(
+                    runId,
+                    seq,
+                    evalCase,
+                    ItemStatus.SKIPPED,
+                    0,
+                    Transcript.EMPTY,
+                    "",
+                    null,
+                    unavailable.get(),
                     started);
         }
         Workspace workspace;
@@ -107,19 +149,27 @@ final class CaseRunner {
         } catch (AssayException e) {
             return item(runId, seq, evalCase, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null, e.problem(), started);
         }
-        Duration timeout = evalCase.timeout() != null ? evalCase.timeout() : plan.config().defaultTimeout();
+        Duration timeout =
+                evalCase.timeout() != null ? evalCase.timeout() : plan.config().defaultTimeout();
         var transcript = new TranscriptBuilder();
-        var session = new Session(runId, sessionId(runId, evalCase), plan.config().userId(), workspace,
-                Instant.now().plus(timeout), transcript, log);
+        var session = new Session(
+                runId,
+                sessionId(runId, evalCase),
+                plan.config().userId(),
+                workspace,
+                Instant.now().plus(timeout),
+                transcript,
+                log);
         Future<Transcript> work = targetThreads.submit(() -> plan.target().run(input, session));
         Transcript result;
         try {
             result = work.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             work.cancel(true);
-            transcript.add(new TranscriptEvent.TargetError(Instant.now(), Problem.of("target.timeout",
-                    "the case did not finish within " + timeout.toSeconds() + " s").withDetail("timeout_s",
-                    timeout.toSeconds())));
+            transcript.add(new TranscriptEvent.TargetError(
+                    Instant.now(),
+                    Problem.of("target.timeout", "the case did not finish within " + timeout.toSeconds() + " s")
+                            .withDetail("timeout_s", timeout.toSeconds())));
             result = transcript.build();
         } catch (InterruptedException e) {
             work.cancel(true);
@@ -129,7 +179,8 @@ final class CaseRunner {
             throw e;
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            Problem problem = cause instanceof AssayException assay ? assay.problem()
+            Problem problem = cause instanceof AssayException assay
+                    ? assay.problem()
                     : Problem.of("target.internal_error", "the target failed: " + cause);
             transcript.add(new TranscriptEvent.TargetError(Instant.now(), problem));
             result = transcript.build();
@@ -139,8 +190,17 @@ final class CaseRunner {
         }
         var targetError = result.error();
         if (targetError.isPresent()) {
-            return item(runId, seq, evalCase, ItemStatus.ERROR, 0, result, result.finalAnswer(), null,
-                    targetError.get().problem(), started);
+            return item(
+                    runId,
+                    seq,
+                    evalCase,
+                    ItemStatus.ERROR,
+                    0,
+                    result,
+                    result.finalAnswer(),
+                    null,
+                    targetError.get().problem(),
+                    started);
         }
         try {
             return judge(runId, seq, evalCase, result, workspace, started);
@@ -154,12 +214,22 @@ final class CaseRunner {
     }
 
     private static Item cancelledItem(String runId, int seq, Case evalCase, Transcript transcript, Instant started) {
-        return item(runId, seq, evalCase, ItemStatus.CANCELLED, 0, transcript, "", null,
-                Problem.of("run.cancelled", "the run was cancelled while this case was running"), started);
+        return item(
+                runId,
+                seq,
+                evalCase,
+                ItemStatus.CANCELLED,
+                0,
+                transcript,
+                "",
+                null,
+                Problem.of("run.cancelled", "the run was cancelled while this case was running"),
+                started);
     }
 
-    private Item judge(String runId, int seq, Case evalCase, Transcript transcript, Workspace workspace,
-                       Instant started) throws InterruptedException {
+    private Item judge(
+            String runId, int seq, Case evalCase, Transcript transcript, Workspace workspace, Instant started)
+            throws InterruptedException {
         var context = CheckContext.of(evalCase, transcript, workspace);
         ArrayNode details = Json.MAPPER.createArrayNode();
         double weighted = 0;
@@ -177,8 +247,8 @@ final class CaseRunner {
             totalWeight += check.weight();
             plainSum += verdict.score();
             if (verdict.status() == Verdict.Status.SKIPPED
-                    || (verdict.status() == Verdict.Status.ERROR && (decisive == null
-                    || decisive.status() != Verdict.Status.SKIPPED))) {
+                    || (verdict.status() == Verdict.Status.ERROR
+                            && (decisive == null || decisive.status() != Verdict.Status.SKIPPED))) {
                 decisive = verdict;
             }
         }
@@ -187,16 +257,35 @@ final class CaseRunner {
         if (decisive != null) {
             Problem problem = new Problem(decisive.errorType(), decisive.message(), Map.of());
             ItemStatus status = ItemStatus.of(decisive.status());
-            return item(runId, seq, evalCase, status, 0, transcript, context.finalAnswer(), checkerDetail, problem,
+            return item(
+                    runId,
+                    seq,
+                    evalCase,
+                    status,
+                    0,
+                    transcript,
+                    context.finalAnswer(),
+                    checkerDetail,
+                    problem,
                     started);
         }
-        double score = totalWeight > 0 ? weighted / totalWeight
+        double score = totalWeight > 0
+                ? weighted / totalWeight
                 : evalCase.checks().isEmpty() ? 0 : plainSum / evalCase.checks().size();
         score = Math.max(0, Math.min(1, score));
-        ItemStatus status = score >= 1 - 1e-9 ? ItemStatus.PASSED : score <= 1e-9 ? ItemStatus.FAILED
-                : ItemStatus.PARTIAL;
-        return item(runId, seq, evalCase, status, status == ItemStatus.PASSED ? 1.0 : score, transcript,
-                context.finalAnswer(), checkerDetail, null, started);
+        ItemStatus status =
+                score >= 1 - 1e-9 ? ItemStatus.PASSED : score <= 1e-9 ? ItemStatus.FAILED : ItemStatus.PARTIAL;
+        return item(
+                runId,
+                seq,
+                evalCase,
+                status,
+                status == ItemStatus.PASSED ? 1.0 : score,
+                transcript,
+                context.finalAnswer(),
+                checkerDetail,
+                null,
+                started);
     }
 
     private Verdict verdict(Check check, CheckContext context) throws InterruptedException {
@@ -227,8 +316,8 @@ final class CaseRunner {
         return needed;
     }
 
-    private static Workspace seed(Path directory, Map<String, String> fixtures, Case evalCase,
-                                  Map<String, String> placeholders) {
+    private static Workspace seed(
+            Path directory, Map<String, String> fixtures, Case evalCase, Map<String, String> placeholders) {
         Workspace workspace = new Workspace(directory);
         try {
             for (var fixture : fixtures.entrySet()) {
@@ -238,8 +327,11 @@ final class CaseRunner {
                 write(workspace, file.getKey(), file.getValue());
             }
         } catch (IOException e) {
-            throw new AssayException(Problem.of("workspace.seed_failed",
-                    "could not seed the workspace of case " + evalCase.id() + ": " + e.getMessage()), e);
+            throw new AssayException(
+                    Problem.of(
+                            "workspace.seed_failed",
+                            "could not seed the workspace of case " + evalCase.id() + ": " + e.getMessage()),
+                    e);
         }
         return workspace;
     }
@@ -254,9 +346,17 @@ final class CaseRunner {
         return "eval_" + runId.substring(0, Math.min(8, runId.length())) + "_" + evalCase.id();
     }
 
-    private static Item item(String runId, int seq, Case evalCase, ItemStatus status, double score,
-                             Transcript transcript, String finalAnswer, ObjectNode checkerDetail, Problem error,
-                             Instant started) {
+    private static Item item(
+            String runId,
+            int seq,
+            Case evalCase,
+            ItemStatus status,
+            double score,
+            Transcript transcript,
+            String finalAnswer,
+            ObjectNode checkerDetail,
+            Problem error,
+            Instant started) {
         Instant finished = now();
         var toolCalls = new ArrayList<ToolCallView>();
         var outcomes = new java.util.HashMap<String, Boolean>();
@@ -273,9 +373,24 @@ final class CaseRunner {
         JsonNode events = transcript.toJson();
         truncated |= StoredText.exceeds(events);
         // Judged whole above; stored capped (StoredText).
-        return new Item(runId, evalCase.id(), seq, evalCase.dimension(), status, score, 1.0, evalCase.weight(),
-                evalCase.prompt(), StoredText.cap(finalAnswer), toolCalls, StoredText.cap(checkerDetail), error,
-                StoredText.cap(events), started, finished, Duration.between(started, finished).toMillis() / 1000.0,
+        return new Item(
+                runId,
+                evalCase.id(),
+                seq,
+                evalCase.dimension(),
+                status,
+                score,
+                1.0,
+                evalCase.weight(),
+                evalCase.prompt(),
+                StoredText.cap(finalAnswer),
+                toolCalls,
+                StoredText.cap(checkerDetail),
+                error,
+                StoredText.cap(events),
+                started,
+                finished,
+                Duration.between(started, finished).toMillis() / 1000.0,
                 truncated);
     }
 

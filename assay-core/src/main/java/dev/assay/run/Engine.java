@@ -1,15 +1,15 @@
 package dev.assay.run;
 
-import dev.assay.result.Counts;
-import dev.assay.result.Item;
-import dev.assay.result.ItemStatus;
-import dev.assay.result.Run;
-import dev.assay.result.RunStatus;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.result.Counts;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
 import dev.assay.score.ScoreTally;
 import dev.assay.score.Scores;
 import dev.assay.store.CaseSetSnapshot;
@@ -31,13 +31,12 @@ import java.util.concurrent.Semaphore;
 import java.util.stream.Stream;
 
 /**
- * The one way to run an evaluation: the CLI, the server and the tests all call it. It creates the run record,
- * runs the cases concurrently (bounded by the run's and the target's limits) under per-case deadlines, judges
- * them, stores every item as it finishes, keeps dimension scores and counts up to date, and ends the run as
- * finished or, on request, cancelled with every finished item kept. Writes are retried while the database is
- * unavailable ({@link StoreWrites}); a run whose results cannot be stored ends {@code interrupted}, and a run whose
- * target refuses its credentials stops early as {@code failed}. The final counts are those of the stored items.
- * Thread-safe; one engine serves many runs.
+ * The one way to run an evaluation: the CLI, the server and the tests all call it. It creates the run record, runs the
+ * cases concurrently (bounded by the run's and the target's limits) under per-case deadlines, judges them, stores every
+ * item as it finishes, keeps dimension scores and counts up to date, and ends the run as finished or, on request,
+ * cancelled with every finished item kept. Writes are retried while the database is unavailable ({@link StoreWrites});
+ * a run whose results cannot be stored ends {@code interrupted}, and a run whose target refuses its credentials stops
+ * early as {@code failed}. The final counts are those of the stored items. Thread-safe; one engine serves many runs.
  */
 public final class Engine {
     private final Store store;
@@ -47,7 +46,7 @@ public final class Engine {
     /**
      * An engine that waits up to three minutes for an unavailable database before a run ends interrupted.
      *
-     * @param store    where runs, items and case-set snapshots go
+     * @param store where runs, items and case-set snapshots go
      * @param checkers the checkers cases may name
      */
     public Engine(Store store, CheckerRegistry checkers) {
@@ -56,7 +55,7 @@ public final class Engine {
 
     /**
      * @param storeOutageLimit how long a run holds its finished items and retries while the database is unavailable
-     *                         before it ends {@code interrupted}; positive
+     *     before it ends {@code interrupted}; positive
      */
     public Engine(Store store, CheckerRegistry checkers, Duration storeOutageLimit) {
         if (storeOutageLimit.isNegative() || storeOutageLimit.isZero()) {
@@ -73,19 +72,36 @@ public final class Engine {
     }
 
     /**
-     * Starts a run in the background and returns at once; the run record already exists in the store when this
-     * returns.
+     * Starts a run in the background and returns at once; the run record already exists in the store when this returns.
      */
     public RunHandle start(RunPlan plan, RunListener listener) {
         String runId = plan.config().runId() != null ? plan.config().runId() : newRunId();
         var handle = new RunHandle(runId);
         Instant started = CaseRunner.now();
-        store.saveCaseSet(new CaseSetSnapshot(plan.suite().version(), plan.suite().name(), plan.suite().cases().size(),
-                SuiteSnapshots.toJson(plan.suite()), started));
-        Run run = new Run(runId, Run.CAPABILITY, plan.config().userId(), plan.target().name(),
-                plan.config().language(), RunStatus.RUNNING, plan.suite().name(), plan.suite().version(),
-                snapshot(plan.config()), plan.target().toolNames().stream().sorted().toList(), Map.of(), null,
-                Counts.of(plan.config().itemCount(plan.suite().cases().size()), List.of()), started, null, 0, null);
+        store.saveCaseSet(new CaseSetSnapshot(
+                plan.suite().version(),
+                plan.suite().name(),
+                plan.suite().cases().size(),
+                SuiteSnapshots.toJson(plan.suite()),
+                started));
+        Run run = new Run(
+                runId,
+                Run.CAPABILITY,
+                plan.config().userId(),
+                plan.target().name(),
+                plan.config().language(),
+                RunStatus.RUNNING,
+                plan.suite().name(),
+                plan.suite().version(),
+                snapshot(plan.config()),
+                plan.target().toolNames().stream().sorted().toList(),
+                Map.of(),
+                null,
+                Counts.of(plan.config().itemCount(plan.suite().cases().size()), List.of()),
+                started,
+                null,
+                0,
+                null);
         store.createRun(run);
         RunMeters.runStarted(run.counts().total());
         handle.update(run);
@@ -126,7 +142,8 @@ public final class Engine {
                 error = progress.writes.outageProblem();
             } else {
                 status = RunStatus.FAILED;
-                error = e instanceof AssayException assay ? assay.problem()
+                error = e instanceof AssayException assay
+                        ? assay.problem()
                         : Problem.of("run.internal_error", "the run failed: " + e);
             }
         } finally {
@@ -142,8 +159,8 @@ public final class Engine {
     }
 
     /**
-     * Runs every case and returns once all of them have ended, so that the final record counts every item, those
-     * stored by cases interrupted by a cancellation included.
+     * Runs every case and returns once all of them have ended, so that the final record counts every item, those stored
+     * by cases interrupted by a cancellation included.
      */
     private void runCases(RunPlan plan, RunHandle handle, Progress progress, Path runDirectory)
             throws InterruptedException {
@@ -153,10 +170,12 @@ public final class Engine {
             futures.forEach(future -> future.cancel(true));
         });
         try (ExecutorService caseThreads = Executors.newVirtualThreadPerTaskExecutor();
-             ExecutorService targetThreads = Executors.newVirtualThreadPerTaskExecutor()) {
+                ExecutorService targetThreads = Executors.newVirtualThreadPerTaskExecutor()) {
             var runner = new CaseRunner(checkers, targetThreads);
-            var limit = new Semaphore(Math.max(1, Math.min(plan.config().concurrency(), plan.target().maxConcurrency())));
-            Map<String, String> placeholders = Map.of("run_id", handle.runId(), "user_id", plan.config().userId());
+            var limit = new Semaphore(Math.max(
+                    1, Math.min(plan.config().concurrency(), plan.target().maxConcurrency())));
+            Map<String, String> placeholders =
+                    Map.of("run_id", handle.runId(), "user_id", plan.config().userId());
             List<Case> cases = plan.suite().cases();
             // Cases start in selection order: the dispatcher takes a permit before submitting each one, so at most
             // `limit` case threads exist and nothing is queued that a cancellation would have to unwind.
@@ -164,9 +183,13 @@ public final class Engine {
             int items = plan.config().itemCount(cases.size());
             // Nothing new starts while the database is away (finished items wait in memory, at most one per slot)
             // or once the target refused the credentials.
-            for (int seq = 0; seq < items && progress.halt() == null && acquire(limit, handle)
-                    && progress.writes.awaitAvailable(() -> handle.isCancelRequested() || progress.halt() != null);
-                 seq++) {
+            for (int seq = 0;
+                    seq < items
+                            && progress.halt() == null
+                            && acquire(limit, handle)
+                            && progress.writes.awaitAvailable(
+                                    () -> handle.isCancelRequested() || progress.halt() != null);
+                    seq++) {
                 int index = seq;
                 Case base = cases.get(seq / samples);
                 Case evalCase = samples == 1 ? base : base.withId(sampleId(base.id(), seq % samples + 1));
@@ -174,8 +197,15 @@ public final class Engine {
                 futures.add(caseThreads.submit(() -> {
                     try {
                         progress.started(evalCase);
-                        Item item = runner.run(handle.runId(), index, evalCase, plan, placeholders, caseDirectory,
-                                message -> progress.log(evalCase.id() + ": " + message), handle::isCancelRequested);
+                        Item item = runner.run(
+                                handle.runId(),
+                                index,
+                                evalCase,
+                                plan,
+                                placeholders,
+                                caseDirectory,
+                                message -> progress.log(evalCase.id() + ": " + message),
+                                handle::isCancelRequested);
                         progress.finished(item, caseDirectory);
                         return null;
                     } catch (AssayException lost) {
@@ -319,15 +349,20 @@ public final class Engine {
         void finished(Item item, Path caseDirectory) throws InterruptedException {
             writes.write(() -> store.upsertItem(item));
             if (halt == null && item.error() != null && item.error().type().equals(AUTH_FAILED)) {
-                halt = Problem.of(AUTH_FAILED, "the run stopped early because an endpoint refused the credentials: "
-                        + item.error().message()).withDetail("case_id", item.caseId());
+                halt = Problem.of(
+                                AUTH_FAILED,
+                                "the run stopped early because an endpoint refused the credentials: "
+                                        + item.error().message())
+                        .withDetail("case_id", item.caseId());
                 log("stopping: an endpoint refused the credentials (" + AUTH_FAILED + "); no further case starts");
             }
             boolean keep = switch (plan.config().workspacePolicy()) {
                 case KEEP_ALL -> true;
                 case KEEP_NONE -> false;
-                case KEEP_ON_FAILURE -> item.status() != ItemStatus.PASSED && item.status() != ItemStatus.SKIPPED
-                        && item.status() != ItemStatus.CANCELLED;
+                case KEEP_ON_FAILURE ->
+                    item.status() != ItemStatus.PASSED
+                            && item.status() != ItemStatus.SKIPPED
+                            && item.status() != ItemStatus.CANCELLED;
             };
             if (!keep) {
                 Workspace.deleteTree(caseDirectory);
@@ -335,7 +370,11 @@ public final class Engine {
             Run run;
             boolean storeNow;
             synchronized (this) {
-                scores.add(new Scores.Entry(item.dimension(), item.weight(), item.score(), item.status().isScored(),
+                scores.add(new Scores.Entry(
+                        item.dimension(),
+                        item.weight(),
+                        item.score(),
+                        item.status().isScored(),
                         item.status() == ItemStatus.PASSED));
                 statuses.add(item.status());
                 RunMeters.caseFinished(item.status());
@@ -373,8 +412,8 @@ public final class Engine {
         }
 
         /**
-         * {@return why the run cannot be called finished although it ran every case: an item could not be stored,
-         * or the database holds another number of items than the run counted (items deleted meanwhile), or null}
+         * {@return why the run cannot be called finished although it ran every case: an item could not be stored, or
+         * the database holds another number of items than the run counted (items deleted meanwhile), or null}
          */
         Problem missingItems() throws InterruptedException {
             int counted;
@@ -387,10 +426,15 @@ public final class Engine {
             if (stored == counted && lostCases.isEmpty()) {
                 return null;
             }
-            return Problem.of("store.items_missing", "the run counted " + counted + " stored items, the database "
-                            + "holds " + stored + " and " + lostCases.size() + " could not be stored; the run can be "
-                            + "resumed")
-                    .withDetail("counted", counted).withDetail("stored", stored).withDetail("unstored", lostCases);
+            return Problem.of(
+                            "store.items_missing",
+                            "the run counted " + counted + " stored items, the database "
+                                    + "holds " + stored + " and " + lostCases.size()
+                                    + " could not be stored; the run can be "
+                                    + "resumed")
+                    .withDetail("counted", counted)
+                    .withDetail("stored", stored)
+                    .withDetail("unstored", lostCases);
         }
 
         Run end(RunStatus status, Problem error) {
@@ -405,7 +449,8 @@ public final class Engine {
             try {
                 writes.write(() -> store.updateRun(run));
             } catch (InterruptedException | AssayException e) {
-                if (e instanceof AssayException failure && !failure.problem().type().equals("store.outage")) {
+                if (e instanceof AssayException failure
+                        && !failure.problem().type().equals("store.outage")) {
                     throw failure;
                 }
                 if (e instanceof InterruptedException) {
@@ -415,8 +460,10 @@ public final class Engine {
                 // from the record it gets, which is interrupted whatever the run's own outcome was.
                 Run unstored;
                 synchronized (this) {
-                    unstored = tally(RunStatus.INTERRUPTED, run.finishedAt(), writes.outageProblem()
-                            .withDetail("end_stored", false));
+                    unstored = tally(
+                            RunStatus.INTERRUPTED,
+                            run.finishedAt(),
+                            writes.outageProblem().withDetail("end_stored", false));
                 }
                 log("the run's end could not be stored; the database still lists it as running");
                 handle.update(unstored);
@@ -430,12 +477,13 @@ public final class Engine {
 
         private Run tally(RunStatus status, Instant finishedAt, Problem error) {
             Scores current = scores.scores(plan.config().weights());
-            Counts counts = Counts.of(plan.config().itemCount(plan.suite().cases().size()), statuses);
+            Counts counts =
+                    Counts.of(plan.config().itemCount(plan.suite().cases().size()), statuses);
             Run run = handle.current();
             Instant end = finishedAt != null ? finishedAt : Instant.now();
             double elapsed = Duration.between(run.startedAt(), end).toMillis() / 1000.0;
-            return run.withProgress(status, current.dimensionScores(), current.total(), counts, finishedAt,
-                    elapsed, error);
+            return run.withProgress(
+                    status, current.dimensionScores(), current.total(), counts, finishedAt, elapsed, error);
         }
     }
 }

@@ -6,16 +6,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
-/**
- * A run in progress: its id, its latest record, and the means to cancel it or wait for it. Thread-safe.
- */
+/** A run in progress: its id, its latest record, and the means to cancel it or wait for it. Thread-safe. */
 public final class RunHandle {
     private final String runId;
     private final AtomicBoolean cancelRequested = new AtomicBoolean();
     private final AtomicReference<Run> latest = new AtomicReference<>();
     private final CompletableFuture<Run> done = new CompletableFuture<>();
-    private volatile Runnable onCancel = () -> {
-    };
+    private volatile Runnable onCancel = () -> {};
 
     RunHandle(String runId) {
         this.runId = runId;
@@ -26,8 +23,8 @@ public final class RunHandle {
     }
 
     /**
-     * Asks the run to stop: no new case starts, running cases are interrupted and stored as {@code cancelled},
-     * finished items are kept, and the run is stored as {@code cancelled}. Returns at once; {@link #await()} waits.
+     * Asks the run to stop: no new case starts, running cases are interrupted and stored as {@code cancelled}, finished
+     * items are kept, and the run is stored as {@code cancelled}. Returns at once; {@link #await()} waits.
      *
      * @return false when the run had already ended or was already cancelled
      */

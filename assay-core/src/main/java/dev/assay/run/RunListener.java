@@ -1,35 +1,29 @@
 package dev.assay.run;
 
+import dev.assay.cases.Case;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
-import dev.assay.cases.Case;
 
 /**
- * Follows a run as it happens (the CLI's progress line, the server's SSE hub). Called from the engine's worker
- * threads, possibly at once: implementations must be thread-safe and must not block (a slow consumer queues or
- * drops, it never holds the run up). Exceptions thrown here are ignored by the engine.
+ * Follows a run as it happens (the CLI's progress line, the server's SSE hub). Called from the engine's worker threads,
+ * possibly at once: implementations must be thread-safe and must not block (a slow consumer queues or drops, it never
+ * holds the run up). Exceptions thrown here are ignored by the engine.
  */
 public interface RunListener {
-    RunListener NONE = new RunListener() {
-    };
+    RunListener NONE = new RunListener() {};
 
     /** The run record was created. */
-    default void runStarted(Run run) {
-    }
+    default void runStarted(Run run) {}
 
     /** A case started. */
-    default void itemStarted(Run run, Case evalCase) {
-    }
+    default void itemStarted(Run run, Case evalCase) {}
 
     /** A case ended; {@code run} carries the updated counts and scores. */
-    default void itemFinished(Run run, Item item) {
-    }
+    default void itemFinished(Run run, Item item) {}
 
     /** A line worth showing (retries, cancellation, tool errors). */
-    default void log(Run run, String message) {
-    }
+    default void log(Run run, String message) {}
 
     /** The run ended (finished, failed, cancelled or interrupted); this is the final record. */
-    default void runFinished(Run run) {
-    }
+    default void runFinished(Run run) {}
 }

@@ -7,9 +7,9 @@ import io.micrometer.core.instrument.Metrics;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The engine's meters in Micrometer's global registry: runs in flight, cases waiting in them (the queue's depth),
- * and finished cases by status, whose rate is the cases per second. Shared by every engine of the process, as a
- * scrape of {@code /metrics} describes the process.
+ * The engine's meters in Micrometer's global registry: runs in flight, cases waiting in them (the queue's depth), and
+ * finished cases by status, whose rate is the cases per second. Shared by every engine of the process, as a scrape of
+ * {@code /metrics} describes the process.
  */
 final class RunMeters {
     private static final AtomicLong ACTIVE_RUNS = new AtomicLong();
@@ -24,8 +24,7 @@ final class RunMeters {
                 .register(Metrics.globalRegistry);
     }
 
-    private RunMeters() {
-    }
+    private RunMeters() {}
 
     /** A run of {@code items} items started. */
     static void runStarted(int items) {

@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * Everything one run needs: which cases, against what, how.
  *
- * @param suite  the selected cases (selection already applied) with their fixtures
+ * @param suite the selected cases (selection already applied) with their fixtures
  * @param target the system under test
  * @param config the run settings
  */

@@ -11,15 +11,15 @@ import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteLoad;
 import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.model.ChatModel;
+import dev.assay.model.ChatModels;
+import dev.assay.model.ModelOptions;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.sandbox.UnsandboxedSandbox;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
-import dev.assay.model.ChatModel;
-import dev.assay.model.ModelOptions;
 import dev.assay.subject.Subject;
-import dev.assay.model.ChatModels;
 import dev.assay.subject.replay.Recording;
 import dev.assay.subject.replay.ReplaySubject;
 import dev.assay.subject.sse.SseAgentSettings;
@@ -37,26 +37,33 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * A capability run as a user asks for it, from CLI flags or an HTTP body: the one description both front ends
- * build, turned into a {@link RunPlan} by {@link #prepare}. Holds no secrets (the API key is named by its
- * environment variable).
+ * A capability run as a user asks for it, from CLI flags or an HTTP body: the one description both front ends build,
+ * turned into a {@link RunPlan} by {@link #prepare}. Holds no secrets (the API key is named by its environment
+ * variable).
  *
- * @param suites      case files or directories
+ * @param suites case files or directories
  * @param skipInvalid run the valid cases of an invalid suite instead of refusing
- * @param selection   which cases
- * @param model       which model and how to reach it
- * @param agent       how the agent loop drives it
- * @param config      engine settings (run id, user, concurrency, timeout, weights, workspaces); its snapshot is
- *                    replaced by one describing this request
+ * @param selection which cases
+ * @param model which model and how to reach it
+ * @param agent how the agent loop drives it
+ * @param config engine settings (run id, user, concurrency, timeout, weights, workspaces); its snapshot is replaced by
+ *     one describing this request
  * @param agentService an agent service to evaluate instead of a model (it runs its own loop); null for none
- * @param replay      a recording to re-score instead of calling anything; null for none. At most one of
- *                    {@code agentService} and {@code replay} is given; with either, {@code model} and {@code agent}
- *                    are not used and {@code model} may be null
- * @param tools       MCP servers and the allowed-tool list for the agent loop; defaults when null
+ * @param replay a recording to re-score instead of calling anything; null for none. At most one of {@code agentService}
+ *     and {@code replay} is given; with either, {@code model} and {@code agent} are not used and {@code model} may be
+ *     null
+ * @param tools MCP servers and the allowed-tool list for the agent loop; defaults when null
  */
-public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selection, ModelOptions model,
-                         AgentSettings agent, RunConfig config, SseAgentSettings agentService, Path replay,
-                         ToolOptions tools) {
+public record RunRequest(
+        List<Path> suites,
+        boolean skipInvalid,
+        Selection selection,
+        ModelOptions model,
+        AgentSettings agent,
+        RunConfig config,
+        SseAgentSettings agentService,
+        Path replay,
+        ToolOptions tools) {
     public RunRequest {
         suites = List.copyOf(suites);
         if (suites.isEmpty()) {
@@ -65,8 +72,9 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
         }
         selection = selection == null ? Selection.ALL : selection;
         if (agentService != null && replay != null) {
-            throw new AssayException(Problem.of("config.conflicting_targets",
-                    "evaluate either an agent service or a recording, not both").withDetail("field", "target"));
+            throw new AssayException(Problem.of(
+                            "config.conflicting_targets", "evaluate either an agent service or a recording, not both")
+                    .withDetail("field", "target"));
         }
         if (agentService == null && replay == null) {
             Objects.requireNonNull(model, "model");
@@ -77,24 +85,36 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
     }
 
     /** A run of a model, an agent service or a recording, with the default tools. */
-    public RunRequest(List<Path> suites, boolean skipInvalid, Selection selection, ModelOptions model,
-                      AgentSettings agent, RunConfig config, SseAgentSettings agentService, Path replay) {
+    public RunRequest(
+            List<Path> suites,
+            boolean skipInvalid,
+            Selection selection,
+            ModelOptions model,
+            AgentSettings agent,
+            RunConfig config,
+            SseAgentSettings agentService,
+            Path replay) {
         this(suites, skipInvalid, selection, model, agent, config, agentService, replay, null);
     }
 
     /** A run of a model driven by Assay's agent loop. */
-    public RunRequest(List<Path> suites, boolean skipInvalid, Selection selection, ModelOptions model,
-                      AgentSettings agent, RunConfig config) {
+    public RunRequest(
+            List<Path> suites,
+            boolean skipInvalid,
+            Selection selection,
+            ModelOptions model,
+            AgentSettings agent,
+            RunConfig config) {
         this(suites, skipInvalid, selection, model, agent, config, null, null, null);
     }
 
     /**
-     * A plan ready for {@link Engine#start}, with the problems of an invalid suite that {@code skipInvalid} let
-     * through (empty otherwise). Close it once the run has ended: it holds the target's HTTP connections and the
-     * MCP connections.
+     * A plan ready for {@link Engine#start}, with the problems of an invalid suite that {@code skipInvalid} let through
+     * (empty otherwise). Close it once the run has ended: it holds the target's HTTP connections and the MCP
+     * connections.
      *
      * @param sandbox where execute_command runs its commands; null when it is not offered (no sandbox, no opt-in)
-     * @param mcp     the connected MCP servers; null when none were configured
+     * @param mcp the connected MCP servers; null when none were configured
      */
     public record Prepared(RunPlan plan, List<CaseProblem> skippedProblems, Sandbox sandbox, McpToolset mcp)
             implements AutoCloseable {
@@ -114,11 +134,11 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
      * Loads and selects the cases, builds the target (the model and the agent loop with the built-in tools, the agent
      * service, or the replay), and snapshots the configuration.
      *
-     * @param env reads environment variables (API keys and the agent service's credential only); front ends pass
-     *            their environment
+     * @param env reads environment variables (API keys and the agent service's credential only); front ends pass their
+     *     environment
      * @param log receives model retry lines
      * @throws AssayException {@code suite.invalid}, {@code suite.empty_selection}, or the target's configuration
-     *                        problem ({@code replay.*}, {@code target.missing_api_key}, {@code target.discovery_failed})
+     *     problem ({@code replay.*}, {@code target.missing_api_key}, {@code target.discovery_failed})
      */
     public Prepared prepare(CheckerRegistry checkers, Function<String, String> env, Consumer<String> log)
             throws InterruptedException {
@@ -129,8 +149,9 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
      * As {@link #prepare(CheckerRegistry, Function, Consumer)}, finding execute_command's sandbox with
      * {@code sandboxes}.
      */
-    public Prepared prepare(CheckerRegistry checkers, Function<String, String> env, Consumer<String> log,
-                            Sandboxes.Finder sandboxes) throws InterruptedException {
+    public Prepared prepare(
+            CheckerRegistry checkers, Function<String, String> env, Consumer<String> log, Sandboxes.Finder sandboxes)
+            throws InterruptedException {
         SuiteLoad load = new SuiteLoader(checkers).load(suites);
         Suite suite = selection.select(load.suite(skipInvalid));
         if (suite.cases().isEmpty()) {
@@ -156,19 +177,22 @@ public record RunRequest(List<Path> suites, boolean skipInvalid, Selection selec
                 sandbox = Sandboxes.detect(tools.allowUnsandboxedCommands(), sandboxes);
             } catch (AssayException e) {
                 sandbox = null;
-                withheld = Map.of(ToolNames.EXECUTE_COMMAND, Problem.of("sandbox.unavailable",
-                        "execute_command needs a sandbox and bubblewrap is not usable here: install bubblewrap and "
-                                + "util-linux, or pass --allow-unsandboxed-commands to run commands unconfined"));
+                withheld = Map.of(
+                        ToolNames.EXECUTE_COMMAND,
+                        Problem.of(
+                                "sandbox.unavailable",
+                                "execute_command needs a sandbox and bubblewrap is not usable here: install bubblewrap and "
+                                        + "util-linux, or pass --allow-unsandboxed-commands to run commands unconfined"));
                 log.accept("bubblewrap is not usable here, so execute_command is not offered and cases needing it "
                         + "are skipped (--allow-unsandboxed-commands runs commands unconfined)");
             }
             mcp = tools.mcpServers().isEmpty() ? null : McpToolset.connect(tools.mcpServers(), tools.mcpTimeout(), env);
             if (mcp != null) {
-                mcp.unavailable().forEach((server, reason) ->
-                        log.accept("MCP server " + server + " is unavailable: " + reason));
+                mcp.unavailable()
+                        .forEach((server, reason) -> log.accept("MCP server " + server + " is unavailable: " + reason));
             }
-            var offered = new ArrayList<Tool>(sandbox == null ? BuiltinTools.withoutCommands()
-                    : BuiltinTools.all(sandbox));
+            var offered =
+                    new ArrayList<Tool>(sandbox == null ? BuiltinTools.withoutCommands() : BuiltinTools.all(sandbox));
             if (mcp != null) {
                 offered.addAll(mcp.tools());
             }

@@ -10,10 +10,10 @@ import java.util.function.Supplier;
 
 /**
  * One run's writes to the store, retried while the database is unavailable ({@code store.unavailable}: a server
- * restarting, a dropped connection, a SQLite file locked by another process) so that no judged item is lost to a
- * short outage. The outage is shared by the run's writers: it starts with the first failed write, ends with the
- * first successful one, and once it has lasted longer than the limit every write gives up with
- * {@code store.outage} and the run ends {@code interrupted}. Other store failures are not retried. Thread-safe.
+ * restarting, a dropped connection, a SQLite file locked by another process) so that no judged item is lost to a short
+ * outage. The outage is shared by the run's writers: it starts with the first failed write, ends with the first
+ * successful one, and once it has lasted longer than the limit every write gives up with {@code store.outage} and the
+ * run ends {@code interrupted}. Other store failures are not retried. Thread-safe.
  */
 final class StoreWrites {
     static final Duration DEFAULT_OUTAGE_LIMIT = Duration.ofMinutes(3);
@@ -40,11 +40,11 @@ final class StoreWrites {
 
     /**
      * Runs a store call, retrying {@code store.unavailable} with backoff until the outage has lasted longer than the
-     * limit. The store's writes are idempotent (upserts, whole-record updates), so a write that did reach the
-     * database before its connection broke is harmless to repeat.
+     * limit. The store's writes are idempotent (upserts, whole-record updates), so a write that did reach the database
+     * before its connection broke is harmless to repeat.
      *
-     * @throws AssayException {@code store.outage} when the database stayed unavailable for longer than the limit,
-     *                        now or in an earlier call; any other store problem as thrown
+     * @throws AssayException {@code store.outage} when the database stayed unavailable for longer than the limit, now
+     *     or in an earlier call; any other store problem as thrown
      */
     <T> T call(Supplier<T> call) throws InterruptedException {
         Duration backoff = FIRST_BACKOFF;
@@ -84,8 +84,8 @@ final class StoreWrites {
     }
 
     /**
-     * Waits while an outage lasts, so that no new case is started whose result could not be stored; {@return false
-     * when the writes gave up or {@code stop} became true}
+     * Waits while an outage lasts, so that no new case is started whose result could not be stored; {@return false when
+     * the writes gave up or {@code stop} became true}
      */
     boolean awaitAvailable(BooleanSupplier stop) throws InterruptedException {
         while (!stop.getAsBoolean()) {
@@ -109,13 +109,16 @@ final class StoreWrites {
 
     /** {@return the problem a run that gave up ends with} */
     Problem outageProblem() {
-        return Problem.of("store.outage", "the database was unavailable for more than " + seconds(outageLimit)
-                        + "; the items stored so far are kept and the run can be resumed")
+        return Problem.of(
+                        "store.outage",
+                        "the database was unavailable for more than " + seconds(outageLimit)
+                                + "; the items stored so far are kept and the run can be resumed")
                 .withDetail("outage_limit_s", outageLimit.toMillis() / 1000.0);
     }
 
     private static String seconds(Duration duration) {
-        return duration.toMillis() % 1000 == 0 ? duration.toSeconds() + " s"
+        return duration.toMillis() % 1000 == 0
+                ? duration.toSeconds() + " s"
                 : "%.1f s".formatted(duration.toMillis() / 1000.0);
     }
 
@@ -129,8 +132,7 @@ final class StoreWrites {
         if (outageSince == null) {
             outageSince = attempt;
             // One line per outage, not per attempt: concurrent cases would otherwise repeat it.
-            log.accept(problem.message() + "; holding finished items and retrying for up to "
-                    + seconds(outageLimit));
+            log.accept(problem.message() + "; holding finished items and retrying for up to " + seconds(outageLimit));
         }
         if (!gaveUp && Duration.between(outageSince, now).compareTo(outageLimit) > 0) {
             gaveUp = true;
@@ -142,8 +144,8 @@ final class StoreWrites {
 
     private synchronized void recovered() {
         if (outageSince != null) {
-            log.accept("the database is back after %.1f s; writes resumed".formatted(
-                    Duration.between(outageSince, Instant.now()).toMillis() / 1000.0));
+            log.accept("the database is back after %.1f s; writes resumed"
+                    .formatted(Duration.between(outageSince, Instant.now()).toMillis() / 1000.0));
             outageSince = null;
         }
     }

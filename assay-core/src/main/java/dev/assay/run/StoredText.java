@@ -7,18 +7,16 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import java.util.Map;
 
 /**
- * The cap on text an item stores. An answer appears in an item several times (the final answer, the transcript's
- * model message, the final_answer tool call, checker evidence) and again in every report, so one 10 MB answer made
- * a 42 MB report. Checkers judge the whole answer in memory; what is stored keeps the first {@value #LIMIT}
- * characters of each text, followed by a marker saying how much was left out, and the item is flagged
- * {@code truncated}. Stateless.
+ * The cap on text an item stores. An answer appears in an item several times (the final answer, the transcript's model
+ * message, the final_answer tool call, checker evidence) and again in every report, so one 10 MB answer made a 42 MB
+ * report. Checkers judge the whole answer in memory; what is stored keeps the first {@value #LIMIT} characters of each
+ * text, followed by a marker saying how much was left out, and the item is flagged {@code truncated}. Stateless.
  */
 final class StoredText {
     /** Characters (UTF-16 units) kept of one stored text: 1 Mi. */
     static final int LIMIT = 1 << 20;
 
-    private StoredText() {
-    }
+    private StoredText() {}
 
     /** {@return whether the text is longer than the cap} */
     static boolean exceeds(String text) {

@@ -13,15 +13,15 @@ import java.util.Set;
  *
  * @param mcpServers MCP servers whose tools are offered as {@code server@tool}; empty for none
  * @param mcpTimeout how long connecting to each server and listing its tools may take (default 20 s)
- * @param allowed    when not empty, only these tools are offered (names or aliases, resolved to canonical names;
- *                   {@code server@tool} for MCP tools); {@code final_answer} is always offered, as the loop's way to
- *                   finish. Cases needing a tool left out are skipped with the reason
- * @param allowUnsandboxedCommands let execute_command run commands on this machine, unconfined, when bubblewrap is
- *                   not usable (default false: the tool is then not offered, and cases needing it are skipped with
- *                   {@code sandbox.unavailable})
+ * @param allowed when not empty, only these tools are offered (names or aliases, resolved to canonical names;
+ *     {@code server@tool} for MCP tools); {@code final_answer} is always offered, as the loop's way to finish. Cases
+ *     needing a tool left out are skipped with the reason
+ * @param allowUnsandboxedCommands let execute_command run commands on this machine, unconfined, when bubblewrap is not
+ *     usable (default false: the tool is then not offered, and cases needing it are skipped with
+ *     {@code sandbox.unavailable})
  */
-public record ToolOptions(List<McpServerConfig> mcpServers, Duration mcpTimeout, List<String> allowed,
-                          boolean allowUnsandboxedCommands) {
+public record ToolOptions(
+        List<McpServerConfig> mcpServers, Duration mcpTimeout, List<String> allowed, boolean allowUnsandboxedCommands) {
     public static final ToolOptions DEFAULTS = new ToolOptions(List.of(), null, List.of(), false);
 
     public ToolOptions {

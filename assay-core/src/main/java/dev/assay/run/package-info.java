@@ -1,4 +1,2 @@
-/**
- * Runs: the engine (the one way to run an evaluation), what a run is asked to do, and its listeners.
- */
+/** Runs: the engine (the one way to run an evaluation), what a run is asked to do, and its listeners. */
 package dev.assay.run;

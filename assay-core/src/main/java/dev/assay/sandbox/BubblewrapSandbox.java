@@ -20,15 +20,15 @@ import java.util.stream.Stream;
 /**
  * Runs commands under bubblewrap, showing them only what they need: the system directories ({@code /usr} and the
  * {@code /bin}, {@code /lib*} links or directories) read-only, a short list of harmless {@code /etc} files, the
- * language runtimes' installation directories and the request's read-only paths, a fresh {@code /tmp},
- * {@code /proc} and {@code /dev}, and the work directory as {@code /workspace}, the only writable place. Nothing
- * else of the host exists inside: no home directory, no {@code ASSAY_HOME}, no database, no suite, no working
- * directory of Assay's (docs/security.md lists exactly what is visible). Every namespace is unshared, so there is
- * no network. When Assay runs as root the command runs as the unprivileged user {@code nobody} (uid 65534), with
- * no capabilities and {@code no_new_privs}, so a root-only file would stay unreadable even if it were mounted.
- * Memory, file size and core dumps are limited with {@code prlimit}; tasks with a pids cgroup when the machine lets
- * us make one, else with RLIMIT_NPROC (see {@link #pidsLimitedByCgroup()}). The whole tree dies with the
- * sandbox's parent and at the wall-clock limit. Thread-safe.
+ * language runtimes' installation directories and the request's read-only paths, a fresh {@code /tmp}, {@code /proc}
+ * and {@code /dev}, and the work directory as {@code /workspace}, the only writable place. Nothing else of the host
+ * exists inside: no home directory, no {@code ASSAY_HOME}, no database, no suite, no working directory of Assay's
+ * (docs/security.md lists exactly what is visible). Every namespace is unshared, so there is no network. When Assay
+ * runs as root the command runs as the unprivileged user {@code nobody} (uid 65534), with no capabilities and
+ * {@code no_new_privs}, so a root-only file would stay unreadable even if it were mounted. Memory, file size and core
+ * dumps are limited with {@code prlimit}; tasks with a pids cgroup when the machine lets us make one, else with
+ * RLIMIT_NPROC (see {@link #pidsLimitedByCgroup()}). The whole tree dies with the sandbox's parent and at the
+ * wall-clock limit. Thread-safe.
  */
 public final class BubblewrapSandbox implements Sandbox {
     /** Where the work directory appears inside the sandbox. */
@@ -41,10 +41,32 @@ public final class BubblewrapSandbox implements Sandbox {
      * The {@code /etc} entries runtimes read (dynamic linker, certificates, time zone, Java's and Python's own
      * configuration, name-service switches); no password, shadow, SSH, sudo or key material.
      */
-    private static final List<String> ETC = List.of("alternatives", "ld.so.cache", "ld.so.conf", "ld.so.conf.d",
-            "localtime", "timezone", "nsswitch.conf", "host.conf", "hosts", "gai.conf", "protocols", "services",
-            "os-release", "debian_version", "mime.types", "ssl/certs", "ca-certificates", "ca-certificates.conf",
-            "ssl/openssl.cnf", "magic", "magic.mime", "inputrc", "terminfo", "locale.alias", "fonts");
+    private static final List<String> ETC = List.of(
+            "alternatives",
+            "ld.so.cache",
+            "ld.so.conf",
+            "ld.so.conf.d",
+            "localtime",
+            "timezone",
+            "nsswitch.conf",
+            "host.conf",
+            "hosts",
+            "gai.conf",
+            "protocols",
+            "services",
+            "os-release",
+            "debian_version",
+            "mime.types",
+            "ssl/certs",
+            "ca-certificates",
+            "ca-certificates.conf",
+            "ssl/openssl.cnf",
+            "magic",
+            "magic.mime",
+            "inputrc",
+            "terminfo",
+            "locale.alias",
+            "fonts");
     /** Configuration directories of runtimes, named by version ({@code java-17-openjdk}, {@code python3.11}). */
     private static final List<String> ETC_PREFIXES = List.of("java-", "python3");
 
@@ -93,13 +115,16 @@ public final class BubblewrapSandbox implements Sandbox {
 
     @Override
     public SandboxResult run(SandboxRequest request) throws InterruptedException {
-        Optional<PidsCgroup> cgroup = cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
+        Optional<PidsCgroup> cgroup =
+                cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
         try {
             // The runtimes are looked for at the first command, not when the sandbox is found: asking Python through
             // a version manager's shim costs about half a second, which a run that never executes code should not pay.
             Runtimes runtimes = Runtimes.find();
-            return ProcessRunner.run(command(request, cgroup, runtimes),
-                    environment(request, WORKSPACE, runtimes.path()), request,
+            return ProcessRunner.run(
+                    command(request, cgroup, runtimes),
+                    environment(request, WORKSPACE, runtimes.path()),
+                    request,
                     () -> cgroup.ifPresent(PidsCgroup::killAll));
         } finally {
             cgroup.ifPresent(PidsCgroup::close);
@@ -108,10 +133,14 @@ public final class BubblewrapSandbox implements Sandbox {
 
     @Override
     public SandboxProcess start(SandboxRequest request) {
-        Optional<PidsCgroup> cgroup = cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
+        Optional<PidsCgroup> cgroup =
+                cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
         Runtimes runtimes = Runtimes.find();
-        return ProcessRunner.start(command(request, cgroup, runtimes), environment(request, WORKSPACE, runtimes.path()),
-                request, () -> cgroup.ifPresent(group -> {
+        return ProcessRunner.start(
+                command(request, cgroup, runtimes),
+                environment(request, WORKSPACE, runtimes.path()),
+                request,
+                () -> cgroup.ifPresent(group -> {
                     group.killAll();
                     group.close();
                 }));
@@ -125,16 +154,33 @@ public final class BubblewrapSandbox implements Sandbox {
         var command = new ArrayList<String>();
         cgroup.ifPresent(group -> command.addAll(List.of(
                 // The shell joins the group before exec'ing bwrap, so every descendant is counted from the start.
-                "/bin/sh", "-c", "echo $$ > \"$0\" && exec \"$@\"", group.procsFile().toString())));
+                "/bin/sh",
+                "-c",
+                "echo $$ > \"$0\" && exec \"$@\"",
+                group.procsFile().toString())));
         command.add(bwrap.toString());
         command.addAll(mounts(workDir, request.readOnly(), runtimes));
         command.addAll(List.of("--chdir", WORKSPACE, "--die-with-parent", "--new-session"));
         if (setpriv.isPresent()) {
             // No user namespace: bwrap runs as real root and hands the command to nobody with no capabilities left.
-            command.addAll(List.of("--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
-                    "--unshare-cgroup-try", "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--",
-                    setpriv.get().toString(), "--reuid=" + SANDBOX_UID, "--regid=" + SANDBOX_UID, "--clear-groups",
-                    "--no-new-privs", "--inh-caps=-all", "--"));
+            command.addAll(List.of(
+                    "--unshare-ipc",
+                    "--unshare-pid",
+                    "--unshare-net",
+                    "--unshare-uts",
+                    "--unshare-cgroup-try",
+                    "--cap-add",
+                    "CAP_SETUID",
+                    "--cap-add",
+                    "CAP_SETGID",
+                    "--",
+                    setpriv.get().toString(),
+                    "--reuid=" + SANDBOX_UID,
+                    "--regid=" + SANDBOX_UID,
+                    "--clear-groups",
+                    "--no-new-privs",
+                    "--inh-caps=-all",
+                    "--"));
         } else {
             command.addAll(List.of("--unshare-all", "--"));
         }
@@ -158,23 +204,39 @@ public final class BubblewrapSandbox implements Sandbox {
         for (String entry : etcEntries) {
             args.addAll(List.of("--ro-bind-try", "/etc/" + entry, "/etc/" + entry));
         }
-        args.addAll(List.of("--ro-bind", identity.resolve("passwd").toString(), "/etc/passwd",
-                "--ro-bind", identity.resolve("group").toString(), "/etc/group",
-                "--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--tmpfs", "/tmp",
-                "--bind", workDir.toString(), WORKSPACE));
+        args.addAll(List.of(
+                "--ro-bind",
+                identity.resolve("passwd").toString(),
+                "/etc/passwd",
+                "--ro-bind",
+                identity.resolve("group").toString(),
+                "/etc/group",
+                "--proc",
+                "/proc",
+                "--dev",
+                "/dev",
+                "--perms",
+                "1777",
+                "--tmpfs",
+                "/tmp",
+                "--bind",
+                workDir.toString(),
+                WORKSPACE));
         // Bound after /tmp is replaced, so a runtime or library that lives under the host's /tmp stays visible.
         var extra = new LinkedHashSet<Path>(runtimes.prefixes());
         readOnly.forEach(path -> extra.add(path.toAbsolutePath().normalize()));
         Set<Path> made = new LinkedHashSet<>();
         for (Path path : extra) {
             // bwrap would make missing parents with the host's modes (/root is 0700): nobody could not pass them.
-            for (Path parent = path.getParent(); parent != null && parent.getNameCount() > 0;
-                 parent = parent.getParent()) {
+            for (Path parent = path.getParent();
+                    parent != null && parent.getNameCount() > 0;
+                    parent = parent.getParent()) {
                 made.add(parent);
             }
         }
-        made.stream().sorted().filter(dir -> !dir.startsWith("/usr") && !dir.startsWith("/etc")
-                        && !dir.equals(Path.of("/tmp")))
+        made.stream()
+                .sorted()
+                .filter(dir -> !dir.startsWith("/usr") && !dir.startsWith("/etc") && !dir.equals(Path.of("/tmp")))
                 .forEach(dir -> args.addAll(List.of("--perms", "0755", "--dir", dir.toString())));
         for (Path path : extra) {
             args.addAll(List.of("--ro-bind", path.toString(), path.toString()));
@@ -190,7 +252,8 @@ public final class BubblewrapSandbox implements Sandbox {
         try (Stream<Path> etc = Files.list(Path.of("/etc"))) {
             etc.map(path -> path.getFileName().toString())
                     .filter(name -> ETC_PREFIXES.stream().anyMatch(name::startsWith))
-                    .sorted().forEach(entries::add);
+                    .sorted()
+                    .forEach(entries::add);
         } catch (IOException e) {
             // No /etc to list: the fixed entries are tried all the same.
         }
@@ -198,10 +261,8 @@ public final class BubblewrapSandbox implements Sandbox {
     }
 
     static List<String> prlimit(SandboxLimits limits, boolean limitProcesses) {
-        var args = new ArrayList<>(List.of("prlimit",
-                "--as=" + limits.memoryBytes(),
-                "--fsize=" + MAX_FILE_BYTES,
-                "--core=0"));
+        var args = new ArrayList<>(
+                List.of("prlimit", "--as=" + limits.memoryBytes(), "--fsize=" + MAX_FILE_BYTES, "--core=0"));
         if (limitProcesses) {
             args.add("--nproc=" + limits.maxProcesses());
         }
@@ -210,8 +271,8 @@ public final class BubblewrapSandbox implements Sandbox {
     }
 
     /**
-     * The whole environment of a command: nothing of Assay's own (no API key, no PATH with home directories), only
-     * what a program needs, and the request's variables.
+     * The whole environment of a command: nothing of Assay's own (no API key, no PATH with home directories), only what
+     * a program needs, and the request's variables.
      */
     static Map<String, String> environment(SandboxRequest request, String home, String path) {
         var env = new LinkedHashMap<String, String>();
@@ -243,15 +304,15 @@ public final class BubblewrapSandbox implements Sandbox {
     }
 
     /**
-     * Makes the work directory the sandbox user's, so the command can write where Assay's tools (running as root)
-     * wrote before it. Root keeps full access to it all the same. Links are never followed, and a file with several
-     * hard links is left alone: a command could have linked a file from outside the work directory.
+     * Makes the work directory the sandbox user's, so the command can write where Assay's tools (running as root) wrote
+     * before it. Root keeps full access to it all the same. Links are never followed, and a file with several hard
+     * links is left alone: a command could have linked a file from outside the work directory.
      */
     private static void giveToSandboxUser(Path workDir) {
         try (Stream<Path> tree = Files.walk(workDir)) {
             for (Path path : (Iterable<Path>) tree::iterator) {
-                Map<String, Object> attributes = Files.readAttributes(path, "unix:uid,nlink,isDirectory,isRegularFile",
-                        LinkOption.NOFOLLOW_LINKS);
+                Map<String, Object> attributes = Files.readAttributes(
+                        path, "unix:uid,nlink,isDirectory,isRegularFile", LinkOption.NOFOLLOW_LINKS);
                 boolean ours = Boolean.TRUE.equals(attributes.get("isDirectory"))
                         || (Boolean.TRUE.equals(attributes.get("isRegularFile")) && (int) attributes.get("nlink") == 1);
                 if (ours && (int) attributes.get("uid") != SANDBOX_UID) {
@@ -270,8 +331,10 @@ public final class BubblewrapSandbox implements Sandbox {
         dir.toFile().deleteOnExit();
         Path passwd = dir.resolve("passwd");
         Path group = dir.resolve("group");
-        Files.writeString(passwd, "root:x:0:0:root:/nonexistent:/usr/sbin/nologin\n"
-                + "nobody:x:65534:65534:nobody:" + WORKSPACE + ":/bin/sh\n");
+        Files.writeString(
+                passwd,
+                "root:x:0:0:root:/nonexistent:/usr/sbin/nologin\n" + "nobody:x:65534:65534:nobody:" + WORKSPACE
+                        + ":/bin/sh\n");
         Files.writeString(group, "root:x:0:\nnogroup:x:65534:\n");
         passwd.toFile().deleteOnExit();
         group.toFile().deleteOnExit();
@@ -293,10 +356,19 @@ public final class BubblewrapSandbox implements Sandbox {
         try {
             Path dir = Files.createTempDirectory("assay-bwrap-probe");
             try {
-                var probe = new SandboxRequest(List.of("true"), dir, Map.of(), "",
+                var probe = new SandboxRequest(
+                        List.of("true"),
+                        dir,
+                        Map.of(),
+                        "",
                         SandboxLimits.defaults().withWallTime(Duration.ofSeconds(20)));
-                return ProcessRunner.run(command(probe, Optional.empty(), Runtimes.NONE),
-                        environment(probe, WORKSPACE, Runtimes.NONE.path()), probe, () -> { }).exitCode() == 0;
+                return ProcessRunner.run(
+                                        command(probe, Optional.empty(), Runtimes.NONE),
+                                        environment(probe, WORKSPACE, Runtimes.NONE.path()),
+                                        probe,
+                                        () -> {})
+                                .exitCode()
+                        == 0;
             } finally {
                 Files.deleteIfExists(dir);
             }

@@ -7,8 +7,8 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * A throw-away cgroup capping the number of tasks of one run. RLIMIT_NPROC is no substitute: the kernel ignores it
- * for root and, for other users, counts every process the user already has.
+ * A throw-away cgroup capping the number of tasks of one run. RLIMIT_NPROC is no substitute: the kernel ignores it for
+ * root and, for other users, counts every process the user already has.
  */
 final class PidsCgroup implements AutoCloseable {
     private static final Path V1 = Path.of("/sys/fs/cgroup/pids");
@@ -26,7 +26,8 @@ final class PidsCgroup implements AutoCloseable {
             return Optional.of(V1);
         }
         try {
-            if (Files.isWritable(V2) && Files.readString(V2.resolve("cgroup.subtree_control")).contains("pids")) {
+            if (Files.isWritable(V2)
+                    && Files.readString(V2.resolve("cgroup.subtree_control")).contains("pids")) {
                 return Optional.of(V2);
             }
         } catch (IOException e) {

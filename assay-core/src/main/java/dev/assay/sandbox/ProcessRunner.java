@@ -18,13 +18,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * wall-clock limit. Shared by both sandbox kinds so they differ only in the command line they build.
  */
 final class ProcessRunner {
-    private ProcessRunner() {
-    }
+    private ProcessRunner() {}
 
-    static SandboxResult run(List<String> command, Map<String, String> env, SandboxRequest request,
-                             Runnable afterExit) throws InterruptedException {
+    static SandboxResult run(List<String> command, Map<String, String> env, SandboxRequest request, Runnable afterExit)
+            throws InterruptedException {
         long started = System.nanoTime();
-        Process process = launch(command, env, request, () -> { });
+        Process process = launch(command, env, request, () -> {});
         long cap = request.limits().maxOutputBytes();
         var stdout = new CappedSink(cap);
         var stderr = new CappedSink(cap);
@@ -47,13 +46,18 @@ final class ProcessRunner {
         // Readers end when the last holder of the pipes dies; a grandchild that escaped the kill must not hang us.
         outReader.join(Duration.ofSeconds(2));
         errReader.join(Duration.ofSeconds(2));
-        return new SandboxResult(finished ? process.exitValue() : -1, stdout.text(), stderr.text(), !finished,
-                stdout.truncated() || stderr.truncated(), Duration.ofNanos(System.nanoTime() - started));
+        return new SandboxResult(
+                finished ? process.exitValue() : -1,
+                stdout.text(),
+                stderr.text(),
+                !finished,
+                stdout.truncated() || stderr.truncated(),
+                Duration.ofNanos(System.nanoTime() - started));
     }
 
     /** Starts the process in the work directory with exactly {@code env}; {@code onFailure} runs if it cannot. */
-    private static Process launch(List<String> command, Map<String, String> env, SandboxRequest request,
-                                  Runnable onFailure) {
+    private static Process launch(
+            List<String> command, Map<String, String> env, SandboxRequest request, Runnable onFailure) {
         var builder = new ProcessBuilder(command).directory(request.workDir().toFile());
         builder.environment().clear();
         builder.environment().putAll(env);
@@ -61,8 +65,8 @@ final class ProcessRunner {
             return builder.start();
         } catch (IOException e) {
             onFailure.run();
-            throw new AssayException(Problem.of("sandbox.unavailable", "cannot start " + command.get(0) + ": "
-                    + e.getMessage()), e);
+            throw new AssayException(
+                    Problem.of("sandbox.unavailable", "cannot start " + command.get(0) + ": " + e.getMessage()), e);
         }
     }
 
@@ -70,8 +74,8 @@ final class ProcessRunner {
      * Starts one process with its streams left to the caller; a watchdog kills the tree at the wall-clock limit.
      * {@code afterExit} runs once, when the process is closed.
      */
-    static SandboxProcess start(List<String> command, Map<String, String> env, SandboxRequest request,
-                                Runnable afterExit) {
+    static SandboxProcess start(
+            List<String> command, Map<String, String> env, SandboxRequest request, Runnable afterExit) {
         Process process = launch(command, env, request, afterExit);
         var stderr = new CappedSink(request.limits().maxOutputBytes());
         Thread.ofVirtual().start(() -> stderr.drain(process.getErrorStream()));

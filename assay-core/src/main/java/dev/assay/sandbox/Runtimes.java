@@ -11,22 +11,28 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The language runtimes a sandboxed command may use, found once on this machine: Python 3, Node.js and the JDK
- * Assay itself runs on. A runtime installed outside the system directories (pyenv under a home directory, an SDK
- * manager's JDK) is made visible in the sandbox by its installation directory alone, read-only, never the home
- * directory around it. Thread-safe and immutable.
+ * The language runtimes a sandboxed command may use, found once on this machine: Python 3, Node.js and the JDK Assay
+ * itself runs on. A runtime installed outside the system directories (pyenv under a home directory, an SDK manager's
+ * JDK) is made visible in the sandbox by its installation directory alone, read-only, never the home directory around
+ * it. Thread-safe and immutable.
  *
- * @param python     the real Python 3 executable, when there is one
- * @param node       the real Node.js executable, when there is one
- * @param javaHome   the JDK Assay runs on
- * @param prefixes   the installation directories to bind read-only, outside the system directories
- * @param binDirs    the directories that hold the runtimes' programs, first on the sandbox's PATH
+ * @param python the real Python 3 executable, when there is one
+ * @param node the real Node.js executable, when there is one
+ * @param javaHome the JDK Assay runs on
+ * @param prefixes the installation directories to bind read-only, outside the system directories
+ * @param binDirs the directories that hold the runtimes' programs, first on the sandbox's PATH
  */
-public record Runtimes(Optional<Path> python, Optional<Path> node, Path javaHome, List<Path> prefixes,
-                       List<Path> binDirs) {
+public record Runtimes(
+        Optional<Path> python, Optional<Path> node, Path javaHome, List<Path> prefixes, List<Path> binDirs) {
     /** Directories every sandbox shows anyway; a runtime under one of them needs nothing more. */
-    static final List<Path> SYSTEM_DIRS = List.of(Path.of("/usr"), Path.of("/bin"), Path.of("/sbin"), Path.of("/lib"),
-            Path.of("/lib32"), Path.of("/lib64"), Path.of("/libx32"));
+    static final List<Path> SYSTEM_DIRS = List.of(
+            Path.of("/usr"),
+            Path.of("/bin"),
+            Path.of("/sbin"),
+            Path.of("/lib"),
+            Path.of("/lib32"),
+            Path.of("/lib64"),
+            Path.of("/libx32"));
 
     public Runtimes {
         prefixes = List.copyOf(prefixes);
@@ -34,8 +40,8 @@ public record Runtimes(Optional<Path> python, Optional<Path> node, Path javaHome
     }
 
     /** No runtime beyond the system's: what the sandbox's start-up probe needs. */
-    static final Runtimes NONE = new Runtimes(Optional.empty(), Optional.empty(),
-            Path.of(System.getProperty("java.home")), List.of(), List.of());
+    static final Runtimes NONE = new Runtimes(
+            Optional.empty(), Optional.empty(), Path.of(System.getProperty("java.home")), List.of(), List.of());
 
     private static final class Found {
         static final Runtimes INSTANCE = detect();
@@ -48,18 +54,25 @@ public record Runtimes(Optional<Path> python, Optional<Path> node, Path javaHome
 
     private static Runtimes detect() {
         // Python reports its own executable and installation prefix, through version-manager shims too.
-        Optional<List<String>> pythonPaths = ask(List.of("python3", "-c",
-                "import sys; print(sys.executable); print(sys.base_prefix)"));
-        Optional<Path> python = pythonPaths.filter(lines -> lines.size() == 2 && lines.get(0).startsWith("/"))
+        Optional<List<String>> pythonPaths =
+                ask(List.of("python3", "-c", "import sys; print(sys.executable); print(sys.base_prefix)"));
+        Optional<Path> python = pythonPaths
+                .filter(lines -> lines.size() == 2 && lines.get(0).startsWith("/"))
                 .map(lines -> Path.of(lines.get(0)));
         Optional<Path> node = ask(List.of("node", "-p", "process.execPath"))
-                .filter(lines -> lines.size() == 1 && lines.get(0).startsWith("/")).map(lines -> Path.of(lines.get(0)));
+                .filter(lines -> lines.size() == 1 && lines.get(0).startsWith("/"))
+                .map(lines -> Path.of(lines.get(0)));
         Path javaHome = Path.of(System.getProperty("java.home"));
         Set<Path> prefixes = new LinkedHashSet<>();
-        pythonPaths.filter(lines -> lines.size() == 2).map(lines -> Path.of(lines.get(1)))
-                .filter(Runtimes::outsideSystemDirs).ifPresent(prefixes::add);
-        node.map(Runtimes::realPath).map(executable -> executable.getParent().getParent())
-                .filter(Runtimes::outsideSystemDirs).ifPresent(prefixes::add);
+        pythonPaths
+                .filter(lines -> lines.size() == 2)
+                .map(lines -> Path.of(lines.get(1)))
+                .filter(Runtimes::outsideSystemDirs)
+                .ifPresent(prefixes::add);
+        node.map(Runtimes::realPath)
+                .map(executable -> executable.getParent().getParent())
+                .filter(Runtimes::outsideSystemDirs)
+                .ifPresent(prefixes::add);
         if (outsideSystemDirs(realPath(javaHome))) {
             prefixes.add(realPath(javaHome));
         }
@@ -110,7 +123,9 @@ public record Runtimes(Optional<Path> python, Optional<Path> node, Path javaHome
 
     private static Optional<List<String>> ask(List<String> command) {
         try {
-            Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process process = new ProcessBuilder(command)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (process.waitFor(20, TimeUnit.SECONDS) && process.exitValue() == 0 && !out.isEmpty()) {
                 return Optional.of(out.lines().toList());

@@ -4,12 +4,14 @@ import dev.assay.AssayException;
 import dev.assay.Problem;
 
 /**
- * Runs an untrusted command confined: no network, read-only system, only its work directory writable, with
- * memory, process, output and time limits, and the whole process group killed at the wall-clock limit.
- * Implementations are thread-safe.
+ * Runs an untrusted command confined: no network, read-only system, only its work directory writable, with memory,
+ * process, output and time limits, and the whole process group killed at the wall-clock limit. Implementations are
+ * thread-safe.
  */
 public interface Sandbox {
-    /** {@return how commands are confined: {@code bubblewrap}, or {@code none} when the user allowed unsandboxed runs} */
+    /**
+     * {@return how commands are confined: {@code bubblewrap}, or {@code none} when the user allowed unsandboxed runs}
+     */
     String kind();
 
     /** {@return whether this sandbox really confines commands} */
@@ -25,15 +27,14 @@ public interface Sandbox {
     SandboxResult run(SandboxRequest request) throws InterruptedException;
 
     /**
-     * Starts one command and returns at once, its streams open to the caller; the request's stdin is ignored and
-     * its wall-clock limit still kills the command.
+     * Starts one command and returns at once, its streams open to the caller; the request's stdin is ignored and its
+     * wall-clock limit still kills the command.
      *
      * @throws dev.assay.AssayException {@code sandbox.unavailable} when the sandbox cannot start at all, and
-     *                                  {@code sandbox.unsupported} (the default) when it cannot keep a command's
-     *                                  streams open
+     *     {@code sandbox.unsupported} (the default) when it cannot keep a command's streams open
      */
     default SandboxProcess start(SandboxRequest request) {
-        throw new AssayException(Problem.of("sandbox.unsupported",
-                "the " + kind() + " sandbox cannot run a command with its streams open"));
+        throw new AssayException(Problem.of(
+                "sandbox.unsupported", "the " + kind() + " sandbox cannot run a command with its streams open"));
     }
 }

@@ -5,9 +5,9 @@ import java.time.Duration;
 /**
  * Resource limits of one sandboxed command.
  *
- * @param wallTime       wall-clock limit; the whole process group is killed when it passes
- * @param memoryBytes    address-space limit per process
- * @param maxProcesses   process (and thread) limit
+ * @param wallTime wall-clock limit; the whole process group is killed when it passes
+ * @param memoryBytes address-space limit per process
+ * @param maxProcesses process (and thread) limit
  * @param maxOutputBytes stdout and stderr are each cut at this many bytes
  */
 public record SandboxLimits(Duration wallTime, long memoryBytes, int maxProcesses, long maxOutputBytes) {

@@ -5,9 +5,9 @@ import java.io.OutputStream;
 import java.time.Duration;
 
 /**
- * A sandboxed command still running, its standard input and output open to Assay for a conversation (the code
- * grader's HumanEval checker and program talk through Assay this way, each in a sandbox of its own). Standard error
- * is collected in the background up to the output limit. Closing it kills the whole process tree. Thread-safe.
+ * A sandboxed command still running, its standard input and output open to Assay for a conversation (the code grader's
+ * HumanEval checker and program talk through Assay this way, each in a sandbox of its own). Standard error is collected
+ * in the background up to the output limit. Closing it kills the whole process tree. Thread-safe.
  */
 public interface SandboxProcess extends AutoCloseable {
     /** {@return the command's standard input} */

@@ -16,15 +16,14 @@ public final class Sandboxes {
     /** Finds bubblewrap. */
     public static final Finder BUBBLEWRAP = BubblewrapSandbox::find;
 
-    private Sandboxes() {
-    }
+    private Sandboxes() {}
 
     /**
      * {@return bubblewrap when usable; otherwise the unsandboxed runner if {@code allowUnsandboxed}}
      *
      * @param allowUnsandboxed the user's explicit opt-in to run untrusted code on the host
      * @throws AssayException {@code sandbox.unavailable} when bubblewrap is not usable and unsandboxed runs are not
-     *                        allowed
+     *     allowed
      */
     public static Sandbox detect(boolean allowUnsandboxed) throws InterruptedException {
         return detect(allowUnsandboxed, BUBBLEWRAP);
@@ -39,7 +38,8 @@ public final class Sandboxes {
         if (allowUnsandboxed) {
             return new UnsandboxedSandbox();
         }
-        throw new AssayException(Problem.of("sandbox.unavailable",
+        throw new AssayException(Problem.of(
+                "sandbox.unavailable",
                 "no usable sandbox for untrusted code: install bubblewrap and util-linux "
                         + "(apt-get install -y bubblewrap util-linux) and make sure user namespaces are allowed "
                         + "(sysctl kernel.unprivileged_userns_clone=1), or explicitly allow unsandboxed execution"));

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs commands directly on the host, with only {@code prlimit} limits and the wall-clock kill: no isolation of
- * the network or the file system. Used only when the user explicitly allowed unsandboxed execution; its kind
- * {@code none} is recorded in every verdict it produces. Thread-safe.
+ * Runs commands directly on the host, with only {@code prlimit} limits and the wall-clock kill: no isolation of the
+ * network or the file system. Used only when the user explicitly allowed unsandboxed execution; its kind {@code none}
+ * is recorded in every verdict it produces. Thread-safe.
  */
 public final class UnsandboxedSandbox implements Sandbox {
     @Override
@@ -17,12 +17,12 @@ public final class UnsandboxedSandbox implements Sandbox {
 
     @Override
     public SandboxResult run(SandboxRequest request) throws InterruptedException {
-        return ProcessRunner.run(command(request), environment(request), request, () -> { });
+        return ProcessRunner.run(command(request), environment(request), request, () -> {});
     }
 
     @Override
     public SandboxProcess start(SandboxRequest request) {
-        return ProcessRunner.start(command(request), environment(request), request, () -> { });
+        return ProcessRunner.start(command(request), environment(request), request, () -> {});
     }
 
     private static List<String> command(SandboxRequest request) {
@@ -36,7 +36,9 @@ public final class UnsandboxedSandbox implements Sandbox {
     }
 
     private static Map<String, String> environment(SandboxRequest request) {
-        return BubblewrapSandbox.environment(request, request.workDir().toAbsolutePath().toString(),
+        return BubblewrapSandbox.environment(
+                request,
+                request.workDir().toAbsolutePath().toString(),
                 Runtimes.find().path());
     }
 }

@@ -4,33 +4,40 @@ import java.util.List;
 
 /**
  * Two runs compared case by case over the cases both judged: how the pass/fail verdicts moved (with McNemar's exact
- * test of whether they moved more one way than the other) and the mean score change with a 95 % paired t-interval.
- * A paired comparison is far more sensitive than comparing two totals, because each case is its own control.
+ * test of whether they moved more one way than the other) and the mean score change with a 95 % paired t-interval. A
+ * paired comparison is far more sensitive than comparing two totals, because each case is its own control.
  *
- * @param n          cases both runs scored
+ * @param n cases both runs scored
  * @param bothPassed cases passed in both runs
- * @param onlyA      cases passed in run a only (regressions when b is the newer run)
- * @param onlyB      cases passed in run b only (improvements)
- * @param neither    cases passed in neither
- * @param mcnemarP   two-sided exact McNemar p-value (binomial test on the {@code onlyA + onlyB} discordant cases);
- *                   1 when there are none
- * @param meanDelta  mean of (score b − score a)
- * @param deltaLow   lower end of the 95 % paired t-interval of {@code meanDelta}, at least -1
- * @param deltaHigh  upper end, at most 1
+ * @param onlyA cases passed in run a only (regressions when b is the newer run)
+ * @param onlyB cases passed in run b only (improvements)
+ * @param neither cases passed in neither
+ * @param mcnemarP two-sided exact McNemar p-value (binomial test on the {@code onlyA + onlyB} discordant cases); 1 when
+ *     there are none
+ * @param meanDelta mean of (score b − score a)
+ * @param deltaLow lower end of the 95 % paired t-interval of {@code meanDelta}, at least -1
+ * @param deltaHigh upper end, at most 1
  */
-public record PairedComparison(int n, int bothPassed, int onlyA, int onlyB, int neither, double mcnemarP,
-                               double meanDelta, double deltaLow, double deltaHigh) {
+public record PairedComparison(
+        int n,
+        int bothPassed,
+        int onlyA,
+        int onlyB,
+        int neither,
+        double mcnemarP,
+        double meanDelta,
+        double deltaLow,
+        double deltaHigh) {
 
     /**
      * One case in both runs.
      *
-     * @param scoreA  the score in run a
-     * @param scoreB  the score in run b
+     * @param scoreA the score in run a
+     * @param scoreB the score in run b
      * @param passedA whether it passed in run a
      * @param passedB whether it passed in run b
      */
-    public record Pair(double scoreA, double scoreB, boolean passedA, boolean passedB) {
-    }
+    public record Pair(double scoreA, double scoreB, boolean passedA, boolean passedB) {}
 
     public static PairedComparison of(List<Pair> pairs) {
         int both = 0;
@@ -48,10 +55,19 @@ public record PairedComparison(int n, int bothPassed, int onlyA, int onlyB, int 
                 neither++;
             }
         }
-        double[] delta = Spread.tInterval(pairs.stream().map(pair -> pair.scoreB() - pair.scoreA()).toList());
+        double[] delta = Spread.tInterval(
+                pairs.stream().map(pair -> pair.scoreB() - pair.scoreA()).toList());
         // Scores lie in [0, 1], so no change can lie outside [-1, 1].
-        return new PairedComparison(pairs.size(), both, onlyA, onlyB, neither, mcnemar(onlyA, onlyB), delta[0],
-                Math.max(-1, delta[0] - delta[2]), Math.min(1, delta[0] + delta[2]));
+        return new PairedComparison(
+                pairs.size(),
+                both,
+                onlyA,
+                onlyB,
+                neither,
+                mcnemar(onlyA, onlyB),
+                delta[0],
+                Math.max(-1, delta[0] - delta[2]),
+                Math.min(1, delta[0] + delta[2]));
     }
 
     /** Exact two-sided McNemar: P(X <= min) doubled, X ~ Binomial(b + c, 1/2), capped at 1. */

@@ -5,24 +5,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The unbiased pass@k estimator (Chen et al. 2021): for a question with n samples of which c are correct,
- * {@code 1 - C(n-c, k) / C(n, k)}, computed as a product to stay stable for large n.
+ * The unbiased pass@k estimator (Chen et al. 2021): for a question with n samples of which c are correct, {@code 1 -
+ * C(n-c, k) / C(n, k)}, computed as a product to stay stable for large n.
  */
 public final class PassAtK {
-    private PassAtK() {
-    }
+    private PassAtK() {}
 
     /**
      * {@return pass@k of one question}
      *
      * @param samples how many samples were drawn (n); at least k
      * @param correct how many of them passed (c)
-     * @param k       the k of pass@k; at least 1
+     * @param k the k of pass@k; at least 1
      */
     public static double of(int samples, int correct, int k) {
         if (k < 1 || samples < k || correct < 0 || correct > samples) {
-            throw new IllegalArgumentException("need 1 <= k <= n and 0 <= c <= n, got n=" + samples + " c="
-                    + correct + " k=" + k);
+            throw new IllegalArgumentException(
+                    "need 1 <= k <= n and 0 <= c <= n, got n=" + samples + " c=" + correct + " k=" + k);
         }
         if (samples - correct < k) {
             return 1.0;

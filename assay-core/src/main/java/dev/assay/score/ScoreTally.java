@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * {@link Scores} kept up to date one item at a time, so a run of N items costs O(N) in all rather than O(N) per
- * item. Not thread-safe: its owner guards it.
+ * {@link Scores} kept up to date one item at a time, so a run of N items costs O(N) in all rather than O(N) per item.
+ * Not thread-safe: its owner guards it.
  */
 public final class ScoreTally {
     private final Map<String, Sum> sums = new TreeMap<>();
@@ -33,9 +33,14 @@ public final class ScoreTally {
             weighted += weight * entry.getValue();
             totalWeight += weight;
         }
-        Double total = dimensionScores.isEmpty() ? null
-                : totalWeight > 0 ? weighted / totalWeight
-                : dimensionScores.values().stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        Double total = dimensionScores.isEmpty()
+                ? null
+                : totalWeight > 0
+                        ? weighted / totalWeight
+                        : dimensionScores.values().stream()
+                                .mapToDouble(Double::doubleValue)
+                                .average()
+                                .orElse(0);
         return new Scores(dimensionScores, total);
     }
 
@@ -54,7 +59,9 @@ public final class ScoreTally {
         if (sums.isEmpty()) {
             return new Scores(dimensionScores, null);
         }
-        double totalWeight = weights.byDimension().values().stream().mapToDouble(Double::doubleValue).sum();
+        double totalWeight = weights.byDimension().values().stream()
+                .mapToDouble(Double::doubleValue)
+                .sum();
         for (String dimension : sums.keySet()) {
             if (!weights.byDimension().containsKey(dimension)) {
                 totalWeight += weights.of(dimension);

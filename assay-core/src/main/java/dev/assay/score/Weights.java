@@ -8,26 +8,25 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Dimension weights for the total score, and the rule that turns dimension scores into a total. Only the ratios
- * matter: {@code tool=35,logic=25,common=20,complex=20} (the default, from the capability plan) and
- * {@code tool=7,logic=5,common=4,complex=4} give the same totals. A dimension present in a run but absent here
- * (e.g. {@code code}) weighs the mean of the configured weights, so it counts like an average dimension.
+ * Dimension weights for the total score, and the rule that turns dimension scores into a total. Only the ratios matter:
+ * {@code tool=35,logic=25,common=20,complex=20} (the default, from the capability plan) and
+ * {@code tool=7,logic=5,common=4,complex=4} give the same totals. A dimension present in a run but absent here (e.g.
+ * {@code code}) weighs the mean of the configured weights, so it counts like an average dimension.
  *
  * @param byDimension dimension to weight, each >= 0
- * @param scoring     how the total is formed; {@link Scoring#ASSAY} unless a preset says otherwise
+ * @param scoring how the total is formed; {@link Scoring#ASSAY} unless a preset says otherwise
  */
 public record Weights(Map<String, Double> byDimension, Scoring scoring) {
-    /**
-     * A scoring preset: its default weights and its total rule.
-     */
+    /** A scoring preset: its default weights and its total rule. */
     public enum Scoring {
         /** Assay's own: the total is renormalised over the dimensions the run scored; partial credit counts. */
         ASSAY,
         /**
          * The reference server's ({@code build_dimension_scores}/{@code build_total_score}; docs/checkers.md,
-         * differences S1-S3, S5): weights 30/25/15/30, the total divided by the sum of every configured weight (a dimension with
-         * no judged item counts 0), items are pass or fail (a partial one counts 0), and a dimension whose case
-         * weights are all 0 is dropped, so its numbers can be compared with the reference's (which are 0-100).
+         * differences S1-S3, S5): weights 30/25/15/30, the total divided by the sum of every configured weight (a
+         * dimension with no judged item counts 0), items are pass or fail (a partial one counts 0), and a dimension
+         * whose case weights are all 0 is dropped, so its numbers can be compared with the reference's (which are
+         * 0-100).
          */
         REFERENCE;
 
@@ -42,9 +41,12 @@ public record Weights(Map<String, Double> byDimension, Scoring scoring) {
          * @throws AssayException {@code config.invalid_scoring} naming the presets
          */
         public static Scoring of(String name) {
-            return Arrays.stream(values()).filter(scoring -> scoring.wireName().equals(name)).findFirst()
-                    .orElseThrow(() -> new AssayException(Problem.of("config.invalid_scoring",
-                            "scoring must be assay or reference, got '" + name + "'").withDetail("field", "scoring")));
+            return Arrays.stream(values())
+                    .filter(scoring -> scoring.wireName().equals(name))
+                    .findFirst()
+                    .orElseThrow(() -> new AssayException(Problem.of(
+                                    "config.invalid_scoring", "scoring must be assay or reference, got '" + name + "'")
+                            .withDetail("field", "scoring")));
         }
     }
 
@@ -52,8 +54,10 @@ public record Weights(Map<String, Double> byDimension, Scoring scoring) {
         byDimension = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byDimension));
         byDimension.forEach((dimension, weight) -> {
             if (weight == null || weight < 0 || weight.isNaN() || weight.isInfinite()) {
-                throw new AssayException(Problem.of("config.invalid_weights",
-                        "weight of '" + dimension + "' must be a number >= 0, got " + weight).withDetail("field", "weights"));
+                throw new AssayException(Problem.of(
+                                "config.invalid_weights",
+                                "weight of '" + dimension + "' must be a number >= 0, got " + weight)
+                        .withDetail("field", "weights"));
             }
         });
         scoring = scoring == null ? Scoring.ASSAY : scoring;
@@ -108,14 +112,16 @@ public record Weights(Map<String, Double> byDimension, Scoring scoring) {
             }
             String[] parts = entry.split("=", 2);
             if (parts.length != 2 || parts[0].isBlank()) {
-                throw new AssayException(Problem.of("config.invalid_weights",
-                        "expected DIMENSION=NUMBER, got '" + entry.strip() + "'").withDetail("field", "weights"));
+                throw new AssayException(
+                        Problem.of("config.invalid_weights", "expected DIMENSION=NUMBER, got '" + entry.strip() + "'")
+                                .withDetail("field", "weights"));
             }
             try {
                 weights.put(parts[0].strip(), Double.parseDouble(parts[1].strip()));
             } catch (NumberFormatException e) {
-                throw new AssayException(Problem.of("config.invalid_weights",
-                        "weight of '" + parts[0].strip() + "' is not a number: '" + parts[1].strip() + "'")
+                throw new AssayException(Problem.of(
+                                "config.invalid_weights",
+                                "weight of '" + parts[0].strip() + "' is not a number: '" + parts[1].strip() + "'")
                         .withDetail("field", "weights"));
             }
         }
@@ -128,6 +134,9 @@ public record Weights(Map<String, Double> byDimension, Scoring scoring) {
         if (configured != null) {
             return configured;
         }
-        return byDimension.values().stream().mapToDouble(Double::doubleValue).average().orElse(1.0);
+        return byDimension.values().stream()
+                .mapToDouble(Double::doubleValue)
+                .average()
+                .orElse(1.0);
     }
 }

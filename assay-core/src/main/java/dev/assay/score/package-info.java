@@ -1,4 +1,2 @@
-/**
- * Scoring: dimension weights and the aggregation of item scores into dimension scores and a total.
- */
+/** Scoring: dimension weights and the aggregation of item scores into dimension scores and a total. */
 package dev.assay.score;

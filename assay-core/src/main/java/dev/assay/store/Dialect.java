@@ -16,8 +16,8 @@ import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
 /**
- * What differs between the two supported databases; everything else (SQL, upsert via {@code ON CONFLICT}, paging
- * via {@code LIMIT/OFFSET}) is written once in {@link JdbiStore}. Stateless and thread-safe.
+ * What differs between the two supported databases; everything else (SQL, upsert via {@code ON CONFLICT}, paging via
+ * {@code LIMIT/OFFSET}) is written once in {@link JdbiStore}. Stateless and thread-safe.
  */
 enum Dialect {
     /** Embedded, one file; times are epoch milliseconds because SQLite has no timestamp type. */
@@ -113,24 +113,29 @@ enum Dialect {
 
     /**
      * {@return whether the failure means the database could not be reached or was busy, so the same statement may
-     * succeed later}: connection failures (SQLSTATE class 08, a pool that timed out), a server shutting down
-     * (57P), out of resources (53), serialization failures and deadlocks, and SQLite's busy, locked, I/O and
-     * cannot-open errors
+     * succeed later}: connection failures (SQLSTATE class 08, a pool that timed out), a server shutting down (57P), out
+     * of resources (53), serialization failures and deadlocks, and SQLite's busy, locked, I/O and cannot-open errors
      */
     boolean isUnavailable(SQLException failure) {
-        if (failure instanceof SQLTransientException || failure instanceof SQLRecoverableException
+        if (failure instanceof SQLTransientException
+                || failure instanceof SQLRecoverableException
                 || failure instanceof SQLNonTransientConnectionException) {
             return true;
         }
         return switch (this) {
-            case SQLITE -> failure instanceof SQLiteException sqlite && switch (sqlite.getResultCode().code & 0xff) {
-                case 5, 6, 10, 14 -> true; // SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_CANTOPEN
-                default -> false;
-            };
+            case SQLITE ->
+                failure instanceof SQLiteException sqlite
+                        && switch (sqlite.getResultCode().code & 0xff) {
+                            case 5, 6, 10, 14 -> true; // SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_CANTOPEN
+                            default -> false;
+                        };
             case POSTGRESQL -> {
                 String state = failure.getSQLState() == null ? "" : failure.getSQLState();
-                yield state.startsWith("08") || state.startsWith("57P") || state.startsWith("53")
-                        || state.equals("40001") || state.equals("40P01");
+                yield state.startsWith("08")
+                        || state.startsWith("57P")
+                        || state.startsWith("53")
+                        || state.equals("40001")
+                        || state.equals("40P01");
             }
         };
     }
@@ -139,8 +144,9 @@ enum Dialect {
     boolean isForeignKeyViolation(SQLException failure) {
         return switch (this) {
             // getErrorCode() gives only the primary code (19, any constraint); the extended one names the kind.
-            case SQLITE -> failure instanceof SQLiteException sqlite
-                    && sqlite.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_FOREIGNKEY;
+            case SQLITE ->
+                failure instanceof SQLiteException sqlite
+                        && sqlite.getResultCode() == SQLiteErrorCode.SQLITE_CONSTRAINT_FOREIGNKEY;
             case POSTGRESQL -> "23503".equals(failure.getSQLState());
         };
     }

@@ -23,7 +23,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -31,9 +30,9 @@ import org.jdbi.v3.core.argument.Argument;
 import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
- * The {@link Store} over Jdbi, for SQLite and PostgreSQL alike; the only class that knows Jdbi. Every method runs
- * in one transaction. Plain text columns cannot hold U+0000 in PostgreSQL, so both dialects store it as U+FFFD;
- * JSON columns keep it escaped. Instants are kept to the millisecond. Thread-safe.
+ * The {@link Store} over Jdbi, for SQLite and PostgreSQL alike; the only class that knows Jdbi. Every method runs in
+ * one transaction. Plain text columns cannot hold U+0000 in PostgreSQL, so both dialects store it as U+FFFD; JSON
+ * columns keep it escaped. Instants are kept to the millisecond. Thread-safe.
  */
 final class JdbiStore implements Store {
     private static final String INSERT_RUN = """
@@ -80,9 +79,9 @@ final class JdbiStore implements Store {
             VALUES (:version, :name, :case_count, :content, :created_at)
             ON CONFLICT (version) DO NOTHING""";
 
-    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() { };
-    private static final TypeReference<LinkedHashMap<String, Double>> SCORES = new TypeReference<>() { };
-    private static final TypeReference<List<ToolCallView>> TOOL_CALLS = new TypeReference<>() { };
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
+    private static final TypeReference<LinkedHashMap<String, Double>> SCORES = new TypeReference<>() {};
+    private static final TypeReference<List<ToolCallView>> TOOL_CALLS = new TypeReference<>() {};
 
     private final HikariDataSource dataSource;
     private final Dialect dialect;
@@ -97,17 +96,19 @@ final class JdbiStore implements Store {
     @Override
     public void createRun(Run run) {
         Objects.requireNonNull(run.startedAt(), "startedAt");
-        int inserted = inTransaction(handle -> bindRun(handle.createUpdate(INSERT_RUN), run).execute());
+        int inserted = inTransaction(
+                handle -> bindRun(handle.createUpdate(INSERT_RUN), run).execute());
         if (inserted == 0) {
-            throw new AssayException(new Problem("store.run_exists", "a run with this id already exists",
-                    Map.of("run_id", run.runId())));
+            throw new AssayException(new Problem(
+                    "store.run_exists", "a run with this id already exists", Map.of("run_id", run.runId())));
         }
     }
 
     @Override
     public void updateRun(Run run) {
         Objects.requireNonNull(run.startedAt(), "startedAt");
-        int updated = inTransaction(handle -> bindRun(handle.createUpdate(UPDATE_RUN), run).execute());
+        int updated = inTransaction(
+                handle -> bindRun(handle.createUpdate(UPDATE_RUN), run).execute());
         if (updated == 0) {
             throw unknownRun(run.runId());
         }
@@ -116,9 +117,11 @@ final class JdbiStore implements Store {
     @Override
     public void upsertItem(Item item) {
         try {
-            inTransaction(handle -> bindItem(handle.createUpdate(UPSERT_ITEM), item).execute());
+            inTransaction(
+                    handle -> bindItem(handle.createUpdate(UPSERT_ITEM), item).execute());
         } catch (AssayException e) {
-            if (e.getCause() instanceof JdbiException failure && failure.getCause() instanceof SQLException sql
+            if (e.getCause() instanceof JdbiException failure
+                    && failure.getCause() instanceof SQLException sql
                     && dialect.isForeignKeyViolation(sql)) {
                 throw unknownRun(item.runId());
             }
@@ -171,11 +174,11 @@ final class JdbiStore implements Store {
 
     @Override
     public int countItems(String runId) {
-        long count = inTransaction(handle -> handle
-                .createQuery("SELECT count(*) FROM evaluation_items WHERE run_id = :run_id")
-                .bind("run_id", runId)
-                .mapTo(Long.class)
-                .one());
+        long count = inTransaction(
+                handle -> handle.createQuery("SELECT count(*) FROM evaluation_items WHERE run_id = :run_id")
+                        .bind("run_id", runId)
+                        .mapTo(Long.class)
+                        .one());
         return Math.toIntExact(count);
     }
 
@@ -190,16 +193,24 @@ final class JdbiStore implements Store {
                     .bind("running", RunStatus.RUNNING.wireName())
                     .execute();
             if (runs > 0) {
-                handle.createUpdate("DELETE FROM evaluation_items WHERE run_id = :run_id").bind("run_id", runId)
+                handle.createUpdate("DELETE FROM evaluation_items WHERE run_id = :run_id")
+                        .bind("run_id", runId)
                         .execute();
                 return true;
             }
             return handle.createQuery("SELECT count(*) FROM evaluation_runs WHERE run_id = :run_id")
-                    .bind("run_id", runId).mapTo(Long.class).one() > 0 ? null : false;
+                                    .bind("run_id", runId)
+                                    .mapTo(Long.class)
+                                    .one()
+                            > 0
+                    ? null
+                    : false;
         });
         if (deleted == null) {
-            throw new AssayException(new Problem("run.still_running", "run " + runId + " is running; it can be "
-                    + "deleted once it has ended (cancel it first when this process or server runs it)",
+            throw new AssayException(new Problem(
+                    "run.still_running",
+                    "run " + runId + " is running; it can be "
+                            + "deleted once it has ended (cancel it first when this process or server runs it)",
                     Map.of("run_id", runId, "field", "run_id")));
         }
         return deleted;
@@ -220,8 +231,7 @@ final class JdbiStore implements Store {
 
     @Override
     public Optional<CaseSetSnapshot> findCaseSet(String version) {
-        return inTransaction(handle -> handle
-                .createQuery("SELECT * FROM evaluation_case_sets WHERE version = :version")
+        return inTransaction(handle -> handle.createQuery("SELECT * FROM evaluation_case_sets WHERE version = :version")
                 .bind("version", version)
                 .map((resultSet, context) -> new CaseSetSnapshot(
                         resultSet.getString("version"),
@@ -239,9 +249,9 @@ final class JdbiStore implements Store {
 
     /**
      * Runs the work in one transaction. A failure becomes {@code store.unavailable} when the database could not be
-     * reached or was busy (worth retrying once it is back) and {@code store.failed} otherwise. The message names
-     * only the driver's own sentence, never Jdbi's text, which quotes the statement and its bound values
-     * (transcripts, answers).
+     * reached or was busy (worth retrying once it is back) and {@code store.failed} otherwise. The message names only
+     * the driver's own sentence, never Jdbi's text, which quotes the statement and its bound values (transcripts,
+     * answers).
      */
     private <T> T inTransaction(HandleCallback<T, RuntimeException> work) {
         try {
@@ -250,9 +260,11 @@ final class JdbiStore implements Store {
             SQLException sql = sqlCause(e);
             boolean unavailable = sql != null && dialect.isUnavailable(sql);
             String reason = sql == null ? e.getClass().getSimpleName() : brief(sql.getMessage());
-            throw new AssayException(unavailable
-                    ? Problem.of("store.unavailable", "the database is unavailable: " + reason)
-                    : Problem.of("store.failed", "database operation failed: " + reason), e);
+            throw new AssayException(
+                    unavailable
+                            ? Problem.of("store.unavailable", "the database is unavailable: " + reason)
+                            : Problem.of("store.failed", "database operation failed: " + reason),
+                    e);
         }
     }
 
@@ -335,8 +347,13 @@ final class JdbiStore implements Store {
                 readJson(row.getString("tool_snapshot"), STRINGS),
                 readJson(row.getString("dimension_scores"), SCORES),
                 nullableDouble(row, "total_score"),
-                new Counts(row.getInt("total_count"), row.getInt("passed_count"), row.getInt("failed_count"),
-                        row.getInt("partial_count"), row.getInt("skipped_count"), row.getInt("error_count"),
+                new Counts(
+                        row.getInt("total_count"),
+                        row.getInt("passed_count"),
+                        row.getInt("failed_count"),
+                        row.getInt("partial_count"),
+                        row.getInt("skipped_count"),
+                        row.getInt("error_count"),
                         row.getInt("cancelled_count")),
                 dialect.getInstant(row, "started_at"),
                 dialect.getInstant(row, "finished_at"),
@@ -397,8 +414,7 @@ final class JdbiStore implements Store {
     }
 
     /** A WHERE clause (empty or starting with a space) and the arguments it names. */
-    private record Filter(String where, Map<String, Object> arguments) {
-    }
+    private record Filter(String where, Map<String, Object> arguments) {}
 
     private Argument time(Instant instant) {
         Instant millis = instant == null ? null : instant.truncatedTo(ChronoUnit.MILLIS);
@@ -406,8 +422,8 @@ final class JdbiStore implements Store {
     }
 
     private static AssayException unknownRun(String runId) {
-        return new AssayException(new Problem("store.unknown_run", "no run with this id is stored",
-                Map.of("run_id", runId)));
+        return new AssayException(
+                new Problem("store.unknown_run", "no run with this id is stored", Map.of("run_id", runId)));
     }
 
     private static String text(String value) {

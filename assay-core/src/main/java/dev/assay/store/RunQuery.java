@@ -6,17 +6,24 @@ import java.time.Instant;
 /**
  * Filters and paging for listing runs, newest first. Null filters match everything.
  *
- * @param userId    exact user id
+ * @param userId exact user id
  * @param modelName substring of the model name, case-insensitive
- * @param status    exact status
- * @param kind      {@code capability} or {@code dialog}
- * @param since     runs started at or after
- * @param until     runs started before
- * @param offset    rows to skip, >= 0
- * @param limit     rows to return, 1..1000
+ * @param status exact status
+ * @param kind {@code capability} or {@code dialog}
+ * @param since runs started at or after
+ * @param until runs started before
+ * @param offset rows to skip, >= 0
+ * @param limit rows to return, 1..1000
  */
-public record RunQuery(String userId, String modelName, RunStatus status, String kind, Instant since,
-                       Instant until, int offset, int limit) {
+public record RunQuery(
+        String userId,
+        String modelName,
+        RunStatus status,
+        String kind,
+        Instant since,
+        Instant until,
+        int offset,
+        int limit) {
     public RunQuery {
         if (offset < 0) {
             throw new IllegalArgumentException("offset must be >= 0");

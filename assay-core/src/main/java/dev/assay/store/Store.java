@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where runs, items and case-set snapshots live: SQLite embedded by default, PostgreSQL for teams, one
- * implementation and one schema (Flyway) for both. Thread-safe; each method is one transaction.
+ * Where runs, items and case-set snapshots live: SQLite embedded by default, PostgreSQL for teams, one implementation
+ * and one schema (Flyway) for both. Thread-safe; each method is one transaction.
  */
 public interface Store extends AutoCloseable {
 
@@ -36,11 +36,11 @@ public interface Store extends AutoCloseable {
     int countItems(String runId);
 
     /**
-     * Deletes a run and its items in one transaction, unless the run is running (in any process using this
-     * database); {@return whether the run existed}
+     * Deletes a run and its items in one transaction, unless the run is running (in any process using this database);
+     * {@return whether the run existed}
      *
-     * @throws dev.assay.AssayException {@code run.still_running} when the run's status is {@code running}; nothing
-     *                                  is deleted
+     * @throws dev.assay.AssayException {@code run.still_running} when the run's status is {@code running}; nothing is
+     *     deleted
      */
     boolean deleteRun(String runId);
 

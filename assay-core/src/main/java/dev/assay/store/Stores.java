@@ -17,16 +17,13 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.flywaydb.core.Flyway;
 
-/**
- * Opens stores. The one place that turns a JDBC URL into a migrated, ready {@link Store}. Thread-safe.
- */
+/** Opens stores. The one place that turns a JDBC URL into a migrated, ready {@link Store}. Thread-safe. */
 public final class Stores {
     private static final Pattern USER_INFO = Pattern.compile("//([^/@?#]*)@");
     static final String HISTORY_TABLE = "assay_schema_history";
     static final String ACCEPTED = "jdbc:sqlite:<file path> or jdbc:postgresql://<host>[:<port>]/<database>[?...]";
 
-    private Stores() {
-    }
+    private Stores() {}
 
     /** {@return the default database of an Assay home directory: {@code jdbc:sqlite:<home>/assay.db}} */
     public static String defaultUrl(Path assayHome) {
@@ -39,13 +36,14 @@ public final class Stores {
      * @param jdbcUrl {@code jdbc:sqlite:<path>} (parent directories are created) or {@code jdbc:postgresql://...}
      * @return the store; close it to release its connections
      * @throws AssayException {@code store.unsupported_url} for any other URL, {@code store.unavailable} when the
-     *                        database cannot be reached, {@code store.migration_failed} when its schema cannot be
-     *                        migrated; messages never contain passwords
+     *     database cannot be reached, {@code store.migration_failed} when its schema cannot be migrated; messages never
+     *     contain passwords
      */
     public static Store open(String jdbcUrl) {
         Dialect dialect = Dialect.forUrl(jdbcUrl);
         if (dialect == null) {
-            throw new AssayException(new Problem("store.unsupported_url",
+            throw new AssayException(new Problem(
+                    "store.unsupported_url",
                     "unsupported database URL " + redact(String.valueOf(jdbcUrl)) + "; use " + ACCEPTED,
                     Map.of("accepted", ACCEPTED)));
         }
@@ -66,7 +64,8 @@ public final class Stores {
                     .migrate();
         } catch (RuntimeException e) {
             dataSource.close();
-            throw new AssayException(new Problem("store.migration_failed",
+            throw new AssayException(new Problem(
+                    "store.migration_failed",
                     "cannot migrate the database schema at " + redact(jdbcUrl) + ": " + scrub(e.getMessage(), jdbcUrl),
                     Map.of("url", redact(jdbcUrl))));
         }
@@ -92,7 +91,8 @@ public final class Stores {
             while (root.getCause() != null && root.getCause() != root) {
                 root = root.getCause();
             }
-            throw new AssayException(new Problem("store.unavailable",
+            throw new AssayException(new Problem(
+                    "store.unavailable",
                     "cannot connect to the database at " + redact(jdbcUrl) + ": " + scrub(root.toString(), jdbcUrl),
                     Map.of("url", redact(jdbcUrl))));
         }
@@ -105,8 +105,10 @@ public final class Stores {
         path = path.startsWith("file:") ? path.substring("file:".length()) : path;
         if (path.isBlank() || path.equals(":memory:") || jdbcUrl.contains("mode=memory")) {
             // Each pooled connection would see its own empty in-memory database.
-            throw new AssayException(new Problem("store.unsupported_url",
-                    "in-memory SQLite is not supported; use " + ACCEPTED, Map.of("accepted", ACCEPTED)));
+            throw new AssayException(new Problem(
+                    "store.unsupported_url",
+                    "in-memory SQLite is not supported; use " + ACCEPTED,
+                    Map.of("accepted", ACCEPTED)));
         }
         Path parent = Path.of(path).toAbsolutePath().getParent();
         try {
@@ -114,15 +116,18 @@ public final class Stores {
                 Files.createDirectories(parent);
             }
         } catch (IOException e) {
-            throw new AssayException(new Problem("store.unavailable",
-                    "cannot create the directory " + parent + " for the database " + redact(jdbcUrl),
-                    Map.of("url", redact(jdbcUrl))), e);
+            throw new AssayException(
+                    new Problem(
+                            "store.unavailable",
+                            "cannot create the directory " + parent + " for the database " + redact(jdbcUrl),
+                            Map.of("url", redact(jdbcUrl))),
+                    e);
         }
     }
 
     /**
-     * {@return the URL without user-info and without query parameters whose name contains "password"} (pgjdbc
-     * reads both {@code password} and {@code sslpassword} from the URL).
+     * {@return the URL without user-info and without query parameters whose name contains "password"} (pgjdbc reads
+     * both {@code password} and {@code sslpassword} from the URL).
      */
     public static String redact(String jdbcUrl) {
         String url = USER_INFO.matcher(jdbcUrl).replaceFirst("//");

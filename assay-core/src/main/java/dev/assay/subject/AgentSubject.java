@@ -1,22 +1,20 @@
 package dev.assay.subject;
 
-import dev.assay.model.ChatMessage;
-import dev.assay.model.ChatModel;
-import dev.assay.model.ModelRequest;
-import dev.assay.model.ModelResponse;
-import dev.assay.model.ToolCallRequest;
-import dev.assay.tools.ToolSpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
-import dev.assay.cases.Case;
 import dev.assay.cases.DeclaredTools;
-import dev.assay.subject.DeclaredFunctionTool;
+import dev.assay.model.ChatMessage;
+import dev.assay.model.ChatModel;
+import dev.assay.model.ModelRequest;
+import dev.assay.model.ModelResponse;
+import dev.assay.model.ToolCallRequest;
 import dev.assay.tools.Tool;
 import dev.assay.tools.ToolNames;
 import dev.assay.tools.ToolResult;
+import dev.assay.tools.ToolSpec;
 import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptBuilder;
 import dev.assay.transcript.TranscriptEvent;
@@ -30,8 +28,8 @@ import java.util.Set;
 
 /**
  * Assay's own agent loop around a {@link ChatModel}: send the case, execute the tool calls the model makes in the
- * case's workspace, send the results back, until a final answer, the step limit or the deadline. Thread-safe
- * (all per-case state lives in the {@link Session}).
+ * case's workspace, send the results back, until a final answer, the step limit or the deadline. Thread-safe (all
+ * per-case state lives in the {@link Session}).
  */
 public final class AgentSubject implements Subject {
     private final ChatModel model;
@@ -46,15 +44,19 @@ public final class AgentSubject implements Subject {
     }
 
     /**
-     * @param model          the model under test
-     * @param tools          the tools offered, by canonical name
-     * @param settings       loop settings
+     * @param model the model under test
+     * @param tools the tools offered, by canonical name
+     * @param settings loop settings
      * @param maxConcurrency how many cases this model may work on at once
-     * @param withheld       tools not offered here, by canonical name, with the reason (execute_command without a
-     *                       sandbox); a case needing one is skipped with that reason
+     * @param withheld tools not offered here, by canonical name, with the reason (execute_command without a sandbox); a
+     *     case needing one is skipped with that reason
      */
-    public AgentSubject(ChatModel model, List<Tool> tools, AgentSettings settings, int maxConcurrency,
-                       Map<String, Problem> withheld) {
+    public AgentSubject(
+            ChatModel model,
+            List<Tool> tools,
+            AgentSettings settings,
+            int maxConcurrency,
+            Map<String, Problem> withheld) {
         this.model = model;
         this.withheld = Map.copyOf(withheld);
         this.runTools = Offer.of(tools);
@@ -119,31 +121,36 @@ public final class AgentSubject implements Subject {
         for (int step = 0; step < settings.maxSteps(); step++) {
             ModelResponse response;
             try {
-                response = model.complete(new ModelRequest(messages,
+                response = model.complete(new ModelRequest(
+                        messages,
                         settings.toolMode() == ToolMode.NATIVE ? offer.nativeSpecs() : List.of(),
-                        settings.temperature(), settings.seed(), settings.maxTokens(), session.remaining()));
+                        settings.temperature(),
+                        settings.seed(),
+                        settings.maxTokens(),
+                        session.remaining()));
             } catch (AssayException e) {
                 transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
                 return transcript.build();
             }
-            transcript.add(new TranscriptEvent.ModelTurn(Instant.now(), response.text(), response.reasoning(),
-                    response.usage()));
+            transcript.add(new TranscriptEvent.ModelTurn(
+                    Instant.now(), response.text(), response.reasoning(), response.usage()));
             List<ToolCallRequest> calls = settings.toolMode() == ToolMode.NATIVE
-                    ? response.toolCalls() : numbered(TextToolCalls.parse(response.text()), step);
+                    ? response.toolCalls()
+                    : numbered(TextToolCalls.parse(response.text()), step);
             if (calls.isEmpty()) {
                 transcript.add(new TranscriptEvent.FinalAnswer(Instant.now(), response.text()));
                 return transcript.build();
             }
-            messages.add(ChatMessage.assistant(response.text(),
-                    settings.toolMode() == ToolMode.NATIVE ? calls : List.of()));
+            messages.add(
+                    ChatMessage.assistant(response.text(), settings.toolMode() == ToolMode.NATIVE ? calls : List.of()));
             var textResults = new StringBuilder();
             for (ToolCallRequest call : calls) {
                 String canonical = offer.resolve(call.name(), settings.toolMode() == ToolMode.NATIVE);
-                transcript.add(new TranscriptEvent.ToolCall(Instant.now(), call.id(), canonical, call.name(),
-                        call.arguments()));
+                transcript.add(new TranscriptEvent.ToolCall(
+                        Instant.now(), call.id(), canonical, call.name(), call.arguments()));
                 ToolResult result = execute(offer, canonical, call.arguments(), session);
-                transcript.add(new TranscriptEvent.ToolOutput(Instant.now(), call.id(), canonical, result.ok(),
-                        result.output(), result.error()));
+                transcript.add(new TranscriptEvent.ToolOutput(
+                        Instant.now(), call.id(), canonical, result.ok(), result.output(), result.error()));
                 if (ToolNames.FINAL_ANSWER.equals(canonical) && result.ok()) {
                     transcript.add(new TranscriptEvent.FinalAnswer(Instant.now(), result.output()));
                     return transcript.build();
@@ -151,8 +158,12 @@ public final class AgentSubject implements Subject {
                 if (settings.toolMode() == ToolMode.NATIVE) {
                     messages.add(ChatMessage.tool(call.id(), result.forModel()));
                 } else {
-                    textResults.append("<tool_result name=\"").append(call.name()).append("\">\n")
-                            .append(result.forModel()).append("\n</tool_result>\n");
+                    textResults
+                            .append("<tool_result name=\"")
+                            .append(call.name())
+                            .append("\">\n")
+                            .append(result.forModel())
+                            .append("\n</tool_result>\n");
                 }
             }
             if (settings.toolMode() == ToolMode.TEXT) {
@@ -164,15 +175,18 @@ public final class AgentSubject implements Subject {
     }
 
     /**
-     * OpenAI and Anthropic accept only {@code [a-zA-Z0-9_-]{1,64}} as function names, so {@code server@tool} (MCP)
-     * and other names are offered as {@code server__tool}, and the model's calls are mapped back.
+     * OpenAI and Anthropic accept only {@code [a-zA-Z0-9_-]{1,64}} as function names, so {@code server@tool} (MCP) and
+     * other names are offered as {@code server__tool}, and the model's calls are mapped back.
      */
     static String wireName(String name) {
         String wire = name.replace("@", "__").replaceAll("[^A-Za-z0-9_-]", "_");
         return wire.length() <= 64 ? wire : wire.substring(0, 64);
     }
 
-    /** {@link #wireName}, with {@code _2}, {@code _3}... when another offered tool already has it ({@code a.b}, {@code a_b}). */
+    /**
+     * {@link #wireName}, with {@code _2}, {@code _3}... when another offered tool already has it ({@code a.b},
+     * {@code a_b}).
+     */
     private static String uniqueWireName(String name, Set<String> taken) {
         String wire = wireName(name);
         for (int n = 2; taken.contains(wire); n++) {
@@ -186,13 +200,16 @@ public final class AgentSubject implements Subject {
     /**
      * The tools offered on one case.
      *
-     * @param byName      by the name checkers and transcripts use
-     * @param specs       as the text-mode prompt shows them (real names)
+     * @param byName by the name checkers and transcripts use
+     * @param specs as the text-mode prompt shows them (real names)
      * @param nativeSpecs as the API receives them (wire names)
-     * @param byWireName  wire name to real name
+     * @param byWireName wire name to real name
      */
-    private record Offer(Map<String, Tool> byName, List<ToolSpec> specs, List<ToolSpec> nativeSpecs,
-                         Map<String, String> byWireName) {
+    private record Offer(
+            Map<String, Tool> byName,
+            List<ToolSpec> specs,
+            List<ToolSpec> nativeSpecs,
+            Map<String, String> byWireName) {
         static Offer of(List<Tool> tools) {
             var byName = new LinkedHashMap<String, Tool>();
             tools.forEach(tool -> byName.putIfAbsent(tool.name(), tool));
@@ -210,8 +227,8 @@ public final class AgentSubject implements Subject {
 
         /**
          * {@return the name of the tool a model called}: a wire name mapped back (native calls use wire names, and
-         * {@code a_b} may be the wire name of {@code a.b}), an offered name as it is (text mode; a declared
-         * function called {@code search} stays {@code search}), anything else through the alias table
+         * {@code a_b} may be the wire name of {@code a.b}), an offered name as it is (text mode; a declared function
+         * called {@code search} stays {@code search}), anything else through the alias table
          */
         String resolve(String called, boolean wireNames) {
             String real = byWireName.get(called);
@@ -259,8 +276,10 @@ public final class AgentSubject implements Subject {
             throws InterruptedException {
         Tool tool = offer.byName().get(canonical);
         if (tool == null) {
-            return ToolResult.failed(Problem.of("tool.unknown",
-                    "no tool named '" + canonical + "'; available: " + String.join(", ", offer.byName().keySet())));
+            return ToolResult.failed(Problem.of(
+                    "tool.unknown",
+                    "no tool named '" + canonical + "'; available: "
+                            + String.join(", ", offer.byName().keySet())));
         }
         try {
             return tool.call(arguments, session.workspace());
@@ -268,8 +287,8 @@ public final class AgentSubject implements Subject {
             return ToolResult.failed(e.problem());
         } catch (RuntimeException e) {
             // A tool bug must not end the case; the model sees the failure like any other.
-            return ToolResult.failed(Problem.of("tool.internal_error",
-                    session.workspace().hideRoot(tool.name() + " failed: " + e)));
+            return ToolResult.failed(
+                    Problem.of("tool.internal_error", session.workspace().hideRoot(tool.name() + " failed: " + e)));
         }
     }
 
@@ -280,13 +299,13 @@ public final class AgentSubject implements Subject {
         boolean chinese = language.startsWith("zh");
         // Declared functions alone have no workspace and no final_answer: the model answers in text when done.
         String intro = !offer.offersBuiltins()
-                ? (chinese ? "需要时调用提供的函数；完成后直接给出最终答案。"
+                ? (chinese
+                        ? "需要时调用提供的函数；完成后直接给出最终答案。"
                         : "Call the functions provided when they help; when you are done, give your final answer directly.")
                 : chinese
-                ? "你在一个独立的工作区中工作，所有文件路径都相对于工作区根目录。需要时调用工具；完成后直接给出最终答案，"
-                        + "或调用 final_answer 工具。"
-                : "You work in an isolated workspace; every file path is relative to its root. Call tools when you "
-                        + "need them; when you are done, give your final answer directly or call the final_answer tool.";
+                        ? "你在一个独立的工作区中工作，所有文件路径都相对于工作区根目录。需要时调用工具；完成后直接给出最终答案，" + "或调用 final_answer 工具。"
+                        : "You work in an isolated workspace; every file path is relative to its root. Call tools when you "
+                                + "need them; when you are done, give your final answer directly or call the final_answer tool.";
         return settings.toolMode() == ToolMode.TEXT
                 ? intro + "\n\n" + TextToolPrompt.systemPrompt(offer.specs(), language)
                 : intro;

@@ -7,19 +7,25 @@ import java.time.Instant;
 import java.util.function.Consumer;
 
 /**
- * What a target gets for one case. Belongs to one case; not shared between threads except that the engine
- * reads the transcript recorded so far when the case times out or the run is cancelled.
+ * What a target gets for one case. Belongs to one case; not shared between threads except that the engine reads the
+ * transcript recorded so far when the case times out or the run is cancelled.
  *
- * @param runId      the run
- * @param sessionId  unique per case attempt ({@code <run prefix>_<case id>}); agent services use it as their session
- * @param userId     the user the run is for; empty when not given
- * @param workspace  the case's workspace
- * @param deadline   when the case's time is up; the target should give up by then
+ * @param runId the run
+ * @param sessionId unique per case attempt ({@code <run prefix>_<case id>}); agent services use it as their session
+ * @param userId the user the run is for; empty when not given
+ * @param workspace the case's workspace
+ * @param deadline when the case's time is up; the target should give up by then
  * @param transcript where the target records what happens, as it happens
- * @param log        receives human-readable progress lines (retries, tool errors); never secrets
+ * @param log receives human-readable progress lines (retries, tool errors); never secrets
  */
-public record Session(String runId, String sessionId, String userId, Workspace workspace, Instant deadline,
-                      TranscriptBuilder transcript, Consumer<String> log) {
+public record Session(
+        String runId,
+        String sessionId,
+        String userId,
+        Workspace workspace,
+        Instant deadline,
+        TranscriptBuilder transcript,
+        Consumer<String> log) {
 
     /** {@return the time left before the deadline; never negative} */
     public Duration remaining() {

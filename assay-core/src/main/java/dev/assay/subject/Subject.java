@@ -8,8 +8,8 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A system under test: a model driven by Assay's agent loop, an agent service, or recorded transcripts.
- * Thread-safe: the engine runs several cases at once (up to {@link #maxConcurrency()}).
+ * A system under test: a model driven by Assay's agent loop, an agent service, or recorded transcripts. Thread-safe:
+ * the engine runs several cases at once (up to {@link #maxConcurrency()}).
  */
 public interface Subject extends AutoCloseable {
     /** {@return the target as users name it, e.g. {@code openai:gpt-4o-mini}} */
@@ -19,8 +19,8 @@ public interface Subject extends AutoCloseable {
     Set<String> toolNames();
 
     /**
-     * {@return the canonical names of the tools this target can use on one case}: by default {@link #toolNames()};
-     * a target that offers a case's declared functions ({@code tools}) adds them
+     * {@return the canonical names of the tools this target can use on one case}: by default {@link #toolNames()}; a
+     * target that offers a case's declared functions ({@code tools}) adds them
      */
     default Set<String> toolNames(SubjectInput input) {
         return toolNames();
@@ -28,16 +28,15 @@ public interface Subject extends AutoCloseable {
 
     /**
      * Works on one case's input (never its checks or expected values), recording everything in
-     * {@code session.transcript()}, and returns the transcript.
-     * Failures of the system under test (timeouts, HTTP errors, malformed output) are recorded as
-     * {@code TargetError} events, not thrown.
+     * {@code session.transcript()}, and returns the transcript. Failures of the system under test (timeouts, HTTP
+     * errors, malformed output) are recorded as {@code TargetError} events, not thrown.
      */
     Transcript run(SubjectInput input, Session session) throws InterruptedException;
 
     /**
      * {@return why this target cannot work on a case here, if it cannot: the case becomes {@code skipped} with this
-     * problem as its reason and stays out of the denominator (e.g. {@code replay.missing_case} for a case the
-     * recording lacks)}. Checked before the workspace is made; the default is never.
+     * problem as its reason and stays out of the denominator (e.g. {@code replay.missing_case} for a case the recording
+     * lacks)}. Checked before the workspace is made; the default is never.
      */
     default Optional<Problem> unavailable(SubjectInput input) {
         return Optional.empty();
@@ -62,6 +61,5 @@ public interface Subject extends AutoCloseable {
 
     /** Releases what the target holds (HTTP connection pools); called once its run has ended. Nothing by default. */
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

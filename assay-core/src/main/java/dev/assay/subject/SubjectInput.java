@@ -5,13 +5,13 @@ import dev.assay.cases.DeclaredTools;
 import java.util.Objects;
 
 /**
- * What a system under test is given for one case: the task, never how it will be judged. The case's checks and
- * their expected values stay on the engine's side of this type, so no subject (and no agent service it forwards
- * to) can read the answers; the workspace files reach it through the session's workspace.
+ * What a system under test is given for one case: the task, never how it will be judged. The case's checks and their
+ * expected values stay on the engine's side of this type, so no subject (and no agent service it forwards to) can read
+ * the answers; the workspace files reach it through the session's workspace.
  *
- * @param caseId        the case's id (agent services and recordings key their sessions by it)
- * @param language      the case's language tag ({@code zh-CN}, {@code en-US}), for the system prompt
- * @param prompt        the task, with placeholders filled
+ * @param caseId the case's id (agent services and recordings key their sessions by it)
+ * @param language the case's language tag ({@code zh-CN}, {@code en-US}), for the system prompt
+ * @param prompt the task, with placeholders filled
  * @param declaredTools the functions the case declares and what their calls return; empty for most cases
  */
 public record SubjectInput(String caseId, String language, String prompt, DeclaredTools declaredTools) {

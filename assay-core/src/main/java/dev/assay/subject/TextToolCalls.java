@@ -1,6 +1,5 @@
 package dev.assay.subject;
 
-import dev.assay.model.ToolCallRequest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.model.ToolCallRequest;
 import dev.assay.tools.ToolNames;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -19,45 +19,48 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads the tool calls a model wrote as text (text tool mode), where the wire format taught by
- * {@link TextToolPrompt} is {@code <tool_call>{"name": ..., "arguments": {...}}</tool_call>}.
+ * Reads the tool calls a model wrote as text (text tool mode), where the wire format taught by {@link TextToolPrompt}
+ * is {@code <tool_call>{"name": ..., "arguments": {...}}</tool_call>}.
  *
  * <p>What is accepted (after the reference parser, docs/configuration.md, `tool_mode: text`):
- * <ul>
- *   <li>any number of {@code <tool_call>} or {@code <tool>} blocks, in order of appearance; an opening tag
- *       without its closing tag (the model stopped early) takes the text up to the next opening tag or the end;</li>
- *   <li>inside a block, every top-level JSON value, also inside a fenced {@code ```json} block; a value cut
- *       off before its closing brackets is closed when that makes it parse; JSON with raw line breaks inside
- *       strings or trailing commas is tolerated, as models write both;</li>
- *   <li>a call object names its tool with {@code name}, {@code tool}, {@code tool_name} or {@code function_name}
- *       and its arguments with {@code arguments}, {@code args}, {@code parameters}, {@code params} or
- *       {@code input}; the OpenAI shape {@code {"function": {"name": ..., "arguments": "<json text>"}}}; arrays
- *       and {@code tool_calls} lists of calls;</li>
- *   <li>arguments given as a string are parsed as JSON; when that gives no object they become
- *       {@code {"raw": text}}; absent arguments are {@code {}};</li>
- * </ul>
- * Objects that look like tool results ({@code tool} with {@code ok} and {@code data} or {@code error}) are
- * ignored, and a call repeating an earlier one (same canonical name, equal arguments) is dropped. Names are
- * kept as written; canonicalising them ({@link ToolNames#canonical}) is the caller's job.
  *
- * <p>Deliberate difference from the reference: a message without any tag is <em>not</em> searched for JSON.
- * The reference parsed the whole text as a last resort, so a plain answer that merely contained a JSON object
- * with a {@code name} key (a person record, an example payload) became a false tool call. Without tags, a call
- * is read only when the whole message is one fenced code block holding JSON whose call objects have both a
- * name key and an arguments key. Thread-safe.
+ * <ul>
+ *   <li>any number of {@code <tool_call>} or {@code <tool>} blocks, in order of appearance; an opening tag without its
+ *       closing tag (the model stopped early) takes the text up to the next opening tag or the end;
+ *   <li>inside a block, every top-level JSON value, also inside a fenced {@code ```json} block; a value cut off before
+ *       its closing brackets is closed when that makes it parse; JSON with raw line breaks inside strings or trailing
+ *       commas is tolerated, as models write both;
+ *   <li>a call object names its tool with {@code name}, {@code tool}, {@code tool_name} or {@code function_name} and
+ *       its arguments with {@code arguments}, {@code args}, {@code parameters}, {@code params} or {@code input}; the
+ *       OpenAI shape {@code {"function": {"name": ..., "arguments": "<json text>"}}}; arrays and {@code tool_calls}
+ *       lists of calls;
+ *   <li>arguments given as a string are parsed as JSON; when that gives no object they become {@code {"raw": text}};
+ *       absent arguments are {@code {}};
+ * </ul>
+ *
+ * Objects that look like tool results ({@code tool} with {@code ok} and {@code data} or {@code error}) are ignored, and
+ * a call repeating an earlier one (same canonical name, equal arguments) is dropped. Names are kept as written;
+ * canonicalising them ({@link ToolNames#canonical}) is the caller's job.
+ *
+ * <p>Deliberate difference from the reference: a message without any tag is <em>not</em> searched for JSON. The
+ * reference parsed the whole text as a last resort, so a plain answer that merely contained a JSON object with a
+ * {@code name} key (a person record, an example payload) became a false tool call. Without tags, a call is read only
+ * when the whole message is one fenced code block holding JSON whose call objects have both a name key and an arguments
+ * key. Thread-safe.
  */
 public final class TextToolCalls {
     private static final Pattern OPENING_TAG = Pattern.compile("<(tool_call|tool)\\b[^>]*>", Pattern.CASE_INSENSITIVE);
     private static final Map<String, Pattern> CLOSING_TAGS = Map.of(
             "tool_call", Pattern.compile("</tool_call\\s*>", Pattern.CASE_INSENSITIVE),
             "tool", Pattern.compile("</tool\\s*>", Pattern.CASE_INSENSITIVE));
-    private static final Pattern WHOLE_FENCE = Pattern.compile("^```[\\w-]*[ \\t]*\\R(.*?)\\R?[ \\t]*```$",
-            Pattern.DOTALL);
+    private static final Pattern WHOLE_FENCE =
+            Pattern.compile("^```[\\w-]*[ \\t]*\\R(.*?)\\R?[ \\t]*```$", Pattern.DOTALL);
     /**
-     * Failed starts tolerated per payload: each costs a scan to the end, so a long broken payload full of
-     * braces (code in a write_file call) would otherwise take quadratic time.
+     * Failed starts tolerated per payload: each costs a scan to the end, so a long broken payload full of braces (code
+     * in a write_file call) would otherwise take quadratic time.
      */
     private static final int MAX_FAILED_STARTS = 64;
+
     private static final List<String> NAME_KEYS = List.of("name", "tool", "tool_name", "function_name");
     private static final List<String> ARGUMENT_KEYS = List.of("arguments", "args", "parameters", "params", "input");
     private static final List<String> NESTED_CALL_KEYS = List.of("tool_calls", "tool_call", "function_call");
@@ -69,15 +72,14 @@ public final class TextToolCalls {
             .enable(JsonReadFeature.ALLOW_BACKSLASH_ESCAPING_ANY_CHARACTER)
             .build();
 
-    private TextToolCalls() {
-    }
+    private TextToolCalls() {}
 
     /**
      * Finds the tool calls in one model message.
      *
      * @param modelText the message text; null is read as empty
-     * @return the calls in the order written, with ids {@code call_1}, {@code call_2}... unique within this
-     *         message only; empty when the message calls no tool
+     * @return the calls in the order written, with ids {@code call_1}, {@code call_2}... unique within this message
+     *     only; empty when the message calls no tool
      */
     public static List<ToolCallRequest> parse(String modelText) {
         String text = modelText == null ? "" : modelText;
@@ -244,8 +246,8 @@ public final class TextToolCalls {
     /**
      * Adds the calls a JSON value describes.
      *
-     * @param needArguments whether a call object must carry an arguments key (outside tags, to be sure it
-     *                      is meant as a call)
+     * @param needArguments whether a call object must carry an arguments key (outside tags, to be sure it is meant as a
+     *     call)
      */
     private static void collect(JsonNode value, boolean needArguments, List<Found> found) {
         if (value.isArray()) {

@@ -1,27 +1,30 @@
 package dev.assay.subject;
 
-import dev.assay.tools.ToolSpec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.tools.ToolNames;
+import dev.assay.tools.ToolSpec;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The system prompt of text tool mode: it lists the tools and teaches the exact wire format that
- * {@link TextToolCalls} reads, in English or in Chinese. Thread-safe.
+ * The system prompt of text tool mode: it lists the tools and teaches the exact wire format that {@link TextToolCalls}
+ * reads, in English or in Chinese. Thread-safe.
  */
 public final class TextToolPrompt {
-    private TextToolPrompt() {
-    }
+    private TextToolPrompt() {}
 
     /** The sentences of the prompt in one language; the layout is shared. */
-    private record Wording(String intro, String formatRules, String finalWithTool, String finalAsText,
-                           String toolsHeading, String parametersLabel) {
-    }
+    private record Wording(
+            String intro,
+            String formatRules,
+            String finalWithTool,
+            String finalAsText,
+            String toolsHeading,
+            String parametersLabel) {}
 
     private static final Wording ENGLISH = new Wording(
             "You can use tools to complete the task. To call a tool, write a <tool_call> block containing one JSON "
@@ -56,9 +59,9 @@ public final class TextToolPrompt {
     /**
      * Builds the system prompt.
      *
-     * @param tools    the tools offered, in the order to list them; at least one
-     * @param language a language tag such as {@code zh-CN} or {@code en}; any {@code zh} tag gives Chinese,
-     *                 everything else (null included) English
+     * @param tools the tools offered, in the order to list them; at least one
+     * @param language a language tag such as {@code zh-CN} or {@code en}; any {@code zh} tag gives Chinese, everything
+     *     else (null included) English
      * @throws IllegalArgumentException when no tool is given (text mode without tools needs no prompt)
      */
     public static String systemPrompt(List<ToolSpec> tools, String language) {
@@ -67,19 +70,30 @@ public final class TextToolPrompt {
         }
         Wording wording = language != null && language.toLowerCase(Locale.ROOT).startsWith("zh") ? CHINESE : ENGLISH;
         var prompt = new StringBuilder();
-        prompt.append(wording.intro()).append("\n\n")
-                .append("<tool_call>\n").append(exampleCall(tools.getFirst())).append("\n</tool_call>\n\n")
-                .append(wording.formatRules()).append('\n');
+        prompt.append(wording.intro())
+                .append("\n\n")
+                .append("<tool_call>\n")
+                .append(exampleCall(tools.getFirst()))
+                .append("\n</tool_call>\n\n")
+                .append(wording.formatRules())
+                .append('\n');
         Optional<ToolSpec> finalAnswer = tools.stream()
                 .filter(tool -> ToolNames.FINAL_ANSWER.equals(ToolNames.canonical(tool.name())))
                 .findFirst();
-        prompt.append(finalAnswer.map(tool -> wording.finalWithTool().formatted(tool.name()))
-                .orElse(wording.finalAsText())).append("\n\n");
+        prompt.append(finalAnswer
+                        .map(tool -> wording.finalWithTool().formatted(tool.name()))
+                        .orElse(wording.finalAsText()))
+                .append("\n\n");
         prompt.append(wording.toolsHeading()).append('\n');
         for (ToolSpec tool : tools) {
-            prompt.append("\n## ").append(tool.name()).append('\n')
-                    .append(tool.description()).append('\n')
-                    .append(wording.parametersLabel()).append(Json.write(tool.parameters())).append('\n');
+            prompt.append("\n## ")
+                    .append(tool.name())
+                    .append('\n')
+                    .append(tool.description())
+                    .append('\n')
+                    .append(wording.parametersLabel())
+                    .append(Json.write(tool.parameters()))
+                    .append('\n');
         }
         return prompt.toString();
     }

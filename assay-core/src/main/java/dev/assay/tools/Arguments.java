@@ -8,10 +8,9 @@ import java.nio.file.Path;
 import java.util.OptionalDouble;
 
 /**
- * Typed, forgiving access to the arguments object a model sent. Scalars are accepted where text is expected
- * (models write {@code "timeout_s": "60"} as often as {@code 60}); arguments not in the schema are ignored.
- * A missing or unusable argument throws {@code tool.invalid_args} naming it, which {@link BuiltinTool}
- * returns as a failed result.
+ * Typed, forgiving access to the arguments object a model sent. Scalars are accepted where text is expected (models
+ * write {@code "timeout_s": "60"} as often as {@code 60}); arguments not in the schema are ignored. A missing or
+ * unusable argument throws {@code tool.invalid_args} naming it, which {@link BuiltinTool} returns as a failed result.
  */
 final class Arguments {
     private final JsonNode node;

@@ -17,8 +17,8 @@ import java.nio.file.NotDirectoryException;
 import java.util.List;
 
 /**
- * Common frame of the built-in tools: name, description, the schema built from {@link Param}s, and the one
- * place where anything that went wrong becomes a failed {@link ToolResult}, so no tool throws for model input.
+ * Common frame of the built-in tools: name, description, the schema built from {@link Param}s, and the one place where
+ * anything that went wrong becomes a failed {@link ToolResult}, so no tool throws for model input.
  */
 abstract class BuiltinTool implements Tool {
     /** Cap on the text any built-in tool returns to the model. */
@@ -89,8 +89,8 @@ abstract class BuiltinTool implements Tool {
             case FileAlreadyExistsException exists -> "already exists";
             case DirectoryNotEmptyException notEmpty -> "the directory is not empty";
             case NotDirectoryException notDirectory -> "not a directory";
-            default -> failure.getReason() == null ? "cannot be read or written"
-                    : workspace.hideRoot(failure.getReason());
+            default ->
+                failure.getReason() == null ? "cannot be read or written" : workspace.hideRoot(failure.getReason());
         };
         if (failure.getFile() == null) {
             return Problem.of("file.io_error", reason);
@@ -100,8 +100,8 @@ abstract class BuiltinTool implements Tool {
     }
 
     /**
-     * Does the work. Expected failures are returned as failed results or thrown as {@link AssayException}
-     * (as {@link Workspace#resolve} and {@link Arguments} do); {@link #call} turns both into results.
+     * Does the work. Expected failures are returned as failed results or thrown as {@link AssayException} (as
+     * {@link Workspace#resolve} and {@link Arguments} do); {@link #call} turns both into results.
      */
     abstract ToolResult run(Arguments arguments, Workspace workspace) throws IOException, InterruptedException;
 

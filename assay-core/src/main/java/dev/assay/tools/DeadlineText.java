@@ -3,12 +3,12 @@ package dev.assay.tools;
 import java.time.Duration;
 
 /**
- * Text a {@link java.util.regex.Matcher} reads under a deadline. {@code java.util.regex} neither looks at the clock
- * nor answers an interruption, so a pattern that backtracks catastrophically (written by a model or a case file)
- * would hold its thread past every timeout; reading through this view makes each character read check the clock
- * and throw {@link Exceeded} once the time is up. Shared by the regex checker and the regex tools. Immutable.
+ * Text a {@link java.util.regex.Matcher} reads under a deadline. {@code java.util.regex} neither looks at the clock nor
+ * answers an interruption, so a pattern that backtracks catastrophically (written by a model or a case file) would hold
+ * its thread past every timeout; reading through this view makes each character read check the clock and throw
+ * {@link Exceeded} once the time is up. Shared by the regex checker and the regex tools. Immutable.
  *
- * @param text          the text searched
+ * @param text the text searched
  * @param deadlineNanos the {@link System#nanoTime()} after which reading throws
  */
 public record DeadlineText(String text, long deadlineNanos) implements CharSequence {

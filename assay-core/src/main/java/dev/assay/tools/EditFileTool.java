@@ -8,15 +8,17 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * {@code edit_file(path, old_text, new_text)}: replaces one snippet that must occur exactly once, so an edit
- * never lands somewhere the model did not mean. Occurrences are counted overlapping ("aa" occurs twice in
- * "aaa"), because each is a place the edit could have meant.
+ * {@code edit_file(path, old_text, new_text)}: replaces one snippet that must occur exactly once, so an edit never
+ * lands somewhere the model did not mean. Occurrences are counted overlapping ("aa" occurs twice in "aaa"), because
+ * each is a place the edit could have meant.
  */
 final class EditFileTool extends BuiltinTool {
     EditFileTool() {
-        super(ToolNames.EDIT_FILE,
+        super(
+                ToolNames.EDIT_FILE,
                 "Replace one exact snippet of a text file with new text; the snippet must occur exactly once.",
-                List.of(Param.required("path", "string", "File path relative to the workspace."),
+                List.of(
+                        Param.required("path", "string", "File path relative to the workspace."),
                         Param.required("old_text", "string", "The exact text to replace; must be unique in the file."),
                         Param.required("new_text", "string", "The replacement text.")));
     }
@@ -39,8 +41,12 @@ final class EditFileTool extends BuiltinTool {
             occurrences++;
         }
         if (occurrences > 1) {
-            return failed("edit.ambiguous", "old_text occurs " + occurrences
-                    + " times, add surrounding lines to make it unique in ", file, workspace, occurrences);
+            return failed(
+                    "edit.ambiguous",
+                    "old_text occurs " + occurrences + " times, add surrounding lines to make it unique in ",
+                    file,
+                    workspace,
+                    occurrences);
         }
         String edited = content.substring(0, first) + newText + content.substring(first + oldText.length());
         Files.writeString(file, edited, StandardCharsets.UTF_8);

@@ -12,9 +12,9 @@ import java.util.Map;
 
 /**
  * {@code execute_command(command, timeout_s?)}: runs {@code bash -c command} in the workspace through the
- * {@link Sandbox}. A command that exits non-zero is still a successful call (the exit code is part of the
- * output the model reasons about); running out of time is a failure ({@code command.timeout}), and so is a
- * sandbox that cannot run anything (its own problem, e.g. {@code sandbox.unavailable}).
+ * {@link Sandbox}. A command that exits non-zero is still a successful call (the exit code is part of the output the
+ * model reasons about); running out of time is a failure ({@code command.timeout}), and so is a sandbox that cannot run
+ * anything (its own problem, e.g. {@code sandbox.unavailable}).
  */
 final class ExecuteCommandTool extends BuiltinTool {
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
@@ -23,17 +23,19 @@ final class ExecuteCommandTool extends BuiltinTool {
     private final Sandbox sandbox;
 
     ExecuteCommandTool(Sandbox sandbox) {
-        super(ToolNames.EXECUTE_COMMAND, description(sandbox),
-                List.of(Param.required("command", "string", "The shell command line, run with bash -c."),
-                        Param.optional("timeout_s", "number",
-                                "Time limit in seconds; default 30, at most 120.")));
+        super(
+                ToolNames.EXECUTE_COMMAND,
+                description(sandbox),
+                List.of(
+                        Param.required("command", "string", "The shell command line, run with bash -c."),
+                        Param.optional("timeout_s", "number", "Time limit in seconds; default 30, at most 120.")));
         this.sandbox = sandbox;
     }
 
     private static String description(Sandbox sandbox) {
         return sandbox.isolating()
                 ? "Run a shell command in the workspace directory (no network access; only the workspace is "
-                + "writable) and return its exit code, stdout and stderr."
+                        + "writable) and return its exit code, stdout and stderr."
                 : "Run a shell command in the workspace directory and return its exit code, stdout and stderr.";
     }
 
@@ -48,17 +50,18 @@ final class ExecuteCommandTool extends BuiltinTool {
         var limits = new SandboxLimits(timeout, defaults.memoryBytes(), defaults.maxProcesses(), OUTPUT_CAP_BYTES);
         SandboxResult result;
         try {
-            result = sandbox.run(new SandboxRequest(List.of("bash", "-c", command), workspace.root(), Map.of(), "",
-                    limits));
+            result = sandbox.run(
+                    new SandboxRequest(List.of("bash", "-c", command), workspace.root(), Map.of(), "", limits));
         } catch (AssayException e) {
             return ToolResult.failed(e.problem());
         } catch (RuntimeException e) {
-            return ToolResult.failed(Problem.of("sandbox.failed", String.valueOf(e.getMessage()))
-                    .withDetail("sandbox", sandbox.kind()));
+            return ToolResult.failed(
+                    Problem.of("sandbox.failed", String.valueOf(e.getMessage())).withDetail("sandbox", sandbox.kind()));
         }
         String report = report(result);
         if (result.timedOut()) {
-            return ToolResult.failed(Problem.of("command.timeout",
+            return ToolResult.failed(Problem.of(
+                            "command.timeout",
                             "the command did not finish within " + timeout.toSeconds() + " s and was killed\n" + report)
                     .withDetail("timeout_s", timeout.toSeconds()));
         }
@@ -83,8 +86,11 @@ final class ExecuteCommandTool extends BuiltinTool {
         String text = "exit_code: " + result.exitCode() + "\n"
                 + "stdout:\n" + orEmpty(result.stdout())
                 + "stderr:\n" + orEmpty(result.stderr());
-        return TextFiles.cap(result.outputTruncated() ? text + "[truncated: output exceeded "
-                + OUTPUT_CAP_BYTES + " bytes per stream]\n" : text, OUTPUT_CAP_BYTES);
+        return TextFiles.cap(
+                result.outputTruncated()
+                        ? text + "[truncated: output exceeded " + OUTPUT_CAP_BYTES + " bytes per stream]\n"
+                        : text,
+                OUTPUT_CAP_BYTES);
     }
 
     private static String orEmpty(String stream) {

@@ -6,18 +6,19 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * {@code list_files(path?)}: the entries below a directory, four levels deep, one per line as workspace-relative
- * paths (so each can be passed to another tool as it is), directories ending in {@code /}, sorted, capped.
+ * {@code list_files(path?)}: the entries below a directory, four levels deep, one per line as workspace-relative paths
+ * (so each can be passed to another tool as it is), directories ending in {@code /}, sorted, capped.
  */
 final class ListFilesTool extends BuiltinTool {
     static final int MAX_DEPTH = 4;
     static final int MAX_ENTRIES = 500;
 
     ListFilesTool() {
-        super(ToolNames.LIST_FILES,
+        super(
+                ToolNames.LIST_FILES,
                 "List the files and directories below a workspace directory (directories end with /).",
-                List.of(Param.optional("path", "string",
-                        "Directory relative to the workspace; the workspace itself when omitted.")));
+                List.of(Param.optional(
+                        "path", "string", "Directory relative to the workspace; the workspace itself when omitted.")));
     }
 
     @Override
@@ -35,10 +36,15 @@ final class ListFilesTool extends BuiltinTool {
         }
         var out = new StringBuilder();
         for (WorkspaceWalk.Entry entry : entries.subList(0, Math.min(entries.size(), MAX_ENTRIES))) {
-            out.append(workspace.relativize(entry.path())).append(entry.directory() ? "/" : "").append('\n');
+            out.append(workspace.relativize(entry.path()))
+                    .append(entry.directory() ? "/" : "")
+                    .append('\n');
         }
         if (entries.size() > MAX_ENTRIES) {
-            out.append("[truncated: showing the first ").append(MAX_ENTRIES).append(" of ").append(entries.size())
+            out.append("[truncated: showing the first ")
+                    .append(MAX_ENTRIES)
+                    .append(" of ")
+                    .append(entries.size())
                     .append(" entries]\n");
         }
         return ToolResult.ok(TextFiles.cap(out.toString(), OUTPUT_CAP_BYTES));

@@ -8,7 +8,9 @@ import java.util.List;
 /** {@code read_file(path)}: a text file's content, capped; binary files are refused. */
 final class ReadFileTool extends BuiltinTool {
     ReadFileTool() {
-        super(ToolNames.READ_FILE, "Read a UTF-8 text file in the workspace and return its content.",
+        super(
+                ToolNames.READ_FILE,
+                "Read a UTF-8 text file in the workspace and return its content.",
                 List.of(Param.required("path", "string", "File path relative to the workspace.")));
     }
 
@@ -16,8 +18,8 @@ final class ReadFileTool extends BuiltinTool {
     ToolResult run(Arguments arguments, Workspace workspace) throws IOException {
         Path file = arguments.path("path", workspace);
         var text = TextFiles.read(file, workspace, OUTPUT_CAP_BYTES)
-                .orElseThrow(() -> TextFiles.failure("file.binary", "the file is binary, not UTF-8 text", file,
-                        workspace));
+                .orElseThrow(
+                        () -> TextFiles.failure("file.binary", "the file is binary, not UTF-8 text", file, workspace));
         String content = text.content();
         if (!text.truncated()) {
             return ToolResult.ok(content);

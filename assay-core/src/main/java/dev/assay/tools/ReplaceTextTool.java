@@ -12,10 +12,10 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * {@code replace_text(path, pattern, replacement)}: replaces every match of a Java regular expression and
- * reports how many there were. The replacement may refer to groups ({@code $1}); a file without matches is
- * left untouched and reported with a count of 0. A replacement that runs past its time limit fails with
- * {@code replace.timeout}, one that overflows the stack with {@code replace.too_complex}; the file is then untouched.
+ * {@code replace_text(path, pattern, replacement)}: replaces every match of a Java regular expression and reports how
+ * many there were. The replacement may refer to groups ({@code $1}); a file without matches is left untouched and
+ * reported with a count of 0. A replacement that runs past its time limit fails with {@code replace.timeout}, one that
+ * overflows the stack with {@code replace.too_complex}; the file is then untouched.
  */
 final class ReplaceTextTool extends BuiltinTool {
     /** The replacement's time; a pattern that backtracks catastrophically fails instead of holding the case. */
@@ -28,11 +28,15 @@ final class ReplaceTextTool extends BuiltinTool {
     }
 
     ReplaceTextTool(Duration timeLimit) {
-        super(ToolNames.REPLACE_TEXT,
+        super(
+                ToolNames.REPLACE_TEXT,
                 "Replace every match of a Java regular expression in a text file and report the number of replacements.",
-                List.of(Param.required("path", "string", "File path relative to the workspace."),
+                List.of(
+                        Param.required("path", "string", "File path relative to the workspace."),
                         Param.required("pattern", "string", "Java regular expression to search for."),
-                        Param.required("replacement", "string",
+                        Param.required(
+                                "replacement",
+                                "string",
                                 "Replacement text; $1, $2... insert captured groups, \\$ is a literal dollar.")));
         this.timeLimit = timeLimit;
     }
@@ -46,8 +50,8 @@ final class ReplaceTextTool extends BuiltinTool {
         try {
             pattern = Pattern.compile(patternText);
         } catch (PatternSyntaxException e) {
-            return ToolResult.failed(Problem.of("replace.invalid_pattern", e.getDescription())
-                    .withDetail("pattern", patternText));
+            return ToolResult.failed(
+                    Problem.of("replace.invalid_pattern", e.getDescription()).withDetail("pattern", patternText));
         }
         String content = TextFiles.readWhole(file, workspace);
         Matcher matcher = pattern.matcher(DeadlineText.of(content, timeLimit));
@@ -60,15 +64,18 @@ final class ReplaceTextTool extends BuiltinTool {
             }
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             // Thrown by appendReplacement for "$9" without a group 9, a trailing backslash and the like.
-            return ToolResult.failed(Problem.of("replace.invalid_replacement", e.getMessage())
-                    .withDetail("replacement", replacement));
+            return ToolResult.failed(
+                    Problem.of("replace.invalid_replacement", e.getMessage()).withDetail("replacement", replacement));
         } catch (DeadlineText.Exceeded e) {
-            return ToolResult.failed(Problem.of("replace.timeout", "the replacement took longer than "
-                    + timeLimit.toSeconds() + " s; simplify the pattern").withDetail("pattern", patternText));
+            return ToolResult.failed(Problem.of(
+                            "replace.timeout",
+                            "the replacement took longer than " + timeLimit.toSeconds() + " s; simplify the pattern")
+                    .withDetail("pattern", patternText));
         } catch (StackOverflowError e) {
             // java.util.regex recurses per repetition; a long text under a pattern like (a|b)* can exhaust the stack.
-            return ToolResult.failed(Problem.of("replace.too_complex",
-                    "the pattern is too deeply recursive for this file").withDetail("pattern", patternText));
+            return ToolResult.failed(
+                    Problem.of("replace.too_complex", "the pattern is too deeply recursive for this file")
+                            .withDetail("pattern", patternText));
         }
         matcher.appendTail(result);
         String relative = workspace.relativize(file);

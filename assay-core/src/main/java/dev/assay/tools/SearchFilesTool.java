@@ -13,8 +13,8 @@ import java.util.regex.PatternSyntaxException;
 /**
  * {@code search_files(pattern, path?)}: grep over the text files below a directory (or in one file), one
  * {@code relative/path:line: text} line per matching line, capped. Binary files, files over
- * {@link TextFiles#MAX_TEXT_BYTES} and symbolic links are skipped. A search that runs past its time limit fails
- * with {@code search.timeout}, one that overflows the stack with {@code search.too_complex}.
+ * {@link TextFiles#MAX_TEXT_BYTES} and symbolic links are skipped. A search that runs past its time limit fails with
+ * {@code search.timeout}, one that overflows the stack with {@code search.too_complex}.
  */
 final class SearchFilesTool extends BuiltinTool {
     static final int MAX_MATCHES = 200;
@@ -30,10 +30,14 @@ final class SearchFilesTool extends BuiltinTool {
     }
 
     SearchFilesTool(Duration timeLimit) {
-        super(ToolNames.SEARCH_FILES,
+        super(
+                ToolNames.SEARCH_FILES,
                 "Search the text files below a workspace path for lines matching a Java regular expression.",
-                List.of(Param.required("pattern", "string", "Java regular expression matched against each line."),
-                        Param.optional("path", "string",
+                List.of(
+                        Param.required("pattern", "string", "Java regular expression matched against each line."),
+                        Param.optional(
+                                "path",
+                                "string",
                                 "File or directory relative to the workspace; the workspace itself when omitted.")));
         this.timeLimit = timeLimit;
     }
@@ -46,26 +50,31 @@ final class SearchFilesTool extends BuiltinTool {
         try {
             pattern = Pattern.compile(patternText);
         } catch (PatternSyntaxException e) {
-            return ToolResult.failed(Problem.of("search.invalid_pattern", e.getDescription())
-                    .withDetail("pattern", patternText));
+            return ToolResult.failed(
+                    Problem.of("search.invalid_pattern", e.getDescription()).withDetail("pattern", patternText));
         }
         if (!Files.exists(start)) {
             throw TextFiles.failure("file.not_found", "no such file or directory", start, workspace);
         }
         List<Path> files = Files.isDirectory(start)
                 ? WorkspaceWalk.below(start, MAX_DEPTH).stream()
-                        .filter(WorkspaceWalk.Entry::regularFile).map(WorkspaceWalk.Entry::path).toList()
+                        .filter(WorkspaceWalk.Entry::regularFile)
+                        .map(WorkspaceWalk.Entry::path)
+                        .toList()
                 : List.of(start);
         long deadline = System.nanoTime() + timeLimit.toNanos();
         try {
             return search(files, pattern, deadline, workspace);
         } catch (DeadlineText.Exceeded e) {
-            return ToolResult.failed(Problem.of("search.timeout", "the search took longer than "
-                    + timeLimit.toSeconds() + " s; simplify the pattern").withDetail("pattern", patternText));
+            return ToolResult.failed(Problem.of(
+                            "search.timeout",
+                            "the search took longer than " + timeLimit.toSeconds() + " s; simplify the pattern")
+                    .withDetail("pattern", patternText));
         } catch (StackOverflowError e) {
             // java.util.regex recurses per repetition; a long line under a pattern like (a|b)* can exhaust the stack.
-            return ToolResult.failed(Problem.of("search.too_complex",
-                    "the pattern is too deeply recursive for these files").withDetail("pattern", patternText));
+            return ToolResult.failed(
+                    Problem.of("search.too_complex", "the pattern is too deeply recursive for these files")
+                            .withDetail("pattern", patternText));
         }
     }
 
@@ -75,7 +84,8 @@ final class SearchFilesTool extends BuiltinTool {
         int matches = 0;
         for (Path file : files) {
             Optional<TextFiles.Text> text = Files.size(file) > TextFiles.MAX_TEXT_BYTES
-                    ? Optional.empty() : TextFiles.read(file, workspace, TextFiles.MAX_TEXT_BYTES);
+                    ? Optional.empty()
+                    : TextFiles.read(file, workspace, TextFiles.MAX_TEXT_BYTES);
             if (text.isEmpty()) {
                 continue;
             }
@@ -90,7 +100,12 @@ final class SearchFilesTool extends BuiltinTool {
                     return ToolResult.ok(TextFiles.cap(out.toString(), OUTPUT_CAP_BYTES));
                 }
                 matches++;
-                out.append(relative).append(':').append(i + 1).append(": ").append(shortened(lines[i])).append('\n');
+                out.append(relative)
+                        .append(':')
+                        .append(i + 1)
+                        .append(": ")
+                        .append(shortened(lines[i]))
+                        .append('\n');
             }
         }
         return ToolResult.ok(matches == 0 ? "no matches" : TextFiles.cap(out.toString(), OUTPUT_CAP_BYTES));

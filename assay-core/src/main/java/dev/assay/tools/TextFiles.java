@@ -13,8 +13,8 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * Reading workspace files as UTF-8 text, telling binary files apart, and capping text for the model.
- * A file is binary when its first 8 KiB hold a NUL byte or its bytes are not valid UTF-8.
+ * Reading workspace files as UTF-8 text, telling binary files apart, and capping text for the model. A file is binary
+ * when its first 8 KiB hold a NUL byte or its bytes are not valid UTF-8.
  */
 final class TextFiles {
     /** Files larger than this are not edited or searched: they are not hand-written text. */
@@ -22,18 +22,16 @@ final class TextFiles {
 
     private static final int SNIFF_BYTES = 8192;
 
-    private TextFiles() {
-    }
+    private TextFiles() {}
 
     /**
      * A file's text, possibly only its beginning.
      *
-     * @param content   the decoded text
+     * @param content the decoded text
      * @param truncated whether the file goes on beyond {@code content}
-     * @param size      the file's size in bytes
+     * @param size the file's size in bytes
      */
-    record Text(String content, boolean truncated, long size) {
-    }
+    record Text(String content, boolean truncated, long size) {}
 
     /**
      * Reads at most {@code maxBytes} of a regular file.
@@ -58,7 +56,8 @@ final class TextFiles {
         int droppable = truncated ? Math.min(3, bytes.length) : 0;
         for (int drop = 0; drop <= droppable; drop++) {
             try {
-                String content = StandardCharsets.UTF_8.newDecoder()
+                String content = StandardCharsets.UTF_8
+                        .newDecoder()
                         .onMalformedInput(CodingErrorAction.REPORT)
                         .onUnmappableCharacter(CodingErrorAction.REPORT)
                         .decode(ByteBuffer.wrap(bytes, 0, bytes.length - drop))
@@ -75,7 +74,7 @@ final class TextFiles {
      * Reads a whole text file for editing.
      *
      * @throws AssayException {@code file.not_found}, {@code file.is_directory}, {@code file.too_large} or
-     *                        {@code file.binary}
+     *     {@code file.binary}
      */
     static String readWhole(Path file, Workspace workspace) throws IOException {
         requireRegularFile(file, workspace);
@@ -109,7 +108,9 @@ final class TextFiles {
             int codePoint = text.codePointAt(end);
             int bytes = utf8Length(codePoint);
             if (total + bytes > maxBytes) {
-                return text.substring(0, end) + truncationNote(total, StandardCharsets.UTF_8.encode(text).limit());
+                return text.substring(0, end)
+                        + truncationNote(
+                                total, StandardCharsets.UTF_8.encode(text).limit());
             }
             total += bytes;
             end += Character.charCount(codePoint);

@@ -3,8 +3,8 @@ package dev.assay.tools;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * A tool offered to a model. Implementations are thread-safe; all per-case state lives in the
- * {@link Workspace} passed to each call.
+ * A tool offered to a model. Implementations are thread-safe; all per-case state lives in the {@link Workspace} passed
+ * to each call.
  */
 public interface Tool {
     /** {@return the canonical name the model sees and checkers use} */

@@ -8,10 +8,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The alias table: every name a model, a case file or an agent service may use for a built-in tool, mapped to
- * the canonical name that checkers and reports use. Chinese names from the reference server
- * (docs/checkers.md, "tool_called") and common English variants are covered; names containing {@code @} (MCP
- * {@code server@tool}, user tools) and unknown names pass through unchanged. Thread-safe.
+ * The alias table: every name a model, a case file or an agent service may use for a built-in tool, mapped to the
+ * canonical name that checkers and reports use. Chinese names from the reference server (docs/checkers.md,
+ * "tool_called") and common English variants are covered; names containing {@code @} (MCP {@code server@tool}, user
+ * tools) and unknown names pass through unchanged. Thread-safe.
  */
 public final class ToolNames {
     public static final String READ_FILE = "read_file";
@@ -24,13 +24,12 @@ public final class ToolNames {
     public static final String FINAL_ANSWER = "final_answer";
 
     /** The canonical names of Assay's built-in workspace tools, in the order they are offered. */
-    public static final List<String> BUILTIN = List.of(READ_FILE, WRITE_FILE, EDIT_FILE, REPLACE_TEXT,
-            SEARCH_FILES, LIST_FILES, EXECUTE_COMMAND, FINAL_ANSWER);
+    public static final List<String> BUILTIN = List.of(
+            READ_FILE, WRITE_FILE, EDIT_FILE, REPLACE_TEXT, SEARCH_FILES, LIST_FILES, EXECUTE_COMMAND, FINAL_ANSWER);
 
     private static final Map<String, String> ALIASES = aliases();
 
-    private ToolNames() {
-    }
+    private ToolNames() {}
 
     private static Map<String, String> aliases() {
         var table = new LinkedHashMap<String, String>();
@@ -44,7 +43,8 @@ public final class ToolNames {
         alias(table, FINAL_ANSWER, "最终回复", "final_response", "final", "answer", "submit", "finish");
         alias(table, "ptc", "programmatic_tool_call");
         alias(table, "apply_patch", "应用补丁");
-        // The reference server's other built-ins at becbe543 (docs/checkers.md, "tool_called"): canonical here is the English
+        // The reference server's other built-ins at becbe543 (docs/checkers.md, "tool_called"): canonical here is the
+        // English
         // alias it shows models, so a case naming either spelling matches a call in the other.
         alias(table, "update_plan", "计划面板");
         alias(table, "question_panel", "问询面板", "ask_panel");
@@ -70,8 +70,8 @@ public final class ToolNames {
 
     /**
      * {@return the canonical name for {@code name}}: aliases are matched exactly, then case-insensitively with
-     * {@code -}, spaces and dots read as {@code _}; {@code server@tool} names and unknown names are returned
-     * unchanged (trimmed).
+     * {@code -}, spaces and dots read as {@code _}; {@code server@tool} names and unknown names are returned unchanged
+     * (trimmed).
      */
     public static String canonical(String name) {
         if (name == null) {

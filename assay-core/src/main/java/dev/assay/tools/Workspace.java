@@ -9,9 +9,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 
 /**
- * The directory one case works in. Every path a tool or checker receives is resolved here, and nothing may
- * leave it: absolute paths, {@code ..} segments that climb out, and symbolic links pointing outside are all
- * refused with {@code workspace.escape}. Thread-safe (immutable).
+ * The directory one case works in. Every path a tool or checker receives is resolved here, and nothing may leave it:
+ * absolute paths, {@code ..} segments that climb out, and symbolic links pointing outside are all refused with
+ * {@code workspace.escape}. Thread-safe (immutable).
  *
  * @param root the case's directory, absolute and normalised
  */
@@ -94,7 +94,9 @@ public record Workspace(Path root) {
         Path existing = candidate;
         Path rest = null;
         while (existing != null && !Files.exists(existing, LinkOption.NOFOLLOW_LINKS)) {
-            rest = rest == null ? existing.getFileName() : existing.getFileName().resolve(rest);
+            rest = rest == null
+                    ? existing.getFileName()
+                    : existing.getFileName().resolve(rest);
             existing = existing.getParent();
         }
         if (existing == null) {
@@ -110,6 +112,7 @@ public record Workspace(Path root) {
     }
 
     private static AssayException escape(String path, String why) {
-        return new AssayException(Problem.of("workspace.escape", why + ": " + path).withDetail("path", path));
+        return new AssayException(
+                Problem.of("workspace.escape", why + ": " + path).withDetail("path", path));
     }
 }

@@ -12,25 +12,23 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Walks a directory of the workspace for list_files and search_files. Symbolic links are listed but never
- * followed, so a link cannot lead a walk out of the workspace; unreadable entries are skipped; version-control
- * and dependency directories are listed but not entered, as their contents drown what a model looks for.
+ * Walks a directory of the workspace for list_files and search_files. Symbolic links are listed but never followed, so
+ * a link cannot lead a walk out of the workspace; unreadable entries are skipped; version-control and dependency
+ * directories are listed but not entered, as their contents drown what a model looks for.
  */
 final class WorkspaceWalk {
     private static final Set<String> NOT_ENTERED = Set.of(".git", ".hg", ".svn", "node_modules");
 
-    private WorkspaceWalk() {
-    }
+    private WorkspaceWalk() {}
 
     /**
      * One entry found.
      *
-     * @param path        absolute path
-     * @param directory   whether it is a directory (a link to one is not)
+     * @param path absolute path
+     * @param directory whether it is a directory (a link to one is not)
      * @param regularFile whether it is a regular file (a link to one is not)
      */
-    record Entry(Path path, boolean directory, boolean regularFile) {
-    }
+    record Entry(Path path, boolean directory, boolean regularFile) {}
 
     /** {@return the entries below {@code start} (not {@code start} itself), sorted by path} */
     static List<Entry> below(Path start, int maxDepth) throws IOException {
@@ -46,7 +44,8 @@ final class WorkspaceWalk {
                 }
                 entries.add(new Entry(dir, true, false));
                 return NOT_ENTERED.contains(dir.getFileName().toString())
-                        ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+                        ? FileVisitResult.SKIP_SUBTREE
+                        : FileVisitResult.CONTINUE;
             }
 
             @Override

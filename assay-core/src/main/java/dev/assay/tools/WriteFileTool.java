@@ -9,9 +9,11 @@ import java.util.List;
 /** {@code write_file(path, content)}: creates or overwrites a text file, creating parent directories. */
 final class WriteFileTool extends BuiltinTool {
     WriteFileTool() {
-        super(ToolNames.WRITE_FILE,
+        super(
+                ToolNames.WRITE_FILE,
                 "Create or overwrite a text file in the workspace, creating missing parent directories.",
-                List.of(Param.required("path", "string", "File path relative to the workspace."),
+                List.of(
+                        Param.required("path", "string", "File path relative to the workspace."),
                         Param.required("content", "string", "The complete new content of the file.")));
     }
 

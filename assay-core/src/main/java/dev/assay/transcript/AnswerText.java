@@ -4,17 +4,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Turns a model's raw text into the final answer checkers judge (docs/checkers.md, "The final answer"): tool-call markup and
- * think blocks removed, a leading answer label removed, trimmed. Stateless and thread-safe.
- * <p>
- * Beyond the reference's stripping (whole {@code <tool_call>} and {@code <tool>} blocks, then stray tags):
+ * Turns a model's raw text into the final answer checkers judge (docs/checkers.md, "The final answer"): tool-call
+ * markup and think blocks removed, a leading answer label removed, trimmed. Stateless and thread-safe.
+ *
+ * <p>Beyond the reference's stripping (whole {@code <tool_call>} and {@code <tool>} blocks, then stray tags):
+ *
  * <ul>
- *   <li>an opening {@code <tool_call>}/{@code <tool>} tag that is never closed starts a call the model did not
- *       finish (its output was cut off); everything from it to the end is a call payload, not answer text;</li>
- *   <li>{@code <think>} and {@code <thinking>} blocks are removed; a lone closing tag means the opening one was in
- *       the chat template, so everything before it is reasoning; a lone opening tag means the reasoning was cut
- *       off, so everything after it is reasoning;</li>
- *   <li>the answer label may be wrapped in Markdown ({@code **Answer:**}, {@code ## Final Answer:}).</li>
+ *   <li>an opening {@code <tool_call>}/{@code <tool>} tag that is never closed starts a call the model did not finish
+ *       (its output was cut off); everything from it to the end is a call payload, not answer text;
+ *   <li>{@code <think>} and {@code <thinking>} blocks are removed; a lone closing tag means the opening one was in the
+ *       chat template, so everything before it is reasoning; a lone opening tag means the reasoning was cut off, so
+ *       everything after it is reasoning;
+ *   <li>the answer label may be wrapped in Markdown ({@code **Answer:**}, {@code ## Final Answer:}).
  * </ul>
  */
 public final class AnswerText {
@@ -29,8 +30,7 @@ public final class AnswerText {
             "(?iu)^(?:#{1,6}\\s*)?[*_]*(?:(?:final\\s+answer|answer|最终答案|答案|最终回复)[*_]*\\s*(?:[:：]|is\\b|为|是)"
                     + "|the\\s+(?:final\\s+)?answer\\s+is\\b\\s*[:：]?)[*_]*\\s*");
 
-    private AnswerText() {
-    }
+    private AnswerText() {}
 
     /** {@return the text with tool-call blocks, unfinished calls and stray tool tags removed, trimmed} */
     public static String stripToolCalls(String text) {

@@ -1,15 +1,15 @@
 package dev.assay.transcript;
 
-import dev.assay.transcript.TranscriptEvent.FinalAnswer;
-import dev.assay.transcript.TranscriptEvent.ModelTurn;
-import dev.assay.transcript.TranscriptEvent.TargetError;
-import dev.assay.transcript.TranscriptEvent.ToolCall;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.transcript.TranscriptEvent.FinalAnswer;
+import dev.assay.transcript.TranscriptEvent.ModelTurn;
+import dev.assay.transcript.TranscriptEvent.TargetError;
+import dev.assay.transcript.TranscriptEvent.ToolCall;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,8 +20,7 @@ import java.util.Optional;
  */
 public record Transcript(List<TranscriptEvent> events) {
     public static final Transcript EMPTY = new Transcript(List.of());
-    private static final TypeReference<List<TranscriptEvent>> EVENTS = new TypeReference<>() {
-    };
+    private static final TypeReference<List<TranscriptEvent>> EVENTS = new TypeReference<>() {};
 
     public Transcript {
         events = List.copyOf(events);
@@ -29,18 +28,24 @@ public record Transcript(List<TranscriptEvent> events) {
 
     /** {@return every tool call, in order} */
     public List<ToolCall> toolCalls() {
-        return events.stream().filter(ToolCall.class::isInstance).map(ToolCall.class::cast).toList();
+        return events.stream()
+                .filter(ToolCall.class::isInstance)
+                .map(ToolCall.class::cast)
+                .toList();
     }
 
     /** {@return the first target error, if the target failed} */
     public Optional<TargetError> error() {
-        return events.stream().filter(TargetError.class::isInstance).map(TargetError.class::cast).findFirst();
+        return events.stream()
+                .filter(TargetError.class::isInstance)
+                .map(TargetError.class::cast)
+                .findFirst();
     }
 
     /**
-     * The final answer checkers judge: the text of the last {@link FinalAnswer} event, else the last model
-     * text; either way cleaned by {@link AnswerText#finalAnswer(String)} (tool-call markup, think blocks and
-     * answer prefixes removed).
+     * The final answer checkers judge: the text of the last {@link FinalAnswer} event, else the last model text; either
+     * way cleaned by {@link AnswerText#finalAnswer(String)} (tool-call markup, think blocks and answer prefixes
+     * removed).
      */
     public String finalAnswer() {
         return AnswerText.finalAnswer(rawFinalText());

@@ -7,16 +7,15 @@ import dev.assay.Problem;
 import java.time.Instant;
 
 /**
- * What happened while a target worked on a case, in order. The JSON {@code type} names are stored and
- * never renamed.
+ * What happened while a target worked on a case, in order. The JSON {@code type} names are stored and never renamed.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
-        @JsonSubTypes.Type(value = TranscriptEvent.ModelTurn.class, name = "model_turn"),
-        @JsonSubTypes.Type(value = TranscriptEvent.ToolCall.class, name = "tool_call"),
-        @JsonSubTypes.Type(value = TranscriptEvent.ToolOutput.class, name = "tool_output"),
-        @JsonSubTypes.Type(value = TranscriptEvent.FinalAnswer.class, name = "final_answer"),
-        @JsonSubTypes.Type(value = TranscriptEvent.TargetError.class, name = "target_error"),
+    @JsonSubTypes.Type(value = TranscriptEvent.ModelTurn.class, name = "model_turn"),
+    @JsonSubTypes.Type(value = TranscriptEvent.ToolCall.class, name = "tool_call"),
+    @JsonSubTypes.Type(value = TranscriptEvent.ToolOutput.class, name = "tool_output"),
+    @JsonSubTypes.Type(value = TranscriptEvent.FinalAnswer.class, name = "final_answer"),
+    @JsonSubTypes.Type(value = TranscriptEvent.TargetError.class, name = "target_error"),
 })
 public sealed interface TranscriptEvent {
     /** {@return when the event was recorded} */
@@ -25,9 +24,9 @@ public sealed interface TranscriptEvent {
     /**
      * One model response.
      *
-     * @param text      the visible text as the model wrote it (tool-call markup included in text mode)
+     * @param text the visible text as the model wrote it (tool-call markup included in text mode)
      * @param reasoning separate reasoning content when the API returns it; empty otherwise
-     * @param usage     token counts; zeros when the API reports none
+     * @param usage token counts; zeros when the API reports none
      */
     record ModelTurn(Instant at, String text, String reasoning, Usage usage) implements TranscriptEvent {
         public ModelTurn {
@@ -40,36 +39,32 @@ public sealed interface TranscriptEvent {
     /**
      * A tool call the system under test made.
      *
-     * @param callId    the call's id (from the API, or generated); pairs it with its {@link ToolOutput}
-     * @param tool      the canonical tool name (aliases resolved through {@code ToolNames})
-     * @param rawName   the name exactly as the model wrote it
+     * @param callId the call's id (from the API, or generated); pairs it with its {@link ToolOutput}
+     * @param tool the canonical tool name (aliases resolved through {@code ToolNames})
+     * @param rawName the name exactly as the model wrote it
      * @param arguments the arguments object; a non-object payload is wrapped as {@code {"raw": ...}}
      */
     record ToolCall(Instant at, String callId, String tool, String rawName, JsonNode arguments)
-            implements TranscriptEvent {
-    }
+            implements TranscriptEvent {}
 
     /**
      * The result of a tool call.
      *
      * @param callId the id of the call it answers
-     * @param tool   the canonical tool name
-     * @param ok     whether the tool succeeded
+     * @param tool the canonical tool name
+     * @param ok whether the tool succeeded
      * @param output what the tool returned (possibly truncated)
-     * @param error  why it failed; null when ok
+     * @param error why it failed; null when ok
      */
     record ToolOutput(Instant at, String callId, String tool, boolean ok, String output, Problem error)
-            implements TranscriptEvent {
-    }
+            implements TranscriptEvent {}
 
     /**
-     * The answer the system under test gave as final (a {@code final_answer} tool call, a {@code final} event,
-     * or the last model text without tool calls).
+     * The answer the system under test gave as final (a {@code final_answer} tool call, a {@code final} event, or the
+     * last model text without tool calls).
      */
-    record FinalAnswer(Instant at, String text) implements TranscriptEvent {
-    }
+    record FinalAnswer(Instant at, String text) implements TranscriptEvent {}
 
     /** The target failed (timeout, HTTP error, malformed response, an {@code error} event). */
-    record TargetError(Instant at, Problem problem) implements TranscriptEvent {
-    }
+    record TargetError(Instant at, Problem problem) implements TranscriptEvent {}
 }

@@ -3,7 +3,7 @@ package dev.assay.transcript;
 /**
  * Token counts of one model call or a whole transcript.
  *
- * @param inputTokens  prompt tokens; 0 when unknown
+ * @param inputTokens prompt tokens; 0 when unknown
  * @param outputTokens completion tokens; 0 when unknown
  */
 public record Usage(long inputTokens, long outputTokens) {

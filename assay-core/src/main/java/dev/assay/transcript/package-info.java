@@ -1,4 +1,2 @@
-/**
- * Transcripts: the append-only record of what a target did on one case, and final-answer extraction.
- */
+/** Transcripts: the append-only record of what a target did on one case, and final-answer extraction. */
 package dev.assay.transcript;

@@ -41,7 +41,8 @@ class DeclaredToolsTest {
 
         DeclaredTools declared = DeclaredTools.of(suite.cases().getFirst());
         assertThat(declared.builtinTools()).isTrue();
-        assertThat(declared.functions()).extracting(DeclaredTools.DeclaredFunction::name)
+        assertThat(declared.functions())
+                .extracting(DeclaredTools.DeclaredFunction::name)
                 .containsExactly("math.mean", "ping");
         var mean = declared.function("math.mean").orElseThrow();
         assertThat(mean.description()).isEqualTo("Mean.");
@@ -51,7 +52,12 @@ class DeclaredToolsTest {
         assertThat(mean.property("opts").path("type").asText()).isEqualTo("object");
         assertThat(mean.property("opts").at("/properties/w").has("type")).isFalse();
         assertThat(mean.required()).containsExactly("xs");
-        assertThat(declared.function("ping").orElseThrow().parameters().path("type").asText()).isEqualTo("object");
+        assertThat(declared.function("ping")
+                        .orElseThrow()
+                        .parameters()
+                        .path("type")
+                        .asText())
+                .isEqualTo("object");
     }
 
     @Test
@@ -63,22 +69,28 @@ class DeclaredToolsTest {
 
     @Test
     void every_problem_names_file_line_and_field() throws IOException {
-        SuiteLoad load = load(String.join("\n", List.of(
-                fcCase("shape", "\"tools\": {\"name\": \"f\"}"),
-                fcCase("unnamed", "\"tools\": [{\"description\": \"no name\"}]"),
-                fcCase("type", "\"tools\": [{\"name\": \"f\", \"parameters\": {\"type\": \"dict\", \"properties\": "
-                        + "{\"n\": {\"type\": \"decimal\"}}}}]"),
-                fcCase("twice", "\"tools\": [{\"name\": \"f\"}, {\"name\": \"f\"}]"),
-                fcCase("results", "\"tools\": [{\"name\": \"f\"}], \"tool_results\": {\"g\": 1, \"f\": [{\"args\": 3, "
-                        + "\"result\": 1, \"note\": 2}]}"),
-                fcCase("lonely", "\"builtin_tools\": true, \"tool_results\": {}"),
-                fcCase("flag", "\"tools\": [{\"name\": \"f\"}], \"builtin_tools\": \"yes\""),
-                """
+        SuiteLoad load = load(String.join(
+                "\n",
+                List.of(
+                        fcCase("shape", "\"tools\": {\"name\": \"f\"}"),
+                        fcCase("unnamed", "\"tools\": [{\"description\": \"no name\"}]"),
+                        fcCase(
+                                "type",
+                                "\"tools\": [{\"name\": \"f\", \"parameters\": {\"type\": \"dict\", \"properties\": "
+                                        + "{\"n\": {\"type\": \"decimal\"}}}}]"),
+                        fcCase("twice", "\"tools\": [{\"name\": \"f\"}, {\"name\": \"f\"}]"),
+                        fcCase(
+                                "results",
+                                "\"tools\": [{\"name\": \"f\"}], \"tool_results\": {\"g\": 1, \"f\": [{\"args\": 3, "
+                                        + "\"result\": 1, \"note\": 2}]}"),
+                        fcCase("lonely", "\"builtin_tools\": true, \"tool_results\": {}"),
+                        fcCase("flag", "\"tools\": [{\"name\": \"f\"}], \"builtin_tools\": \"yes\""),
+                        """
                 {"id": "bfcl", "dimension": "tool", "prompt": "p", "tools": [{"name": "f"}], "checker": "tool_args",
                  "expected": {"tool": "g", "args": {}, "match": "bfcl"}}""".replace("\n", " "))));
 
-        assertThat(load.problems()).extracting(CaseProblem::caseId, p -> p.source().line(), CaseProblem::field,
-                        CaseProblem::type)
+        assertThat(load.problems())
+                .extracting(CaseProblem::caseId, p -> p.source().line(), CaseProblem::field, CaseProblem::type)
                 .containsExactly(
                         tuple("shape", 1, "tools", "case.invalid_field"),
                         tuple("unnamed", 2, "tools[0].name", "case.missing_field"),
@@ -91,7 +103,8 @@ class DeclaredToolsTest {
                         tuple("lonely", 6, "tool_results", "case.invalid_field"),
                         tuple("flag", 7, "builtin_tools", "case.invalid_field"),
                         tuple("bfcl", 8, "expected", "check.invalid_expected"));
-        assertThat(load.problems()).allSatisfy(problem -> assertThat(problem.source().file()).endsWith("fc.jsonl"));
+        assertThat(load.problems())
+                .allSatisfy(problem -> assertThat(problem.source().file()).endsWith("fc.jsonl"));
         assertThat(load.isValid()).isFalse();
     }
 
@@ -101,9 +114,12 @@ class DeclaredToolsTest {
         SuiteLoad example = loader.load(examples);
 
         assertThat(example.problems()).isEmpty();
-        assertThat(example.suite().cases()).hasSizeGreaterThanOrEqualTo(5)
-                .allSatisfy(evalCase -> assertThat(DeclaredTools.of(evalCase).isEmpty()).isFalse());
-        assertThat(example.suite().cases()).flatExtracting(Case::tags)
+        assertThat(example.suite().cases())
+                .hasSizeGreaterThanOrEqualTo(5)
+                .allSatisfy(evalCase ->
+                        assertThat(DeclaredTools.of(evalCase).isEmpty()).isFalse());
+        assertThat(example.suite().cases())
+                .flatExtracting(Case::tags)
                 .contains("simple", "multiple", "parallel", "parallel_multiple");
     }
 }

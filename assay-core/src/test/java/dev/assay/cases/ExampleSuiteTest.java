@@ -12,8 +12,16 @@ import org.junit.jupiter.api.Test;
 
 /** examples/capability, validated against test factories for the documented expected shapes. */
 class ExampleSuiteTest {
-    private static final List<String> CHECKERS = List.of("choice", "exact", "regex", "contains", "tool_called",
-            "tool_args", "file_exists", "file_contains", "json_schema");
+    private static final List<String> CHECKERS = List.of(
+            "choice",
+            "exact",
+            "regex",
+            "contains",
+            "tool_called",
+            "tool_args",
+            "file_exists",
+            "file_contains",
+            "json_schema");
 
     private final SuiteLoad load = new SuiteLoader(TestCheckers.registry()).load(TestCheckers.exampleSuite());
 
@@ -29,7 +37,8 @@ class ExampleSuiteTest {
 
     @Test
     void example_suite_covers_every_dimension_in_both_languages() {
-        Set<String> pairs = load.suite().cases().stream().map(c -> c.dimension() + "/" + c.language())
+        Set<String> pairs = load.suite().cases().stream()
+                .map(c -> c.dimension() + "/" + c.language())
                 .collect(Collectors.toSet());
 
         for (String dimension : List.of("tool", "logic", "common", "complex")) {
@@ -39,7 +48,9 @@ class ExampleSuiteTest {
 
     @Test
     void example_suite_uses_every_checker() {
-        Set<String> used = load.suite().cases().stream().flatMap(c -> c.checks().stream()).map(Check::checker)
+        Set<String> used = load.suite().cases().stream()
+                .flatMap(c -> c.checks().stream())
+                .map(Check::checker)
                 .collect(Collectors.toSet());
 
         assertThat(used).containsAll(CHECKERS);
@@ -65,15 +76,19 @@ class ExampleSuiteTest {
 
     @Test
     void example_suite_uses_all_three_formats() {
-        assertThat(load.suite().sources()).anyMatch(s -> s.endsWith(".json"))
-                .anyMatch(s -> s.endsWith(".jsonl")).anyMatch(s -> s.endsWith(".yaml"));
+        assertThat(load.suite().sources())
+                .anyMatch(s -> s.endsWith(".json"))
+                .anyMatch(s -> s.endsWith(".jsonl"))
+                .anyMatch(s -> s.endsWith(".yaml"));
     }
 
     @Test
     void example_multiple_choice_answers_are_single_letters_offered_in_the_prompt() {
-        load.suite().cases().stream().flatMap(c -> c.checks().stream().filter(k -> k.checker().equals("choice"))
-                .map(k -> List.of(c.prompt(), k.expected().textValue()))).forEach(pair ->
-                assertThat(pair.getFirst()).contains(pair.get(1) + ")"));
+        load.suite().cases().stream()
+                .flatMap(c -> c.checks().stream()
+                        .filter(k -> k.checker().equals("choice"))
+                        .map(k -> List.of(c.prompt(), k.expected().textValue())))
+                .forEach(pair -> assertThat(pair.getFirst()).contains(pair.get(1) + ")"));
     }
 
     @Test

@@ -16,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -41,17 +40,19 @@ class ReferenceCasesTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "{\"type\": \"choice\", \"answer\": \"B\"}|choice|\"B\"",
-            "{\"type\": \"exact\", \"answer\": \"42\"}|exact|\"42\"",
-            "{\"type\": \"contains\", \"text\": \"beta\"}|contains|\"beta\"",
-            "{\"type\": \"regex\", \"pattern\": \"^a+$\"}|regex|{\"pattern\": \"^a+$\", \"on_invalid\": \"fail\"}",
-            "{\"type\": \"tool_called\", \"tool\": \"读取文件\"}|tool_called|\"读取文件\"",
-            "{\"type\": \"tool_args\", \"tool\": \"write_file\", \"required\": {\"path\": \"a.txt\"}}|tool_args|{\"tool\": \"write_file\", \"required\": {\"path\": \"a.txt\"}}",
-            "{\"type\": \"file_exists\", \"path\": \"eval/{run_id}/a.png\"}|file_exists|{\"path\": \"eval/{run_id}/a.png\", \"type\": \"any\"}",
-            "{\"type\": \"file_contains\", \"path\": \"o.txt\", \"text\": \"beta\"}|file_contains|{\"path\": \"o.txt\", \"contains\": \"beta\"}",
-            "{\"type\": \"json_contains\", \"path\": \"r.json\", \"required\": {\"count\": 3}}|json_contains|{\"path\": \"r.json\", \"required\": {\"count\": 3}}",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"type\": \"choice\", \"answer\": \"B\"}|choice|\"B\"",
+                "{\"type\": \"exact\", \"answer\": \"42\"}|exact|\"42\"",
+                "{\"type\": \"contains\", \"text\": \"beta\"}|contains|\"beta\"",
+                "{\"type\": \"regex\", \"pattern\": \"^a+$\"}|regex|{\"pattern\": \"^a+$\", \"on_invalid\": \"fail\"}",
+                "{\"type\": \"tool_called\", \"tool\": \"读取文件\"}|tool_called|\"读取文件\"",
+                "{\"type\": \"tool_args\", \"tool\": \"write_file\", \"required\": {\"path\": \"a.txt\"}}|tool_args|{\"tool\": \"write_file\", \"required\": {\"path\": \"a.txt\"}}",
+                "{\"type\": \"file_exists\", \"path\": \"eval/{run_id}/a.png\"}|file_exists|{\"path\": \"eval/{run_id}/a.png\", \"type\": \"any\"}",
+                "{\"type\": \"file_contains\", \"path\": \"o.txt\", \"text\": \"beta\"}|file_contains|{\"path\": \"o.txt\", \"contains\": \"beta\"}",
+                "{\"type\": \"json_contains\", \"path\": \"r.json\", \"required\": {\"count\": 3}}|json_contains|{\"path\": \"r.json\", \"required\": {\"count\": 3}}",
+            })
     void tagged_checker_becomes_a_check(String checker, String name, String expected) throws IOException {
         Check check = converted(checker);
 
@@ -67,7 +68,8 @@ class ReferenceCasesTest {
 
         Suite suite = loader.load(file).suite();
 
-        assertThat(suite.fixtures()).containsEntry("eval/{run_id}/fixtures/alpha.txt", "alpha beta gamma\n")
+        assertThat(suite.fixtures())
+                .containsEntry("eval/{run_id}/fixtures/alpha.txt", "alpha beta gamma\n")
                 .containsEntry("eval/{run_id}/fixtures/list/a.txt", "alpha\n")
                 .containsEntry("eval/{run_id}/fixtures/list/b.txt", "beta\n")
                 .containsEntry("eval/{run_id}/outputs/replace.txt", "hello world\n")
@@ -76,7 +78,8 @@ class ReferenceCasesTest {
 
     @Test
     void native_file_has_no_fixtures() throws IOException {
-        Path file = Files.writeString(dir.resolve("n.jsonl"),
+        Path file = Files.writeString(
+                dir.resolve("n.jsonl"),
                 "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}\n");
 
         assertThat(loader.load(file).suite().fixtures()).isEmpty();
@@ -94,7 +97,8 @@ class ReferenceCasesTest {
                 ]}
                 """);
 
-        assertThat(loader.load(file).problems()).extracting(CaseProblem::caseId, CaseProblem::type, CaseProblem::field)
+        assertThat(loader.load(file).problems())
+                .extracting(CaseProblem::caseId, CaseProblem::type, CaseProblem::field)
                 .containsExactly(
                         tuple("a", "case.missing_field", "checker.answer"),
                         tuple("b", "plugin.unknown", "checker.type"),
@@ -116,24 +120,38 @@ class ReferenceCasesTest {
         assertThat(load.problems()).isEmpty();
         Suite suite = load.suite();
         assertThat(suite.name()).isEqualTo("default");
-        assertThat(suite.cases()).hasSize(21).allSatisfy(c -> assertThat(c.language()).isEqualTo(language));
+        assertThat(suite.cases())
+                .hasSize(21)
+                .allSatisfy(c -> assertThat(c.language()).isEqualTo(language));
         assertThat(suite.cases()).extracting(Case::dimension).containsOnly("tool", "logic", "common", "complex");
-        assertThat(suite.cases().stream().filter(c -> c.dimension().equals("tool")).count()).isEqualTo(7);
+        assertThat(suite.cases().stream()
+                        .filter(c -> c.dimension().equals("tool"))
+                        .count())
+                .isEqualTo(7);
         assertThat(suite.fixtures()).hasSize(5);
     }
 
     @Test
     void final_reference_cases_convert_to_the_documented_checks() {
-        Suite suite = loader.load(referenceCases("becbe543", "default.en-US.json")).suite();
+        Suite suite =
+                loader.load(referenceCases("becbe543", "default.en-US.json")).suite();
 
         assertThat(check(suite, "logic_5")).isEqualTo(new Check("choice", Json.parse("\"C\""), 1.0));
         assertThat(check(suite, "tool_search_content").checker()).isEqualTo("tool_called");
-        assertThat(ToolNames.canonical(check(suite, "tool_search_content").expected().textValue()))
+        assertThat(ToolNames.canonical(
+                        check(suite, "tool_search_content").expected().textValue()))
                 .isEqualTo(ToolNames.SEARCH_FILES);
-        assertThat(check(suite, "complex_report_json")).isEqualTo(new Check("json_contains", Json.parse(
-                "{\"path\": \"eval/{run_id}/outputs/report.json\", \"required\": {\"status\": \"ok\", \"count\": 3}}"), 1.0));
-        assertThat(check(suite, "complex_summary")).isEqualTo(new Check("file_contains", Json.parse(
-                "{\"path\": \"eval/{run_id}/outputs/complex_summary.txt\", \"contains\": \"beta\"}"), 1.0));
+        assertThat(check(suite, "complex_report_json"))
+                .isEqualTo(new Check(
+                        "json_contains",
+                        Json.parse(
+                                "{\"path\": \"eval/{run_id}/outputs/report.json\", \"required\": {\"status\": \"ok\", \"count\": 3}}"),
+                        1.0));
+        assertThat(check(suite, "complex_summary"))
+                .isEqualTo(new Check(
+                        "file_contains",
+                        Json.parse("{\"path\": \"eval/{run_id}/outputs/complex_summary.txt\", \"contains\": \"beta\"}"),
+                        1.0));
         assertThat(check(suite, "complex_heart_png").expected().path("path").textValue())
                 .isEqualTo("eval/{run_id}/outputs/heart.png");
         assertThat(suite.cases().getFirst().prerequisites()).containsExactly("list_files");
@@ -142,10 +160,13 @@ class ReferenceCasesTest {
 
     @Test
     void chinese_reference_tool_names_resolve_to_canonical_names() {
-        Suite suite = loader.load(referenceCases("becbe543", "default.zh-CN.json")).suite();
+        Suite suite =
+                loader.load(referenceCases("becbe543", "default.zh-CN.json")).suite();
 
-        List<String> tools = suite.cases().stream().filter(c -> c.dimension().equals("tool"))
-                .map(c -> ToolNames.canonical(c.checks().getFirst().expected().textValue())).toList();
+        List<String> tools = suite.cases().stream()
+                .filter(c -> c.dimension().equals("tool"))
+                .map(c -> ToolNames.canonical(c.checks().getFirst().expected().textValue()))
+                .toList();
 
         assertThat(tools).contains(ToolNames.READ_FILE, ToolNames.LIST_FILES, ToolNames.EXECUTE_COMMAND);
     }
@@ -157,12 +178,16 @@ class ReferenceCasesTest {
         assertThat(load.problems()).isEmpty();
         assertThat(load.suite().name()).isEqualTo("office");
         assertThat(load.suite().cases()).hasSize(14);
-        assertThat(load.suite().cases()).extracting(c -> c.checks().getFirst().checker())
+        assertThat(load.suite().cases())
+                .extracting(c -> c.checks().getFirst().checker())
                 .containsOnly("choice", "regex")
-                .filteredOn("regex"::equals).hasSize(4);
+                .filteredOn("regex"::equals)
+                .hasSize(4);
     }
 
-    /** docs/checkers.md, difference F1: the reference's file_exists passes on a directory; Assay's own shape does not. */
+    /**
+     * docs/checkers.md, difference F1: the reference's file_exists passes on a directory; Assay's own shape does not.
+     */
     @Test
     void a_reference_file_exists_passes_on_a_directory_and_a_native_one_does_not() throws Exception {
         Path workspace = Files.createDirectories(dir.resolve("ws/eval/outputs/heart.png"));
@@ -186,34 +211,47 @@ class ReferenceCasesTest {
         SuiteLoad load = new SuiteLoader(CheckerRegistry.builtins()).load(file);
 
         assertThat(load.problems()).isEmpty();
-        assertThat(judge(check(load.suite(), "bad"), "(unclosed", dir).errorType()).isEqualTo("regex.invalid_pattern");
+        assertThat(judge(check(load.suite(), "bad"), "(unclosed", dir).errorType())
+                .isEqualTo("regex.invalid_pattern");
         assertThat(judge(check(load.suite(), "good"), "ok", dir).status()).isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void a_native_regex_that_does_not_compile_is_still_reported_at_load() throws IOException {
-        Path file = Files.writeString(dir.resolve("bad.jsonl"),
+        Path file = Files.writeString(
+                dir.resolve("bad.jsonl"),
                 "{\"id\": \"bad\", \"dimension\": \"complex\", \"prompt\": \"p\", \"checker\": \"regex\", "
                         + "\"expected\": \"(unclosed\"}\n");
 
-        assertThat(new SuiteLoader(CheckerRegistry.builtins()).load(file).problems()).extracting(CaseProblem::type)
+        assertThat(new SuiteLoader(CheckerRegistry.builtins()).load(file).problems())
+                .extracting(CaseProblem::type)
                 .containsExactly("check.invalid_expected");
     }
 
     /** Judges one check; file_exists and regex read only the answer and the workspace, so no case is needed. */
     private static Verdict judge(Check check, String answer, Path workspace) throws InterruptedException {
-        return CheckerRegistry.builtins().create(check).check(new CheckContext(null,
-                new Transcript(List.of(new TranscriptEvent.FinalAnswer(Instant.EPOCH, answer))), answer,
-                new Workspace(workspace)));
+        return CheckerRegistry.builtins()
+                .create(check)
+                .check(new CheckContext(
+                        null,
+                        new Transcript(List.of(new TranscriptEvent.FinalAnswer(Instant.EPOCH, answer))),
+                        answer,
+                        new Workspace(workspace)));
     }
 
     private static Check check(Suite suite, String id) {
-        return suite.cases().stream().filter(c -> c.id().equals(id)).findFirst().orElseThrow().checks().getFirst();
+        return suite.cases().stream()
+                .filter(c -> c.id().equals(id))
+                .findFirst()
+                .orElseThrow()
+                .checks()
+                .getFirst();
     }
 
     @Test
     void reference_line_numbers_point_at_each_case() {
-        Suite suite = loader.load(referenceCases("becbe543", "default.en-US.json")).suite();
+        Suite suite =
+                loader.load(referenceCases("becbe543", "default.en-US.json")).suite();
 
         assertThat(suite.cases().getFirst().source().line()).isEqualTo(6);
         assertThat(suite.cases()).extracting(c -> c.source().line()).isSorted().doesNotHaveDuplicates();

@@ -11,16 +11,32 @@ import org.junit.jupiter.api.Test;
 
 class SelectionTest {
     private static Case evalCase(String id, String dimension, String language, String... tags) {
-        return new Case(id, dimension, language, "p", 1.0, null, List.of(Check.of("exact", TextNode.valueOf("x"))),
-                List.of(), List.of(tags), Map.of(), null, null);
+        return new Case(
+                id,
+                dimension,
+                language,
+                "p",
+                1.0,
+                null,
+                List.of(Check.of("exact", TextNode.valueOf("x"))),
+                List.of(),
+                List.of(tags),
+                Map.of(),
+                null,
+                null);
     }
 
-    private static final Suite SUITE = new Suite("s", "v1", List.of(
-            evalCase("t1", "tool", "en-US", "builtin"),
-            evalCase("t2", "tool", "zh-CN", "builtin", "file"),
-            evalCase("l1", "logic", "en-US", "mcq"),
-            evalCase("c1", "common", "", "mcq"),
-            evalCase("x1", "complex", "zh-CN", "file")), Map.of(), List.of());
+    private static final Suite SUITE = new Suite(
+            "s",
+            "v1",
+            List.of(
+                    evalCase("t1", "tool", "en-US", "builtin"),
+                    evalCase("t2", "tool", "zh-CN", "builtin", "file"),
+                    evalCase("l1", "logic", "en-US", "mcq"),
+                    evalCase("c1", "common", "", "mcq"),
+                    evalCase("x1", "complex", "zh-CN", "file")),
+            Map.of(),
+            List.of());
 
     private static List<String> ids(Selection selection) {
         return selection.select(SUITE).cases().stream().map(Case::id).toList();
@@ -37,7 +53,8 @@ class SelectionTest {
 
     @Test
     void dimensions_filter_keeps_any_of_them() {
-        assertThat(ids(of(List.of("tool", "complex"), "", List.of(), List.of()))).containsExactly("t1", "t2", "x1");
+        assertThat(ids(of(List.of("tool", "complex"), "", List.of(), List.of())))
+                .containsExactly("t1", "t2", "x1");
     }
 
     @Test
@@ -52,23 +69,32 @@ class SelectionTest {
 
     @Test
     void ids_filter_keeps_file_order_not_the_order_asked() {
-        assertThat(ids(of(List.of(), "", List.of(), List.of("x1", "t1", "missing")))).containsExactly("t1", "x1");
+        assertThat(ids(of(List.of(), "", List.of(), List.of("x1", "t1", "missing"))))
+                .containsExactly("t1", "x1");
     }
 
     @Test
     void filters_combine_with_and() {
-        assertThat(ids(of(List.of("tool"), "en-US", List.of("builtin"), List.of()))).containsExactly("t1");
+        assertThat(ids(of(List.of("tool"), "en-US", List.of("builtin"), List.of())))
+                .containsExactly("t1");
     }
 
     @Test
     void limit_without_seed_keeps_the_first_cases() {
-        assertThat(ids(new Selection(List.of(), "", List.of(), List.of(), null, 2))).containsExactly("t1", "t2");
+        assertThat(ids(new Selection(List.of(), "", List.of(), List.of(), null, 2)))
+                .containsExactly("t1", "t2");
     }
 
     @Test
     void same_seed_gives_the_same_order() {
-        var big = new Suite("big", "v", IntStream.range(0, 30).mapToObj(i -> evalCase("c" + i, "logic", "")).toList(),
-                Map.of(), List.of());
+        var big = new Suite(
+                "big",
+                "v",
+                IntStream.range(0, 30)
+                        .mapToObj(i -> evalCase("c" + i, "logic", ""))
+                        .toList(),
+                Map.of(),
+                List.of());
         var seeded = new Selection(List.of(), "", List.of(), List.of(), 7L, 10);
 
         var first = seeded.select(big).cases();
@@ -80,11 +106,21 @@ class SelectionTest {
 
     @Test
     void different_seeds_give_different_orders() {
-        var big = new Suite("big", "v", IntStream.range(0, 30).mapToObj(i -> evalCase("c" + i, "logic", "")).toList(),
-                Map.of(), List.of());
+        var big = new Suite(
+                "big",
+                "v",
+                IntStream.range(0, 30)
+                        .mapToObj(i -> evalCase("c" + i, "logic", ""))
+                        .toList(),
+                Map.of(),
+                List.of());
 
-        assertThat(new Selection(List.of(), "", List.of(), List.of(), 1L, 0).select(big).cases())
-                .isNotEqualTo(new Selection(List.of(), "", List.of(), List.of(), 2L, 0).select(big).cases());
+        assertThat(new Selection(List.of(), "", List.of(), List.of(), 1L, 0)
+                        .select(big)
+                        .cases())
+                .isNotEqualTo(new Selection(List.of(), "", List.of(), List.of(), 2L, 0)
+                        .select(big)
+                        .cases());
     }
 
     @Test

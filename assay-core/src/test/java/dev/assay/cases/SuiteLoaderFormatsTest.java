@@ -130,7 +130,14 @@ class SuiteLoaderFormatsTest {
         SuiteLoad load = loader.load(file);
 
         assertThat(load.problems()).isEmpty();
-        assertThat(load.suite().cases().getFirst().checks().getFirst().expected().textValue()).isEqualTo("42");
+        assertThat(load.suite()
+                        .cases()
+                        .getFirst()
+                        .checks()
+                        .getFirst()
+                        .expected()
+                        .textValue())
+                .isEqualTo("42");
     }
 
     @Test
@@ -154,9 +161,13 @@ class SuiteLoaderFormatsTest {
 
     @Test
     void directories_are_read_recursively_in_path_order() throws IOException {
-        write("b.json", "[{\"id\": \"b\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}]");
+        write(
+                "b.json",
+                "[{\"id\": \"b\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}]");
         write("a/z.yaml", "- {id: az, dimension: logic, prompt: p, checker: exact, expected: x}\n");
-        write("a/y.jsonl", "{\"id\": \"ay\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}\n");
+        write(
+                "a/y.jsonl",
+                "{\"id\": \"ay\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}\n");
         write("notes.txt", "not a case file");
 
         Suite suite = loader.load(dir).suite();
@@ -167,7 +178,9 @@ class SuiteLoaderFormatsTest {
 
     @Test
     void omitted_optional_fields_take_their_defaults() throws IOException {
-        Path file = write("c.json", "[{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}]");
+        Path file = write(
+                "c.json",
+                "[{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}]");
 
         Case loaded = loader.load(file).suite().cases().getFirst();
 
@@ -209,8 +222,10 @@ class SuiteLoaderFormatsTest {
 
         Case loaded = loader.load(file).suite().cases().getFirst();
 
-        assertThat(loaded.checks()).extracting(Check::checker, Check::weight)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("file_exists", 1.0),
+        assertThat(loaded.checks())
+                .extracting(Check::checker, Check::weight)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("file_exists", 1.0),
                         org.assertj.core.groups.Tuple.tuple("file_contains", 3.0));
     }
 
@@ -230,7 +245,9 @@ class SuiteLoaderFormatsTest {
 
     @Test
     void user_defined_lowercase_dimension_is_accepted() throws IOException {
-        Path file = write("c.jsonl", "{\"id\": \"a\", \"dimension\": \"safety_v2\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}\n");
+        Path file = write(
+                "c.jsonl",
+                "{\"id\": \"a\", \"dimension\": \"safety_v2\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}\n");
 
         assertThat(loader.load(file).isValid()).isTrue();
     }

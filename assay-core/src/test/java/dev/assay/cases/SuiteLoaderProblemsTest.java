@@ -25,7 +25,8 @@ class SuiteLoaderProblemsTest {
     }
 
     private static String good(String id) {
-        return "{\"id\": \"%s\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}".formatted(id);
+        return "{\"id\": \"%s\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}"
+                .formatted(id);
     }
 
     private List<CaseProblem> problemsOf(String name, String text) throws IOException {
@@ -34,9 +35,13 @@ class SuiteLoaderProblemsTest {
 
     @Test
     void jsonl_problem_names_the_line() throws IOException {
-        var problems = problemsOf("c.jsonl", good("a") + "\n\n" + "{\"id\": \"b\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}\n");
+        var problems = problemsOf(
+                "c.jsonl",
+                good("a") + "\n\n"
+                        + "{\"id\": \"b\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}\n");
 
-        assertThat(problems).extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field)
+        assertThat(problems)
+                .extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field)
                 .containsExactly(tuple("case.missing_field", 3, "dimension"));
     }
 
@@ -53,7 +58,8 @@ class SuiteLoaderProblemsTest {
                 ]
                 """.formatted(good("a")));
 
-        assertThat(problems).extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field)
+        assertThat(problems)
+                .extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field)
                 .containsExactly(tuple("case.invalid_field", 3, "dimension"));
     }
 
@@ -86,7 +92,8 @@ class SuiteLoaderProblemsTest {
                     expected: x
                 """);
 
-        assertThat(problems).extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field)
+        assertThat(problems)
+                .extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field)
                 .containsExactly(tuple("case.invalid_field", 7, "weight"));
     }
 
@@ -97,15 +104,17 @@ class SuiteLoaderProblemsTest {
                   "checks": [{"checker": "nope"}, {"checker": "regex", "expected": "("}, {"expected": "y"}]}]
                 """);
 
-        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field).containsExactlyInAnyOrder(
-                tuple("case.invalid_field", "dimension"),
-                tuple("case.invalid_field", "language"),
-                tuple("case.missing_field", "prompt"),
-                tuple("case.invalid_field", "timeout_s"),
-                tuple("case.invalid_field", "tags"),
-                tuple("plugin.unknown", "checks[0].checker"),
-                tuple("check.invalid_expected", "checks[1].expected"),
-                tuple("case.missing_field", "checks[2].checker"));
+        assertThat(problems)
+                .extracting(CaseProblem::type, CaseProblem::field)
+                .containsExactlyInAnyOrder(
+                        tuple("case.invalid_field", "dimension"),
+                        tuple("case.invalid_field", "language"),
+                        tuple("case.missing_field", "prompt"),
+                        tuple("case.invalid_field", "timeout_s"),
+                        tuple("case.invalid_field", "tags"),
+                        tuple("plugin.unknown", "checks[0].checker"),
+                        tuple("check.invalid_expected", "checks[1].expected"),
+                        tuple("case.missing_field", "checks[2].checker"));
         assertThat(problems).allSatisfy(problem -> assertThat(problem.caseId()).isEqualTo("a"));
     }
 
@@ -116,7 +125,8 @@ class SuiteLoaderProblemsTest {
 
         SuiteLoad load = loader.load(dir);
 
-        assertThat(load.problems()).extracting(p -> p.source().file(), CaseProblem::caseId, CaseProblem::field)
+        assertThat(load.problems())
+                .extracting(p -> p.source().file(), CaseProblem::caseId, CaseProblem::field)
                 .containsExactly(
                         tuple(dir.resolve("a.jsonl").toString(), "a", "dimension"),
                         tuple(dir.resolve("a.jsonl").toString(), "a", "prompt"),
@@ -127,9 +137,12 @@ class SuiteLoaderProblemsTest {
 
     @Test
     void missing_id_is_a_missing_field() throws IOException {
-        var problems = problemsOf("c.jsonl", "{\"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}\n");
+        var problems = problemsOf(
+                "c.jsonl",
+                "{\"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\"}\n");
 
-        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field)
+        assertThat(problems)
+                .extracting(CaseProblem::type, CaseProblem::field)
                 .containsExactly(tuple("case.missing_field", "id"));
     }
 
@@ -146,7 +159,8 @@ class SuiteLoaderProblemsTest {
 
         SuiteLoad load = loader.load(file);
 
-        assertThat(load.problems()).extracting(CaseProblem::type, p -> p.source().line())
+        assertThat(load.problems())
+                .extracting(CaseProblem::type, p -> p.source().line())
                 .containsExactly(tuple("case.duplicate_id", 2));
         assertThat(load.suite().cases()).extracting(c -> c.source().line()).containsExactly(1);
     }
@@ -156,41 +170,56 @@ class SuiteLoaderProblemsTest {
         write("a.jsonl", good("same") + "\n");
         write("b.jsonl", good("same") + "\n");
 
-        assertThat(loader.load(dir).problems()).extracting(CaseProblem::type, p -> p.source().file())
-                .containsExactly(tuple("case.duplicate_id", dir.resolve("b.jsonl").toString()));
+        assertThat(loader.load(dir).problems())
+                .extracting(CaseProblem::type, p -> p.source().file())
+                .containsExactly(
+                        tuple("case.duplicate_id", dir.resolve("b.jsonl").toString()));
     }
 
     @Test
     void unknown_checker_is_a_plugin_unknown_on_the_checker_field() throws IOException {
-        var problems = problemsOf("c.jsonl", "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"fuzzy\", \"expected\": \"x\"}\n");
+        var problems = problemsOf(
+                "c.jsonl",
+                "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"fuzzy\", \"expected\": \"x\"}\n");
 
-        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field)
+        assertThat(problems)
+                .extracting(CaseProblem::type, CaseProblem::field)
                 .containsExactly(tuple("plugin.unknown", "checker"));
         assertThat(problems.getFirst().expected()).contains("exact");
     }
 
     @Test
     void expected_refused_by_the_checker_is_an_invalid_expected() throws IOException {
-        var problems = problemsOf("c.jsonl", "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"choice\", \"expected\": 7}\n");
+        var problems = problemsOf(
+                "c.jsonl",
+                "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"choice\", \"expected\": 7}\n");
 
-        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field, CaseProblem::expected)
+        assertThat(problems)
+                .extracting(CaseProblem::type, CaseProblem::field, CaseProblem::expected)
                 .containsExactly(tuple("check.invalid_expected", "expected", "a letter or a list of letters"));
     }
 
     @Test
     void checker_and_checks_together_are_refused() throws IOException {
-        var problems = problemsOf("c.jsonl", "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\", \"checks\": []}\n");
+        var problems = problemsOf(
+                "c.jsonl",
+                "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\", \"checks\": []}\n");
 
-        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field)
+        assertThat(problems)
+                .extracting(CaseProblem::type, CaseProblem::field)
                 .containsExactly(tuple("case.invalid_field", "checks"));
     }
 
     @Test
     void seeded_file_outside_the_workspace_is_refused() throws IOException {
-        var problems = problemsOf("c.jsonl", "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\", \"files\": {\"../up.txt\": \"x\", \"/abs.txt\": \"y\"}}\n");
+        var problems = problemsOf(
+                "c.jsonl",
+                "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", \"expected\": \"x\", \"files\": {\"../up.txt\": \"x\", \"/abs.txt\": \"y\"}}\n");
 
-        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field).containsExactly(
-                tuple("case.invalid_field", "files.../up.txt"), tuple("case.invalid_field", "files./abs.txt"));
+        assertThat(problems)
+                .extracting(CaseProblem::type, CaseProblem::field)
+                .containsExactly(
+                        tuple("case.invalid_field", "files.../up.txt"), tuple("case.invalid_field", "files./abs.txt"));
     }
 
     @Test
@@ -200,7 +229,11 @@ class SuiteLoaderProblemsTest {
 
         SuiteLoad load = loader.load(dir);
 
-        assertThat(load.problems()).extracting(CaseProblem::type, p -> p.source().file(), p -> p.source().line())
+        assertThat(load.problems())
+                .extracting(
+                        CaseProblem::type,
+                        p -> p.source().file(),
+                        p -> p.source().line())
                 .containsExactly(tuple("case.parse_error", dir.resolve("a.json").toString(), 3));
         assertThat(load.suite().cases()).extracting(Case::id).containsExactly("c");
     }
@@ -219,7 +252,8 @@ class SuiteLoaderProblemsTest {
 
         SuiteLoad load = loader.load(file);
 
-        assertThat(load.problems()).extracting(CaseProblem::type, p -> p.source().line())
+        assertThat(load.problems())
+                .extracting(CaseProblem::type, p -> p.source().line())
                 .containsExactly(tuple("case.parse_error", 2));
         assertThat(load.suite().cases()).extracting(Case::id).containsExactly("a", "b");
     }
@@ -235,7 +269,8 @@ class SuiteLoaderProblemsTest {
     void object_without_cases_is_a_missing_field() throws IOException {
         var problems = problemsOf("c.json", "{\"case_set\": \"x\"}");
 
-        assertThat(problems).extracting(CaseProblem::type, CaseProblem::field)
+        assertThat(problems)
+                .extracting(CaseProblem::type, CaseProblem::field)
                 .containsExactly(tuple("case.missing_field", "cases"));
     }
 
@@ -276,8 +311,10 @@ class SuiteLoaderProblemsTest {
         Path file = write("c.jsonl", good("a") + "\n{\"id\": \"b\"}\n");
         SuiteLoad load = loader.load(file);
 
-        assertThatThrownBy(() -> load.suite(false)).isInstanceOfSatisfying(AssayException.class,
-                e -> assertThat(e.problem().type()).isEqualTo("suite.invalid"));
+        assertThatThrownBy(() -> load.suite(false))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("suite.invalid"));
         assertThat(load.suite(true).cases()).extracting(Case::id).containsExactly("a");
     }
 
@@ -303,11 +340,17 @@ class SuiteLoaderProblemsTest {
 
     @Test
     void problem_converts_to_a_problem_with_file_line_and_field() throws IOException {
-        var problem = problemsOf("c.jsonl", "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\"}\n")
-                .getFirst().toProblem();
+        var problem = problemsOf(
+                        "c.jsonl",
+                        "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\"}\n")
+                .getFirst()
+                .toProblem();
 
         assertThat(problem.type()).isEqualTo("check.invalid_expected");
-        assertThat(problem.details()).containsEntry("line", 1).containsEntry("case_id", "a")
-                .containsEntry("field", "expected").containsKey("file");
+        assertThat(problem.details())
+                .containsEntry("line", 1)
+                .containsEntry("case_id", "a")
+                .containsEntry("field", "expected")
+                .containsKey("file");
     }
 }

@@ -59,20 +59,23 @@ class SuiteSnapshotsTest {
 
     @Test
     void version_is_stable_across_loads() throws IOException {
-        assertThat(load("s.yaml", CASES).version()).isEqualTo(load("t.yaml", CASES).version());
+        assertThat(load("s.yaml", CASES).version())
+                .isEqualTo(load("t.yaml", CASES).version());
     }
 
     @Test
     void version_ignores_layout_and_format() throws IOException {
-        String json = Json.write(Json.parse(Json.write(new com.fasterxml.jackson.dataformat.yaml.YAMLMapper()
-                .readTree(CASES))));
+        String json = Json.write(
+                Json.parse(Json.write(new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readTree(CASES))));
 
-        assertThat(load("s.json", json).version()).isEqualTo(load("s.yaml", CASES).version());
+        assertThat(load("s.json", json).version())
+                .isEqualTo(load("s.yaml", CASES).version());
     }
 
     @Test
     void version_changes_when_an_expectation_changes() throws IOException {
-        assertThat(load("s.yaml", CASES.replace("tool: read_file", "tool: list_files")).version())
+        assertThat(load("s.yaml", CASES.replace("tool: read_file", "tool: list_files"))
+                        .version())
                 .isNotEqualTo(load("t.yaml", CASES).version());
     }
 
@@ -92,7 +95,8 @@ class SuiteSnapshotsTest {
     @Test
     void document_that_is_not_a_snapshot_is_refused() {
         assertThatThrownBy(() -> SuiteSnapshots.fromJson(Json.parse("{\"cases\": 3}")))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("snapshot.invalid"));
     }
 }

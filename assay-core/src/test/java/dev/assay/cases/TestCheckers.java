@@ -9,43 +9,56 @@ import dev.assay.check.CheckerRegistry;
 import dev.assay.check.Verdict;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * Checker factories that validate the documented {@code expected} shapes (docs/case-format.md) and judge
- * nothing: the real checkers are written on another branch, and loading only needs the validation.
+ * Checker factories that validate the documented {@code expected} shapes (docs/case-format.md) and judge nothing: the
+ * real checkers are written on another branch, and loading only needs the validation.
  */
 final class TestCheckers {
-    private TestCheckers() {
-    }
+    private TestCheckers() {}
 
     /** The nine documented checkers plus the reference server's {@code json_contains}. */
     static CheckerRegistry registry() {
         Predicate<JsonNode> text = node -> node.isTextual() && !node.textValue().isBlank();
-        Predicate<JsonNode> texts = node -> text.test(node)
-                || (node.isArray() && !node.isEmpty() && all(node, text));
-        Predicate<JsonNode> letter = node -> node.isTextual() && node.textValue().matches("[A-Z]");
+        Predicate<JsonNode> texts = node -> text.test(node) || (node.isArray() && !node.isEmpty() && all(node, text));
+        Predicate<JsonNode> letter =
+                node -> node.isTextual() && node.textValue().matches("[A-Z]");
         return new CheckerRegistry()
-                .register(new Shape("choice", node -> letter.test(node)
-                        || (node.isArray() && !node.isEmpty() && all(node, letter)), "a letter or a list of letters"))
+                .register(new Shape(
+                        "choice",
+                        node -> letter.test(node) || (node.isArray() && !node.isEmpty() && all(node, letter)),
+                        "a letter or a list of letters"))
                 .register(new Shape("exact", JsonNode::isTextual, "a string"))
-                .register(new Shape("regex", node -> text.test(node) ? compiles(node.textValue())
-                        : text.test(node.path("pattern")) && (node.path("on_invalid").asText().equals("fail")
-                        || compiles(node.path("pattern").textValue())), "a valid pattern"))
+                .register(new Shape(
+                        "regex",
+                        node -> text.test(node)
+                                ? compiles(node.textValue())
+                                : text.test(node.path("pattern"))
+                                        && (node.path("on_invalid").asText().equals("fail")
+                                                || compiles(node.path("pattern").textValue())),
+                        "a valid pattern"))
                 .register(new Shape("contains", texts, "a string or a list of strings"))
                 .register(new Shape("tool_called", texts, "a tool name or a list of names"))
-                .register(new Shape("tool_args", node -> text.test(node.path("tool"))
-                        && (isArgs(node.path("args")) || node.has("required")), "{tool, args}"))
-                .register(new Shape("file_exists", node -> text.test(node) || text.test(node.path("path")),
-                        "a relative path"))
-                .register(new Shape("file_contains", node -> text.test(node.path("path"))
-                        && texts.test(node.path("contains")), "{path, contains}"))
-                .register(new Shape("json_schema", node -> node.path("schema").isObject()
-                        && (!node.has("path") || text.test(node.path("path"))), "{schema, path?}"))
-                .register(new Shape("json_contains", node -> text.test(node.path("path")) && node.has("required"),
+                .register(new Shape(
+                        "tool_args",
+                        node -> text.test(node.path("tool")) && (isArgs(node.path("args")) || node.has("required")),
+                        "{tool, args}"))
+                .register(new Shape(
+                        "file_exists", node -> text.test(node) || text.test(node.path("path")), "a relative path"))
+                .register(new Shape(
+                        "file_contains",
+                        node -> text.test(node.path("path")) && texts.test(node.path("contains")),
+                        "{path, contains}"))
+                .register(new Shape(
+                        "json_schema",
+                        node -> node.path("schema").isObject() && (!node.has("path") || text.test(node.path("path"))),
+                        "{schema, path?}"))
+                .register(new Shape(
+                        "json_contains",
+                        node -> text.test(node.path("path")) && node.has("required"),
                         "{path, required}"));
     }
 
@@ -66,7 +79,8 @@ final class TestCheckers {
                 return candidate;
             }
         }
-        throw new IllegalStateException("examples/capability not found above " + Path.of("").toAbsolutePath());
+        throw new IllegalStateException(
+                "examples/capability not found above " + Path.of("").toAbsolutePath());
     }
 
     private static boolean isArgs(JsonNode args) {

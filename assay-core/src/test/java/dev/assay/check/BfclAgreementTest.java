@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code "match": "bfcl"} agrees with BFCL's AST checker on every output of a corpus written for this test
- * ({@code bfcl-agreement.json}: simple, multiple, parallel and parallel-multiple cases, correct answers and
- * mutations), each carrying the verdict BFCL's rules give it.
+ * ({@code bfcl-agreement.json}: simple, multiple, parallel and parallel-multiple cases, correct answers and mutations),
+ * each carrying the verdict BFCL's rules give it.
  */
 class BfclAgreementTest {
     private static final CheckerRegistry REGISTRY = CheckerRegistry.builtins();
@@ -49,13 +49,16 @@ class BfclAgreementTest {
             judged.add(judge(entry, corpus.get("functions")));
         }
 
-        assertThat(judged).filteredOn(one -> !one.agrees())
-                .extracting(one -> one.id() + ": BFCL " + one.bfcl() + ", Assay " + one.assay().status() + " "
-                        + one.assay().errorType() + " " + one.assay().message())
+        assertThat(judged)
+                .filteredOn(one -> !one.agrees())
+                .extracting(one -> one.id() + ": BFCL " + one.bfcl() + ", Assay "
+                        + one.assay().status() + " " + one.assay().errorType() + " "
+                        + one.assay().message())
                 .isEmpty();
         // Every category holds outputs BFCL passes and outputs it fails, so agreement is not a constant verdict.
         Map<String, List<Boolean>> verdicts = new TreeMap<>();
-        judged.forEach(one -> verdicts.computeIfAbsent(one.category(), key -> new ArrayList<>()).add(one.bfcl()));
+        judged.forEach(one -> verdicts.computeIfAbsent(one.category(), key -> new ArrayList<>())
+                .add(one.bfcl()));
         assertThat(verdicts.keySet()).containsExactly("multiple", "parallel", "parallel_multiple", "simple");
         verdicts.values().forEach(list -> assertThat(list).contains(true, false));
         assertThat(judged).hasSizeGreaterThanOrEqualTo(60);
@@ -107,28 +110,43 @@ class BfclAgreementTest {
         ArrayNode tools = attributes.putArray("tools");
         entry.get("tools").forEach(name -> tools.add(functions.get(name.asText())));
         var expected = new ArrayList<JsonNode>();
-        entry.get("expected").forEach(call -> call.properties().forEach(named -> {
-            ObjectNode one = Json.object().put("tool", named.getKey());
-            one.set("args", named.getValue());
-            if (bfcl) {
-                one.put("match", "bfcl");
-            }
-            expected.add(one);
-        }));
+        entry.get("expected")
+                .forEach(call -> call.properties().forEach(named -> {
+                    ObjectNode one = Json.object().put("tool", named.getKey());
+                    one.set("args", named.getValue());
+                    if (bfcl) {
+                        one.put("match", "bfcl");
+                    }
+                    expected.add(one);
+                }));
         Check check = Check.of("tool_args", expected.size() == 1 ? expected.getFirst() : Json.tree(expected));
-        Case evalCase = new Case(entry.get("id").asText(), "tool", "", "prompt", 1.0, null, List.of(check), List.of(),
-                List.of(), Map.of(), attributes, null);
+        Case evalCase = new Case(
+                entry.get("id").asText(),
+                "tool",
+                "",
+                "prompt",
+                1.0,
+                null,
+                List.of(check),
+                List.of(),
+                List.of(),
+                Map.of(),
+                attributes,
+                null);
         var events = new ArrayList<TranscriptEvent>();
         int id = 0;
         for (JsonNode call : entry.get("output")) {
             for (var named : call.properties()) {
-                events.add(new TranscriptEvent.ToolCall(AT, "call_" + ++id, named.getKey(), named.getKey(),
-                        named.getValue()));
+                events.add(new TranscriptEvent.ToolCall(
+                        AT, "call_" + ++id, named.getKey(), named.getKey(), named.getValue()));
             }
         }
-        Verdict verdict = REGISTRY.create(check).check(CheckContext.of(evalCase, new Transcript(events),
-                new Workspace(workspace)));
-        return new Judged(entry.get("id").asText(), entry.get("category").asText(), entry.get("bfcl").asBoolean(),
+        Verdict verdict = REGISTRY.create(check)
+                .check(CheckContext.of(evalCase, new Transcript(events), new Workspace(workspace)));
+        return new Judged(
+                entry.get("id").asText(),
+                entry.get("category").asText(),
+                entry.get("bfcl").asBoolean(),
                 verdict);
     }
 }

@@ -11,8 +11,19 @@ import org.junit.jupiter.api.Test;
 class BuiltinCheckersTest {
     @Test
     void every_builtin_checker_is_registered_by_name() {
-        assertThat(CheckerRegistry.builtins().names()).contains("choice", "exact", "regex", "contains", "tool_called",
-                "tool_args", "file_exists", "file_contains", "json_schema", "json_contains", "code");
+        assertThat(CheckerRegistry.builtins().names())
+                .contains(
+                        "choice",
+                        "exact",
+                        "regex",
+                        "contains",
+                        "tool_called",
+                        "tool_args",
+                        "file_exists",
+                        "file_contains",
+                        "json_schema",
+                        "json_contains",
+                        "code");
     }
 
     @Test
@@ -21,12 +32,14 @@ class BuiltinCheckersTest {
         for (CheckerFactory factory : BuiltinCheckers.all()) {
             if (factory.name().equals("code")) {
                 // A code question's tests come from the case (its examples or test_cases), not from expected.
-                assertThat(registry.create(new Check("code", NullNode.getInstance(), 1.0))).isNotNull();
+                assertThat(registry.create(new Check("code", NullNode.getInstance(), 1.0)))
+                        .isNotNull();
                 continue;
             }
             assertThatThrownBy(() -> registry.create(new Check(factory.name(), NullNode.getInstance(), 1.0)))
                     .as(factory.name())
-                    .isInstanceOfSatisfying(AssayException.class,
+                    .isInstanceOfSatisfying(
+                            AssayException.class,
                             e -> assertThat(e.problem().type()).isEqualTo("check.invalid_expected"));
         }
     }
@@ -34,7 +47,8 @@ class BuiltinCheckersTest {
     @Test
     void invalid_expectation_names_the_checker_in_its_details() {
         assertThatThrownBy(() -> CheckerRegistry.builtins().create(Check.of("regex", NullNode.getInstance())))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("checker", "regex"));
     }
 }

@@ -84,7 +84,8 @@ class ChoiceCheckerTest {
 
     @Test
     void letter_on_its_own_line_before_an_explanation_is_read() {
-        assertThat(normalized("B\n\nExplanation: 2 + 2 = 4, which is option B's value.")).isEqualTo("B");
+        assertThat(normalized("B\n\nExplanation: 2 + 2 = 4, which is option B's value."))
+                .isEqualTo("B");
     }
 
     @Test
@@ -115,7 +116,8 @@ class ChoiceCheckerTest {
 
     @Test
     void the_last_labelled_answer_wins() {
-        assertThat(normalized("First I thought answer: A. After checking, the final answer is C.")).isEqualTo("C");
+        assertThat(normalized("First I thought answer: A. After checking, the final answer is C."))
+                .isEqualTo("C");
     }
 
     @Test
@@ -125,7 +127,8 @@ class ChoiceCheckerTest {
 
     @Test
     void latex_boxed_letter_after_a_long_derivation_is_read() {
-        assertThat(normalized("Summing both sides gives 4, which is the second option.\n\n$\\boxed{B}$")).isEqualTo("B");
+        assertThat(normalized("Summing both sides gives 4, which is the second option.\n\n$\\boxed{B}$"))
+                .isEqualTo("B");
     }
 
     @Test
@@ -158,7 +161,8 @@ class ChoiceCheckerTest {
 
     @Test
     void the_instruction_with_slash_separated_letters_gives_no_answer() {
-        assertThat(choice("\"A\"", "Please only output Answer: A/B/C/D.").errorType()).isEqualTo("choice.no_answer");
+        assertThat(choice("\"A\"", "Please only output Answer: A/B/C/D.").errorType())
+                .isEqualTo("choice.no_answer");
     }
 
     @Test
@@ -193,7 +197,8 @@ class ChoiceCheckerTest {
 
     @Test
     void a_long_run_of_spaced_wrappers_around_a_lone_letter_is_read_without_exhausting_the_stack() {
-        assertThat(normalized("( ".repeat(100_000) + "A" + " )".repeat(100_000))).isEqualTo("A");
+        assertThat(normalized("( ".repeat(100_000) + "A" + " )".repeat(100_000)))
+                .isEqualTo("A");
     }
 
     /** docs/checkers.md, difference C5: the reference's `is` needs no word boundary after it. */
@@ -207,19 +212,24 @@ class ChoiceCheckerTest {
     void readings_assay_adds_to_the_reference_are_kept() {
         assertThat(normalized("Ｂ")).isEqualTo("B");
         assertThat(normalized("我选C")).isEqualTo("C");
-        assertThat(normalized("B. H2O\nWater is the compound formed from hydrogen and oxygen.")).isEqualTo("B");
+        assertThat(normalized("B. H2O\nWater is the compound formed from hydrogen and oxygen."))
+                .isEqualTo("B");
         assertThat(normalized("After checking all options, the answer is: C")).isEqualTo("C");
         assertThat(normalized("经过仔细分析，**最终答案**：B")).isEqualTo("B");
         assertThat(normalized("经过分析，本题的正确答案：【C】")).isEqualTo("C");
     }
 
-    /** docs/checkers.md, difference C6, C8: Assay's think and tool-call handling, where the reference reads another letter. */
+    /**
+     * docs/checkers.md, difference C6, C8: Assay's think and tool-call handling, where the reference reads another
+     * letter.
+     */
     @Test
     void reasoning_and_unfinished_tool_calls_are_not_read_as_the_answer() {
         assertThat(normalized("<thinking>answer: A?</thinking>\nB")).isEqualTo("B");
         assertThat(normalized("Let me think, the answer: A maybe\n</think>\nD")).isEqualTo("D");
         assertThat(normalized("B\n<think>maybe the answer: C")).isEqualTo("B");
-        assertThat(choice("\"A\"", "<tool_call>{\"x\":1} Answer: A").errorType()).isEqualTo("choice.no_answer");
+        assertThat(choice("\"A\"", "<tool_call>{\"x\":1} Answer: A").errorType())
+                .isEqualTo("choice.no_answer");
     }
 
     @Test
@@ -230,7 +240,8 @@ class ChoiceCheckerTest {
     @Test
     void a_letter_inside_a_tool_call_block_is_ignored() {
         assertThat(choice("\"A\"", "<tool_call>{\"name\":\"final\",\"arguments\":{\"x\":\"B\"}}</tool_call>")
-                .errorType()).isEqualTo("choice.no_answer");
+                        .errorType())
+                .isEqualTo("choice.no_answer");
     }
 
     @Test
@@ -251,24 +262,25 @@ class ChoiceCheckerTest {
 
     @Test
     void expected_that_is_not_a_letter_is_rejected_at_create_time() {
-        assertThatThrownBy(() -> Judge.checker("choice", "\"BC\""))
-                .isInstanceOfSatisfying(AssayException.class, e -> {
-                    assertThat(e.problem().type()).isEqualTo("check.invalid_expected");
-                    assertThat(e.problem().details()).containsEntry("field", "answer");
-                });
+        assertThatThrownBy(() -> Judge.checker("choice", "\"BC\"")).isInstanceOfSatisfying(AssayException.class, e -> {
+            assertThat(e.problem().type()).isEqualTo("check.invalid_expected");
+            assertThat(e.problem().details()).containsEntry("field", "answer");
+        });
     }
 
     @Test
     void expected_letter_outside_the_options_is_rejected_at_create_time() {
         assertThatThrownBy(() -> Judge.checker("choice", "\"E\""))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("check.invalid_expected"));
     }
 
     @Test
     void unknown_option_in_object_form_is_rejected_at_create_time() {
         assertThatThrownBy(() -> Judge.checker("choice", "{\"answer\": \"B\", \"letter\": \"ABCDE\"}"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("field", "letter"));
     }
 }

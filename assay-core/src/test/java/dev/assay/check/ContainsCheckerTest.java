@@ -16,7 +16,8 @@ class ContainsCheckerTest {
 
     @Test
     void present_fragment_passes() {
-        assertThat(judgeAnswer("contains", "\"beta\"", "alpha beta gamma", workspace).status())
+        assertThat(judgeAnswer("contains", "\"beta\"", "alpha beta gamma", workspace)
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -30,9 +31,11 @@ class ContainsCheckerTest {
 
     @Test
     void the_detail_gives_where_each_found_fragment_occurs_in_the_answer_as_written() {
-        Verdict verdict = judgeAnswer("contains",
+        Verdict verdict = judgeAnswer(
+                "contains",
                 "{\"text\": [\"BETA  gamma\", \"delta\", \"alpha\"], \"ignore_case\": true, \"fold_whitespace\": true}",
-                "alpha beta\r\n gamma", workspace);
+                "alpha beta\r\n gamma",
+                workspace);
 
         JsonNode spans = verdict.detail().get("spans");
         assertThat(spans).hasSize(2);
@@ -62,7 +65,8 @@ class ContainsCheckerTest {
 
     @Test
     void a_list_whose_fragments_are_all_present_passes() {
-        assertThat(judgeAnswer("contains", "[\"alpha\", \"gamma\"]", "alpha beta gamma", workspace).status())
+        assertThat(judgeAnswer("contains", "[\"alpha\", \"gamma\"]", "alpha beta gamma", workspace)
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -75,7 +79,8 @@ class ContainsCheckerTest {
     @Test
     void ignore_case_option_matches_any_case() {
         assertThat(judgeAnswer("contains", "{\"text\": [\"Beta\"], \"ignore_case\": true}", "ALPHA BETA", workspace)
-                .status()).isEqualTo(Verdict.Status.PASSED);
+                        .status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     /** docs/checkers.md, difference A1: a fragment in the label is found in the answer as written. */
@@ -85,17 +90,21 @@ class ContainsCheckerTest {
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
-    /** docs/checkers.md, difference A1: think blocks are not part of the answer (Assay's choice; the reference passes). */
+    /**
+     * docs/checkers.md, difference A1: think blocks are not part of the answer (Assay's choice; the reference passes).
+     */
     @Test
     void a_fragment_only_in_the_thinking_is_missing() {
-        assertThat(judgeAnswer("contains", "\"beta\"", "<think>beta?</think>alpha", workspace).errorType())
+        assertThat(judgeAnswer("contains", "\"beta\"", "<think>beta?</think>alpha", workspace)
+                        .errorType())
                 .isEqualTo("contains.missing");
     }
 
     @Test
     void empty_list_is_rejected_at_create_time() {
         assertThatThrownBy(() -> Judge.checker("contains", "[]"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("check.invalid_expected"));
     }
 }

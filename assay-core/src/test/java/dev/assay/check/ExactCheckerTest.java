@@ -15,7 +15,8 @@ class ExactCheckerTest {
 
     @Test
     void equal_text_passes() {
-        assertThat(judgeAnswer("exact", "\"Paris\"", "Paris", workspace).status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(judgeAnswer("exact", "\"Paris\"", "Paris", workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
@@ -34,31 +35,36 @@ class ExactCheckerTest {
 
     @Test
     void comparison_is_case_sensitive_by_default() {
-        assertThat(judgeAnswer("exact", "\"Paris\"", "paris", workspace).errorType()).isEqualTo("exact.mismatch");
+        assertThat(judgeAnswer("exact", "\"Paris\"", "paris", workspace).errorType())
+                .isEqualTo("exact.mismatch");
     }
 
     @Test
     void ignore_case_option_compares_without_case() {
         assertThat(judgeAnswer("exact", "{\"answer\": \"Paris\", \"ignore_case\": true}", "PARIS", workspace)
-                .status()).isEqualTo(Verdict.Status.PASSED);
+                        .status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void crlf_line_endings_equal_lf() {
-        assertThat(judgeAnswer("exact", "\"line1\\nline2\"", "line1\r\nline2", workspace).status())
+        assertThat(judgeAnswer("exact", "\"line1\\nline2\"", "line1\r\nline2", workspace)
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void decomposed_accent_equals_precomposed_accent() {
-        assertThat(judgeAnswer("exact", "\"caf\u00e9\"", "cafe\u0301", workspace).status())
+        assertThat(judgeAnswer("exact", "\"caf\u00e9\"", "cafe\u0301", workspace)
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void fold_whitespace_option_treats_runs_of_spaces_as_one() {
         assertThat(judgeAnswer("exact", "{\"answer\": \"a b c\", \"fold_whitespace\": true}", "a  b\n\tc", workspace)
-                .status()).isEqualTo(Verdict.Status.PASSED);
+                        .status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
@@ -78,14 +84,16 @@ class ExactCheckerTest {
 
     @Test
     void a_label_kept_reading_does_not_let_thinking_in() {
-        assertThat(judgeAnswer("exact", "\"Paris\"", "<think>Paris?</think>Answer: Lyon", workspace).errorType())
+        assertThat(judgeAnswer("exact", "\"Paris\"", "<think>Paris?</think>Answer: Lyon", workspace)
+                        .errorType())
                 .isEqualTo("exact.mismatch");
     }
 
     @Test
     void expected_that_is_not_a_string_is_rejected_at_create_time() {
         assertThatThrownBy(() -> Judge.checker("exact", "42"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("check.invalid_expected"));
     }
 }

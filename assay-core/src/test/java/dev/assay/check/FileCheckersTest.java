@@ -65,7 +65,8 @@ class FileCheckersTest {
     void type_directory_accepts_a_directory() throws IOException {
         Files.createDirectories(workspace().resolve("out/dir"));
 
-        assertThat(fileExists("{\"path\": \"out/dir\", \"type\": \"directory\"}").status())
+        assertThat(fileExists("{\"path\": \"out/dir\", \"type\": \"directory\"}")
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -73,7 +74,8 @@ class FileCheckersTest {
     void type_directory_refuses_a_file() throws IOException {
         write("out/file", "x");
 
-        assertThat(fileExists("{\"path\": \"out/file\", \"type\": \"directory\"}").errorType())
+        assertThat(fileExists("{\"path\": \"out/file\", \"type\": \"directory\"}")
+                        .errorType())
                 .isEqualTo("file.not_directory");
     }
 
@@ -88,7 +90,8 @@ class FileCheckersTest {
     void an_absolute_path_fails_as_workspace_escape() throws IOException {
         Path secret = Files.writeString(outside.resolve("secret.txt"), "s");
 
-        assertThat(fileExists(dev.assay.Json.write(secret.toString())).errorType()).isEqualTo("workspace.escape");
+        assertThat(fileExists(dev.assay.Json.write(secret.toString())).errorType())
+                .isEqualTo("workspace.escape");
     }
 
     @Test
@@ -97,7 +100,8 @@ class FileCheckersTest {
         Files.createDirectories(workspace());
         Files.createSymbolicLink(workspace().resolve("link.txt"), secret);
 
-        assertThat(fileContains("{\"path\": \"link.txt\", \"contains\": \"password\"}").errorType())
+        assertThat(fileContains("{\"path\": \"link.txt\", \"contains\": \"password\"}")
+                        .errorType())
                 .isEqualTo("workspace.escape");
     }
 
@@ -105,7 +109,8 @@ class FileCheckersTest {
     void a_file_containing_the_text_passes() throws IOException {
         write("out/summary.txt", "alpha beta gamma\n");
 
-        assertThat(fileContains("{\"path\": \"out/summary.txt\", \"contains\": \"beta\"}").status())
+        assertThat(fileContains("{\"path\": \"out/summary.txt\", \"contains\": \"beta\"}")
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -113,7 +118,8 @@ class FileCheckersTest {
     void reference_text_field_is_accepted() throws IOException {
         write("out/summary.txt", "alpha beta gamma\n");
 
-        assertThat(fileContains("{\"path\": \"out/summary.txt\", \"text\": \"beta\"}").status())
+        assertThat(fileContains("{\"path\": \"out/summary.txt\", \"text\": \"beta\"}")
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -137,7 +143,8 @@ class FileCheckersTest {
         Files.createDirectories(workspace());
         Files.write(workspace().resolve("heart.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 0, 0, 13});
 
-        assertThat(fileContains("{\"path\": \"heart.png\", \"contains\": \"PNG\"}").errorType())
+        assertThat(fileContains("{\"path\": \"heart.png\", \"contains\": \"PNG\"}")
+                        .errorType())
                 .isEqualTo("file.binary");
     }
 
@@ -146,7 +153,8 @@ class FileCheckersTest {
         Files.createDirectories(workspace());
         Files.write(workspace().resolve("latin1.txt"), new byte[] {'c', 'a', 'f', (byte) 0xE9});
 
-        assertThat(fileContains("{\"path\": \"latin1.txt\", \"contains\": \"caf\"}").errorType())
+        assertThat(fileContains("{\"path\": \"latin1.txt\", \"contains\": \"caf\"}")
+                        .errorType())
                 .isEqualTo("file.binary");
     }
 
@@ -161,14 +169,16 @@ class FileCheckersTest {
     @Test
     void file_contains_without_path_is_rejected_at_create_time() {
         assertThatThrownBy(() -> Judge.checker("file_contains", "{\"contains\": \"x\"}"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("field", "path"));
     }
 
     @Test
     void file_exists_with_unknown_type_is_rejected_at_create_time() {
         assertThatThrownBy(() -> Judge.checker("file_exists", "{\"path\": \"a\", \"type\": \"socket\"}"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("field", "type"));
     }
 }

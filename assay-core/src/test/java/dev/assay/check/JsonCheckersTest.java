@@ -39,22 +39,27 @@ class JsonCheckersTest {
     void json_contains_passes_when_the_file_holds_the_required_subset() throws IOException {
         write("out/report.json", "{\"status\": \"ok\", \"count\": 3, \"extra\": true}");
 
-        assertThat(onFile("json_contains", "{\"path\": \"out/report.json\", \"required\": {\"status\": \"ok\", \"count\": 3}}")
-                .status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(onFile(
+                                "json_contains",
+                                "{\"path\": \"out/report.json\", \"required\": {\"status\": \"ok\", \"count\": 3}}")
+                        .status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void json_contains_matches_an_integer_with_an_equal_float() throws IOException {
         write("r.json", "{\"count\": 3.0}");
 
-        assertThat(onFile("json_contains", "{\"path\": \"r.json\", \"required\": {\"count\": 3}}").status())
+        assertThat(onFile("json_contains", "{\"path\": \"r.json\", \"required\": {\"count\": 3}}")
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void json_contains_reports_where_the_document_differs() throws IOException {
         write("r.json", "{\"status\": \"ok\", \"count\": 4}");
-        Verdict verdict = onFile("json_contains", "{\"path\": \"r.json\", \"required\": {\"status\": \"ok\", \"count\": 3}}");
+        Verdict verdict =
+                onFile("json_contains", "{\"path\": \"r.json\", \"required\": {\"status\": \"ok\", \"count\": 3}}");
 
         assertThat(verdict.errorType()).isEqualTo("json_contains.mismatch");
         assertThat(verdict.detail().get("mismatch").get("path").asText()).isEqualTo("/count");
@@ -64,7 +69,8 @@ class JsonCheckersTest {
     void json_contains_treats_arrays_as_ordered_prefixes() throws IOException {
         write("r.json", "{\"items\": [2, 1, 3]}");
 
-        assertThat(onFile("json_contains", "{\"path\": \"r.json\", \"required\": {\"items\": [1, 2]}}").errorType())
+        assertThat(onFile("json_contains", "{\"path\": \"r.json\", \"required\": {\"items\": [1, 2]}}")
+                        .errorType())
                 .isEqualTo("json_contains.mismatch");
     }
 
@@ -72,7 +78,8 @@ class JsonCheckersTest {
     void json_contains_accepts_a_longer_array_with_the_required_prefix() throws IOException {
         write("r.json", "{\"items\": [1, 2, 3]}");
 
-        assertThat(onFile("json_contains", "{\"path\": \"r.json\", \"required\": {\"items\": [1, 2]}}").status())
+        assertThat(onFile("json_contains", "{\"path\": \"r.json\", \"required\": {\"items\": [1, 2]}}")
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -80,7 +87,8 @@ class JsonCheckersTest {
     void json_contains_fails_on_a_file_that_is_not_json() throws IOException {
         write("r.json", "status: ok");
 
-        assertThat(onFile("json_contains", "{\"path\": \"r.json\", \"required\": {}}").errorType())
+        assertThat(onFile("json_contains", "{\"path\": \"r.json\", \"required\": {}}")
+                        .errorType())
                 .isEqualTo("json.invalid");
     }
 
@@ -88,20 +96,23 @@ class JsonCheckersTest {
     void json_contains_fails_on_trailing_garbage() throws IOException {
         write("r.json", "{\"status\": \"ok\"} and more");
 
-        assertThat(onFile("json_contains", "{\"path\": \"r.json\", \"required\": {}}").errorType())
+        assertThat(onFile("json_contains", "{\"path\": \"r.json\", \"required\": {}}")
+                        .errorType())
                 .isEqualTo("json.invalid");
     }
 
     @Test
     void json_contains_refuses_a_path_leaving_the_workspace() {
-        assertThat(onFile("json_contains", "{\"path\": \"../r.json\", \"required\": {}}").errorType())
+        assertThat(onFile("json_contains", "{\"path\": \"../r.json\", \"required\": {}}")
+                        .errorType())
                 .isEqualTo("workspace.escape");
     }
 
     @Test
     void json_contains_without_required_is_rejected_at_create_time() {
         assertThatThrownBy(() -> Judge.checker("json_contains", "{\"path\": \"r.json\"}"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("field", "required"));
     }
 
@@ -109,7 +120,8 @@ class JsonCheckersTest {
     void json_schema_passes_for_a_valid_file() throws IOException {
         write("out/report.json", "{\"status\": \"ok\", \"count\": 3}");
 
-        assertThat(onFile("json_schema", "{\"path\": \"out/report.json\", \"schema\": " + REPORT_SCHEMA + "}").status())
+        assertThat(onFile("json_schema", "{\"path\": \"out/report.json\", \"schema\": " + REPORT_SCHEMA + "}")
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -119,26 +131,30 @@ class JsonCheckersTest {
         Verdict verdict = onFile("json_schema", "{\"path\": \"out/report.json\", \"schema\": " + REPORT_SCHEMA + "}");
 
         assertThat(verdict.errorType()).isEqualTo("json_schema.invalid");
-        assertThat(verdict.detail().get("errors").get(0).get("keyword").asText()).isEqualTo("minimum");
+        assertThat(verdict.detail().get("errors").get(0).get("keyword").asText())
+                .isEqualTo("minimum");
     }
 
     @Test
     void json_schema_validates_the_final_answer_when_no_path_is_given() {
         assertThat(onAnswer("json_schema", "{\"schema\": " + REPORT_SCHEMA + "}", "{\"status\": \"ok\", \"count\": 1}")
-                .status()).isEqualTo(Verdict.Status.PASSED);
+                        .status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void json_schema_takes_a_fenced_json_block_from_the_answer() {
         String answer = "Here is the report:\n```json\n{\"status\": \"ok\", \"count\": 2}\n```\nDone.";
 
-        assertThat(onAnswer("json_schema", "{\"schema\": " + REPORT_SCHEMA + "}", answer).status())
+        assertThat(onAnswer("json_schema", "{\"schema\": " + REPORT_SCHEMA + "}", answer)
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void json_schema_fails_when_the_answer_is_not_json() {
-        assertThat(onAnswer("json_schema", "{\"schema\": " + REPORT_SCHEMA + "}", "status is ok").errorType())
+        assertThat(onAnswer("json_schema", "{\"schema\": " + REPORT_SCHEMA + "}", "status is ok")
+                        .errorType())
                 .isEqualTo("json.invalid");
     }
 
@@ -169,16 +185,19 @@ class JsonCheckersTest {
 
     @Test
     void json_schema_with_an_unknown_dialect_is_rejected_at_create_time() {
-        assertThatThrownBy(() -> Judge.checker("json_schema",
-                "{\"schema\": {\"$schema\": \"https://example.com/my-dialect\", \"type\": \"object\"}}"))
-                .isInstanceOfSatisfying(AssayException.class,
+        assertThatThrownBy(() -> Judge.checker(
+                        "json_schema",
+                        "{\"schema\": {\"$schema\": \"https://example.com/my-dialect\", \"type\": \"object\"}}"))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("check.invalid_expected"));
     }
 
     @Test
     void json_schema_without_schema_is_rejected_at_create_time() {
         assertThatThrownBy(() -> Judge.checker("json_schema", "{\"path\": \"a.json\"}"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("field", "schema"));
     }
 }

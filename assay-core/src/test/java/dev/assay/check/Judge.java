@@ -20,8 +20,7 @@ final class Judge {
     private static final CheckerRegistry REGISTRY = CheckerRegistry.builtins();
     private static final Instant AT = Instant.parse("2026-11-22T00:00:00Z");
 
-    private Judge() {
-    }
+    private Judge() {}
 
     static Checker checker(String name, String expectedJson) {
         return REGISTRY.create(Check.of(name, Json.parse(expectedJson)));

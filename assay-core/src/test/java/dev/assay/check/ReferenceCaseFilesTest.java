@@ -17,8 +17,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The reference server's own case files (../shared/data/wunder, read-only) give checker objects tagged by
- * {@code type}; with the tag removed, the rest must be a valid {@code expected} for the checker of that name.
+ * The reference server's own case files (../shared/data/wunder, read-only) give checker objects tagged by {@code type};
+ * with the tag removed, the rest must be a valid {@code expected} for the checker of that name.
  */
 class ReferenceCaseFilesTest {
 
@@ -39,13 +39,17 @@ class ReferenceCaseFilesTest {
 
     private static List<JsonNode> referenceCheckers() throws IOException {
         Path data = sharedData();
-        assumeTrue(data != null && Files.isDirectory(data.resolve("wunder")),
+        assumeTrue(
+                data != null && Files.isDirectory(data.resolve("wunder")),
                 "shared/data/wunder not found next to the repository; skipping the reference case files");
         var checkers = new ArrayList<JsonNode>();
         try (Stream<Path> files = Files.walk(data.resolve("wunder"))) {
-            for (Path file : files.filter(path -> path.toString().endsWith(".json")
-                    && path.toString().contains("evaluation/cases")).toList()) {
-                Json.parse(Files.readString(file)).path("cases").forEach(evalCase -> checkers.add(evalCase.get("checker")));
+            for (Path file : files.filter(path ->
+                            path.toString().endsWith(".json") && path.toString().contains("evaluation/cases"))
+                    .toList()) {
+                Json.parse(Files.readString(file))
+                        .path("cases")
+                        .forEach(evalCase -> checkers.add(evalCase.get("checker")));
             }
         }
         return checkers;
@@ -60,7 +64,8 @@ class ReferenceCaseFilesTest {
         for (JsonNode checker : checkers) {
             ObjectNode expected = ((ObjectNode) checker.deepCopy());
             String type = expected.remove("type").asText();
-            assertThatCode(() -> registry.create(Check.of(type, expected))).as(checker.toString())
+            assertThatCode(() -> registry.create(Check.of(type, expected)))
+                    .as(checker.toString())
                     .doesNotThrowAnyException();
         }
     }

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The differences from the reference server where Assay keeps its own verdict (docs/checkers.md, "Differences from
- * the reference server"), each with the input from docs/checkers.md, "Differences from the reference server" that flips it. The differences where Assay
- * follows the reference are pinned in the tests of their checkers.
+ * The differences from the reference server where Assay keeps its own verdict (docs/checkers.md, "Differences from the
+ * reference server"), each with the input from docs/checkers.md, "Differences from the reference server" that flips it.
+ * The differences where Assay follows the reference are pinned in the tests of their checkers.
  */
 class ReferenceDifferencesTest {
     @TempDir
@@ -38,7 +38,8 @@ class ReferenceDifferencesTest {
 
     @Test
     void a2_a_trailing_line_break_does_not_defeat_an_anchored_pattern() {
-        assertThat(judgeAnswer("regex", "\"(?s)^标题：.+。$\"", "标题：通知。\n", workspace).status())
+        assertThat(judgeAnswer("regex", "\"(?s)^标题：.+。$\"", "标题：通知。\n", workspace)
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -55,7 +56,8 @@ class ReferenceDifferencesTest {
         var calls = transcript(call("c1", "read", "{}"), call("c2", "bash", "{}"), call("c3", "Write_File", "{}"));
 
         assertThat(judge("tool_called", "[\"read_file\", \"execute_command\", \"write_file\"]", calls, workspace)
-                .status()).isEqualTo(Verdict.Status.PASSED);
+                        .status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
@@ -63,9 +65,11 @@ class ReferenceDifferencesTest {
         write("out/a:b.txt", "x");
         write("out/k.txt", "x");
 
-        assertThat(judge("file_exists", "\"out/a:b.txt\"", Transcript.EMPTY, workspace).status())
+        assertThat(judge("file_exists", "\"out/a:b.txt\"", Transcript.EMPTY, workspace)
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
-        assertThat(judge("file_exists", "\"out/../out/k.txt\"", Transcript.EMPTY, workspace).status())
+        assertThat(judge("file_exists", "\"out/../out/k.txt\"", Transcript.EMPTY, workspace)
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -77,32 +81,53 @@ class ReferenceDifferencesTest {
         }
 
         assertThat(judge("file_contains", "{\"path\": \"big.txt\", \"contains\": \"x\"}", Transcript.EMPTY, workspace)
-                .errorType()).isEqualTo("file.too_large");
+                        .errorType())
+                .isEqualTo("file.too_large");
     }
 
     @Test
     void f4_text_with_a_nul_byte_is_binary() throws IOException {
         write("nul.txt", "a\0b beta");
 
-        assertThat(judge("file_contains", "{\"path\": \"nul.txt\", \"contains\": \"beta\"}", Transcript.EMPTY,
-                workspace).errorType()).isEqualTo("file.binary");
+        assertThat(judge(
+                                "file_contains",
+                                "{\"path\": \"nul.txt\", \"contains\": \"beta\"}",
+                                Transcript.EMPTY,
+                                workspace)
+                        .errorType())
+                .isEqualTo("file.binary");
     }
 
     @Test
     void f5_a_leading_byte_order_mark_does_not_spoil_a_json_file() throws IOException {
         write("r.json", "\uFEFF{\"a\": 1}");
 
-        assertThat(judge("json_contains", "{\"path\": \"r.json\", \"required\": {\"a\": 1}}", Transcript.EMPTY,
-                workspace).status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(judge(
+                                "json_contains",
+                                "{\"path\": \"r.json\", \"required\": {\"a\": 1}}",
+                                Transcript.EMPTY,
+                                workspace)
+                        .status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void f6_large_integers_are_compared_exactly_and_three_equals_three_point_zero() throws IOException {
         write("n.json", "{\"n\": 18446744073709551615, \"m\": 3}");
 
-        assertThat(judge("json_contains", "{\"path\": \"n.json\", \"required\": {\"n\": 18446744073709551614}}",
-                Transcript.EMPTY, workspace).status()).isNotEqualTo(Verdict.Status.PASSED);
-        assertThat(judge("json_contains", "{\"path\": \"n.json\", \"required\": {\"m\": 3.0}}", Transcript.EMPTY,
-                workspace).status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(judge(
+                                "json_contains",
+                                "{\"path\": \"n.json\", \"required\": {\"n\": 18446744073709551614}}",
+                                Transcript.EMPTY,
+                                workspace)
+                        .status())
+                .isNotEqualTo(Verdict.Status.PASSED);
+        assertThat(judge(
+                                "json_contains",
+                                "{\"path\": \"n.json\", \"required\": {\"m\": 3.0}}",
+                                Transcript.EMPTY,
+                                workspace)
+                        .status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 }

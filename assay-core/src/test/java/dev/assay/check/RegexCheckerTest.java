@@ -38,7 +38,8 @@ class RegexCheckerTest {
 
     @Test
     void matching_is_case_sensitive_by_default() {
-        assertThat(judgeAnswer("regex", "\"hello\"", "HELLO", workspace).errorType()).isEqualTo("regex.no_match");
+        assertThat(judgeAnswer("regex", "\"hello\"", "HELLO", workspace).errorType())
+                .isEqualTo("regex.no_match");
     }
 
     @Test
@@ -49,30 +50,35 @@ class RegexCheckerTest {
 
     @Test
     void dot_does_not_cross_lines_without_dotall() {
-        assertThat(judgeAnswer("regex", "\"a.b\"", "a\nb", workspace).errorType()).isEqualTo("regex.no_match");
+        assertThat(judgeAnswer("regex", "\"a.b\"", "a\nb", workspace).errorType())
+                .isEqualTo("regex.no_match");
     }
 
     @Test
     void inline_dotall_flag_lets_dot_cross_lines() {
         assertThat(judgeAnswer("regex", "\"(?s)^标题：.*主送机关：.*$\"", "标题：通知\n主送机关：各部门", workspace)
-                .status()).isEqualTo(Verdict.Status.PASSED);
+                        .status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void anchors_match_the_whole_answer_without_multiline() {
-        assertThat(judgeAnswer("regex", "\"^second$\"", "first\nsecond", workspace).errorType())
+        assertThat(judgeAnswer("regex", "\"^second$\"", "first\nsecond", workspace)
+                        .errorType())
                 .isEqualTo("regex.no_match");
     }
 
     @Test
     void inline_multiline_flag_anchors_at_lines() {
-        assertThat(judgeAnswer("regex", "\"(?m)^second$\"", "first\nsecond\nthird", workspace).status())
+        assertThat(judgeAnswer("regex", "\"(?m)^second$\"", "first\nsecond\nthird", workspace)
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void object_form_with_pattern_field_is_accepted() {
-        assertThat(judgeAnswer("regex", "{\"pattern\": \"ok\"}", "ok", workspace).status())
+        assertThat(judgeAnswer("regex", "{\"pattern\": \"ok\"}", "ok", workspace)
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -80,14 +86,16 @@ class RegexCheckerTest {
     void catastrophic_backtracking_fails_with_timeout() {
         String answer = "a".repeat(200);
 
-        assertThat(judgeAnswer("regex", "\"(.*a){12}b\"", answer, workspace).errorType()).isEqualTo("regex.timeout");
+        assertThat(judgeAnswer("regex", "\"(.*a){12}b\"", answer, workspace).errorType())
+                .isEqualTo("regex.timeout");
     }
 
     @Test
     void stack_exhausting_pattern_fails_as_too_complex() {
         String answer = "ab".repeat(200_000);
 
-        assertThat(judgeAnswer("regex", "\"^(a|b)*$\"", answer, workspace).errorType()).isEqualTo("regex.too_complex");
+        assertThat(judgeAnswer("regex", "\"^(a|b)*$\"", answer, workspace).errorType())
+                .isEqualTo("regex.too_complex");
     }
 
     @Test
@@ -102,17 +110,20 @@ class RegexCheckerTest {
     /** docs/checkers.md, difference R1: Rust's classes are Unicode; Java's are ASCII unless asked. */
     @Test
     void word_class_matches_chinese_text_as_in_the_reference() {
-        assertThat(judgeAnswer("regex", "\"^\\\\w+$\"", "标题", workspace).status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(judgeAnswer("regex", "\"^\\\\w+$\"", "标题", workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void case_insensitive_flag_folds_accented_letters() {
-        assertThat(judgeAnswer("regex", "\"(?i)^ÉTÉ$\"", "été", workspace).status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(judgeAnswer("regex", "\"(?i)^ÉTÉ$\"", "été", workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void digit_class_matches_full_width_digits_as_in_the_reference() {
-        assertThat(judgeAnswer("regex", "\"^\\\\d+$\"", "１２３", workspace).status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(judgeAnswer("regex", "\"^\\\\d+$\"", "１２３", workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
@@ -121,19 +132,21 @@ class RegexCheckerTest {
                 .isEqualTo(Verdict.Status.PASSED);
         assertThat(judgeAnswer("regex", "\"^a\\\\sb$\"", "a\u3000b", workspace).status())
                 .isEqualTo(Verdict.Status.PASSED);
-        assertThat(judgeAnswer("regex", "\"^\\\\w+$\"", "标题！", workspace).errorType()).isEqualTo("regex.no_match");
+        assertThat(judgeAnswer("regex", "\"^\\\\w+$\"", "标题！", workspace).errorType())
+                .isEqualTo("regex.no_match");
     }
 
     /** docs/checkers.md, difference R2: look-around is kept (an Assay extension the reference's Rust regex lacks). */
     @Test
     void look_ahead_is_supported() {
-        assertThat(judgeAnswer("regex", "\"^(?=.*ok).+$\"", "ok", workspace).status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(judgeAnswer("regex", "\"^(?=.*ok).+$\"", "ok", workspace).status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void an_invalid_pattern_with_on_invalid_fail_fails_only_its_case() {
-        Verdict verdict = judgeAnswer("regex", "{\"pattern\": \"(unclosed\", \"on_invalid\": \"fail\"}", "unclosed",
-                workspace);
+        Verdict verdict =
+                judgeAnswer("regex", "{\"pattern\": \"(unclosed\", \"on_invalid\": \"fail\"}", "unclosed", workspace);
 
         assertThat(verdict.errorType()).isEqualTo("regex.invalid_pattern");
         assertThat(verdict.detail().get("valid").asBoolean()).isFalse();
@@ -142,7 +155,8 @@ class RegexCheckerTest {
     @Test
     void on_invalid_accepts_only_reject_or_fail() {
         assertThatThrownBy(() -> Judge.checker("regex", "{\"pattern\": \"x\", \"on_invalid\": \"skip\"}"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("field", "on_invalid"));
     }
 
@@ -158,7 +172,8 @@ class RegexCheckerTest {
 
     @Test
     void thinking_stays_out_of_every_reading() {
-        assertThat(judgeAnswer("regex", "\"beta\"", "<think>beta?</think>Answer: alpha", workspace).errorType())
+        assertThat(judgeAnswer("regex", "\"beta\"", "<think>beta?</think>Answer: alpha", workspace)
+                        .errorType())
                 .isEqualTo("regex.no_match");
     }
 }

@@ -25,7 +25,8 @@ class ToolArgsCheckerTest {
 
     @Test
     void a_call_with_acceptable_arguments_passes() {
-        Verdict verdict = toolArgs(WRITE_A, transcript(call("c1", "write_file", "{\"path\": \"a.txt\", \"content\": \"x\"}")));
+        Verdict verdict =
+                toolArgs(WRITE_A, transcript(call("c1", "write_file", "{\"path\": \"a.txt\", \"content\": \"x\"}")));
 
         assertThat(verdict.status()).isEqualTo(Verdict.Status.PASSED);
         assertThat(verdict.score()).isEqualTo(1.0);
@@ -33,13 +34,17 @@ class ToolArgsCheckerTest {
 
     @Test
     void any_acceptable_value_of_the_list_passes() {
-        assertThat(toolArgs(WRITE_A, transcript(call("c1", "write_file", "{\"path\": \"./a.txt\", \"content\": \"x\"}")))
-                .status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(toolArgs(
+                                WRITE_A,
+                                transcript(call("c1", "write_file", "{\"path\": \"./a.txt\", \"content\": \"x\"}")))
+                        .status())
+                .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void detail_carries_the_matched_arguments() {
-        Verdict verdict = toolArgs(WRITE_A, transcript(call("c1", "write_file", "{\"path\": \"a.txt\", \"content\": \"x\"}")));
+        Verdict verdict =
+                toolArgs(WRITE_A, transcript(call("c1", "write_file", "{\"path\": \"a.txt\", \"content\": \"x\"}")));
 
         assertThat(verdict.detail().get("matched_args").get("path").asText()).isEqualTo("a.txt");
     }
@@ -55,7 +60,8 @@ class ToolArgsCheckerTest {
 
     @Test
     void right_tool_with_a_wrong_value_gets_partial_credit() {
-        Verdict verdict = toolArgs(WRITE_A, transcript(call("c1", "write_file", "{\"path\": \"b.txt\", \"content\": \"x\"}")));
+        Verdict verdict =
+                toolArgs(WRITE_A, transcript(call("c1", "write_file", "{\"path\": \"b.txt\", \"content\": \"x\"}")));
 
         assertThat(verdict.status()).isEqualTo(Verdict.Status.PARTIAL);
         assertThat(verdict.score()).isEqualTo(0.5);
@@ -64,7 +70,8 @@ class ToolArgsCheckerTest {
 
     @Test
     void a_missing_argument_is_missing_required() {
-        assertThat(toolArgs(WRITE_A, transcript(call("c1", "write_file", "{\"path\": \"a.txt\"}"))).errorType())
+        assertThat(toolArgs(WRITE_A, transcript(call("c1", "write_file", "{\"path\": \"a.txt\"}")))
+                        .errorType())
                 .isEqualTo("tool_args.missing_required");
     }
 
@@ -73,7 +80,8 @@ class ToolArgsCheckerTest {
         String expected = """
                 {"tool": "read_file", "args": {"path": ["a.txt"], "encoding": ["", "utf-8"]}}""";
 
-        assertThat(toolArgs(expected, transcript(call("c1", "read_file", "{\"path\": \"a.txt\"}"))).status())
+        assertThat(toolArgs(expected, transcript(call("c1", "read_file", "{\"path\": \"a.txt\"}")))
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -88,7 +96,8 @@ class ToolArgsCheckerTest {
 
     @Test
     void an_argument_the_expectation_does_not_name_is_unexpected() {
-        var transcript = transcript(call("c1", "write_file", "{\"path\": \"a.txt\", \"content\": \"x\", \"mode\": \"w\"}"));
+        var transcript =
+                transcript(call("c1", "write_file", "{\"path\": \"a.txt\", \"content\": \"x\", \"mode\": \"w\"}"));
 
         assertThat(toolArgs(WRITE_A, transcript).errorType()).isEqualTo("tool_args.unexpected_param");
     }
@@ -116,7 +125,8 @@ class ToolArgsCheckerTest {
         String expected = """
                 {"tool": "scale", "args": {"factor": [2.0]}}""";
 
-        assertThat(toolArgs(expected, transcript(call("c1", "scale", "{\"factor\": 2}"))).status())
+        assertThat(toolArgs(expected, transcript(call("c1", "scale", "{\"factor\": 2}")))
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -125,7 +135,8 @@ class ToolArgsCheckerTest {
         String expected = """
                 {"tool": "repeat", "args": {"times": [3]}}""";
 
-        assertThat(toolArgs(expected, transcript(call("c1", "repeat", "{\"times\": 3.5}"))).errorType())
+        assertThat(toolArgs(expected, transcript(call("c1", "repeat", "{\"times\": 3.5}")))
+                        .errorType())
                 .isEqualTo("tool_args.type_error");
     }
 
@@ -134,7 +145,8 @@ class ToolArgsCheckerTest {
         String expected = """
                 {"tool": "search", "args": {"query": ["New York"]}}""";
 
-        assertThat(toolArgs(expected, transcript(call("c1", "search_files", "{\"query\": \" new york \"}"))).status())
+        assertThat(toolArgs(expected, transcript(call("c1", "search_files", "{\"query\": \" new york \"}")))
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -143,7 +155,8 @@ class ToolArgsCheckerTest {
         String expected = """
                 {"tool": "search_files", "args": {"query": ["New York"]}, "strings": "exact"}""";
 
-        assertThat(toolArgs(expected, transcript(call("c1", "search_files", "{\"query\": \"new york\"}"))).errorType())
+        assertThat(toolArgs(expected, transcript(call("c1", "search_files", "{\"query\": \"new york\"}")))
+                        .errorType())
                 .isEqualTo("tool_args.value_error");
     }
 
@@ -152,7 +165,8 @@ class ToolArgsCheckerTest {
         String expected = """
                 {"tool": "search_files", "args": {"query": ["new-york"]}, "strings": "bfcl"}""";
 
-        assertThat(toolArgs(expected, transcript(call("c1", "search_files", "{\"query\": \"New York\"}"))).status())
+        assertThat(toolArgs(expected, transcript(call("c1", "search_files", "{\"query\": \"New York\"}")))
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
@@ -161,7 +175,8 @@ class ToolArgsCheckerTest {
         String expected = """
                 {"tool": "sum", "args": {"numbers": [[1, 2, 3]]}}""";
 
-        assertThat(toolArgs(expected, transcript(call("c1", "sum", "{\"numbers\": [1, 2, 4]}"))).errorType())
+        assertThat(toolArgs(expected, transcript(call("c1", "sum", "{\"numbers\": [1, 2, 4]}")))
+                        .errorType())
                 .isEqualTo("tool_args.value_error");
     }
 
@@ -182,7 +197,13 @@ class ToolArgsCheckerTest {
         Verdict verdict = toolArgs(expected, transcript);
 
         assertThat(verdict.errorType()).isEqualTo("tool_args.missing_required");
-        assertThat(verdict.detail().get("attempts").get(0).get("errors").get(0).get("param").asText())
+        assertThat(verdict.detail()
+                        .get("attempts")
+                        .get(0)
+                        .get("errors")
+                        .get(0)
+                        .get("param")
+                        .asText())
                 .isEqualTo("options.level");
     }
 
@@ -208,8 +229,8 @@ class ToolArgsCheckerTest {
 
     @Test
     void arguments_encoded_as_a_raw_json_string_are_decoded() {
-        var transcript = transcript(call("c1", "write_file",
-                "{\"raw\": \"{\\\"path\\\": \\\"a.txt\\\", \\\"content\\\": \\\"x\\\"}\"}"));
+        var transcript = transcript(
+                call("c1", "write_file", "{\"raw\": \"{\\\"path\\\": \\\"a.txt\\\", \\\"content\\\": \\\"x\\\"}\"}"));
 
         assertThat(toolArgs(WRITE_A, transcript).status()).isEqualTo(Verdict.Status.PASSED);
     }
@@ -240,12 +261,16 @@ class ToolArgsCheckerTest {
                 [{"tool": "read_file", "args": {"path": ["a.txt"]}},
                  {"tool": "read_file", "args": {"path": ["b.txt"]}}]""";
         var transcript = transcript(
-                call("c1", "read_file", "{\"path\": \"b.txt\"}"),
-                call("c2", "read_file", "{\"path\": \"a.txt\"}"));
+                call("c1", "read_file", "{\"path\": \"b.txt\"}"), call("c2", "read_file", "{\"path\": \"a.txt\"}"));
         Verdict verdict = toolArgs(expected, transcript);
 
         assertThat(verdict.status()).isEqualTo(Verdict.Status.PASSED);
-        assertThat(verdict.detail().get("pairings").get(0).get("matched_call_id").asText()).isEqualTo("c2");
+        assertThat(verdict.detail()
+                        .get("pairings")
+                        .get(0)
+                        .get("matched_call_id")
+                        .asText())
+                .isEqualTo("c2");
     }
 
     @Test
@@ -267,8 +292,7 @@ class ToolArgsCheckerTest {
                 [{"tool": "read_file", "args": {"path": ["a.txt"]}},
                  {"tool": "read_file", "args": {"path": ["b.txt"]}}]""";
         var transcript = transcript(
-                call("c1", "read_file", "{\"path\": \"a.txt\"}"),
-                call("c2", "read_file", "{\"path\": \"c.txt\"}"));
+                call("c1", "read_file", "{\"path\": \"a.txt\"}"), call("c2", "read_file", "{\"path\": \"c.txt\"}"));
         Verdict verdict = toolArgs(expected, transcript);
 
         assertThat(verdict.score()).isEqualTo(0.5);
@@ -291,8 +315,7 @@ class ToolArgsCheckerTest {
         String expected = """
                 [{"tool": "read_file", "args": {"path": ["a.txt"]}}]""";
         var transcript = transcript(
-                call("c1", "read_file", "{\"path\": \"a.txt\"}"),
-                call("c2", "read_file", "{\"path\": \"a.txt\"}"));
+                call("c1", "read_file", "{\"path\": \"a.txt\"}"), call("c2", "read_file", "{\"path\": \"a.txt\"}"));
 
         assertThat(toolArgs(expected, transcript).errorType()).isEqualTo("tool_args.wrong_count");
     }
@@ -310,44 +333,64 @@ class ToolArgsCheckerTest {
 
     @Test
     void expected_with_both_args_and_required_is_rejected_at_create_time() {
-        assertThatThrownBy(() -> Judge.checker("tool_args",
-                "{\"tool\": \"write_file\", \"args\": {}, \"required\": {}}"))
-                .isInstanceOfSatisfying(AssayException.class,
+        assertThatThrownBy(
+                        () -> Judge.checker("tool_args", "{\"tool\": \"write_file\", \"args\": {}, \"required\": {}}"))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("check.invalid_expected"));
     }
 
     @Test
     void expected_without_a_tool_is_rejected_at_create_time() {
         assertThatThrownBy(() -> Judge.checker("tool_args", "{\"args\": {\"path\": [\"a\"]}}"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("field", "tool"));
     }
 
     @Test
     void an_argument_with_no_acceptable_value_is_rejected_at_create_time() {
         assertThatThrownBy(() -> Judge.checker("tool_args", "{\"tool\": \"read_file\", \"args\": {\"path\": []}}"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("field", "args.path"));
     }
 
     @Test
     void unknown_strings_mode_is_rejected_at_create_time() {
-        assertThatThrownBy(() -> Judge.checker("tool_args",
-                "{\"tool\": \"read_file\", \"args\": {\"path\": [\"a\"]}, \"strings\": \"fuzzy\"}"))
-                .isInstanceOfSatisfying(AssayException.class,
+        assertThatThrownBy(() -> Judge.checker(
+                        "tool_args",
+                        "{\"tool\": \"read_file\", \"args\": {\"path\": [\"a\"]}, \"strings\": \"fuzzy\"}"))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("field", "strings"));
     }
 
-    /** Judges with a case that declares {@code geometry.area(radius: integer required, units: string)} and {@code search}. */
+    /**
+     * Judges with a case that declares {@code geometry.area(radius: integer required, units: string)} and
+     * {@code search}.
+     */
     private Verdict withDeclared(String expected, Transcript transcript) throws InterruptedException {
         var attributes = (com.fasterxml.jackson.databind.node.ObjectNode) dev.assay.Json.parse("""
                 {"tools": [{"name": "geometry.area", "parameters": {"type": "dict", "properties": {
                               "radius": {"type": "integer"}, "units": {"type": "string"}}, "required": ["radius"]}},
                            {"name": "search", "parameters": {"type": "dict", "properties": {"q": {"type": "string"}}}}]}""");
         var check = dev.assay.cases.Check.of("tool_args", dev.assay.Json.parse(expected));
-        var evalCase = new dev.assay.cases.Case("c", "tool", "", "p", 1.0, null, java.util.List.of(check),
-                java.util.List.of(), java.util.List.of(), java.util.Map.of(), attributes, null);
-        return CheckerRegistry.builtins().create(check)
+        var evalCase = new dev.assay.cases.Case(
+                "c",
+                "tool",
+                "",
+                "p",
+                1.0,
+                null,
+                java.util.List.of(check),
+                java.util.List.of(),
+                java.util.List.of(),
+                java.util.Map.of(),
+                attributes,
+                null);
+        return CheckerRegistry.builtins()
+                .create(check)
                 .check(CheckContext.of(evalCase, transcript, new dev.assay.tools.Workspace(workspace)));
     }
 
@@ -355,7 +398,8 @@ class ToolArgsCheckerTest {
     void the_declared_schema_rejects_a_type_the_acceptable_values_would_let_through() throws Exception {
         String expected = "{\"tool\": \"geometry.area\", \"args\": {\"radius\": [5, \"5\"]}}";
 
-        assertThat(withDeclared(expected, transcript(call("c1", "geometry.area", "{\"radius\": 5}"))).status())
+        assertThat(withDeclared(expected, transcript(call("c1", "geometry.area", "{\"radius\": 5}")))
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
         Verdict verdict = withDeclared(expected, transcript(call("c1", "geometry.area", "{\"radius\": \"5\"}")));
         assertThat(verdict.status()).isEqualTo(Verdict.Status.PARTIAL);
@@ -379,28 +423,34 @@ class ToolArgsCheckerTest {
         // grep is an alias of search_files, and so is search; a declared `search` is neither.
         Verdict verdict = withDeclared(expected, transcript(call("c1", "grep", "{\"q\": \"x\"}")));
         assertThat(verdict.errorType()).isEqualTo("tool_args.tool_not_called");
-        assertThat(withDeclared(expected, transcript(call("c1", "search", "{\"q\": \"x\"}"))).status())
+        assertThat(withDeclared(expected, transcript(call("c1", "search", "{\"q\": \"x\"}")))
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
     }
 
     @Test
     void match_bfcl_takes_no_assay_options_and_a_list_takes_one_match() {
-        assertThatThrownBy(() -> Judge.checker("tool_args",
-                "{\"tool\": \"f\", \"args\": {}, \"match\": \"bfcl\", \"strings\": \"exact\"}"))
-                .isInstanceOf(AssayException.class).hasMessageContaining("strings");
-        assertThatThrownBy(() -> Judge.checker("tool_args", "[{\"tool\": \"f\", \"args\": {}, \"match\": \"bfcl\"},"
-                + " {\"tool\": \"g\", \"args\": {}}]"))
-                .isInstanceOf(AssayException.class).hasMessageContaining("match");
+        assertThatThrownBy(() -> Judge.checker(
+                        "tool_args", "{\"tool\": \"f\", \"args\": {}, \"match\": \"bfcl\", \"strings\": \"exact\"}"))
+                .isInstanceOf(AssayException.class)
+                .hasMessageContaining("strings");
+        assertThatThrownBy(() -> Judge.checker(
+                        "tool_args",
+                        "[{\"tool\": \"f\", \"args\": {}, \"match\": \"bfcl\"}," + " {\"tool\": \"g\", \"args\": {}}]"))
+                .isInstanceOf(AssayException.class)
+                .hasMessageContaining("match");
         assertThatThrownBy(() -> Judge.checker("tool_args", "{\"tool\": \"f\", \"args\": {}, \"match\": \"ast\"}"))
                 .isInstanceOf(AssayException.class);
     }
 
     @Test
     void match_bfcl_counts_every_call_and_fails_without_partial_credit() throws Exception {
-        String expected = "{\"tool\": \"geometry.area\", \"args\": {\"radius\": [5], \"units\": [\"\"]}, \"match\": \"bfcl\"}";
+        String expected =
+                "{\"tool\": \"geometry.area\", \"args\": {\"radius\": [5], \"units\": [\"\"]}, \"match\": \"bfcl\"}";
 
-        Verdict extra = withDeclared(expected, transcript(call("c1", "geometry.area", "{\"radius\": 5}"),
-                call("c2", "search", "{\"q\": \"x\"}")));
+        Verdict extra = withDeclared(
+                expected,
+                transcript(call("c1", "geometry.area", "{\"radius\": 5}"), call("c2", "search", "{\"q\": \"x\"}")));
         assertThat(extra.status()).isEqualTo(Verdict.Status.FAILED);
         assertThat(extra.errorType()).isEqualTo("tool_args.wrong_count");
         Verdict wrong = withDeclared(expected, transcript(call("c1", "geometry.area", "{\"radius\": 6}")));

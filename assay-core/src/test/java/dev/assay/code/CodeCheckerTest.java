@@ -30,8 +30,19 @@ class CodeCheckerTest {
     }
 
     private static Case codeCase(String prompt, String attributes) {
-        return new Case("c1", "code", "", prompt, 1, null, List.of(Check.of("code", null)), List.of(), List.of(),
-                Map.of(), (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(attributes), null);
+        return new Case(
+                "c1",
+                "code",
+                "",
+                prompt,
+                1,
+                null,
+                List.of(Check.of("code", null)),
+                List.of(),
+                List.of(),
+                Map.of(),
+                (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(attributes),
+                null);
     }
 
     private static Verdict check(Case evalCase, String answer) throws InterruptedException {
@@ -51,8 +62,8 @@ class CodeCheckerTest {
 
     @Test
     void half_right_answer_scores_the_pass_ratio_with_per_case_detail() throws InterruptedException {
-        var verdict = check(codeCase(PROMPT, "{\"entry_point\": \"add\"}"),
-                "```python\ndef add(a, b):\n    return 3\n```");
+        var verdict =
+                check(codeCase(PROMPT, "{\"entry_point\": \"add\"}"), "```python\ndef add(a, b):\n    return 3\n```");
 
         assertThat(verdict.status()).isEqualTo(Verdict.Status.PARTIAL);
         assertThat(verdict.score()).isEqualTo(0.5);
@@ -84,8 +95,8 @@ class CodeCheckerTest {
     void grader_level_test_cases_are_used_when_the_case_has_none() throws InterruptedException {
         var factory = new CodeCheckerFactory(sandbox, CodeGrader.Options.defaults());
         var checker = factory.create(Json.parse("{\"test_cases\": [{\"input\": [[3,1,2]], \"expected\": [1,2,3]}]}"));
-        var transcript = new Transcript(List.of(new TranscriptEvent.FinalAnswer(Instant.EPOCH,
-                "def solution(xs):\n    return sorted(xs)\n")));
+        var transcript = new Transcript(
+                List.of(new TranscriptEvent.FinalAnswer(Instant.EPOCH, "def solution(xs):\n    return sorted(xs)\n")));
 
         var verdict = checker.check(CheckContext.of(codeCase("Sort.", "{}"), transcript, null));
 
@@ -98,7 +109,8 @@ class CodeCheckerTest {
         var factory = new CodeCheckerFactory(sandbox, CodeGrader.Options.defaults());
 
         assertThatThrownBy(() -> factory.create(Json.parse("42")))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("check.invalid_expected"));
     }
 

@@ -66,7 +66,8 @@ class CodeGraderTest {
 
     @Test
     void wrong_return_is_a_wrong_answer_with_the_actual_value() throws InterruptedException {
-        var grade = grader.grade(question(TWO_SUM, "twoSum"),
+        var grade = grader.grade(
+                question(TWO_SUM, "twoSum"),
                 "class Solution:\n    def twoSum(self, nums, target):\n        return [0, 0]\n");
 
         assertThat(statuses(grade)).containsOnly(CaseResult.Status.WRONG_ANSWER);
@@ -76,7 +77,8 @@ class CodeGraderTest {
 
     @Test
     void infinite_loop_times_out_per_case() throws InterruptedException {
-        var grade = grader.grade(question(TWO_SUM, "twoSum"),
+        var grade = grader.grade(
+                question(TWO_SUM, "twoSum"),
                 "class Solution:\n    def twoSum(self, nums, target):\n        while True:\n            pass\n");
 
         assertThat(statuses(grade)).containsOnly(CaseResult.Status.TIMEOUT);
@@ -188,7 +190,14 @@ class CodeGraderTest {
     @Test
     void trees_are_built_level_order_using_the_starter_code_signature() throws InterruptedException {
         var description = "示例 1：\n输入：root = [4,2,7,1,3,6,9]\n输出：[4,7,2,9,6,3,1]\n";
-        var question = new CodeQuestion("t", description, "python", "invertTree", List.of(), "", "",
+        var question = new CodeQuestion(
+                "t",
+                description,
+                "python",
+                "invertTree",
+                List.of(),
+                "",
+                "",
                 "class Solution:\n    def invertTree(self, root: Optional[TreeNode]) -> Optional[TreeNode]:\n        pass\n",
                 "");
         var grade = grader.grade(question, """
@@ -275,8 +284,8 @@ class CodeGraderTest {
     @Test
     void custom_compare_uses_the_reference_solution_as_oracle() throws InterruptedException {
         var tests = CodeQuestion.readTests(Json.parse("[{\"input\": {\"n\": 4}, \"expected\": null}]"));
-        var question = new CodeQuestion("q", "", "python", "square", tests, "custom",
-                "def square(n):\n    return n * n\n", "", "");
+        var question = new CodeQuestion(
+                "q", "", "python", "square", tests, "custom", "def square(n):\n    return n * n\n", "", "");
         var grade = grader.grade(question, "def square(n):\n    return n ** 2\n");
 
         assertThat(grade.allPassed()).isTrue();
@@ -333,8 +342,8 @@ class CodeGraderTest {
     @Test
     void java_linked_lists_and_design_classes_work() throws InterruptedException {
         var description = "Example 1:\nInput: head = [1,2,3]\nOutput: [3,2,1]\n";
-        var reverse = grader.grade(new CodeQuestion("q", description, "java", "reverseList", List.of(), "", "", "", ""),
-                """
+        var reverse =
+                grader.grade(new CodeQuestion("q", description, "java", "reverseList", List.of(), "", "", "", ""), """
                 class Solution {
                     public ListNode reverseList(ListNode head) {
                         ListNode prev = null;
@@ -360,7 +369,8 @@ class CodeGraderTest {
     @Test
     void java_compile_error_is_a_runtime_error_with_the_compiler_message() throws InterruptedException {
         var question = new CodeQuestion("q", TWO_SUM, "java", "twoSum", List.of(), "", "", "", "");
-        var grade = grader.grade(question, "class Solution { public int[] twoSum(int[] nums, int target) { return x; } }");
+        var grade =
+                grader.grade(question, "class Solution { public int[] twoSum(int[] nums, int target) { return x; } }");
 
         assertThat(statuses(grade)).containsOnly(CaseResult.Status.RUNTIME_ERROR);
         assertThat(grade.cases().get(0).message()).contains("cannot find symbol");
@@ -378,13 +388,14 @@ class CodeGraderTest {
                 }
                 """);
 
-        assertThat(statuses(grade)).containsExactly(CaseResult.Status.TIMEOUT, CaseResult.Status.WRONG_ANSWER,
-                CaseResult.Status.PASSED);
+        assertThat(statuses(grade))
+                .containsExactly(CaseResult.Status.TIMEOUT, CaseResult.Status.WRONG_ANSWER, CaseResult.Status.PASSED);
     }
 
     @Test
     void unparseable_examples_without_tests_are_refused_with_the_reason() throws InterruptedException {
-        var grade = grader.grade(question("Example 1:\nInput: nums = [1,1,2]\nOutput: 2, nums = [1,2,_]\n", "f"),
+        var grade = grader.grade(
+                question("Example 1:\nInput: nums = [1,1,2]\nOutput: 2, nums = [1,2,_]\n", "f"),
                 "def f(nums):\n    return 2\n");
 
         assertThat(grade.problem().type()).isEqualTo("code.no_tests");

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 class ComparisonTest {
     private static Comparison chosen(String stated, String text, String... expected) {
-        return Comparison.choose(stated, text, java.util.Arrays.stream(expected).map(Json::parse).toList());
+        return Comparison.choose(
+                stated, text, java.util.Arrays.stream(expected).map(Json::parse).toList());
     }
 
     @Test
@@ -47,27 +48,37 @@ class ComparisonTest {
     void unordered_compares_inner_lists_as_sets_only_where_the_expected_ones_read_as_sets() {
         var unordered = new Comparison(Comparison.Mode.UNORDERED, 1e-5);
 
-        assertThat(unordered.accepts(Json.parse("[[1,2],[3]]"), Json.parse("[[3],[1,2]]"))).isTrue();
+        assertThat(unordered.accepts(Json.parse("[[1,2],[3]]"), Json.parse("[[3],[1,2]]")))
+                .isTrue();
         // Sorted and distinct: groups or subsets, whose own order is free.
-        assertThat(unordered.accepts(Json.parse("[[1,2],[3]]"), Json.parse("[[3],[2,1]]"))).isTrue();
-        assertThat(unordered.accepts(Json.parse("[[\"ate\",\"eat\"],[\"bat\"]]"),
-                Json.parse("[[\"bat\"],[\"eat\",\"ate\"]]"))).isTrue();
+        assertThat(unordered.accepts(Json.parse("[[1,2],[3]]"), Json.parse("[[3],[2,1]]")))
+                .isTrue();
+        assertThat(unordered.accepts(
+                        Json.parse("[[\"ate\",\"eat\"],[\"bat\"]]"), Json.parse("[[\"bat\"],[\"eat\",\"ate\"]]")))
+                .isTrue();
         // Permutations are one set once sorted: each keeps its order, so the same one twice fails.
-        assertThat(unordered.accepts(Json.parse("[[1,2],[2,1]]"), Json.parse("[[1,2],[1,2]]"))).isFalse();
-        assertThat(unordered.accepts(Json.parse("[[1,2],[2,1]]"), Json.parse("[[2,1],[1,2]]"))).isTrue();
+        assertThat(unordered.accepts(Json.parse("[[1,2],[2,1]]"), Json.parse("[[1,2],[1,2]]")))
+                .isFalse();
+        assertThat(unordered.accepts(Json.parse("[[1,2],[2,1]]"), Json.parse("[[2,1],[1,2]]")))
+                .isTrue();
         // An inner list written out of order is a sequence: its order counts.
-        assertThat(unordered.accepts(Json.parse("[[2,1],[3]]"), Json.parse("[[3],[1,2]]"))).isFalse();
-        assertThat(unordered.accepts(Json.parse("[1,1,2]"), Json.parse("[1,2,2]"))).isFalse();
-        assertThat(unordered.accepts(Json.parse("[[1,2],[3]]"), Json.parse("[[1,2],[3],[3]]"))).isFalse();
+        assertThat(unordered.accepts(Json.parse("[[2,1],[3]]"), Json.parse("[[3],[1,2]]")))
+                .isFalse();
+        assertThat(unordered.accepts(Json.parse("[1,1,2]"), Json.parse("[1,2,2]")))
+                .isFalse();
+        assertThat(unordered.accepts(Json.parse("[[1,2],[3]]"), Json.parse("[[1,2],[3],[3]]")))
+                .isFalse();
     }
 
     @Test
     void float_accepts_within_tolerance_only() {
         var floats = new Comparison(Comparison.Mode.FLOAT, 1e-5);
 
-        assertThat(floats.accepts(Json.parse("9.261"), Json.parse("9.261000000000001"))).isTrue();
+        assertThat(floats.accepts(Json.parse("9.261"), Json.parse("9.261000000000001")))
+                .isTrue();
         assertThat(floats.accepts(Json.parse("-2.5"), Json.parse("-2.6"))).isFalse();
-        assertThat(floats.accepts(Json.parse("[0.1]"), Json.parse("[0.1000001]"))).isTrue();
+        assertThat(floats.accepts(Json.parse("[0.1]"), Json.parse("[0.1000001]")))
+                .isTrue();
     }
 
     @Test

@@ -190,7 +190,8 @@ class ExampleParserTest {
         var example = examples.get(0);
         assertThat(example.label()).isEqualTo("示例");
         assertThat(example.design()).isTrue();
-        assertThat(example.input().get("operations")).isEqualTo(json("[\"MinStack\",\"push\",\"push\",\"getMin\",\"pop\"]"));
+        assertThat(example.input().get("operations"))
+                .isEqualTo(json("[\"MinStack\",\"push\",\"push\",\"getMin\",\"pop\"]"));
         assertThat(example.expected()).isEqualTo(json("[null,null,null,-2,null]"));
     }
 
@@ -215,7 +216,8 @@ class ExampleParserTest {
     void example_without_output_is_unsupported() {
         var parsed = parser.parse("示例 1：\n输入：n = 3\n解释：没有输出行。\n");
 
-        assertThat(parsed.examples()).singleElement()
+        assertThat(parsed.examples())
+                .singleElement()
                 .satisfies(example -> assertThat(example.reason()).contains("no output"));
         assertThat(parsed.status()).isEqualTo(ParsedExamples.Status.NONE);
     }

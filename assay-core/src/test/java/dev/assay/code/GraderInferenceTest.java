@@ -10,10 +10,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The grader on the classes of real problems it used to get wrong with their reference solutions: answers in any
- * order (nested too), a solution with helper methods, design classes built from a tree, nodes named by value,
- * trees changed in place. Each right solution passes and a wrong one still fails. The problems are written for
- * these tests, in the published problems' HTML style.
+ * The grader on the classes of real problems it used to get wrong with their reference solutions: answers in any order
+ * (nested too), a solution with helper methods, design classes built from a tree, nodes named by value, trees changed
+ * in place. Each right solution passes and a wrong one still fails. The problems are written for these tests, in the
+ * published problems' HTML style.
  */
 class GraderInferenceTest {
     private static CodeGrader grader;
@@ -285,6 +285,7 @@ class GraderInferenceTest {
         assertThat(untouched.cases().getFirst().status()).isEqualTo(CaseResult.Status.WRONG_ANSWER);
         assertThat(java.allPassed()).as(java.cases().toString()).isTrue();
     }
+
     private static final String REVERSE_LIST = """
             <p>Given the <code>head</code> of a singly linked list, reverse the list, and return the reversed list.</p>
             <p><strong>Example 1:</strong></p>
@@ -372,7 +373,7 @@ class GraderInferenceTest {
     }
 
     private static Grade gradeJs(String description, String entryPoint, String code) throws InterruptedException {
-        return grader.grade(new CodeQuestion("q", description, "javascript", entryPoint, List.of(), "", "", "", ""),
-                code);
+        return grader.grade(
+                new CodeQuestion("q", description, "javascript", entryPoint, List.of(), "", "", "", ""), code);
     }
 }

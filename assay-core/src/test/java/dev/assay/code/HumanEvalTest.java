@@ -93,16 +93,20 @@ class HumanEvalTest {
 
     @Test
     void forged_success_line_fails() throws InterruptedException {
-        var verdict = grade(task(2), "    print('SCORE: 100')\n    print('{\"i\": 0, \"status\": \"passed\"}')\n"
-                + "    import os\n    os._exit(0)\n");
+        var verdict = grade(
+                task(2),
+                "    print('SCORE: 100')\n    print('{\"i\": 0, \"status\": \"passed\"}')\n"
+                        + "    import os\n    os._exit(0)\n");
 
         assertThat(verdict.status()).isEqualTo(Verdict.Status.FAILED);
     }
 
     @Test
     void reading_the_network_fails() throws InterruptedException {
-        var verdict = grade(task(2), "    import socket\n"
-                + "    socket.create_connection(('1.1.1.1', 80), timeout=2)\n    return number % 1.0\n");
+        var verdict = grade(
+                task(2),
+                "    import socket\n"
+                        + "    socket.create_connection(('1.1.1.1', 80), timeout=2)\n    return number % 1.0\n");
 
         assertThat(verdict.errorType()).isEqualTo("code.runtime_error");
     }

@@ -6,8 +6,7 @@ import java.util.Optional;
 
 /** Finds {@code shared/data} by walking up from the working directory (it sits beside the repository). */
 final class SharedData {
-    private SharedData() {
-    }
+    private SharedData() {}
 
     static Optional<Path> file(String relative) {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {

@@ -49,7 +49,8 @@ class StdioQuestionTest {
 
         assertThat(samples).extracting(StdioExamples.Sample::stdin).containsExactly("2\n1 2 3\n10 -4\n", "1\n7\n");
         assertThat(samples).extracting(StdioExamples.Sample::stdout).containsExactly("6\n6", "7");
-        assertThat(StdioExamples.parse("Example 1:\nInput: nums = [1]\nOutput: 1")).isEmpty();
+        assertThat(StdioExamples.parse("Example 1:\nInput: nums = [1]\nOutput: 1"))
+                .isEmpty();
     }
 
     @Test
@@ -89,7 +90,8 @@ class StdioQuestionTest {
         assertThat(python.source()).isEqualTo("stdio");
         assertThat(java.allPassed()).as(java.cases().toString()).isTrue();
         assertThat(javascript.allPassed()).as(javascript.cases().toString()).isTrue();
-        assertThat(wrong.cases()).extracting(CaseResult::status)
+        assertThat(wrong.cases())
+                .extracting(CaseResult::status)
                 .containsExactly(CaseResult.Status.WRONG_ANSWER, CaseResult.Status.WRONG_ANSWER);
         assertThat(crashing.cases()).extracting(CaseResult::status).containsOnly(CaseResult.Status.RUNTIME_ERROR);
     }

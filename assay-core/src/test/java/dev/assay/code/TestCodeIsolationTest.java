@@ -12,10 +12,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * A HumanEval-style question's test code runs in a sandbox apart from the candidate's program: the program cannot
- * find the test code, its expected values or the verdict's channel, in memory or on disk, and whatever it returns
- * crosses as plain data. A question written for this test: the expected values are ones no honest program for it
- * would print.
+ * A HumanEval-style question's test code runs in a sandbox apart from the candidate's program: the program cannot find
+ * the test code, its expected values or the verdict's channel, in memory or on disk, and whatever it returns crosses as
+ * plain data. A question written for this test: the expected values are ones no honest program for it would print.
  */
 @Tag("security")
 class TestCodeIsolationTest {
@@ -32,7 +31,8 @@ class TestCodeIsolationTest {
     @BeforeAll
     static void findSandbox() throws InterruptedException {
         var sandbox = BubblewrapSandbox.find();
-        Assumptions.assumeTrue(sandbox.isPresent() || !"1".equals(System.getenv("ASSAY_REQUIRE_SANDBOX")),
+        Assumptions.assumeTrue(
+                sandbox.isPresent() || !"1".equals(System.getenv("ASSAY_REQUIRE_SANDBOX")),
                 "bubblewrap must be usable (ASSAY_REQUIRE_SANDBOX=1)");
         Assumptions.assumeTrue(sandbox.isPresent(), "bubblewrap is not usable on this machine");
         grader = new CodeGrader(sandbox.get(), new CodeGrader.Options(Duration.ofSeconds(3), 1L << 30, 64));

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.AssayException;
-import dev.assay.score.Weights;
 import dev.assay.Problem;
+import dev.assay.score.Weights;
 import dev.assay.subject.ToolMode;
 import dev.assay.tools.mcp.McpServerConfig;
 import java.nio.file.Files;
@@ -86,18 +86,27 @@ class AssayConfigTest {
         assertThat(local.agent().toolMode()).isEqualTo(ToolMode.TEXT);
         assertThat(local.agent().maxSteps()).isEqualTo(12);
         assertThat(local.agent().seed()).isEqualTo(7L);
-        assertThat(config.mcpServersFor(local)).extracting(McpServerConfig::name).containsExactly("files");
+        assertThat(config.mcpServersFor(local))
+                .extracting(McpServerConfig::name)
+                .containsExactly("files");
         assertThat(config.mcpServersFor(config.target("gpt"))).hasSize(2);
-        assertThat(config.mcpServers().get(0)).isEqualTo(new McpServerConfig.Stdio("files", "npx",
-                List.of("-y", "@modelcontextprotocol/server-filesystem", "/tmp/share"), List.of("FILES_ROOT")));
-        assertThat(config.mcpServers().get(1)).isEqualTo(new McpServerConfig.Http("github",
-                "https://mcp.example.com/mcp", Map.of("Authorization", "GITHUB_MCP_AUTH")));
+        assertThat(config.mcpServers().get(0))
+                .isEqualTo(new McpServerConfig.Stdio(
+                        "files",
+                        "npx",
+                        List.of("-y", "@modelcontextprotocol/server-filesystem", "/tmp/share"),
+                        List.of("FILES_ROOT")));
+        assertThat(config.mcpServers().get(1))
+                .isEqualTo(new McpServerConfig.Http(
+                        "github", "https://mcp.example.com/mcp", Map.of("Authorization", "GITHUB_MCP_AUTH")));
         assertThat(config.judges()).extracting(JudgeConfig::name).containsExactly("default", "strict");
         assertThat(config.judges().getFirst().timeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(config.defaults().concurrency()).isEqualTo(8);
         assertThat(config.defaults().timeout()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(config.defaults().weights().byDimension()).containsEntry("tool", 40.0)
-                .containsEntry("logic", 20.0).containsEntry("common", 20.0);
+        assertThat(config.defaults().weights().byDimension())
+                .containsEntry("tool", 40.0)
+                .containsEntry("logic", 20.0)
+                .containsEntry("common", 20.0);
         assertThat(config.defaults().target()).isEqualTo("local");
     }
 
@@ -106,10 +115,13 @@ class AssayConfigTest {
         AssayConfig config = AssayConfig.load(write("defaults:\n  scoring: reference\n  weights: {logic: 40}\n"));
 
         assertThat(config.defaults().weights().scoring()).isEqualTo(Weights.Scoring.REFERENCE);
-        assertThat(config.defaults().weights().byDimension()).containsEntry("tool", 30.0).containsEntry("logic", 40.0)
+        assertThat(config.defaults().weights().byDimension())
+                .containsEntry("tool", 30.0)
+                .containsEntry("logic", 40.0)
                 .containsEntry("common", 15.0);
         assertThatThrownBy(() -> AssayConfig.load(write("defaults:\n  scoring: wunder\n")))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().message()).contains("scoring"));
     }
 
@@ -129,7 +141,9 @@ class AssayConfigTest {
                     api_key: abc123
                 """);
         assertThat(problem.type()).isEqualTo("config.secret");
-        assertThat(problem.details()).containsEntry("line", 4).containsEntry("field", "targets.gpt.api_key")
+        assertThat(problem.details())
+                .containsEntry("line", 4)
+                .containsEntry("field", "targets.gpt.api_key")
                 .containsEntry("file", temp.resolve("assay.yaml").toString());
     }
 
@@ -155,7 +169,9 @@ class AssayConfigTest {
                     args: ["--token", "ghp_abcdefghijklmnopqrstuvwxyz0123"]
                 """);
         assertThat(problem.type()).isEqualTo("config.secret");
-        assertThat(problem.details()).containsEntry("field", "mcp_servers.gh.args.1").containsEntry("line", 4);
+        assertThat(problem.details())
+                .containsEntry("field", "mcp_servers.gh.args.1")
+                .containsEntry("line", 4);
     }
 
     @Test
@@ -168,7 +184,8 @@ class AssayConfigTest {
                       Authorization: Bearer abcdefghijklmnopqrstuvwxyz
                 """);
         assertThat(problem.type()).isEqualTo("config.secret");
-        assertThat(problem.details()).containsEntry("field", "mcp_servers.gh.headers.Authorization")
+        assertThat(problem.details())
+                .containsEntry("field", "mcp_servers.gh.headers.Authorization")
                 .containsEntry("line", 5);
     }
 
@@ -224,7 +241,9 @@ class AssayConfigTest {
                     model: openai:gpt-4o-mini
                     tool_mode: smoke
                 """);
-        assertThat(problem.details()).containsEntry("field", "targets.gpt.tool_mode").containsEntry("line", 4);
+        assertThat(problem.details())
+                .containsEntry("field", "targets.gpt.tool_mode")
+                .containsEntry("line", 4);
     }
 
     @Test
@@ -265,15 +284,18 @@ class AssayConfigTest {
     @Test
     void missing_file_is_config_not_found() {
         assertThatThrownBy(() -> AssayConfig.load(temp.resolve("absent.yaml")))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("config.not_found"));
     }
 
     @Test
     void unknown_target_name_lists_the_known_ones() throws Exception {
         AssayConfig config = AssayConfig.load(write(EXAMPLE));
-        assertThatThrownBy(() -> config.target("nope")).isInstanceOfSatisfying(AssayException.class,
-                e -> assertThat(e.problem().type()).isEqualTo("config.unknown_target"));
+        assertThatThrownBy(() -> config.target("nope"))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("config.unknown_target"));
     }
 
     @Test
@@ -283,7 +305,8 @@ class AssayConfigTest {
                   offline:
                     model: mock
                 """));
-        assertThat(config.judgeModels(name -> null, line -> { })).singleElement()
+        assertThat(config.judgeModels(name -> null, line -> {}))
+                .singleElement()
                 .satisfies(judge -> assertThat(judge.model().name()).isEqualTo("mock"));
     }
 
@@ -311,7 +334,8 @@ class AssayConfigTest {
         assertThat(svc.agentService().authEnv()).isEqualTo("AGENT_TOKEN");
         assertThat(svc.agentService().describe().toString()).contains("done");
         assertThat(config.target("short").agentService().url().getPort()).isEqualTo(9000);
-        assertThat(config.target("old").replay()).isEqualTo(temp.resolve("recordings/run.jsonl").toAbsolutePath());
+        assertThat(config.target("old").replay())
+                .isEqualTo(temp.resolve("recordings/run.jsonl").toAbsolutePath());
         assertThat(config.mcpServersFor(svc)).isEmpty();
     }
 

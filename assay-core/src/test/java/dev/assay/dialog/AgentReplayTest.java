@@ -19,8 +19,8 @@ class AgentReplayTest {
     Path dir;
 
     /**
-     * An agent with memory per session: it recalls the previous user message as a long-term item, reports the
-     * user's profile as "稳健"/long, and calls one tool; its report nests these under its own field names.
+     * An agent with memory per session: it recalls the previous user message as a long-term item, reports the user's
+     * profile as "稳健"/long, and calls one tool; its report nests these under its own field names.
      */
     static final class ScriptedAgent implements AgentService {
         final Map<String, List<String>> sessions = new ConcurrentHashMap<>();
@@ -42,7 +42,9 @@ class AgentReplayTest {
                 items.addObject().put("rank", i + 1).put("content", seen.get(i)).put("source", "semantic");
             }
             report.putArray("tool_calls").addObject().put("tool_name", "search").put("result_excerpt", "ok");
-            report.putObject("user_profile").put("risk_level", "medium").put("investment_horizon", "long")
+            report.putObject("user_profile")
+                    .put("risk_level", "medium")
+                    .put("investment_horizon", "long")
                     .put("liquidity_need", "unknown");
             seen.add(message);
             return new Reply("根据数据分析，波动风险需注意，仅供参考。", report);
@@ -51,10 +53,19 @@ class AgentReplayTest {
 
     private DialogRunner.Outcome replay(ScriptedAgent agent) {
         Dataset dataset = Dataset.load(SharedData.memfin().resolve("datasets/MemFinConv.jsonl"));
-        FieldMapping mapping = FieldMapping.parse("recall=/memory,tools=/tool_calls,compliance=,profile_snapshot=/user_profile");
-        var config = new DialogRunConfig("e2e", "MemFinConv.jsonl", "scripted-agent", "", 2, Duration.ofSeconds(10), 0,
-                ScoreOptions.defaults(), mapping);
-        return DialogRunner.run(dataset, new AgentServiceSubject(agent, mapping), config, dir, trace -> { });
+        FieldMapping mapping =
+                FieldMapping.parse("recall=/memory,tools=/tool_calls,compliance=,profile_snapshot=/user_profile");
+        var config = new DialogRunConfig(
+                "e2e",
+                "MemFinConv.jsonl",
+                "scripted-agent",
+                "",
+                2,
+                Duration.ofSeconds(10),
+                0,
+                ScoreOptions.defaults(),
+                mapping);
+        return DialogRunner.run(dataset, new AgentServiceSubject(agent, mapping), config, dir, trace -> {});
     }
 
     @Test
@@ -67,7 +78,8 @@ class AgentReplayTest {
         assertThat(outcome.scores().traces()).allSatisfy(trace -> {
             assertThat(trace.dialogStatus()).isEqualTo(DialogStatus.OK);
             assertThat(agent.sessions.get(trace.sessionId()))
-                    .containsExactlyElementsOf(trace.turns().stream().map(TurnTrace::userText).toList());
+                    .containsExactlyElementsOf(
+                            trace.turns().stream().map(TurnTrace::userText).toList());
         });
         assertThat(outcome.scores().summary().counters().totalTurnPairs()).isEqualTo(37);
     }
@@ -77,7 +89,8 @@ class AgentReplayTest {
         DialogTrace trace = replay(new ScriptedAgent()).scores().traces().getFirst();
 
         TurnTrace second = trace.turns().get(1);
-        assertThat(second.recall().path("items").get(0).path("content").asText()).isEqualTo(trace.turns().get(0).userText());
+        assertThat(second.recall().path("items").get(0).path("content").asText())
+                .isEqualTo(trace.turns().get(0).userText());
         assertThat(second.tools().get(0).path("tool_name").asText()).isEqualTo("search");
         assertThat(second.compliance().isNull()).isTrue();
         assertThat(second.profileSnapshot().path("risk_level").asText()).isEqualTo("medium");
@@ -90,7 +103,8 @@ class AgentReplayTest {
         MetricResult m1 = summary.metric(Metrics.M1);
         assertThat(m1.counts().get("long_term_hit_total")).isPositive();
         assertThat(m1.counts().get("profile_hit_total")).isPositive();
-        assertThat(summary.metric(Metrics.M2).micro()).containsEntry("risk_level_acc", 1.0)
+        assertThat(summary.metric(Metrics.M2).micro())
+                .containsEntry("risk_level_acc", 1.0)
                 .containsEntry("horizon_acc", 1.0);
         assertThat(summary.metric(Metrics.M5).micro().get("rubric_hit_rate")).isPositive();
     }

@@ -2,7 +2,6 @@ package dev.assay.dialog;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.assay.model.ChatMessage;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -17,7 +16,8 @@ class ChatModelTargetTest {
         session.send("一", LIMIT);
         session.send("二", LIMIT);
 
-        assertThat(model.requests.getLast().messages()).extracting(message -> message.role().wireName())
+        assertThat(model.requests.getLast().messages())
+                .extracting(message -> message.role().wireName())
                 .containsExactly("system", "user", "assistant", "user");
         assertThat(model.requests.getLast().seed()).isEqualTo(7L);
     }

@@ -20,14 +20,18 @@ class DatasetTest {
 
     @Test
     void text_after_the_json_object_makes_the_line_invalid_json() {
-        Dialog dialog = Dialogs.dataset(dialog("d1", user("q"), assistant("a")) + " trailing").dialogs().getFirst();
+        Dialog dialog = Dialogs.dataset(dialog("d1", user("q"), assistant("a")) + " trailing")
+                .dialogs()
+                .getFirst();
 
         assertThat(dialog.skipReason()).isEqualTo(SkipReason.INVALID_JSON);
     }
 
     @Test
     void a_byte_order_mark_makes_the_line_invalid_json_as_in_the_reference() {
-        Dialog dialog = Dialogs.dataset("\uFEFF" + dialog("d1", user("q"), assistant("a"))).dialogs().getFirst();
+        Dialog dialog = Dialogs.dataset("\uFEFF" + dialog("d1", user("q"), assistant("a")))
+                .dialogs()
+                .getFirst();
 
         assertThat(dialog.skipReason()).isEqualTo(SkipReason.INVALID_JSON);
     }
@@ -81,7 +85,8 @@ class DatasetTest {
 
     @Test
     void a_bad_line_does_not_stop_the_lines_after_it() {
-        Dataset dataset = Dialogs.dataset("garbage", dialog("d2", user("q"), assistant("a")).toString());
+        Dataset dataset = Dialogs.dataset(
+                "garbage", dialog("d2", user("q"), assistant("a")).toString());
 
         assertThat(dataset.dialogs()).extracting(Dialog::dialogId).containsExactly("invalid_json_line_1", "d2");
         assertThat(dataset.valid()).extracting(Dialog::dialogId).containsExactly("d2");
@@ -89,17 +94,27 @@ class DatasetTest {
 
     @Test
     void blank_lines_are_skipped_but_still_counted_in_the_dataset_index() {
-        Dataset dataset = Dialogs.dataset("", "  ", dialog("d3", user("q"), assistant("a")).toString());
+        Dataset dataset = Dialogs.dataset(
+                "", "  ", dialog("d3", user("q"), assistant("a")).toString());
 
-        assertThat(dataset.dialogs()).singleElement().extracting(Dialog::datasetIndex).isEqualTo(3);
+        assertThat(dataset.dialogs())
+                .singleElement()
+                .extracting(Dialog::datasetIndex)
+                .isEqualTo(3);
     }
 
     @Test
     void skip_reasons_are_counted() {
-        Dataset dataset = Dialogs.dataset("x", "y", dialog("d").toString(), dialog("ok", user("q"), assistant("a")).toString());
+        Dataset dataset = Dialogs.dataset(
+                "x",
+                "y",
+                dialog("d").toString(),
+                dialog("ok", user("q"), assistant("a")).toString());
 
-        assertThat(dataset.skipCounts()).containsEntry(SkipReason.INVALID_JSON, 2)
-                .containsEntry(SkipReason.MISSING_TURNS, 1).hasSize(2);
+        assertThat(dataset.skipCounts())
+                .containsEntry(SkipReason.INVALID_JSON, 2)
+                .containsEntry(SkipReason.MISSING_TURNS, 1)
+                .hasSize(2);
     }
 
     @Test
@@ -125,7 +140,8 @@ class DatasetTest {
         var object = dialog("x", user("q"), assistant("a"));
         object.remove("dialog_id");
 
-        assertThat(Dialogs.dataset("", object.toString()).dialogs().getFirst().dialogId()).isEqualTo("dialog_2");
+        assertThat(Dialogs.dataset("", object.toString()).dialogs().getFirst().dialogId())
+                .isEqualTo("dialog_2");
     }
 
     @Test
@@ -136,7 +152,8 @@ class DatasetTest {
 
         assertThat(dataset.valid()).hasSize(4);
         assertThat(dataset.skipCounts()).containsExactly(java.util.Map.entry(SkipReason.MISSING_TURNS, 4));
-        assertThat(dataset.dialogs().subList(4, 8)).allSatisfy(d -> assertThat(d.datasetIndex()).isBetween(5, 8));
+        assertThat(dataset.dialogs().subList(4, 8))
+                .allSatisfy(d -> assertThat(d.datasetIndex()).isBetween(5, 8));
     }
 
     @Test
@@ -144,6 +161,7 @@ class DatasetTest {
         Dataset dataset = Dataset.load(SharedData.memfin().resolve("datasets/MemFinConv_24.jsonl"));
 
         assertThat(dataset.valid()).hasSize(24);
-        assertThat(dataset.valid().stream().mapToInt(d -> d.pairs().size()).sum()).isEqualTo(316);
+        assertThat(dataset.valid().stream().mapToInt(d -> d.pairs().size()).sum())
+                .isEqualTo(316);
     }
 }

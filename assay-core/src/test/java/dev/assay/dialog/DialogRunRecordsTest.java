@@ -20,13 +20,16 @@ class DialogRunRecordsTest {
 
     private DialogRunner.Outcome outcome() {
         Dataset dataset = Dialogs.dataset(
-                dialog("d1", user("q"), assistant("a", List.of("profile_gt.risk_level_gt"), List.of("波动风险"),
-                        List.of("信息依据"))).toString(),
+                dialog(
+                                "d1",
+                                user("q"),
+                                assistant("a", List.of("profile_gt.risk_level_gt"), List.of("波动风险"), List.of("信息依据")))
+                        .toString(),
                 "garbage");
-        var config = new DialogRunConfig("run-1", "data/test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0,
-                ScoreOptions.defaults(), null);
-        return DialogRunner.run(dataset, new ChatModelSubject(ScriptedChatModel.answering(), "", null, null), config,
-                dir, trace -> { });
+        var config = new DialogRunConfig(
+                "run-1", "data/test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0, ScoreOptions.defaults(), null);
+        return DialogRunner.run(
+                dataset, new ChatModelSubject(ScriptedChatModel.answering(), "", null, null), config, dir, trace -> {});
     }
 
     @Test
@@ -37,7 +40,8 @@ class DialogRunRecordsTest {
         assertThat(run.dimensionScores()).containsOnlyKeys("m1", "m2", "m3", "m4", "m5");
         assertThat(run.caseSet()).isEqualTo("test.jsonl");
         assertThat(run.config().path("config_fingerprint").asText()).hasSize(64);
-        assertThat(run.config().path("metrics_summary").path("metrics").has(Metrics.M3)).isTrue();
+        assertThat(run.config().path("metrics_summary").path("metrics").has(Metrics.M3))
+                .isTrue();
         assertThat(run.counts().passed()).isEqualTo(1);
         assertThat(run.counts().skipped()).isEqualTo(1);
     }
@@ -47,9 +51,15 @@ class DialogRunRecordsTest {
         List<Item> items = DialogRunRecords.items(outcome());
 
         assertThat(items).extracting(Item::caseId).containsExactly("d1", "invalid_json_line_2");
-        assertThat(items.get(0).checkerDetail().path("turns").get(0).path("pred_assistant_text").asText())
+        assertThat(items.get(0)
+                        .checkerDetail()
+                        .path("turns")
+                        .get(0)
+                        .path("pred_assistant_text")
+                        .asText())
                 .isEqualTo("答复(1): q");
-        assertThat(items.get(0).checkerDetail().path("turns").get(0).has("risk_tag_hits")).isTrue();
+        assertThat(items.get(0).checkerDetail().path("turns").get(0).has("risk_tag_hits"))
+                .isTrue();
         assertThat(items.get(1).status()).isEqualTo(ItemStatus.SKIPPED);
         assertThat(items.get(1).error().type()).isEqualTo("dialog.skipped.invalid_json");
     }

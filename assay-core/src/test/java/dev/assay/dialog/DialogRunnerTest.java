@@ -22,19 +22,32 @@ class DialogRunnerTest {
 
     private static Dataset dataset() {
         return Dialogs.dataset(
-                dialog("d1", user("一问"), assistant("a", List.of("history_turn_index:1"), List.of("波动风险"), List.of("信息依据")),
-                        user("二问"), assistant("b", List.of("history_turn_index:1"), List.of(), List.of())).toString(),
+                dialog(
+                                "d1",
+                                user("一问"),
+                                assistant("a", List.of("history_turn_index:1"), List.of("波动风险"), List.of("信息依据")),
+                                user("二问"),
+                                assistant("b", List.of("history_turn_index:1"), List.of(), List.of()))
+                        .toString(),
                 "not json",
                 dialog("d3", user("三问"), assistant("c")).toString());
     }
 
     private static DialogRunConfig config(String runId, int workers, Duration timeout, int retries, boolean blank) {
-        return new DialogRunConfig(runId, "test.jsonl", "scripted", "", workers, timeout, retries,
-                new ScoreOptions(MetricsProfile.MEMFIN_V1, blank), null);
+        return new DialogRunConfig(
+                runId,
+                "test.jsonl",
+                "scripted",
+                "",
+                workers,
+                timeout,
+                retries,
+                new ScoreOptions(MetricsProfile.MEMFIN_V1, blank),
+                null);
     }
 
     private DialogRunner.Outcome run(ScriptedChatModel model, DialogRunConfig config) {
-        return DialogRunner.run(dataset(), new ChatModelSubject(model, "", null, null), config, dir, trace -> { });
+        return DialogRunner.run(dataset(), new ChatModelSubject(model, "", null, null), config, dir, trace -> {});
     }
 
     @Test
@@ -44,8 +57,13 @@ class DialogRunnerTest {
         DialogRunner.Outcome outcome = run(model, config("r1", 1, Duration.ofSeconds(5), 0, false));
 
         List<ChatMessage> second = model.requests.stream()
-                .filter(r -> r.messages().getLast().content().equals("二问")).findFirst().orElseThrow().messages();
-        assertThat(second).extracting(message -> message.role().wireName()).containsExactly("user", "assistant", "user");
+                .filter(r -> r.messages().getLast().content().equals("二问"))
+                .findFirst()
+                .orElseThrow()
+                .messages();
+        assertThat(second)
+                .extracting(message -> message.role().wireName())
+                .containsExactly("user", "assistant", "user");
         assertThat(second.get(1).content()).isEqualTo("答复(1): 一问");
         TurnTrace turn2 = outcome.scores().traces().getFirst().turns().get(1);
         assertThat(turn2.predAssistantText()).isEqualTo("答复(3): 二问");
@@ -54,7 +72,8 @@ class DialogRunnerTest {
 
     @Test
     void the_short_term_context_lets_m1_find_an_earlier_user_turn() {
-        DialogRunner.Outcome outcome = run(ScriptedChatModel.answering(), config("r1", 1, Duration.ofSeconds(5), 0, false));
+        DialogRunner.Outcome outcome =
+                run(ScriptedChatModel.answering(), config("r1", 1, Duration.ofSeconds(5), 0, false));
 
         List<TurnEvalRow> rows = outcome.scores().rows();
         assertThat(rows.get(0).keyHitFlags()).containsExactly(0);
@@ -67,7 +86,8 @@ class DialogRunnerTest {
         run(ScriptedChatModel.answering(), config("r1", 3, Duration.ofSeconds(5), 0, false));
 
         List<String> lines = Files.readAllLines(dir.resolve(DialogRunner.TRACE_FILE));
-        assertThat(lines).extracting(line -> Json.parse(line).path("dialog_id").asText())
+        assertThat(lines)
+                .extracting(line -> Json.parse(line).path("dialog_id").asText())
                 .containsExactly("d1", "invalid_json_line_2", "d3");
         assertThat(Json.parse(lines.get(1)).path("skip_reason").asText()).isEqualTo("invalid_json");
     }
@@ -119,10 +139,11 @@ class DialogRunnerTest {
             }
         };
 
-        DialogRunner.Outcome outcome = DialogRunner.run(dataset(), broken, config("r1", 1, Duration.ofSeconds(1), 0, false),
-                dir, trace -> { });
+        DialogRunner.Outcome outcome =
+                DialogRunner.run(dataset(), broken, config("r1", 1, Duration.ofSeconds(1), 0, false), dir, trace -> {});
 
-        assertThat(outcome.scores().traces()).extracting(DialogTrace::dialogStatus)
+        assertThat(outcome.scores().traces())
+                .extracting(DialogTrace::dialogStatus)
                 .containsExactly(DialogStatus.FAILED, DialogStatus.SKIPPED, DialogStatus.FAILED);
         assertThat(outcome.scores().traces().getFirst().dialogError()).isEqualTo("create_agent_failed: no agent");
         assertThat(outcome.scores().summary().counters().failedDialogs()).isEqualTo(2);
@@ -135,9 +156,12 @@ class DialogRunnerTest {
 
         DialogRunner.Outcome outcome = run(second, config("r1", 1, Duration.ofSeconds(5), 0, false));
 
-        assertThat(second.requests).extracting(r -> r.messages().getLast().content()).containsExactly("三问");
+        assertThat(second.requests)
+                .extracting(r -> r.messages().getLast().content())
+                .containsExactly("三问");
         assertThat(outcome.manifest().resumedDialogs()).isEqualTo(2);
-        assertThat(outcome.scores().traces()).extracting(DialogTrace::dialogStatus)
+        assertThat(outcome.scores().traces())
+                .extracting(DialogTrace::dialogStatus)
                 .containsExactly(DialogStatus.OK, DialogStatus.SKIPPED, DialogStatus.OK);
     }
 
@@ -166,10 +190,19 @@ class DialogRunnerTest {
     void the_fingerprint_changes_with_the_metrics_profile_but_not_with_the_run_id() {
         DialogRunConfig base = config("r1", 1, Duration.ofSeconds(5), 0, false);
         DialogRunConfig otherId = config("r2", 4, Duration.ofSeconds(9), 2, false);
-        DialogRunConfig corrected = new DialogRunConfig("r1", "test.jsonl", "scripted", "", 1, null, 0,
-                new ScoreOptions(MetricsProfile.CORRECTED, false), null);
+        DialogRunConfig corrected = new DialogRunConfig(
+                "r1",
+                "test.jsonl",
+                "scripted",
+                "",
+                1,
+                null,
+                0,
+                new ScoreOptions(MetricsProfile.CORRECTED, false),
+                null);
 
-        assertThat(base.fingerprint("chat:m")).isEqualTo(otherId.fingerprint("chat:m"))
+        assertThat(base.fingerprint("chat:m"))
+                .isEqualTo(otherId.fingerprint("chat:m"))
                 .isNotEqualTo(corrected.fingerprint("chat:m"));
     }
 
@@ -180,8 +213,14 @@ class DialogRunnerTest {
         String rows = Files.readString(dir.resolve(Scoring.TURN_EVAL_FILE));
         Path again = dir.resolve("again");
 
-        Scoring.write(again, Scoring.score(TraceFile.read(dir.resolve(DialogRunner.TRACE_FILE)).traces(),
-                java.util.Optional.empty(), "r1", "test.jsonl", ScoreOptions.defaults()));
+        Scoring.write(
+                again,
+                Scoring.score(
+                        TraceFile.read(dir.resolve(DialogRunner.TRACE_FILE)).traces(),
+                        java.util.Optional.empty(),
+                        "r1",
+                        "test.jsonl",
+                        ScoreOptions.defaults()));
 
         assertThat(Files.readString(again.resolve(Scoring.SUMMARY_FILE))).isEqualTo(summary);
         assertThat(Files.readString(again.resolve(Scoring.TURN_EVAL_FILE))).isEqualTo(rows);

@@ -9,8 +9,7 @@ import java.util.List;
 final class Dialogs {
     static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private Dialogs() {
-    }
+    private Dialogs() {}
 
     /** A valid dialog: profile 稳健 / 2年以上 / 中, constraints 最大回撤<10% and 不使用杠杆, preference 宽基指数基金. */
     static ObjectNode dialog(String id, ObjectNode... turns) {
@@ -28,8 +27,13 @@ final class Dialogs {
         for (ObjectNode turn : turns) {
             array.add(turn);
         }
-        dialog.putObject("blueprint").putArray("forbidden_list")
-                .add("保本保收益").add("明确买入指令").add("确定性预测涨跌").add("代客操作").add("无明确风险提示");
+        dialog.putObject("blueprint")
+                .putArray("forbidden_list")
+                .add("保本保收益")
+                .add("明确买入指令")
+                .add("确定性预测涨跌")
+                .add("代客操作")
+                .add("无明确风险提示");
         return dialog;
     }
 
@@ -68,14 +72,39 @@ final class Dialogs {
 
     /** {@return an ok turn answering the pair with this reply and recall} */
     static TurnTrace answered(TurnPair pair, String reply, ObjectNode recall) {
-        return new TurnTrace(pair.turnPairId(), pair.userTurnAbsIdx(), pair.gtAssistantAbsIdx(), pair.userText(),
-                pair.gtAssistantText(), pair.gtTurnTags(), reply, 1.0, TurnStatus.OK, null, recall, null, null, null);
+        return new TurnTrace(
+                pair.turnPairId(),
+                pair.userTurnAbsIdx(),
+                pair.gtAssistantAbsIdx(),
+                pair.userText(),
+                pair.gtAssistantText(),
+                pair.gtTurnTags(),
+                reply,
+                1.0,
+                TurnStatus.OK,
+                null,
+                recall,
+                null,
+                null,
+                null);
     }
 
     static TurnTrace failed(TurnPair pair) {
-        return new TurnTrace(pair.turnPairId(), pair.userTurnAbsIdx(), pair.gtAssistantAbsIdx(), pair.userText(),
-                pair.gtAssistantText(), pair.gtTurnTags(), "", 1.0, TurnStatus.ERROR, "Connection error.", null, null,
-                null, null);
+        return new TurnTrace(
+                pair.turnPairId(),
+                pair.userTurnAbsIdx(),
+                pair.gtAssistantAbsIdx(),
+                pair.userText(),
+                pair.gtAssistantText(),
+                pair.gtTurnTags(),
+                "",
+                1.0,
+                TurnStatus.ERROR,
+                "Connection error.",
+                null,
+                null,
+                null,
+                null);
     }
 
     static ObjectNode recall(String shortTerm, String profile, String... items) {

@@ -35,6 +35,7 @@ class ExplainabilityJudgeTest {
 
     @TempDir
     Path temp;
+
     private ScriptedOpenAiServer server;
 
     @BeforeEach
@@ -61,24 +62,38 @@ class ExplainabilityJudgeTest {
     }
 
     private ExplainabilityJudge judge(JudgeCache cache) {
-        var model = new OpenAiChatModel(new OpenAiSettings("judge-1", server.baseUrl(), "", false,
-                Duration.ofSeconds(10), new RetryPolicy(1, Duration.ofMillis(10), Duration.ofMillis(10),
-                Duration.ofSeconds(1))), line -> { });
+        var model = new OpenAiChatModel(
+                new OpenAiSettings(
+                        "judge-1",
+                        server.baseUrl(),
+                        "",
+                        false,
+                        Duration.ofSeconds(10),
+                        new RetryPolicy(1, Duration.ofMillis(10), Duration.ofMillis(10), Duration.ofSeconds(1))),
+                line -> {});
         return new ExplainabilityJudge(new Judge(new JudgeModel("default", model, server.baseUrl(), null), cache), 2);
     }
 
     /** d1: two rubric turns answered {@code first} and {@code second}, and one turn without rubric. */
     private static DialogTrace trace(String id, String first, String second) {
-        Dialog dialog = Dialogs.only(dialog(id, user("我想稳健理财"), assistant("a1", List.of(), List.of(), RUBRIC),
-                user("指数基金怎么样"), assistant("a2", List.of(), List.of(), RUBRIC),
-                user("谢谢"), assistant("a3")));
-        return Dialogs.trace(dialog, answered(dialog.pairs().get(0), first, null),
-                answered(dialog.pairs().get(1), second, null), answered(dialog.pairs().get(2), "GOOD 不客气", null));
+        Dialog dialog = Dialogs.only(dialog(
+                id,
+                user("我想稳健理财"),
+                assistant("a1", List.of(), List.of(), RUBRIC),
+                user("指数基金怎么样"),
+                assistant("a2", List.of(), List.of(), RUBRIC),
+                user("谢谢"),
+                assistant("a3")));
+        return Dialogs.trace(
+                dialog,
+                answered(dialog.pairs().get(0), first, null),
+                answered(dialog.pairs().get(1), second, null),
+                answered(dialog.pairs().get(2), "GOOD 不客气", null));
     }
 
     private Scoring.Result score(ExplainabilityJudge judge, DialogTrace... traces) {
-        return Scoring.score(List.of(traces), Optional.empty(), "r1", "test.jsonl", ScoreOptions.defaults(),
-                Optional.of(judge));
+        return Scoring.score(
+                List.of(traces), Optional.empty(), "r1", "test.jsonl", ScoreOptions.defaults(), Optional.of(judge));
     }
 
     private static MetricResult metric(Scoring.Result result) {
@@ -87,8 +102,11 @@ class ExplainabilityJudgeTest {
 
     @Test
     void grades_are_averaged_over_turns_for_micro_and_over_dialogs_for_macro() {
-        Scoring.Result result = score(judge(JudgeCache.disabled()), trace("d1", "GOOD 依据", "GOOD 仅供参考"),
-                trace("d2", "FAIR 一", "FAIR 二"), trace("d3", "GOOD 三", "FAIR 四"));
+        Scoring.Result result = score(
+                judge(JudgeCache.disabled()),
+                trace("d1", "GOOD 依据", "GOOD 仅供参考"),
+                trace("d2", "FAIR 一", "FAIR 二"),
+                trace("d3", "GOOD 三", "FAIR 四"));
 
         MetricResult metric = metric(result);
         assertThat(metric.metricName()).isEqualTo(ExplainabilityJudge.METRIC);
@@ -96,8 +114,11 @@ class ExplainabilityJudgeTest {
         assertThat(metric.byDialog().get("d1")).containsEntry("judge_score_mean", 5.0);
         assertThat(metric.byDialog().get("d2")).containsEntry("judge_normalized_mean", 0.5);
         assertThat(metric.macro()).containsEntry("judge_score_mean", 4.0);
-        assertThat(metric.counts()).containsEntry("eligible_count", 6).containsEntry("skipped_count", 3)
-                .containsEntry("judge_scored_turns", 6).containsEntry("judge_error_count", 0);
+        assertThat(metric.counts())
+                .containsEntry("eligible_count", 6)
+                .containsEntry("skipped_count", 3)
+                .containsEntry("judge_scored_turns", 6)
+                .containsEntry("judge_error_count", 0);
     }
 
     @Test
@@ -112,7 +133,9 @@ class ExplainabilityJudgeTest {
         Scoring.Result result = score(judge(JudgeCache.disabled()), trace("d1", "GOOD 一", "chatter"));
 
         MetricResult metric = metric(result);
-        assertThat(metric.counts()).containsEntry("judge_error_count", 1).containsEntry("failed_count", 1)
+        assertThat(metric.counts())
+                .containsEntry("judge_error_count", 1)
+                .containsEntry("failed_count", 1)
                 .containsEntry("judge_scored_turns", 1);
         assertThat(metric.micro()).containsEntry("judge_score_mean", 5.0);
         JudgeScores.JudgedTurn failed = result.judge().orElseThrow().turns().get(1);
@@ -125,15 +148,21 @@ class ExplainabilityJudgeTest {
 
         MetricResult metric = metric(result);
         assertThat(metric.counts()).containsEntry("judge_error_count", 1).containsEntry("judge_scored_turns", 1);
-        assertThat(result.judge().orElseThrow().turns().getFirst().toJson().path("error_type").asText())
+        assertThat(result.judge()
+                        .orElseThrow()
+                        .turns()
+                        .getFirst()
+                        .toJson()
+                        .path("error_type")
+                        .asText())
                 .startsWith("target.");
         assertThat(metric.micro()).containsEntry("judge_score_mean", 3.0);
     }
 
     @Test
     void a_dialog_whose_every_grade_failed_has_no_by_dialog_values() {
-        Scoring.Result result = score(judge(JudgeCache.disabled()), trace("d1", "chatter", "chatter"),
-                trace("d2", "GOOD 一", "GOOD 二"));
+        Scoring.Result result =
+                score(judge(JudgeCache.disabled()), trace("d1", "chatter", "chatter"), trace("d2", "GOOD 一", "GOOD 二"));
 
         assertThat(metric(result).byDialog()).containsOnlyKeys("d2");
         assertThat(metric(result).macro()).containsEntry("judge_score_mean", 5.0);
@@ -158,7 +187,8 @@ class ExplainabilityJudgeTest {
         JsonNode body = server.requests().getFirst();
         assertThat(body.path("temperature").asDouble()).isEqualTo(0.0);
         assertThat(body.path("seed").asLong()).isEqualTo(JudgeCheckerFactory.SEED);
-        String user = ScriptedOpenAiServer.contentText(body.path("messages").get(1).path("content"));
+        String user =
+                ScriptedOpenAiServer.contentText(body.path("messages").get(1).path("content"));
         assertThat(user).contains("Elements expected in this turn: 信息依据, 边界声明", "稳健");
     }
 
@@ -168,8 +198,8 @@ class ExplainabilityJudgeTest {
         DialogTrace trace = trace("d1", "GOOD 一", "FAIR 二");
         Path plain = temp.resolve("plain");
         Path judged = temp.resolve("judged");
-        Scoring.write(plain, Scoring.score(List.of(trace), Optional.empty(), "r1", "test.jsonl",
-                ScoreOptions.defaults()));
+        Scoring.write(
+                plain, Scoring.score(List.of(trace), Optional.empty(), "r1", "test.jsonl", ScoreOptions.defaults()));
 
         Scoring.write(judged, score(judge(JudgeCache.disabled()), trace));
 
@@ -179,24 +209,32 @@ class ExplainabilityJudgeTest {
         assertThat(plain.resolve(JudgeScores.SUMMARY_FILE)).doesNotExist();
         assertThat(plain.resolve(JudgeScores.TURN_FILE)).doesNotExist();
         JsonNode summary = Json.parse(Files.readString(judged.resolve(JudgeScores.SUMMARY_FILE)));
-        assertThat(summary.at("/metrics/judge_explainability/micro/judge_score_mean").asDouble()).isEqualTo(4.0);
+        assertThat(summary.at("/metrics/judge_explainability/micro/judge_score_mean")
+                        .asDouble())
+                .isEqualTo(4.0);
         assertThat(summary.at("/judge/rubric_version").asText()).isEqualTo(ExplainabilityJudge.RUBRIC_VERSION);
-        assertThat(Files.readAllLines(judged.resolve(JudgeScores.TURN_FILE), StandardCharsets.UTF_8)).hasSize(2);
+        assertThat(Files.readAllLines(judged.resolve(JudgeScores.TURN_FILE), StandardCharsets.UTF_8))
+                .hasSize(2);
         String report = Files.readString(judged.resolve(Scoring.REPORT_FILE));
-        assertThat(report).startsWith(Files.readString(plain.resolve(Scoring.REPORT_FILE)))
+        assertThat(report)
+                .startsWith(Files.readString(plain.resolve(Scoring.REPORT_FILE)))
                 .contains("## judge_explainability");
     }
 
     @Test
     void a_run_with_a_judge_records_it_in_the_manifest_and_as_dimension_m5_judge() throws IOException {
-        Dataset dataset = Dialogs.dataset(dialog("d1", user("我想稳健理财"),
-                assistant("a1", List.of(), List.of(), RUBRIC)).toString());
-        var config = new DialogRunConfig("r1", "test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0,
-                ScoreOptions.defaults(), null);
+        Dataset dataset = Dialogs.dataset(dialog("d1", user("我想稳健理财"), assistant("a1", List.of(), List.of(), RUBRIC))
+                .toString());
+        var config = new DialogRunConfig(
+                "r1", "test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0, ScoreOptions.defaults(), null);
         // ScriptedChatModel answers "答复(1): 我想稳健理财", which the judge script cannot read: one judge error.
-        DialogRunner.Outcome outcome = DialogRunner.run(dataset,
-                new ChatModelSubject(ScriptedChatModel.answering(), "", null, null), config, temp.resolve("run"),
-                trace -> { }, Optional.of(judge(JudgeCache.disabled())));
+        DialogRunner.Outcome outcome = DialogRunner.run(
+                dataset,
+                new ChatModelSubject(ScriptedChatModel.answering(), "", null, null),
+                config,
+                temp.resolve("run"),
+                trace -> {},
+                Optional.of(judge(JudgeCache.disabled())));
 
         JsonNode manifest = Json.parse(Files.readString(temp.resolve("run").resolve(RunManifest.FILE)));
         assertThat(manifest.at("/judge/judge_model").asText()).isEqualTo("openai:judge-1");
@@ -206,38 +244,56 @@ class ExplainabilityJudgeTest {
         assertThat(manifest.at("/judge/prompt_hash").asText()).isEqualTo(Judge.PROMPT_HASH);
         assertThat(manifest.path("workers_judge").asInt()).isEqualTo(2);
         var run = DialogRunRecords.run(outcome);
-        assertThat(run.dimensionScores()).containsKey(DialogRunRecords.JUDGE_DIMENSION).hasSize(6);
-        assertThat(run.config().at("/judge_summary/metric/counts/judge_error_count").asInt()).isEqualTo(1);
+        assertThat(run.dimensionScores())
+                .containsKey(DialogRunRecords.JUDGE_DIMENSION)
+                .hasSize(6);
+        assertThat(run.config()
+                        .at("/judge_summary/metric/counts/judge_error_count")
+                        .asInt())
+                .isEqualTo(1);
     }
 
     @Test
     void stored_items_carry_the_judges_by_dialog_values_and_each_judged_turn() {
-        Dataset dataset = Dialogs.dataset(dialog("d1", user("GOOD 我想稳健理财"),
-                assistant("a1", List.of(), List.of(), RUBRIC), user("谢谢"), assistant("a2")).toString());
-        var config = new DialogRunConfig("r1", "test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0,
-                ScoreOptions.defaults(), null);
+        Dataset dataset = Dialogs.dataset(dialog(
+                        "d1",
+                        user("GOOD 我想稳健理财"),
+                        assistant("a1", List.of(), List.of(), RUBRIC),
+                        user("谢谢"),
+                        assistant("a2"))
+                .toString());
+        var config = new DialogRunConfig(
+                "r1", "test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0, ScoreOptions.defaults(), null);
         // ScriptedChatModel echoes the user message, so the judge sees GOOD in the reply and gives 5.
-        DialogRunner.Outcome outcome = DialogRunner.run(dataset,
-                new ChatModelSubject(ScriptedChatModel.answering(), "", null, null), config, temp.resolve("run"),
-                trace -> { }, Optional.of(judge(JudgeCache.disabled())));
+        DialogRunner.Outcome outcome = DialogRunner.run(
+                dataset,
+                new ChatModelSubject(ScriptedChatModel.answering(), "", null, null),
+                config,
+                temp.resolve("run"),
+                trace -> {},
+                Optional.of(judge(JudgeCache.disabled())));
 
         JsonNode detail = DialogRunRecords.items(outcome).getFirst().checkerDetail();
         assertThat(detail.at("/metrics/m5_judge/judge_score_mean").asDouble()).isEqualTo(5.0);
         assertThat(detail.at("/turns/0/judge/status").asText()).isEqualTo("graded");
         assertThat(detail.at("/turns/1").has("judge")).isFalse();
-        assertThat(DialogRunRecords.run(outcome).dimensionScores()).containsEntry(DialogRunRecords.JUDGE_DIMENSION, 1.0);
+        assertThat(DialogRunRecords.run(outcome).dimensionScores())
+                .containsEntry(DialogRunRecords.JUDGE_DIMENSION, 1.0);
     }
 
     @Test
     void a_run_without_a_judge_has_no_judge_in_its_manifest_or_records() throws IOException {
-        Dataset dataset = Dialogs.dataset(dialog("d1", user("我想稳健理财"),
-                assistant("a1", List.of(), List.of(), RUBRIC)).toString());
-        var config = new DialogRunConfig("r1", "test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0,
-                ScoreOptions.defaults(), null);
+        Dataset dataset = Dialogs.dataset(dialog("d1", user("我想稳健理财"), assistant("a1", List.of(), List.of(), RUBRIC))
+                .toString());
+        var config = new DialogRunConfig(
+                "r1", "test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0, ScoreOptions.defaults(), null);
 
-        DialogRunner.Outcome outcome = DialogRunner.run(dataset,
-                new ChatModelSubject(ScriptedChatModel.answering(), "", null, null), config, temp.resolve("run"),
-                trace -> { });
+        DialogRunner.Outcome outcome = DialogRunner.run(
+                dataset,
+                new ChatModelSubject(ScriptedChatModel.answering(), "", null, null),
+                config,
+                temp.resolve("run"),
+                trace -> {});
 
         JsonNode manifest = Json.parse(Files.readString(temp.resolve("run").resolve(RunManifest.FILE)));
         assertThat(manifest.has("judge")).isFalse();

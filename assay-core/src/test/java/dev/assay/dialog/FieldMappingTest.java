@@ -33,14 +33,16 @@ class FieldMappingTest {
     @Test
     void an_unknown_field_is_rejected() {
         assertThatThrownBy(() -> FieldMapping.parse("memory=/x"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("dialog.invalid_field_mapping"));
     }
 
     @Test
     void an_invalid_pointer_is_rejected() {
         assertThatThrownBy(() -> FieldMapping.parse("recall=no-slash"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("dialog.invalid_field_mapping"));
     }
 }

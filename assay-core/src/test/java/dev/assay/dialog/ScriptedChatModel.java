@@ -10,9 +10,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A chat model for tests: answers "答复(n): <user message>" where n is the number of messages it was sent,
- * records every request, fails the first {@code failures} calls for a message containing {@code failOn},
- * and takes {@code slowMillis} (ignoring interrupts) on a message containing {@code slowOn}. Thread-safe.
+ * A chat model for tests: answers "答复(n): <user message>" where n is the number of messages it was sent, records every
+ * request, fails the first {@code failures} calls for a message containing {@code failOn}, and takes {@code slowMillis}
+ * (ignoring interrupts) on a message containing {@code slowOn}. Thread-safe.
  */
 final class ScriptedChatModel implements ChatModel {
     final List<ModelRequest> requests = new CopyOnWriteArrayList<>();
@@ -42,7 +42,8 @@ final class ScriptedChatModel implements ChatModel {
     public ModelResponse complete(ModelRequest request) {
         requests.add(request);
         String message = request.messages().getLast().content();
-        if (failOn != null && message.contains(failOn)
+        if (failOn != null
+                && message.contains(failOn)
                 && failed.computeIfAbsent(message, m -> new AtomicInteger()).incrementAndGet() <= failures) {
             throw AssayException.of("target.http_5xx", "scripted failure");
         }

@@ -6,8 +6,7 @@ import org.junit.jupiter.api.Assumptions;
 
 /** Finds the MemFin reference data ({@code shared/data/memfin}) by walking up from the working directory. */
 final class SharedData {
-    private SharedData() {
-    }
+    private SharedData() {}
 
     /** {@return the memfin data directory; aborts the test (skipped) with a clear message when absent} */
     static Path memfin() {
@@ -17,8 +16,8 @@ final class SharedData {
                 return candidate;
             }
         }
-        Assumptions.abort("reference data shared/data/memfin not found above " + Path.of("").toAbsolutePath()
-                + "; golden tests skipped");
+        Assumptions.abort("reference data shared/data/memfin not found above "
+                + Path.of("").toAbsolutePath() + "; golden tests skipped");
         throw new IllegalStateException("unreachable");
     }
 }

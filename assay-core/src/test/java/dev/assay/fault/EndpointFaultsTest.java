@@ -9,23 +9,23 @@ import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.model.RetryPolicy;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.report.RunReport;
-import dev.assay.run.Engine;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.run.Engine;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
-import dev.assay.result.RunStatus;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
-import dev.assay.model.RetryPolicy;
 import dev.assay.subject.ToolMode;
-import dev.assay.model.openai.OpenAiChatModel;
-import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
 import java.nio.file.Path;
@@ -36,19 +36,19 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A model endpoint that misbehaves in every way at once, one fault per case, in one real run: each case ends with
- * its own typed outcome in plain words, the run goes on past every fault (an endless stream included, stopped by the
- * case deadline), and the run's counts are exactly the items stored.
+ * A model endpoint that misbehaves in every way at once, one fault per case, in one real run: each case ends with its
+ * own typed outcome in plain words, the run goes on past every fault (an endless stream included, stopped by the case
+ * deadline), and the run's counts are exactly the items stored.
  */
 @Tag("fault")
 class EndpointFaultsTest {
-    private static final RetryPolicy QUICK = new RetryPolicy(3, Duration.ofMillis(20), Duration.ofMillis(200),
-            Duration.ofSeconds(5));
+    private static final RetryPolicy QUICK =
+            new RetryPolicy(3, Duration.ofMillis(20), Duration.ofMillis(200), Duration.ofSeconds(5));
 
     @TempDir
     Path temp;
@@ -86,26 +86,40 @@ class EndpointFaultsTest {
     @ValueSource(booleans = {false, true})
     void every_fault_ends_its_case_with_a_typed_error_and_the_run_goes_on(boolean stream) throws Exception {
         var calls = new ConcurrentHashMap<String, AtomicInteger>();
-        try (var server = ScriptedOpenAiServer.start(request -> fault(request.firstUserText(),
-                calls.computeIfAbsent(request.firstUserText(), prompt -> new AtomicInteger()).incrementAndGet()));
-             Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
-            var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", stream,
-                    Duration.ofSeconds(30), QUICK), line -> { });
+        try (var server = ScriptedOpenAiServer.start(request -> fault(
+                        request.firstUserText(),
+                        calls.computeIfAbsent(request.firstUserText(), prompt -> new AtomicInteger())
+                                .incrementAndGet()));
+                Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
+            var model = new OpenAiChatModel(
+                    new OpenAiSettings("scripted", server.baseUrl(), "", stream, Duration.ofSeconds(30), QUICK),
+                    line -> {});
             var target = new AgentSubject(model, List.of(), new AgentSettings(ToolMode.NATIVE, 2, 0.0, null, null), 8);
             // A generous deadline for every case (a loaded machine starts the HTTP client slowly), a short one for
             // the endless stream, which only the deadline ends.
             var cases = EXPECTED.keySet().stream()
-                    .map(prompt -> new Case(prompt.replace(' ', '-'), "common", "", prompt, 1.0,
+                    .map(prompt -> new Case(
+                            prompt.replace(' ', '-'),
+                            "common",
+                            "",
+                            prompt,
+                            1.0,
                             prompt.equals("endless stream") ? Duration.ofSeconds(2) : null,
-                            List.of(Check.of("exact", Json.parse("\"ok\""))), List.of(), List.of(), Map.of(), null,
+                            List.of(Check.of("exact", Json.parse("\"ok\""))),
+                            List.of(),
+                            List.of(),
+                            Map.of(),
+                            null,
                             null))
                     .toList();
-            var config = RunConfig.defaults(temp.resolve("work")).withConcurrency(8)
+            var config = RunConfig.defaults(temp.resolve("work"))
+                    .withConcurrency(8)
                     .withDefaultTimeout(Duration.ofSeconds(30));
 
-            Run run = new Engine(store, CheckerRegistry.builtins()).run(
-                    new RunPlan(new Suite("faults", "v1", cases, Map.of(), List.of()), target, config),
-                    RunListener.NONE);
+            Run run = new Engine(store, CheckerRegistry.builtins())
+                    .run(
+                            new RunPlan(new Suite("faults", "v1", cases, Map.of(), List.of()), target, config),
+                            RunListener.NONE);
 
             List<Item> items = RunReport.load(store, run.runId()).items();
             assertThat(run.status()).isEqualTo(RunStatus.FINISHED);
@@ -113,15 +127,19 @@ class EndpointFaultsTest {
             assertThat(run.counts().total()).isEqualTo(items.size());
             assertThat(run.counts().passed() + run.counts().error()).isEqualTo(items.size());
             for (Item item : items) {
-                String outcome = item.status() == ItemStatus.PASSED ? "passed" : item.error().type();
+                String outcome = item.status() == ItemStatus.PASSED
+                        ? "passed"
+                        : item.error().type();
                 if (!stream && item.prompt().equals("cut stream")) {
                     // Without streaming the cut reply is an ordinary answer: there is no stream to cut.
                     continue;
                 }
                 assertThat(outcome).as("%s: %s", item.prompt(), item.error()).isEqualTo(EXPECTED.get(item.prompt()));
                 if (item.error() != null) {
-                    assertThat(item.error().message()).as(item.prompt())
-                            .doesNotContain("Exception").doesNotContain("java.");
+                    assertThat(item.error().message())
+                            .as(item.prompt())
+                            .doesNotContain("Exception")
+                            .doesNotContain("java.");
                 }
             }
         }

@@ -15,19 +15,24 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Where the API key goes: a key the user named goes to the server the user named, but the provider's default
- * variable is sent only to the provider's own host, never to whatever {@code --base-url} points at.
+ * Where the API key goes: a key the user named goes to the server the user named, but the provider's default variable
+ * is sent only to the provider's own host, never to whatever {@code --base-url} points at.
  */
 class ApiKeyDestinationTest {
-    private static final Map<String, String> ENV = Map.of("OPENAI_API_KEY", "sk-default-openai",
-            "ANTHROPIC_API_KEY", "sk-ant-default", "LOCAL_KEY", "sk-named-local");
+    private static final Map<String, String> ENV = Map.of(
+            "OPENAI_API_KEY",
+            "sk-default-openai",
+            "ANTHROPIC_API_KEY",
+            "sk-ant-default",
+            "LOCAL_KEY",
+            "sk-named-local");
 
     private static ModelRequest ask() {
         return new ModelRequest(List.of(ChatMessage.user("q")), List.of(), null, null, null, Duration.ofSeconds(10));
     }
 
     private static void complete(ModelOptions options) throws InterruptedException {
-        try (ChatModel model = ChatModels.chatModel(options, ENV::get, line -> { })) {
+        try (ChatModel model = ChatModels.chatModel(options, ENV::get, line -> {})) {
             model.complete(ask());
         }
     }
@@ -75,20 +80,31 @@ class ApiKeyDestinationTest {
     void the_providers_own_host_gets_the_default_key_and_refuses_to_start_without_one() {
         assertThat(ChatModels.key(ModelOptions.of("openai:gpt-4o-mini"), OpenAiSettings.DEFAULT_BASE_URL, ENV::get))
                 .isEqualTo("sk-default-openai");
-        assertThat(ChatModels.key(new ModelOptions("anthropic:claude", "https://API.anthropic.com/", null, false, null,
-                null), AnthropicSettings.DEFAULT_BASE_URL, ENV::get)).isEqualTo("sk-ant-default");
-        assertThatThrownBy(() -> ChatModels.key(ModelOptions.of("openai:gpt-4o-mini"), OpenAiSettings.DEFAULT_BASE_URL,
-                name -> null))
-                .isInstanceOfSatisfying(AssayException.class,
+        assertThat(ChatModels.key(
+                        new ModelOptions("anthropic:claude", "https://API.anthropic.com/", null, false, null, null),
+                        AnthropicSettings.DEFAULT_BASE_URL,
+                        ENV::get))
+                .isEqualTo("sk-ant-default");
+        assertThatThrownBy(() -> ChatModels.key(
+                        ModelOptions.of("openai:gpt-4o-mini"), OpenAiSettings.DEFAULT_BASE_URL, name -> null))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("target.missing_api_key"));
     }
 
     @Test
     void a_look_alike_host_is_not_the_provider() {
-        for (String url : List.of("https://api.openai.com.evil.example/v1", "http://api.openai.com/v1",
-                "https://api.openai.com@evil.example/v1", "https://api.openai.com:8443/v1")) {
-            assertThat(ChatModels.key(new ModelOptions("openai:m", url, null, false, null, null),
-                    OpenAiSettings.DEFAULT_BASE_URL, ENV::get)).as(url).isEmpty();
+        for (String url : List.of(
+                "https://api.openai.com.evil.example/v1",
+                "http://api.openai.com/v1",
+                "https://api.openai.com@evil.example/v1",
+                "https://api.openai.com:8443/v1")) {
+            assertThat(ChatModels.key(
+                            new ModelOptions("openai:m", url, null, false, null, null),
+                            OpenAiSettings.DEFAULT_BASE_URL,
+                            ENV::get))
+                    .as(url)
+                    .isEmpty();
         }
     }
 }

@@ -6,7 +6,10 @@ import org.junit.jupiter.api.Test;
 
 class ModelOptionsTest {
     private static String recordedBaseUrl(String baseUrl) {
-        return new ModelOptions("openai:m", baseUrl, null, false, null, null).describe().path("base_url").asText();
+        return new ModelOptions("openai:m", baseUrl, null, false, null, null)
+                .describe()
+                .path("base_url")
+                .asText();
     }
 
     @Test

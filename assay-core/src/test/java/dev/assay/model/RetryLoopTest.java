@@ -38,15 +38,20 @@ class RetryLoopTest {
     void a_transient_failure_is_retried_and_logged_until_the_call_succeeds() throws Exception {
         var lines = new ArrayList<String>();
         var calls = new AtomicInteger();
-        var loop = new RetryLoop(new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofSeconds(1)),
-                lines::add, "test:0");
+        var loop = new RetryLoop(
+                new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(5), Duration.ofSeconds(1)),
+                lines::add,
+                "test:0");
 
-        String result = loop.call(null, remaining -> {
-            if (calls.incrementAndGet() < 3) {
-                throw new Flaky(503);
-            }
-            return "ok";
-        }, RetryLoopTest::classify);
+        String result = loop.call(
+                null,
+                remaining -> {
+                    if (calls.incrementAndGet() < 3) {
+                        throw new Flaky(503);
+                    }
+                    return "ok";
+                },
+                RetryLoopTest::classify);
 
         assertThat(result).isEqualTo("ok");
         assertThat(lines).hasSize(2);
@@ -55,23 +60,34 @@ class RetryLoopTest {
     @Test
     void a_wait_beyond_the_total_budget_ends_the_retries() {
         var calls = new AtomicInteger();
-        var loop = new RetryLoop(new RetryPolicy(5, Duration.ofMillis(200), Duration.ofSeconds(1),
-                Duration.ofMillis(300)), line -> { }, "test:0");
+        var loop = new RetryLoop(
+                new RetryPolicy(5, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(300)),
+                line -> {},
+                "test:0");
 
-        assertThatThrownBy(() -> loop.call(null, remaining -> {
-            calls.incrementAndGet();
-            throw new Flaky(500);
-        }, RetryLoopTest::classify)).isInstanceOfSatisfying(AssayException.class,
-                e -> assertThat(e.problem().details()).containsEntry("attempts", 2));
+        assertThatThrownBy(() -> loop.call(
+                        null,
+                        remaining -> {
+                            calls.incrementAndGet();
+                            throw new Flaky(500);
+                        },
+                        RetryLoopTest::classify))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().details()).containsEntry("attempts", 2));
         assertThat(calls).hasValue(2);
     }
 
     @Test
     void an_exception_the_classifier_does_not_know_propagates_unchanged() {
-        var loop = new RetryLoop(RetryPolicy.defaults(), line -> { }, "test:0");
+        var loop = new RetryLoop(RetryPolicy.defaults(), line -> {}, "test:0");
 
-        assertThatThrownBy(() -> loop.call(null, remaining -> {
-            throw new IllegalStateException("bug");
-        }, RetryLoopTest::classify)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> loop.call(
+                        null,
+                        remaining -> {
+                            throw new IllegalStateException("bug");
+                        },
+                        RetryLoopTest::classify))
+                .isInstanceOf(IllegalStateException.class);
     }
 }

@@ -19,7 +19,8 @@ class CaseRunnerTest {
 
     @Test
     void a_tool_called_check_in_object_form_names_a_required_tool() {
-        assertThat(missing("tool_called", "{\"tool\": \"get_weather\", \"require_success\": true}", Set.of("read_file")))
+        assertThat(missing(
+                        "tool_called", "{\"tool\": \"get_weather\", \"require_success\": true}", Set.of("read_file")))
                 .containsExactly("get_weather");
     }
 
@@ -31,8 +32,11 @@ class CaseRunnerTest {
 
     @Test
     void a_tool_args_list_requires_the_tool_of_each_expected_call() {
-        assertThat(missing("tool_args", "[{\"tool\": \"read_file\", \"required\": {}}, "
-                + "{\"tool\": \"get_weather\", \"required\": {}}]", Set.of("read_file")))
+        assertThat(missing(
+                        "tool_args",
+                        "[{\"tool\": \"read_file\", \"required\": {}}, "
+                                + "{\"tool\": \"get_weather\", \"required\": {}}]",
+                        Set.of("read_file")))
                 .containsExactly("get_weather");
     }
 

@@ -1,19 +1,19 @@
 package dev.assay.run;
 
-import dev.assay.result.Item;
-import dev.assay.result.ItemStatus;
-import dev.assay.result.Run;
 import static dev.assay.testing.ScriptedOpenAiServer.calls;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.assay.check.CheckerRegistry;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
 import dev.assay.report.RunReport;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.model.ModelOptions;
-import dev.assay.model.RetryPolicy;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import java.nio.file.Files;
@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Without a sandbox, execute_command would run the model's commands with Assay's rights, where they could read the
- * API key from Assay's own {@code /proc} entry. So it is not offered unless the user opts in, and a case that needs
- * it is skipped with the reason instead of run.
+ * Without a sandbox, execute_command would run the model's commands with Assay's rights, where they could read the API
+ * key from Assay's own {@code /proc} entry. So it is not offered unless the user opts in, and a case that needs it is
+ * skipped with the reason instead of run.
  */
 @Tag("security")
 class CommandsWithoutSandboxTest {
@@ -43,12 +43,19 @@ class CommandsWithoutSandboxTest {
                 {"id": "shell", "dimension": "tool", "prompt": "Run echo hi.", "checker": "tool_called", \
                 "expected": "execute_command"}
                 """);
-        var request = new RunRequest(List.of(suite), false, null,
-                new ModelOptions("openai:scripted", server.baseUrl(), null, false, null, RetryPolicy.none()), null,
-                RunConfig.defaults(temp.resolve("work")), null, null, tools);
+        var request = new RunRequest(
+                List.of(suite),
+                false,
+                null,
+                new ModelOptions("openai:scripted", server.baseUrl(), null, false, null, RetryPolicy.none()),
+                null,
+                RunConfig.defaults(temp.resolve("work")),
+                null,
+                null,
+                tools);
         CheckerRegistry checkers = CheckerRegistry.builtins();
-        try (var prepared = request.prepare(checkers, Map.<String, String>of()::get, line -> { }, NO_BUBBLEWRAP);
-             Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
+        try (var prepared = request.prepare(checkers, Map.<String, String>of()::get, line -> {}, NO_BUBBLEWRAP);
+                Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
             Run run = new Engine(store, checkers).run(prepared.plan(), RunListener.NONE);
             assertThat(run.config().path("sandbox").asText())
                     .isEqualTo(tools.allowUnsandboxedCommands() ? "none" : "unavailable");
@@ -70,8 +77,11 @@ class CommandsWithoutSandboxTest {
 
     @Test
     void with_the_users_opt_in_commands_run_unconfined_and_the_run_records_it() throws Exception {
-        var script = ScriptedOpenAiServer.byPrompt(Map.of("Run echo hi.",
-                List.of(calls(Call.of("execute_command", "{\"command\": \"echo hi\"}")), text("done"))), r -> text("?"));
+        var script = ScriptedOpenAiServer.byPrompt(
+                Map.of(
+                        "Run echo hi.",
+                        List.of(calls(Call.of("execute_command", "{\"command\": \"echo hi\"}")), text("done"))),
+                r -> text("?"));
         try (var server = ScriptedOpenAiServer.start(script)) {
             Item item = runCommandCase(new ToolOptions(List.of(), null, List.of(), true), server);
 

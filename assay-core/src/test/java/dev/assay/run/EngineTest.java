@@ -1,17 +1,9 @@
 package dev.assay.run;
 
-import dev.assay.result.Counts;
-import dev.assay.result.Item;
-import dev.assay.result.ItemStatus;
-import dev.assay.result.Run;
-import dev.assay.result.RunStatus;
-import dev.assay.result.ToolCallView;
 import static dev.assay.testing.ScriptedOpenAiServer.calls;
 import static dev.assay.testing.ScriptedOpenAiServer.failure;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
-
-import org.assertj.core.api.InstanceOfAssertFactories;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
@@ -22,16 +14,22 @@ import dev.assay.check.Checker;
 import dev.assay.check.CheckerFactory;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.Verdict;
+import dev.assay.model.RetryPolicy;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.report.RunReport;
+import dev.assay.result.Counts;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.result.ToolCallView;
 import dev.assay.sandbox.UnsandboxedSandbox;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
-import dev.assay.model.RetryPolicy;
 import dev.assay.subject.ToolMode;
-import dev.assay.model.openai.OpenAiChatModel;
-import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
@@ -47,6 +45,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
@@ -60,6 +59,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EngineTest {
     @TempDir
     Path temp;
+
     private Store store;
     private ScriptedOpenAiServer server;
     private final Map<String, List<Reply>> script = new LinkedHashMap<>();
@@ -86,15 +86,23 @@ class EngineTest {
     }
 
     private RunHandle start(List<Case> cases, ToolMode mode, int concurrency, Duration timeout) {
-        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
-                Duration.ofSeconds(10), new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(50),
-                Duration.ofSeconds(1))), line -> { });
-        var target = new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()),
-                new AgentSettings(mode, 6, 0.0, null, null), 64);
+        var model = new OpenAiChatModel(
+                new OpenAiSettings(
+                        "scripted",
+                        server.baseUrl(),
+                        "",
+                        false,
+                        Duration.ofSeconds(10),
+                        new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofSeconds(1))),
+                line -> {});
+        var target = new AgentSubject(
+                model, BuiltinTools.all(new UnsandboxedSandbox()), new AgentSettings(mode, 6, 0.0, null, null), 64);
         var suite = new Suite("engine-test", "v1", cases, Map.of(), List.of());
-        var config = RunConfig.defaults(temp.resolve("work")).withConcurrency(concurrency).withDefaultTimeout(timeout);
-        return new Engine(store, CheckerRegistry.builtins()).start(new RunPlan(suite, target, config),
-                RunListener.NONE);
+        var config = RunConfig.defaults(temp.resolve("work"))
+                .withConcurrency(concurrency)
+                .withDefaultTimeout(timeout);
+        return new Engine(store, CheckerRegistry.builtins())
+                .start(new RunPlan(suite, target, config), RunListener.NONE);
     }
 
     private static Case evalCase(String id, String dimension, String prompt, String checker, String expectedJson) {
@@ -121,13 +129,18 @@ class EngineTest {
                 return checker;
             }
         });
-        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
-                Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
+        var model = new OpenAiChatModel(
+                new OpenAiSettings("scripted", server.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
+                line -> {});
         var target = new AgentSubject(model, List.of(), AgentSettings.defaults(), 4);
-        var suite = new Suite("engine-test", "v1",
-                List.of(evalCase(caseId, "common", caseId + " case", "plugin", "null")), Map.of(), List.of());
-        return new Engine(store, checkers).start(new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))),
-                RunListener.NONE);
+        var suite = new Suite(
+                "engine-test",
+                "v1",
+                List.of(evalCase(caseId, "common", caseId + " case", "plugin", "null")),
+                Map.of(),
+                List.of());
+        return new Engine(store, checkers)
+                .start(new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
     }
 
     @Test
@@ -155,10 +168,15 @@ class EngineTest {
 
     @Test
     void native_tool_calls_write_an_artifact_that_file_checkers_verify() throws Exception {
-        script.put("write hello", List.of(
-                calls(Call.of("write_file", "{\"path\": \"out/hello.txt\", \"content\": \"hello world\"}")),
-                text("done")));
-        var check = Case.of("write", "complex", "write hello into out/hello.txt",
+        script.put(
+                "write hello",
+                List.of(
+                        calls(Call.of("write_file", "{\"path\": \"out/hello.txt\", \"content\": \"hello world\"}")),
+                        text("done")));
+        var check = Case.of(
+                "write",
+                "complex",
+                "write hello into out/hello.txt",
                 Check.of("file_contains", Json.parse("{\"path\": \"out/hello.txt\", \"contains\": \"hello\"}")));
         Item item = items(run(List.of(check), ToolMode.NATIVE)).get("write");
         assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
@@ -171,13 +189,26 @@ class EngineTest {
 
     @Test
     void text_mode_tool_calls_are_parsed_executed_and_canonicalised() throws Exception {
-        script.put("read alpha", List.of(
-                text("<tool_call>{\"name\": \"读取文件\", \"arguments\": {\"path\": \"alpha.txt\"}}</tool_call>"),
-                text("It says alpha.")));
-        var evalCase = new Case("read", "tool", "", "read alpha.txt", 1, null,
-                List.of(Check.of("tool_called", Json.parse("\"read_file\"")),
+        script.put(
+                "read alpha",
+                List.of(
+                        text("<tool_call>{\"name\": \"读取文件\", \"arguments\": {\"path\": \"alpha.txt\"}}</tool_call>"),
+                        text("It says alpha.")));
+        var evalCase = new Case(
+                "read",
+                "tool",
+                "",
+                "read alpha.txt",
+                1,
+                null,
+                List.of(
+                        Check.of("tool_called", Json.parse("\"read_file\"")),
                         Check.of("contains", Json.parse("\"alpha\""))),
-                List.of(), List.of(), Map.of("alpha.txt", "alpha beta"), null, null);
+                List.of(),
+                List.of(),
+                Map.of("alpha.txt", "alpha beta"),
+                null,
+                null);
         Run run = run(List.of(evalCase), ToolMode.TEXT);
         Item item = items(run).get("read");
         assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
@@ -191,18 +222,25 @@ class EngineTest {
 
     @Test
     void workspace_escape_attempts_are_refused_and_nothing_is_written_outside() throws Exception {
-        script.put("escape", List.of(
-                calls(Call.of("write_file", "{\"path\": \"../../escaped.txt\", \"content\": \"x\"}"),
-                        Call.of("read_file", "{\"path\": \"/etc/passwd\"}")),
-                text("tried")));
-        var evalCase = Case.of("escape", "complex", "escape the workspace",
+        script.put(
+                "escape",
+                List.of(
+                        calls(
+                                Call.of("write_file", "{\"path\": \"../../escaped.txt\", \"content\": \"x\"}"),
+                                Call.of("read_file", "{\"path\": \"/etc/passwd\"}")),
+                        text("tried")));
+        var evalCase = Case.of(
+                "escape",
+                "complex",
+                "escape the workspace",
                 Check.of("file_exists", Json.parse("\"../../escaped.txt\"")));
         Item item = items(run(List.of(evalCase), ToolMode.NATIVE)).get("escape");
         assertThat(item.status()).isEqualTo(ItemStatus.FAILED);
         assertThat(item.toolCalls()).extracting(ToolCallView::ok).containsExactly(false, false);
         assertThat(item.transcript().toString()).contains("workspace.escape").doesNotContain("root:x:0:0");
         try (var files = Files.walk(temp)) {
-            assertThat(files.filter(path -> path.getFileName().toString().equals("escaped.txt"))).isEmpty();
+            assertThat(files.filter(path -> path.getFileName().toString().equals("escaped.txt")))
+                    .isEmpty();
         }
     }
 
@@ -222,7 +260,9 @@ class EngineTest {
         assertThat(run.status()).isEqualTo(RunStatus.FINISHED);
         assertThat(run.counts().error()).isEqualTo(1);
         assertThat(run.dimensionScores()).containsEntry("common", 0.5);
-        long brokenCalls = server.requests().stream().filter(body -> body.toString().contains("broken case")).count();
+        long brokenCalls = server.requests().stream()
+                .filter(body -> body.toString().contains("broken case"))
+                .count();
         assertThat(brokenCalls).isEqualTo(2);
     }
 
@@ -244,8 +284,8 @@ class EngineTest {
         assertThat(run.counts().total()).isEqualTo(20);
         assertThat(run.counts().error()).isEqualTo(run.counts().completed()).isBetween(1, 3);
         assertThat(store.countItems(run.runId())).isEqualTo(run.counts().completed());
-        assertThat(items(run).values()).allSatisfy(item -> assertThat(item.error().type())
-                .isEqualTo("target.auth_failed"));
+        assertThat(items(run).values())
+                .allSatisfy(item -> assertThat(item.error().type()).isEqualTo("target.auth_failed"));
         assertThat(store.findRun(run.runId()).orElseThrow().status()).isEqualTo(RunStatus.FAILED);
     }
 
@@ -254,14 +294,16 @@ class EngineTest {
         String huge = "x".repeat(StoredText.LIMIT + 500_000) + " Paris";
         script.put("long answer", List.of(text(huge)));
 
-        Run run = run(List.of(evalCase("long", "common", "long answer please", "contains", "\"Paris\"")),
-                ToolMode.NATIVE);
+        Run run = run(
+                List.of(evalCase("long", "common", "long answer please", "contains", "\"Paris\"")), ToolMode.NATIVE);
 
         Item item = items(run).get("long");
         // "Paris" is past the cap: only the whole answer in memory passes the check.
         assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
         assertThat(item.truncated()).isTrue();
-        assertThat(item.finalAnswer()).startsWith("xxxx").doesNotContain("Paris")
+        assertThat(item.finalAnswer())
+                .startsWith("xxxx")
+                .doesNotContain("Paris")
                 .endsWith("[truncated by Assay: 500006 of " + huge.length() + " characters not stored]");
         assertThat(item.finalAnswer().length()).isLessThan(StoredText.LIMIT + 100);
         // Every copy of the answer (final answer, transcript events, checker evidence: four in all) is capped, so
@@ -274,8 +316,19 @@ class EngineTest {
     void a_case_past_its_timeout_is_an_error_and_others_still_pass() throws Exception {
         script.put("slow", List.of(new Reply.Delayed(5_000, text("late"))));
         script.put("quick", List.of(text("ok")));
-        var slow = new Case("slow", "common", "", "slow case", 1, Duration.ofMillis(500),
-                List.of(Check.of("contains", Json.parse("\"late\""))), List.of(), List.of(), Map.of(), null, null);
+        var slow = new Case(
+                "slow",
+                "common",
+                "",
+                "slow case",
+                1,
+                Duration.ofMillis(500),
+                List.of(Check.of("contains", Json.parse("\"late\""))),
+                List.of(),
+                List.of(),
+                Map.of(),
+                null,
+                null);
         Run run = run(List.of(slow, evalCase("quick", "common", "quick case", "contains", "\"ok\"")), ToolMode.NATIVE);
         var items = items(run);
         assertThat(items.get("slow").status()).isEqualTo(ItemStatus.ERROR);
@@ -287,15 +340,26 @@ class EngineTest {
     @Test
     void cases_whose_prerequisites_the_target_lacks_are_skipped_and_leave_the_denominator() throws Exception {
         script.put("fine", List.of(text("ok")));
-        var needsMcp = new Case("mcp", "tool", "", "use the weather tool", 1, null,
+        var needsMcp = new Case(
+                "mcp",
+                "tool",
+                "",
+                "use the weather tool",
+                1,
+                null,
                 List.of(Check.of("tool_called", Json.parse("\"weather@forecast\""))),
-                List.of("weather@forecast"), List.of("mcp"), Map.of(), null, null);
-        Run run = run(List.of(needsMcp, evalCase("fine", "tool", "fine case", "contains", "\"ok\"")),
-                ToolMode.NATIVE);
+                List.of("weather@forecast"),
+                List.of("mcp"),
+                Map.of(),
+                null,
+                null);
+        Run run = run(List.of(needsMcp, evalCase("fine", "tool", "fine case", "contains", "\"ok\"")), ToolMode.NATIVE);
         Item skipped = items(run).get("mcp");
         assertThat(skipped.status()).isEqualTo(ItemStatus.SKIPPED);
         assertThat(skipped.error().type()).isEqualTo("case.missing_tools");
-        assertThat(skipped.error().details().get("missing_tools")).asInstanceOf(InstanceOfAssertFactories.LIST).containsExactly("weather@forecast");
+        assertThat(skipped.error().details().get("missing_tools"))
+                .asInstanceOf(InstanceOfAssertFactories.LIST)
+                .containsExactly("weather@forecast");
         assertThat(run.dimensionScores()).containsEntry("tool", 1.0);
         assertThat(run.counts().skipped()).isEqualTo(1);
         assertThat(server.requests()).noneMatch(body -> body.toString().contains("weather tool"));
@@ -351,8 +415,9 @@ class EngineTest {
     @Test
     void a_checker_that_overflows_the_stack_gives_an_error_item_and_the_run_goes_on() throws Exception {
         Run run = startWithChecker("deep", context -> {
-            throw new StackOverflowError();
-        }).await();
+                    throw new StackOverflowError();
+                })
+                .await();
 
         Item item = items(run).get("deep");
         assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
@@ -373,18 +438,25 @@ class EngineTest {
 
     @Test
     void placeholders_and_suite_fixtures_reach_the_workspace_and_the_checks() throws Exception {
-        script.put("summarise", List.of(
-                calls(Call.of("read_file", "{\"path\": \"eval/RUN/fixtures/alpha.txt\"}")),
-                text("beta")));
-        var evalCase = Case.of("fixture", "complex", "summarise eval/{run_id}/fixtures/alpha.txt",
+        script.put(
+                "summarise",
+                List.of(calls(Call.of("read_file", "{\"path\": \"eval/RUN/fixtures/alpha.txt\"}")), text("beta")));
+        var evalCase = Case.of(
+                "fixture",
+                "complex",
+                "summarise eval/{run_id}/fixtures/alpha.txt",
                 Check.of("file_exists", Json.parse("\"eval/{run_id}/fixtures/alpha.txt\"")));
-        var suite = new Suite("fixtures", "v1", List.of(evalCase),
-                Map.of("eval/{run_id}/fixtures/alpha.txt", "alpha beta gamma\n"), List.of());
-        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false, null,
-                RetryPolicy.none()), line -> { });
+        var suite = new Suite(
+                "fixtures",
+                "v1",
+                List.of(evalCase),
+                Map.of("eval/{run_id}/fixtures/alpha.txt", "alpha beta gamma\n"),
+                List.of());
+        var model = new OpenAiChatModel(
+                new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()), line -> {});
         var target = new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(), 4);
-        Run run = new Engine(store, CheckerRegistry.builtins()).run(
-                new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
+        Run run = new Engine(store, CheckerRegistry.builtins())
+                .run(new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
         Item item = items(run).get("fixture");
         assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
         assertThat(item.prompt()).isEqualTo("summarise eval/" + run.runId() + "/fixtures/alpha.txt");
@@ -394,13 +466,13 @@ class EngineTest {
     void listeners_see_every_item_and_the_final_record() throws Exception {
         script.put("fine", List.of(text("ok")));
         var seen = new CopyOnWriteArrayList<String>();
-        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false, null,
-                RetryPolicy.none()), line -> { });
+        var model = new OpenAiChatModel(
+                new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()), line -> {});
         var target = new AgentSubject(model, List.of(), AgentSettings.defaults(), 4);
         Function<Integer, Case> make = i -> evalCase("fine_" + i, "common", "fine case " + i, "contains", "\"ok\"");
         var suite = new Suite("listen", "v1", List.of(make.apply(1), make.apply(2)), Map.of(), List.of());
-        new Engine(store, CheckerRegistry.builtins()).run(new RunPlan(suite, target,
-                RunConfig.defaults(temp.resolve("work"))), new RunListener() {
+        new Engine(store, CheckerRegistry.builtins())
+                .run(new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), new RunListener() {
                     @Override
                     public void itemFinished(Run run, Item item) {
                         seen.add(item.caseId());

@@ -1,7 +1,5 @@
 package dev.assay.run;
 
-import dev.assay.result.Item;
-import dev.assay.result.Run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -10,13 +8,15 @@ import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
-import dev.assay.report.RunReport;
-import dev.assay.store.Stores;
-import dev.assay.subject.AgentSettings;
-import dev.assay.subject.AgentSubject;
 import dev.assay.model.RetryPolicy;
 import dev.assay.model.openai.OpenAiChatModel;
 import dev.assay.model.openai.OpenAiSettings;
+import dev.assay.report.RunReport;
+import dev.assay.result.Item;
+import dev.assay.result.Run;
+import dev.assay.store.Stores;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
 import dev.assay.testing.ScriptedOpenAiServer;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,23 +34,26 @@ class SamplesTest {
     void each_sample_is_an_item_and_the_report_gives_pass_at_k() throws Exception {
         var flakyCalls = new AtomicInteger();
         // The flaky case is answered right on its 1st and 2nd sample and wrong on its 3rd.
-        try (var server = ScriptedOpenAiServer.start(request -> request.firstUserText().contains("flaky")
-                ? ScriptedOpenAiServer.text(flakyCalls.incrementAndGet() <= 2 ? "ok" : "no")
-                : ScriptedOpenAiServer.text("no"));
-             var store = Stores.open("jdbc:sqlite:" + temp.resolve("a.db"))) {
-            var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false, null,
-                    RetryPolicy.none()), line -> { });
+        try (var server = ScriptedOpenAiServer.start(
+                        request -> request.firstUserText().contains("flaky")
+                                ? ScriptedOpenAiServer.text(flakyCalls.incrementAndGet() <= 2 ? "ok" : "no")
+                                : ScriptedOpenAiServer.text("no"));
+                var store = Stores.open("jdbc:sqlite:" + temp.resolve("a.db"))) {
+            var model = new OpenAiChatModel(
+                    new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()), line -> {});
             var cases = List.of(
                     Case.of("flaky", "logic", "flaky question", Check.of("exact", Json.parse("\"ok\""))),
                     Case.of("hard", "logic", "hard question", Check.of("exact", Json.parse("\"ok\""))));
-            var plan = new RunPlan(new Suite("samples", "v1", cases, Map.of(), List.of()),
+            var plan = new RunPlan(
+                    new Suite("samples", "v1", cases, Map.of(), List.of()),
                     new AgentSubject(model, List.of(), AgentSettings.defaults(), 1),
                     RunConfig.defaults(temp.resolve("work")).withConcurrency(1).withSamples(3));
             Run run = new Engine(store, CheckerRegistry.builtins()).run(plan, RunListener.NONE);
 
             assertThat(run.counts().total()).isEqualTo(6);
             var report = RunReport.load(store, run.runId());
-            assertThat(report.items()).extracting(Item::caseId)
+            assertThat(report.items())
+                    .extracting(Item::caseId)
                     .containsExactly("flaky#1", "flaky#2", "flaky#3", "hard#1", "hard#2", "hard#3");
             assertThat(report.samples()).isEqualTo(3);
             // flaky: n=3, c=2 -> pass@1 = 2/3, pass@2 = pass@3 = 1; hard: c=0 -> 0. Means over the two cases:

@@ -1,9 +1,9 @@
 package dev.assay.run;
 
-import dev.assay.result.Run;
-import dev.assay.result.RunStatus;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import java.nio.file.Path;
@@ -51,7 +51,7 @@ class SqliteStoreOutageTest extends StoreOutageContract {
     @Test
     void an_item_the_database_refuses_ends_the_run_interrupted_not_finished() throws Exception {
         try (Connection connection = DriverManager.getConnection(url);
-             var statement = connection.createStatement()) {
+                var statement = connection.createStatement()) {
             statement.execute("CREATE TRIGGER refuse_case5 BEFORE INSERT ON evaluation_items "
                     + "WHEN NEW.case_id = 'case5' BEGIN SELECT RAISE(ABORT, 'refused by a trigger'); END");
         }

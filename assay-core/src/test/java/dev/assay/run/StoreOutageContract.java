@@ -1,8 +1,5 @@
 package dev.assay.run;
 
-import dev.assay.result.Item;
-import dev.assay.result.Run;
-import dev.assay.result.RunStatus;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,12 +8,15 @@ import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
-import dev.assay.store.Store;
-import dev.assay.subject.AgentSettings;
-import dev.assay.subject.AgentSubject;
 import dev.assay.model.RetryPolicy;
 import dev.assay.model.openai.OpenAiChatModel;
 import dev.assay.model.openai.OpenAiSettings;
+import dev.assay.result.Item;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.store.Store;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.AgentSubject;
 import dev.assay.testing.ScriptedOpenAiServer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,8 +37,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A database outage in the middle of a run, on each supported database (a subclass says how to cut and restore
- * it): a short one loses nothing, a long one ends the run {@code interrupted} with counts equal to the stored items.
+ * A database outage in the middle of a run, on each supported database (a subclass says how to cut and restore it): a
+ * short one loses nothing, a long one ends the run {@code interrupted} with counts equal to the stored items.
  */
 @Tag("fault")
 abstract class StoreOutageContract {
@@ -47,6 +47,7 @@ abstract class StoreOutageContract {
 
     @TempDir
     Path temp;
+
     protected Store store;
     private ScriptedOpenAiServer model;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
@@ -85,13 +86,17 @@ abstract class StoreOutageContract {
     }
 
     protected RunPlan plan() {
-        var chat = new OpenAiChatModel(new OpenAiSettings("scripted", model.baseUrl(), "", false,
-                Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
+        var chat = new OpenAiChatModel(
+                new OpenAiSettings("scripted", model.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
+                line -> {});
         var target = new AgentSubject(chat, List.of(), AgentSettings.defaults(), 8);
-        List<Case> cases = IntStream.range(0, CASES).mapToObj(i -> Case.of("case" + i, "common",
-                "question " + i, Check.of("contains", Json.parse("\"ok\"")))).toList();
+        List<Case> cases = IntStream.range(0, CASES)
+                .mapToObj(
+                        i -> Case.of("case" + i, "common", "question " + i, Check.of("contains", Json.parse("\"ok\""))))
+                .toList();
         var suite = new Suite("outage", "v1", cases, Map.of(), List.of());
-        return new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work")).withConcurrency(CONCURRENCY));
+        return new RunPlan(
+                suite, target, RunConfig.defaults(temp.resolve("work")).withConcurrency(CONCURRENCY));
     }
 
     /** Cuts the database once the third item is stored, and records what the engine says meanwhile. */
@@ -119,12 +124,10 @@ abstract class StoreOutageContract {
             onLog(message);
         }
 
-        void onCut() {
-        }
+        void onCut() {}
 
         @SuppressWarnings("UnusedVariable") // a hook: the tests that override it read the message
-        void onLog(String message) {
-        }
+        void onLog(String message) {}
     }
 
     @Test
@@ -133,11 +136,14 @@ abstract class StoreOutageContract {
         var outage = new Outage() {
             @Override
             void onCut() {
-                var unused = timer.schedule(() -> {
-                    requestsAtRestore.set(model.requests().size());
-                    restore();
-                    return null;
-                }, outageThatFailsAWrite().toMillis(), TimeUnit.MILLISECONDS);
+                var unused = timer.schedule(
+                        () -> {
+                            requestsAtRestore.set(model.requests().size());
+                            restore();
+                            return null;
+                        },
+                        outageThatFailsAWrite().toMillis(),
+                        TimeUnit.MILLISECONDS);
             }
         };
 
@@ -150,7 +156,8 @@ abstract class StoreOutageContract {
         assertThat(items).hasSize(CASES);
         assertThat(new HashSet<>(items.stream().map(Item::caseId).toList())).hasSize(CASES);
         assertThat(store.findRun(run.runId()).orElseThrow().counts()).isEqualTo(run.counts());
-        assertThat(outage.logs).anyMatch(line -> line.startsWith("the database is unavailable"))
+        assertThat(outage.logs)
+                .anyMatch(line -> line.startsWith("the database is unavailable"))
                 .anyMatch(line -> line.startsWith("the database is back"));
         // Back-pressure: while the database was away only the cases already running went on (one call each).
         assertThat(requestsAtRestore.get() - outage.requestsAtCut.get()).isLessThanOrEqualTo(CONCURRENCY);
@@ -159,8 +166,7 @@ abstract class StoreOutageContract {
     }
 
     @Test
-    void an_outage_longer_than_the_limit_interrupts_the_run_with_counts_equal_to_the_stored_items()
-            throws Exception {
+    void an_outage_longer_than_the_limit_interrupts_the_run_with_counts_equal_to_the_stored_items() throws Exception {
         var outage = new Outage() {
             @Override
             void onLog(String message) {
@@ -183,7 +189,10 @@ abstract class StoreOutageContract {
         assertThat(stored.status()).isEqualTo(RunStatus.INTERRUPTED);
         assertThat(stored.counts()).isEqualTo(run.counts());
         int storedItems = store.countItems(run.runId());
-        assertThat(storedItems).isEqualTo(run.counts().completed()).isGreaterThanOrEqualTo(3).isLessThan(CASES);
+        assertThat(storedItems)
+                .isEqualTo(run.counts().completed())
+                .isGreaterThanOrEqualTo(3)
+                .isLessThan(CASES);
         assertThat(run.counts().total()).isEqualTo(CASES);
     }
 }

@@ -75,8 +75,12 @@ class BubblewrapSandboxTest {
 
     @Test
     void environment_is_minimal_plus_request_env() throws InterruptedException {
-        var result = sandbox.run(new SandboxRequest(List.of("/bin/sh", "-c", "echo $ASSAY_X; echo ${JAVA_HOME:-unset}"),
-                work, Map.of("ASSAY_X", "1"), "", null));
+        var result = sandbox.run(new SandboxRequest(
+                List.of("/bin/sh", "-c", "echo $ASSAY_X; echo ${JAVA_HOME:-unset}"),
+                work,
+                Map.of("ASSAY_X", "1"),
+                "",
+                null));
 
         assertThat(result.stdout()).isEqualTo("1\nunset\n");
     }
@@ -108,7 +112,8 @@ class BubblewrapSandboxTest {
 
     @Test
     void fork_bomb_is_contained() throws InterruptedException {
-        var result = sh("python3 -c '\nimport os\nwhile True:\n    os.fork()\n'",
+        var result = sh(
+                "python3 -c '\nimport os\nwhile True:\n    os.fork()\n'",
                 new SandboxLimits(Duration.ofSeconds(3), 1L << 30, 32, 1L << 20));
 
         assertThat(result.elapsed()).isLessThan(Duration.ofSeconds(15));

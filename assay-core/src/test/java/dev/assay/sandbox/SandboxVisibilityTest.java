@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a sandboxed command can see of the host: only the system directories, a few harmless /etc files, the
- * language runtimes and its workspace. Secrets planted where a user keeps them (the home directory, the working
- * directory, a database next to the suites) must be neither readable nor findable.
+ * What a sandboxed command can see of the host: only the system directories, a few harmless /etc files, the language
+ * runtimes and its workspace. Secrets planted where a user keeps them (the home directory, the working directory, a
+ * database next to the suites) must be neither readable nor findable.
  */
 @Tag("security")
 class SandboxVisibilityTest {
@@ -45,8 +45,8 @@ class SandboxVisibilityTest {
     }
 
     private SandboxResult sh(String script, List<Path> readOnly) throws InterruptedException {
-        return sandbox.run(new SandboxRequest(List.of("/bin/sh", "-c", script), work, Map.of(), "",
-                SandboxLimits.defaults(), readOnly));
+        return sandbox.run(new SandboxRequest(
+                List.of("/bin/sh", "-c", script), work, Map.of(), "", SandboxLimits.defaults(), readOnly));
     }
 
     private Path plant(Path dir) throws IOException {
@@ -60,11 +60,14 @@ class SandboxVisibilityTest {
     void the_root_shows_only_system_directories_runtimes_and_the_workspace() throws InterruptedException {
         var result = sh("ls -A /", List.of());
 
-        Set<String> allowed = new HashSet<>(Set.of("bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc",
-                "proc", "dev", "tmp", "workspace"));
-        Runtimes.find().prefixes().forEach(prefix -> allowed.add(prefix.getName(0).toString()));
+        Set<String> allowed = new HashSet<>(Set.of(
+                "bin", "sbin", "lib", "lib32", "lib64", "libx32", "usr", "etc", "proc", "dev", "tmp", "workspace"));
+        Runtimes.find()
+                .prefixes()
+                .forEach(prefix -> allowed.add(prefix.getName(0).toString()));
         assertThat(result.exitCode()).isZero();
-        assertThat(Arrays.asList(result.stdout().split("\n"))).isSubsetOf(allowed)
+        assertThat(Arrays.asList(result.stdout().split("\n")))
+                .isSubsetOf(allowed)
                 .doesNotContain("home", "var", "srv", "opt", "mnt", "work", "media");
     }
 
@@ -82,15 +85,18 @@ class SandboxVisibilityTest {
             assertThat(read.exitCode()).as(secret.toString()).isNotZero();
             assertThat(read.stdout()).doesNotContain(marker);
         }
-        var search = sh("grep -rls '" + marker + "' / 2>/dev/null; find / -name '" + marker + "*' 2>/dev/null; true",
+        var search = sh(
+                "grep -rls '" + marker + "' / 2>/dev/null; find / -name '" + marker + "*' 2>/dev/null; true",
                 List.of());
         assertThat(search.stdout()).doesNotContain(marker);
     }
 
     @Test
     void account_secrets_are_absent_and_only_the_sandbox_users_are_known() throws InterruptedException {
-        var result = sh("for f in /etc/shadow /etc/gshadow /etc/ssh /etc/sudoers /etc/ssl/private; do "
-                + "test -e $f && echo present: $f; done; cat /etc/passwd", List.of());
+        var result = sh(
+                "for f in /etc/shadow /etc/gshadow /etc/ssh /etc/sudoers /etc/ssl/private; do "
+                        + "test -e $f && echo present: $f; done; cat /etc/passwd",
+                List.of());
 
         assertThat(result.stdout()).doesNotContain("present:");
         assertThat(result.stdout().lines().filter(line -> line.contains(":x:")).map(line -> line.split(":")[0]))
@@ -119,7 +125,10 @@ class SandboxVisibilityTest {
     void the_environment_holds_nothing_of_assays_own() throws InterruptedException {
         var result = sh("env", List.of());
 
-        var names = result.stdout().lines().map(line -> line.substring(0, line.indexOf('='))).toList();
+        var names = result.stdout()
+                .lines()
+                .map(line -> line.substring(0, line.indexOf('=')))
+                .toList();
         assertThat(names).isSubsetOf("PATH", "HOME", "LANG", "TMPDIR", "PWD", "SHLVL", "_");
     }
 

@@ -26,8 +26,13 @@ class PairedComparisonTest {
         pairs.add(new PairedComparison.Pair(1, 0, true, false));
         pairs.add(new PairedComparison.Pair(0, 0.5, false, false));
         var comparison = PairedComparison.of(pairs);
-        assertThat(List.of(comparison.n(), comparison.bothPassed(), comparison.onlyA(), comparison.onlyB(),
-                comparison.neither())).containsExactly(5, 1, 1, 2, 1);
+        assertThat(List.of(
+                        comparison.n(),
+                        comparison.bothPassed(),
+                        comparison.onlyA(),
+                        comparison.onlyB(),
+                        comparison.neither()))
+                .containsExactly(5, 1, 1, 2, 1);
         assertThat(comparison.meanDelta()).isCloseTo(0.3, within(1e-12));
         assertThat(comparison.deltaLow()).isLessThan(0.3);
         assertThat(comparison.deltaHigh()).isGreaterThan(0.3);

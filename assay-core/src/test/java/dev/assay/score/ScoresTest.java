@@ -73,16 +73,22 @@ class ScoresTest {
     /** docs/checkers.md, difference S1: the reference's default weights. */
     @Test
     void the_reference_preset_has_the_reference_default_weights() {
-        assertThat(REFERENCE.byDimension()).containsExactlyInAnyOrderEntriesOf(
-                Map.of("tool", 30.0, "logic", 25.0, "common", 15.0, "complex", 30.0));
+        assertThat(REFERENCE.byDimension())
+                .containsExactlyInAnyOrderEntriesOf(
+                        Map.of("tool", 30.0, "logic", 25.0, "common", 15.0, "complex", 30.0));
         assertThat(Weights.defaults().scoring()).isEqualTo(Weights.Scoring.ASSAY);
     }
 
     /** docs/checkers.md, difference S2: office has no tool items; the reference divides by all four weights anyway. */
     @Test
     void under_the_reference_preset_a_dimension_with_no_judged_item_counts_zero() {
-        var entries = List.of(scored("logic", 1, 1.0), scored("logic", 1, 0.0), scored("common", 1, 1.0),
-                scored("common", 1, 0.0), scored("complex", 1, 1.0), scored("complex", 1, 0.0),
+        var entries = List.of(
+                scored("logic", 1, 1.0),
+                scored("logic", 1, 0.0),
+                scored("common", 1, 1.0),
+                scored("common", 1, 0.0),
+                scored("complex", 1, 1.0),
+                scored("complex", 1, 0.0),
                 new Scores.Entry("tool", 1, 0, false, false));
 
         assertThat(Scores.of(entries, REFERENCE).total()).isCloseTo(0.35, within(1e-12));

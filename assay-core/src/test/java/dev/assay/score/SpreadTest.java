@@ -31,8 +31,8 @@ class SpreadTest {
 
     @Test
     void one_item_has_no_spread_and_skipped_items_do_not_count() {
-        var spreads = Spread.byDimension(List.of(new Scores.Entry("logic", 1, 1.0, true, true),
-                new Scores.Entry("logic", 1, 0.0, false, false)));
+        var spreads = Spread.byDimension(List.of(
+                new Scores.Entry("logic", 1, 1.0, true, true), new Scores.Entry("logic", 1, 0.0, false, false)));
         assertThat(spreads.get("logic")).isEqualTo(new Spread(1, 1.0, 0, 1.0, 1.0));
     }
 }

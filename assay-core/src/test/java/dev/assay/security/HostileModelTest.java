@@ -8,15 +8,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.model.ChatModels;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunReport;
-import dev.assay.run.Engine;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
+import dev.assay.result.ToolCallView;
+import dev.assay.run.Engine;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
-import dev.assay.result.ToolCallView;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.SandboxRequest;
 import dev.assay.sandbox.SandboxResult;
@@ -24,14 +27,11 @@ import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
-import dev.assay.model.ModelOptions;
-import dev.assay.model.RetryPolicy;
 import dev.assay.subject.ToolMode;
-import dev.assay.model.ChatModels;
-import dev.assay.tools.BuiltinTools;
-import dev.assay.tools.Tool;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
+import dev.assay.tools.BuiltinTools;
+import dev.assay.tools.Tool;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,6 +62,7 @@ class HostileModelTest {
 
     @TempDir
     Path temp;
+
     private Path suiteFile;
     private Path home;
     private Path database;
@@ -88,8 +89,8 @@ class HostileModelTest {
     }
 
     /**
-     * Links into the world outside, planted once the case's workspace exists, as a command the model ran
-     * ({@code ln -s}) or a tool of the agent could have left them.
+     * Links into the world outside, planted once the case's workspace exists, as a command the model ran ({@code ln
+     * -s}) or a tool of the agent could have left them.
      */
     private void plantLinks() {
         try {
@@ -108,17 +109,35 @@ class HostileModelTest {
     private List<Call> attacks() {
         String up = "../../../";
         var attacks = new ArrayList<Call>();
-        for (String path : List.of("/etc/passwd", "/proc/self/environ", "~/.ssh/id_rsa", up + "suite/cases.yaml",
-                "..\\..\\..\\suite\\cases.yaml", suiteFile.toString(), database.toString(),
-                home.resolve("server-token").toString(), "link-suite/cases.yaml", "link-home/server-token", "link-db",
-                "link-outside", "link-environ", "link-root/etc/passwd", "link-suite/../link-suite/cases.yaml",
-                up + "home/server-token", up + "outside/secret.txt")) {
+        for (String path : List.of(
+                "/etc/passwd",
+                "/proc/self/environ",
+                "~/.ssh/id_rsa",
+                up + "suite/cases.yaml",
+                "..\\..\\..\\suite\\cases.yaml",
+                suiteFile.toString(),
+                database.toString(),
+                home.resolve("server-token").toString(),
+                "link-suite/cases.yaml",
+                "link-home/server-token",
+                "link-db",
+                "link-outside",
+                "link-environ",
+                "link-root/etc/passwd",
+                "link-suite/../link-suite/cases.yaml",
+                up + "home/server-token",
+                up + "outside/secret.txt")) {
             attacks.add(call("read_file", "path", path));
             attacks.add(call("edit_file", "path", path, "old_text", "expected", "new_text", "pwned"));
             attacks.add(call("replace_text", "path", path, "pattern", ".+", "replacement", "pwned"));
         }
-        for (String path : List.of(up + "outside/escaped.txt", outside.resolveSibling("escaped.txt").toString(),
-                "link-suite/planted.yaml", "link-outside", "link-home/server-token", "link-root/tmp/escaped.txt")) {
+        for (String path : List.of(
+                up + "outside/escaped.txt",
+                outside.resolveSibling("escaped.txt").toString(),
+                "link-suite/planted.yaml",
+                "link-outside",
+                "link-home/server-token",
+                "link-root/tmp/escaped.txt")) {
             attacks.add(call("write_file", "path", path, "content", "pwned"));
         }
         // Patterns that find the secrets without knowing them, as a model would search.
@@ -161,22 +180,32 @@ class HostileModelTest {
         Item item;
         String reports;
         try (var server = ScriptedOpenAiServer.start(request -> {
-                 if (request.assistantTurns() > 0) {
-                     return text("I could not find it.");
-                 }
-                 plantLinks();
-                 return calls(attacks.toArray(Call[]::new));
-             });
-             Store store = Stores.open("jdbc:sqlite:" + database)) {
-            var model = ChatModels.chatModel(new ModelOptions("openai:scripted", server.baseUrl(), "HOSTILE_API_KEY",
-                    false, Duration.ofSeconds(10), RetryPolicy.none()), env::get, line -> { });
+                    if (request.assistantTurns() > 0) {
+                        return text("I could not find it.");
+                    }
+                    plantLinks();
+                    return calls(attacks.toArray(Call[]::new));
+                });
+                Store store = Stores.open("jdbc:sqlite:" + database)) {
+            var model = ChatModels.chatModel(
+                    new ModelOptions(
+                            "openai:scripted",
+                            server.baseUrl(),
+                            "HOSTILE_API_KEY",
+                            false,
+                            Duration.ofSeconds(10),
+                            RetryPolicy.none()),
+                    env::get,
+                    line -> {});
             List<Tool> tools = BuiltinTools.all(NOT_OFFERED).stream()
-                    .filter(tool -> !tool.name().equals("execute_command")).toList();
+                    .filter(tool -> !tool.name().equals("execute_command"))
+                    .toList();
             var target = new AgentSubject(model, tools, new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 1);
-            var suite = new SuiteLoader(CheckerRegistry.builtins()).load(suiteFile).suite();
+            var suite =
+                    new SuiteLoader(CheckerRegistry.builtins()).load(suiteFile).suite();
             var config = RunConfig.defaults(temp.resolve("work")).withRunId(RUN_ID);
-            Run run = new Engine(store, CheckerRegistry.builtins()).run(new RunPlan(suite, target, config),
-                    RunListener.NONE);
+            Run run = new Engine(store, CheckerRegistry.builtins())
+                    .run(new RunPlan(suite, target, config), RunListener.NONE);
             RunReport report = RunReport.load(store, run.runId());
             item = report.items().getFirst();
             reports = render(report);
@@ -190,18 +219,21 @@ class HostileModelTest {
                 }
             });
             assertThat(toolResults).hasSize(attacks.size());
-            assertThat(String.join("\n", toolResults)).doesNotContain(HIDDEN, TOKEN, OUTSIDE, API_KEY, "root:x:0:0",
-                    workspace.toString());
+            assertThat(String.join("\n", toolResults))
+                    .doesNotContain(HIDDEN, TOKEN, OUTSIDE, API_KEY, "root:x:0:0", workspace.toString());
         }
 
         assertThat(item.toolCalls()).hasSize(attacks.size());
-        assertThat(item.toolCalls()).filteredOn(call -> !List.of("list_files", "search_files").contains(call.name()))
-                .extracting(ToolCallView::ok).containsOnly(false);
+        assertThat(item.toolCalls())
+                .filteredOn(call -> !List.of("list_files", "search_files").contains(call.name()))
+                .extracting(ToolCallView::ok)
+                .containsOnly(false);
         String transcript = Json.write(item.transcript());
         assertThat(transcript).doesNotContain(HIDDEN, TOKEN, OUTSIDE, API_KEY, "root:x:0:0");
         assertThat(item.finalAnswer()).doesNotContain(HIDDEN);
         assertThat(reports).doesNotContain(API_KEY, TOKEN, OUTSIDE);
-        assertThat(new String(Files.readAllBytes(database), StandardCharsets.ISO_8859_1)).doesNotContain(API_KEY);
+        assertThat(new String(Files.readAllBytes(database), StandardCharsets.ISO_8859_1))
+                .doesNotContain(API_KEY);
         assertThat(Files.readAllBytes(suiteFile)).isEqualTo(suiteBefore);
         assertThat(Files.readString(home.resolve("server-token"))).isEqualTo(TOKEN);
         assertThat(Files.readString(outside)).isEqualTo(OUTSIDE);

@@ -44,20 +44,52 @@ class SqliteStoreTest extends StoreContract {
 
     @Test
     @Tag("fault")
-    void a_write_to_a_locked_database_is_unavailable_and_its_message_holds_no_sql_or_stored_text()
-            throws SQLException {
+    void a_write_to_a_locked_database_is_unavailable_and_its_message_holds_no_sql_or_stored_text() throws SQLException {
         try (Store store = Stores.open(url());
-             var locker = DriverManager.getConnection(url())) {
-            store.createRun(new Run("r1", null, null, "m", null, RunStatus.RUNNING, "s", "v", null, null, null, null,
-                    null, Instant.parse("2026-11-23T10:00:00Z"), null, 0, null));
+                var locker = DriverManager.getConnection(url())) {
+            store.createRun(new Run(
+                    "r1",
+                    null,
+                    null,
+                    "m",
+                    null,
+                    RunStatus.RUNNING,
+                    "s",
+                    "v",
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    Instant.parse("2026-11-23T10:00:00Z"),
+                    null,
+                    0,
+                    null));
             locker.setAutoCommit(false);
             locker.createStatement().execute("UPDATE evaluation_runs SET user_id = user_id");
-            Item item = new Item("r1", "c", 0, "d", ItemStatus.PASSED, 1, 1, 1, "the secret prompt",
-                    "the secret answer", null, null, null, null, null, null, 0);
+            Item item = new Item(
+                    "r1",
+                    "c",
+                    0,
+                    "d",
+                    ItemStatus.PASSED,
+                    1,
+                    1,
+                    1,
+                    "the secret prompt",
+                    "the secret answer",
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    0);
 
             assertThatThrownBy(() -> store.upsertItem(item)).isInstanceOfSatisfying(AssayException.class, e -> {
                 assertThat(e.problem().type()).isEqualTo("store.unavailable");
-                assertThat(e.problem().message()).contains("SQLITE_BUSY")
+                assertThat(e.problem().message())
+                        .contains("SQLITE_BUSY")
                         .doesNotContain("INSERT", "evaluation_items", "secret");
             });
             locker.rollback();
@@ -67,7 +99,7 @@ class SqliteStoreTest extends StoreContract {
     private List<String> plan(String sql) throws SQLException {
         var steps = new ArrayList<String>();
         try (var connection = DriverManager.getConnection(url());
-             var result = connection.createStatement().executeQuery("EXPLAIN QUERY PLAN " + sql)) {
+                var result = connection.createStatement().executeQuery("EXPLAIN QUERY PLAN " + sql)) {
             while (result.next()) {
                 steps.add(result.getString("detail"));
             }

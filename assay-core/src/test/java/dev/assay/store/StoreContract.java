@@ -29,8 +29,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every behaviour a {@link Store} promises, run against each supported database by a subclass that supplies a
- * fresh, empty database URL per test.
+ * Every behaviour a {@link Store} promises, run against each supported database by a subclass that supplies a fresh,
+ * empty database URL per test.
  */
 abstract class StoreContract {
     private static final Instant T0 = Instant.parse("2026-11-20T10:15:30.123Z");
@@ -87,7 +87,8 @@ abstract class StoreContract {
         store.createRun(runningRun("r1", T0, "alice", "m"));
 
         assertThatThrownBy(() -> store.createRun(runningRun("r1", T0, "bob", "m")))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("store.run_exists"));
         assertThat(store.findRun("r1")).get().extracting(Run::userId).isEqualTo("alice");
     }
@@ -96,8 +97,13 @@ abstract class StoreContract {
     void updated_run_replaces_status_scores_counts_and_times() {
         Run running = runningRun("r1", T0, "alice", "gpt-4o");
         store.createRun(running);
-        Run finished = running.withProgress(RunStatus.FAILED, Map.of("logic", 0.5), 0.5,
-                new Counts(4, 1, 1, 0, 1, 1, 0), T0.plusSeconds(90), 90.25,
+        Run finished = running.withProgress(
+                RunStatus.FAILED,
+                Map.of("logic", 0.5),
+                0.5,
+                new Counts(4, 1, 1, 0, 1, 1, 0),
+                T0.plusSeconds(90),
+                90.25,
                 Problem.of("target.unreachable", "connection refused").withDetail("attempts", 3));
 
         store.updateRun(finished);
@@ -108,7 +114,8 @@ abstract class StoreContract {
     @Test
     void updating_an_unknown_run_is_rejected() {
         assertThatThrownBy(() -> store.updateRun(runningRun("missing", T0, "", "m")))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("store.unknown_run"));
     }
 
@@ -117,7 +124,9 @@ abstract class StoreContract {
         Instant precise = Instant.parse("2026-11-20T10:15:30.123456789Z");
         store.createRun(runningRun("r1", precise, "", "m"));
 
-        assertThat(store.findRun("r1")).get().extracting(Run::startedAt)
+        assertThat(store.findRun("r1"))
+                .get()
+                .extracting(Run::startedAt)
                 .isEqualTo(Instant.parse("2026-11-20T10:15:30.123Z"));
     }
 
@@ -146,7 +155,8 @@ abstract class StoreContract {
     @Test
     void item_for_an_unknown_run_is_rejected() {
         assertThatThrownBy(() -> store.upsertItem(simpleItem("missing", "case-1", 0, ItemStatus.PASSED)))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("store.unknown_run"));
     }
 
@@ -165,7 +175,8 @@ abstract class StoreContract {
         store.createRun(runningRun("b", T0, "bob", "m"));
 
         assertThat(store.listRuns(query("alice", null, null, null, null, null)))
-                .extracting(Run::runId).containsExactly("a");
+                .extracting(Run::runId)
+                .containsExactly("a");
     }
 
     @Test
@@ -175,7 +186,8 @@ abstract class StoreContract {
         store.createRun(runningRun("c", T0.plusSeconds(2), "", "claude"));
 
         assertThat(store.listRuns(query(null, "gPt-4O", null, null, null, null)))
-                .extracting(Run::runId).containsExactly("b", "a");
+                .extracting(Run::runId)
+                .containsExactly("b", "a");
     }
 
     @Test
@@ -185,21 +197,40 @@ abstract class StoreContract {
         store.createRun(runningRun("c", T0, "", "gpt-100%"));
 
         assertThat(store.listRuns(query(null, "t_4", null, null, null, null)))
-                .extracting(Run::runId).containsExactly("a");
+                .extracting(Run::runId)
+                .containsExactly("a");
         assertThat(store.listRuns(query(null, "%", null, null, null, null)))
-                .extracting(Run::runId).containsExactly("c");
+                .extracting(Run::runId)
+                .containsExactly("c");
     }
 
     @Test
     void listing_filters_by_status_and_kind() {
         store.createRun(runningRun("a", T0, "", "m"));
         store.createRun(finishedRun("b", T0));
-        Run dialog = new Run("c", Run.DIALOG, "", "m", "", RunStatus.FINISHED, "", "", null, null, null, null,
-                null, T0, T0.plusSeconds(1), 1.0, null);
+        Run dialog = new Run(
+                "c",
+                Run.DIALOG,
+                "",
+                "m",
+                "",
+                RunStatus.FINISHED,
+                "",
+                "",
+                null,
+                null,
+                null,
+                null,
+                null,
+                T0,
+                T0.plusSeconds(1),
+                1.0,
+                null);
         store.createRun(dialog);
 
         assertThat(store.listRuns(query(null, null, RunStatus.FINISHED, Run.CAPABILITY, null, null)))
-                .extracting(Run::runId).containsExactly("b");
+                .extracting(Run::runId)
+                .containsExactly("b");
     }
 
     @Test
@@ -210,7 +241,8 @@ abstract class StoreContract {
         store.createRun(runningRun("end", T0.plusSeconds(60), "", "m"));
 
         assertThat(store.listRuns(query(null, null, null, null, T0, T0.plusSeconds(60))))
-                .extracting(Run::runId).containsExactly("inside", "start");
+                .extracting(Run::runId)
+                .containsExactly("inside", "start");
     }
 
     @Test
@@ -219,8 +251,12 @@ abstract class StoreContract {
             store.createRun(runningRun("r" + i, T0.plusSeconds(i), "", "m"));
         }
 
-        assertThat(store.listRuns(RunQuery.all().page(1, 2))).extracting(Run::runId).containsExactly("r3", "r2");
-        assertThat(store.listRuns(RunQuery.all().page(4, 2))).extracting(Run::runId).containsExactly("r0");
+        assertThat(store.listRuns(RunQuery.all().page(1, 2)))
+                .extracting(Run::runId)
+                .containsExactly("r3", "r2");
+        assertThat(store.listRuns(RunQuery.all().page(4, 2)))
+                .extracting(Run::runId)
+                .containsExactly("r0");
     }
 
     @Test
@@ -229,8 +265,12 @@ abstract class StoreContract {
             store.createRun(runningRun("r" + i, T0, "", "m"));
         }
 
-        assertThat(store.listRuns(RunQuery.all().page(0, 2))).extracting(Run::runId).containsExactly("r3", "r2");
-        assertThat(store.listRuns(RunQuery.all().page(2, 2))).extracting(Run::runId).containsExactly("r1", "r0");
+        assertThat(store.listRuns(RunQuery.all().page(0, 2)))
+                .extracting(Run::runId)
+                .containsExactly("r3", "r2");
+        assertThat(store.listRuns(RunQuery.all().page(2, 2)))
+                .extracting(Run::runId)
+                .containsExactly("r1", "r0");
     }
 
     @Test
@@ -239,7 +279,8 @@ abstract class StoreContract {
             store.createRun(runningRun("r" + i, T0.plusSeconds(i), i % 2 == 0 ? "alice" : "bob", "m"));
         }
 
-        assertThat(store.countRuns(query("alice", null, null, null, null, null).page(2, 1))).isEqualTo(3);
+        assertThat(store.countRuns(query("alice", null, null, null, null, null).page(2, 1)))
+                .isEqualTo(3);
         assertThat(store.countRuns(RunQuery.all().page(4, 1))).isEqualTo(5);
     }
 
@@ -250,8 +291,7 @@ abstract class StoreContract {
             store.upsertItem(simpleItem("r1", "case-" + seq, seq, ItemStatus.PASSED));
         }
 
-        assertThat(store.listItems("r1", 1, 3)).extracting(Item::caseId)
-                .containsExactly("case-1", "case-2", "case-3");
+        assertThat(store.listItems("r1", 1, 3)).extracting(Item::caseId).containsExactly("case-1", "case-2", "case-3");
     }
 
     @Test
@@ -285,8 +325,10 @@ abstract class StoreContract {
         store.createRun(runningRun("r1", T0, "", "m"));
         store.upsertItem(simpleItem("r1", "a", 0, ItemStatus.PASSED));
 
-        assertThatThrownBy(() -> store.deleteRun("r1")).isInstanceOfSatisfying(AssayException.class,
-                e -> assertThat(e.problem().type()).isEqualTo("run.still_running"));
+        assertThatThrownBy(() -> store.deleteRun("r1"))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("run.still_running"));
 
         assertThat(store.findRun("r1")).isPresent();
         assertThat(store.countItems("r1")).isEqualTo(1);
@@ -295,14 +337,20 @@ abstract class StoreContract {
     @Test
     void an_interrupted_run_round_trips_and_can_be_deleted() {
         Run finished = finishedRun("r1", T0);
-        Run interrupted = finished.withProgress(RunStatus.INTERRUPTED, finished.dimensionScores(),
-                finished.totalScore(), finished.counts(), finished.finishedAt(), finished.elapsedS(),
+        Run interrupted = finished.withProgress(
+                RunStatus.INTERRUPTED,
+                finished.dimensionScores(),
+                finished.totalScore(),
+                finished.counts(),
+                finished.finishedAt(),
+                finished.elapsedS(),
                 Problem.of("store.outage", "the database was unavailable for more than 180 s"));
         store.createRun(interrupted);
 
         assertThat(store.findRun("r1")).contains(interrupted);
         assertThat(store.listRuns(new RunQuery(null, null, RunStatus.INTERRUPTED, null, null, null, 0, 10)))
-                .extracting(Run::runId).containsExactly("r1");
+                .extracting(Run::runId)
+                .containsExactly("r1");
         assertThat(store.deleteRun("r1")).isTrue();
     }
 
@@ -310,8 +358,25 @@ abstract class StoreContract {
     void the_truncated_flag_round_trips() {
         store.createRun(runningRun("r1", T0, "", "m"));
         Item whole = simpleItem("r1", "a", 0, ItemStatus.PASSED);
-        Item cut = new Item("r1", "b", 1, "logic", ItemStatus.PASSED, 1, 1, 1, "p", "a [truncated by Assay]", null,
-                null, null, null, T0, T0, 0, true);
+        Item cut = new Item(
+                "r1",
+                "b",
+                1,
+                "logic",
+                ItemStatus.PASSED,
+                1,
+                1,
+                1,
+                "p",
+                "a [truncated by Assay]",
+                null,
+                null,
+                null,
+                null,
+                T0,
+                T0,
+                0,
+                true);
 
         store.upsertItem(whole);
         store.upsertItem(cut);
@@ -326,8 +391,8 @@ abstract class StoreContract {
 
     @Test
     void saving_a_case_set_twice_keeps_the_first_snapshot() {
-        var first = new CaseSetSnapshot("abc123", "core", 2, Json.parse("{\"cases\":[{\"id\":\"a\"},{\"id\":\"b\"}]}"),
-                T0);
+        var first =
+                new CaseSetSnapshot("abc123", "core", 2, Json.parse("{\"cases\":[{\"id\":\"a\"},{\"id\":\"b\"}]}"), T0);
         store.saveCaseSet(first);
 
         store.saveCaseSet(new CaseSetSnapshot("abc123", "renamed", 9, Json.parse("{}"), T0.plusSeconds(5)));
@@ -344,12 +409,44 @@ abstract class StoreContract {
     void unicode_and_large_text_round_trip() {
         String unicode = "中文 ✓ 🚀 \"quotes\" \\ back'slash\n\ttab é";
         String large = unicode.repeat(60_000);
-        Run run = new Run("r1", Run.CAPABILITY, "用户", "模型-🚀", "zh", RunStatus.RUNNING, "核心", "v", null,
-                List.of("读取文件"), Map.of("逻辑", 1.0), null, null, T0, null, 0, null);
+        Run run = new Run(
+                "r1",
+                Run.CAPABILITY,
+                "用户",
+                "模型-🚀",
+                "zh",
+                RunStatus.RUNNING,
+                "核心",
+                "v",
+                null,
+                List.of("读取文件"),
+                Map.of("逻辑", 1.0),
+                null,
+                null,
+                T0,
+                null,
+                0,
+                null);
         store.createRun(run);
         JsonNode transcript = Json.tree(List.of(Map.of("type", "tool_output", "output", "bin\u0000ary " + large)));
-        Item item = new Item("r1", "案例-1", 0, "逻辑", ItemStatus.PASSED, 1, 1, 1, large, unicode, List.of(), null,
-                null, transcript, T0, T0, 0.5);
+        Item item = new Item(
+                "r1",
+                "案例-1",
+                0,
+                "逻辑",
+                ItemStatus.PASSED,
+                1,
+                1,
+                1,
+                large,
+                unicode,
+                List.of(),
+                null,
+                null,
+                transcript,
+                T0,
+                T0,
+                0.5);
 
         store.upsertItem(item);
 
@@ -360,8 +457,24 @@ abstract class StoreContract {
     @Test
     void nul_characters_in_plain_text_are_stored_as_replacement_characters() {
         store.createRun(runningRun("r1", T0, "", "m"));
-        Item item = new Item("r1", "c", 0, "d", ItemStatus.PASSED, 1, 1, 1, "a\u0000b", "x\u0000", null, null,
-                null, null, null, null, 0);
+        Item item = new Item(
+                "r1",
+                "c",
+                0,
+                "d",
+                ItemStatus.PASSED,
+                1,
+                1,
+                1,
+                "a\u0000b",
+                "x\u0000",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                0);
 
         store.upsertItem(item);
 
@@ -396,8 +509,9 @@ abstract class StoreContract {
 
         assertThat(store.countItems("r1")).isEqualTo(400);
         assertThat(store.listItems("r1", 0, 1000))
-                .extracting(Item::seq).containsExactlyElementsOf(java.util.stream.IntStream.range(0, 400).boxed()
-                        .toList());
+                .extracting(Item::seq)
+                .containsExactlyElementsOf(
+                        java.util.stream.IntStream.range(0, 400).boxed().toList());
         assertThat(store.listItems("r1", 0, 1000)).extracting(Item::status).containsOnly(ItemStatus.PASSED);
     }
 
@@ -426,48 +540,105 @@ abstract class StoreContract {
 
     private int appliedMigrations() throws SQLException {
         try (var connection = DriverManager.getConnection(url);
-             var statement = connection.createStatement();
-             var result = statement.executeQuery("SELECT count(*) FROM " + Stores.HISTORY_TABLE)) {
+                var statement = connection.createStatement();
+                var result = statement.executeQuery("SELECT count(*) FROM " + Stores.HISTORY_TABLE)) {
             result.next();
             return result.getInt(1);
         }
     }
 
-    private static RunQuery query(String userId, String modelName, RunStatus status, String kind, Instant since,
-                                  Instant until) {
+    private static RunQuery query(
+            String userId, String modelName, RunStatus status, String kind, Instant since, Instant until) {
         return new RunQuery(userId, modelName, status, kind, since, until, 0, 1000);
     }
 
     private static Run runningRun(String runId, Instant startedAt, String userId, String modelName) {
-        return new Run(runId, Run.CAPABILITY, userId, modelName, "", RunStatus.RUNNING, "core", "", null, null,
-                null, null, null, startedAt, null, 0, null);
+        return new Run(
+                runId,
+                Run.CAPABILITY,
+                userId,
+                modelName,
+                "",
+                RunStatus.RUNNING,
+                "core",
+                "",
+                null,
+                null,
+                null,
+                null,
+                null,
+                startedAt,
+                null,
+                0,
+                null);
     }
 
     private static Run finishedRun(String runId, Instant startedAt) {
         var scores = new LinkedHashMap<String, Double>();
         scores.put("tool", 0.75);
         scores.put("logic", 1.0);
-        return new Run(runId, Run.CAPABILITY, "alice", "gpt-4o", "en", RunStatus.FINISHED, "core",
+        return new Run(
+                runId,
+                Run.CAPABILITY,
+                "alice",
+                "gpt-4o",
+                "en",
+                RunStatus.FINISHED,
+                "core",
                 "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
                 Json.parse("{\"target\":{\"name\":\"openai\",\"temperature\":0.0},\"seed\":7}"),
-                List.of("list_files", "read_file"), scores, 0.8125, new Counts(3, 2, 1, 0, 0, 0, 0), startedAt,
-                startedAt.plusMillis(61_250), 61.25, null);
+                List.of("list_files", "read_file"),
+                scores,
+                0.8125,
+                new Counts(3, 2, 1, 0, 0, 0, 0),
+                startedAt,
+                startedAt.plusMillis(61_250),
+                61.25,
+                null);
     }
 
     private static Item simpleItem(String runId, String caseId, int seq, ItemStatus status) {
-        return new Item(runId, caseId, seq, "logic", status, status == ItemStatus.PASSED ? 1 : 0, 1, 1, "p", "a",
-                null, null, null, null, T0, T0.plusMillis(5), 0.005);
+        return new Item(
+                runId,
+                caseId,
+                seq,
+                "logic",
+                status,
+                status == ItemStatus.PASSED ? 1 : 0,
+                1,
+                1,
+                "p",
+                "a",
+                null,
+                null,
+                null,
+                null,
+                T0,
+                T0.plusMillis(5),
+                0.005);
     }
 
     private static Item fullItem(String runId, String caseId, int seq) {
-        return new Item(runId, caseId, seq, "tool", ItemStatus.PARTIAL, 0.5, 1, 2.5, "List the files in /tmp",
+        return new Item(
+                runId,
+                caseId,
+                seq,
+                "tool",
+                ItemStatus.PARTIAL,
+                0.5,
+                1,
+                2.5,
+                "List the files in /tmp",
                 "a.txt and b.txt",
-                List.of(new ToolCallView("list_files", Json.parse("{\"path\":\".\"}"), true),
+                List.of(
+                        new ToolCallView("list_files", Json.parse("{\"path\":\".\"}"), true),
                         new ToolCallView("read_file", Json.parse("{\"path\":\"a.txt\",\"limit\":10}"), null)),
                 Json.parse("{\"checks\":[{\"checker\":\"tool_called\",\"weight\":1,\"status\":\"passed\","
                         + "\"score\":1.0},{\"checker\":\"exact\",\"weight\":1,\"status\":\"failed\",\"score\":0.0}]}"),
                 new Problem("check.partial", "one of two checks failed", Map.of("failed", List.of("exact"))),
                 Json.parse("[{\"type\":\"final_answer\",\"text\":\"a.txt and b.txt\"}]"),
-                T0, T0.plusMillis(1_500), 1.5);
+                T0,
+                T0.plusMillis(1_500),
+                1.5);
     }
 }

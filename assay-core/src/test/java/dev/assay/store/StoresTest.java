@@ -15,18 +15,27 @@ import org.junit.jupiter.params.provider.ValueSource;
 class StoresTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"jdbc:mysql://localhost/assay", "postgresql://localhost/assay", "", "jdbc:sqlite::memory:",
-            "jdbc:sqlite:", "jdbc:sqlite:file:x?mode=memory"})
+    @ValueSource(
+            strings = {
+                "jdbc:mysql://localhost/assay",
+                "postgresql://localhost/assay",
+                "",
+                "jdbc:sqlite::memory:",
+                "jdbc:sqlite:",
+                "jdbc:sqlite:file:x?mode=memory"
+            })
     void other_urls_are_rejected_as_unsupported(String url) {
         assertThatThrownBy(() -> Stores.open(url))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("store.unsupported_url"));
     }
 
     @Test
     void unsupported_url_message_names_the_accepted_forms() {
         assertThatThrownBy(() -> Stores.open("jdbc:h2:mem:x"))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("accepted", Stores.ACCEPTED));
     }
 
@@ -34,13 +43,12 @@ class StoresTest {
     void unreachable_database_is_unavailable_and_the_error_hides_the_password() {
         String url = "jdbc:postgresql://bob:s3cr3t@127.0.0.1:1/assay?user=postgres&password=hunter2&connectTimeout=2";
 
-        assertThatThrownBy(() -> Stores.open(url))
-                .isInstanceOfSatisfying(AssayException.class, e -> {
-                    assertThat(e.problem().type()).isEqualTo("store.unavailable");
-                    assertThat(e.problem().details())
-                            .containsEntry("url", "jdbc:postgresql://127.0.0.1:1/assay?user=postgres&connectTimeout=2");
-                    assertThat(e.getMessage()).doesNotContain("hunter2").doesNotContain("s3cr3t");
-                });
+        assertThatThrownBy(() -> Stores.open(url)).isInstanceOfSatisfying(AssayException.class, e -> {
+            assertThat(e.problem().type()).isEqualTo("store.unavailable");
+            assertThat(e.problem().details())
+                    .containsEntry("url", "jdbc:postgresql://127.0.0.1:1/assay?user=postgres&connectTimeout=2");
+            assertThat(e.getMessage()).doesNotContain("hunter2").doesNotContain("s3cr3t");
+        });
     }
 
     @Test
@@ -52,26 +60,30 @@ class StoresTest {
 
     @Test
     void default_url_is_the_assay_db_file_in_the_home_directory(@TempDir Path home) {
-        assertThat(Stores.defaultUrl(home)).isEqualTo("jdbc:sqlite:" + home.toAbsolutePath().resolve("assay.db"));
+        assertThat(Stores.defaultUrl(home))
+                .isEqualTo("jdbc:sqlite:" + home.toAbsolutePath().resolve("assay.db"));
     }
 
     @Test
     void schema_that_no_longer_matches_its_migrations_is_a_migration_failure(@TempDir Path home) throws Exception {
         String url = Stores.defaultUrl(home);
         Stores.open(url).close();
-        try (var connection = DriverManager.getConnection(url); var statement = connection.createStatement()) {
+        try (var connection = DriverManager.getConnection(url);
+                var statement = connection.createStatement()) {
             statement.execute("UPDATE " + Stores.HISTORY_TABLE + " SET checksum = checksum + 1 WHERE version = '1'");
         }
 
         assertThatThrownBy(() -> Stores.open(url))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("store.migration_failed"));
     }
 
     @Test
     void database_already_holding_other_tables_is_migrated_beside_them(@TempDir Path home) throws Exception {
         String url = Stores.defaultUrl(home);
-        try (var connection = DriverManager.getConnection(url); var statement = connection.createStatement()) {
+        try (var connection = DriverManager.getConnection(url);
+                var statement = connection.createStatement()) {
             statement.execute("CREATE TABLE other_app (id INTEGER PRIMARY KEY)");
         }
 
@@ -86,7 +98,7 @@ class StoresTest {
         Stores.open(url).close();
 
         try (var connection = DriverManager.getConnection(url);
-             var result = connection.createStatement().executeQuery("PRAGMA journal_mode")) {
+                var result = connection.createStatement().executeQuery("PRAGMA journal_mode")) {
             result.next();
             assertThat(result.getString(1)).isEqualToIgnoringCase("wal");
         }

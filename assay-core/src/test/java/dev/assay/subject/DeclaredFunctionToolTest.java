@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DeclaredFunctionToolTest {
-    private static final DeclaredFunction QUOTE = new DeclaredFunction("stocks.quote", "A quote.",
-            (ObjectNode) Json.parse("{\"type\": \"object\", \"properties\": {\"symbol\": {\"type\": \"string\"}}}"));
+    private static final DeclaredFunction QUOTE = new DeclaredFunction("stocks.quote", "A quote.", (ObjectNode)
+            Json.parse("{\"type\": \"object\", \"properties\": {\"symbol\": {\"type\": \"string\"}}}"));
 
     @TempDir
     Path temp;

@@ -1,10 +1,10 @@
 package dev.assay.subject;
 
-import dev.assay.model.ToolCallRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
+import dev.assay.model.ToolCallRequest;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,8 +46,8 @@ class TextToolCallsTest {
 
     @Test
     void reads_a_dangling_opening_tag_to_the_end() {
-        List<ToolCallRequest> calls = TextToolCalls.parse(
-                "<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.txt\"}}\n");
+        List<ToolCallRequest> calls =
+                TextToolCalls.parse("<tool_call>\n{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.txt\"}}\n");
 
         assertThat(calls).extracting(ToolCallRequest::name).containsExactly("read_file");
     }
@@ -79,14 +79,15 @@ class TextToolCallsTest {
                 ```
                 </tool_call>""");
 
-        assertThat(calls).containsExactly(new ToolCallRequest("call_1", "write_file",
-                json("{\"path\": \"out.txt\", \"content\": \"hi\"}")));
+        assertThat(calls)
+                .containsExactly(new ToolCallRequest(
+                        "call_1", "write_file", json("{\"path\": \"out.txt\", \"content\": \"hi\"}")));
     }
 
     @Test
     void text_around_the_json_inside_a_block_is_skipped() {
-        List<ToolCallRequest> calls = TextToolCalls.parse(
-                "<tool_call>call: {\"name\": \"list_files\", \"arguments\": {}} done</tool_call>");
+        List<ToolCallRequest> calls =
+                TextToolCalls.parse("<tool_call>call: {\"name\": \"list_files\", \"arguments\": {}} done</tool_call>");
 
         assertThat(calls).extracting(ToolCallRequest::name).containsExactly("list_files");
     }
@@ -127,7 +128,9 @@ class TextToolCallsTest {
             List<ToolCallRequest> calls = TextToolCalls.parse(
                     "<tool_call>{\"name\": \"read_file\", \"" + key + "\": {\"path\": \"a.txt\"}}</tool_call>");
 
-            assertThat(calls).as(key).extracting(ToolCallRequest::arguments)
+            assertThat(calls)
+                    .as(key)
+                    .extracting(ToolCallRequest::arguments)
                     .containsExactly(json("{\"path\": \"a.txt\"}"));
         }
     }
@@ -176,16 +179,16 @@ class TextToolCallsTest {
 
     @Test
     void non_object_arguments_are_wrapped_as_raw() {
-        List<ToolCallRequest> calls = TextToolCalls.parse(
-                "<tool_call>{\"name\": \"read_file\", \"arguments\": [\"a.txt\"]}</tool_call>");
+        List<ToolCallRequest> calls =
+                TextToolCalls.parse("<tool_call>{\"name\": \"read_file\", \"arguments\": [\"a.txt\"]}</tool_call>");
 
         assertThat(calls.getFirst().arguments()).isEqualTo(json("{\"raw\": [\"a.txt\"]}"));
     }
 
     @Test
     void json_cut_off_before_its_closing_braces_is_closed() {
-        List<ToolCallRequest> calls = TextToolCalls.parse(
-                "<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.txt\"}");
+        List<ToolCallRequest> calls =
+                TextToolCalls.parse("<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a.txt\"}");
 
         assertThat(calls).containsExactly(new ToolCallRequest("call_1", "read_file", json("{\"path\": \"a.txt\"}")));
     }
@@ -236,8 +239,8 @@ class TextToolCallsTest {
     void long_broken_payload_full_of_braces_is_given_up_quickly() {
         String broken = "<tool_call>" + "{ x ".repeat(50_000) + "</tool_call>";
 
-        List<ToolCallRequest> calls = TextToolCalls.parse(
-                broken + "<tool_call>{\"name\": \"list_files\", \"arguments\": {}}</tool_call>");
+        List<ToolCallRequest> calls =
+                TextToolCalls.parse(broken + "<tool_call>{\"name\": \"list_files\", \"arguments\": {}}</tool_call>");
 
         assertThat(calls).extracting(ToolCallRequest::name).containsExactly("list_files");
     }
@@ -279,15 +282,16 @@ class TextToolCallsTest {
 
     @Test
     void plain_answer_with_a_bare_json_object_is_not_a_call() {
-        List<ToolCallRequest> calls = TextToolCalls.parse(
-                "The record is {\"name\": \"Alice\", \"arguments\": {\"age\": 3}} as requested.");
+        List<ToolCallRequest> calls =
+                TextToolCalls.parse("The record is {\"name\": \"Alice\", \"arguments\": {\"age\": 3}} as requested.");
 
         assertThat(calls).isEmpty();
     }
 
     @Test
     void plain_answer_that_is_only_a_bare_json_call_object_is_not_a_call() {
-        List<ToolCallRequest> calls = TextToolCalls.parse("{\"name\": \"read_file\", \"arguments\": {\"path\": \"a\"}}");
+        List<ToolCallRequest> calls =
+                TextToolCalls.parse("{\"name\": \"read_file\", \"arguments\": {\"path\": \"a\"}}");
 
         assertThat(calls).isEmpty();
     }
@@ -329,8 +333,8 @@ class TextToolCallsTest {
 
     @Test
     void other_tags_starting_with_tool_are_not_tool_blocks() {
-        List<ToolCallRequest> calls = TextToolCalls.parse(
-                "<tool_result>{\"name\": \"read_file\", \"arguments\": {}}</tool_result>");
+        List<ToolCallRequest> calls =
+                TextToolCalls.parse("<tool_result>{\"name\": \"read_file\", \"arguments\": {}}</tool_result>");
 
         assertThat(calls).isEmpty();
     }

@@ -1,16 +1,16 @@
 package dev.assay.subject;
 
-import dev.assay.model.ToolCallRequest;
-import dev.assay.tools.ToolSpec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.Json;
+import dev.assay.model.ToolCallRequest;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.SandboxRequest;
 import dev.assay.sandbox.SandboxResult;
 import dev.assay.tools.BuiltinTools;
 import dev.assay.tools.ToolNames;
+import dev.assay.tools.ToolSpec;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -43,7 +43,8 @@ class TextToolPromptTest {
         String prompt = TextToolPrompt.systemPrompt(TOOLS, "en");
 
         for (ToolSpec tool : TOOLS) {
-            assertThat(prompt).contains("## " + tool.name() + "\n" + tool.description() + "\n")
+            assertThat(prompt)
+                    .contains("## " + tool.name() + "\n" + tool.description() + "\n")
                     .contains(Json.write(tool.parameters()));
         }
     }
@@ -52,7 +53,8 @@ class TextToolPromptTest {
     void chinese_prompt_for_zh_tags_and_english_otherwise() {
         Pattern han = Pattern.compile("\\p{IsHan}");
 
-        assertThat(han.matcher(TextToolPrompt.systemPrompt(TOOLS, "zh-CN")).find()).isTrue();
+        assertThat(han.matcher(TextToolPrompt.systemPrompt(TOOLS, "zh-CN")).find())
+                .isTrue();
         assertThat(han.matcher(TextToolPrompt.systemPrompt(TOOLS, "zh")).find()).isTrue();
         assertThat(han.matcher(TextToolPrompt.systemPrompt(TOOLS, "en")).find()).isFalse();
         assertThat(han.matcher(TextToolPrompt.systemPrompt(TOOLS, null)).find()).isFalse();
@@ -65,7 +67,8 @@ class TextToolPromptTest {
 
     @Test
     void finish_by_a_chinese_named_final_tool_uses_that_name() {
-        var tools = List.of(TOOLS.get(0), new ToolSpec("最终回复", "回复。", TOOLS.get(2).parameters()));
+        var tools =
+                List.of(TOOLS.get(0), new ToolSpec("最终回复", "回复。", TOOLS.get(2).parameters()));
 
         assertThat(TextToolPrompt.systemPrompt(tools, "zh-CN")).contains("调用 最终回复");
     }
@@ -80,10 +83,14 @@ class TextToolPromptTest {
     @Test
     void example_placeholders_follow_the_argument_types() {
         String prompt = TextToolPrompt.systemPrompt(List.of(new ToolSpec("wait", "Wait.", Json.parse("""
-                {"type": "object", "properties": {"seconds": {"type": "integer"}}, "required": ["seconds"]}"""))),
-                "en");
+                {"type": "object", "properties": {"seconds": {"type": "integer"}}, "required": ["seconds"]}"""))), "en");
 
-        assertThat(TextToolCalls.parse(prompt).getFirst().arguments().get("seconds").isNumber()).isTrue();
+        assertThat(TextToolCalls.parse(prompt)
+                        .getFirst()
+                        .arguments()
+                        .get("seconds")
+                        .isNumber())
+                .isTrue();
     }
 
     @Test
@@ -102,7 +109,9 @@ class TextToolPromptTest {
 
         String prompt = TextToolPrompt.systemPrompt(specs, "zh-CN");
 
-        assertThat(TextToolCalls.parse(prompt)).extracting(ToolCallRequest::name).containsExactly(ToolNames.READ_FILE);
+        assertThat(TextToolCalls.parse(prompt))
+                .extracting(ToolCallRequest::name)
+                .containsExactly(ToolNames.READ_FILE);
     }
 
     @Test

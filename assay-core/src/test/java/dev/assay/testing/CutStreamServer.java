@@ -12,10 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An HTTP server on loopback that answers every request with a {@code 200 text/event-stream} whose chunked body
- * stops in the middle: it sends {@code prefix} as one chunk and closes the socket without the terminating chunk, as
- * a crashed server or a proxy cutting the connection does. The HTTP servers of the JDK cannot do this: closing an
- * exchange always finishes the body.
+ * An HTTP server on loopback that answers every request with a {@code 200 text/event-stream} whose chunked body stops
+ * in the middle: it sends {@code prefix} as one chunk and closes the socket without the terminating chunk, as a crashed
+ * server or a proxy cutting the connection does. The HTTP servers of the JDK cannot do this: closing an exchange always
+ * finishes the body.
  */
 public final class CutStreamServer implements AutoCloseable {
     private final ServerSocket socket;
@@ -63,7 +63,8 @@ public final class CutStreamServer implements AutoCloseable {
         int length = 0;
         for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
             if (line.toLowerCase(java.util.Locale.ROOT).startsWith("content-length:")) {
-                length = Integer.parseInt(line.substring("content-length:".length()).strip());
+                length = Integer.parseInt(
+                        line.substring("content-length:".length()).strip());
             }
         }
         in.skip(length);
@@ -71,7 +72,8 @@ public final class CutStreamServer implements AutoCloseable {
         byte[] chunk = prefix.getBytes(StandardCharsets.UTF_8);
         OutputStream out = connection.getOutputStream();
         out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
-                + Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.UTF_8));
+                        + Integer.toHexString(chunk.length) + "\r\n")
+                .getBytes(StandardCharsets.UTF_8));
         out.write(chunk);
         out.write("\r\n".getBytes(StandardCharsets.UTF_8));
         out.flush();

@@ -13,10 +13,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * A loopback TCP proxy in front of a server (the shared PostgreSQL) that a test can cut and restore, to fake an
- * outage without stopping the server other developers use. While cut, every open connection is reset and every new
- * one is reset as soon as it is accepted, as a restarting server would do. Bounded: one listening socket, two
- * virtual threads per connection, everything closed by {@link #close()}.
+ * A loopback TCP proxy in front of a server (the shared PostgreSQL) that a test can cut and restore, to fake an outage
+ * without stopping the server other developers use. While cut, every open connection is reset and every new one is
+ * reset as soon as it is accepted, as a restarting server would do. Bounded: one listening socket, two virtual threads
+ * per connection, everything closed by {@link #close()}.
  */
 public final class CuttableProxy implements AutoCloseable {
     private final ServerSocket listener;
@@ -40,8 +40,7 @@ public final class CuttableProxy implements AutoCloseable {
     public String route(String jdbcUrl) {
         URI uri = URI.create(jdbcUrl.substring("jdbc:".length()));
         String authority = uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort());
-        return jdbcUrl.replaceFirst(java.util.regex.Pattern.quote(authority),
-                "127.0.0.1:" + listener.getLocalPort());
+        return jdbcUrl.replaceFirst(java.util.regex.Pattern.quote(authority), "127.0.0.1:" + listener.getLocalPort());
     }
 
     /** Resets every open connection and refuses new ones until {@link #restore()}. */
@@ -92,7 +91,8 @@ public final class CuttableProxy implements AutoCloseable {
 
     private void pump(Socket from, Socket to) {
         byte[] buffer = new byte[16 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             for (int read; (read = in.read(buffer)) >= 0; ) {
                 out.write(buffer, 0, read);
                 out.flush();

@@ -22,20 +22,19 @@ import java.util.function.Function;
 
 /**
  * A server on loopback speaking Anthropic's Messages API ({@code POST /v1/messages}, non-streaming): text and
- * {@code tool_use} answers, and injected failures (429 with {@code Retry-After}, 5xx, 529, malformed JSON, delays).
- * It reuses {@link ScriptedOpenAiServer}'s {@link Reply} vocabulary; every request body is recorded.
+ * {@code tool_use} answers, and injected failures (429 with {@code Retry-After}, 5xx, 529, malformed JSON, delays). It
+ * reuses {@link ScriptedOpenAiServer}'s {@link Reply} vocabulary; every request body is recorded.
  */
 public final class ScriptedAnthropicServer implements AutoCloseable {
 
     /**
      * One request as the script sees it.
      *
-     * @param body           the JSON body
-     * @param firstUserText  the text of the first user message (the case prompt)
+     * @param body the JSON body
+     * @param firstUserText the text of the first user message (the case prompt)
      * @param assistantTurns how many assistant messages the conversation already holds
      */
-    public record MessagesRequest(JsonNode body, String firstUserText, int assistantTurns) {
-    }
+    public record MessagesRequest(JsonNode body, String firstUserText, int assistantTurns) {}
 
     private final HttpServer server;
     private final Function<MessagesRequest, Reply> script;
@@ -128,9 +127,11 @@ public final class ScriptedAnthropicServer implements AutoCloseable {
                 respond(exchange, delayed.then());
             }
             case Reply.Failure failure -> {
-                failure.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+                failure.headers()
+                        .forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
                 ObjectNode error = Json.object().put("type", "error");
-                error.putObject("error").put("type", failure.status() == 429 ? "rate_limit_error" : "api_error")
+                error.putObject("error")
+                        .put("type", failure.status() == 429 ? "rate_limit_error" : "api_error")
                         .put("message", "scripted failure " + failure.status());
                 send(exchange, failure.status(), Json.write(error));
             }
@@ -157,15 +158,21 @@ public final class ScriptedAnthropicServer implements AutoCloseable {
     private ObjectNode message(Reply.Answer answer) {
         ObjectNode root = Json.object();
         int id = ids.incrementAndGet();
-        root.put("id", "msg_" + id).put("type", "message").put("role", "assistant").put("model", "scripted");
+        root.put("id", "msg_" + id)
+                .put("type", "message")
+                .put("role", "assistant")
+                .put("model", "scripted");
         ArrayNode content = root.putArray("content");
         if (!answer.text().isEmpty()) {
             content.addObject().put("type", "text").put("text", answer.text());
         }
         int index = 0;
         for (Call call : answer.toolCalls()) {
-            content.addObject().put("type", "tool_use").put("id", "toolu_" + id + "_" + index++)
-                    .put("name", call.name()).set("input", call.arguments());
+            content.addObject()
+                    .put("type", "tool_use")
+                    .put("id", "toolu_" + id + "_" + index++)
+                    .put("name", call.name())
+                    .set("input", call.arguments());
         }
         root.put("stop_reason", answer.toolCalls().isEmpty() ? "end_turn" : "tool_use");
         root.putNull("stop_sequence");

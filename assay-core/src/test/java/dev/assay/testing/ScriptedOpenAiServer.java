@@ -21,10 +21,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 /**
- * An OpenAI-compatible Chat Completions server on loopback for tests: real HTTP, streaming (SSE) and
- * non-streaming, tool calls, and injected failures (HTTP 429 with Retry-After, 500, slow answers that time out,
- * malformed JSON, streams cut short or never finished). What it answers comes from a {@link Script}; every request
- * body and {@code Authorization} header is recorded.
+ * An OpenAI-compatible Chat Completions server on loopback for tests: real HTTP, streaming (SSE) and non-streaming,
+ * tool calls, and injected failures (HTTP 429 with Retry-After, 500, slow answers that time out, malformed JSON,
+ * streams cut short or never finished). What it answers comes from a {@link Script}; every request body and
+ * {@code Authorization} header is recorded.
  */
 public final class ScriptedOpenAiServer implements AutoCloseable {
 
@@ -37,10 +37,10 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     /**
      * One request as the script sees it.
      *
-     * @param body           the JSON body
-     * @param firstUserText  the first user message (the case prompt)
+     * @param body the JSON body
+     * @param firstUserText the first user message (the case prompt)
      * @param assistantTurns how many assistant messages the conversation already holds (0 on the first call)
-     * @param lastMessage    the last message of the conversation
+     * @param lastMessage the last message of the conversation
      */
     public record ChatRequest(JsonNode body, String firstUserText, int assistantTurns, JsonNode lastMessage) {
         public boolean streaming() {
@@ -55,28 +55,22 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     /** A scripted answer. */
     public sealed interface Reply {
         /** A normal answer: text and native tool calls (name, arguments JSON object). */
-        record Answer(String text, List<Call> toolCalls) implements Reply {
-        }
+        record Answer(String text, List<Call> toolCalls) implements Reply {}
 
         /** An HTTP error with a JSON error body and optional headers. */
-        record Failure(int status, Map<String, String> headers) implements Reply {
-        }
+        record Failure(int status, Map<String, String> headers) implements Reply {}
 
         /** A 200 answer whose body is not valid JSON. */
-        record Malformed() implements Reply {
-        }
+        record Malformed() implements Reply {}
 
         /** Waits, then answers as {@code then}. */
-        record Delayed(long millis, Reply then) implements Reply {
-        }
+        record Delayed(long millis, Reply then) implements Reply {}
 
         /** A stream that sends part of {@code answer}'s text, then closes the connection without finishing. */
-        record Truncated(Answer answer) implements Reply {
-        }
+        record Truncated(Answer answer) implements Reply {}
 
         /** An answer that never finishes: a delta (streaming) or a byte of whitespace every {@code millis}. */
-        record Endless(long millis) implements Reply {
-        }
+        record Endless(long millis) implements Reply {}
     }
 
     /** A native tool call in an {@link Reply.Answer}. */
@@ -200,18 +194,22 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
                 respond(exchange, stream, delayed.then());
             }
             case Reply.Failure failure -> {
-                failure.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+                failure.headers()
+                        .forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
                 ObjectNode error = Json.object();
-                error.putObject("error").put("message", "scripted failure " + failure.status())
-                        .put("type", "scripted").put("code", String.valueOf(failure.status()));
+                error.putObject("error")
+                        .put("message", "scripted failure " + failure.status())
+                        .put("type", "scripted")
+                        .put("code", String.valueOf(failure.status()));
                 send(exchange, failure.status(), "application/json", Json.write(error));
             }
             case Reply.Malformed malformed -> send(exchange, 200, "application/json", "{\"id\": \"x\", \"choices\": [");
             case Reply.Truncated truncated -> {
                 String text = truncated.answer().text();
                 streamStart(exchange);
-                event(exchange.getResponseBody(), textDelta("chatcmpl-" + ids.incrementAndGet(),
-                        text.substring(0, text.length() / 2)));
+                event(
+                        exchange.getResponseBody(),
+                        textDelta("chatcmpl-" + ids.incrementAndGet(), text.substring(0, text.length() / 2)));
                 // Closing the exchange now ends the chunked body without the last chunk nor [DONE].
                 exchange.getResponseBody().close();
             }
@@ -268,7 +266,10 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
             }
         }
         choice.put("finish_reason", answer.toolCalls().isEmpty() ? "stop" : "tool_calls");
-        root.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5).put("total_tokens", 15);
+        root.putObject("usage")
+                .put("prompt_tokens", 10)
+                .put("completion_tokens", 5)
+                .put("total_tokens", 15);
         return root;
     }
 
@@ -284,16 +285,23 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         int index = 0;
         for (Call call : answer.toolCalls()) {
             ObjectNode delta = chunk(id);
-            ObjectNode toolCall = delta.withArray("choices").addObject().put("index", 0).putObject("delta")
-                    .putArray("tool_calls").addObject();
+            ObjectNode toolCall = delta.withArray("choices")
+                    .addObject()
+                    .put("index", 0)
+                    .putObject("delta")
+                    .putArray("tool_calls")
+                    .addObject();
             toolCall.put("index", index).put("id", "call_" + id + "_" + index).put("type", "function");
             toolCall.putObject("function").put("name", call.name()).put("arguments", Json.write(call.arguments()));
             event(out, delta);
             index++;
         }
         ObjectNode last = chunk(id);
-        last.withArray("choices").addObject().put("index", 0).put("finish_reason",
-                answer.toolCalls().isEmpty() ? "stop" : "tool_calls").putObject("delta");
+        last.withArray("choices")
+                .addObject()
+                .put("index", 0)
+                .put("finish_reason", answer.toolCalls().isEmpty() ? "stop" : "tool_calls")
+                .putObject("delta");
         event(out, last);
         out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
         out.flush();
@@ -306,13 +314,19 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
 
     private static ObjectNode textDelta(String id, String text) {
         ObjectNode delta = chunk(id);
-        delta.withArray("choices").addObject().put("index", 0).putObject("delta").put("content", text);
+        delta.withArray("choices")
+                .addObject()
+                .put("index", 0)
+                .putObject("delta")
+                .put("content", text);
         return delta;
     }
 
     private static ObjectNode chunk(String id) {
         ObjectNode chunk = Json.object();
-        chunk.put("id", id).put("object", "chat.completion.chunk").put("created", 1_700_000_000L)
+        chunk.put("id", id)
+                .put("object", "chat.completion.chunk")
+                .put("created", 1_700_000_000L)
                 .put("model", "scripted");
         chunk.putArray("choices");
         return chunk;
@@ -336,7 +350,8 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     }
 
     /** A script keyed by a fragment of the case prompt; each entry lists the replies for successive turns. */
-    public static Script byPrompt(Map<String, List<Reply>> turnsByPromptFragment, Function<ChatRequest, Reply> otherwise) {
+    public static Script byPrompt(
+            Map<String, List<Reply>> turnsByPromptFragment, Function<ChatRequest, Reply> otherwise) {
         return request -> {
             for (var entry : turnsByPromptFragment.entrySet()) {
                 if (request.firstUserText().contains(entry.getKey())) {

@@ -23,10 +23,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An agent service on loopback that speaks the reference server's {@code POST /wunder} protocol: real HTTP, a
- * {@code text/event-stream} answer with {@code event:} and {@code id:} lines and
- * {@code {"session_id", "timestamp", "data": {...}}} payloads (some spread over several {@code data:} lines),
- * keep-alive comments, writes into the workspace the request names, injected HTTP failures and pauses. A
- * {@link Script} decides each answer from the request body; requests (body and headers) are recorded.
+ * {@code text/event-stream} answer with {@code event:} and {@code id:} lines and {@code {"session_id", "timestamp",
+ * "data": {...}}} payloads (some spread over several {@code data:} lines), keep-alive comments, writes into the
+ * workspace the request names, injected HTTP failures and pauses. A {@link Script} decides each answer from the request
+ * body; requests (body and headers) are recorded.
  */
 public final class ScriptedSseAgent implements AutoCloseable {
 
@@ -39,31 +39,25 @@ public final class ScriptedSseAgent implements AutoCloseable {
     /** One answer. */
     public sealed interface Reply {
         /** A 200 event stream made of these steps. */
-        record Events(List<Step> steps) implements Reply {
-        }
+        record Events(List<Step> steps) implements Reply {}
 
         /** An HTTP error before any stream, with optional headers. */
-        record Failure(int status, Map<String, String> headers) implements Reply {
-        }
+        record Failure(int status, Map<String, String> headers) implements Reply {}
     }
 
     /** One thing the stream does. */
     public sealed interface Step {
         /** Sends an event; {@code multiline} spreads the data JSON over several {@code data:} lines. */
-        record Event(String name, JsonNode payload, boolean multiline) implements Step {
-        }
+        record Event(String name, JsonNode payload, boolean multiline) implements Step {}
 
         /** Sends raw text as it is (for malformed streams and foreign formats). */
-        record Raw(String text) implements Step {
-        }
+        record Raw(String text) implements Step {}
 
         /** Waits before the next step. */
-        record Pause(long millis) implements Step {
-        }
+        record Pause(long millis) implements Step {}
 
         /** Writes a file under the directory the request body names in {@code workspace}. */
-        record WriteFile(String relative, String content) implements Step {
-        }
+        record WriteFile(String relative, String content) implements Step {}
     }
 
     /** A wunder-style event whose payload is {@code payloadJson}. */
@@ -94,8 +88,11 @@ public final class ScriptedSseAgent implements AutoCloseable {
     /** A recorded request. */
     public record Request(JsonNode body, Map<String, List<String>> headers) {
         public String header(String name) {
-            return headers.entrySet().stream().filter(entry -> entry.getKey().equalsIgnoreCase(name))
-                    .map(entry -> entry.getValue().get(0)).findFirst().orElse(null);
+            return headers.entrySet().stream()
+                    .filter(entry -> entry.getKey().equalsIgnoreCase(name))
+                    .map(entry -> entry.getValue().get(0))
+                    .findFirst()
+                    .orElse(null);
         }
     }
 
@@ -112,7 +109,10 @@ public final class ScriptedSseAgent implements AutoCloseable {
         server.createContext("/wunder", this::handle);
         server.createContext("/tools", exchange -> {
             try (exchange) {
-                send(exchange, 200, "application/json",
+                send(
+                        exchange,
+                        200,
+                        "application/json",
                         "{\"tools\": [{\"name\": \"读取文件\"}, {\"name\": \"write_file\"}, {\"name\": \"docs@search\"}]}");
             }
         });
@@ -131,7 +131,9 @@ public final class ScriptedSseAgent implements AutoCloseable {
     public static Script byPrompt(Map<String, Reply> replies, Reply otherwise) {
         return body -> replies.entrySet().stream()
                 .filter(entry -> body.path("question").asText().contains(entry.getKey()))
-                .map(Map.Entry::getValue).findFirst().orElse(otherwise);
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElse(otherwise);
     }
 
     /** {@return the agent endpoint, {@code http://127.0.0.1:PORT/wunder}} */
@@ -175,8 +177,13 @@ public final class ScriptedSseAgent implements AutoCloseable {
             }
             switch (reply) {
                 case Reply.Failure failure -> {
-                    failure.headers().forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
-                    send(exchange, failure.status(), "application/json",
+                    failure.headers()
+                            .forEach((name, value) ->
+                                    exchange.getResponseHeaders().add(name, value));
+                    send(
+                            exchange,
+                            failure.status(),
+                            "application/json",
                             "{\"error\": {\"code\": \"SCRIPTED\", \"message\": \"scripted failure\"}}");
                 }
                 case Reply.Events stream -> stream(exchange, body, stream.steps());
@@ -220,11 +227,18 @@ public final class ScriptedSseAgent implements AutoCloseable {
                         data.put("session_id", body.path("session_id").asText());
                         data.put("timestamp", Instant.now().toString());
                         data.set("data", event.payload());
-                        String json = event.multiline() ? Json.MAPPER.writerWithDefaultPrettyPrinter()
-                                .writeValueAsString(data) : Json.write(data);
-                        var text = new StringBuilder("event: ").append(event.name()).append('\n')
-                                .append("id: ").append(++id).append('\n');
-                        json.lines().forEach(line -> text.append("data: ").append(line).append('\n'));
+                        String json = event.multiline()
+                                ? Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(data)
+                                : Json.write(data);
+                        var text = new StringBuilder("event: ")
+                                .append(event.name())
+                                .append('\n')
+                                .append("id: ")
+                                .append(++id)
+                                .append('\n');
+                        json.lines()
+                                .forEach(line ->
+                                        text.append("data: ").append(line).append('\n'));
                         write(out, text.append('\n').toString());
                     }
                 }

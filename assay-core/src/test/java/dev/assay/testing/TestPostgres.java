@@ -23,8 +23,7 @@ public final class TestPostgres {
     private static final String SERVER_URL = System.getenv().getOrDefault("ASSAY_TEST_POSTGRES_URL", DEFAULT_URL);
     private static final List<String> SCHEMAS = new ArrayList<>();
 
-    private TestPostgres() {
-    }
+    private TestPostgres() {}
 
     /** Skips (or, in CI, fails) the calling test class when the server is unreachable. */
     public static void require() {
@@ -44,7 +43,7 @@ public final class TestPostgres {
     public static synchronized String freshUrl() throws SQLException {
         String schema = "assay_test_" + UUID.randomUUID().toString().replace("-", "");
         try (Connection connection = DriverManager.getConnection(SERVER_URL);
-             var statement = connection.createStatement()) {
+                var statement = connection.createStatement()) {
             statement.execute("CREATE SCHEMA " + schema);
         }
         SCHEMAS.add(schema);
@@ -72,7 +71,7 @@ public final class TestPostgres {
     /** Drops every schema handed out so far. */
     public static synchronized void dropSchemas() throws SQLException {
         try (Connection connection = DriverManager.getConnection(SERVER_URL);
-             var statement = connection.createStatement()) {
+                var statement = connection.createStatement()) {
             for (String schema : SCHEMAS) {
                 statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
             }

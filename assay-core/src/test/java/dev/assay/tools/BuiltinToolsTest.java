@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
-import dev.assay.tools.ToolSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +17,9 @@ class BuiltinToolsTest {
 
     @Test
     void tools_come_in_the_canonical_builtin_order() {
-        assertThat(BuiltinTools.all(new ProcessSandbox())).extracting(Tool::name).isEqualTo(ToolNames.BUILTIN);
+        assertThat(BuiltinTools.all(new ProcessSandbox()))
+                .extracting(Tool::name)
+                .isEqualTo(ToolNames.BUILTIN);
     }
 
     @Test
@@ -26,9 +27,13 @@ class BuiltinToolsTest {
         for (Tool tool : BuiltinTools.all(new ProcessSandbox())) {
             JsonNode schema = tool.parameters();
             assertThat(schema.get("type").asText()).as(tool.name()).isEqualTo("object");
-            assertThat(schema.get("additionalProperties").asBoolean(true)).as(tool.name()).isFalse();
-            schema.get("required").forEach(name ->
-                    assertThat(schema.get("properties").has(name.asText())).as(tool.name()).isTrue());
+            assertThat(schema.get("additionalProperties").asBoolean(true))
+                    .as(tool.name())
+                    .isFalse();
+            schema.get("required")
+                    .forEach(name -> assertThat(schema.get("properties").has(name.asText()))
+                            .as(tool.name())
+                            .isTrue());
         }
     }
 
@@ -50,10 +55,16 @@ class BuiltinToolsTest {
             required.add(tool.name() + names);
         }
 
-        assertThat(required).containsExactly("read_file[path]", "write_file[path, content]",
-                "edit_file[path, old_text, new_text]", "replace_text[path, pattern, replacement]",
-                "search_files[pattern]", "list_files[]", "execute_command[command]",
-                "final_answer[answer]");
+        assertThat(required)
+                .containsExactly(
+                        "read_file[path]",
+                        "write_file[path, content]",
+                        "edit_file[path, old_text, new_text]",
+                        "replace_text[path, pattern, replacement]",
+                        "search_files[pattern]",
+                        "list_files[]",
+                        "execute_command[command]",
+                        "final_answer[answer]");
     }
 
     @Test
@@ -69,8 +80,8 @@ class BuiltinToolsTest {
 
     @Test
     void final_answer_returns_the_answer() throws Exception {
-        ToolResult result = ToolTesting.tool("final_answer")
-                .call(Json.object().put("answer", "答案：B"), new Workspace(root));
+        ToolResult result =
+                ToolTesting.tool("final_answer").call(Json.object().put("answer", "答案：B"), new Workspace(root));
 
         assertThat(result.ok()).isTrue();
         assertThat(result.output()).isEqualTo("答案：B");

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EditFileToolTest {
     @TempDir
     Path root;
+
     Workspace workspace;
     Path file;
 
@@ -23,7 +24,8 @@ class EditFileToolTest {
 
     @Test
     void replaces_a_unique_snippet() throws Exception {
-        ToolResult result = call("edit_file", workspace, "{'path': 'edit.txt', 'old_text': 'line1', 'new_text': 'first'}");
+        ToolResult result =
+                call("edit_file", workspace, "{'path': 'edit.txt', 'old_text': 'line1', 'new_text': 'first'}");
 
         assertThat(result.ok()).isTrue();
         assertThat(file).hasContent("first\nline2\nline2 again\n");
@@ -57,8 +59,8 @@ class EditFileToolTest {
 
     @Test
     void snippet_made_unique_with_context_is_replaced() throws Exception {
-        ToolResult result = call("edit_file", workspace,
-                "{'path': 'edit.txt', 'old_text': 'line2\\n', 'new_text': 'second\\n'}");
+        ToolResult result =
+                call("edit_file", workspace, "{'path': 'edit.txt', 'old_text': 'line2\\n', 'new_text': 'second\\n'}");
 
         assertThat(result.ok()).isTrue();
         assertThat(file).hasContent("line1\nsecond\nline2 again\n");
@@ -95,7 +97,7 @@ class EditFileToolTest {
 
     @Test
     void binary_file_is_not_edited() throws Exception {
-        Files.write(file, new byte[]{'a', 0, 'b'});
+        Files.write(file, new byte[] {'a', 0, 'b'});
 
         ToolResult result = call("edit_file", workspace, "{'path': 'edit.txt', 'old_text': 'a', 'new_text': 'b'}");
 

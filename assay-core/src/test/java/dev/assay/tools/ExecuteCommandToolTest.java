@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ExecuteCommandToolTest {
     @TempDir
     Path root;
+
     Workspace workspace;
 
     @BeforeEach
@@ -133,8 +134,8 @@ class ExecuteCommandToolTest {
             }
         };
 
-        ToolResult result = ToolTesting.tool("execute_command", broken)
-                .call(Json.object().put("command", "ls"), workspace);
+        ToolResult result =
+                ToolTesting.tool("execute_command", broken).call(Json.object().put("command", "ls"), workspace);
 
         assertThat(result.ok()).isFalse();
         assertThat(result.error().type()).isEqualTo("sandbox.unavailable");
@@ -154,8 +155,8 @@ class ExecuteCommandToolTest {
             }
         };
 
-        ToolResult result = ToolTesting.tool("execute_command", crashing)
-                .call(Json.object().put("command", "ls"), workspace);
+        ToolResult result =
+                ToolTesting.tool("execute_command", crashing).call(Json.object().put("command", "ls"), workspace);
 
         assertThat(result.error().type()).isEqualTo("sandbox.failed");
     }

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ListFilesToolTest {
     @TempDir
     Path root;
+
     Workspace workspace;
 
     @BeforeEach
@@ -28,8 +29,14 @@ class ListFilesToolTest {
     void lists_everything_below_the_workspace_sorted_with_directories_marked() throws Exception {
         ToolResult result = call("list_files", workspace, "{}");
 
-        assertThat(result.output().lines()).containsExactly("fixtures/", "fixtures/alpha.txt", "fixtures/list/",
-                "fixtures/list/a.txt", "fixtures/list/b.txt", "outputs/");
+        assertThat(result.output().lines())
+                .containsExactly(
+                        "fixtures/",
+                        "fixtures/alpha.txt",
+                        "fixtures/list/",
+                        "fixtures/list/a.txt",
+                        "fixtures/list/b.txt",
+                        "outputs/");
     }
 
     @Test
@@ -85,7 +92,8 @@ class ListFilesToolTest {
 
         ToolResult result = call("list_files", workspace, "{'path': 'many'}");
 
-        assertThat(result.output().lines().filter(line -> line.startsWith("many/"))).hasSize(ListFilesTool.MAX_ENTRIES);
+        assertThat(result.output().lines().filter(line -> line.startsWith("many/")))
+                .hasSize(ListFilesTool.MAX_ENTRIES);
         assertThat(result.output()).contains("[truncated: showing the first 500 of 510 entries]");
     }
 

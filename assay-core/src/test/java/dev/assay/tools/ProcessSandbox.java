@@ -25,7 +25,9 @@ final class ProcessSandbox implements Sandbox {
         long started = System.nanoTime();
         Process process;
         try {
-            process = new ProcessBuilder(request.command()).directory(request.workDir().toFile()).start();
+            process = new ProcessBuilder(request.command())
+                    .directory(request.workDir().toFile())
+                    .start();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -45,8 +47,13 @@ final class ProcessSandbox implements Sandbox {
         }
         byte[] out = join(stdout);
         byte[] err = join(stderr);
-        return new SandboxResult(finished ? process.exitValue() : -1, text(out, cap), text(err, cap), !finished,
-                out.length > cap || err.length > cap, Duration.ofNanos(System.nanoTime() - started));
+        return new SandboxResult(
+                finished ? process.exitValue() : -1,
+                text(out, cap),
+                text(err, cap),
+                !finished,
+                out.length > cap || err.length > cap,
+                Duration.ofNanos(System.nanoTime() - started));
     }
 
     private static byte[] drain(InputStream in) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReadFileToolTest {
     @TempDir
     Path root;
+
     Workspace workspace;
 
     @BeforeEach
@@ -50,7 +51,7 @@ class ReadFileToolTest {
 
     @Test
     void file_with_nul_bytes_is_refused_as_binary() throws Exception {
-        Files.write(workspace.root().resolve("image.png"), new byte[]{(byte) 0x89, 'P', 'N', 'G', 0, 0, 1});
+        Files.write(workspace.root().resolve("image.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 0, 1});
 
         ToolResult result = call("read_file", workspace, "{'path': 'image.png'}");
 
@@ -59,7 +60,7 @@ class ReadFileToolTest {
 
     @Test
     void file_that_is_not_utf8_is_refused_as_binary() throws Exception {
-        Files.write(workspace.root().resolve("latin1.txt"), new byte[]{'c', 'a', 'f', (byte) 0xE9});
+        Files.write(workspace.root().resolve("latin1.txt"), new byte[] {'c', 'a', 'f', (byte) 0xE9});
 
         ToolResult result = call("read_file", workspace, "{'path': 'latin1.txt'}");
 
@@ -73,7 +74,9 @@ class ReadFileToolTest {
         ToolResult result = call("read_file", workspace, "{'path': 'big.txt'}");
 
         assertThat(result.ok()).isTrue();
-        assertThat(result.output()).startsWith("x".repeat(65_536)).doesNotContain("x".repeat(65_537))
+        assertThat(result.output())
+                .startsWith("x".repeat(65_536))
+                .doesNotContain("x".repeat(65_537))
                 .endsWith("[truncated: showing the first 65536 of 100000 bytes]");
     }
 
@@ -131,8 +134,7 @@ class ReadFileToolTest {
     void absolute_path_is_refused() throws Exception {
         Path secret = Files.writeString(root.resolve("secret.txt"), "secret");
 
-        ToolResult result = ToolTesting.tool("read_file")
-                .call(Json.object().put("path", secret.toString()), workspace);
+        ToolResult result = ToolTesting.tool("read_file").call(Json.object().put("path", secret.toString()), workspace);
 
         assertThat(result.error().type()).isEqualTo("workspace.escape");
     }
@@ -160,7 +162,8 @@ class ReadFileToolTest {
     @Test
     void symlink_inside_the_workspace_is_followed() throws Exception {
         Files.writeString(workspace.root().resolve("real.txt"), "inside");
-        Files.createSymbolicLink(workspace.root().resolve("alias.txt"), workspace.root().resolve("real.txt"));
+        Files.createSymbolicLink(
+                workspace.root().resolve("alias.txt"), workspace.root().resolve("real.txt"));
 
         ToolResult result = call("read_file", workspace, "{'path': 'alias.txt'}");
 

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ReplaceTextToolTest {
     @TempDir
     Path root;
+
     Workspace workspace;
     Path file;
 
@@ -25,8 +26,8 @@ class ReplaceTextToolTest {
 
     @Test
     void replaces_every_match_and_reports_the_count() throws Exception {
-        ToolResult result = call("replace_text", workspace,
-                "{'path': 'replace.txt', 'pattern': 'hello', 'replacement': 'bye'}");
+        ToolResult result =
+                call("replace_text", workspace, "{'path': 'replace.txt', 'pattern': 'hello', 'replacement': 'bye'}");
 
         assertThat(result.ok()).isTrue();
         assertThat(result.output()).startsWith("replaced 2 occurrences");
@@ -35,8 +36,7 @@ class ReplaceTextToolTest {
 
     @Test
     void replacement_can_use_captured_groups() throws Exception {
-        call("replace_text", workspace,
-                "{'path': 'replace.txt', 'pattern': 'hello (\\\\w+)', 'replacement': '$1!'}");
+        call("replace_text", workspace, "{'path': 'replace.txt', 'pattern': 'hello (\\\\w+)', 'replacement': '$1!'}");
 
         assertThat(file).hasContent("world!, moon!\n");
     }
@@ -45,8 +45,8 @@ class ReplaceTextToolTest {
     void no_match_reports_zero_and_leaves_the_file() throws Exception {
         long modified = Files.getLastModifiedTime(file).toMillis();
 
-        ToolResult result = call("replace_text", workspace,
-                "{'path': 'replace.txt', 'pattern': 'absent', 'replacement': 'x'}");
+        ToolResult result =
+                call("replace_text", workspace, "{'path': 'replace.txt', 'pattern': 'absent', 'replacement': 'x'}");
 
         assertThat(result.ok()).isTrue();
         assertThat(result.output()).startsWith("replaced 0 occurrences");
@@ -55,8 +55,8 @@ class ReplaceTextToolTest {
 
     @Test
     void invalid_pattern_fails_and_leaves_the_file() throws Exception {
-        ToolResult result = call("replace_text", workspace,
-                "{'path': 'replace.txt', 'pattern': 'hello(', 'replacement': 'x'}");
+        ToolResult result =
+                call("replace_text", workspace, "{'path': 'replace.txt', 'pattern': 'hello(', 'replacement': 'x'}");
 
         assertThat(result.error().type()).isEqualTo("replace.invalid_pattern");
         assertThat(file).hasContent("hello world, hello moon\n");
@@ -64,8 +64,8 @@ class ReplaceTextToolTest {
 
     @Test
     void replacement_naming_a_missing_group_fails() throws Exception {
-        ToolResult result = call("replace_text", workspace,
-                "{'path': 'replace.txt', 'pattern': 'hello', 'replacement': '$3'}");
+        ToolResult result =
+                call("replace_text", workspace, "{'path': 'replace.txt', 'pattern': 'hello', 'replacement': '$3'}");
 
         assertThat(result.error().type()).isEqualTo("replace.invalid_replacement");
         assertThat(file).hasContent("hello world, hello moon\n");
@@ -81,8 +81,8 @@ class ReplaceTextToolTest {
 
     @Test
     void escaping_path_is_refused() throws Exception {
-        ToolResult result = call("replace_text", workspace,
-                "{'path': '../replace.txt', 'pattern': 'a', 'replacement': 'b'}");
+        ToolResult result =
+                call("replace_text", workspace, "{'path': '../replace.txt', 'pattern': 'a', 'replacement': 'b'}");
 
         assertThat(result.error().type()).isEqualTo("workspace.escape");
     }
@@ -92,8 +92,10 @@ class ReplaceTextToolTest {
     void catastrophic_pattern_fails_with_timeout_and_leaves_the_file_untouched() throws Exception {
         Files.writeString(file, "a".repeat(200));
 
-        ToolResult result = new ReplaceTextTool(Duration.ofMillis(200)).call(
-                ToolTesting.args("{'path': 'replace.txt', 'pattern': '(.*a){12}b', 'replacement': 'x'}"), workspace);
+        ToolResult result = new ReplaceTextTool(Duration.ofMillis(200))
+                .call(
+                        ToolTesting.args("{'path': 'replace.txt', 'pattern': '(.*a){12}b', 'replacement': 'x'}"),
+                        workspace);
 
         assertThat(result.error().type()).isEqualTo("replace.timeout");
         assertThat(file).hasContent("a".repeat(200));
@@ -103,8 +105,8 @@ class ReplaceTextToolTest {
     void stack_exhausting_pattern_fails_as_too_complex() throws Exception {
         Files.writeString(file, "ab".repeat(200_000));
 
-        ToolResult result = call("replace_text", workspace,
-                "{'path': 'replace.txt', 'pattern': '^(a|b)*$', 'replacement': 'x'}");
+        ToolResult result =
+                call("replace_text", workspace, "{'path': 'replace.txt', 'pattern': '^(a|b)*$', 'replacement': 'x'}");
 
         assertThat(result.error().type()).isEqualTo("replace.too_complex");
     }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SearchFilesToolTest {
     @TempDir
     Path root;
+
     Workspace workspace;
 
     @BeforeEach
@@ -66,7 +67,7 @@ class SearchFilesToolTest {
 
     @Test
     void binary_files_are_skipped() throws Exception {
-        Files.write(workspace.root().resolve("blob.bin"), new byte[]{'a', 'l', 'p', 'h', 'a', 0, 1});
+        Files.write(workspace.root().resolve("blob.bin"), new byte[] {'a', 'l', 'p', 'h', 'a', 0, 1});
 
         ToolResult result = call("search_files", workspace, "{'pattern': 'alpha'}");
 
@@ -100,7 +101,8 @@ class SearchFilesToolTest {
 
         ToolResult result = call("search_files", workspace, "{'pattern': 'hit', 'path': 'long.txt'}");
 
-        assertThat(result.output().strip()).hasSize("long.txt:1: ".length() + SearchFilesTool.MAX_LINE_CHARS + 6)
+        assertThat(result.output().strip())
+                .hasSize("long.txt:1: ".length() + SearchFilesTool.MAX_LINE_CHARS + 6)
                 .endsWith(" [...]");
     }
 

@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class ToolErrorPathsTest {
     @TempDir
     Path dir;
+
     private Workspace workspace;
 
     @BeforeEach
@@ -43,7 +44,9 @@ class ToolErrorPathsTest {
 
         assertThat(result.ok()).as("%s %s should fail", tool, arguments).isFalse();
         String shown = result.output() + Json.write(result.error());
-        assertThat(shown).doesNotContain(workspace.root().toString()).doesNotContain(dir.toString())
+        assertThat(shown)
+                .doesNotContain(workspace.root().toString())
+                .doesNotContain(dir.toString())
                 .doesNotContain("Exception");
     }
 

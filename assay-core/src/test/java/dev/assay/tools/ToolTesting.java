@@ -6,15 +6,17 @@ import dev.assay.sandbox.Sandbox;
 
 /** Calls built-in tools the way the agent loop does: by name, with a JSON arguments object. */
 final class ToolTesting {
-    private ToolTesting() {
-    }
+    private ToolTesting() {}
 
     static Tool tool(String name) {
         return tool(name, new ProcessSandbox());
     }
 
     static Tool tool(String name, Sandbox sandbox) {
-        return BuiltinTools.all(sandbox).stream().filter(tool -> tool.name().equals(name)).findFirst().orElseThrow();
+        return BuiltinTools.all(sandbox).stream()
+                .filter(tool -> tool.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     /** Arguments written with single quotes for readability: {@code "{'path': 'a.txt'}"}. */

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WriteFileToolTest {
     @TempDir
     Path root;
+
     Workspace workspace;
 
     @BeforeEach
@@ -52,7 +53,9 @@ class WriteFileToolTest {
 
         ToolTesting.tool("write_file").call(arguments, workspace);
 
-        assertThat(Json.parse(Files.readString(workspace.root().resolve("data.json"))).get("total").asInt())
+        assertThat(Json.parse(Files.readString(workspace.root().resolve("data.json")))
+                        .get("total")
+                        .asInt())
                 .isEqualTo(3);
     }
 

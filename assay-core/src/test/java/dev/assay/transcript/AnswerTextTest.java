@@ -22,13 +22,14 @@ class AnswerTextTest {
     @Test
     void tool_call_block_is_removed() {
         assertThat(AnswerText.finalAnswer(
-                "Done.<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a\"}}</tool_call>"))
+                        "Done.<tool_call>{\"name\": \"read_file\", \"arguments\": {\"path\": \"a\"}}</tool_call>"))
                 .isEqualTo("Done.");
     }
 
     @Test
     void tool_block_spanning_lines_is_removed() {
-        assertThat(AnswerText.finalAnswer("<TOOL name=\"x\">\n{\"a\": 1}\n</TOOL>\nResult: 3")).isEqualTo("Result: 3");
+        assertThat(AnswerText.finalAnswer("<TOOL name=\"x\">\n{\"a\": 1}\n</TOOL>\nResult: 3"))
+                .isEqualTo("Result: 3");
     }
 
     @Test
@@ -50,7 +51,8 @@ class AnswerTextTest {
 
     @Test
     void think_block_is_removed() {
-        assertThat(AnswerText.finalAnswer("<think>\nlet me think\n</think>\n\nParis")).isEqualTo("Paris");
+        assertThat(AnswerText.finalAnswer("<think>\nlet me think\n</think>\n\nParis"))
+                .isEqualTo("Paris");
     }
 
     @Test
@@ -66,7 +68,8 @@ class AnswerTextTest {
 
     @Test
     void reasoning_after_a_lone_opening_think_tag_is_removed() {
-        assertThat(AnswerText.finalAnswer("Paris<think>but maybe it is Lyon, let me chec")).isEqualTo("Paris");
+        assertThat(AnswerText.finalAnswer("Paris<think>but maybe it is Lyon, let me chec"))
+                .isEqualTo("Paris");
     }
 
     @Test
@@ -121,13 +124,16 @@ class AnswerTextTest {
 
     @Test
     void markup_is_removed_before_the_label() {
-        assertThat(AnswerText.finalAnswer("<think>x</think>\nAnswer: B<tool_call>{}</tool_call>")).isEqualTo("B");
+        assertThat(AnswerText.finalAnswer("<think>x</think>\nAnswer: B<tool_call>{}</tool_call>"))
+                .isEqualTo("B");
     }
 
     @Test
     void transcript_final_answer_prefers_the_final_answer_event() {
         var at = Instant.EPOCH;
-        var transcript = new Transcript(List.of(new ModelTurn(at, "draft", "", null), new FinalAnswer(at, "Answer: 7"),
+        var transcript = new Transcript(List.of(
+                new ModelTurn(at, "draft", "", null),
+                new FinalAnswer(at, "Answer: 7"),
                 new ModelTurn(at, "", "", null)));
 
         assertThat(transcript.finalAnswer()).isEqualTo("7");

@@ -2,20 +2,19 @@ package dev.assay.server;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
-import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
 /** The admin token: read from a file in the Assay home, created there (owner-only) on first start. */
 public final class AdminToken {
     public static final String FILE_NAME = "server-token";
 
-    private AdminToken() {
-    }
+    private AdminToken() {}
 
     /**
      * {@return the token stored in {@code home}, creating a random one first if there is none}
@@ -53,7 +52,8 @@ public final class AdminToken {
 
     /** Compares in constant time, so response timing does not reveal how much of a guess was right. */
     static boolean matches(String expected, String presented) {
-        return presented != null && MessageDigest.isEqual(expected.getBytes(StandardCharsets.UTF_8),
-                presented.getBytes(StandardCharsets.UTF_8));
+        return presented != null
+                && MessageDigest.isEqual(
+                        expected.getBytes(StandardCharsets.UTF_8), presented.getBytes(StandardCharsets.UTF_8));
     }
 }

@@ -11,23 +11,23 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one translation of failures to HTTP: a JSON body {@code {type, title, status, detail, field}} with the status
- * from {@link #status}. Unexpected exceptions are logged here and reach the client only as {@code server.internal}
- * with no stack trace. The handlers never throw: Javalin answers an exception thrown by a handler with another call
- * of the handlers, so on a request Jetty has already recycled (a stream ending after its client or the server went
- * away) a throwing handler loops forever.
+ * from {@link #status}. Unexpected exceptions are logged here and reach the client only as {@code server.internal} with
+ * no stack trace. The handlers never throw: Javalin answers an exception thrown by a handler with another call of the
+ * handlers, so on a request Jetty has already recycled (a stream ending after its client or the server went away) a
+ * throwing handler loops forever.
  */
 final class ApiProblems {
     private static final Logger LOG = LoggerFactory.getLogger(ApiProblems.class);
 
-    private ApiProblems() {
-    }
+    private ApiProblems() {}
 
     static AssayException badField(String field, String message) {
         return new AssayException(Problem.of("request.invalid_field", message).withDetail("field", field));
     }
 
     static AssayException notFound(String runId) {
-        return new AssayException(Problem.of("run.not_found", "no run with id " + runId).withDetail("field", "run_id"));
+        return new AssayException(
+                Problem.of("run.not_found", "no run with id " + runId).withDetail("field", "run_id"));
     }
 
     /** The type-to-status table: callers' mistakes are 4xx, everything unexpected is 500. */
@@ -44,9 +44,14 @@ final class ApiProblems {
         if (type.equals("request.too_large")) {
             return 413;
         }
-        if (type.startsWith("request.") || type.startsWith("config.") || type.startsWith("suite.")
-                || type.startsWith("case.") || type.startsWith("target.") || type.startsWith("plugin.")
-                || type.startsWith("workspace.") || type.startsWith("json.")) {
+        if (type.startsWith("request.")
+                || type.startsWith("config.")
+                || type.startsWith("suite.")
+                || type.startsWith("case.")
+                || type.startsWith("target.")
+                || type.startsWith("plugin.")
+                || type.startsWith("workspace.")
+                || type.startsWith("json.")) {
             return 400;
         }
         return 500;
@@ -75,11 +80,17 @@ final class ApiProblems {
 
     static void register(io.javalin.config.RoutesConfig routes) {
         routes.exception(AssayException.class, (e, ctx) -> render(ctx, e.problem()));
-        routes.exception(HttpResponseException.class, (e, ctx) -> render(ctx, Problem.of(switch (e.getStatus()) {
-            case 404 -> "route.not_found";
-            case 413 -> "request.too_large";
-            default -> "request.rejected";
-        }, e.getMessage())));
+        routes.exception(
+                HttpResponseException.class,
+                (e, ctx) -> render(
+                        ctx,
+                        Problem.of(
+                                switch (e.getStatus()) {
+                                    case 404 -> "route.not_found";
+                                    case 413 -> "request.too_large";
+                                    default -> "request.rejected";
+                                },
+                                e.getMessage())));
         routes.exception(Exception.class, (e, ctx) -> {
             String request;
             try {

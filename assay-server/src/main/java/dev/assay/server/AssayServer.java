@@ -11,20 +11,19 @@ import io.javalin.json.JavalinJackson;
 
 /**
  * Assay's HTTP server: the REST and SSE API under {@code /api}, the reference aliases under
- * {@code /wunder/admin/evaluation}, Prometheus metrics at {@code /metrics}, and the page at {@code /} (static files from the jar, Chart.js from its WebJar).
- * Runs go through the given engine, exactly as from the CLI.
+ * {@code /wunder/admin/evaluation}, Prometheus metrics at {@code /metrics}, and the page at {@code /} (static files
+ * from the jar, Chart.js from its WebJar). Runs go through the given engine, exactly as from the CLI.
  */
 public final class AssayServer {
-    private AssayServer() {
-    }
+    private AssayServer() {}
 
     /**
-     * {@return a server that has not started}; call {@code start(port)} (tests use port 0) and {@code stop()}.
-     * Stopping it cancels the runs it started; their finished items are kept.
+     * {@return a server that has not started}; call {@code start(port)} (tests use port 0) and {@code stop()}. Stopping
+     * it cancels the runs it started; their finished items are kept.
      *
-     * @param config   host, token, suites directory, workspaces, environment
-     * @param engine   runs evaluations; shares {@code store}
-     * @param store    where runs are read from and deleted
+     * @param config host, token, suites directory, workspaces, environment
+     * @param engine runs evaluations; shares {@code store}
+     * @param store where runs are read from and deleted
      * @param checkers the checkers suites may name (the engine's)
      */
     public static Javalin create(ServerConfig config, Engine engine, Store store, CheckerRegistry checkers) {

@@ -21,25 +21,29 @@ final class Auth {
 
     void check(Context ctx) {
         HandlerType method = ctx.method();
-        boolean mutating = !method.equals(HandlerType.GET) && !method.equals(HandlerType.HEAD)
+        boolean mutating = !method.equals(HandlerType.GET)
+                && !method.equals(HandlerType.HEAD)
                 && !method.equals(HandlerType.OPTIONS);
         if (!mutating && !config.readsNeedToken()) {
             if (!loopbackHost(ctx.host())) {
                 // DNS rebinding: a page from another site reaching 127.0.0.1 under its own host name gets nothing.
-                throw new AssayException(Problem.of("auth.bad_host",
-                        "reads without a token are served to loopback host names only").withDetail("field", "host"));
+                throw new AssayException(
+                        Problem.of("auth.bad_host", "reads without a token are served to loopback host names only")
+                                .withDetail("field", "host"));
             }
             return;
         }
         String presented = presented(ctx, !mutating);
         if (presented == null) {
             String hint = mutating && ctx.queryParam("token") != null ? "; ?token= is accepted on reads only" : "";
-            throw new AssayException(Problem.of("auth.missing_token", "this call needs the admin token "
-                    + "(Authorization: Bearer TOKEN)" + hint).withDetail("field", "token"));
+            throw new AssayException(Problem.of(
+                            "auth.missing_token",
+                            "this call needs the admin token " + "(Authorization: Bearer TOKEN)" + hint)
+                    .withDetail("field", "token"));
         }
         if (!AdminToken.matches(config.token(), presented)) {
-            throw new AssayException(Problem.of("auth.bad_token", "the admin token is wrong")
-                    .withDetail("field", "token"));
+            throw new AssayException(
+                    Problem.of("auth.bad_token", "the admin token is wrong").withDetail("field", "token"));
         }
     }
 
@@ -47,9 +51,12 @@ final class Auth {
         if (hostHeader == null) {
             return false;
         }
-        String host = hostHeader.startsWith("[") ? hostHeader.substring(0, hostHeader.indexOf(']') + 1)
+        String host = hostHeader.startsWith("[")
+                ? hostHeader.substring(0, hostHeader.indexOf(']') + 1)
                 : hostHeader.replaceFirst(":\\d+$", "");
-        return host.equals("localhost") || host.equals("127.0.0.1") || host.equals("[::1]")
+        return host.equals("localhost")
+                || host.equals("127.0.0.1")
+                || host.equals("[::1]")
                 || host.equals(config.host());
     }
 

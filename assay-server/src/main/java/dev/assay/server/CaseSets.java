@@ -21,9 +21,9 @@ import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * The case sets a client may run: the entries of the configured suites directory. A body names one by its path
- * relative to that directory; absolute paths, {@code ..} and symlinks leading out are refused, so HTTP can never
- * make the server read an arbitrary file. Thread-safe (stateless apart from its configuration).
+ * The case sets a client may run: the entries of the configured suites directory. A body names one by its path relative
+ * to that directory; absolute paths, {@code ..} and symlinks leading out are refused, so HTTP can never make the server
+ * read an arbitrary file. Thread-safe (stateless apart from its configuration).
  */
 final class CaseSets {
     /** Problems listed per entry; {@code problem_count} has them all ({@code assay cases validate} lists each). */
@@ -44,15 +44,17 @@ final class CaseSets {
      */
     Path resolve(String name) {
         if (!Files.isDirectory(directory)) {
-            throw new AssayException(Problem.of("case_set.not_found", "the suites directory " + directory
-                    + " does not exist; start the server with --suites DIR").withDetail("field", "case_set"));
+            throw new AssayException(Problem.of(
+                            "case_set.not_found",
+                            "the suites directory " + directory + " does not exist; start the server with --suites DIR")
+                    .withDetail("field", "case_set"));
         }
         Path path;
         try {
             path = new Workspace(directory).resolve(name);
         } catch (AssayException escape) {
-            throw ApiProblems.badField("case_set", "case_set must be a path inside the suites directory, got '"
-                    + name + "'");
+            throw ApiProblems.badField(
+                    "case_set", "case_set must be a path inside the suites directory, got '" + name + "'");
         }
         if (!Files.exists(path)) {
             throw new AssayException(Problem.of("case_set.not_found", "no case set '" + name + "'; see GET /api/suites")
@@ -63,8 +65,8 @@ final class CaseSets {
 
     /**
      * {@return one entry per directory or case file directly inside the suites directory, sorted by name}; an entry
-     * with problems (an empty directory, a file that does not parse) is listed with them, never failing the list,
-     * and names files relative to the suites directory only
+     * with problems (an empty directory, a file that does not parse) is listed with them, never failing the list, and
+     * names files relative to the suites directory only
      */
     ArrayNode list() {
         ArrayNode sets = Json.MAPPER.createArrayNode();
@@ -74,7 +76,8 @@ final class CaseSets {
         try (Stream<Path> entries = Files.list(directory)) {
             entries.filter(path -> Files.isDirectory(path) || isCaseFile(path))
                     .sorted()
-                    .forEach(path -> sets.add(describe(directory.relativize(path).toString(), path)));
+                    .forEach(
+                            path -> sets.add(describe(directory.relativize(path).toString(), path)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -96,7 +99,9 @@ final class CaseSets {
         node.set("languages", Json.tree(languages));
         node.put("language", languages.size() == 1 ? languages.first() : "");
         node.set("dimensions", Json.tree(dimensions));
-        node.put("case_count", dimensions.values().stream().mapToInt(Integer::intValue).sum());
+        node.put(
+                "case_count",
+                dimensions.values().stream().mapToInt(Integer::intValue).sum());
         node.put("problem_count", load.problems().size());
         node.put("runnable", !load.suite().cases().isEmpty());
         ArrayNode problems = node.putArray("problems");

@@ -10,15 +10,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One live run's SSE events with increasing ids (from 1), a bounded buffer of the latest ones for
- * {@code Last-Event-ID} replay, and the subscribers they fan out to. Publishing never blocks: each subscriber has a
- * bounded queue, and one whose queue is full is dropped (its stream closes; the browser reconnects with
- * {@code Last-Event-ID} and catches up from the buffer). Thread-safe.
+ * One live run's SSE events with increasing ids (from 1), a bounded buffer of the latest ones for {@code Last-Event-ID}
+ * replay, and the subscribers they fan out to. Publishing never blocks: each subscriber has a bounded queue, and one
+ * whose queue is full is dropped (its stream closes; the browser reconnects with {@code Last-Event-ID} and catches up
+ * from the buffer). Thread-safe.
  */
 final class EventLog {
     /** One SSE event; {@code data} is JSON text. */
-    record Event(long id, String name, String data) {
-    }
+    record Event(long id, String name, String data) {}
 
     private final int bufferSize;
     private final int queueSize;
@@ -29,7 +28,7 @@ final class EventLog {
 
     /**
      * @param bufferSize events kept for replay
-     * @param queueSize  events a subscriber may fall behind before it is dropped
+     * @param queueSize events a subscriber may fall behind before it is dropped
      */
     EventLog(int bufferSize, int queueSize) {
         this.bufferSize = bufferSize;
@@ -89,8 +88,8 @@ final class EventLog {
         } else {
             subscribers.add(subscriber);
         }
-        return new Subscription(List.copyOf(replay), complete, closed ? buffer.peekLast() : null, lastId, subscriber,
-                this);
+        return new Subscription(
+                List.copyOf(replay), complete, closed ? buffer.peekLast() : null, lastId, subscriber, this);
     }
 
     void unsubscribe(Subscriber subscriber) {
@@ -98,13 +97,13 @@ final class EventLog {
     }
 
     /**
-     * @param replay   buffered events after the requested id
+     * @param replay buffered events after the requested id
      * @param complete whether {@code replay} holds every event after the requested id
      * @param finalEvent the run's last event ({@code eval_finished}) when it had already ended; null while it runs
-     * @param lastId   the id of the latest event at subscription time
+     * @param lastId the id of the latest event at subscription time
      */
-    record Subscription(List<Event> replay, boolean complete, Event finalEvent, long lastId, Subscriber subscriber,
-                        EventLog log)
+    record Subscription(
+            List<Event> replay, boolean complete, Event finalEvent, long lastId, Subscriber subscriber, EventLog log)
             implements AutoCloseable {
         @Override
         public void close() {

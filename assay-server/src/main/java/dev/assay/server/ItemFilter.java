@@ -11,15 +11,14 @@ import java.util.stream.Stream;
  * Which items of a run a page of items holds: an item is listed when it meets every criterion given (null or empty
  * means any). Language and tags are the case's, from the run's stored case set.
  *
- * @param statuses  the accepted statuses; empty for any
+ * @param statuses the accepted statuses; empty for any
  * @param dimension the item's dimension, exactly
- * @param language  the case's language, exactly ({@code en-US})
- * @param tag       one of the case's tags, exactly
- * @param text      a substring, in any case, of the case id, prompt, final answer or error message
- * @param caseId    the item's case id, exactly (with its {@code #k} sample suffix when the run drew several)
+ * @param language the case's language, exactly ({@code en-US})
+ * @param tag one of the case's tags, exactly
+ * @param text a substring, in any case, of the case id, prompt, final answer or error message
+ * @param caseId the item's case id, exactly (with its {@code #k} sample suffix when the run drew several)
  */
-record ItemFilter(Set<ItemStatus> statuses, String dimension, String language, String tag, String text,
-                  String caseId) {
+record ItemFilter(Set<ItemStatus> statuses, String dimension, String language, String tag, String text, String caseId) {
 
     ItemFilter {
         statuses = Set.copyOf(statuses);
@@ -27,7 +26,8 @@ record ItemFilter(Set<ItemStatus> statuses, String dimension, String language, S
 
     /** {@return whether every item passes, so the store can page the items itself} */
     boolean isEmpty() {
-        return statuses.isEmpty() && Stream.of(dimension, language, tag, text, caseId).allMatch(value -> value == null);
+        return statuses.isEmpty()
+                && Stream.of(dimension, language, tag, text, caseId).allMatch(value -> value == null);
     }
 
     /** {@return whether the item passes}; {@code evalCase} is its case, or null when the case set is unknown */
@@ -41,7 +41,10 @@ record ItemFilter(Set<ItemStatus> statuses, String dimension, String language, S
     }
 
     private static boolean mentions(Item item, String lowerText) {
-        return Stream.of(item.caseId(), item.prompt(), item.finalAnswer(),
+        return Stream.of(
+                        item.caseId(),
+                        item.prompt(),
+                        item.finalAnswer(),
                         item.error() == null ? "" : item.error().message())
                 .anyMatch(field -> field.toLowerCase(Locale.ROOT).contains(lowerText));
     }

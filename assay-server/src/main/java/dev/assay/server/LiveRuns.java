@@ -7,9 +7,9 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The runs this server started, with their event logs. A run stays here after it ends so that late and
- * reconnecting viewers still get its events from memory; the oldest ended runs are forgotten beyond
- * {@link #KEEP_ENDED} (their streams are then synthesised from the store). Thread-safe.
+ * The runs this server started, with their event logs. A run stays here after it ends so that late and reconnecting
+ * viewers still get its events from memory; the oldest ended runs are forgotten beyond {@link #KEEP_ENDED} (their
+ * streams are then synthesised from the store). Thread-safe.
  */
 final class LiveRuns {
     static final int KEEP_ENDED = 16;
@@ -17,8 +17,7 @@ final class LiveRuns {
     private static final int QUEUE = 2_048;
 
     /** A run this server started. */
-    record LiveRun(RunHandle handle, EventLog events) {
-    }
+    record LiveRun(RunHandle handle, EventLog events) {}
 
     private final Map<String, LiveRun> runs = new ConcurrentHashMap<>();
     private final ArrayDeque<String> order = new ArrayDeque<>();
@@ -31,7 +30,8 @@ final class LiveRuns {
         synchronized (order) {
             runs.put(handle.runId(), new LiveRun(handle, events));
             order.addLast(handle.runId());
-            long ended = order.stream().filter(id -> runs.get(id).handle().isDone()).count();
+            long ended =
+                    order.stream().filter(id -> runs.get(id).handle().isDone()).count();
             var iterator = order.iterator();
             while (ended > KEEP_ENDED && iterator.hasNext()) {
                 String id = iterator.next();

@@ -12,9 +12,9 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 
 /**
- * {@code GET /metrics} in Prometheus' text format: the engine's and the model calls' meters (which assay-core
- * records in Micrometer's global registry) and the JVM's. The route is guarded like the API's reads. Closing it
- * takes its registry out of the global one, so a stopped server leaves nothing behind.
+ * {@code GET /metrics} in Prometheus' text format: the engine's and the model calls' meters (which assay-core records
+ * in Micrometer's global registry) and the JVM's. The route is guarded like the API's reads. Closing it takes its
+ * registry out of the global one, so a stopped server leaves nothing behind.
  */
 final class MetricsRoute implements AutoCloseable {
     static final String PATH = "/metrics";

@@ -14,8 +14,7 @@ import java.util.LinkedHashSet;
 
 /** Reads query parameters and bodies, naming the field in every refusal. */
 final class Requests {
-    private Requests() {
-    }
+    private Requests() {}
 
     static JsonNode body(Context ctx) {
         String text = ctx.body();
@@ -60,9 +59,8 @@ final class Requests {
 
     /**
      * Run filters and paging: {@code user_id}, {@code model_name} (substring), {@code status}, {@code kind}
-     * ({@code capability} or {@code dialog}), {@code since} /
-     * {@code until} (ISO-8601 instants or epoch seconds; the plan's {@code since_time} / {@code until_time} too),
-     * {@code offset}, {@code limit} (default 50, at most 1000).
+     * ({@code capability} or {@code dialog}), {@code since} / {@code until} (ISO-8601 instants or epoch seconds; the
+     * plan's {@code since_time} / {@code until_time} too), {@code offset}, {@code limit} (default 50, at most 1000).
      */
     static RunQuery runQuery(Context ctx) {
         RunStatus status = null;
@@ -78,14 +76,20 @@ final class Requests {
         if (kind != null && !kind.equals(Run.CAPABILITY) && !kind.equals(Run.DIALOG)) {
             throw ApiProblems.badField("kind", "kind must be " + Run.CAPABILITY + " or " + Run.DIALOG);
         }
-        return new RunQuery(blankToNull(ctx.queryParam("user_id")), blankToNull(ctx.queryParam("model_name")), status,
-                kind, instant(ctx, "since", "since_time"), instant(ctx, "until", "until_time"),
-                integer(ctx, "offset", 0, 0, Integer.MAX_VALUE), integer(ctx, "limit", 50, 1, 1000));
+        return new RunQuery(
+                blankToNull(ctx.queryParam("user_id")),
+                blankToNull(ctx.queryParam("model_name")),
+                status,
+                kind,
+                instant(ctx, "since", "since_time"),
+                instant(ctx, "until", "until_time"),
+                integer(ctx, "offset", 0, 0, Integer.MAX_VALUE),
+                integer(ctx, "limit", 50, 1, 1000));
     }
 
     /**
-     * Item filters: {@code status} (one or several, comma-separated), {@code dimension}, {@code language},
-     * {@code tag}, {@code q} (text) and {@code case_id}.
+     * Item filters: {@code status} (one or several, comma-separated), {@code dimension}, {@code language}, {@code tag},
+     * {@code q} (text) and {@code case_id}.
      */
     static ItemFilter itemFilter(Context ctx) {
         var statuses = new LinkedHashSet<ItemStatus>();
@@ -95,14 +99,20 @@ final class Requests {
                 try {
                     statuses.add(ItemStatus.parse(name));
                 } catch (IllegalArgumentException e) {
-                    throw ApiProblems.badField("status", "status must be one or more (comma-separated) of "
-                            + "passed, failed, partial, skipped, error, cancelled");
+                    throw ApiProblems.badField(
+                            "status",
+                            "status must be one or more (comma-separated) of "
+                                    + "passed, failed, partial, skipped, error, cancelled");
                 }
             }
         }
-        return new ItemFilter(statuses, blankToNull(ctx.queryParam("dimension")),
-                blankToNull(ctx.queryParam("language")), blankToNull(ctx.queryParam("tag")),
-                blankToNull(ctx.queryParam("q")), blankToNull(ctx.queryParam("case_id")));
+        return new ItemFilter(
+                statuses,
+                blankToNull(ctx.queryParam("dimension")),
+                blankToNull(ctx.queryParam("language")),
+                blankToNull(ctx.queryParam("tag")),
+                blankToNull(ctx.queryParam("q")),
+                blankToNull(ctx.queryParam("case_id")));
     }
 
     private static Instant instant(Context ctx, String name, String planName) {

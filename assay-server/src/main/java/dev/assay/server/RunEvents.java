@@ -8,8 +8,8 @@ import dev.assay.run.RunListener;
 
 /**
  * Turns the engine's callbacks for one run into SSE events: {@code eval_progress} when the run starts and whenever a
- * case starts or ends, {@code eval_item} per finished case (without its transcript), {@code eval_log} for the
- * engine's log lines and {@code eval_finished} with the final record. Never blocks (see {@link EventLog}).
+ * case starts or ends, {@code eval_item} per finished case (without its transcript), {@code eval_log} for the engine's
+ * log lines and {@code eval_finished} with the final record. Never blocks (see {@link EventLog}).
  */
 final class RunEvents implements RunListener {
     static final String PROGRESS = "eval_progress";

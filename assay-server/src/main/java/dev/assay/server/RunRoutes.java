@@ -17,8 +17,15 @@ import java.util.Map;
 
 /** {@code /api/runs}: start, cancel, list, detail with paged items, one item, delete, report export, comparison. */
 final class RunRoutes {
-    private static final Map<String, String> CONTENT_TYPES = Map.of("json", "application/json",
-            "markdown", "text/markdown; charset=utf-8", "junit", "application/xml", "html", "text/html; charset=utf-8");
+    private static final Map<String, String> CONTENT_TYPES = Map.of(
+            "json",
+            "application/json",
+            "markdown",
+            "text/markdown; charset=utf-8",
+            "junit",
+            "application/xml",
+            "html",
+            "text/html; charset=utf-8");
 
     private final Runs runs;
     private final Reporters reporters;
@@ -64,8 +71,14 @@ final class RunRoutes {
         detail.set("dimension_stats", Json.tree(report.spreads()));
         detail.put("samples", report.samples());
         detail.set("pass_at_k", Json.tree(report.passAtK()));
-        detail.set("languages", Json.tree(RunReport.storedCases(runs.store(), report.run()).values().stream()
-                .map(Case::language).filter(language -> !language.isEmpty()).distinct().sorted().toList()));
+        detail.set(
+                "languages",
+                Json.tree(RunReport.storedCases(runs.store(), report.run()).values().stream()
+                        .map(Case::language)
+                        .filter(language -> !language.isEmpty())
+                        .distinct()
+                        .sorted()
+                        .toList()));
         detail.setAll(itemPage(ctx, runId));
         ctx.json(detail);
     }
@@ -86,7 +99,8 @@ final class RunRoutes {
         Runs.FilteredPage filtered = runs.items(runId, Requests.itemFilter(ctx), offset, limit);
         ObjectNode page = Json.object();
         var items = page.putArray("items");
-        filtered.items().forEach(entry -> items.add(Views.itemSummary(entry.item()).put("position", entry.position())));
+        filtered.items()
+                .forEach(entry -> items.add(Views.itemSummary(entry.item()).put("position", entry.position())));
         page.put("items_total", filtered.total());
         page.put("offset", offset);
         page.put("limit", limit);
@@ -110,7 +124,9 @@ final class RunRoutes {
     }
 
     void report(Context ctx) throws IOException {
-        String format = ctx.queryParam("format") == null ? "html" : ctx.queryParam("format").strip();
+        String format = ctx.queryParam("format") == null
+                ? "html"
+                : ctx.queryParam("format").strip();
         format = format.equals("md") ? "markdown" : format;
         if (!reporters.names().contains(format)) {
             throw ApiProblems.badField("format", "format must be one of " + String.join(", ", reporters.names()));
@@ -125,8 +141,10 @@ final class RunRoutes {
         // slipped through the reporter's escaping.
         ctx.header("Content-Security-Policy", "sandbox");
         ctx.contentType(CONTENT_TYPES.getOrDefault(format, "application/octet-stream"))
-                .header("Content-Disposition", (ctx.queryParam("download") != null ? "attachment" : "inline")
-                        + "; filename=\"" + fileName + "\"")
+                .header(
+                        "Content-Disposition",
+                        (ctx.queryParam("download") != null ? "attachment" : "inline") + "; filename=\"" + fileName
+                                + "\"")
                 .result(out.toByteArray());
     }
 

@@ -9,13 +9,13 @@ import dev.assay.cases.Case;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.report.Coverage;
 import dev.assay.report.RunReport;
-import dev.assay.run.Engine;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.run.Engine;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
-import dev.assay.result.RunStatus;
 import dev.assay.store.Store;
 import java.time.Instant;
 import java.util.List;
@@ -57,7 +57,7 @@ final class Runs {
         // The id is chosen here so the event log exists before the engine's first callback.
         String runId = Engine.newRunId();
         RunRequest.Prepared prepared = StartBody.parse(body, caseSets, runId, "ASSAY_TOKEN", config.workspaceRoot())
-                .prepare(checkers, config.env(), line -> { });
+                .prepare(checkers, config.env(), line -> {});
         RunPlan plan = prepared.plan();
         EventLog events = LiveRuns.newLog();
         RunHandle handle;
@@ -83,8 +83,14 @@ final class Runs {
         response.put("run_id", handle.runId());
         response.put("status", handle.current().status().wireName());
         response.put("case_count", plan.suite().cases().size());
-        response.set("selected_cases", Json.tree(plan.suite().cases().stream().map(Case::id).toList()));
-        response.set("warnings", Json.tree(prepared.skippedProblems().stream().map(Object::toString).toList()));
+        response.set(
+                "selected_cases",
+                Json.tree(plan.suite().cases().stream().map(Case::id).toList()));
+        response.set(
+                "warnings",
+                Json.tree(prepared.skippedProblems().stream()
+                        .map(Object::toString)
+                        .toList()));
         return response;
     }
 
@@ -92,28 +98,29 @@ final class Runs {
      * Asks a running run to stop; finished items are kept.
      *
      * @throws AssayException {@code run.not_found}, or {@code run.not_running} for a run that ended or that another
-     *                        process (the CLI) is running
+     *     process (the CLI) is running
      */
     void cancel(String runId) {
         LiveRuns.LiveRun run = live.get(runId).orElse(null);
         if (run == null || run.handle().isDone()) {
             run(runId);
-            throw new AssayException(Problem.of("run.not_running",
-                    "run " + runId + " is not running in this server").withDetail("field", "run_id"));
+            throw new AssayException(Problem.of("run.not_running", "run " + runId + " is not running in this server")
+                    .withDetail("field", "run_id"));
         }
         run.handle().cancel();
     }
 
     /** @throws AssayException {@code run.not_found} */
     Run run(String runId) {
-        return live.get(runId).flatMap(found -> latest(found.handle()))
+        return live.get(runId)
+                .flatMap(found -> latest(found.handle()))
                 .or(() -> store.findRun(runId))
                 .orElseThrow(() -> ApiProblems.notFound(runId));
     }
 
     /**
-     * The record the run ended with once it has ended: after a cancel, a case the engine had already given up on
-     * can still report late and replace {@link RunHandle#current()} with a "running" tally.
+     * The record the run ended with once it has ended: after a cancel, a case the engine had already given up on can
+     * still report late and replace {@link RunHandle#current()} with a "running" tally.
      */
     private static Optional<Run> latest(RunHandle handle) {
         if (!handle.isDone()) {
@@ -132,9 +139,14 @@ final class Runs {
     /** The last known record of a run whose engine failed to end it (the store refused its final record). */
     private static Run failed(RunHandle handle, IllegalStateException engineFailed) {
         Run last = handle.current();
-        return last.withProgress(RunStatus.FAILED, last.dimensionScores(), last.totalScore(), last.counts(),
-                Instant.now(), last.elapsedS(), Problem.of("run.internal_error",
-                        "the run's end could not be stored: " + engineFailed.getCause()));
+        return last.withProgress(
+                RunStatus.FAILED,
+                last.dimensionScores(),
+                last.totalScore(),
+                last.counts(),
+                Instant.now(),
+                last.elapsedS(),
+                Problem.of("run.internal_error", "the run's end could not be stored: " + engineFailed.getCause()));
     }
 
     /**
@@ -162,37 +174,39 @@ final class Runs {
     }
 
     /** An item with its position in the run's whole item list (what {@link #item} takes). */
-    record Positioned(int position, Item item) {
-    }
+    record Positioned(int position, Item item) {}
 
     /**
      * A page of the items that pass a filter and how many pass in all. Without a filter the store pages; with one,
      * every item and the stored case set (for languages and tags) are read and filtered here.
      */
-    record FilteredPage(List<Positioned> items, int total) {
-    }
+    record FilteredPage(List<Positioned> items, int total) {}
 
     FilteredPage items(String runId, ItemFilter filter, int offset, int limit) {
         if (filter.isEmpty()) {
             List<Item> page = store.listItems(runId, offset, limit);
-            return new FilteredPage(IntStream.range(0, page.size())
-                    .mapToObj(index -> new Positioned(offset + index, page.get(index))).toList(),
+            return new FilteredPage(
+                    IntStream.range(0, page.size())
+                            .mapToObj(index -> new Positioned(offset + index, page.get(index)))
+                            .toList(),
                     store.countItems(runId));
         }
         RunReport report = RunReport.load(store, runId);
         Map<String, Case> cases = RunReport.storedCases(store, report.run());
         List<Item> all = report.items();
         List<Positioned> passing = IntStream.range(0, all.size())
-                .filter(index -> filter.matches(all.get(index), cases.get(report.caseOf(all.get(index).caseId()))))
-                .mapToObj(index -> new Positioned(index, all.get(index))).toList();
+                .filter(index -> filter.matches(
+                        all.get(index), cases.get(report.caseOf(all.get(index).caseId()))))
+                .mapToObj(index -> new Positioned(index, all.get(index)))
+                .toList();
         int from = (int) Math.min(offset, (long) passing.size());
-        return new FilteredPage(passing.subList(from, (int) Math.min(from + (long) limit, passing.size())),
-                passing.size());
+        return new FilteredPage(
+                passing.subList(from, (int) Math.min(from + (long) limit, passing.size())), passing.size());
     }
 
     /**
-     * {@return the item at a position of the run's item list (selection order), transcript included}. Positions,
-     * not {@code seq}, because a cancelled run has no rows for the cases it never reached.
+     * {@return the item at a position of the run's item list (selection order), transcript included}. Positions, not
+     * {@code seq}, because a cancelled run has no rows for the cases it never reached.
      *
      * @throws AssayException {@code item.not_found}
      */
@@ -207,9 +221,9 @@ final class Runs {
     }
 
     /**
-     * Deletes an ended run. A running run is refused, never cancelled implicitly: one this server runs can be
-     * cancelled first ({@code POST .../cancel}); one that another process (a CLI, another server) is writing is
-     * refused by the store until it has ended.
+     * Deletes an ended run. A running run is refused, never cancelled implicitly: one this server runs can be cancelled
+     * first ({@code POST .../cancel}); one that another process (a CLI, another server) is writing is refused by the
+     * store until it has ended.
      *
      * @throws AssayException {@code run.not_found}, {@code run.still_running}
      */

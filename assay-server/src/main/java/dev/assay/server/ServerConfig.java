@@ -9,17 +9,16 @@ import java.util.function.Function;
 /**
  * How the server is set up, built once by {@code assay serve} (or a test).
  *
- * @param host            the address to bind; {@code 127.0.0.1} by default. On any address that is not loopback,
- *                        reads need the token too
- * @param token           the admin token every mutating call (and, off loopback, every read) must present; never
- *                        blank
+ * @param host the address to bind; {@code 127.0.0.1} by default. On any address that is not loopback, reads need the
+ *     token too
+ * @param token the admin token every mutating call (and, off loopback, every read) must present; never blank
  * @param suitesDirectory the directory case sets are named relative to ({@code case_set} in a start body); nothing
- *                        outside it can be run over HTTP
- * @param workspaceRoot   where run workspaces are created
- * @param env             reads environment variables: only the API key a start body names by its variable
+ *     outside it can be run over HTTP
+ * @param workspaceRoot where run workspaces are created
+ * @param env reads environment variables: only the API key a start body names by its variable
  */
-public record ServerConfig(String host, String token, Path suitesDirectory, Path workspaceRoot,
-                           Function<String, String> env) {
+public record ServerConfig(
+        String host, String token, Path suitesDirectory, Path workspaceRoot, Function<String, String> env) {
     public static final String DEFAULT_HOST = "127.0.0.1";
 
     public ServerConfig {
@@ -27,7 +26,9 @@ public record ServerConfig(String host, String token, Path suitesDirectory, Path
         if (token == null || token.isBlank()) {
             throw new IllegalArgumentException("the admin token must not be blank");
         }
-        suitesDirectory = Objects.requireNonNull(suitesDirectory, "suitesDirectory").toAbsolutePath().normalize();
+        suitesDirectory = Objects.requireNonNull(suitesDirectory, "suitesDirectory")
+                .toAbsolutePath()
+                .normalize();
         Objects.requireNonNull(workspaceRoot, "workspaceRoot");
         env = env == null ? System::getenv : env;
     }

@@ -4,14 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.cases.Selection;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunRequest;
 import dev.assay.run.ToolOptions;
 import dev.assay.run.WorkspacePolicy;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
-import dev.assay.model.ModelOptions;
-import dev.assay.model.RetryPolicy;
 import dev.assay.subject.ToolMode;
 import dev.assay.tools.ToolNames;
 import java.net.URI;
@@ -27,28 +27,50 @@ import java.util.regex.Pattern;
 
 /**
  * A start body read into the engine's {@link RunRequest}: the plan's fields ({@code user_id}, {@code model_name},
- * {@code language}, {@code case_set}, {@code dimensions}, {@code tool_names}, {@code config_overrides},
- * {@code stream}) and Assay's ({@code base_url}, {@code api_key_env}, {@code concurrency}, {@code timeout_s},
- * {@code tool_mode}, {@code weights}, {@code scoring}...). {@code config_overrides} may set any of these fields and wins over the
- * top level. Every mistake is a {@code request.invalid_field} naming the field.
+ * {@code language}, {@code case_set}, {@code dimensions}, {@code tool_names}, {@code config_overrides}, {@code stream})
+ * and Assay's ({@code base_url}, {@code api_key_env}, {@code concurrency}, {@code timeout_s}, {@code tool_mode},
+ * {@code weights}, {@code scoring}...). {@code config_overrides} may set any of these fields and wins over the top
+ * level. Every mistake is a {@code request.invalid_field} naming the field.
  *
- * {@code tool_names} becomes {@link ToolOptions#allowed()}: the model is offered only those tools and the engine skips
- * cases needing others ({@code case.missing_tools}).
+ * <p>{@code tool_names} becomes {@link ToolOptions#allowed()}: the model is offered only those tools and the engine
+ * skips cases needing others ({@code case.missing_tools}).
  */
 final class StartBody {
-    private static final Set<String> FIELDS = Set.of("user_id", "model_name", "language", "case_set", "dimensions",
-            "tool_names", "config_overrides", "stream", "base_url", "api_key_env", "concurrency", "timeout_s",
-            "tool_mode", "weights", "scoring", "max_steps", "temperature", "max_tokens", "seed", "limit", "tags", "ids",
-            "retries", "skip_invalid", "keep_workspaces", "samples");
+    private static final Set<String> FIELDS = Set.of(
+            "user_id",
+            "model_name",
+            "language",
+            "case_set",
+            "dimensions",
+            "tool_names",
+            "config_overrides",
+            "stream",
+            "base_url",
+            "api_key_env",
+            "concurrency",
+            "timeout_s",
+            "tool_mode",
+            "weights",
+            "scoring",
+            "max_steps",
+            "temperature",
+            "max_tokens",
+            "seed",
+            "limit",
+            "tags",
+            "ids",
+            "retries",
+            "skip_invalid",
+            "keep_workspaces",
+            "samples");
     /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
     private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
 
-    private StartBody() {
-    }
+    private StartBody() {}
 
     /** {@return the run as the engine takes it} */
-    static RunRequest parse(JsonNode body, CaseSets caseSets, String runId, String adminTokenVariable,
-                           Path workspaceRoot) {
+    static RunRequest parse(
+            JsonNode body, CaseSets caseSets, String runId, String adminTokenVariable, Path workspaceRoot) {
         if (body == null || !body.isObject()) {
             throw ApiProblems.badField("body", "the body must be a JSON object");
         }
@@ -86,36 +108,67 @@ final class StartBody {
             checkUrl(baseUrl);
         }
         String keyVariable = reader.text("api_key_env", null);
-        if (keyVariable != null && (!KEY_VARIABLE.matcher(keyVariable).matches()
-                || keyVariable.equals(adminTokenVariable))) {
-            throw ApiProblems.badField("api_key_env",
+        if (keyVariable != null
+                && (!KEY_VARIABLE.matcher(keyVariable).matches() || keyVariable.equals(adminTokenVariable))) {
+            throw ApiProblems.badField(
+                    "api_key_env",
                     "api_key_env must name a key variable such as OPENAI_API_KEY (upper case, ending in _API_KEY, _KEY or _TOKEN)");
         }
         String language = reader.text("language", "");
         Long seed = reader.integer("seed", null, Long.MIN_VALUE, Long.MAX_VALUE);
-        var selection = new Selection(reader.strings("dimensions"), language, reader.strings("tags"),
-                reader.strings("ids"), seed, reader.integer("limit", 0L, 0, 1_000_000).intValue());
+        var selection = new Selection(
+                reader.strings("dimensions"),
+                language,
+                reader.strings("tags"),
+                reader.strings("ids"),
+                seed,
+                reader.integer("limit", 0L, 0, 1_000_000).intValue());
         int retries = reader.integer("retries", 3L, 0, 10).intValue();
-        var modelOptions = new ModelOptions(model.strip(), baseUrl == null || baseUrl.isBlank() ? null : baseUrl,
-                keyVariable, reader.bool("stream", false), null,
+        var modelOptions = new ModelOptions(
+                model.strip(),
+                baseUrl == null || baseUrl.isBlank() ? null : baseUrl,
+                keyVariable,
+                reader.bool("stream", false),
+                null,
                 new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(120)));
         ToolMode toolMode = reader.toolMode();
         Double temperature = reader.number("temperature", null, 0, 2);
         Long maxTokens = reader.integer("max_tokens", null, 1, 1_000_000);
-        var agent = new AgentSettings(toolMode, reader.integer("max_steps", 20L, 1, 200).intValue(), temperature, seed,
+        var agent = new AgentSettings(
+                toolMode,
+                reader.integer("max_steps", 20L, 1, 200).intValue(),
+                temperature,
+                seed,
                 maxTokens == null ? null : maxTokens.intValue());
         double timeout = reader.number("timeout_s", 120.0, 0.001, 86_400);
-        var config = new RunConfig(runId, reader.text("user_id", ""), language,
-                reader.integer("concurrency", 4L, 1, 256).intValue(), Duration.ofMillis((long) (timeout * 1000)),
-                reader.weights(), workspaceRoot,
-                reader.bool("keep_workspaces", false) ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE,
-                null).withSamples(reader.integer("samples", 1L, 1, 100).intValue());
+        var config = new RunConfig(
+                        runId,
+                        reader.text("user_id", ""),
+                        language,
+                        reader.integer("concurrency", 4L, 1, 256).intValue(),
+                        Duration.ofMillis((long) (timeout * 1000)),
+                        reader.weights(),
+                        workspaceRoot,
+                        reader.bool("keep_workspaces", false)
+                                ? WorkspacePolicy.KEEP_ALL
+                                : WorkspacePolicy.KEEP_ON_FAILURE,
+                        null)
+                .withSamples(reader.integer("samples", 1L, 1, 100).intValue());
         List<String> tools = fields.hasNonNull("tool_names") ? reader.strings("tool_names") : List.of();
         // An empty allowed list means "all tools"; switching every tool off leaves only the loop's final_answer.
-        List<String> allowed = fields.hasNonNull("tool_names") && tools.isEmpty() ? List.of(ToolNames.FINAL_ANSWER)
+        List<String> allowed = fields.hasNonNull("tool_names") && tools.isEmpty()
+                ? List.of(ToolNames.FINAL_ANSWER)
                 : tools.stream().map(ToolNames::canonical).distinct().toList();
-        return new RunRequest(List.of(caseSets.resolve(caseSet.strip())), reader.bool("skip_invalid", false),
-                selection, modelOptions, agent, config, null, null, new ToolOptions(List.of(), null, allowed));
+        return new RunRequest(
+                List.of(caseSets.resolve(caseSet.strip())),
+                reader.bool("skip_invalid", false),
+                selection,
+                modelOptions,
+                agent,
+                config,
+                null,
+                null,
+                new ToolOptions(List.of(), null, allowed));
     }
 
     private static void checkUrl(String url) {

@@ -13,18 +13,20 @@ import java.util.Optional;
 /**
  * {@code GET /api/runs/{run_id}/events}: the run's SSE stream ({@code eval_progress}, {@code eval_item},
  * {@code eval_log}, {@code eval_finished}), each event with an id that increases within the run.
+ *
  * <ul>
  *   <li>A client without {@code Last-Event-ID} first gets the current state (one {@code eval_progress}, or
- *   {@code eval_finished} for an ended run), then every later event.</li>
- *   <li>With {@code Last-Event-ID} it gets every buffered event after that id; if some are no longer buffered it
- *   gets the current state flagged {@code resync: true} instead (the page then reloads the item list).</li>
- *   <li>A run this server is not running (ended long ago, or run by the CLI on the same database) is followed
- *   through the store: its state now, then a new {@code eval_progress} whenever the stored record changes, and
- *   {@code eval_finished} when it ends.</li>
+ *       {@code eval_finished} for an ended run), then every later event.
+ *   <li>With {@code Last-Event-ID} it gets every buffered event after that id; if some are no longer buffered it gets
+ *       the current state flagged {@code resync: true} instead (the page then reloads the item list).
+ *   <li>A run this server is not running (ended long ago, or run by the CLI on the same database) is followed through
+ *       the store: its state now, then a new {@code eval_progress} whenever the stored record changes, and
+ *       {@code eval_finished} when it ends.
  * </ul>
- * Each stream is written by its own request thread from a bounded queue; the stream closes after
- * {@code eval_finished} and when the client falls too far behind. A comment line keeps idle streams open. A stream
- * whose client went away or whose response failed stops at once and writes nothing more (no warning per event).
+ *
+ * Each stream is written by its own request thread from a bounded queue; the stream closes after {@code eval_finished}
+ * and when the client falls too far behind. A comment line keeps idle streams open. A stream whose client went away or
+ * whose response failed stops at once and writes nothing more (no warning per event).
  */
 final class StreamRoutes {
     private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
@@ -103,8 +105,12 @@ final class StreamRoutes {
                 return;
             }
             if (shown == null || !run.counts().equals(shown.counts())) {
-                send(client, new EventLog.Event(++id, RunEvents.PROGRESS,
-                        Json.write(Views.progress(run, null).put("resync", true))));
+                send(
+                        client,
+                        new EventLog.Event(
+                                ++id,
+                                RunEvents.PROGRESS,
+                                Json.write(Views.progress(run, null).put("resync", true))));
                 shown = run;
                 lastSent = Instant.now();
             } else if (Duration.between(lastSent, Instant.now()).compareTo(KEEP_ALIVE) >= 0) {
@@ -126,8 +132,8 @@ final class StreamRoutes {
 
     /**
      * Javalin closes the client when a write fails with an IOException (the client went away) but lets any other
-     * failure through, such as Jetty's on a response it recycled when the server stopped: that closes it here too,
-     * so the stream ends once instead of failing again on every later write.
+     * failure through, such as Jetty's on a response it recycled when the server stopped: that closes it here too, so
+     * the stream ends once instead of failing again on every later write.
      */
     private static boolean write(SseClient client, Runnable sending) {
         if (client.terminated()) {

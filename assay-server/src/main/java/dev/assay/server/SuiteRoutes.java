@@ -2,8 +2,8 @@ package dev.assay.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
-import dev.assay.report.Reporters;
 import dev.assay.model.ChatModels;
+import dev.assay.report.Reporters;
 import dev.assay.tools.ToolNames;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -30,8 +30,11 @@ final class SuiteRoutes {
     void info(Context ctx) {
         ObjectNode info = Json.object();
         // The agent loop always offers final_answer (ToolOptions), so it is no switch.
-        info.set("tools", Json.tree(ToolNames.BUILTIN.stream().filter(tool -> !tool.equals(ToolNames.FINAL_ANSWER))
-                .toList()));
+        info.set(
+                "tools",
+                Json.tree(ToolNames.BUILTIN.stream()
+                        .filter(tool -> !tool.equals(ToolNames.FINAL_ANSWER))
+                        .toList()));
         info.set("model_kinds", Json.tree(ChatModels.MODEL_KINDS));
         info.set("report_formats", Json.tree(Reporters.builtins().names()));
         info.put("reads_need_token", config.readsNeedToken());

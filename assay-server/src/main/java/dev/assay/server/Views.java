@@ -13,8 +13,7 @@ import java.util.Map;
 final class Views {
     private static final int PROMPT_PREVIEW = 180;
 
-    private Views() {
-    }
+    private Views() {}
 
     /** An item without its transcript: what lists and the live log show. The full item is one request away. */
     static ObjectNode itemSummary(Item item) {
@@ -24,8 +23,8 @@ final class Views {
     }
 
     /**
-     * The {@code eval_progress} payload: counts in the plan's names plus ours, scores, and the case that just
-     * started (null when none).
+     * The {@code eval_progress} payload: counts in the plan's names plus ours, scores, and the case that just started
+     * (null when none).
      */
     static ObjectNode progress(Run run, Case current) {
         Counts counts = run.counts();

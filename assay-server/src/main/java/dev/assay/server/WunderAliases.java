@@ -9,10 +9,10 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 
 /**
- * The reference server's admin paths (docs/api.md, "Reference aliases"), kept so an existing page or script keeps working.
- * They call the same {@link Runs} operations as {@code /api}; only the response fields differ: runs in the
- * reference's record shape ({@link Views#wunderRun}), {@code {ok: false, message}} for cancelling an unknown or
- * ended run, {@code {ok, run_id, deleted, message}} for a delete.
+ * The reference server's admin paths (docs/api.md, "Reference aliases"), kept so an existing page or script keeps
+ * working. They call the same {@link Runs} operations as {@code /api}; only the response fields differ: runs in the
+ * reference's record shape ({@link Views#wunderRun}), {@code {ok: false, message}} for cancelling an unknown or ended
+ * run, {@code {ok, run_id, deleted, message}} for a delete.
  */
 final class WunderAliases {
     static final String PREFIX = "/wunder/admin/evaluation";
@@ -37,7 +37,9 @@ final class WunderAliases {
 
     void start(Context ctx) throws InterruptedException {
         ObjectNode started = runs.start(Requests.body(ctx));
-        ctx.json(Json.object().put("run_id", started.path("run_id").asText()).put("status", "running")
+        ctx.json(Json.object()
+                .put("run_id", started.path("run_id").asText())
+                .put("status", "running")
                 .put("case_count", started.path("case_count").asInt())
                 .set("selected_cases", started.path("selected_cases")));
     }
@@ -60,10 +62,12 @@ final class WunderAliases {
 
     void cases(Context ctx) {
         ArrayNode sets = Json.MAPPER.createArrayNode();
-        caseSets.list().forEach(set -> sets.addObject().put("case_set", set.path("name").asText())
-                .put("language", set.path("language").asText())
-                .put("case_count", set.path("case_count").asInt())
-                .set("dimensions", set.path("dimensions")));
+        caseSets.list()
+                .forEach(set -> sets.addObject()
+                        .put("case_set", set.path("name").asText())
+                        .put("language", set.path("language").asText())
+                        .put("case_count", set.path("case_count").asInt())
+                        .set("dimensions", set.path("dimensions")));
         ctx.json(Json.object().set("case_sets", sets));
     }
 
@@ -82,6 +86,10 @@ final class WunderAliases {
     void delete(Context ctx) {
         String runId = ctx.pathParam("run_id");
         runs.delete(runId);
-        ctx.json(Json.object().put("ok", true).put("run_id", runId).put("deleted", 1).put("message", "deleted"));
+        ctx.json(Json.object()
+                .put("ok", true)
+                .put("run_id", runId)
+                .put("deleted", 1)
+                .put("message", "deleted"));
     }
 }

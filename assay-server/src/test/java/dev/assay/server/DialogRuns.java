@@ -15,28 +15,38 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * A dialog run made by {@link DialogRunner} against a scripted agent and stored as {@code assay dialog run} stores
- * it, through {@link DialogRunRecords}. Dialog {@code d1} has two turns: the first answer contains an
- * {@code <img onerror>} tag and reports a long-term memory item as its recall, the second turn fails. Dialog
- * {@code d2} is answered plainly, and the third dataset line is not JSON (skipped, {@code invalid_json}).
+ * A dialog run made by {@link DialogRunner} against a scripted agent and stored as {@code assay dialog run} stores it,
+ * through {@link DialogRunRecords}. Dialog {@code d1} has two turns: the first answer contains an {@code <img onerror>}
+ * tag and reports a long-term memory item as its recall, the second turn fails. Dialog {@code d2} is answered plainly,
+ * and the third dataset line is not JSON (skipped, {@code invalid_json}).
  */
 final class DialogRuns {
     static final String ANSWER = "<img src=x onerror=\"window.__assayDialogXss = 1\">建议分散投资宽基指数基金，注意波动风险";
     static final String RECALLED = "用户风险偏好稳健，偏好宽基指数基金";
     static final String FAILURE = "scripted agent unavailable";
 
-    private DialogRuns() {
-    }
+    private DialogRuns() {}
 
     /** {@return the stored run's id} */
     static String store(Store store, Path runDir, String runId) {
-        Dataset dataset = Dataset.parse("data/advisor.jsonl", String.join("\n",
-                dialog("d1", "我想买点基金", "那明天呢？").toString(),
-                dialog("d2", "我的风险偏好是什么？").toString(),
-                "garbage"));
-        var config = new DialogRunConfig(runId, "data/advisor.jsonl", "scripted-agent", "", 1, Duration.ofSeconds(5),
-                0, ScoreOptions.defaults(), null);
-        DialogRunner.Outcome outcome = DialogRunner.run(dataset, new ScriptedAgent(), config, runDir, trace -> { });
+        Dataset dataset = Dataset.parse(
+                "data/advisor.jsonl",
+                String.join(
+                        "\n",
+                        dialog("d1", "我想买点基金", "那明天呢？").toString(),
+                        dialog("d2", "我的风险偏好是什么？").toString(),
+                        "garbage"));
+        var config = new DialogRunConfig(
+                runId,
+                "data/advisor.jsonl",
+                "scripted-agent",
+                "",
+                1,
+                Duration.ofSeconds(5),
+                0,
+                ScoreOptions.defaults(),
+                null);
+        DialogRunner.Outcome outcome = DialogRunner.run(dataset, new ScriptedAgent(), config, runDir, trace -> {});
         Run run = DialogRunRecords.run(outcome);
         store.createRun(run);
         DialogRunRecords.items(outcome).forEach(store::upsertItem);
@@ -85,7 +95,10 @@ final class DialogRuns {
                 }
                 ObjectNode recall = Json.object().put("short_term_context", "").put("profile_context", "");
                 if (sessionId.endsWith("d1")) {
-                    recall.putArray("items").addObject().put("source", "long_term").put("content", RECALLED);
+                    recall.putArray("items")
+                            .addObject()
+                            .put("source", "long_term")
+                            .put("content", RECALLED);
                     return new TurnResponse(ANSWER, recall, null, null, null);
                 }
                 recall.putArray("items");

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A run whose end the store refuses: the engine fails instead of finishing, and the server must not hang on it, nor
- * log an exception storm from its streams once they have ended.
+ * A run whose end the store refuses: the engine fails instead of finishing, and the server must not hang on it, nor log
+ * an exception storm from its streams once they have ended.
  */
 @Tag("fault")
 class EngineFailureTest {
@@ -38,8 +38,8 @@ class EngineFailureTest {
                 assertThat(stream.next()).isNotNull();
                 server.store.close();
 
-                List<ServerFixture.Event> events = CompletableFuture.supplyAsync(stream::untilFinished)
-                        .get(20, TimeUnit.SECONDS);
+                List<ServerFixture.Event> events =
+                        CompletableFuture.supplyAsync(stream::untilFinished).get(20, TimeUnit.SECONDS);
 
                 ServerFixture.Event finished = events.getLast();
                 assertThat(finished.name()).isEqualTo("eval_finished");

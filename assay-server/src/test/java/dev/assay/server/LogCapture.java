@@ -17,19 +17,22 @@ final class LogCapture implements AutoCloseable {
     private long lines;
 
     LogCapture() {
-        System.setErr(new PrintStream(new OutputStream() {
-            @Override
-            public void write(int b) {
-                synchronized (LogCapture.this) {
-                    if (b == '\n') {
-                        lines++;
+        System.setErr(new PrintStream(
+                new OutputStream() {
+                    @Override
+                    public void write(int b) {
+                        synchronized (LogCapture.this) {
+                            if (b == '\n') {
+                                lines++;
+                            }
+                            if (kept.size() < KEPT_BYTES) {
+                                kept.write(b);
+                            }
+                        }
                     }
-                    if (kept.size() < KEPT_BYTES) {
-                        kept.write(b);
-                    }
-                }
-            }
-        }, true, StandardCharsets.UTF_8));
+                },
+                true,
+                StandardCharsets.UTF_8));
     }
 
     synchronized long lineCount() {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MetricsTest {
     @TempDir
     static Path home;
+
     static ServerFixture server;
 
     @BeforeAll
@@ -39,12 +40,16 @@ class MetricsTest {
         assertThat(scrape.status()).isEqualTo(200);
         String text = scrape.text();
         String endpoint = "endpoint=\"" + EndpointUrl.hostAndPort(server.model.baseUrl()) + "\"";
-        assertThat(value(text, "assay_model_calls_seconds_count", endpoint, "outcome=\"ok\"")).isEqualTo(4);
+        assertThat(value(text, "assay_model_calls_seconds_count", endpoint, "outcome=\"ok\""))
+                .isEqualTo(4);
         assertThat(value(text, "assay_model_calls_seconds_count", endpoint, "outcome=\"target.rate_limited\""))
                 .isEqualTo(1);
-        assertThat(value(text, "assay_model_retries_total", endpoint, "reason=\"target.rate_limited\"")).isEqualTo(1);
-        assertThat(value(text, "assay_cases_finished_total", "status=\"passed\"")).isGreaterThanOrEqualTo(2);
-        assertThat(value(text, "assay_cases_finished_total", "status=\"failed\"")).isGreaterThanOrEqualTo(2);
+        assertThat(value(text, "assay_model_retries_total", endpoint, "reason=\"target.rate_limited\""))
+                .isEqualTo(1);
+        assertThat(value(text, "assay_cases_finished_total", "status=\"passed\""))
+                .isGreaterThanOrEqualTo(2);
+        assertThat(value(text, "assay_cases_finished_total", "status=\"failed\""))
+                .isGreaterThanOrEqualTo(2);
         assertThat(value(text, "assay_runs_active")).isZero();
         assertThat(value(text, "assay_cases_waiting")).isZero();
         assertThat(text).contains("jvm_memory_used_bytes");
@@ -52,7 +57,8 @@ class MetricsTest {
 
     /** {@return the value of the one sample of {@code name} whose labels include all of {@code labels}} */
     private static double value(String scrape, String name, String... labels) {
-        Matcher sample = Pattern.compile("^" + name + "(\\{[^}]*})? (\\S+)$", Pattern.MULTILINE).matcher(scrape);
+        Matcher sample = Pattern.compile("^" + name + "(\\{[^}]*})? (\\S+)$", Pattern.MULTILINE)
+                .matcher(scrape);
         while (sample.find()) {
             String found = sample.group(1) == null ? "" : sample.group(1);
             boolean all = true;

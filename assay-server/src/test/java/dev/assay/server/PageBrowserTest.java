@@ -2,8 +2,6 @@ package dev.assay.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.assertj.core.api.InstanceOfAssertFactories;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.File;
 import java.nio.file.Files;
@@ -11,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,8 +33,8 @@ import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The page in Debian's headless Chromium (nothing downloaded): one browser session for the class. Screenshots of
- * the main views go to {@code target/screenshots}. Skipped when Chromium is not installed, unless
+ * The page in Debian's headless Chromium (nothing downloaded): one browser session for the class. Screenshots of the
+ * main views go to {@code target/screenshots}. Skipped when Chromium is not installed, unless
  * {@code ASSAY_REQUIRE_BROWSER=1}.
  */
 class PageBrowserTest {
@@ -45,6 +44,7 @@ class PageBrowserTest {
 
     @TempDir
     static Path home;
+
     static ServerFixture server;
     static WebDriver browser;
     WebDriverWait wait;
@@ -56,15 +56,26 @@ class PageBrowserTest {
             throw new IllegalStateException("ASSAY_REQUIRE_BROWSER=1 but /usr/bin/chromium or /usr/bin/chromedriver "
                     + "is missing: apt-get install -y chromium chromium-driver");
         }
-        Assumptions.assumeTrue(present, "browser tests skipped: /usr/bin/chromium and /usr/bin/chromedriver are not "
-                + "installed (apt-get install -y chromium chromium-driver)");
+        Assumptions.assumeTrue(
+                present,
+                "browser tests skipped: /usr/bin/chromium and /usr/bin/chromedriver are not "
+                        + "installed (apt-get install -y chromium chromium-driver)");
         server = new ServerFixture(home);
         var options = new ChromeOptions();
         options.setBinary(CHROMIUM);
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--disable-background-networking", "--disable-component-update", "--no-first-run",
-                "--window-size=1280,800", "--user-data-dir=" + Files.createDirectories(home.resolve("chromium-profile")));
-        var service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER).build();
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--no-first-run",
+                "--window-size=1280,800",
+                "--user-data-dir=" + Files.createDirectories(home.resolve("chromium-profile")));
+        var service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER)
+                .build();
         browser = new ChromeDriver(service, options);
         Files.createDirectories(SCREENSHOTS);
     }
@@ -86,7 +97,8 @@ class PageBrowserTest {
         browser.get("about:blank");
         browser.get(server.url("/#token=" + ServerFixture.TOKEN));
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));
-        wait.until(driver -> driver.findElements(By.cssSelector("#case-set option")).size() >= 3);
+        wait.until(driver ->
+                driver.findElements(By.cssSelector("#case-set option")).size() >= 3);
     }
 
     @Test
@@ -102,16 +114,22 @@ class PageBrowserTest {
         browser.findElement(By.id("start")).click();
         wait.until(ExpectedConditions.textToBe(By.id("progress-text"), "8 / 8"));
         wait.until(ExpectedConditions.textToBe(By.id("run-status"), "finished"));
-        assertThat(script("return window.__statuses")).asInstanceOf(InstanceOfAssertFactories.LIST).contains("running");
-        assertThat(browser.findElement(By.id("progress")).getAttribute("aria-valuenow")).isEqualTo("8");
-        assertThat(script("return Chart.getChart('score-bar').data.labels")).asString().contains("common", "logic");
+        assertThat(script("return window.__statuses"))
+                .asInstanceOf(InstanceOfAssertFactories.LIST)
+                .contains("running");
+        assertThat(browser.findElement(By.id("progress")).getAttribute("aria-valuenow"))
+                .isEqualTo("8");
+        assertThat(script("return Chart.getChart('score-bar').data.labels"))
+                .asString()
+                .contains("common", "logic");
         assertThat(script("return Chart.getChart('score-radar') !== undefined")).isEqualTo(true);
         assertThat(browser.findElements(By.cssSelector("#live-log li"))).hasSizeGreaterThanOrEqualTo(8);
         screenshot("run.png");
 
         String runId = browser.findElement(By.id("run-id")).getText();
         browser.findElement(By.cssSelector(".tab[data-view=history]")).click();
-        wait.until(driver -> !driver.findElements(By.cssSelector("#history-table tr[data-run-id='" + runId + "']")).isEmpty());
+        wait.until(driver -> !driver.findElements(By.cssSelector("#history-table tr[data-run-id='" + runId + "']"))
+                .isEmpty());
         screenshot("history.png");
     }
 
@@ -122,17 +140,24 @@ class PageBrowserTest {
         browser.findElement(By.cssSelector(".tab[data-view=history]")).click();
         By row = By.cssSelector("#history-table tr[data-run-id='" + runId + "']");
         wait.until(ExpectedConditions.elementToBeClickable(row)).click();
-        wait.until(driver -> driver.findElements(By.cssSelector("#detail-items tbody tr")).size() == 2);
-        browser.findElements(By.cssSelector("#detail-items tbody tr")).getFirst().click();
+        wait.until(driver ->
+                driver.findElements(By.cssSelector("#detail-items tbody tr")).size() == 2);
+        browser.findElements(By.cssSelector("#detail-items tbody tr"))
+                .getFirst()
+                .click();
         WebElement answer = browser.findElement(By.id("item-final-answer"));
         wait.until(ExpectedConditions.textToBePresentInElement(answer, "<script>"));
         assertThat(answer.getText()).contains("<script>window.__assayXss = 1</script><b>Paris</b>");
-        assertThat(browser.findElements(By.cssSelector("#item-detail pre *, #item-detail script"))).isEmpty();
+        assertThat(browser.findElements(By.cssSelector("#item-detail pre *, #item-detail script")))
+                .isEmpty();
         assertThat(script("return window.__assayXss === undefined")).isEqualTo(true);
-        assertThat(browser.findElements(By.cssSelector("#item-transcript .event"))).isNotEmpty();
+        assertThat(browser.findElements(By.cssSelector("#item-transcript .event")))
+                .isNotEmpty();
         // Two dimensions: a bar chart, no radar; and each dimension's interval beside it.
-        assertThat(script("return Chart.getChart('detail-bar').data.labels.length")).isEqualTo(2L);
-        assertThat(script("return Chart.getChart('detail-radar') === undefined")).isEqualTo(true);
+        assertThat(script("return Chart.getChart('detail-bar').data.labels.length"))
+                .isEqualTo(2L);
+        assertThat(script("return Chart.getChart('detail-radar') === undefined"))
+                .isEqualTo(true);
         assertThat(browser.findElement(By.id("detail-radar")).isDisplayed()).isFalse();
         assertThat(browser.findElement(By.id("detail-stats")).getText()).contains("95% interval", "common", "logic");
         fullPageScreenshot("detail.png");
@@ -151,7 +176,8 @@ class PageBrowserTest {
         assertThat(rows).allSatisfy(row -> assertThat(row.getText()).matches(".* \\d+\\.\\d – \\d+\\.\\d 4"));
         assertThat(script("return Chart.getChart('detail-bar').options.plugins.intervalWhiskers.intervals.length"))
                 .isEqualTo(4L);
-        assertThat(script("return Chart.getChart('detail-radar') !== undefined")).isEqualTo(true);
+        assertThat(script("return Chart.getChart('detail-radar') !== undefined"))
+                .isEqualTo(true);
         script("window.scrollTo(0, 0)");
         screenshot("intervals.png");
     }
@@ -161,7 +187,8 @@ class PageBrowserTest {
         pageRun();
         openItemOf("page_tool");
         WebElement conversation = browser.findElement(By.id("item-conversation"));
-        assertThat(conversation.findElement(By.cssSelector(".message.user")).getText()).contains("Read the notes");
+        assertThat(conversation.findElement(By.cssSelector(".message.user")).getText())
+                .contains("Read the notes");
         List<WebElement> turns = conversation.findElements(By.cssSelector(".message.assistant"));
         assertThat(turns).hasSize(2);
         assertThat(turns.getFirst().getText()).contains("turn 1", "10 in · 5 out tokens");
@@ -169,9 +196,10 @@ class PageBrowserTest {
         assertThat(call.getAttribute("open")).isNull();
         assertThat(call.findElement(By.tagName("summary")).getText()).contains("read_file", "notes.txt", "ok");
         call.findElement(By.tagName("summary")).click();
-        assertThat(call.findElement(By.cssSelector(".tool-args")).getText()).contains("\"path\": \"notes.txt\"",
-                ServerFixture.MARKUP.replace("\"", "\\\""));
-        assertThat(call.findElement(By.cssSelector(".tool-result")).getText()).contains(ServerFixture.MARKUP + " in the notes");
+        assertThat(call.findElement(By.cssSelector(".tool-args")).getText())
+                .contains("\"path\": \"notes.txt\"", ServerFixture.MARKUP.replace("\"", "\\\""));
+        assertThat(call.findElement(By.cssSelector(".tool-result")).getText())
+                .contains(ServerFixture.MARKUP + " in the notes");
         WebElement reasoning = turns.get(1).findElement(By.cssSelector("details.reasoning"));
         assertThat(reasoning.getAttribute("open")).isNull();
         assertThat(reasoning.getText()).contains("Reasoning").doesNotContain("The notes say where");
@@ -182,7 +210,8 @@ class PageBrowserTest {
         fullPageScreenshot("conversation.png");
 
         openItemOf("page_long");
-        WebElement answer = wait.until(driver -> driver.findElement(By.cssSelector("#item-conversation .message.assistant .text")));
+        WebElement answer =
+                wait.until(driver -> driver.findElement(By.cssSelector("#item-conversation .message.assistant .text")));
         assertThat(answer.getText()).hasSizeLessThan(1300).doesNotContain("Paris");
         answer.findElement(By.cssSelector("button.show-all")).click();
         assertThat(answer.getText()).hasSizeGreaterThan(4800).endsWith("Paris");
@@ -206,7 +235,8 @@ class PageBrowserTest {
         assertThat(regex.getText()).contains("the code is 123 today");
 
         openItemOf("page_long");
-        assertThat(browser.findElement(By.cssSelector("#item-checks .check[data-checker=contains] mark")).getText())
+        assertThat(browser.findElement(By.cssSelector("#item-checks .check[data-checker=contains] mark"))
+                        .getText())
                 .isEqualTo("Paris");
 
         openItemOf("page_json");
@@ -221,19 +251,30 @@ class PageBrowserTest {
     void a_code_question_shows_its_test_table_with_input_expected_and_actual() throws Exception {
         String runId = server.start("code.jsonl", "");
         server.awaitEnd(runId);
-        JsonNode check = server.get("/api/runs/" + runId + "/items/0").json().path("checker_detail").path("checks").get(0);
-        Assumptions.assumeFalse("sandbox.unavailable".equals(check.path("error_type").asText()),
+        JsonNode check = server.get("/api/runs/" + runId + "/items/0")
+                .json()
+                .path("checker_detail")
+                .path("checks")
+                .get(0);
+        Assumptions.assumeFalse(
+                "sandbox.unavailable".equals(check.path("error_type").asText()),
                 "code test table skipped: no sandbox (" + check.path("message").asText() + ")");
         openFromHistory(runId);
-        wait.until(driver -> driver.findElements(By.cssSelector("#detail-items tbody tr[data-case-id]")).size() == 1);
+        wait.until(driver -> driver.findElements(By.cssSelector("#detail-items tbody tr[data-case-id]"))
+                        .size()
+                == 1);
         openItemOf("code_add");
         WebElement code = browser.findElement(By.cssSelector("#item-checks .check[data-checker=code]"));
         assertThat(code.getText()).contains("Tests passed", "1 of 2", "python");
         List<WebElement> rows = code.findElements(By.cssSelector(".code-tests tbody tr"));
         assertThat(rows).hasSize(2);
-        assertThat(rows.get(0).findElements(By.tagName("td")).stream().map(WebElement::getText).toList())
+        assertThat(rows.get(0).findElements(By.tagName("td")).stream()
+                        .map(WebElement::getText)
+                        .toList())
                 .containsExactly("test 1", "passed", "1, 2", "3", "3", "");
-        assertThat(rows.get(1).findElements(By.tagName("td")).stream().map(WebElement::getText).toList())
+        assertThat(rows.get(1).findElements(By.tagName("td")).stream()
+                        .map(WebElement::getText)
+                        .toList())
                 .startsWith("test 2", "wrong_answer", "2, 2", "4", "0");
         script("document.getElementById('item-checks').scrollIntoView()");
         screenshot("code.png");
@@ -253,8 +294,8 @@ class PageBrowserTest {
         filter("tag", "");
         browser.findElement(By.cssSelector("#item-filters input[name=q]")).sendKeys("json");
         wait.until(driver -> caseIds().equals(List.of("page_json")));
-        browser.findElement(By.cssSelector("#item-filters input[name=q]")).sendKeys(Keys.chord(Keys.CONTROL, "a"),
-                Keys.BACK_SPACE);
+        browser.findElement(By.cssSelector("#item-filters input[name=q]"))
+                .sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.BACK_SPACE);
         wait.until(driver -> caseIds().size() == 4);
 
         script("document.activeElement.blur()");
@@ -262,7 +303,8 @@ class PageBrowserTest {
         awaitFocused("page_tool");
         press("j");
         awaitFocused("page_json");
-        assertThat(script("return getComputedStyle(document.activeElement).outlineStyle")).isEqualTo("solid");
+        assertThat(script("return getComputedStyle(document.activeElement).outlineStyle"))
+                .isEqualTo("solid");
         press("k");
         awaitFocused("page_tool");
         press("n");
@@ -277,7 +319,8 @@ class PageBrowserTest {
         pageRun();
         browser.manage().window().setSize(new Dimension(390, 844));
         openItemOf("page_tool");
-        browser.findElement(By.cssSelector("#item-conversation details.tool-call summary")).click();
+        browser.findElement(By.cssSelector("#item-conversation details.tool-call summary"))
+                .click();
         Number overflow = (Number) script("return document.documentElement.scrollWidth - window.innerWidth");
         assertThat(overflow.intValue()).isLessThanOrEqualTo(0);
         script("document.getElementById('item-detail').scrollIntoView()");
@@ -289,7 +332,9 @@ class PageBrowserTest {
         String scripted = server.start("basic.jsonl", "");
         server.awaitEnd(scripted);
         String mocked = server.post("/api/runs", "{\"model_name\": \"mock\", \"case_set\": \"basic.jsonl\"}")
-                .json().path("run_id").asText();
+                .json()
+                .path("run_id")
+                .asText();
         server.awaitEnd(mocked);
         browser.findElement(By.cssSelector(".tab[data-view=history]")).click();
         for (String runId : new String[] {scripted, mocked}) {
@@ -297,18 +342,27 @@ class PageBrowserTest {
             wait.until(ExpectedConditions.elementToBeClickable(pick)).click();
         }
         browser.findElement(By.id("compare-selected")).click();
-        wait.until(driver -> driver.findElements(By.cssSelector("#compare-changed tbody tr")).size() == 2);
+        wait.until(driver ->
+                driver.findElements(By.cssSelector("#compare-changed tbody tr")).size() == 2);
         assertThat(browser.findElement(By.id("compare-dimensions")).getText()).contains("TOTAL", "common");
         assertThat(browser.findElement(By.id("compare-summary")).getText()).contains("McNemar p =");
-        browser.findElements(By.cssSelector("#compare-changed tbody tr")).getFirst().click();
+        browser.findElements(By.cssSelector("#compare-changed tbody tr"))
+                .getFirst()
+                .click();
         By sides = By.cssSelector("#compare-sides .side");
         wait.until(driver -> driver.findElements(sides).size() == 2
-                && driver.findElements(By.cssSelector("#compare-sides .side .message.assistant")).size() == 2);
-        String caseId = browser.findElements(By.cssSelector("#compare-changed tbody tr")).getFirst().getAttribute("data-case-id");
+                && driver.findElements(By.cssSelector("#compare-sides .side .message.assistant"))
+                                .size()
+                        == 2);
+        String caseId = browser.findElements(By.cssSelector("#compare-changed tbody tr"))
+                .getFirst()
+                .getAttribute("data-case-id");
         assertThat(browser.findElement(By.id("compare-case-id")).getText()).isEqualTo(caseId);
         List<WebElement> both = browser.findElements(sides);
-        String a = browser.findElement(By.cssSelector("#compare-form input[name=a]")).getAttribute("value");
-        String b = browser.findElement(By.cssSelector("#compare-form input[name=b]")).getAttribute("value");
+        String a = browser.findElement(By.cssSelector("#compare-form input[name=a]"))
+                .getAttribute("value");
+        String b = browser.findElement(By.cssSelector("#compare-form input[name=b]"))
+                .getAttribute("value");
         assertThat(List.of(a, b)).containsExactlyInAnyOrder(scripted, mocked);
         assertThat(both.get(0).getText()).startsWith("A · " + a.substring(0, 8)).contains("Conversation");
         assertThat(both.get(1).getText()).startsWith("B · " + b.substring(0, 8)).contains("Conversation");
@@ -327,13 +381,17 @@ class PageBrowserTest {
         wait.until(driver -> driver.findElements(skippedRows).size() == 1);
         WebElement skipped = browser.findElement(skippedRows);
         assertThat(skipped.getText()).contains("needs_write", "case.missing_tools", "write_file");
-        assertThat(browser.findElement(By.cssSelector("#coverage-tools tr[data-tool=read_file]")).getText())
+        assertThat(browser.findElement(By.cssSelector("#coverage-tools tr[data-tool=read_file]"))
+                        .getText())
                 .contains("exercised");
-        assertThat(browser.findElement(By.cssSelector("#coverage-tools tr[data-tool=final_answer]")).getText())
+        assertThat(browser.findElement(By.cssSelector("#coverage-tools tr[data-tool=final_answer]"))
+                        .getText())
                 .contains("never called");
         assertThat(browser.findElement(By.id("coverage-tags")).getText()).contains("builtin");
         assertThat(browser.findElement(By.id("dialog-view")).isDisplayed()).isFalse();
-        browser.findElements(By.cssSelector("#detail-items tbody tr")).getFirst().click();
+        browser.findElements(By.cssSelector("#detail-items tbody tr"))
+                .getFirst()
+                .click();
         wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("item-error"), "case.missing_tools"));
         script("document.getElementById('coverage').scrollIntoView()");
         screenshot("coverage.png");
@@ -344,25 +402,33 @@ class PageBrowserTest {
         String runId = DialogRuns.store(server.store, home.resolve("dialog-run"), "5f0c1d2e3a4b5c6d7e8f90a1b2c3d4e5");
         browser.findElement(By.cssSelector(".tab[data-view=history]")).click();
         new Select(browser.findElement(By.cssSelector("#history-filters select[name=kind]"))).selectByValue("dialog");
-        browser.findElement(By.cssSelector("#history-filters button[type=submit]")).click();
-        wait.until(driver -> driver.findElements(By.cssSelector("#history-table tbody tr")).size() == 1);
+        browser.findElement(By.cssSelector("#history-filters button[type=submit]"))
+                .click();
+        wait.until(driver ->
+                driver.findElements(By.cssSelector("#history-table tbody tr")).size() == 1);
         openFromHistory(runId);
         By metricRows = By.cssSelector("#dialog-metrics tbody tr[data-metric=m1_context_continuity]");
         wait.until(driver -> !driver.findElements(metricRows).isEmpty());
         assertThat(browser.findElement(By.id("dialog-metrics")).getText())
                 .contains("M1 context continuity", "key_coverage", "M5 explainability", "rubric_hit_rate");
-        assertThat(browser.findElements(By.cssSelector("#dialog-items tbody tr"))).hasSize(3);
+        assertThat(browser.findElements(By.cssSelector("#dialog-items tbody tr")))
+                .hasSize(3);
         assertThat(browser.findElement(By.id("capability-view")).isDisplayed()).isFalse();
-        browser.findElement(By.cssSelector("#dialog-items tr[data-dialog-id=d1]")).click();
-        WebElement prediction = wait.until(ExpectedConditions.visibilityOfElementLocated(
-                By.cssSelector("#dialog-turns .prediction")));
+        browser.findElement(By.cssSelector("#dialog-items tr[data-dialog-id=d1]"))
+                .click();
+        WebElement prediction =
+                wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#dialog-turns .prediction")));
         assertThat(prediction.getText()).isEqualTo(DialogRuns.ANSWER);
         assertThat(browser.findElements(By.cssSelector("#dialog-view img"))).isEmpty();
         assertThat(script("return window.__assayDialogXss === undefined")).isEqualTo(true);
-        assertThat(browser.findElement(By.cssSelector("#dialog-turns .recall")).getText()).contains(DialogRuns.RECALLED);
-        assertThat(browser.findElement(By.cssSelector("#dialog-turns .turn-error")).getText())
+        assertThat(browser.findElement(By.cssSelector("#dialog-turns .recall")).getText())
+                .contains(DialogRuns.RECALLED);
+        assertThat(browser.findElement(By.cssSelector("#dialog-turns .turn-error"))
+                        .getText())
                 .contains(DialogRuns.FAILURE);
-        assertThat(browser.findElement(By.cssSelector("#dialog-turns .verdicts")).getText()).contains("M4 compliance");
+        assertThat(browser.findElement(By.cssSelector("#dialog-turns .verdicts"))
+                        .getText())
+                .contains("M4 compliance");
         fullPageScreenshot("dialog.png");
     }
 
@@ -370,7 +436,8 @@ class PageBrowserTest {
     void the_page_fits_a_phone_width_without_sideways_scrolling() throws Exception {
         browser.manage().window().setSize(new Dimension(390, 844));
         browser.navigate().refresh();
-        wait.until(driver -> driver.findElements(By.cssSelector("#case-set option")).size() >= 3);
+        wait.until(driver ->
+                driver.findElements(By.cssSelector("#case-set option")).size() >= 3);
         Number overflow = (Number) script("return document.documentElement.scrollWidth - window.innerWidth");
         assertThat(overflow.intValue()).isLessThanOrEqualTo(0);
         screenshot("phone.png");
@@ -381,12 +448,15 @@ class PageBrowserTest {
         String runId = server.start("page.jsonl", "");
         server.awaitEnd(runId);
         openFromHistory(runId);
-        wait.until(driver -> driver.findElements(By.cssSelector("#detail-items tbody tr[data-case-id]")).size() == 4);
+        wait.until(driver -> driver.findElements(By.cssSelector("#detail-items tbody tr[data-case-id]"))
+                        .size()
+                == 4);
         return runId;
     }
 
     private void openItemOf(String caseId) {
-        browser.findElement(By.cssSelector("#detail-items tr[data-case-id=" + caseId + "]")).click();
+        browser.findElement(By.cssSelector("#detail-items tr[data-case-id=" + caseId + "]"))
+                .click();
         wait.until(ExpectedConditions.textToBe(By.id("item-case-id"), caseId));
     }
 
@@ -397,7 +467,8 @@ class PageBrowserTest {
     /** The case ids of the listed items, read in one script (the list is replaced as filters change). */
     private List<String> caseIds() {
         return ((List<?>) script("return [...document.querySelectorAll('#detail-items tbody tr[data-case-id]')]"
-                + ".map(row => row.dataset.caseId)")).stream().map(String::valueOf).toList();
+                        + ".map(row => row.dataset.caseId)"))
+                .stream().map(String::valueOf).toList();
     }
 
     private void press(String key) {
@@ -407,12 +478,14 @@ class PageBrowserTest {
     private void awaitFocused(String caseId) {
         wait.until(driver -> caseId.equals(script("return document.activeElement.dataset.caseId"))
                 && caseId.equals(driver.findElement(By.id("item-case-id")).getText()));
-        assertThat(browser.findElement(By.cssSelector("#detail-items tr.selected")).getAttribute("data-case-id"))
+        assertThat(browser.findElement(By.cssSelector("#detail-items tr.selected"))
+                        .getAttribute("data-case-id"))
                 .isEqualTo(caseId);
     }
 
     private void assertNoMarkupRan() {
-        assertThat(browser.findElements(By.cssSelector("#view-detail img, #view-compare img"))).isEmpty();
+        assertThat(browser.findElements(By.cssSelector("#view-detail img, #view-compare img")))
+                .isEmpty();
         assertThat(script("return window.__assayPageXss === undefined")).isEqualTo(true);
     }
 

@@ -8,20 +8,20 @@ import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
-import dev.assay.run.Engine;
+import dev.assay.model.RetryPolicy;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.run.Engine;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
-import dev.assay.result.RunStatus;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
-import dev.assay.model.RetryPolicy;
-import dev.assay.model.openai.OpenAiChatModel;
-import dev.assay.model.openai.OpenAiSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RunApiTest {
     @TempDir
     static Path home;
+
     static ServerFixture server;
 
     @BeforeAll
@@ -66,7 +67,8 @@ class RunApiTest {
         assertThat(finished.data().path("status").asText()).isEqualTo("finished");
         assertThat(finished.data().path("counts").path("passed").asInt()).isEqualTo(2);
         assertThat(finished.data().path("counts").path("failed").asInt()).isEqualTo(2);
-        assertThat(finished.data().path("dimension_scores").path("common").asDouble()).isEqualTo(1.0);
+        assertThat(finished.data().path("dimension_scores").path("common").asDouble())
+                .isEqualTo(1.0);
     }
 
     @Test
@@ -77,10 +79,18 @@ class RunApiTest {
             events = stream.untilFinished();
         }
         assertThat(events.stream().map(ServerFixture.Event::id).toList())
-                .containsExactlyElementsOf(LongStream.rangeClosed(1, events.size()).boxed().toList());
-        assertThat(events.stream().filter(event -> event.name().equals("eval_item")).count()).isEqualTo(8);
-        assertThat(events.stream().filter(event -> event.name().equals("eval_progress"))
-                .mapToInt(event -> event.data().path("completed").asInt()).max().orElse(0)).isEqualTo(8);
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(1, events.size()).boxed().toList());
+        assertThat(events.stream()
+                        .filter(event -> event.name().equals("eval_item"))
+                        .count())
+                .isEqualTo(8);
+        assertThat(events.stream()
+                        .filter(event -> event.name().equals("eval_progress"))
+                        .mapToInt(event -> event.data().path("completed").asInt())
+                        .max()
+                        .orElse(0))
+                .isEqualTo(8);
         assertThat(events.getFirst().name()).isEqualTo("eval_progress");
     }
 
@@ -98,9 +108,14 @@ class RunApiTest {
             seen.addAll(second.untilFinished());
         }
         assertThat(seen.stream().map(ServerFixture.Event::id).toList())
-                .containsExactlyElementsOf(LongStream.rangeClosed(1, seen.size()).boxed().toList());
-        assertThat(seen.stream().filter(event -> event.name().equals("eval_item"))
-                .map(event -> event.data().path("case_id").asText()).distinct().count()).isEqualTo(8);
+                .containsExactlyElementsOf(
+                        LongStream.rangeClosed(1, seen.size()).boxed().toList());
+        assertThat(seen.stream()
+                        .filter(event -> event.name().equals("eval_item"))
+                        .map(event -> event.data().path("case_id").asText())
+                        .distinct()
+                        .count())
+                .isEqualTo(8);
         assertThat(seen.getLast().name()).isEqualTo("eval_finished");
     }
 
@@ -119,7 +134,10 @@ class RunApiTest {
         JsonNode items = server.get("/api/runs/" + runId + "/items?limit=500").json();
         assertThat(items.path("items_total").asInt()).isBetween(1, 7);
         assertThat(items.path("items").get(0).path("status").asText()).isEqualTo("passed");
-        assertThat(server.post("/api/runs/" + runId + "/cancel", null).json().path("type").asText())
+        assertThat(server.post("/api/runs/" + runId + "/cancel", null)
+                        .json()
+                        .path("type")
+                        .asText())
                 .isEqualTo("run.not_running");
     }
 
@@ -135,9 +153,21 @@ class RunApiTest {
         JsonNode page = server.get("/api/runs?user_id=pager&offset=1&limit=1").json();
         assertThat(page.path("runs")).hasSize(1);
         assertThat(page.path("runs").get(0).path("run_id").asText()).isEqualTo(first);
-        assertThat(server.get("/api/runs?user_id=pager&status=cancelled").json().path("total").asInt()).isZero();
-        assertThat(server.get("/api/runs?user_id=pager&model_name=scripted").json().path("total").asInt()).isEqualTo(2);
-        assertThat(server.get("/api/runs?user_id=pager&since=2999-01-01T00:00:00Z").json().path("total").asInt()).isZero();
+        assertThat(server.get("/api/runs?user_id=pager&status=cancelled")
+                        .json()
+                        .path("total")
+                        .asInt())
+                .isZero();
+        assertThat(server.get("/api/runs?user_id=pager&model_name=scripted")
+                        .json()
+                        .path("total")
+                        .asInt())
+                .isEqualTo(2);
+        assertThat(server.get("/api/runs?user_id=pager&since=2999-01-01T00:00:00Z")
+                        .json()
+                        .path("total")
+                        .asInt())
+                .isZero();
     }
 
     @Test
@@ -147,10 +177,14 @@ class RunApiTest {
         JsonNode config = server.get("/api/runs/" + runId).json().findPath("config");
 
         assertThat(config.path("scoring").asText()).isEqualTo("reference");
-        assertThat(config.path("weights")).isEqualTo(dev.assay.Json.parse(
-                "{\"tool\": 30.0, \"logic\": 40.0, \"common\": 15.0, \"complex\": 30.0}"));
+        assertThat(config.path("weights"))
+                .isEqualTo(
+                        dev.assay.Json.parse("{\"tool\": 30.0, \"logic\": 40.0, \"common\": 15.0, \"complex\": 30.0}"));
         assertThat(server.post("/api/runs", server.startBody("basic.jsonl", "\"scoring\": \"wunder\""))
-                .json().path("field").asText()).isEqualTo("scoring");
+                        .json()
+                        .path("field")
+                        .asText())
+                .isEqualTo("scoring");
     }
 
     @Test
@@ -166,7 +200,11 @@ class RunApiTest {
         assertThat(item.path("case_id").asText()).isEqualTo("basic_1");
         assertThat(item.path("transcript").isArray()).isTrue();
         assertThat(item.path("transcript")).isNotEmpty();
-        assertThat(server.get("/api/runs/" + runId + "/items/99").json().path("type").asText()).isEqualTo("item.not_found");
+        assertThat(server.get("/api/runs/" + runId + "/items/99")
+                        .json()
+                        .path("type")
+                        .asText())
+                .isEqualTo("item.not_found");
     }
 
     @Test
@@ -176,19 +214,25 @@ class RunApiTest {
         String items = "/api/runs/" + runId + "/items?";
 
         assertThat(caseIds(server.get(items + "status=failed").json())).containsExactly("page_tool", "page_json");
-        assertThat(caseIds(server.get(items + "status=passed,failed&dimension=logic").json()))
+        assertThat(caseIds(server.get(items + "status=passed,failed&dimension=logic")
+                        .json()))
                 .containsExactly("page_regex");
         assertThat(caseIds(server.get(items + "language=zh-CN").json())).containsExactly("page_regex");
         assertThat(caseIds(server.get(items + "tag=user").json())).containsExactly("page_long");
         assertThat(caseIds(server.get(items + "q=WITH%20JSON").json())).containsExactly("page_json");
         assertThat(caseIds(server.get(items + "case_id=page_long").json())).containsExactly("page_long");
-        JsonNode secondFailure = server.get(items + "status=failed&offset=1&limit=1").json();
+        JsonNode secondFailure =
+                server.get(items + "status=failed&offset=1&limit=1").json();
         assertThat(secondFailure.path("items_total").asInt()).isEqualTo(2);
         assertThat(caseIds(secondFailure)).containsExactly("page_json");
         // The position is the item's place in the whole list: what /items/{position} takes.
         int position = secondFailure.path("items").get(0).path("position").asInt();
         assertThat(position).isEqualTo(2);
-        assertThat(server.get(items.replace("?", "/") + position).json().path("case_id").asText()).isEqualTo("page_json");
+        assertThat(server.get(items.replace("?", "/") + position)
+                        .json()
+                        .path("case_id")
+                        .asText())
+                .isEqualTo("page_json");
         JsonNode detail = server.get("/api/runs/" + runId + "?status=passed").json();
         assertThat(detail.path("items_total").asInt()).isEqualTo(2);
         assertThat(detail.path("languages")).extracting(JsonNode::asText).containsExactly("en-US", "zh-CN");
@@ -226,7 +270,8 @@ class RunApiTest {
         var missing = server.get("/api/runs/" + runId);
         assertThat(missing.status()).isEqualTo(404);
         assertThat(missing.json().path("type").asText()).isEqualTo("run.not_found");
-        assertThat(server.send("DELETE", "/api/runs/" + runId, null, true).status()).isEqualTo(404);
+        assertThat(server.send("DELETE", "/api/runs/" + runId, null, true).status())
+                .isEqualTo(404);
     }
 
     @Test
@@ -234,11 +279,19 @@ class RunApiTest {
     void a_run_another_engine_is_writing_is_refused_with_409_and_kept_whole() throws Exception {
         // Another process on the same database: its own store and engine, so the server does not own the run.
         try (Store other = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"))) {
-            var chat = new OpenAiChatModel(new OpenAiSettings("scripted", server.model.baseUrl(), "", false,
-                    Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
-            List<Case> cases = IntStream.range(0, 4).mapToObj(i -> Case.of("other_" + i, "common",
-                    "Capital of France? slow " + i, Check.of("contains", Json.parse("\"Paris\"")))).toList();
-            var plan = new RunPlan(new Suite("other", "v1", cases, Map.of(), List.of()),
+            var chat = new OpenAiChatModel(
+                    new OpenAiSettings(
+                            "scripted", server.model.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
+                    line -> {});
+            List<Case> cases = IntStream.range(0, 4)
+                    .mapToObj(i -> Case.of(
+                            "other_" + i,
+                            "common",
+                            "Capital of France? slow " + i,
+                            Check.of("contains", Json.parse("\"Paris\""))))
+                    .toList();
+            var plan = new RunPlan(
+                    new Suite("other", "v1", cases, Map.of(), List.of()),
                     new AgentSubject(chat, List.of(), AgentSettings.defaults(), 1),
                     RunConfig.defaults(home.resolve("other-work")).withConcurrency(1));
             RunHandle writing = new Engine(other, CheckerRegistry.builtins()).start(plan, RunListener.NONE);
@@ -251,7 +304,9 @@ class RunApiTest {
             assertThat(ended.status()).isEqualTo(RunStatus.FINISHED);
             assertThat(other.countItems(writing.runId())).isEqualTo(4);
             assertThat(ended.counts().passed()).isEqualTo(4);
-            assertThat(server.send("DELETE", "/api/runs/" + writing.runId(), null, true).status()).isEqualTo(200);
+            assertThat(server.send("DELETE", "/api/runs/" + writing.runId(), null, true)
+                            .status())
+                    .isEqualTo(200);
         }
     }
 
@@ -261,12 +316,17 @@ class RunApiTest {
         assertThat(noToken.status()).isEqualTo(401);
         assertThat(noToken.json().path("type").asText()).isEqualTo("auth.missing_token");
         assertThat(noToken.json().path("field").asText()).isEqualTo("token");
-        var wrong = server.http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url("/api/runs")))
-                .header("Authorization", "Bearer wrong").POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}"))
-                .build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        var wrong = server.http.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url("/api/runs")))
+                        .header("Authorization", "Bearer wrong")
+                        .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}"))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(wrong.statusCode()).isEqualTo(401);
         assertThat(wrong.body()).contains("auth.bad_token");
-        assertThat(server.send("DELETE", "/wunder/admin/evaluation/x", null, false).status()).isEqualTo(401);
+        assertThat(server.send("DELETE", "/wunder/admin/evaluation/x", null, false)
+                        .status())
+                .isEqualTo(401);
         assertThat(server.get("/api/runs").status()).isEqualTo(200);
     }
 
@@ -278,12 +338,20 @@ class RunApiTest {
         assertThat(badType.json().path("type").asText()).isEqualTo("request.invalid_field");
         assertThat(badType.json().has("title")).isTrue();
         assertThat(badType.json().path("status").asInt()).isEqualTo(400);
-        assertThat(server.post("/api/runs", server.startBody("../../etc", "")).json().path("field").asText())
+        assertThat(server.post("/api/runs", server.startBody("../../etc", ""))
+                        .json()
+                        .path("field")
+                        .asText())
                 .isEqualTo("case_set");
-        assertThat(server.post("/api/runs", server.startBody("/etc/passwd", "")).status()).isEqualTo(400);
-        assertThat(server.post("/api/runs", server.startBody("basic.jsonl", "\"colour\": 1")).json().path("field")
-                .asText()).isEqualTo("colour");
-        assertThat(server.post("/api/runs", "{not json").json().path("field").asText()).isEqualTo("body");
+        assertThat(server.post("/api/runs", server.startBody("/etc/passwd", "")).status())
+                .isEqualTo(400);
+        assertThat(server.post("/api/runs", server.startBody("basic.jsonl", "\"colour\": 1"))
+                        .json()
+                        .path("field")
+                        .asText())
+                .isEqualTo("colour");
+        assertThat(server.post("/api/runs", "{not json").json().path("field").asText())
+                .isEqualTo("body");
         var noKey = server.post("/api/runs", server.startBody("basic.jsonl", "\"api_key_env\": \"HOME\""));
         assertThat(noKey.json().path("field").asText()).isEqualTo("api_key_env");
         assertThat(noKey.text()).doesNotContain("at dev.assay");
@@ -305,9 +373,12 @@ class RunApiTest {
         String runId = server.start("tools.jsonl", "\"tool_names\": [\"read_file\"]");
         server.awaitEnd(runId);
         JsonNode request = server.model.requests().stream()
-                .filter(body -> body.toString().contains("Read a file")).findFirst().orElseThrow();
+                .filter(body -> body.toString().contains("Read a file"))
+                .findFirst()
+                .orElseThrow();
         List<String> offered = new ArrayList<>();
-        request.path("tools").forEach(tool -> offered.add(tool.path("function").path("name").asText()));
+        request.path("tools")
+                .forEach(tool -> offered.add(tool.path("function").path("name").asText()));
         assertThat(offered).containsExactlyInAnyOrder("read_file", "final_answer");
     }
 
@@ -316,34 +387,44 @@ class RunApiTest {
         String runId = server.start("tools.jsonl", "\"tool_names\": [\"read_file\"]");
         server.awaitEnd(runId);
         JsonNode coverage = server.get("/api/runs/" + runId).json().path("coverage");
-        assertThat(coverage.path("available")).extracting(JsonNode::asText).contains("read_file")
+        assertThat(coverage.path("available"))
+                .extracting(JsonNode::asText)
+                .contains("read_file")
                 .doesNotContain("write_file");
         assertThat(coverage.path("exercised")).extracting(JsonNode::asText).containsExactly("read_file");
         assertThat(coverage.path("calls").path("read_file").asInt()).isEqualTo(1);
         assertThat(coverage.path("by_tag").has("builtin")).isTrue();
         assertThat(coverage.path("skipped").get(0).path("case_id").asText()).isEqualTo("needs_write");
         assertThat(coverage.path("skipped").get(0).path("type").asText()).isEqualTo("case.missing_tools");
-        assertThat(coverage.path("skipped").get(0).path("missing_tools").has("write_file")).isTrue();
+        assertThat(coverage.path("skipped").get(0).path("missing_tools").has("write_file"))
+                .isTrue();
         JsonNode alias = server.get("/wunder/admin/evaluation/" + runId).json();
-        assertThat(alias.path("coverage").path("skipped").get(0).path("case_id").asText()).isEqualTo("needs_write");
+        assertThat(alias.path("coverage").path("skipped").get(0).path("case_id").asText())
+                .isEqualTo("needs_write");
     }
 
     @Test
     void a_stored_dialog_run_is_listed_by_kind() throws Exception {
-        String runId = DialogRuns.store(server.store, home.resolve("dialog-runs").resolve("listed"), "dialog-listed");
+        String runId =
+                DialogRuns.store(server.store, home.resolve("dialog-runs").resolve("listed"), "dialog-listed");
         JsonNode dialogs = server.get("/api/runs?kind=dialog").json().path("runs");
         assertThat(dialogs).extracting(run -> run.path("run_id").asText()).contains(runId);
         assertThat(dialogs).extracting(run -> run.path("kind").asText()).containsOnly("dialog");
         JsonNode capability = server.get("/api/runs?kind=capability").json().path("runs");
         assertThat(capability).extracting(run -> run.path("run_id").asText()).doesNotContain(runId);
-        assertThat(server.get("/api/runs?kind=chat").json().path("field").asText()).isEqualTo("kind");
+        assertThat(server.get("/api/runs?kind=chat").json().path("field").asText())
+                .isEqualTo("kind");
     }
 
     @Test
     void a_dialog_run_detail_holds_the_metrics_and_each_turn() throws Exception {
-        String runId = DialogRuns.store(server.store, home.resolve("dialog-runs").resolve("detail"), "dialog-detail");
+        String runId =
+                DialogRuns.store(server.store, home.resolve("dialog-runs").resolve("detail"), "dialog-detail");
         JsonNode detail = server.get("/api/runs/" + runId).json();
-        JsonNode m1 = detail.path("run").path("config").path("metrics_summary").path("metrics")
+        JsonNode m1 = detail.path("run")
+                .path("config")
+                .path("metrics_summary")
+                .path("metrics")
                 .path("m1_context_continuity");
         assertThat(m1.path("micro").has("key_coverage")).isTrue();
         assertThat(m1.path("macro").has("key_coverage")).isTrue();
@@ -365,7 +446,10 @@ class RunApiTest {
     @Test
     void the_form_offers_every_built_in_tool_but_final_answer_as_a_switch() throws Exception {
         JsonNode tools = server.get("/api/info").json().path("tools");
-        assertThat(tools).extracting(JsonNode::asText).contains("read_file", "write_file").doesNotContain("final_answer");
+        assertThat(tools)
+                .extracting(JsonNode::asText)
+                .contains("read_file", "write_file")
+                .doesNotContain("final_answer");
     }
 
     @Test
@@ -388,9 +472,14 @@ class RunApiTest {
         server.awaitEnd(runId);
         JsonNode json = server.get("/api/runs/" + runId + "/report?format=json").json();
         assertThat(json.path("run_id").asText()).isEqualTo(runId);
-        assertThat(server.get("/api/runs/" + runId + "/report?format=junit").text()).contains("<testsuite");
-        assertThat(server.get("/api/runs/" + runId + "/report?format=md").status()).isEqualTo(200);
-        assertThat(server.get("/api/runs/" + runId + "/report?format=pdf").json().path("field").asText())
+        assertThat(server.get("/api/runs/" + runId + "/report?format=junit").text())
+                .contains("<testsuite");
+        assertThat(server.get("/api/runs/" + runId + "/report?format=md").status())
+                .isEqualTo(200);
+        assertThat(server.get("/api/runs/" + runId + "/report?format=pdf")
+                        .json()
+                        .path("field")
+                        .asText())
                 .isEqualTo("format");
     }
 
@@ -409,8 +498,10 @@ class RunApiTest {
         String runId = server.start("xss.jsonl", "");
         server.awaitEnd(runId);
 
-        var response = server.http.send(java.net.http.HttpRequest.newBuilder(
-                java.net.URI.create(server.url("/api/runs/" + runId + "/report?format=html"))).build(),
+        var response = server.http.send(
+                java.net.http.HttpRequest.newBuilder(
+                                java.net.URI.create(server.url("/api/runs/" + runId + "/report?format=html")))
+                        .build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
 
         assertThat(response.statusCode()).isEqualTo(200);
@@ -424,7 +515,8 @@ class RunApiTest {
         var mock = server.post("/api/runs", "{\"model_name\": \"mock\", \"case_set\": \"basic.jsonl\"}");
         String mocked = mock.json().path("run_id").asText();
         server.awaitEnd(mocked);
-        JsonNode comparison = server.get("/api/compare?a=" + scripted + "&b=" + mocked).json();
+        JsonNode comparison =
+                server.get("/api/compare?a=" + scripted + "&b=" + mocked).json();
         assertThat(comparison.path("common_cases").asInt()).isEqualTo(4);
         // The mock answers "mock response": the two Paris cases flip from passed to failed.
         assertThat(comparison.path("changed_count").asInt()).isEqualTo(2);
@@ -437,7 +529,8 @@ class RunApiTest {
         assertThat(paired.path("only_b").asInt()).isZero();
         assertThat(paired.path("mcnemar_p").asDouble()).isEqualTo(0.5);
         assertThat(paired.path("mean_delta").asDouble()).isNegative();
-        assertThat(server.get("/api/compare?a=" + scripted).json().path("field").asText()).isEqualTo("b");
+        assertThat(server.get("/api/compare?a=" + scripted).json().path("field").asText())
+                .isEqualTo("b");
     }
 
     @Test
@@ -462,9 +555,11 @@ class RunApiTest {
         assertThat(detail.path("run").path("run_id").asText()).isEqualTo(runId);
         assertThat(detail.path("items")).hasSize(4);
         assertThat(server.get(prefix + "/cases").json().path("case_sets")).isNotEmpty();
-        JsonNode notRunning = server.post(prefix + "/" + runId + "/cancel", null).json();
+        JsonNode notRunning =
+                server.post(prefix + "/" + runId + "/cancel", null).json();
         assertThat(notRunning.path("ok").asBoolean()).isFalse();
-        JsonNode deleted = server.send("DELETE", prefix + "/" + runId, null, true).json();
+        JsonNode deleted =
+                server.send("DELETE", prefix + "/" + runId, null, true).json();
         assertThat(deleted.path("ok").asBoolean()).isTrue();
         assertThat(server.get(prefix + "/" + runId).status()).isEqualTo(404);
     }

@@ -26,9 +26,9 @@ import java.util.Map;
 
 /**
  * A real server on a loopback port over a SQLite store in a temporary directory, a scripted OpenAI-compatible model
- * server, and an HTTP client that speaks to both. The scripted model answers {@code Paris} except: a prompt
- * containing {@code slow} waits 300 ms first, one containing {@code script} answers with a {@code <script>} tag. Case
- * set {@code tools.jsonl} has a case needing {@code write_file} and one needing {@code read_file}, whose prompt the model
+ * server, and an HTTP client that speaks to both. The scripted model answers {@code Paris} except: a prompt containing
+ * {@code slow} waits 300 ms first, one containing {@code script} answers with a {@code <script>} tag. Case set
+ * {@code tools.jsonl} has a case needing {@code write_file} and one needing {@code read_file}, whose prompt the model
  * answers by calling {@code read_file} first.
  */
 final class ServerFixture implements AutoCloseable {
@@ -41,7 +41,8 @@ final class ServerFixture implements AutoCloseable {
     final Store store;
     final ScriptedOpenAiServer model;
     final Javalin app;
-    final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     ServerFixture(Path home) throws IOException {
         this.home = home;
@@ -71,12 +72,17 @@ final class ServerFixture implements AutoCloseable {
                 return ScriptedOpenAiServer.text("<script>window.__assayXss = 1</script><b>Paris</b>");
             }
             if (request.firstUserText().contains("Read a file") && request.assistantTurns() == 0) {
-                return ScriptedOpenAiServer.calls(ScriptedOpenAiServer.Call.of("read_file", "{\"path\": \"notes.txt\"}"));
+                return ScriptedOpenAiServer.calls(
+                        ScriptedOpenAiServer.Call.of("read_file", "{\"path\": \"notes.txt\"}"));
             }
             if (request.firstUserText().equals("Read the notes")) {
                 return request.assistantTurns() == 0
-                        ? ScriptedOpenAiServer.calls(ScriptedOpenAiServer.Call.of("read_file",
-                                Json.object().put("path", "notes.txt").put("note", MARKUP).toString()))
+                        ? ScriptedOpenAiServer.calls(ScriptedOpenAiServer.Call.of(
+                                "read_file",
+                                Json.object()
+                                        .put("path", "notes.txt")
+                                        .put("note", MARKUP)
+                                        .toString()))
                         : ScriptedOpenAiServer.text("<think>The notes say where.</think>Paris " + MARKUP);
             }
             if (request.firstUserText().equals("Write add(a, b) in Python")) {
@@ -92,12 +98,15 @@ final class ServerFixture implements AutoCloseable {
                 return ScriptedOpenAiServer.text("lorem ipsum ".repeat(400) + "Paris");
             }
             ScriptedOpenAiServer.Reply paris = ScriptedOpenAiServer.text("Paris");
-            return request.firstUserText().contains("slow") ? new ScriptedOpenAiServer.Reply.Delayed(300, paris) : paris;
+            return request.firstUserText().contains("slow")
+                    ? new ScriptedOpenAiServer.Reply.Delayed(300, paris)
+                    : paris;
         });
         CheckerRegistry checkers = CheckerRegistry.builtins();
-        var config = new ServerConfig("127.0.0.1", TOKEN, suites, home.resolve("workspaces"),
-                Map.of(KEY_VARIABLE, "sk-scripted")::get);
-        app = AssayServer.create(config, new Engine(store, checkers), store, checkers).start(0);
+        var config = new ServerConfig(
+                "127.0.0.1", TOKEN, suites, home.resolve("workspaces"), Map.of(KEY_VARIABLE, "sk-scripted")::get);
+        app = AssayServer.create(config, new Engine(store, checkers), store, checkers)
+                .start(0);
     }
 
     /**
@@ -108,7 +117,8 @@ final class ServerFixture implements AutoCloseable {
         var lines = new StringBuilder();
         for (int i = 1; i <= count; i++) {
             String dimension = List.of("common", "logic", "tool", "complex").get((i - 1) % 4);
-            String check = i % 2 == 0 ? "\"checker\": \"exact\", \"expected\": \"Berlin\""
+            String check = i % 2 == 0
+                    ? "\"checker\": \"exact\", \"expected\": \"Berlin\""
                     : "\"checker\": \"contains\", \"expected\": \"Paris\"";
             lines.append("{\"id\": \"%s_%d\", \"dimension\": \"%s\", \"prompt\": \"Capital of France? %d%s\", %s}\n"
                     .formatted(prefix, i, dimension, i, promptSuffix, check));
@@ -127,13 +137,15 @@ final class ServerFixture implements AutoCloseable {
                 """.formatted(model.baseUrl(), KEY_VARIABLE, caseSet, extraFields.isEmpty() ? "" : ", " + extraFields);
     }
 
-    record Response(int status, JsonNode json, String text) {
-    }
+    record Response(int status, JsonNode json, String text) {}
 
     Response send(String method, String path, String body, boolean withToken) throws Exception {
-        var builder = HttpRequest.newBuilder(URI.create(url(path))).timeout(Duration.ofSeconds(20))
+        var builder = HttpRequest.newBuilder(URI.create(url(path)))
+                .timeout(Duration.ofSeconds(20))
                 .header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (withToken) {
             builder.header("Authorization", "Bearer " + TOKEN);
         }
@@ -172,8 +184,7 @@ final class ServerFixture implements AutoCloseable {
     }
 
     /** One SSE event as received. */
-    record Event(long id, String name, JsonNode data) {
-    }
+    record Event(long id, String name, JsonNode data) {}
 
     /** An open SSE stream read line by line; closing it drops the connection. */
     final class EventStream implements AutoCloseable {
@@ -185,8 +196,8 @@ final class ServerFixture implements AutoCloseable {
             if (lastEventId != null) {
                 builder.header("Last-Event-ID", Long.toString(lastEventId));
             }
-            HttpResponse<java.util.stream.Stream<String>> response = http.send(builder.build(),
-                    HttpResponse.BodyHandlers.ofLines());
+            HttpResponse<java.util.stream.Stream<String>> response =
+                    http.send(builder.build(), HttpResponse.BodyHandlers.ofLines());
             assertThat(response.statusCode()).isEqualTo(200);
             lines = response.body();
             iterator = lines.iterator();

@@ -43,7 +43,8 @@ class StreamShutdownTest {
 
     @Test
     void clients_leaving_in_the_middle_of_a_replay_log_nothing() throws Exception {
-        try (var log = new LogCapture(); var server = new ServerFixture(home)) {
+        try (var log = new LogCapture();
+                var server = new ServerFixture(home)) {
             var cases = new StringBuilder();
             for (int i = 0; i < 600; i++) {
                 cases.append("""

@@ -31,9 +31,13 @@ class SuiteListTest {
             var response = server.get("/api/suites");
 
             assertThat(response.status()).as(response.text()).isEqualTo(200);
-            assertThat(response.text()).doesNotContain(home.toString()).doesNotContain(home.toRealPath().toString());
+            assertThat(response.text())
+                    .doesNotContain(home.toString())
+                    .doesNotContain(home.toRealPath().toString());
             Map<String, JsonNode> byName = new HashMap<>();
-            response.json().path("suites").forEach(entry -> byName.put(entry.path("name").asText(), entry));
+            response.json()
+                    .path("suites")
+                    .forEach(entry -> byName.put(entry.path("name").asText(), entry));
             assertThat(byName).containsKeys("basic.jsonl", "slow.jsonl", "empty", "broken.jsonl", "half.jsonl");
 
             assertThat(byName.get("basic.jsonl").path("case_count").asInt()).isEqualTo(4);

@@ -32,8 +32,8 @@ class TokenPlacementTest {
 
     @Test
     void a_mutating_call_with_the_token_only_in_the_query_is_refused() throws Exception {
-        var started = server.send("POST", "/api/runs?token=" + ServerFixture.TOKEN, server.startBody("basic.jsonl", ""),
-                false);
+        var started = server.send(
+                "POST", "/api/runs?token=" + ServerFixture.TOKEN, server.startBody("basic.jsonl", ""), false);
         assertThat(started.status()).as(started.text()).isEqualTo(401);
         assertThat(started.json().path("type").asText()).isEqualTo("auth.missing_token");
         assertThat(started.json().path("detail").asText()).contains("reads only");
@@ -50,8 +50,8 @@ class TokenPlacementTest {
         String runId = server.start("basic.jsonl", "");
         server.awaitEnd(runId);
 
-        var report = server.send("GET", "/api/runs/" + runId + "/report?format=json&token=" + ServerFixture.TOKEN,
-                null, false);
+        var report = server.send(
+                "GET", "/api/runs/" + runId + "/report?format=json&token=" + ServerFixture.TOKEN, null, false);
 
         assertThat(report.status()).as(report.text()).isEqualTo(200);
     }

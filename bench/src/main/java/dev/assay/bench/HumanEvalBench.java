@@ -9,8 +9,8 @@ import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.SandboxRequest;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.sandbox.UnsandboxedSandbox;
-import java.nio.charset.StandardCharsets;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,48 +24,65 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Grades HumanEval's 164 canonical solutions end to end (harness, sandbox, result channel) and measures the floor:
- * the same number of bare {@code python3 -c pass} processes through the same sandbox and directly on the host.
- * Usage: {@code HumanEvalBench [path/to/HumanEval.jsonl] [parallelism]}; the file is otherwise found as
+ * Grades HumanEval's 164 canonical solutions end to end (harness, sandbox, result channel) and measures the floor: the
+ * same number of bare {@code python3 -c pass} processes through the same sandbox and directly on the host. Usage:
+ * {@code HumanEvalBench [path/to/HumanEval.jsonl] [parallelism]}; the file is otherwise found as
  * {@code shared/data/humaneval/HumanEval.jsonl} beside a parent directory.
  */
 public final class HumanEvalBench {
-    private HumanEvalBench() {
-    }
+    private HumanEvalBench() {}
 
     public static void main(String[] args) throws Exception {
-        Path data = args.length > 0 ? Path.of(args[0]) : find("humaneval/HumanEval.jsonl").orElseThrow(
-                () -> new IllegalStateException("HumanEval.jsonl not found; pass its path as the first argument"));
+        Path data = args.length > 0
+                ? Path.of(args[0])
+                : find("humaneval/HumanEval.jsonl")
+                        .orElseThrow(() -> new IllegalStateException(
+                                "HumanEval.jsonl not found; pass its path as the first argument"));
         int parallelism = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         Sandbox sandbox = Sandboxes.detect(false);
         List<Case> tasks = QuestionFiles.read(data);
         var grader = new CodeGrader(sandbox, CodeGrader.Options.defaults());
-        System.out.printf("HumanEval bench: %d tasks, sandbox %s (%s), parallelism %d, %d CPUs%n", tasks.size(),
-                sandbox.kind(), sandbox, parallelism, Runtime.getRuntime().availableProcessors());
+        System.out.printf(
+                "HumanEval bench: %d tasks, sandbox %s (%s), parallelism %d, %d CPUs%n",
+                tasks.size(),
+                sandbox.kind(),
+                sandbox,
+                parallelism,
+                Runtime.getRuntime().availableProcessors());
 
         long started = System.nanoTime();
-        List<Grade> grades = inParallel(parallelism, tasks.stream().<Callable<Grade>>map(task -> () -> {
-            CodeQuestion question = CodeQuestion.of(task, null);
-            return grader.gradeCode(question, task.attributes().get("canonical_solution").asText());
-        }).toList());
+        List<Grade> grades = inParallel(
+                parallelism,
+                tasks.stream()
+                        .<Callable<Grade>>map(task -> () -> {
+                            CodeQuestion question = CodeQuestion.of(task, null);
+                            return grader.gradeCode(
+                                    question,
+                                    task.attributes().get("canonical_solution").asText());
+                        })
+                        .toList());
         Duration graded = Duration.ofNanos(System.nanoTime() - started);
         int passed = 0;
         for (int i = 0; i < grades.size(); i++) {
             if (grades.get(i).allPassed()) {
                 passed++;
             } else {
-                System.out.printf("  FAILED %s: %s%n", tasks.get(i).id(), grades.get(i).cases());
+                System.out.printf(
+                        "  FAILED %s: %s%n", tasks.get(i).id(), grades.get(i).cases());
             }
         }
-        System.out.printf("graded:               %d/%d passed in %s (%.1f ms per task)%n", passed, tasks.size(),
-                seconds(graded), graded.toMillis() / (double) tasks.size());
+        System.out.printf(
+                "graded:               %d/%d passed in %s (%.1f ms per task)%n",
+                passed, tasks.size(), seconds(graded), graded.toMillis() / (double) tasks.size());
 
         Duration sandboxFloor = floor(sandbox, tasks.size(), parallelism);
-        System.out.printf("floor, sandboxed:     %d x python3 -c pass in %s (%.1f ms each)%n", tasks.size(),
-                seconds(sandboxFloor), sandboxFloor.toMillis() / (double) tasks.size());
+        System.out.printf(
+                "floor, sandboxed:     %d x python3 -c pass in %s (%.1f ms each)%n",
+                tasks.size(), seconds(sandboxFloor), sandboxFloor.toMillis() / (double) tasks.size());
         Duration directFloor = floor(new UnsandboxedSandbox(), tasks.size(), parallelism);
-        System.out.printf("floor, direct:        %d x python3 -c pass in %s (%.1f ms each)%n", tasks.size(),
-                seconds(directFloor), directFloor.toMillis() / (double) tasks.size());
+        System.out.printf(
+                "floor, direct:        %d x python3 -c pass in %s (%.1f ms each)%n",
+                tasks.size(), seconds(directFloor), directFloor.toMillis() / (double) tasks.size());
         System.exit(passed == tasks.size() ? 0 : 1);
     }
 
@@ -74,8 +91,11 @@ public final class HumanEvalBench {
         try {
             var request = new SandboxRequest(List.of(python(), "-c", "pass"), dir, Map.of(), "", null);
             long started = System.nanoTime();
-            inParallel(parallelism, java.util.stream.IntStream.range(0, count)
-                    .<Callable<Object>>mapToObj(i -> () -> sandbox.run(request)).toList());
+            inParallel(
+                    parallelism,
+                    java.util.stream.IntStream.range(0, count)
+                            .<Callable<Object>>mapToObj(i -> () -> sandbox.run(request))
+                            .toList());
             return Duration.ofNanos(System.nanoTime() - started);
         } finally {
             Files.deleteIfExists(dir);

@@ -20,12 +20,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * An OpenAI-compatible Chat Completions endpoint for benchmarks, on loopback: a fixed latency per request,
- * optional rate limiting (HTTP 429 with {@code Retry-After} once more than a set number of requests are in flight),
- * streaming and non-streaming answers, and counters that let a benchmark prove a run did all its work.
+ * An OpenAI-compatible Chat Completions endpoint for benchmarks, on loopback: a fixed latency per request, optional
+ * rate limiting (HTTP 429 with {@code Retry-After} once more than a set number of requests are in flight), streaming
+ * and non-streaming answers, and counters that let a benchmark prove a run did all its work.
  *
- * <p>The answer echoes the {@code token-N} found in the last user message as {@code "token-N: 42"}, so a checker
- * can tell that each case got the answer to its own request rather than any answer. {@code GET /stats} returns
+ * <p>The answer echoes the {@code token-N} found in the last user message as {@code "token-N: 42"}, so a checker can
+ * tell that each case got the answer to its own request rather than any answer. {@code GET /stats} returns
  * {@code {"requests", "rate_limited", "peak_in_flight"}}; {@code POST /stats/reset} zeroes them. Thread-safe: each
  * request runs on a virtual thread, so waiting out the latency costs no platform thread.
  */
@@ -36,9 +36,9 @@ public final class MockOpenAiServer implements AutoCloseable {
     /**
      * How the endpoint behaves.
      *
-     * @param latency     time spent before answering each chat request
+     * @param latency time spent before answering each chat request
      * @param maxInFlight requests answered at once before the rest get 429 ({@code 0}: no limit)
-     * @param retryAfter  the {@code Retry-After} seconds sent with a 429
+     * @param retryAfter the {@code Retry-After} seconds sent with a 429
      */
     public record Options(Duration latency, int maxInFlight, int retryAfter) {
         public Options {
@@ -108,7 +108,10 @@ public final class MockOpenAiServer implements AutoCloseable {
                 if (options.maxInFlight() > 0 && now > options.maxInFlight()) {
                     rateLimited.incrementAndGet();
                     exchange.getResponseHeaders().add("Retry-After", Integer.toString(options.retryAfter()));
-                    send(exchange, 429, "application/json",
+                    send(
+                            exchange,
+                            429,
+                            "application/json",
                             "{\"error\":{\"message\":\"rate limited\",\"type\":\"rate_limit_exceeded\"}}");
                     return;
                 }
@@ -134,7 +137,8 @@ public final class MockOpenAiServer implements AutoCloseable {
 
     private void stats(HttpExchange exchange) throws IOException {
         try (exchange) {
-            if ("POST".equals(exchange.getRequestMethod()) && exchange.getRequestURI().getPath().endsWith("/reset")) {
+            if ("POST".equals(exchange.getRequestMethod())
+                    && exchange.getRequestURI().getPath().endsWith("/reset")) {
                 reset();
             }
             ObjectNode stats = JSON.createObjectNode()
@@ -171,11 +175,17 @@ public final class MockOpenAiServer implements AutoCloseable {
 
     private static String completion(String model, String answer) {
         ObjectNode root = JSON.createObjectNode()
-                .put("id", "chatcmpl-mock").put("object", "chat.completion").put("created", 0).put("model", model);
+                .put("id", "chatcmpl-mock")
+                .put("object", "chat.completion")
+                .put("created", 0)
+                .put("model", model);
         ObjectNode choice = root.putArray("choices").addObject();
         choice.put("index", 0).put("finish_reason", "stop");
         choice.putObject("message").put("role", "assistant").put("content", answer);
-        root.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5).put("total_tokens", 15);
+        root.putObject("usage")
+                .put("prompt_tokens", 10)
+                .put("completion_tokens", 5)
+                .put("total_tokens", 15);
         return root.toString();
     }
 
@@ -188,13 +198,19 @@ public final class MockOpenAiServer implements AutoCloseable {
         ObjectNode last = (ObjectNode) end.withArray("choices").get(0);
         last.putObject("delta");
         last.put("finish_reason", "stop");
-        end.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5).put("total_tokens", 15);
+        end.putObject("usage")
+                .put("prompt_tokens", 10)
+                .put("completion_tokens", 5)
+                .put("total_tokens", 15);
         return "data: " + delta + "\n\ndata: " + end + "\n\ndata: [DONE]\n\n";
     }
 
     private static ObjectNode chunk(String model) {
         ObjectNode chunk = JSON.createObjectNode()
-                .put("id", "chatcmpl-mock").put("object", "chat.completion.chunk").put("created", 0).put("model", model);
+                .put("id", "chatcmpl-mock")
+                .put("object", "chat.completion.chunk")
+                .put("created", 0)
+                .put("model", model);
         chunk.putArray("choices").addObject().put("index", 0);
         return chunk;
     }
@@ -215,8 +231,8 @@ public final class MockOpenAiServer implements AutoCloseable {
     }
 
     /**
-     * Runs the endpoint until the process is stopped. Usage:
-     * {@code MockOpenAiServer [--port P] [--latency-ms L] [--max-in-flight K] [--retry-after S]}.
+     * Runs the endpoint until the process is stopped. Usage: {@code MockOpenAiServer [--port P] [--latency-ms L]
+     * [--max-in-flight K] [--retry-after S]}.
      */
     public static void main(String[] args) throws Exception {
         int port = 0;

@@ -18,15 +18,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Assay against promptfoo on the same mock endpoint and the same prompts: each workload is run by both tools
- * alternately (the order flips every round), each run timed by {@code /usr/bin/time} (wall, user + system CPU,
- * peak RSS) and checked to have done all the work (the mock answered exactly N requests and the tool reports N
- * passed). Prints one table with medians. Every prompt carries its own {@code token-i} and the checks require that
- * token back, so a run cannot pass by reusing an answer.
+ * alternately (the order flips every round), each run timed by {@code /usr/bin/time} (wall, user + system CPU, peak
+ * RSS) and checked to have done all the work (the mock answered exactly N requests and the tool reports N passed).
+ * Prints one table with medians. Every prompt carries its own {@code token-i} and the checks require that token back,
+ * so a run cannot pass by reusing an answer.
  *
- * <p>Usage: {@code PeerBench [--assay PATH] [--promptfoo PATH] [--rounds R] [--only NAME,...]} where the names are
- * the workloads printed in the table ({@code version}, {@code n10-0ms-c4}, {@code n1000-0ms-c4},
- * {@code n1000-200ms-c64}, {@code n5000-0ms-c64}, {@code n10000-200ms-c64}, {@code n100000-0ms-c64-xmx256m}).
- * promptfoo is skipped where its path does not exist (install: {@code bench/peer/install-promptfoo.sh}).
+ * <p>Usage: {@code PeerBench [--assay PATH] [--promptfoo PATH] [--rounds R] [--only NAME,...]} where the names are the
+ * workloads printed in the table ({@code version}, {@code n10-0ms-c4}, {@code n1000-0ms-c4}, {@code n1000-200ms-c64},
+ * {@code n5000-0ms-c64}, {@code n10000-200ms-c64}, {@code n100000-0ms-c64-xmx256m}). promptfoo is skipped where its
+ * path does not exist (install: {@code bench/peer/install-promptfoo.sh}).
  */
 public final class PeerBench {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -39,8 +39,7 @@ public final class PeerBench {
     }
 
     /** One timed process. */
-    record Measure(double wallSeconds, double cpuSeconds, long peakRssKiB, long requests, long passed, String error) {
-    }
+    record Measure(double wallSeconds, double cpuSeconds, long peakRssKiB, long requests, long passed, String error) {}
 
     private static final List<Workload> WORKLOADS = List.of(
             new Workload("version", 0, 0, 1, "", true),
@@ -51,8 +50,7 @@ public final class PeerBench {
             new Workload("n10000-200ms-c64", 10_000, 200, 64, "", false),
             new Workload("n100000-0ms-c64-xmx256m", 100_000, 0, 64, "-Xmx256m", false));
 
-    private PeerBench() {
-    }
+    private PeerBench() {}
 
     public static void main(String[] args) throws Exception {
         Path assay = Path.of("assay").toAbsolutePath();
@@ -74,15 +72,16 @@ public final class PeerBench {
         }
         // The launcher builds Assay when its sources changed; that must not be timed as start-up.
         new ProcessBuilder(assay.toString(), "--version").inheritIO().start().waitFor();
-        System.out.printf("%-26s %-9s %8s %8s %9s %8s %8s %9s %7s%n", "workload", "tool", "wall s", "cpu s",
-                "peak MiB", "ideal s", "requests", "passed", "ratio");
+        System.out.printf(
+                "%-26s %-9s %8s %8s %9s %8s %8s %9s %7s%n",
+                "workload", "tool", "wall s", "cpu s", "peak MiB", "ideal s", "requests", "passed", "ratio");
         for (Workload workload : WORKLOADS) {
             if (!only.isEmpty() && !only.contains(workload.name())) {
                 continue;
             }
             Path dir = Files.createTempDirectory("assay-peer-" + workload.name() + "-");
-            try (var mock = MockOpenAiServer.start(0,
-                    new MockOpenAiServer.Options(Duration.ofMillis(workload.latencyMillis()), 0, 1))) {
+            try (var mock = MockOpenAiServer.start(
+                    0, new MockOpenAiServer.Options(Duration.ofMillis(workload.latencyMillis()), 0, 1))) {
                 writeInputs(dir, workload, mock.baseUrl());
                 var results = new LinkedHashMap<String, List<Measure>>();
                 for (int round = 0; round < rounds; round++) {
@@ -106,19 +105,31 @@ public final class PeerBench {
     }
 
     private static void print(Workload workload, Map<String, List<Measure>> results) {
-        Double promptfooWall = results.containsKey("promptfoo") ? median(results.get("promptfoo")).wallSeconds() : null;
+        Double promptfooWall = results.containsKey("promptfoo")
+                ? median(results.get("promptfoo")).wallSeconds()
+                : null;
         results.forEach((tool, measures) -> {
             Measure m = median(measures);
             String ratio = tool.equals("assay") && promptfooWall != null
-                    ? "%.1fx".formatted(promptfooWall / m.wallSeconds()) : "";
-            boolean complete = workload.cases() == 0
-                    || (m.requests() == workload.cases() && m.passed() == workload.cases());
-            String problem = m.error() != null ? "  FAILED: " + m.error()
+                    ? "%.1fx".formatted(promptfooWall / m.wallSeconds())
+                    : "";
+            boolean complete =
+                    workload.cases() == 0 || (m.requests() == workload.cases() && m.passed() == workload.cases());
+            String problem = m.error() != null
+                    ? "  FAILED: " + m.error()
                     : complete ? "" : "  INCOMPLETE: expected " + workload.cases() + " requests and passes";
-            System.out.printf("%-26s %-9s %8.2f %8.2f %9d %8s %8d %9d %7s%s%n", workload.name(), tool,
-                    m.wallSeconds(), m.cpuSeconds(), m.peakRssKiB() >> 10,
+            System.out.printf(
+                    "%-26s %-9s %8.2f %8.2f %9d %8s %8d %9d %7s%s%n",
+                    workload.name(),
+                    tool,
+                    m.wallSeconds(),
+                    m.cpuSeconds(),
+                    m.peakRssKiB() >> 10,
                     workload.latencyMillis() == 0 ? "-" : "%.2f".formatted(workload.idealSeconds()),
-                    m.requests(), m.passed(), ratio, problem);
+                    m.requests(),
+                    m.passed(),
+                    ratio,
+                    problem);
         });
     }
 
@@ -140,11 +151,13 @@ public final class PeerBench {
         }
         Files.createDirectories(dir.resolve("suite"));
         try (BufferedWriter cases = Files.newBufferedWriter(dir.resolve("suite/cases.jsonl"), StandardCharsets.UTF_8);
-             BufferedWriter tests = Files.newBufferedWriter(dir.resolve("tests.jsonl"), StandardCharsets.UTF_8)) {
+                BufferedWriter tests = Files.newBufferedWriter(dir.resolve("tests.jsonl"), StandardCharsets.UTF_8)) {
             for (int i = 0; i < workload.cases(); i++) {
                 String token = "token-" + i;
                 String prompt = token + ": what is 6 x 7? Repeat the token, a colon, then the number.";
-                ObjectNode item = JSON.createObjectNode().put("id", "c" + i).put("dimension", "logic")
+                ObjectNode item = JSON.createObjectNode()
+                        .put("id", "c" + i)
+                        .put("dimension", "logic")
                         .put("prompt", prompt);
                 var checks = item.putArray("checks");
                 checks.addObject().put("checker", "contains").put("expected", token);
@@ -177,10 +190,22 @@ public final class PeerBench {
             throws IOException, InterruptedException {
         Path home = dir.resolve("assay-home-" + round);
         Path out = dir.resolve("assay-out-" + round);
-        List<String> command = workload.cases() == 0 ? List.of(assay.toString(), "--version")
-                : List.of(assay.toString(), "run", dir.resolve("suite").toString(), "--model", "openai:bench",
-                        "--base-url", mock.baseUrl(), "--concurrency", Integer.toString(workload.concurrency()),
-                        "--format", "json", "--out", out.toString());
+        List<String> command = workload.cases() == 0
+                ? List.of(assay.toString(), "--version")
+                : List.of(
+                        assay.toString(),
+                        "run",
+                        dir.resolve("suite").toString(),
+                        "--model",
+                        "openai:bench",
+                        "--base-url",
+                        mock.baseUrl(),
+                        "--concurrency",
+                        Integer.toString(workload.concurrency()),
+                        "--format",
+                        "json",
+                        "--out",
+                        out.toString());
         var env = Map.of("ASSAY_HOME", home.toString(), "ASSAY_JAVA_OPTS", workload.javaOptions());
         Timed timed = timed(command, dir, env, dir.resolve("assay-stdout-" + round));
         if (timed.error() != null || workload.cases() == 0) {
@@ -191,15 +216,32 @@ public final class PeerBench {
         return timed.measure(mock, passed);
     }
 
-    private static Measure runPromptfoo(Path promptfoo, Path dir, Workload workload, MockOpenAiServer mock,
-                                        int round) throws IOException, InterruptedException {
+    private static Measure runPromptfoo(Path promptfoo, Path dir, Workload workload, MockOpenAiServer mock, int round)
+            throws IOException, InterruptedException {
         Path output = dir.resolve("promptfoo-out-" + round + ".json");
-        List<String> command = workload.cases() == 0 ? List.of(promptfoo.toString(), "--version")
-                : List.of(promptfoo.toString(), "eval", "-c", dir.resolve("promptfooconfig.yaml").toString(),
-                        "--max-concurrency", Integer.toString(workload.concurrency()), "--no-cache",
-                        "--no-progress-bar", "--no-table", "-o", output.toString());
-        var env = Map.of("PROMPTFOO_CONFIG_DIR", dir.resolve("promptfoo-home-" + round).toString(),
-                "PROMPTFOO_DISABLE_TELEMETRY", "1", "PROMPTFOO_DISABLE_UPDATE", "1", "OPENAI_API_KEY", "bench");
+        List<String> command = workload.cases() == 0
+                ? List.of(promptfoo.toString(), "--version")
+                : List.of(
+                        promptfoo.toString(),
+                        "eval",
+                        "-c",
+                        dir.resolve("promptfooconfig.yaml").toString(),
+                        "--max-concurrency",
+                        Integer.toString(workload.concurrency()),
+                        "--no-cache",
+                        "--no-progress-bar",
+                        "--no-table",
+                        "-o",
+                        output.toString());
+        var env = Map.of(
+                "PROMPTFOO_CONFIG_DIR",
+                dir.resolve("promptfoo-home-" + round).toString(),
+                "PROMPTFOO_DISABLE_TELEMETRY",
+                "1",
+                "PROMPTFOO_DISABLE_UPDATE",
+                "1",
+                "OPENAI_API_KEY",
+                "bench");
         Timed timed = timed(command, dir, env, dir.resolve("promptfoo-stdout-" + round));
         if (timed.error() != null || workload.cases() == 0) {
             return timed.measure(mock, 0);
@@ -220,8 +262,10 @@ public final class PeerBench {
         Path times = Files.createTempFile(dir, "time", ".txt");
         var full = new ArrayList<>(List.of("/usr/bin/time", "-f", "%e %U %S %M", "-o", times.toString()));
         full.addAll(command);
-        var builder = new ProcessBuilder(full).directory(dir.toFile())
-                .redirectOutput(stdout.toFile()).redirectError(dir.resolve(stdout.getFileName() + ".err").toFile());
+        var builder = new ProcessBuilder(full)
+                .directory(dir.toFile())
+                .redirectOutput(stdout.toFile())
+                .redirectError(dir.resolve(stdout.getFileName() + ".err").toFile());
         builder.environment().putAll(env);
         Process process = builder.start();
         if (!process.waitFor(30, TimeUnit.MINUTES)) {
@@ -230,10 +274,13 @@ public final class PeerBench {
         }
         List<String> lines = Files.readAllLines(times);
         String[] figures = lines.get(lines.size() - 1).trim().split(" ");
-        String error = process.exitValue() == 0 ? null
-                : "exit " + process.exitValue() + " (see " + stdout + ".err)";
-        return new Timed(Double.parseDouble(figures[0]), Double.parseDouble(figures[1]) + Double.parseDouble(figures[2]),
-                Long.parseLong(figures[3]), stdout, error);
+        String error = process.exitValue() == 0 ? null : "exit " + process.exitValue() + " (see " + stdout + ".err)";
+        return new Timed(
+                Double.parseDouble(figures[0]),
+                Double.parseDouble(figures[1]) + Double.parseDouble(figures[2]),
+                Long.parseLong(figures[3]),
+                stdout,
+                error);
     }
 
     private static JsonNode lastJsonLine(Path stdout) throws IOException {
@@ -248,7 +295,8 @@ public final class PeerBench {
 
     private static void deleteTree(Path dir) throws IOException {
         try (var paths = Files.walk(dir)) {
-            paths.sorted((a, b) -> b.getNameCount() - a.getNameCount()).forEach(path -> path.toFile().delete());
+            paths.sorted((a, b) -> b.getNameCount() - a.getNameCount())
+                    .forEach(path -> path.toFile().delete());
         }
     }
 }

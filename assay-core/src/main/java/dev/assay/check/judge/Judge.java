@@ -11,9 +11,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One judge model grading answers against rubrics: the versioned prompt, temperature 0 with a fixed seed, the
- * robust reading of the reply and the answer cache, for every feature that needs an LLM grade (the {@code judge}
- * checker, the dialog metric {@code judge_explainability}). Thread-safe when its chat model is.
+ * One judge model grading answers against rubrics: the versioned prompt, temperature 0 with a fixed seed, the robust
+ * reading of the reply and the answer cache, for every feature that needs an LLM grade (the {@code judge} checker, the
+ * dialog metric {@code judge_explainability}). Thread-safe when its chat model is.
  */
 public final class Judge {
     /** The sampling temperature of every judge request. */
@@ -22,6 +22,7 @@ public final class Judge {
     public static final String PROMPT_VERSION = JudgePrompt.VERSION;
     /** SHA-256 of the judge's prompt template text. */
     public static final String PROMPT_HASH = JudgePrompt.HASH;
+
     private static final int MAX_TOKENS = 1024;
 
     private final JudgeModel model;
@@ -45,8 +46,8 @@ public final class Judge {
      * The scale a judge grades on.
      *
      * @param passFail whether the judge answers pass/fail instead of a score
-     * @param min      the lowest score (0 for pass/fail)
-     * @param max      the highest score, above {@code min} (1 for pass/fail)
+     * @param min the lowest score (0 for pass/fail)
+     * @param max the highest score, above {@code min} (1 for pass/fail)
      */
     public record Scale(boolean passFail, double min, double max) {
         /** Pass or fail, read as 1 or 0. */
@@ -54,8 +55,8 @@ public final class Judge {
 
         public Scale {
             if (!(min < max) || (passFail && (min != 0 || max != 1))) {
-                throw new IllegalArgumentException("a scale needs min < max (pass/fail: 0 and 1), got " + min
-                        + ".." + max);
+                throw new IllegalArgumentException(
+                        "a scale needs min < max (pass/fail: 0 and 1), got " + min + ".." + max);
             }
         }
 
@@ -81,15 +82,22 @@ public final class Judge {
      * A usable grade.
      *
      * @param requestHash the cache key of the request
-     * @param cached      whether the reply came from the cache
-     * @param reply       the judge's raw reply
-     * @param score       the score as the judge gave it (pass/fail: 1 or 0)
-     * @param clamped     the score limited to the scale
-     * @param normalized  the clamped score mapped to [0, 1]: {@code (clamped - min) / (max - min)}
-     * @param reasoning   the judge's explanation; empty when it gave none
+     * @param cached whether the reply came from the cache
+     * @param reply the judge's raw reply
+     * @param score the score as the judge gave it (pass/fail: 1 or 0)
+     * @param clamped the score limited to the scale
+     * @param normalized the clamped score mapped to [0, 1]: {@code (clamped - min) / (max - min)}
+     * @param reasoning the judge's explanation; empty when it gave none
      */
-    public record Grade(String requestHash, boolean cached, String reply, double score, double clamped,
-                        double normalized, String reasoning) implements Judgement {
+    public record Grade(
+            String requestHash,
+            boolean cached,
+            String reply,
+            double score,
+            double clamped,
+            double normalized,
+            String reasoning)
+            implements Judgement {
         /** {@return whether the given score lay outside the scale (and was clamped)} */
         public boolean outOfScale() {
             return clamped != score;
@@ -101,9 +109,9 @@ public final class Judge {
      * ({@code judge.unparsable}).
      *
      * @param requestHash the cache key of the request
-     * @param cached      whether the reply came from the cache (always false: only parsable replies are cached)
-     * @param reply       the judge's raw reply; null when it could not be asked
-     * @param problem     what went wrong
+     * @param cached whether the reply came from the cache (always false: only parsable replies are cached)
+     * @param reply the judge's raw reply; null when it could not be asked
+     * @param problem what went wrong
      */
     public record Failure(String requestHash, boolean cached, String reply, Problem problem) implements Judgement {
         public Failure {
@@ -112,12 +120,12 @@ public final class Judge {
     }
 
     /**
-     * Asks the judge to grade an answer, or takes its earlier reply to the same request from the cache. Failures
-     * of the model and unreadable replies are returned, never thrown; only parsable replies are cached.
+     * Asks the judge to grade an answer, or takes its earlier reply to the same request from the cache. Failures of the
+     * model and unreadable replies are returned, never thrown; only parsable replies are cached.
      *
      * @param rubric what a good answer does; not blank
-     * @param scale  the scale to grade on
-     * @param task   the task the answer responds to
+     * @param scale the scale to grade on
+     * @param task the task the answer responds to
      * @param answer the answer to grade (empty is shown to the judge as "(no answer)")
      * @return the grade or the failure
      * @throws InterruptedException when interrupted while the model is asked
@@ -127,10 +135,10 @@ public final class Judge {
             throw new IllegalArgumentException("a judge needs a rubric");
         }
         var spec = new JudgeSpec(rubric, scale.passFail(), scale.min(), scale.max(), null, null);
-        List<ChatMessage> messages = JudgePrompt.messages(spec, Objects.requireNonNullElse(task, ""),
-                Objects.requireNonNullElse(answer, ""));
-        var request = new ModelRequest(messages, List.of(), TEMPERATURE, JudgeCheckerFactory.SEED, MAX_TOKENS,
-                model.timeout());
+        List<ChatMessage> messages = JudgePrompt.messages(
+                spec, Objects.requireNonNullElse(task, ""), Objects.requireNonNullElse(answer, ""));
+        var request = new ModelRequest(
+                messages, List.of(), TEMPERATURE, JudgeCheckerFactory.SEED, MAX_TOKENS, model.timeout());
         String key = requestHash(request);
         Optional<String> cached = cache.get(key);
         String text;
@@ -149,8 +157,14 @@ public final class Judge {
                 if (cached.isEmpty()) {
                     cache.put(key, text);
                 }
-                yield new Grade(key, cached.isPresent(), text, grade.raw(), grade.clamped(),
-                        (grade.clamped() - scale.min()) / (scale.max() - scale.min()), grade.reasoning());
+                yield new Grade(
+                        key,
+                        cached.isPresent(),
+                        text,
+                        grade.raw(),
+                        grade.clamped(),
+                        (grade.clamped() - scale.min()) / (scale.max() - scale.min()),
+                        grade.reasoning());
             }
         };
     }
@@ -165,8 +179,10 @@ public final class Judge {
         material.put("model", model.model().name());
         material.put("base_url", model.baseUrl());
         var messages = material.putArray("messages");
-        request.messages().forEach(message -> messages.addObject().put("role", message.role().wireName())
-                .put("content", message.content()));
+        request.messages()
+                .forEach(message -> messages.addObject()
+                        .put("role", message.role().wireName())
+                        .put("content", message.content()));
         material.putPOJO("temperature", request.temperature());
         material.putPOJO("seed", request.seed());
         material.putPOJO("max_tokens", request.maxTokens());

@@ -13,17 +13,15 @@ sealed interface JudgeAnswer {
     /**
      * A usable grade.
      *
-     * @param raw        the judge's score as given (for pass/fail: 1 or 0)
-     * @param clamped    the score limited to the scale
+     * @param raw the judge's score as given (for pass/fail: 1 or 0)
+     * @param clamped the score limited to the scale
      * @param outOfScale whether the given score lay outside the scale
-     * @param reasoning  the judge's explanation; empty when it gave none
+     * @param reasoning the judge's explanation; empty when it gave none
      */
-    record Grade(double raw, double clamped, boolean outOfScale, String reasoning) implements JudgeAnswer {
-    }
+    record Grade(double raw, double clamped, boolean outOfScale, String reasoning) implements JudgeAnswer {}
 
     /** A reply the checker cannot use, with why (type {@code judge.unparsable}). */
-    record Unusable(Problem problem) implements JudgeAnswer {
-    }
+    record Unusable(Problem problem) implements JudgeAnswer {}
 
     static JudgeAnswer parse(String text, JudgeSpec spec) {
         JsonNode object = object(text);

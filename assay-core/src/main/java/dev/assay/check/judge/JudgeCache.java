@@ -11,8 +11,9 @@ import java.util.regex.Pattern;
 
 /**
  * Judge answers by request hash, one small file each ({@code <dir>/<hash>.txt}), so re-scoring a run with the same
- * judge, prompt and answers makes no model call. Only answers that parsed are stored (docs/judge.md, "Cache": never cache
- * errors or empty responses). Thread-safe and safe across processes: files are written whole, then moved into place.
+ * judge, prompt and answers makes no model call. Only answers that parsed are stored (docs/judge.md, "Cache": never
+ * cache errors or empty responses). Thread-safe and safe across processes: files are written whole, then moved into
+ * place.
  */
 public final class JudgeCache {
     private static final Pattern KEY = Pattern.compile("[0-9a-f]{64}");
@@ -39,7 +40,8 @@ public final class JudgeCache {
         }
         Path file = file(key);
         try {
-            return Files.isRegularFile(file) ? Optional.of(Files.readString(file, StandardCharsets.UTF_8))
+            return Files.isRegularFile(file)
+                    ? Optional.of(Files.readString(file, StandardCharsets.UTF_8))
                     : Optional.empty();
         } catch (IOException e) {
             // An unreadable entry is a miss: the judge is asked again and the entry rewritten.

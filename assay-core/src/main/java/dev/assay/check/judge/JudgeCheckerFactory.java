@@ -16,12 +16,13 @@ import java.util.Map;
 /**
  * The {@code judge} checker: {@code expected = {rubric, scale: [min, max] | "pass_fail", threshold?, model?}}. A
  * configured judge model grades the case's final answer against the rubric at temperature 0 with a fixed seed; its
- * reasoning, score, the prompt version and hash, and the request hash are kept in the verdict detail. With a
- * threshold the check passes when the score reaches it; without one a numeric score gives partial credit (the score
- * mapped to [0, 1]). Thread-safe.
+ * reasoning, score, the prompt version and hash, and the request hash are kept in the verdict detail. With a threshold
+ * the check passes when the score reaches it; without one a numeric score gives partial credit (the score mapped to [0,
+ * 1]). Thread-safe.
  *
- * <p>The factory without judges ({@link #JudgeCheckerFactory()}) validates {@code expected} when a suite loads and skips every judge check with
- * {@code judge.not_configured}: a missing judge, like a missing tool, makes a case unrunnable here rather than wrong.
+ * <p>The factory without judges ({@link #JudgeCheckerFactory()}) validates {@code expected} when a suite loads and
+ * skips every judge check with {@code judge.not_configured}: a missing judge, like a missing tool, makes a case
+ * unrunnable here rather than wrong.
  */
 public final class JudgeCheckerFactory implements CheckerFactory {
     public static final String NAME = "judge";
@@ -32,17 +33,17 @@ public final class JudgeCheckerFactory implements CheckerFactory {
     private final JudgeCache cache;
 
     /**
-     * The factory without a judge model, as {@link java.util.ServiceLoader} makes it: judge checks validate at load
-     * and are skipped with {@code judge.not_configured} when they run.
+     * The factory without a judge model, as {@link java.util.ServiceLoader} makes it: judge checks validate at load and
+     * are skipped with {@code judge.not_configured} when they run.
      */
     public JudgeCheckerFactory() {
         this(List.of(), JudgeCache.disabled());
     }
 
     /**
-     * @param judges  the configured judges; the first is the default for checks that name none; empty for a
-     *                factory that skips every judge check
-     * @param cache   where answers are kept by request hash ({@link JudgeCache#disabled()} for none)
+     * @param judges the configured judges; the first is the default for checks that name none; empty for a factory that
+     *     skips every judge check
+     * @param cache where answers are kept by request hash ({@link JudgeCache#disabled()} for none)
      */
     public JudgeCheckerFactory(List<JudgeModel> judges, JudgeCache cache) {
         var byName = new LinkedHashMap<String, JudgeModel>();
@@ -65,21 +66,20 @@ public final class JudgeCheckerFactory implements CheckerFactory {
     public Checker create(JsonNode expected) {
         JudgeSpec spec = JudgeSpec.parse(expected);
         if (judges.isEmpty()) {
-            return context -> Verdict.skipped("judge.not_configured",
-                    "no judge model is configured (assay.yaml 'judges')");
+            return context ->
+                    Verdict.skipped("judge.not_configured", "no judge model is configured (assay.yaml 'judges')");
         }
         JudgeModel judge = spec.model() == null ? judges.values().iterator().next() : judges.get(spec.model());
         if (judge == null) {
-            throw JudgeSpec.invalid("model", "one of the configured judges " + judges.keySet(),
-                    expected.get("model"));
+            throw JudgeSpec.invalid("model", "one of the configured judges " + judges.keySet(), expected.get("model"));
         }
         return context -> judge(spec, judge, context);
     }
 
     private Verdict judge(JudgeSpec spec, JudgeModel judge, CheckContext context) throws InterruptedException {
         Judge.Scale scale = spec.passFail() ? Judge.Scale.PASS_FAIL : Judge.Scale.range(spec.min(), spec.max());
-        Judge.Judgement judgement = new Judge(judge, cache).grade(spec.rubric(), scale, context.evalCase().prompt(),
-                context.finalAnswer());
+        Judge.Judgement judgement = new Judge(judge, cache)
+                .grade(spec.rubric(), scale, context.evalCase().prompt(), context.finalAnswer());
         ObjectNode detail = Json.object();
         detail.put("judge", judge.name());
         detail.put("judge_model", judge.model().name());
@@ -94,11 +94,21 @@ public final class JudgeCheckerFactory implements CheckerFactory {
             detail.put("answer", judgement.reply());
         }
         return switch (judgement) {
-            case Judge.Failure failure when failure.reply() == null ->
-                    new Verdict(Verdict.Status.ERROR, 0, failure.problem().type(),
-                            "the judge could not be asked: " + failure.problem().message(), detail);
-            case Judge.Failure failure -> new Verdict(Verdict.Status.ERROR, 0, failure.problem().type(),
-                    failure.problem().message(), detail);
+            case Judge.Failure failure
+            when failure.reply() == null ->
+                new Verdict(
+                        Verdict.Status.ERROR,
+                        0,
+                        failure.problem().type(),
+                        "the judge could not be asked: " + failure.problem().message(),
+                        detail);
+            case Judge.Failure failure ->
+                new Verdict(
+                        Verdict.Status.ERROR,
+                        0,
+                        failure.problem().type(),
+                        failure.problem().message(),
+                        detail);
             case Judge.Grade grade -> verdict(spec, grade, detail);
         };
     }
@@ -115,14 +125,17 @@ public final class JudgeCheckerFactory implements CheckerFactory {
         }
         String score = JudgePrompt.number(grade.score()) + " of " + JudgePrompt.number(spec.max());
         if (spec.threshold() != null) {
-            return Verdict.of(grade.clamped() >= spec.threshold(), "judge.below_threshold",
+            return Verdict.of(
+                    grade.clamped() >= spec.threshold(),
+                    "judge.below_threshold",
                     "the judge scored " + score + ", below " + JudgePrompt.number(spec.threshold()) + because,
                     detail);
         }
         if (normalized >= 1) {
             return Verdict.passed(detail);
         }
-        return normalized <= 0 ? Verdict.failed("judge.failed", "the judge scored " + score + because, detail)
+        return normalized <= 0
+                ? Verdict.failed("judge.failed", "the judge scored " + score + because, detail)
                 : Verdict.partial(normalized, "judge.partial", "the judge scored " + score + because, detail);
     }
 }

@@ -7,10 +7,10 @@ import java.util.Objects;
 /**
  * A model that grades answers, as configured (assay.yaml {@code judges:}).
  *
- * @param name    the name cases use in {@code expected.model}, e.g. {@code default}
- * @param model   the chat model; called at temperature 0 with a fixed seed
+ * @param name the name cases use in {@code expected.model}, e.g. {@code default}
+ * @param model the chat model; called at temperature 0 with a fixed seed
  * @param baseUrl the API root it talks to, part of the cache key so two servers with the same model id never share
- *                answers; empty when the model has none (the offline mock)
+ *     answers; empty when the model has none (the offline mock)
  * @param timeout the limit for one judge call, retries included (default 120 s)
  */
 public record JudgeModel(String name, ChatModel model, String baseUrl, Duration timeout) {

@@ -37,25 +37,27 @@ final class JudgePrompt {
 
     static final String HASH = sha256(SYSTEM + "\u0000" + NUMERIC + "\u0000" + PASS_FAIL + "\u0000" + USER);
 
-    private JudgePrompt() {
-    }
+    private JudgePrompt() {}
 
     static List<ChatMessage> messages(JudgeSpec spec, String task, String answer) {
-        String format = spec.passFail() ? PASS_FAIL
+        String format = spec.passFail()
+                ? PASS_FAIL
                 : NUMERIC.formatted(number(spec.min()), number(spec.max()), number(spec.max()));
-        return List.of(ChatMessage.system(SYSTEM.formatted(format)),
+        return List.of(
+                ChatMessage.system(SYSTEM.formatted(format)),
                 ChatMessage.user(USER.formatted(task, answer.isEmpty() ? "(no answer)" : answer, spec.rubric())));
     }
 
     static String number(double value) {
-        return value == Math.rint(value) && Math.abs(value) < 1e15 ? Long.toString((long) value)
+        return value == Math.rint(value) && Math.abs(value) < 1e15
+                ? Long.toString((long) value)
                 : Double.toString(value);
     }
 
     static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK provides SHA-256", e);
         }

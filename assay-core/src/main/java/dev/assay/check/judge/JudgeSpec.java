@@ -10,12 +10,12 @@ import java.util.Set;
 /**
  * A judge check's {@code expected}, validated.
  *
- * @param rubric    what a good answer does; never blank
- * @param passFail  whether the judge answers pass/fail instead of a score
- * @param min       the lowest score (0 for pass/fail)
- * @param max       the highest score, above {@code min} (1 for pass/fail)
+ * @param rubric what a good answer does; never blank
+ * @param passFail whether the judge answers pass/fail instead of a score
+ * @param min the lowest score (0 for pass/fail)
+ * @param max the highest score, above {@code min} (1 for pass/fail)
  * @param threshold the raw score at or above which the check passes; null to grade (partial credit)
- * @param model     the judge's configured name; null for the default judge
+ * @param model the judge's configured name; null for the default judge
  */
 record JudgeSpec(String rubric, boolean passFail, double min, double max, Double threshold, String model) {
     static final String INVALID = "check.invalid_expected";
@@ -43,8 +43,12 @@ record JudgeSpec(String rubric, boolean passFail, double min, double max, Double
             passFail = true;
             min = 0;
             max = 1;
-        } else if (scale != null && scale.isArray() && scale.size() == 2 && scale.get(0).isNumber()
-                && scale.get(1).isNumber() && scale.get(0).asDouble() < scale.get(1).asDouble()) {
+        } else if (scale != null
+                && scale.isArray()
+                && scale.size() == 2
+                && scale.get(0).isNumber()
+                && scale.get(1).isNumber()
+                && scale.get(0).asDouble() < scale.get(1).asDouble()) {
             passFail = false;
             min = scale.get(0).asDouble();
             max = scale.get(1).asDouble();
@@ -55,17 +59,21 @@ record JudgeSpec(String rubric, boolean passFail, double min, double max, Double
         Double limit = null;
         if (threshold != null && !threshold.isNull()) {
             if (passFail || !threshold.isNumber() || threshold.asDouble() < min || threshold.asDouble() > max) {
-                throw invalid("threshold", passFail ? "absent for a pass_fail scale" : "a number within the scale",
+                throw invalid(
+                        "threshold",
+                        passFail ? "absent for a pass_fail scale" : "a number within the scale",
                         threshold);
             }
             limit = threshold.asDouble();
         }
         JsonNode model = expected.get("model");
-        if (model != null && !model.isNull() && (!model.isTextual() || model.asText().isBlank())) {
+        if (model != null
+                && !model.isNull()
+                && (!model.isTextual() || model.asText().isBlank())) {
             throw invalid("model", "the name of a configured judge", model);
         }
-        return new JudgeSpec(rubric.asText(), passFail, min, max, limit,
-                model == null || model.isNull() ? null : model.asText());
+        return new JudgeSpec(
+                rubric.asText(), passFail, min, max, limit, model == null || model.isNull() ? null : model.asText());
     }
 
     static AssayException invalid(String field, String what, JsonNode got) {

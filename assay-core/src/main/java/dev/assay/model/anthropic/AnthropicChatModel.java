@@ -1,6 +1,5 @@
 package dev.assay.model.anthropic;
 
-import dev.assay.EndpointUrl;
 import com.anthropic.client.AnthropicClient;
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.core.JsonValue;
@@ -17,6 +16,7 @@ import com.anthropic.models.messages.Tool;
 import com.anthropic.models.messages.ToolResultBlockParam;
 import com.anthropic.models.messages.ToolUseBlockParam;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import dev.assay.model.ChatMessage;
 import dev.assay.model.ChatModel;
@@ -32,10 +32,10 @@ import java.util.function.Consumer;
 
 /**
  * A model behind Anthropic's Messages API, through the official {@code anthropic-java} SDK, with native tool use:
- * Assay's tools become {@code tools}, the model's {@code tool_use} blocks become tool calls, and tool results go
- * back as {@code tool_result} blocks. System messages become the top-level {@code system} prompt. The SDK's own
- * retries are off: {@link RetryLoop} retries as for every other target. Non-streaming (the result of a streamed
- * call would be the same message). Thread-safe.
+ * Assay's tools become {@code tools}, the model's {@code tool_use} blocks become tool calls, and tool results go back
+ * as {@code tool_result} blocks. System messages become the top-level {@code system} prompt. The SDK's own retries are
+ * off: {@link RetryLoop} retries as for every other target. Non-streaming (the result of a streamed call would be the
+ * same message). Thread-safe.
  */
 public final class AnthropicChatModel implements ChatModel {
     private final AnthropicClient client;
@@ -45,7 +45,7 @@ public final class AnthropicChatModel implements ChatModel {
 
     /**
      * @param settings how to reach the API; the key is used for requests only, never stored or logged
-     * @param log      receives one line per retry
+     * @param log receives one line per retry
      */
     public AnthropicChatModel(AnthropicSettings settings, Consumer<String> log) {
         this.client = AnthropicOkHttpClient.builder()
@@ -74,13 +74,22 @@ public final class AnthropicChatModel implements ChatModel {
     @Override
     public ModelResponse complete(ModelRequest request) throws InterruptedException {
         MessageCreateParams params = toParams(request);
-        return retry.call(request.timeout(), remaining -> toResponse(client.messages().create(params,
-                remaining == null ? RequestOptions.none() : RequestOptions.builder().timeout(remaining).build())),
+        return retry.call(
+                request.timeout(),
+                remaining -> toResponse(client.messages()
+                        .create(
+                                params,
+                                remaining == null
+                                        ? RequestOptions.none()
+                                        : RequestOptions.builder()
+                                                .timeout(remaining)
+                                                .build())),
                 AnthropicChatModel::classify);
     }
 
     private MessageCreateParams toParams(ModelRequest request) {
-        var builder = MessageCreateParams.builder().model(model)
+        var builder = MessageCreateParams.builder()
+                .model(model)
                 .maxTokens(request.maxTokens() != null ? request.maxTokens() : defaultMaxTokens);
         var system = new ArrayList<String>();
         var toolResults = new ArrayList<ContentBlockParam>();
@@ -94,10 +103,11 @@ public final class AnthropicChatModel implements ChatModel {
                 case USER -> builder.addUserMessage(message.content());
                 case ASSISTANT -> builder.addAssistantMessageOfContentBlockParams(assistantBlocks(message));
                 // The API wants every result of one assistant turn's tool_use blocks in the next user turn.
-                case TOOL -> toolResults.add(ContentBlockParam.ofToolResult(ToolResultBlockParam.builder()
-                        .toolUseId(message.toolCallId())
-                        .content(message.content())
-                        .build()));
+                case TOOL ->
+                    toolResults.add(ContentBlockParam.ofToolResult(ToolResultBlockParam.builder()
+                            .toolUseId(message.toolCallId())
+                            .content(message.content())
+                            .build()));
             }
         }
         if (!toolResults.isEmpty()) {
@@ -121,10 +131,15 @@ public final class AnthropicChatModel implements ChatModel {
         }
         for (ToolCallRequest call : message.toolCalls()) {
             var input = ToolUseBlockParam.Input.builder();
-            call.arguments().properties().forEach(field ->
-                    input.putAdditionalProperty(field.getKey(), JsonValue.fromJsonNode(field.getValue())));
+            call.arguments()
+                    .properties()
+                    .forEach(field ->
+                            input.putAdditionalProperty(field.getKey(), JsonValue.fromJsonNode(field.getValue())));
             blocks.add(ContentBlockParam.ofToolUse(ToolUseBlockParam.builder()
-                    .id(call.id()).name(call.name()).input(input.build()).build()));
+                    .id(call.id())
+                    .name(call.name())
+                    .input(input.build())
+                    .build()));
         }
         if (blocks.isEmpty()) {
             blocks.add(ContentBlockParam.ofText("(no answer)"));
@@ -134,8 +149,11 @@ public final class AnthropicChatModel implements ChatModel {
 
     private static Tool toTool(ToolSpec spec) {
         var properties = Tool.InputSchema.Properties.builder();
-        spec.parameters().path("properties").properties().forEach(field ->
-                properties.putAdditionalProperty(field.getKey(), JsonValue.fromJsonNode(field.getValue())));
+        spec.parameters()
+                .path("properties")
+                .properties()
+                .forEach(field ->
+                        properties.putAdditionalProperty(field.getKey(), JsonValue.fromJsonNode(field.getValue())));
         var schema = Tool.InputSchema.builder().properties(properties.build());
         var required = new ArrayList<String>();
         spec.parameters().path("required").forEach(name -> required.add(name.asText()));
@@ -147,7 +165,11 @@ public final class AnthropicChatModel implements ChatModel {
                 schema.putAdditionalProperty(field.getKey(), JsonValue.fromJsonNode(field.getValue()));
             }
         });
-        return Tool.builder().name(spec.name()).description(spec.description()).inputSchema(schema.build()).build();
+        return Tool.builder()
+                .name(spec.name())
+                .description(spec.description())
+                .inputSchema(schema.build())
+                .build();
     }
 
     private static ModelResponse toResponse(Message message) {
@@ -157,8 +179,8 @@ public final class AnthropicChatModel implements ChatModel {
         for (ContentBlock block : message.content()) {
             block.text().ifPresent(part -> text.append(part.text()));
             block.thinking().ifPresent(part -> reasoning.append(part.thinking()));
-            block.toolUse().ifPresent(use -> calls.add(new ToolCallRequest(use.id(), use.name(),
-                    arguments(use._input()))));
+            block.toolUse()
+                    .ifPresent(use -> calls.add(new ToolCallRequest(use.id(), use.name(), arguments(use._input()))));
         }
         Usage usage = new Usage(message.usage().inputTokens(), message.usage().outputTokens());
         String stop = message.stopReason().map(StopReason::asString).orElse("");
@@ -168,15 +190,20 @@ public final class AnthropicChatModel implements ChatModel {
     /** Models sometimes send input that is not a JSON object; it is kept, wrapped, for the checkers. */
     private static JsonNode arguments(JsonValue input) {
         JsonNode node = Json.tree(input.convert(Object.class));
-        return node.isObject() ? node : node.isNull() || node.isMissingNode() ? Json.object()
-                : Json.object().set("raw", node);
+        return node.isObject()
+                ? node
+                : node.isNull() || node.isMissingNode()
+                        ? Json.object()
+                        : Json.object().set("raw", node);
     }
 
     private static RetryLoop.Failure classify(RuntimeException e) {
         if (e instanceof AnthropicServiceException service) {
             List<String> retryAfter = service.headers().values("retry-after");
             // 529 "overloaded" is Anthropic's transient status; RetryLoop retries every 5xx.
-            return RetryLoop.httpFailure(service.statusCode(), service.getMessage(),
+            return RetryLoop.httpFailure(
+                    service.statusCode(),
+                    service.getMessage(),
                     retryAfter.isEmpty() ? null : RetryLoop.parseRetryAfter(retryAfter.get(0)));
         }
         if (e instanceof AnthropicInvalidDataException) {

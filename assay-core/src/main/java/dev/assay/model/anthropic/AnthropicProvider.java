@@ -24,7 +24,8 @@ public final class AnthropicProvider implements ModelProvider {
 
     @Override
     public ChatModel create(String model, ModelOptions options, String apiKey, Consumer<String> log) {
-        return new AnthropicChatModel(new AnthropicSettings(model, options.baseUrl(), apiKey,
-                options.requestTimeout(), options.retry(), 0), log);
+        return new AnthropicChatModel(
+                new AnthropicSettings(model, options.baseUrl(), apiKey, options.requestTimeout(), options.retry(), 0),
+                log);
     }
 }

@@ -1,6 +1,5 @@
 package dev.assay.model.openai;
 
-import dev.assay.EndpointUrl;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.openai.client.OpenAIClient;
 import com.openai.client.okhttp.OpenAIOkHttpClient;
@@ -22,6 +21,7 @@ import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
 import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
 import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
 import dev.assay.AssayException;
+import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.model.ChatMessage;
@@ -44,8 +44,8 @@ import java.util.function.Consumer;
 
 /**
  * A model behind an OpenAI-compatible Chat Completions API (OpenAI, vLLM, Ollama, DeepSeek, Qwen...), through the
- * official {@code openai-java} SDK. The SDK's own retries are off: Assay retries with its {@link RetryPolicy} so
- * that attempts and waits are bounded, configurable and reported. Thread-safe.
+ * official {@code openai-java} SDK. The SDK's own retries are off: Assay retries with its {@link RetryPolicy} so that
+ * attempts and waits are bounded, configurable and reported. Thread-safe.
  */
 public final class OpenAiChatModel implements ChatModel {
     private final OpenAIClient client;
@@ -55,7 +55,7 @@ public final class OpenAiChatModel implements ChatModel {
 
     /**
      * @param settings how to reach the API; the key is used for requests only, never stored or logged
-     * @param log      receives one line per retry ("retrying after 429, attempt 2/4, waiting 1.0 s")
+     * @param log receives one line per retry ("retrying after 429, attempt 2/4, waiting 1.0 s")
      */
     public OpenAiChatModel(OpenAiSettings settings, Consumer<String> log) {
         this.client = OpenAIOkHttpClient.builder()
@@ -84,7 +84,8 @@ public final class OpenAiChatModel implements ChatModel {
     @Override
     public ModelResponse complete(ModelRequest request) throws InterruptedException {
         ChatCompletionCreateParams params = toParams(request);
-        return retry.call(request.timeout(),
+        return retry.call(
+                request.timeout(),
                 remaining -> stream ? streamed(params, remaining) : single(params, remaining),
                 OpenAiChatModel::classify);
     }
@@ -99,11 +100,12 @@ public final class OpenAiChatModel implements ChatModel {
         var finished = new AtomicBoolean();
         var started = new AtomicBoolean();
         try (StreamResponse<ChatCompletionChunk> chunks =
-                     client.chat().completions().createStreaming(params, options(timeout))) {
+                client.chat().completions().createStreaming(params, options(timeout))) {
             chunks.stream().forEach(chunk -> {
                 started.set(true);
                 accumulator.accumulate(chunk);
-                if (chunk.choices().stream().anyMatch(choice -> choice.finishReason().isPresent())) {
+                if (chunk.choices().stream()
+                        .anyMatch(choice -> choice.finishReason().isPresent())) {
                     finished.set(true);
                 }
             });
@@ -152,10 +154,11 @@ public final class OpenAiChatModel implements ChatModel {
                 case SYSTEM -> builder.addSystemMessage(message.content());
                 case USER -> builder.addUserMessage(message.content());
                 case ASSISTANT -> builder.addMessage(assistantMessage(message));
-                case TOOL -> builder.addMessage(ChatCompletionToolMessageParam.builder()
-                        .toolCallId(message.toolCallId())
-                        .content(message.content())
-                        .build());
+                case TOOL ->
+                    builder.addMessage(ChatCompletionToolMessageParam.builder()
+                            .toolCallId(message.toolCallId())
+                            .content(message.content())
+                            .build());
             }
         }
         for (ToolSpec tool : request.tools()) {
@@ -198,8 +201,10 @@ public final class OpenAiChatModel implements ChatModel {
 
     private static Map<String, JsonValue> toJsonValues(JsonNode objectNode) {
         var values = new LinkedHashMap<String, JsonValue>();
-        objectNode.properties().forEach(field ->
-                values.put(field.getKey(), JsonValue.from(Json.MAPPER.convertValue(field.getValue(), Object.class))));
+        objectNode
+                .properties()
+                .forEach(field -> values.put(
+                        field.getKey(), JsonValue.from(Json.MAPPER.convertValue(field.getValue(), Object.class))));
         return values;
     }
 
@@ -213,18 +218,23 @@ public final class OpenAiChatModel implements ChatModel {
         ChatCompletionMessage message = choice.message();
         var calls = new ArrayList<ToolCallRequest>();
         for (ChatCompletionMessageToolCall call : message.toolCalls().orElse(List.of())) {
-            call.function().ifPresent(function -> calls.add(new ToolCallRequest(
-                    function.id(), function.function().name(), parseArguments(function.function().arguments()))));
+            call.function()
+                    .ifPresent(function -> calls.add(new ToolCallRequest(
+                            function.id(),
+                            function.function().name(),
+                            parseArguments(function.function().arguments()))));
         }
         String reasoning = Optional.ofNullable(message._additionalProperties().get("reasoning_content"))
                 .map(value -> value.convert(Object.class))
                 .filter(String.class::isInstance)
                 .map(String.class::cast)
                 .orElse("");
-        Usage usage = completion.usage()
+        Usage usage = completion
+                .usage()
                 .map(u -> new Usage(u.promptTokens(), u.completionTokens()))
                 .orElse(Usage.NONE);
-        String finish = choice._finishReason().isMissing() ? "" : choice.finishReason().asString();
+        String finish =
+                choice._finishReason().isMissing() ? "" : choice.finishReason().asString();
         return new ModelResponse(message.content().orElse(""), reasoning, calls, usage, finish);
     }
 
@@ -244,7 +254,9 @@ public final class OpenAiChatModel implements ChatModel {
     private static RetryLoop.Failure classify(RuntimeException e) {
         if (e instanceof OpenAIServiceException service) {
             List<String> retryAfter = service.headers().values("retry-after");
-            return RetryLoop.httpFailure(service.statusCode(), service.getMessage(),
+            return RetryLoop.httpFailure(
+                    service.statusCode(),
+                    service.getMessage(),
                     retryAfter.isEmpty() ? null : RetryLoop.parseRetryAfter(retryAfter.get(0)));
         }
         if (e instanceof StreamFailure stream) {

@@ -24,7 +24,9 @@ public final class OpenAiProvider implements ModelProvider {
 
     @Override
     public ChatModel create(String model, ModelOptions options, String apiKey, Consumer<String> log) {
-        return new OpenAiChatModel(new OpenAiSettings(model, options.baseUrl(), apiKey, options.stream(),
-                options.requestTimeout(), options.retry()), log);
+        return new OpenAiChatModel(
+                new OpenAiSettings(
+                        model, options.baseUrl(), apiKey, options.stream(), options.requestTimeout(), options.retry()),
+                log);
     }
 }

@@ -7,16 +7,16 @@ import java.util.Objects;
 /**
  * How to reach an OpenAI-compatible API.
  *
- * @param model          the model id the API expects ({@code gpt-4o-mini}, {@code qwen2.5:7b}...)
- * @param baseUrl        the API root, e.g. {@code https://api.openai.com/v1} or {@code http://localhost:11434/v1}
- * @param apiKey         the key, read from an environment variable at the edge; empty for servers without auth.
- *                       Never stored, logged or reported: {@link #toString()} hides it
- * @param stream         whether to use streaming responses (the result is the same, assembled)
+ * @param model the model id the API expects ({@code gpt-4o-mini}, {@code qwen2.5:7b}...)
+ * @param baseUrl the API root, e.g. {@code https://api.openai.com/v1} or {@code http://localhost:11434/v1}
+ * @param apiKey the key, read from an environment variable at the edge; empty for servers without auth. Never stored,
+ *     logged or reported: {@link #toString()} hides it
+ * @param stream whether to use streaming responses (the result is the same, assembled)
  * @param requestTimeout the limit for one HTTP request
- * @param retry          retries of transient failures
+ * @param retry retries of transient failures
  */
-public record OpenAiSettings(String model, String baseUrl, String apiKey, boolean stream, Duration requestTimeout,
-                             RetryPolicy retry) {
+public record OpenAiSettings(
+        String model, String baseUrl, String apiKey, boolean stream, Duration requestTimeout, RetryPolicy retry) {
     public static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
     public OpenAiSettings {

@@ -1,5 +1,5 @@
 /**
- * Models behind OpenAI's Chat Completions API (and compatible servers), through the official {@code openai-java}
- * SDK, with native tool calls and streaming.
+ * Models behind OpenAI's Chat Completions API (and compatible servers), through the official {@code openai-java} SDK,
+ * with native tool calls and streaming.
  */
 package dev.assay.model.openai;

@@ -19,14 +19,14 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Recorded transcripts by case id, read from a replay file: JSONL with one {@link Recorded} per line (and optionally
- * a header line {@code {"tool_names": [...]}}), or a {@code report.json} written by Assay, whose items carry their
+ * Recorded transcripts by case id, read from a replay file: JSONL with one {@link Recorded} per line (and optionally a
+ * header line {@code {"tool_names": [...]}}), or a {@code report.json} written by Assay, whose items carry their
  * transcripts.
  *
- * @param source    the file it was read from
- * @param cases     the recordings by case id, in file order
+ * @param source the file it was read from
+ * @param cases the recordings by case id, in file order
  * @param toolNames the tools the recorded target offered (the header line, or the report's {@code tool_snapshot});
- *                  empty when the file does not say
+ *     empty when the file does not say
  */
 public record Recording(Path source, Map<String, Recorded> cases, Set<String> toolNames) {
     public Recording {
@@ -38,12 +38,11 @@ public record Recording(Path source, Map<String, Recorded> cases, Set<String> to
     /**
      * One case as it was recorded.
      *
-     * @param caseId         the case id
-     * @param runId          the run it was recorded in; empty when unknown. Replay replaces it by the new run's id
-     *                       in the transcript and the files, so that {@code {run_id}} placeholders judge alike
-     * @param transcript     what the target did
-     * @param workspaceFiles files to put into the case workspace before judging (relative path to text); may be
-     *                       empty
+     * @param caseId the case id
+     * @param runId the run it was recorded in; empty when unknown. Replay replaces it by the new run's id in the
+     *     transcript and the files, so that {@code {run_id}} placeholders judge alike
+     * @param transcript what the target did
+     * @param workspaceFiles files to put into the case workspace before judging (relative path to text); may be empty
      */
     public record Recorded(String caseId, String runId, Transcript transcript, Map<String, String> workspaceFiles) {
         public Recorded {
@@ -68,15 +67,17 @@ public record Recording(Path source, Map<String, Recorded> cases, Set<String> to
 
     /**
      * @throws AssayException {@code replay.unreadable} when the file cannot be read, {@code replay.invalid} (with the
-     *                        line) when a line is not a recording, {@code replay.duplicate_case} when a case id repeats
+     *     line) when a line is not a recording, {@code replay.duplicate_case} when a case id repeats
      */
     public static Recording read(Path file) {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new AssayException(Problem.of("replay.unreadable", "cannot read " + file + ": " + e.getMessage())
-                    .withDetail("file", file.toString()), e);
+            throw new AssayException(
+                    Problem.of("replay.unreadable", "cannot read " + file + ": " + e.getMessage())
+                            .withDetail("file", file.toString()),
+                    e);
         }
         JsonNode first = firstValue(text);
         if (first != null && first.isObject() && first.path("items").isArray()) {
@@ -96,7 +97,9 @@ public record Recording(Path source, Map<String, Recorded> cases, Set<String> to
             } catch (IOException e) {
                 throw invalid(file, i + 1, "not JSON");
             }
-            if (node.isObject() && !node.has("case_id") && node.path("tool_names").isArray()) {
+            if (node.isObject()
+                    && !node.has("case_id")
+                    && node.path("tool_names").isArray()) {
                 node.path("tool_names").forEach(name -> tools.add(name.asText()));
                 continue;
             }
@@ -135,13 +138,17 @@ public record Recording(Path source, Map<String, Recorded> cases, Set<String> to
             throw invalid(file, line, e.problem().message());
         }
         var files = new LinkedHashMap<String, String>();
-        node.path("workspace_files").properties().forEach(field ->
-                files.put(field.getKey(), field.getValue().isTextual() ? field.getValue().asText()
-                        : Json.write(field.getValue())));
+        node.path("workspace_files")
+                .properties()
+                .forEach(field -> files.put(
+                        field.getKey(),
+                        field.getValue().isTextual() ? field.getValue().asText() : Json.write(field.getValue())));
         String runId = node.path("run_id").asText(defaultRunId);
         if (cases.put(caseId, new Recorded(caseId, runId, transcript, files)) != null) {
             throw new AssayException(Problem.of("replay.duplicate_case", "case " + caseId + " is recorded twice")
-                    .withDetail("file", file.toString()).withDetail("line", line).withDetail("case_id", caseId));
+                    .withDetail("file", file.toString())
+                    .withDetail("line", line)
+                    .withDetail("case_id", caseId));
         }
     }
 
@@ -155,6 +162,7 @@ public record Recording(Path source, Map<String, Recorded> cases, Set<String> to
 
     private static AssayException invalid(Path file, int line, String why) {
         return new AssayException(Problem.of("replay.invalid", file + ":" + line + ": " + why)
-                .withDetail("file", file.toString()).withDetail("line", line));
+                .withDetail("file", file.toString())
+                .withDetail("line", line));
     }
 }

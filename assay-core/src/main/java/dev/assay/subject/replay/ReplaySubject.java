@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
-import dev.assay.cases.Case;
-import dev.assay.cases.DeclaredTools;
 import dev.assay.subject.Session;
 import dev.assay.subject.Subject;
 import dev.assay.subject.SubjectInput;
@@ -23,9 +21,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Re-scores recorded transcripts: each case gets the events recorded for it, and its recorded files in its
- * workspace, without calling anything; the engine's checkers then judge as in a live run. A case the recording
- * lacks is skipped ({@code replay.missing_case}). Thread-safe (immutable).
+ * Re-scores recorded transcripts: each case gets the events recorded for it, and its recorded files in its workspace,
+ * without calling anything; the engine's checkers then judge as in a live run. A case the recording lacks is skipped
+ * ({@code replay.missing_case}). Thread-safe (immutable).
  */
 public final class ReplaySubject implements Subject {
     private final Recording recording;
@@ -39,8 +37,10 @@ public final class ReplaySubject implements Subject {
         // that a transcript shows in use, must not make a recorded case skip now.
         names.addAll(ToolNames.BUILTIN);
         recording.toolNames().forEach(name -> names.add(ToolNames.canonical(name)));
-        recording.cases().values().forEach(recorded -> recorded.transcript().toolCalls()
-                .forEach(call -> names.add(call.tool())));
+        recording
+                .cases()
+                .values()
+                .forEach(recorded -> recorded.transcript().toolCalls().forEach(call -> names.add(call.tool())));
         this.toolNames = Set.copyOf(names);
     }
 
@@ -86,7 +86,9 @@ public final class ReplaySubject implements Subject {
     public Transcript run(SubjectInput input, Session session) {
         Recording.Recorded recorded = recording.cases().get(input.caseId());
         if (recorded == null) {
-            session.transcript().add(new TranscriptEvent.TargetError(Instant.now(), unavailable(input).orElseThrow()));
+            session.transcript()
+                    .add(new TranscriptEvent.TargetError(
+                            Instant.now(), unavailable(input).orElseThrow()));
             return session.transcript().build();
         }
         for (var file : recorded.workspaceFiles().entrySet()) {
@@ -98,9 +100,12 @@ public final class ReplaySubject implements Subject {
                 session.transcript().add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
                 return session.transcript().build();
             } catch (IOException e) {
-                session.transcript().add(new TranscriptEvent.TargetError(Instant.now(), Problem.of(
-                        "workspace.write_failed", "could not write recorded file " + file.getKey() + ": "
-                                + e.getMessage())));
+                session.transcript()
+                        .add(new TranscriptEvent.TargetError(
+                                Instant.now(),
+                                Problem.of(
+                                        "workspace.write_failed",
+                                        "could not write recorded file " + file.getKey() + ": " + e.getMessage())));
                 return session.transcript().build();
             }
         }

@@ -41,10 +41,13 @@ final class EventCollector {
 
     /**
      * @param workspace where files of the {@code final} event are written; null to ignore them
-     * @param listener  receives each event's name and payload, whatever its kind, before it is mapped
+     * @param listener receives each event's name and payload, whatever its kind, before it is mapped
      */
-    EventCollector(EventMapping mapping, TranscriptBuilder transcript, Workspace workspace,
-                   BiConsumer<String, JsonNode> listener) {
+    EventCollector(
+            EventMapping mapping,
+            TranscriptBuilder transcript,
+            Workspace workspace,
+            BiConsumer<String, JsonNode> listener) {
         this.mapping = mapping;
         this.transcript = transcript;
         this.workspace = workspace;
@@ -66,16 +69,20 @@ final class EventCollector {
                 // Events Assay does not map may carry anything, e.g. plain-text progress.
                 return false;
             }
-            transcript.add(new TranscriptEvent.TargetError(Instant.now(), Problem.of("target.malformed_event",
-                            "the " + event.event() + " event's data is not JSON")
-                    .withDetail("event", event.event()).withDetail("id", event.id())));
+            transcript.add(new TranscriptEvent.TargetError(
+                    Instant.now(),
+                    Problem.of("target.malformed_event", "the " + event.event() + " event's data is not JSON")
+                            .withDetail("event", event.event())
+                            .withDetail("id", event.id())));
             return true;
         }
         JsonNode root = parsed != null && parsed.isObject() ? parsed : Json.object();
         JsonNode located = mapping.at(root, "payload");
-        // The listener gets the payload whatever its JSON type (a list of recalled items, say); mapping needs an object.
-        listener.accept(event.event(), !located.isMissingNode() ? located
-                : parsed == null || parsed.isObject() ? root : parsed);
+        // The listener gets the payload whatever its JSON type (a list of recalled items, say); mapping needs an
+        // object.
+        listener.accept(
+                event.event(),
+                !located.isMissingNode() ? located : parsed == null || parsed.isObject() ? root : parsed);
         JsonNode payload = located.isObject() ? located : root;
         if (kind == null) {
             return false;
@@ -118,13 +125,14 @@ final class EventCollector {
         String thought = reasoning.isEmpty() ? reasoningDeltas.toString() : reasoning;
         deltas.setLength(0);
         reasoningDeltas.setLength(0);
-        transcript.add(new TranscriptEvent.ModelTurn(at, text, thought, usage(mapping.at(payload, "llm_output.usage"))));
+        transcript.add(
+                new TranscriptEvent.ModelTurn(at, text, thought, usage(mapping.at(payload, "llm_output.usage"))));
     }
 
     private void flushDeltas(Instant at) {
         if (!deltas.isEmpty() || !reasoningDeltas.isEmpty()) {
-            transcript.add(new TranscriptEvent.ModelTurn(at, deltas.toString(), reasoningDeltas.toString(),
-                    Usage.NONE));
+            transcript.add(
+                    new TranscriptEvent.ModelTurn(at, deltas.toString(), reasoningDeltas.toString(), Usage.NONE));
             deltas.setLength(0);
             reasoningDeltas.setLength(0);
         }
@@ -135,10 +143,13 @@ final class EventCollector {
         String rawName = text(mapping.at(payload, "tool_call.tool"));
         String id = text(mapping.at(payload, "tool_call.id"));
         JsonNode args = mapping.at(payload, "tool_call.args");
-        JsonNode arguments = args.isObject() ? args
-                : args.isMissingNode() || args.isNull() ? Json.object() : Json.object().set("raw", args);
-        var call = new TranscriptEvent.ToolCall(at, id.isEmpty() ? "call_" + ++generatedIds : id,
-                ToolNames.canonical(rawName), rawName, arguments);
+        JsonNode arguments = args.isObject()
+                ? args
+                : args.isMissingNode() || args.isNull()
+                        ? Json.object()
+                        : Json.object().set("raw", args);
+        var call = new TranscriptEvent.ToolCall(
+                at, id.isEmpty() ? "call_" + ++generatedIds : id, ToolNames.canonical(rawName), rawName, arguments);
         unanswered.add(call);
         transcript.add(call);
     }
@@ -148,26 +159,31 @@ final class EventCollector {
         String id = text(mapping.at(payload, "tool_result.id"));
         if (id.isEmpty()) {
             // Without ids the reference answers calls in order: pair with the oldest open call of that tool.
-            id = unanswered.stream().filter(call -> call.tool().equals(tool)).findFirst()
-                    .map(TranscriptEvent.ToolCall::callId).orElse("call_" + ++generatedIds);
+            id = unanswered.stream()
+                    .filter(call -> call.tool().equals(tool))
+                    .findFirst()
+                    .map(TranscriptEvent.ToolCall::callId)
+                    .orElse("call_" + ++generatedIds);
         }
         String callId = id;
         unanswered.removeIf(call -> call.callId().equals(callId));
         JsonNode error = mapping.at(payload, "tool_result.error");
-        boolean hasError = !error.isMissingNode() && !error.isNull() && !text(error).isEmpty();
+        boolean hasError =
+                !error.isMissingNode() && !error.isNull() && !text(error).isEmpty();
         JsonNode okNode = mapping.at(payload, "tool_result.ok");
         boolean ok = okNode.isBoolean() ? okNode.booleanValue() : !hasError;
-        Problem problem = ok ? null : Problem.of("tool.failed", hasError ? text(error) : "the tool failed")
-                .withDetail("tool", tool);
-        transcript.add(new TranscriptEvent.ToolOutput(at, callId, tool, ok,
-                text(mapping.at(payload, "tool_result.output")), problem));
+        Problem problem = ok
+                ? null
+                : Problem.of("tool.failed", hasError ? text(error) : "the tool failed")
+                        .withDetail("tool", tool);
+        transcript.add(new TranscriptEvent.ToolOutput(
+                at, callId, tool, ok, text(mapping.at(payload, "tool_result.output")), problem));
     }
 
     private Problem errorProblem(JsonNode payload) {
         String code = text(mapping.at(payload, "error.code"));
         String message = text(mapping.at(payload, "error.message"));
-        Problem problem = Problem.of("target.agent_error",
-                        message.isEmpty() ? "the agent reported an error" : message)
+        Problem problem = Problem.of("target.agent_error", message.isEmpty() ? "the agent reported an error" : message)
                 .withDetail("code", code);
         JsonNode detail = mapping.at(payload, "error.detail");
         return detail.isMissingNode() || detail.isNull() ? problem : problem.withDetail("detail", text(detail));
@@ -187,8 +203,11 @@ final class EventCollector {
             } catch (AssayException e) {
                 transcript.add(new TranscriptEvent.TargetError(at, e.problem()));
             } catch (IOException e) {
-                transcript.add(new TranscriptEvent.TargetError(at, Problem.of("workspace.write_failed",
-                        "could not write the returned file " + file.getKey() + ": " + e.getMessage())));
+                transcript.add(new TranscriptEvent.TargetError(
+                        at,
+                        Problem.of(
+                                "workspace.write_failed",
+                                "could not write the returned file " + file.getKey() + ": " + e.getMessage())));
             }
         }
     }
@@ -198,7 +217,8 @@ final class EventCollector {
             return Usage.NONE;
         }
         long input = node.path("input_tokens").asLong(node.path("prompt_tokens").asLong(0));
-        long output = node.path("output_tokens").asLong(node.path("completion_tokens").asLong(0));
+        long output =
+                node.path("output_tokens").asLong(node.path("completion_tokens").asLong(0));
         return new Usage(input, output);
     }
 

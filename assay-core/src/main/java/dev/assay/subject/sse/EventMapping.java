@@ -10,13 +10,13 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * How an agent service names its events and where their fields are, so services that differ from the reference
- * server can be read without code. Overrides are merged into {@link #DEFAULT_EVENTS} and {@link #DEFAULT_PATHS};
- * an unknown key is a configuration error. Paths are JSON Pointers ({@code /data/answer}); all but
- * {@code payload} and {@code timestamp} are relative to the payload.
+ * How an agent service names its events and where their fields are, so services that differ from the reference server
+ * can be read without code. Overrides are merged into {@link #DEFAULT_EVENTS} and {@link #DEFAULT_PATHS}; an unknown
+ * key is a configuration error. Paths are JSON Pointers ({@code /data/answer}); all but {@code payload} and
+ * {@code timestamp} are relative to the payload.
  *
  * @param events the service's event name for each kind Assay reads (keys of {@link #DEFAULT_EVENTS})
- * @param paths  the JSON Pointer of each field Assay reads (keys of {@link #DEFAULT_PATHS})
+ * @param paths the JSON Pointer of each field Assay reads (keys of {@link #DEFAULT_PATHS})
  */
 public record EventMapping(Map<String, String> events, Map<String, String> paths) {
     /** The reference server's event names (docs/targets.md, "Events"), by the kind Assay reads. */
@@ -60,8 +60,9 @@ public record EventMapping(Map<String, String> events, Map<String, String> paths
         paths = merge("path", DEFAULT_PATHS, paths);
         paths.forEach((key, pointer) -> {
             if (!pointer.isEmpty() && !pointer.startsWith("/")) {
-                throw invalid("the path of " + key + " must be a JSON Pointer such as /data/answer, not '"
-                        + pointer + "'", key);
+                throw invalid(
+                        "the path of " + key + " must be a JSON Pointer such as /data/answer, not '" + pointer + "'",
+                        key);
             }
         });
     }
@@ -95,14 +96,14 @@ public record EventMapping(Map<String, String> events, Map<String, String> paths
         return node;
     }
 
-    private static Map<String, String> merge(String what, Map<String, String> defaults,
-                                             Map<String, String> overrides) {
+    private static Map<String, String> merge(String what, Map<String, String> defaults, Map<String, String> overrides) {
         var merged = new LinkedHashMap<>(defaults);
         if (overrides != null) {
             overrides.forEach((key, value) -> {
                 if (!defaults.containsKey(key)) {
-                    throw invalid("unknown " + what + " key '" + key + "'; known: "
-                            + String.join(", ", defaults.keySet()), key);
+                    throw invalid(
+                            "unknown " + what + " key '" + key + "'; known: " + String.join(", ", defaults.keySet()),
+                            key);
                 }
                 merged.put(key, value == null ? "" : value.strip());
             });
@@ -111,7 +112,8 @@ public record EventMapping(Map<String, String> events, Map<String, String> paths
     }
 
     private static AssayException invalid(String message, String key) {
-        return new AssayException(Problem.of("config.invalid_agent_mapping", message).withDetail("key", key));
+        return new AssayException(
+                Problem.of("config.invalid_agent_mapping", message).withDetail("key", key));
     }
 
     private static Map<String, String> ordered(String... keysAndValues) {

@@ -12,11 +12,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Fills a request-body template. A string that is exactly one placeholder ({@code "{{tool_names}}"}) becomes the
- * value itself, so lists and objects keep their JSON type; placeholders inside longer strings are replaced by
- * their text. Known placeholders: {@code prompt}, {@code session_id}, {@code user_id}, {@code run_id},
- * {@code case_id}, {@code model}, {@code language}, {@code tool_names}, {@code config_overrides},
- * {@code workspace}; unknown ones stay as written.
+ * Fills a request-body template. A string that is exactly one placeholder ({@code "{{tool_names}}"}) becomes the value
+ * itself, so lists and objects keep their JSON type; placeholders inside longer strings are replaced by their text.
+ * Known placeholders: {@code prompt}, {@code session_id}, {@code user_id}, {@code run_id}, {@code case_id},
+ * {@code model}, {@code language}, {@code tool_names}, {@code config_overrides}, {@code workspace}; unknown ones stay
+ * as written.
  */
 public final class RequestBody {
     /** The reference server's {@code POST /wunder} body (docs/targets.md, "Request"). */
@@ -26,27 +26,32 @@ public final class RequestBody {
              "config_overrides": "{{config_overrides}}"}""");
 
     /** The reference body plus the shared workspace's path, for agents that work in Assay's directory. */
-    public static final JsonNode REFERENCE_WITH_WORKSPACE = ((ObjectNode) REFERENCE.deepCopy())
-            .put("workspace", "{{workspace}}");
+    public static final JsonNode REFERENCE_WITH_WORKSPACE =
+            ((ObjectNode) REFERENCE.deepCopy()).put("workspace", "{{workspace}}");
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z_]+)}}");
 
-    private RequestBody() {
-    }
+    private RequestBody() {}
 
     /**
      * What one request is about; the settings add {@code model}, {@code tool_names} and {@code config_overrides}.
      *
-     * @param prompt    the message for the agent
+     * @param prompt the message for the agent
      * @param sessionId the agent's session
-     * @param userId    the user; empty is sent as {@code assay}, because the reference server refuses a blank one
-     * @param runId     the run; empty when none
-     * @param caseId    the case; empty when none
-     * @param language  the language of the prompt; empty for the settings' language
+     * @param userId the user; empty is sent as {@code assay}, because the reference server refuses a blank one
+     * @param runId the run; empty when none
+     * @param caseId the case; empty when none
+     * @param language the language of the prompt; empty for the settings' language
      * @param workspace the absolute path of a workspace shared with the agent; empty when none
      */
-    public record Call(String prompt, String sessionId, String userId, String runId, String caseId, String language,
-                       String workspace) {
+    public record Call(
+            String prompt,
+            String sessionId,
+            String userId,
+            String runId,
+            String caseId,
+            String language,
+            String workspace) {
         public Call {
             prompt = Objects.requireNonNullElse(prompt, "");
             sessionId = Objects.requireNonNullElse(sessionId, "");
@@ -101,8 +106,8 @@ public final class RequestBody {
         var result = new StringBuilder();
         while (matcher.find()) {
             JsonNode value = values.get(matcher.group(1));
-            String replacement = value == null ? matcher.group()
-                    : value.isValueNode() ? value.asText() : Json.write(value);
+            String replacement =
+                    value == null ? matcher.group() : value.isValueNode() ? value.asText() : Json.write(value);
             matcher.appendReplacement(result, Matcher.quoteReplacement(replacement));
         }
         matcher.appendTail(result);

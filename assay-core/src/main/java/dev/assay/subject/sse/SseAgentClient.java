@@ -1,8 +1,8 @@
 package dev.assay.subject.sse;
 
-import dev.assay.EndpointUrl;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
+import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.model.RetryLoop;
@@ -30,12 +30,11 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * One agent service's connection: POSTs a request body, retries connection errors, 429 and 5xx before the stream
- * starts ({@link RetryLoop}), and maps the stream's events into a transcript ({@link EventMapping}) until the
- * {@code final} or {@code error} event, the time limit, or an interrupt, which closes the stream. Failures become
- * {@link TranscriptEvent.TargetError}s, never exceptions. Used by the capability target ({@link SseAgentSubject})
- * and by dialog replay. Thread-safe: every exchange gets its own HTTP client, so closing one stream aborts nothing
- * else.
+ * One agent service's connection: POSTs a request body, retries connection errors, 429 and 5xx before the stream starts
+ * ({@link RetryLoop}), and maps the stream's events into a transcript ({@link EventMapping}) until the {@code final} or
+ * {@code error} event, the time limit, or an interrupt, which closes the stream. Failures become
+ * {@link TranscriptEvent.TargetError}s, never exceptions. Used by the capability target ({@link SseAgentSubject}) and
+ * by dialog replay. Thread-safe: every exchange gets its own HTTP client, so closing one stream aborts nothing else.
  */
 public final class SseAgentClient {
     private final SseAgentSettings settings;
@@ -57,8 +56,9 @@ public final class SseAgentClient {
         if (settings.authEnv() != null) {
             credential = env.apply(settings.authEnv());
             if (credential == null || credential.isBlank()) {
-                throw new AssayException(Problem.of("target.missing_api_key",
-                        "set the agent's credential in $" + settings.authEnv()).withDetail("field", "auth_env"));
+                throw new AssayException(
+                        Problem.of("target.missing_api_key", "set the agent's credential in $" + settings.authEnv())
+                                .withDetail("field", "auth_env"));
             }
         }
         return new SseAgentClient(settings, credential);
@@ -69,41 +69,54 @@ public final class SseAgentClient {
     }
 
     /**
-     * Sends one request and records its stream in {@code transcript}. A request that fails after the retries, a
-     * stream that breaks off or outlives {@code timeout}, and an {@code error} event are recorded as a
+     * Sends one request and records its stream in {@code transcript}. A request that fails after the retries, a stream
+     * that breaks off or outlives {@code timeout}, and an {@code error} event are recorded as a
      * {@link TranscriptEvent.TargetError} ({@code target.http_error}, {@code target.timeout},
      * {@code target.connection}, {@code target.agent_error}, ...).
      *
-     * @param body       the filled request body ({@link RequestBody#of})
-     * @param timeout    the limit for the retries and the stream together
+     * @param body the filled request body ({@link RequestBody#of})
+     * @param timeout the limit for the retries and the stream together
      * @param transcript where the events go, as they arrive
-     * @param workspace  where files of the {@code final} event are written; null to ignore them
-     * @param log        receives one line per retry
-     * @param events     receives the service's name and the payload of every event read, mapped or not, on the
-     *                   reading thread, before the event is mapped
+     * @param workspace where files of the {@code final} event are written; null to ignore them
+     * @param log receives one line per retry
+     * @param events receives the service's name and the payload of every event read, mapped or not, on the reading
+     *     thread, before the event is mapped
      * @throws InterruptedException when the calling thread is interrupted; the stream is closed first
      */
-    public void exchange(JsonNode body, Duration timeout, TranscriptBuilder transcript, Workspace workspace,
-                         Consumer<String> log, BiConsumer<String, JsonNode> events) throws InterruptedException {
+    public void exchange(
+            JsonNode body,
+            Duration timeout,
+            TranscriptBuilder transcript,
+            Workspace workspace,
+            Consumer<String> log,
+            BiConsumer<String, JsonNode> events)
+            throws InterruptedException {
         HttpRequest.Builder request = authorized(HttpRequest.newBuilder(settings.url()))
                 .header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream")
                 .POST(HttpRequest.BodyPublishers.ofString(Json.write(body)));
-        HttpClient http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).build();
+        HttpClient http = HttpClient.newBuilder()
+                .connectTimeout(settings.connectTimeout())
+                .build();
         Instant deadline = Instant.now().plus(timeout);
         try {
             HttpResponse<Stream<String>> response;
             try {
-                var retry = new RetryLoop(settings.retry(), log, EndpointUrl.hostAndPort(settings.url().toString()));
-                response = retry.call(timeout,
-                        remaining -> open(http, request, remaining), SseAgentClient::classify);
+                var retry = new RetryLoop(
+                        settings.retry(),
+                        log,
+                        EndpointUrl.hostAndPort(settings.url().toString()));
+                response = retry.call(timeout, remaining -> open(http, request, remaining), SseAgentClient::classify);
             } catch (AssayException e) {
                 transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
                 return;
             }
             Duration left = Duration.between(Instant.now(), deadline);
-            read(response.body(), left.isNegative() ? Duration.ZERO : left,
-                    new EventCollector(settings.events(), transcript, workspace, events), transcript);
+            read(
+                    response.body(),
+                    left.isNegative() ? Duration.ZERO : left,
+                    new EventCollector(settings.events(), transcript, workspace, events),
+                    transcript);
         } finally {
             // Aborts a stream still open after a timeout or an interrupt; close() would wait for it instead.
             http.shutdownNow();
@@ -123,7 +136,10 @@ public final class SseAgentClient {
         Duration limit = remaining.compareTo(settings.connectTimeout()) < 0 ? remaining : settings.connectTimeout();
         HttpResponse<Stream<String>> response;
         try {
-            response = http.send(request.copy().timeout(limit.isZero() ? Duration.ofMillis(1) : limit).build(),
+            response = http.send(
+                    request.copy()
+                            .timeout(limit.isZero() ? Duration.ofMillis(1) : limit)
+                            .build(),
                     HttpResponse.BodyHandlers.ofLines());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -135,25 +151,30 @@ public final class SseAgentClient {
         try (Stream<String> lines = response.body()) {
             body = String.join("\n", lines.limit(20).toList());
         }
-        throw new StatusException(response.statusCode(), body,
-                RetryLoop.parseRetryAfter(response.headers().firstValue("retry-after").orElse(null)));
+        throw new StatusException(
+                response.statusCode(),
+                body,
+                RetryLoop.parseRetryAfter(
+                        response.headers().firstValue("retry-after").orElse(null)));
     }
 
     /**
      * The connection broke mid-stream (a clean end without a final event is a normal end: the deltas are the answer).
      * What the agent did so far is kept in the transcript. Retryable: another try may well finish.
      */
-    private static final Problem TRUNCATED = Problem.of("target.truncated",
-            "the agent's stream broke off before its final event (the connection closed mid-answer)")
+    private static final Problem TRUNCATED = Problem.of(
+                    "target.truncated",
+                    "the agent's stream broke off before its final event (the connection closed mid-answer)")
             .withDetail("retryable", true);
 
     /**
      * Reads on a thread of its own so that the deadline and an interrupt can stop a stream that has gone quiet. What
-     * ended the read early is recorded only once the reader has stopped: the collector belongs to one thread at a
-     * time, and nothing the reader still had in hand may land after the error.
+     * ended the read early is recorded only once the reader has stopped: the collector belongs to one thread at a time,
+     * and nothing the reader still had in hand may land after the error.
      */
-    private static void read(Stream<String> lines, Duration timeout, EventCollector collector,
-                             TranscriptBuilder transcript) throws InterruptedException {
+    private static void read(
+            Stream<String> lines, Duration timeout, EventCollector collector, TranscriptBuilder transcript)
+            throws InterruptedException {
         Problem stopped = null;
         try (ExecutorService reader = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<?> reading = reader.submit(() -> {
@@ -183,8 +204,9 @@ public final class SseAgentClient {
                 throw e;
             } catch (ExecutionException e) {
                 if (!brokenConnection(e.getCause())) {
-                    throw new AssayException(Problem.of("target.internal_error",
-                            "reading the agent's stream failed: " + e.getCause()), e.getCause());
+                    throw new AssayException(
+                            Problem.of("target.internal_error", "reading the agent's stream failed: " + e.getCause()),
+                            e.getCause());
                 }
                 stopped = TRUNCATED;
             }
@@ -226,8 +248,12 @@ public final class SseAgentClient {
         }
         if (e instanceof UncheckedIOException io) {
             boolean timeout = io.getCause() instanceof HttpTimeoutException;
-            return new RetryLoop.Failure(Problem.of(timeout ? "target.timeout" : "target.connection",
-                    "the agent could not be reached: " + RetryLoop.brief(String.valueOf(io.getCause()))), true, null);
+            return new RetryLoop.Failure(
+                    Problem.of(
+                            timeout ? "target.timeout" : "target.connection",
+                            "the agent could not be reached: " + RetryLoop.brief(String.valueOf(io.getCause()))),
+                    true,
+                    null);
         }
         return null;
     }

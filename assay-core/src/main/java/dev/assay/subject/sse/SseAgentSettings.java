@@ -3,9 +3,9 @@ package dev.assay.subject.sse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import dev.assay.Problem;
-import dev.assay.EndpointUrl;
 import dev.assay.model.RetryPolicy;
 import java.net.URI;
 import java.time.Duration;
@@ -13,43 +13,55 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * How to reach an agent service and read its stream. Holds the NAME of the environment variable with the
- * credential, never the credential.
+ * How to reach an agent service and read its stream. Holds the NAME of the environment variable with the credential,
+ * never the credential.
  *
- * @param url             the endpoint one POST per case goes to, e.g. {@code http://localhost:8000/wunder}
- * @param body            the request body template (see {@link RequestBody}); null for the reference {@code /wunder}
- *                        body, plus {@code "workspace": "{{workspace}}"} when the workspace is shared
- * @param model           sent as {@code {{model}}} ({@code model_name} in the reference body); empty for the
- *                        service's default
- * @param language        sent as {@code {{language}}} when the case has no language; empty for none
- * @param tools           the tool names sent as {@code {{tool_names}}} and offered for prerequisite checks; empty
- *                        means "the service's defaults" (sent as an empty list; the built-in tools are assumed)
- * @param toolsUrl        where to GET the tool list instead (a JSON array of names or of objects with
- *                        {@code name}, or an object holding such an array under {@code tools}); null for none
+ * @param url the endpoint one POST per case goes to, e.g. {@code http://localhost:8000/wunder}
+ * @param body the request body template (see {@link RequestBody}); null for the reference {@code /wunder} body, plus
+ *     {@code "workspace": "{{workspace}}"} when the workspace is shared
+ * @param model sent as {@code {{model}}} ({@code model_name} in the reference body); empty for the service's default
+ * @param language sent as {@code {{language}}} when the case has no language; empty for none
+ * @param tools the tool names sent as {@code {{tool_names}}} and offered for prerequisite checks; empty means "the
+ *     service's defaults" (sent as an empty list; the built-in tools are assumed)
+ * @param toolsUrl where to GET the tool list instead (a JSON array of names or of objects with {@code name}, or an
+ *     object holding such an array under {@code tools}); null for none
  * @param configOverrides sent as {@code {{config_overrides}}}; empty object by default
- * @param authHeader      the header the credential goes in (default {@code Authorization}, sent as
- *                        {@code Bearer <value>}; any other header gets the value as is, e.g. {@code X-API-Key})
- * @param authEnv         the environment variable holding the credential; null or empty for no authentication
- * @param sharedWorkspace whether the service sees Assay's workspace directory (same machine or a shared mount):
- *                        then the case workspace's absolute path is sent as {@code {{workspace}}}
- * @param events          event names and field paths
- * @param connectTimeout  the limit for getting the response headers of one attempt (default 30 s); the stream
- *                        itself is bounded by the case deadline
- * @param retry           retries of connection errors, 429 and 5xx before the stream starts
- * @param maxConcurrency  cases sent at once at most, >= 1 (default: no limit beyond the run's)
+ * @param authHeader the header the credential goes in (default {@code Authorization}, sent as {@code Bearer <value>};
+ *     any other header gets the value as is, e.g. {@code X-API-Key})
+ * @param authEnv the environment variable holding the credential; null or empty for no authentication
+ * @param sharedWorkspace whether the service sees Assay's workspace directory (same machine or a shared mount): then
+ *     the case workspace's absolute path is sent as {@code {{workspace}}}
+ * @param events event names and field paths
+ * @param connectTimeout the limit for getting the response headers of one attempt (default 30 s); the stream itself is
+ *     bounded by the case deadline
+ * @param retry retries of connection errors, 429 and 5xx before the stream starts
+ * @param maxConcurrency cases sent at once at most, >= 1 (default: no limit beyond the run's)
  */
-public record SseAgentSettings(URI url, JsonNode body, String model, String language, List<String> tools,
-                               URI toolsUrl, ObjectNode configOverrides, String authHeader, String authEnv,
-                               boolean sharedWorkspace, EventMapping events, Duration connectTimeout,
-                               RetryPolicy retry, int maxConcurrency) {
+public record SseAgentSettings(
+        URI url,
+        JsonNode body,
+        String model,
+        String language,
+        List<String> tools,
+        URI toolsUrl,
+        ObjectNode configOverrides,
+        String authHeader,
+        String authEnv,
+        boolean sharedWorkspace,
+        EventMapping events,
+        Duration connectTimeout,
+        RetryPolicy retry,
+        int maxConcurrency) {
     public SseAgentSettings {
         Objects.requireNonNull(url, "url");
         if (url.getScheme() == null || !url.getScheme().matches("https?")) {
-            throw new AssayException(Problem.of("config.invalid_agent_url",
-                    "the agent URL must be http or https: " + url).withDetail("field", "agent"));
+            throw new AssayException(
+                    Problem.of("config.invalid_agent_url", "the agent URL must be http or https: " + url)
+                            .withDetail("field", "agent"));
         }
-        body = body != null ? body.deepCopy() : sharedWorkspace ? RequestBody.REFERENCE_WITH_WORKSPACE
-                : RequestBody.REFERENCE;
+        body = body != null
+                ? body.deepCopy()
+                : sharedWorkspace ? RequestBody.REFERENCE_WITH_WORKSPACE : RequestBody.REFERENCE;
         model = model == null ? "" : model;
         language = language == null ? "" : language;
         tools = tools == null ? List.of() : List.copyOf(tools);
@@ -66,8 +78,8 @@ public record SseAgentSettings(URI url, JsonNode body, String model, String lang
 
     /** {@return settings for the reference protocol at {@code url}: no auth, default tools, default retries} */
     public static SseAgentSettings of(URI url) {
-        return new SseAgentSettings(url, null, "", "", List.of(), null, null, null, null, false, null, null, null,
-                Integer.MAX_VALUE);
+        return new SseAgentSettings(
+                url, null, "", "", List.of(), null, null, null, null, false, null, null, null, Integer.MAX_VALUE);
     }
 
     /** {@return the settings for a run's configuration snapshot: the credential's variable name, never its value} */

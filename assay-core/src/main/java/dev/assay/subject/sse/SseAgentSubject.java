@@ -3,10 +3,9 @@ package dev.assay.subject.sse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import dev.assay.Problem;
-import dev.assay.cases.Case;
-import dev.assay.EndpointUrl;
 import dev.assay.subject.Session;
 import dev.assay.subject.Subject;
 import dev.assay.subject.SubjectInput;
@@ -23,11 +22,11 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * An agent service that runs its own loop (the reference server's {@code POST /wunder}, or any service with a
- * similar event stream): one POST per case, whose server-sent events become the transcript through an
- * {@link EventMapping}, through an {@link SseAgentClient} bounded by the case deadline: retries before the stream
- * starts, and the stream read until the {@code final} or {@code error} event, the deadline, or cancellation (an
- * interrupt), which closes it. Thread-safe.
+ * An agent service that runs its own loop (the reference server's {@code POST /wunder}, or any service with a similar
+ * event stream): one POST per case, whose server-sent events become the transcript through an {@link EventMapping},
+ * through an {@link SseAgentClient} bounded by the case deadline: retries before the stream starts, and the stream read
+ * until the {@code final} or {@code error} event, the deadline, or cancellation (an interrupt), which closes it.
+ * Thread-safe.
  */
 public final class SseAgentSubject implements Subject {
     private final SseAgentClient client;
@@ -43,15 +42,17 @@ public final class SseAgentSubject implements Subject {
      *
      * @param env reads environment variables (the edge passes its environment); used for the credential only
      * @throws AssayException {@code target.missing_api_key} when the credential's variable is unset,
-     *                        {@code target.discovery_failed} when the tool list cannot be read
+     *     {@code target.discovery_failed} when the tool list cannot be read
      */
     public static SseAgentSubject open(SseAgentSettings settings, Function<String, String> env)
             throws InterruptedException {
         var client = SseAgentClient.open(settings, env);
-        List<String> names = !settings.tools().isEmpty() ? settings.tools()
-                : settings.toolsUrl() != null ? discoverTools(client)
-                // The reference agent offers its built-in tools when the request names none.
-                : ToolNames.BUILTIN;
+        List<String> names = !settings.tools().isEmpty()
+                ? settings.tools()
+                : settings.toolsUrl() != null
+                        ? discoverTools(client)
+                        // The reference agent offers its built-in tools when the request names none.
+                        : ToolNames.BUILTIN;
         var canonical = new LinkedHashSet<String>();
         names.forEach(name -> canonical.add(ToolNames.canonical(name)));
         return new SseAgentSubject(client, Set.copyOf(canonical));
@@ -84,20 +85,39 @@ public final class SseAgentSubject implements Subject {
     @Override
     public Transcript run(SubjectInput input, Session session) throws InterruptedException {
         SseAgentSettings settings = client.settings();
-        JsonNode body = RequestBody.of(settings, new RequestBody.Call(input.prompt(), session.sessionId(),
-                session.userId(), session.runId(), input.caseId(), input.language(), settings.sharedWorkspace()
-                ? session.workspace().root().toAbsolutePath().toString() : ""));
-        client.exchange(body, session.remaining(), session.transcript(), session.workspace(), session.log(),
-                (name, payload) -> { });
+        JsonNode body = RequestBody.of(
+                settings,
+                new RequestBody.Call(
+                        input.prompt(),
+                        session.sessionId(),
+                        session.userId(),
+                        session.runId(),
+                        input.caseId(),
+                        input.language(),
+                        settings.sharedWorkspace()
+                                ? session.workspace().root().toAbsolutePath().toString()
+                                : ""));
+        client.exchange(
+                body,
+                session.remaining(),
+                session.transcript(),
+                session.workspace(),
+                session.log(),
+                (name, payload) -> {});
         return session.transcript().build();
     }
 
     private static List<String> discoverTools(SseAgentClient client) throws InterruptedException {
         SseAgentSettings settings = client.settings();
-        HttpClient http = HttpClient.newBuilder().connectTimeout(settings.connectTimeout()).build();
+        HttpClient http = HttpClient.newBuilder()
+                .connectTimeout(settings.connectTimeout())
+                .build();
         try {
             HttpRequest request = client.authorized(HttpRequest.newBuilder(settings.toolsUrl()))
-                    .header("Accept", "application/json").timeout(settings.connectTimeout()).GET().build();
+                    .header("Accept", "application/json")
+                    .timeout(settings.connectTimeout())
+                    .GET()
+                    .build();
             HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() / 100 != 2) {
                 throw discoveryFailed(settings, "HTTP " + response.statusCode());
@@ -108,7 +128,8 @@ public final class SseAgentSubject implements Subject {
                 throw discoveryFailed(settings, "expected a JSON array of tool names");
             }
             var names = new ArrayList<String>();
-            list.forEach(entry -> names.add(entry.isTextual() ? entry.asText() : entry.path("name").asText()));
+            list.forEach(entry -> names.add(
+                    entry.isTextual() ? entry.asText() : entry.path("name").asText()));
             names.removeIf(String::isBlank);
             return names;
         } catch (IOException e) {
@@ -119,8 +140,9 @@ public final class SseAgentSubject implements Subject {
     }
 
     private static AssayException discoveryFailed(SseAgentSettings settings, String why) {
-        return new AssayException(Problem.of("target.discovery_failed",
-                "could not read the agent's tool list from " + settings.toolsUrl() + ": " + why)
+        return new AssayException(Problem.of(
+                        "target.discovery_failed",
+                        "could not read the agent's tool list from " + settings.toolsUrl() + ": " + why)
                 .withDetail("field", "tools_url"));
     }
 }

@@ -4,8 +4,8 @@ import java.util.Optional;
 
 /**
  * Turns the lines of a {@code text/event-stream} into events, as the HTML standard's SSE section says: a blank line
- * ends an event, {@code :} starts a comment (keep-alives), several {@code data:} lines join with {@code \n}, one
- * space after the colon is dropped, {@code retry:} and unknown fields are ignored. Not thread-safe: one per stream.
+ * ends an event, {@code :} starts a comment (keep-alives), several {@code data:} lines join with {@code \n}, one space
+ * after the colon is dropped, {@code retry:} and unknown fields are ignored. Not thread-safe: one per stream.
  */
 public final class SseParser {
     private final StringBuilder data = new StringBuilder();

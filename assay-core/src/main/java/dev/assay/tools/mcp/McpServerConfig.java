@@ -10,8 +10,8 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * How to reach one MCP server. Secrets are never part of it: environment variables and HTTP header values are
- * named by the variable that holds them, which is read only when connecting.
+ * How to reach one MCP server. Secrets are never part of it: environment variables and HTTP header values are named by
+ * the variable that holds them, which is read only when connecting.
  */
 public sealed interface McpServerConfig {
     /** Server names become the part before {@code @} of tool names, so they must not contain one. */
@@ -23,11 +23,11 @@ public sealed interface McpServerConfig {
     /**
      * A server started as a child process speaking MCP over stdin/stdout.
      *
-     * @param name    the server's name (letters, digits, {@code _ . -})
+     * @param name the server's name (letters, digits, {@code _ . -})
      * @param command the executable
-     * @param args    its arguments; empty for none
-     * @param env     names of environment variables passed on to the process from Assay's environment; a named
-     *                variable that is not set makes the server unavailable. Empty for none
+     * @param args its arguments; empty for none
+     * @param env names of environment variables passed on to the process from Assay's environment; a named variable
+     *     that is not set makes the server unavailable. Empty for none
      */
     record Stdio(String name, String command, List<String> args, List<String> env) implements McpServerConfig {
         public Stdio {
@@ -43,10 +43,10 @@ public sealed interface McpServerConfig {
     /**
      * A server reached over MCP's streamable HTTP transport.
      *
-     * @param name    the server's name (letters, digits, {@code _ . -})
-     * @param url     the MCP endpoint, e.g. {@code http://localhost:8080/mcp}
+     * @param name the server's name (letters, digits, {@code _ . -})
+     * @param url the MCP endpoint, e.g. {@code http://localhost:8080/mcp}
      * @param headers HTTP header name to the name of the environment variable holding its value (for example
-     *                {@code Authorization -> GITHUB_MCP_AUTH}); empty for none
+     *     {@code Authorization -> GITHUB_MCP_AUTH}); empty for none
      */
     record Http(String name, String url, Map<String, String> headers) implements McpServerConfig {
         public Http {
@@ -63,8 +63,7 @@ public sealed interface McpServerConfig {
             if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
                 throw invalid(name, "url", "the URL must start with http:// or https://");
             }
-            headers = headers == null ? Map.of()
-                    : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(headers));
+            headers = headers == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(headers));
         }
     }
 
@@ -77,6 +76,7 @@ public sealed interface McpServerConfig {
 
     private static AssayException invalid(String server, String field, String message) {
         return new AssayException(Problem.of("config.invalid_mcp_server", "MCP server '" + server + "': " + message)
-                .withDetail("server", server).withDetail("field", field));
+                .withDetail("server", server)
+                .withDetail("field", field));
     }
 }

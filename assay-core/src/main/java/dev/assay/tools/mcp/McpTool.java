@@ -10,9 +10,7 @@ import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Map;
 
-/**
- * One tool of a connected MCP server, offered as {@code server@tool}. Thread-safe (the SDK client is).
- */
+/** One tool of a connected MCP server, offered as {@code server@tool}. Thread-safe (the SDK client is). */
 final class McpTool implements Tool {
     /** What the model sees of a tool result, as for the built-in tools: long outputs are cut. */
     static final int MAX_OUTPUT_CHARS = 64 * 1024;
@@ -28,7 +26,8 @@ final class McpTool implements Tool {
         this.client = client;
         JsonNode schema = tool.inputSchema() == null ? null : Json.tree(tool.inputSchema());
         // MCP requires an object schema; a server that sends none still gets a valid function definition.
-        this.parameters = schema != null && schema.isObject() ? schema : Json.object().put("type", "object");
+        this.parameters =
+                schema != null && schema.isObject() ? schema : Json.object().put("type", "object");
     }
 
     @Override
@@ -50,12 +49,16 @@ final class McpTool implements Tool {
     /** MCP servers live outside the case's workspace; the workspace is not theirs to use. */
     @Override
     public ToolResult call(JsonNode arguments, Workspace workspace) {
-        Map<String, Object> args = arguments == null || !arguments.isObject() ? Map.of()
-                : Json.MAPPER.convertValue(arguments, Json.MAPPER.getTypeFactory()
-                        .constructMapType(Map.class, String.class, Object.class));
+        Map<String, Object> args = arguments == null || !arguments.isObject()
+                ? Map.of()
+                : Json.MAPPER.convertValue(
+                        arguments,
+                        Json.MAPPER.getTypeFactory().constructMapType(Map.class, String.class, Object.class));
         McpSchema.CallToolResult result;
         try {
-            result = client.callTool(McpSchema.CallToolRequest.builder(tool.name()).arguments(args).build());
+            result = client.callTool(McpSchema.CallToolRequest.builder(tool.name())
+                    .arguments(args)
+                    .build());
         } catch (RuntimeException e) {
             return ToolResult.failed(Problem.of("mcp.call_failed", name() + " could not be called: " + message(e))
                     .withDetail("server", server));
@@ -86,7 +89,8 @@ final class McpTool implements Tool {
         if (out.isEmpty() && result.structuredContent() != null) {
             out.append(Json.write(result.structuredContent()));
         }
-        return out.length() <= MAX_OUTPUT_CHARS ? out.toString()
+        return out.length() <= MAX_OUTPUT_CHARS
+                ? out.toString()
                 : out.substring(0, MAX_OUTPUT_CHARS) + "\n[output cut at " + MAX_OUTPUT_CHARS + " characters]";
     }
 

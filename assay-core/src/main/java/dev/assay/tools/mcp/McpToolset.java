@@ -3,8 +3,8 @@ package dev.assay.tools.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.assay.Json;
 import dev.assay.EndpointUrl;
+import dev.assay.Json;
 import dev.assay.tools.Tool;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
@@ -34,15 +34,16 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 /**
- * The MCP servers of one run, connected: their tools as {@code server@tool}, the servers that could not be reached
- * with the reason, and a snapshot for the run's record. Connecting never fails as a whole: a server that is down,
- * whose command is missing, whose environment variable is unset or that does not answer in time is listed in
+ * The MCP servers of one run, connected: their tools as {@code server@tool}, the servers that could not be reached with
+ * the reason, and a snapshot for the run's record. Connecting never fails as a whole: a server that is down, whose
+ * command is missing, whose environment variable is unset or that does not answer in time is listed in
  * {@link #unavailable()}, and the cases that need its tools are skipped by the engine's prerequisite check.
  * Thread-safe; close it when the run ends (it stops stdio server processes).
  */
 public final class McpToolset implements AutoCloseable {
     /** MCP's wire format is camelCase: Assay's snake_case {@code Json.MAPPER} would garble it. */
-    private static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper());
+    private static final McpJsonMapper MAPPER =
+            new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper());
     // The SDK deprecates its short constructors for the one with icons and a website, which a client needs none of.
     @SuppressWarnings("deprecation")
     private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("assay", "Assay", "0.1");
@@ -51,11 +52,10 @@ public final class McpToolset implements AutoCloseable {
     private final Map<String, Connected> connected;
     private final Map<String, String> unavailable;
 
-    private record Connected(McpSyncClient client, List<McpTool> tools) {
-    }
+    private record Connected(McpSyncClient client, List<McpTool> tools) {}
 
-    private McpToolset(List<McpServerConfig> configs, Map<String, Connected> connected,
-                       Map<String, String> unavailable) {
+    private McpToolset(
+            List<McpServerConfig> configs, Map<String, Connected> connected, Map<String, String> unavailable) {
         this.configs = configs;
         this.connected = connected;
         this.unavailable = unavailable;
@@ -66,7 +66,7 @@ public final class McpToolset implements AutoCloseable {
      *
      * @param servers the configured servers; names must be unique
      * @param timeout the limit for connecting to one server, and for each later tool call
-     * @param env     reads environment variables named in the configuration (the edge passes its environment)
+     * @param env reads environment variables named in the configuration (the edge passes its environment)
      * @throws IllegalArgumentException when two servers share a name
      */
     public static McpToolset connect(List<McpServerConfig> servers, Duration timeout, Function<String, String> env)
@@ -107,8 +107,11 @@ public final class McpToolset implements AutoCloseable {
             case McpServerConfig.Stdio stdio -> stdio(stdio, env);
             case McpServerConfig.Http http -> http(http, timeout, env);
         };
-        McpSyncClient client = McpClient.sync(transport).clientInfo(CLIENT).requestTimeout(timeout)
-                .initializationTimeout(timeout).build();
+        McpSyncClient client = McpClient.sync(transport)
+                .clientInfo(CLIENT)
+                .requestTimeout(timeout)
+                .initializationTimeout(timeout)
+                .build();
         try {
             client.initialize();
             var tools = new ArrayList<McpTool>();
@@ -121,7 +124,8 @@ public final class McpToolset implements AutoCloseable {
             return new Connected(client, List.copyOf(tools));
         } catch (RuntimeException e) {
             client.close();
-            if (transport instanceof IsolatedStdioTransport stdio && !stdio.lastErrors().isEmpty()) {
+            if (transport instanceof IsolatedStdioTransport stdio
+                    && !stdio.lastErrors().isEmpty()) {
                 throw new IllegalStateException(McpTool.message(e) + "; stderr: " + stdio.lastErrors(), e);
             }
             throw e;
@@ -142,14 +146,17 @@ public final class McpToolset implements AutoCloseable {
         return transport;
     }
 
-    private static McpClientTransport http(McpServerConfig.Http server, Duration timeout, Function<String, String> env) {
+    private static McpClientTransport http(
+            McpServerConfig.Http server, Duration timeout, Function<String, String> env) {
         URI uri = URI.create(server.url());
         String base = uri.getScheme() + "://" + uri.getRawAuthority();
         String endpoint = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
                 + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
         var headers = new LinkedHashMap<String, String>();
         server.headers().forEach((header, variable) -> headers.put(header, required(env, variable)));
-        return HttpClientStreamableHttpTransport.builder(base).endpoint(endpoint).jsonMapper(MAPPER)
+        return HttpClientStreamableHttpTransport.builder(base)
+                .endpoint(endpoint)
+                .jsonMapper(MAPPER)
                 .connectTimeout(timeout)
                 .addHttpRequestCustomizer((request, method, target, body, context) -> headers.forEach(request::header))
                 .build();
@@ -191,9 +198,9 @@ public final class McpToolset implements AutoCloseable {
     }
 
     /**
-     * {@return the servers for the run's configuration snapshot}: {@code {"servers": [{name, transport, status,
-     * tools | reason, command/args/env or url/headers}]}} with environment variables and headers named, never their
-     * values, and URLs without user information or query
+     * {@return the servers for the run's configuration snapshot}: {@code {"servers": [{name, transport, status, tools |
+     * reason, command/args/env or url/headers}]}} with environment variables and headers named, never their values, and
+     * URLs without user information or query
      */
     public JsonNode snapshot() {
         ObjectNode root = Json.object();
@@ -217,7 +224,9 @@ public final class McpToolset implements AutoCloseable {
             Connected ok = connected.get(config.name());
             if (ok != null) {
                 server.put("status", "available");
-                server.set("tools", Json.tree(ok.tools().stream().map(McpTool::name).toList()));
+                server.set(
+                        "tools",
+                        Json.tree(ok.tools().stream().map(McpTool::name).toList()));
             } else {
                 server.put("status", "unavailable");
                 server.put("reason", unavailable.get(config.name()));
@@ -231,14 +240,15 @@ public final class McpToolset implements AutoCloseable {
      * its reason), is not configured, or does not offer that tool. Names without {@code @} are not MCP tools and are
      * left out. Pure function of its arguments, so reports can explain skips of stored runs.
      *
-     * @param snapshot     what {@link #snapshot()} returned (JSON null or missing when no MCP server was configured)
+     * @param snapshot what {@link #snapshot()} returned (JSON null or missing when no MCP server was configured)
      * @param missingTools the tool names a case needed and the target lacked
      * @return tool name to reason, in the order given
      */
     public static Map<String, String> skipReasons(JsonNode snapshot, Collection<String> missingTools) {
         var servers = new LinkedHashMap<String, JsonNode>();
         if (snapshot != null) {
-            snapshot.path("servers").forEach(server -> servers.put(server.path("name").asText(), server));
+            snapshot.path("servers")
+                    .forEach(server -> servers.put(server.path("name").asText(), server));
         }
         var reasons = new LinkedHashMap<String, String>();
         for (String tool : missingTools) {
@@ -251,7 +261,10 @@ public final class McpToolset implements AutoCloseable {
             if (server == null) {
                 reasons.put(tool, "MCP server '" + name + "' is not configured");
             } else if ("unavailable".equals(server.path("status").asText())) {
-                reasons.put(tool, "MCP server '" + name + "' is unavailable: " + server.path("reason").asText());
+                reasons.put(
+                        tool,
+                        "MCP server '" + name + "' is unavailable: "
+                                + server.path("reason").asText());
             } else {
                 reasons.put(tool, "MCP server '" + name + "' does not offer '" + tool.substring(at + 1) + "'");
             }
@@ -271,9 +284,9 @@ public final class McpToolset implements AutoCloseable {
     }
 
     /**
-     * The SDK's stdio transport, but the child process starts with an empty environment plus the SDK's basic
-     * variables (PATH, HOME...) and the ones the configuration names: Assay's own API keys must not leak into
-     * third-party servers.
+     * The SDK's stdio transport, but the child process starts with an empty environment plus the SDK's basic variables
+     * (PATH, HOME...) and the ones the configuration names: Assay's own API keys must not leak into third-party
+     * servers.
      */
     private static final class IsolatedStdioTransport extends StdioClientTransport {
         private final Deque<String> lastErrors = new ArrayDeque<>();

@@ -37,6 +37,7 @@ class JudgeCheckerTest {
 
     @TempDir
     Path temp;
+
     private ScriptedOpenAiServer server;
     private final AtomicReference<ScriptedOpenAiServer.Reply> reply = new AtomicReference<>(text(""));
 
@@ -51,11 +52,18 @@ class JudgeCheckerTest {
     }
 
     private CheckerRegistry registry(JudgeCache cache) {
-        var model = new OpenAiChatModel(new OpenAiSettings("judge-1", server.baseUrl(), "", false,
-                Duration.ofSeconds(10), new RetryPolicy(1, Duration.ofMillis(10), Duration.ofMillis(10),
-                Duration.ofSeconds(1))), line -> { });
-        return CheckerRegistry.builtins().register(new JudgeCheckerFactory(
-                List.of(new JudgeModel("default", model, server.baseUrl(), Duration.ofSeconds(10))), cache));
+        var model = new OpenAiChatModel(
+                new OpenAiSettings(
+                        "judge-1",
+                        server.baseUrl(),
+                        "",
+                        false,
+                        Duration.ofSeconds(10),
+                        new RetryPolicy(1, Duration.ofMillis(10), Duration.ofMillis(10), Duration.ofSeconds(1))),
+                line -> {});
+        return CheckerRegistry.builtins()
+                .register(new JudgeCheckerFactory(
+                        List.of(new JudgeModel("default", model, server.baseUrl(), Duration.ofSeconds(10))), cache));
     }
 
     private Verdict judge(CheckerRegistry registry, String expected, String answer) throws InterruptedException {
@@ -95,8 +103,10 @@ class JudgeCheckerTest {
         JsonNode body = server.requests().getFirst();
         assertThat(body.path("temperature").asDouble()).isEqualTo(0.0);
         assertThat(body.path("seed").asLong()).isEqualTo(JudgeCheckerFactory.SEED);
-        assertThat(body.path("tools").isMissingNode() || body.path("tools").isEmpty()).isTrue();
-        String user = ScriptedOpenAiServer.contentText(body.path("messages").get(1).path("content"));
+        assertThat(body.path("tools").isMissingNode() || body.path("tools").isEmpty())
+                .isTrue();
+        String user =
+                ScriptedOpenAiServer.contentText(body.path("messages").get(1).path("content"));
         assertThat(user).contains("Names the capital of France.", "Paris", "What is the capital of France?");
     }
 
@@ -112,7 +122,8 @@ class JudgeCheckerTest {
     @Test
     void score_at_or_above_the_threshold_passes() throws Exception {
         reply.set(text("Here is my grade: {\"reasoning\": \"Good.\", \"score\": \"4\"}"));
-        Verdict verdict = judge("{\"rubric\": \"Explains photosynthesis.\", \"scale\": [1, 5], \"threshold\": 4}",
+        Verdict verdict = judge(
+                "{\"rubric\": \"Explains photosynthesis.\", \"scale\": [1, 5], \"threshold\": 4}",
                 "Plants make sugar from light.");
         assertThat(verdict.status()).isEqualTo(Verdict.Status.PASSED);
     }
@@ -120,8 +131,8 @@ class JudgeCheckerTest {
     @Test
     void score_below_the_threshold_fails() throws Exception {
         reply.set(text("{\"reasoning\": \"Thin.\", \"score\": 3}"));
-        Verdict verdict = judge("{\"rubric\": \"Explains photosynthesis.\", \"scale\": [1, 5], \"threshold\": 4}",
-                "Plants are green.");
+        Verdict verdict = judge(
+                "{\"rubric\": \"Explains photosynthesis.\", \"scale\": [1, 5], \"threshold\": 4}", "Plants are green.");
         assertThat(verdict.status()).isEqualTo(Verdict.Status.FAILED);
         assertThat(verdict.errorType()).isEqualTo("judge.below_threshold");
     }
@@ -162,7 +173,8 @@ class JudgeCheckerTest {
         assertThat(second.status()).isEqualTo(first.status());
         assertThat(first.detail().path("cached").asBoolean()).isFalse();
         assertThat(second.detail().path("cached").asBoolean()).isTrue();
-        assertThat(second.detail().path("request_hash")).isEqualTo(first.detail().path("request_hash"));
+        assertThat(second.detail().path("request_hash"))
+                .isEqualTo(first.detail().path("request_hash"));
     }
 
     @Test
@@ -199,8 +211,8 @@ class JudgeCheckerTest {
 
     @Test
     void malformed_expectation_is_rejected_when_the_suite_loads() {
-        assertThatThrownBy(() -> CheckerRegistry.builtins().create(
-                Check.of("judge", Json.parse("{\"rubric\": \"x\", \"scale\": [5, 1]}"))))
+        assertThatThrownBy(() -> CheckerRegistry.builtins()
+                        .create(Check.of("judge", Json.parse("{\"rubric\": \"x\", \"scale\": [5, 1]}"))))
                 .isInstanceOfSatisfying(AssayException.class, e -> {
                     assertThat(e.problem().type()).isEqualTo("check.invalid_expected");
                     assertThat(e.problem().details()).containsEntry("field", "scale");
@@ -209,9 +221,12 @@ class JudgeCheckerTest {
 
     @Test
     void unknown_judge_name_is_rejected() {
-        assertThatThrownBy(() -> registry(JudgeCache.disabled()).create(Check.of("judge",
-                Json.parse("{\"rubric\": \"x\", \"scale\": \"pass_fail\", \"model\": \"nope\"}"))))
-                .isInstanceOfSatisfying(AssayException.class, e ->
-                        assertThat(e.problem().details()).containsEntry("field", "model"));
+        assertThatThrownBy(() -> registry(JudgeCache.disabled())
+                        .create(Check.of(
+                                "judge",
+                                Json.parse("{\"rubric\": \"x\", \"scale\": \"pass_fail\", \"model\": \"nope\"}"))))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().details()).containsEntry("field", "model"));
     }
 }

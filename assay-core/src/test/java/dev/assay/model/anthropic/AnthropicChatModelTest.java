@@ -13,10 +13,14 @@ import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.model.ChatMessage;
+import dev.assay.model.ModelRequest;
+import dev.assay.model.ModelResponse;
+import dev.assay.model.RetryPolicy;
 import dev.assay.report.RunReport;
-import dev.assay.run.Engine;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
+import dev.assay.run.Engine;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
@@ -25,16 +29,12 @@ import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
-import dev.assay.model.ChatMessage;
-import dev.assay.model.ModelRequest;
-import dev.assay.model.ModelResponse;
-import dev.assay.model.RetryPolicy;
 import dev.assay.subject.ToolMode;
-import dev.assay.tools.ToolSpec;
 import dev.assay.testing.ScriptedAnthropicServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
 import dev.assay.tools.BuiltinTools;
+import dev.assay.tools.ToolSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -49,6 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
 class AnthropicChatModelTest {
     @TempDir
     Path temp;
+
     private ScriptedAnthropicServer server;
     private final List<String> retryLines = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -70,13 +71,19 @@ class AnthropicChatModelTest {
     }
 
     private AnthropicChatModel model(RetryPolicy retry) {
-        return new AnthropicChatModel(new AnthropicSettings("claude-test", server.baseUrl(), "sk-test",
-                Duration.ofSeconds(5), retry, 0), retryLines::add);
+        return new AnthropicChatModel(
+                new AnthropicSettings("claude-test", server.baseUrl(), "sk-test", Duration.ofSeconds(5), retry, 0),
+                retryLines::add);
     }
 
     private static ModelRequest ask(String prompt) {
-        return new ModelRequest(List.of(ChatMessage.system("Be brief."), ChatMessage.user(prompt)), List.of(), 0.0,
-                null, null, Duration.ofSeconds(10));
+        return new ModelRequest(
+                List.of(ChatMessage.system("Be brief."), ChatMessage.user(prompt)),
+                List.of(),
+                0.0,
+                null,
+                null,
+                Duration.ofSeconds(10));
     }
 
     private static RetryPolicy quickRetries(int attempts) {
@@ -108,10 +115,13 @@ class AnthropicChatModelTest {
 
     @Test
     void tools_are_offered_with_their_input_schema() throws Exception {
-        var spec = new ToolSpec("read_file", "Reads a file", Json.parse("{\"type\": \"object\", \"properties\": "
-                + "{\"path\": {\"type\": \"string\"}}, \"required\": [\"path\"]}"));
-        model(RetryPolicy.none()).complete(new ModelRequest(List.of(ChatMessage.user("hi")), List.of(spec), null,
-                null, 100, null));
+        var spec = new ToolSpec(
+                "read_file",
+                "Reads a file",
+                Json.parse("{\"type\": \"object\", \"properties\": "
+                        + "{\"path\": {\"type\": \"string\"}}, \"required\": [\"path\"]}"));
+        model(RetryPolicy.none())
+                .complete(new ModelRequest(List.of(ChatMessage.user("hi")), List.of(spec), null, null, 100, null));
 
         JsonNode tool = server.requests().get(0).at("/tools/0");
         assertThat(tool.path("name").asText()).isEqualTo("read_file");
@@ -124,17 +134,29 @@ class AnthropicChatModelTest {
     @Test
     void a_tool_use_round_trip_through_the_agent_loop_writes_the_artifact_the_checker_verifies() throws Exception {
         try (Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
-            var target = new AgentSubject(model(RetryPolicy.none()), BuiltinTools.all(new UnsandboxedSandbox()),
-                    new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 4);
-            var evalCase = Case.of("write", "complex", "write hello into out/hello.txt",
+            var target = new AgentSubject(
+                    model(RetryPolicy.none()),
+                    BuiltinTools.all(new UnsandboxedSandbox()),
+                    new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null),
+                    4);
+            var evalCase = Case.of(
+                    "write",
+                    "complex",
+                    "write hello into out/hello.txt",
                     Check.of("file_contains", Json.parse("{\"path\": \"out/hello.txt\", \"contains\": \"hello\"}")));
-            var run = new Engine(store, CheckerRegistry.builtins()).run(new RunPlan(
-                    new Suite("anthropic", "v1", List.of(evalCase), Map.of(), List.of()), target,
-                    RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
+            var run = new Engine(store, CheckerRegistry.builtins())
+                    .run(
+                            new RunPlan(
+                                    new Suite("anthropic", "v1", List.of(evalCase), Map.of(), List.of()),
+                                    target,
+                                    RunConfig.defaults(temp.resolve("work"))),
+                            RunListener.NONE);
 
             Item item = RunReport.load(store, run.runId()).items().get(0);
             assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
-            assertThat(item.toolCalls()).singleElement().satisfies(call -> assertThat(call.ok()).isTrue());
+            assertThat(item.toolCalls())
+                    .singleElement()
+                    .satisfies(call -> assertThat(call.ok()).isTrue());
             assertThat(item.finalAnswer()).isEqualTo("done");
         }
         JsonNode second = server.requests().get(1);
@@ -144,7 +166,8 @@ class AnthropicChatModelTest {
         assertThat(toolUse.at("/input/path").asText()).isEqualTo("out/hello.txt");
         assertThat(second.at("/messages/2/role").asText()).isEqualTo("user");
         assertThat(toolResult.path("type").asText()).isEqualTo("tool_result");
-        assertThat(toolResult.path("tool_use_id").asText()).isEqualTo(toolUse.path("id").asText());
+        assertThat(toolResult.path("tool_use_id").asText())
+                .isEqualTo(toolUse.path("id").asText());
     }
 
     @Test
@@ -165,7 +188,9 @@ class AnthropicChatModelTest {
         assertThatThrownBy(() -> model(quickRetries(3)).complete(ask("capital of France?")))
                 .isInstanceOfSatisfying(AssayException.class, e -> {
                     assertThat(e.problem().type()).isEqualTo("target.http_error");
-                    assertThat(e.problem().details()).containsEntry("attempts", 3).containsEntry("status", 500);
+                    assertThat(e.problem().details())
+                            .containsEntry("attempts", 3)
+                            .containsEntry("status", 500);
                 });
         assertThat(server.requests()).hasSize(3);
     }
@@ -175,7 +200,8 @@ class AnthropicChatModelTest {
         server.inject(failure(400));
 
         assertThatThrownBy(() -> model(quickRetries(3)).complete(ask("capital of France?")))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("attempts", 1));
         assertThat(server.requests()).hasSize(1);
     }
@@ -185,7 +211,8 @@ class AnthropicChatModelTest {
         server.inject(new Reply.Malformed());
 
         assertThatThrownBy(() -> model(RetryPolicy.none()).complete(ask("capital of France?")))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("target.malformed_response"));
     }
 

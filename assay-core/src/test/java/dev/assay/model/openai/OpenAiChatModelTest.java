@@ -1,11 +1,5 @@
 package dev.assay.model.openai;
 
-import dev.assay.model.ChatMessage;
-import dev.assay.model.ModelRequest;
-import dev.assay.model.ModelResponse;
-import dev.assay.model.RetryPolicy;
-import dev.assay.model.ToolCallRequest;
-import dev.assay.tools.ToolSpec;
 import static dev.assay.testing.ScriptedOpenAiServer.calls;
 import static dev.assay.testing.ScriptedOpenAiServer.failure;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
@@ -14,12 +8,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.AssayException;
 import dev.assay.Json;
-import dev.assay.model.openai.OpenAiChatModel;
-import dev.assay.model.openai.OpenAiSettings;
+import dev.assay.model.ChatMessage;
+import dev.assay.model.ModelRequest;
+import dev.assay.model.ModelResponse;
+import dev.assay.model.RetryPolicy;
+import dev.assay.model.ToolCallRequest;
 import dev.assay.testing.CutStreamServer;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
+import dev.assay.tools.ToolSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -28,8 +26,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class OpenAiChatModelTest {
-    private static final RetryPolicy FAST_RETRY = new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(200),
-            Duration.ofSeconds(5));
+    private static final RetryPolicy FAST_RETRY =
+            new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(200), Duration.ofSeconds(5));
     private ScriptedOpenAiServer server;
     private final List<String> log = new CopyOnWriteArrayList<>();
 
@@ -41,8 +39,9 @@ class OpenAiChatModelTest {
     }
 
     private OpenAiChatModel model(boolean stream) {
-        return new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "sk-test", stream,
-                Duration.ofSeconds(5), FAST_RETRY), log::add);
+        return new OpenAiChatModel(
+                new OpenAiSettings("scripted", server.baseUrl(), "sk-test", stream, Duration.ofSeconds(5), FAST_RETRY),
+                log::add);
     }
 
     private static ModelRequest ask(String prompt) {
@@ -69,8 +68,8 @@ class OpenAiChatModelTest {
 
     @Test
     void native_tool_calls_are_parsed_in_both_modes() throws Exception {
-        server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(
-                calls(Call.of("write_file", "{\"path\": \"a.txt\", \"content\": \"x\"}"))));
+        server = ScriptedOpenAiServer.start(
+                ScriptedOpenAiServer.always(calls(Call.of("write_file", "{\"path\": \"a.txt\", \"content\": \"x\"}"))));
         for (boolean stream : new boolean[] {false, true}) {
             ModelResponse response = model(stream).complete(ask("write"));
             assertThat(response.toolCalls()).singleElement().satisfies(call -> {
@@ -84,18 +83,26 @@ class OpenAiChatModelTest {
     @Test
     void tools_and_tool_results_are_sent_in_the_openai_shape() throws Exception {
         server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text("done")));
-        var request = new ModelRequest(List.of(
-                ChatMessage.user("go"),
-                ChatMessage.assistant("", List.of(new ToolCallRequest("call_1", "read_file",
-                        Json.parse("{\"path\": \"a\"}")))),
-                ChatMessage.tool("call_1", "contents")),
-                List.of(new ToolSpec("read_file", "Reads a file.", Json.parse(
-                        "{\"type\": \"object\", \"properties\": {\"path\": {\"type\": \"string\"}}}"))),
-                null, null, null, Duration.ofSeconds(5));
+        var request = new ModelRequest(
+                List.of(
+                        ChatMessage.user("go"),
+                        ChatMessage.assistant(
+                                "",
+                                List.of(new ToolCallRequest("call_1", "read_file", Json.parse("{\"path\": \"a\"}")))),
+                        ChatMessage.tool("call_1", "contents")),
+                List.of(new ToolSpec(
+                        "read_file",
+                        "Reads a file.",
+                        Json.parse("{\"type\": \"object\", \"properties\": {\"path\": {\"type\": \"string\"}}}"))),
+                null,
+                null,
+                null,
+                Duration.ofSeconds(5));
         model(false).complete(request);
         var body = server.requests().get(0);
         assertThat(body.at("/tools/0/function/name").asText()).isEqualTo("read_file");
-        assertThat(body.at("/tools/0/function/parameters/properties/path/type").asText()).isEqualTo("string");
+        assertThat(body.at("/tools/0/function/parameters/properties/path/type").asText())
+                .isEqualTo("string");
         assertThat(body.at("/messages/1/tool_calls/0/id").asText()).isEqualTo("call_1");
         assertThat(body.at("/messages/2/role").asText()).isEqualTo("tool");
         assertThat(body.at("/messages/2/tool_call_id").asText()).isEqualTo("call_1");
@@ -113,11 +120,10 @@ class OpenAiChatModelTest {
     @Test
     void server_errors_are_retried_then_reported_with_the_attempt_count() {
         server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(failure(500)));
-        assertThatThrownBy(() -> model(false).complete(ask("q")))
-                .isInstanceOfSatisfying(AssayException.class, e -> {
-                    assertThat(e.problem().type()).isEqualTo("target.http_error");
-                    assertThat(e.problem().details()).containsEntry("attempts", 3).containsEntry("status", 500);
-                });
+        assertThatThrownBy(() -> model(false).complete(ask("q"))).isInstanceOfSatisfying(AssayException.class, e -> {
+            assertThat(e.problem().type()).isEqualTo("target.http_error");
+            assertThat(e.problem().details()).containsEntry("attempts", 3).containsEntry("status", 500);
+        });
         assertThat(server.requests()).hasSize(3);
     }
 
@@ -125,7 +131,8 @@ class OpenAiChatModelTest {
     void client_errors_are_not_retried() {
         server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(failure(400)));
         assertThatThrownBy(() -> model(false).complete(ask("q")))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("attempts", 1));
         assertThat(server.requests()).hasSize(1);
     }
@@ -134,33 +141,34 @@ class OpenAiChatModelTest {
     void malformed_json_is_retried_then_reported() throws Exception {
         server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(new Reply.Malformed()));
         assertThatThrownBy(() -> model(false).complete(ask("q")))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("target.malformed_response"));
     }
 
     @Test
     void a_slow_server_times_out_within_the_request_deadline() {
         server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(new Reply.Delayed(3_000, text("late"))));
-        var request = new ModelRequest(List.of(ChatMessage.user("q")), List.of(), null, null, null,
-                Duration.ofMillis(300));
+        var request =
+                new ModelRequest(List.of(ChatMessage.user("q")), List.of(), null, null, null, Duration.ofMillis(300));
         long start = System.nanoTime();
         assertThatThrownBy(() -> model(false).complete(request))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isIn("target.timeout", "target.connection"));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
     }
 
     @Test
     void a_stream_closed_before_its_finish_is_retried_then_a_plain_truncated_error() {
-        server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(
-                new Reply.Truncated(new Reply.Answer("an answer cut in two", List.of()))));
+        server = ScriptedOpenAiServer.start(
+                ScriptedOpenAiServer.always(new Reply.Truncated(new Reply.Answer("an answer cut in two", List.of()))));
 
-        assertThatThrownBy(() -> model(true).complete(ask("q")))
-                .isInstanceOfSatisfying(AssayException.class, e -> {
-                    assertThat(e.problem().type()).isEqualTo("target.truncated");
-                    assertThat(e.problem().message()).doesNotContain("Exception").doesNotContain("java.");
-                    assertThat(e.problem().details()).containsEntry("attempts", 3);
-                });
+        assertThatThrownBy(() -> model(true).complete(ask("q"))).isInstanceOfSatisfying(AssayException.class, e -> {
+            assertThat(e.problem().type()).isEqualTo("target.truncated");
+            assertThat(e.problem().message()).doesNotContain("Exception").doesNotContain("java.");
+            assertThat(e.problem().details()).containsEntry("attempts", 3);
+        });
         assertThat(server.requests()).hasSize(3);
     }
 
@@ -169,14 +177,14 @@ class OpenAiChatModelTest {
         String firstDelta = "data: {\"id\": \"c\", \"object\": \"chat.completion.chunk\", \"created\": 1,"
                 + " \"model\": \"m\", \"choices\": [{\"index\": 0, \"delta\": {\"content\": \"half\"}}]}\n\n";
         try (var cut = CutStreamServer.start(firstDelta)) {
-            var model = new OpenAiChatModel(new OpenAiSettings("scripted", cut.url("/v1"), "", true,
-                    Duration.ofSeconds(5), FAST_RETRY), log::add);
+            var model = new OpenAiChatModel(
+                    new OpenAiSettings("scripted", cut.url("/v1"), "", true, Duration.ofSeconds(5), FAST_RETRY),
+                    log::add);
 
-            assertThatThrownBy(() -> model.complete(ask("q")))
-                    .isInstanceOfSatisfying(AssayException.class, e -> {
-                        assertThat(e.problem().type()).isEqualTo("target.truncated");
-                        assertThat(e.problem().message()).doesNotContain("Exception");
-                    });
+            assertThatThrownBy(() -> model.complete(ask("q"))).isInstanceOfSatisfying(AssayException.class, e -> {
+                assertThat(e.problem().type()).isEqualTo("target.truncated");
+                assertThat(e.problem().message()).doesNotContain("Exception");
+            });
             assertThat(cut.requests()).isEqualTo(3);
         }
     }

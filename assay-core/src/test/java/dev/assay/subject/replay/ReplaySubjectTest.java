@@ -1,6 +1,5 @@
 package dev.assay.subject.replay;
 
-import dev.assay.report.TranscriptExport;
 import static dev.assay.testing.ScriptedOpenAiServer.calls;
 import static dev.assay.testing.ScriptedOpenAiServer.failure;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
@@ -13,12 +12,16 @@ import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.model.RetryPolicy;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunReport;
-import dev.assay.run.Engine;
+import dev.assay.report.TranscriptExport;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.run.Engine;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
@@ -29,11 +32,8 @@ import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
-import dev.assay.model.RetryPolicy;
 import dev.assay.subject.Subject;
 import dev.assay.subject.ToolMode;
-import dev.assay.model.openai.OpenAiChatModel;
-import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.tools.BuiltinTools;
@@ -52,14 +52,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Replay re-scores a recorded run: a live run against the scripted OpenAI-compatible server, its transcripts
- * exported, then replayed through the same engine and checkers, must give the same verdicts.
+ * Replay re-scores a recorded run: a live run against the scripted OpenAI-compatible server, its transcripts exported,
+ * then replayed through the same engine and checkers, must give the same verdicts.
  */
 class ReplaySubjectTest {
     private static final Pattern EVAL_DIR = Pattern.compile("eval/[0-9a-f]{32}");
 
     @TempDir
     Path temp;
+
     private Store store;
     private ScriptedOpenAiServer server;
 
@@ -74,8 +75,11 @@ class ReplaySubjectTest {
         server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.byPrompt(script, request -> {
             Matcher dir = EVAL_DIR.matcher(request.firstUserText());
             if (dir.find() && request.assistantTurns() == 0) {
-                return calls(Call.of("write_file", Json.write(Json.object().put("path", dir.group() + "/out.txt")
-                        .put("content", "half of it"))));
+                return calls(Call.of(
+                        "write_file",
+                        Json.write(Json.object()
+                                .put("path", dir.group() + "/out.txt")
+                                .put("content", "half of it"))));
             }
             return text(request.assistantTurns() > 0 ? "done" : "no script");
         }));
@@ -93,28 +97,66 @@ class ReplaySubjectTest {
                 Case.of("colour", "common", "colour of the sky?", Check.of("exact", Json.parse("\"blue\""))),
                 Case.of("list", "tool", "list the files", Check.of("tool_called", Json.parse("\"list_files\""))),
                 Case.of("broken", "logic", "broken question", Check.of("exact", Json.parse("\"x\""))),
-                new Case("needs_mcp", "tool", "", "search the docs", 1, null,
-                        List.of(Check.of("tool_called", Json.parse("\"docs@search\""))), List.of("docs@search"),
-                        List.of(), Map.of(), null, null),
-                new Case("artifact", "complex", "", "write into eval/{run_id}/out.txt", 1, null, List.of(
-                        new Check("file_exists", Json.parse("{\"path\": \"eval/{run_id}/out.txt\"}"), 1),
-                        new Check("file_contains", Json.parse("{\"path\": \"eval/{run_id}/out.txt\", "
-                                + "\"contains\": \"all of it\"}"), 1)),
-                        List.of(), List.of(), Map.of(), null, null));
+                new Case(
+                        "needs_mcp",
+                        "tool",
+                        "",
+                        "search the docs",
+                        1,
+                        null,
+                        List.of(Check.of("tool_called", Json.parse("\"docs@search\""))),
+                        List.of("docs@search"),
+                        List.of(),
+                        Map.of(),
+                        null,
+                        null),
+                new Case(
+                        "artifact",
+                        "complex",
+                        "",
+                        "write into eval/{run_id}/out.txt",
+                        1,
+                        null,
+                        List.of(
+                                new Check("file_exists", Json.parse("{\"path\": \"eval/{run_id}/out.txt\"}"), 1),
+                                new Check(
+                                        "file_contains",
+                                        Json.parse("{\"path\": \"eval/{run_id}/out.txt\", "
+                                                + "\"contains\": \"all of it\"}"),
+                                        1)),
+                        List.of(),
+                        List.of(),
+                        Map.of(),
+                        null,
+                        null));
     }
 
     private Run run(Subject target, List<Case> cases) throws InterruptedException {
         var suite = new Suite("replay-test", "v1", cases, Map.of(), List.of());
-        var config = new RunConfig(null, "", "", 4, Duration.ofSeconds(20), Weights.defaults(),
-                temp.resolve("work"), WorkspacePolicy.KEEP_ALL, null);
+        var config = new RunConfig(
+                null,
+                "",
+                "",
+                4,
+                Duration.ofSeconds(20),
+                Weights.defaults(),
+                temp.resolve("work"),
+                WorkspacePolicy.KEEP_ALL,
+                null);
         return new Engine(store, CheckerRegistry.builtins()).run(new RunPlan(suite, target, config), RunListener.NONE);
     }
 
     private Run live() throws InterruptedException {
-        var model = new OpenAiChatModel(new OpenAiSettings("scripted", server.baseUrl(), "", false,
-                Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
-        return run(new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()),
-                new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 8), cases());
+        var model = new OpenAiChatModel(
+                new OpenAiSettings("scripted", server.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
+                line -> {});
+        return run(
+                new AgentSubject(
+                        model,
+                        BuiltinTools.all(new UnsandboxedSandbox()),
+                        new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null),
+                        8),
+                cases());
     }
 
     private Path export(Run run) throws Exception {
@@ -138,8 +180,10 @@ class ReplaySubjectTest {
 
         var liveItems = items(live);
         var replayItems = items(replayed);
-        assertThat(liveItems.values()).extracting(Item::status).contains(ItemStatus.PASSED, ItemStatus.FAILED,
-                ItemStatus.PARTIAL, ItemStatus.ERROR, ItemStatus.SKIPPED);
+        assertThat(liveItems.values())
+                .extracting(Item::status)
+                .contains(
+                        ItemStatus.PASSED, ItemStatus.FAILED, ItemStatus.PARTIAL, ItemStatus.ERROR, ItemStatus.SKIPPED);
         liveItems.forEach((caseId, item) -> {
             assertThat(replayItems.get(caseId).status()).as(caseId).isEqualTo(item.status());
             assertThat(replayItems.get(caseId).score()).as(caseId).isEqualTo(item.score());
@@ -152,8 +196,8 @@ class ReplaySubjectTest {
     void a_workspace_link_to_a_file_outside_is_not_exported() throws Exception {
         Run live = live();
         Path secret = Files.writeString(temp.resolve("secret.txt"), "host secret");
-        Path workspace = Engine.caseDirectory(temp.resolve("work"), live.runId(), items(live).get("artifact").seq(),
-                "artifact");
+        Path workspace = Engine.caseDirectory(
+                temp.resolve("work"), live.runId(), items(live).get("artifact").seq(), "artifact");
         Files.createSymbolicLink(workspace.resolve("leak.txt"), secret);
 
         String exported = Files.readString(export(live));
@@ -181,9 +225,17 @@ class ReplaySubjectTest {
     @Test
     void a_case_missing_from_the_recording_is_skipped_with_the_reason() throws Exception {
         Path file = temp.resolve("one.jsonl");
-        Files.writeString(file, Json.write(new Recording.Recorded("capital", "", new dev.assay.transcript.Transcript(
-                List.of(new dev.assay.transcript.TranscriptEvent.FinalAnswer(java.time.Instant.now(), "Paris"))),
-                Map.of()).toJson()) + "\n");
+        Files.writeString(
+                file,
+                Json.write(new Recording.Recorded(
+                                        "capital",
+                                        "",
+                                        new dev.assay.transcript.Transcript(
+                                                List.of(new dev.assay.transcript.TranscriptEvent.FinalAnswer(
+                                                        java.time.Instant.now(), "Paris"))),
+                                        Map.of())
+                                .toJson())
+                        + "\n");
 
         var items = items(run(new ReplaySubject(Recording.read(file)), cases().subList(0, 2)));
 
@@ -210,7 +262,9 @@ class ReplaySubjectTest {
         Path file = temp.resolve("twice.jsonl");
         Files.writeString(file, line + line);
 
-        assertThatThrownBy(() -> Recording.read(file)).isInstanceOfSatisfying(AssayException.class,
-                e -> assertThat(e.problem().type()).isEqualTo("replay.duplicate_case"));
+        assertThatThrownBy(() -> Recording.read(file))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("replay.duplicate_case"));
     }
 }

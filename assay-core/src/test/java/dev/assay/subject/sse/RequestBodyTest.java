@@ -20,24 +20,37 @@ class RequestBodyTest {
 
     @Test
     void a_string_that_is_one_placeholder_takes_the_values_json_type() {
-        JsonNode filled = RequestBody.fill(Json.parse("{\"tools\": \"{{tool_names}}\", \"cfg\": "
-                + "\"{{config_overrides}}\"}"), VALUES);
+        JsonNode filled = RequestBody.fill(
+                Json.parse("{\"tools\": \"{{tool_names}}\", \"cfg\": " + "\"{{config_overrides}}\"}"), VALUES);
 
         assertThat(filled).isEqualTo(Json.parse("{\"tools\": [\"read_file\"], \"cfg\": {\"max_rounds\": 3}}"));
     }
 
     @Test
     void placeholders_inside_longer_strings_are_replaced_by_text_and_unknown_ones_stay() {
-        JsonNode filled = RequestBody.fill(Json.parse("{\"messages\": [{\"content\": \"Q: {{prompt}} {{nope}}\"}]}"),
-                VALUES);
+        JsonNode filled =
+                RequestBody.fill(Json.parse("{\"messages\": [{\"content\": \"Q: {{prompt}} {{nope}}\"}]}"), VALUES);
 
         assertThat(filled.at("/messages/0/content").asText()).isEqualTo("Q: say \"hi\" {{nope}}");
     }
 
     @Test
     void a_call_fills_the_reference_body_with_its_values_and_the_settings_own() {
-        var settings = new SseAgentSettings(URI.create("http://127.0.0.1:9/wunder"), null, "qwen", "zh-CN",
-                List.of("read_file"), null, null, null, null, false, null, null, null, 1);
+        var settings = new SseAgentSettings(
+                URI.create("http://127.0.0.1:9/wunder"),
+                null,
+                "qwen",
+                "zh-CN",
+                List.of("read_file"),
+                null,
+                null,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null,
+                1);
 
         JsonNode body = RequestBody.of(settings, new RequestBody.Call("你好", "eval_session_d1", "", "r1", "", "", ""));
 
@@ -50,14 +63,16 @@ class RequestBodyTest {
     @Test
     void an_unknown_mapping_key_is_a_configuration_error() {
         assertThatThrownBy(() -> new EventMapping(Map.of("finale", "done"), Map.of()))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("config.invalid_agent_mapping"));
     }
 
     @Test
     void a_mapping_path_must_be_a_json_pointer() {
         assertThatThrownBy(() -> new EventMapping(Map.of(), Map.of("final.answer", "result.text")))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().details()).containsEntry("key", "final.answer"));
     }
 }

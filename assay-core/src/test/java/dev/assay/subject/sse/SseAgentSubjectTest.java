@@ -16,19 +16,19 @@ import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.model.RetryPolicy;
 import dev.assay.report.RunReport;
-import dev.assay.run.Engine;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.run.Engine;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
-import dev.assay.result.RunStatus;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
-import dev.assay.model.RetryPolicy;
 import dev.assay.testing.CutStreamServer;
 import dev.assay.testing.ScriptedSseAgent;
 import dev.assay.testing.ScriptedSseAgent.Reply;
@@ -46,12 +46,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The SSE agent target end to end: a wunder-style agent service on loopback, the real engine, the real checkers and
- * a SQLite store.
+ * The SSE agent target end to end: a wunder-style agent service on loopback, the real engine, the real checkers and a
+ * SQLite store.
  */
 class SseAgentSubjectTest {
     @TempDir
     Path temp;
+
     private Store store;
     private ScriptedSseAgent agent;
     private final Map<String, Reply> script = new LinkedHashMap<>();
@@ -59,8 +60,8 @@ class SseAgentSubjectTest {
     @BeforeEach
     void start() {
         store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"));
-        agent = ScriptedSseAgent.start(ScriptedSseAgent.byPrompt(script,
-                events(event("final", "{\"answer\": \"no script\"}"))));
+        agent = ScriptedSseAgent.start(
+                ScriptedSseAgent.byPrompt(script, events(event("final", "{\"answer\": \"no script\"}"))));
     }
 
     @AfterEach
@@ -74,10 +75,21 @@ class SseAgentSubjectTest {
     }
 
     private static SseAgentSettings settings(ScriptedSseAgent service) {
-        return new SseAgentSettings(URI.create(service.url()), null, "qwen-test", "zh-CN", List.of(), null,
-                (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse("{\"max_rounds\": 4}"), null, null, true,
-                null, Duration.ofSeconds(5), new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50),
-                Duration.ofSeconds(2)), 8);
+        return new SseAgentSettings(
+                URI.create(service.url()),
+                null,
+                "qwen-test",
+                "zh-CN",
+                List.of(),
+                null,
+                (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse("{\"max_rounds\": 4}"),
+                null,
+                null,
+                true,
+                null,
+                Duration.ofSeconds(5),
+                new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofSeconds(2)),
+                8);
     }
 
     private RunHandle start(SseAgentSettings settings, Map<String, String> env, Duration timeout, Case... cases)
@@ -85,8 +97,8 @@ class SseAgentSubjectTest {
         var target = SseAgentSubject.open(settings, env::get);
         var suite = new Suite("sse-test", "v1", List.of(cases), Map.of(), List.of());
         var config = RunConfig.defaults(temp.resolve("shared")).withDefaultTimeout(timeout);
-        return new Engine(store, CheckerRegistry.builtins()).start(new RunPlan(suite, target, config),
-                RunListener.NONE);
+        return new Engine(store, CheckerRegistry.builtins())
+                .start(new RunPlan(suite, target, config), RunListener.NONE);
     }
 
     private Map<String, Item> run(Case... cases) throws InterruptedException {
@@ -109,16 +121,32 @@ class SseAgentSubjectTest {
 
     @Test
     void tool_call_events_are_canonicalised_and_judged_by_the_tool_checkers() throws Exception {
-        script.put("read alpha", events(
-                event("progress", "{\"stage\": \"start\"}"),
-                event("tool_call", "{\"tool\": \"读取文件\", \"args\": {\"path\": \"fixtures/alpha.txt\"}}"),
-                event("tool_result", "{\"tool\": \"读取文件\", \"ok\": true, \"data\": \"alpha beta gamma\"}"),
-                event("llm_output", "{\"content\": \"It says alpha beta gamma.\", \"usage\": "
-                        + "{\"input_tokens\": 12, \"output_tokens\": 5}}"),
-                event("final", "{\"answer\": \"alpha beta gamma\", \"stop_reason\": \"model_response\"}")));
-        var check = new Case("read", "tool", "", "read alpha", 1, null,
-                List.of(Check.of("tool_args", Json.parse("{\"tool\": \"read_file\", \"args\": {\"path\": "
-                        + "\"fixtures/alpha.txt\"}}"))), List.of(), List.of(), Map.of(), null, null);
+        script.put(
+                "read alpha",
+                events(
+                        event("progress", "{\"stage\": \"start\"}"),
+                        event("tool_call", "{\"tool\": \"读取文件\", \"args\": {\"path\": \"fixtures/alpha.txt\"}}"),
+                        event("tool_result", "{\"tool\": \"读取文件\", \"ok\": true, \"data\": \"alpha beta gamma\"}"),
+                        event(
+                                "llm_output",
+                                "{\"content\": \"It says alpha beta gamma.\", \"usage\": "
+                                        + "{\"input_tokens\": 12, \"output_tokens\": 5}}"),
+                        event("final", "{\"answer\": \"alpha beta gamma\", \"stop_reason\": \"model_response\"}")));
+        var check = new Case(
+                "read",
+                "tool",
+                "",
+                "read alpha",
+                1,
+                null,
+                List.of(Check.of(
+                        "tool_args",
+                        Json.parse("{\"tool\": \"read_file\", \"args\": {\"path\": " + "\"fixtures/alpha.txt\"}}"))),
+                List.of(),
+                List.of(),
+                Map.of(),
+                null,
+                null);
 
         Item item = run(check).get("read");
 
@@ -128,7 +156,8 @@ class SseAgentSubjectTest {
             assertThat(call.ok()).isTrue();
         });
         Transcript transcript = transcript(item);
-        assertThat(transcript.toolCalls()).singleElement()
+        assertThat(transcript.toolCalls())
+                .singleElement()
                 .satisfies(call -> assertThat(call.rawName()).isEqualTo("读取文件"));
         assertThat(transcript.usage().inputTokens()).isEqualTo(12);
         assertThat(item.finalAnswer()).isEqualTo("alpha beta gamma");
@@ -136,13 +165,16 @@ class SseAgentSubjectTest {
 
     @Test
     void the_final_answer_comes_from_the_final_event_and_is_judged() throws Exception {
-        script.put("capital", events(
-                event("llm_output_delta", "{\"delta\": \"The answer\"}"),
-                event("llm_output", "{\"content\": \"The answer is Paris.\"}"),
-                multilineEvent("final", "{\"answer\": \"Paris\"}")));
+        script.put(
+                "capital",
+                events(
+                        event("llm_output_delta", "{\"delta\": \"The answer\"}"),
+                        event("llm_output", "{\"content\": \"The answer is Paris.\"}"),
+                        multilineEvent("final", "{\"answer\": \"Paris\"}")));
         script.put("colour", events(event("final", "{\"answer\": \"red\"}")));
 
-        var items = run(evalCase("capital", "common", "capital of France?", "exact", "\"Paris\""),
+        var items = run(
+                evalCase("capital", "common", "capital of France?", "exact", "\"Paris\""),
                 evalCase("colour", "common", "colour of the sky?", "exact", "\"blue\""));
 
         assertThat(items.get("capital").status()).isEqualTo(ItemStatus.PASSED);
@@ -151,25 +183,35 @@ class SseAgentSubjectTest {
 
     @Test
     void streamed_deltas_without_a_final_event_become_the_answer() throws Exception {
-        script.put("spell", events(
-                event("llm_output_delta", "{\"delta\": \"ban\"}"),
-                event("llm_output_delta", "{\"delta\": \"ana\"}")));
+        script.put(
+                "spell",
+                events(
+                        event("llm_output_delta", "{\"delta\": \"ban\"}"),
+                        event("llm_output_delta", "{\"delta\": \"ana\"}")));
 
-        Item item = run(evalCase("spell", "common", "spell banana", "exact", "\"banana\"")).get("spell");
+        Item item = run(evalCase("spell", "common", "spell banana", "exact", "\"banana\""))
+                .get("spell");
 
         assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
     }
 
     @Test
     void an_agent_writing_into_the_shared_workspace_is_judged_by_the_file_checkers() throws Exception {
-        script.put("write report", events(
-                event("tool_call", "{\"tool\": \"write_file\", \"args\": {\"path\": \"outputs/report.txt\"}}"),
-                writeFile("outputs/report.txt", "quarterly report: revenue up\n"),
-                event("tool_result", "{\"tool\": \"write_file\", \"ok\": true, \"data\": \"written\"}"),
-                event("final", "{\"answer\": \"done\"}")));
+        script.put(
+                "write report",
+                events(
+                        event("tool_call", "{\"tool\": \"write_file\", \"args\": {\"path\": \"outputs/report.txt\"}}"),
+                        writeFile("outputs/report.txt", "quarterly report: revenue up\n"),
+                        event("tool_result", "{\"tool\": \"write_file\", \"ok\": true, \"data\": \"written\"}"),
+                        event("final", "{\"answer\": \"done\"}")));
 
-        Item item = run(evalCase("report", "complex", "write report", "file_contains",
-                "{\"path\": \"outputs/report.txt\", \"contains\": \"revenue up\"}")).get("report");
+        Item item = run(evalCase(
+                        "report",
+                        "complex",
+                        "write report",
+                        "file_contains",
+                        "{\"path\": \"outputs/report.txt\", \"contains\": \"revenue up\"}"))
+                .get("report");
 
         assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
         assertThat(agent.requests().get(0).body().path("workspace").asText())
@@ -177,8 +219,8 @@ class SseAgentSubjectTest {
     }
 
     /**
-     * docs/checkers.md, difference G1: a service that works in the shared workspace finds the suite's fixtures there before
-     * it answers (the reference's own {@code eval/{run_id}/fixtures}), and the file checkers read what it wrote.
+     * docs/checkers.md, difference G1: a service that works in the shared workspace finds the suite's fixtures there
+     * before it answers (the reference's own {@code eval/{run_id}/fixtures}), and the file checkers read what it wrote.
      */
     @Test
     void the_fixtures_are_seeded_into_the_shared_workspace_the_service_is_given() throws Exception {
@@ -192,19 +234,43 @@ class SseAgentSubjectTest {
             } catch (java.io.IOException e) {
                 seeded = "missing: " + e;
             }
-            return events(writeFile("eval/" + runId + "/outputs/complex_summary.txt", seeded),
+            return events(
+                    writeFile("eval/" + runId + "/outputs/complex_summary.txt", seeded),
                     event("final", Json.object().put("answer", seeded).toString()));
         })) {
-            var summary = new Case("complex_summary", "complex", "", "Summarise eval/{run_id}/fixtures/alpha.txt", 1,
-                    null, List.of(Check.of("file_contains", Json.parse("{\"path\": "
-                    + "\"eval/{run_id}/outputs/complex_summary.txt\", \"contains\": \"beta\"}")),
-                    Check.of("contains", Json.parse("\"alpha beta gamma\""))), List.of(), List.of(), Map.of(), null,
+            var summary = new Case(
+                    "complex_summary",
+                    "complex",
+                    "",
+                    "Summarise eval/{run_id}/fixtures/alpha.txt",
+                    1,
+                    null,
+                    List.of(
+                            Check.of(
+                                    "file_contains",
+                                    Json.parse(
+                                            "{\"path\": "
+                                                    + "\"eval/{run_id}/outputs/complex_summary.txt\", \"contains\": \"beta\"}")),
+                            Check.of("contains", Json.parse("\"alpha beta gamma\""))),
+                    List.of(),
+                    List.of(),
+                    Map.of(),
+                    null,
                     null);
-            var suite = new Suite("reference-shape", "v1", List.of(summary),
-                    Map.of("eval/{run_id}/fixtures/alpha.txt", "alpha beta gamma\n"), List.of());
+            var suite = new Suite(
+                    "reference-shape",
+                    "v1",
+                    List.of(summary),
+                    Map.of("eval/{run_id}/fixtures/alpha.txt", "alpha beta gamma\n"),
+                    List.of());
             var config = RunConfig.defaults(temp.resolve("shared")).withRunId(runId);
-            Run run = new Engine(store, CheckerRegistry.builtins()).start(new RunPlan(suite,
-                    SseAgentSubject.open(settings(service), Map.<String, String>of()::get), config), RunListener.NONE)
+            Run run = new Engine(store, CheckerRegistry.builtins())
+                    .start(
+                            new RunPlan(
+                                    suite,
+                                    SseAgentSubject.open(settings(service), Map.<String, String>of()::get),
+                                    config),
+                            RunListener.NONE)
                     .await();
 
             Item item = items(run).get("complex_summary");
@@ -215,29 +281,41 @@ class SseAgentSubjectTest {
 
     @Test
     void files_returned_in_the_final_event_are_written_into_the_case_workspace() throws Exception {
-        script.put("make json", events(event("final",
-                "{\"answer\": \"ok\", \"files\": {\"out/data.json\": \"{\\\"name\\\": \\\"assay\\\"}\"}}")));
+        script.put(
+                "make json",
+                events(event(
+                        "final",
+                        "{\"answer\": \"ok\", \"files\": {\"out/data.json\": \"{\\\"name\\\": \\\"assay\\\"}\"}}")));
 
-        Item item = run(evalCase("json", "complex", "make json", "json_contains",
-                "{\"path\": \"out/data.json\", \"required\": {\"name\": \"assay\"}}")).get("json");
+        Item item = run(evalCase(
+                        "json",
+                        "complex",
+                        "make json",
+                        "json_contains",
+                        "{\"path\": \"out/data.json\", \"required\": {\"name\": \"assay\"}}"))
+                .get("json");
 
         assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
     }
 
     @Test
-    void an_error_event_mid_stream_makes_the_item_an_error_with_its_code_and_keeps_earlier_events()
-            throws Exception {
-        script.put("fail", events(
-                event("tool_call", "{\"tool\": \"list\", \"args\": {\"path\": \".\"}}"),
-                event("error", "{\"code\": \"LLM_UNAVAILABLE\", \"message\": \"model down\"}"),
-                event("final", "{\"answer\": \"never read\"}")));
+    void an_error_event_mid_stream_makes_the_item_an_error_with_its_code_and_keeps_earlier_events() throws Exception {
+        script.put(
+                "fail",
+                events(
+                        event("tool_call", "{\"tool\": \"list\", \"args\": {\"path\": \".\"}}"),
+                        event("error", "{\"code\": \"LLM_UNAVAILABLE\", \"message\": \"model down\"}"),
+                        event("final", "{\"answer\": \"never read\"}")));
 
-        Item item = run(evalCase("fail", "common", "fail please", "exact", "\"x\"")).get("fail");
+        Item item =
+                run(evalCase("fail", "common", "fail please", "exact", "\"x\"")).get("fail");
 
         assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
         assertThat(item.error().type()).isEqualTo("target.agent_error");
         assertThat(item.error().details()).containsEntry("code", "LLM_UNAVAILABLE");
-        assertThat(item.toolCalls()).singleElement().satisfies(call -> assertThat(call.name()).isEqualTo("list_files"));
+        assertThat(item.toolCalls())
+                .singleElement()
+                .satisfies(call -> assertThat(call.name()).isEqualTo("list_files"));
         assertThat(transcript(item).events()).noneMatch(TranscriptEvent.FinalAnswer.class::isInstance);
     }
 
@@ -245,7 +323,8 @@ class SseAgentSubjectTest {
     void an_event_whose_data_is_not_json_makes_the_item_an_error() throws Exception {
         script.put("garbled", events(new ScriptedSseAgent.Step.Raw("event: final\ndata: {not json\n\n")));
 
-        Item item = run(evalCase("garbled", "common", "garbled answer", "exact", "\"x\"")).get("garbled");
+        Item item = run(evalCase("garbled", "common", "garbled answer", "exact", "\"x\""))
+                .get("garbled");
 
         assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
         assertThat(item.error().type()).isEqualTo("target.malformed_event");
@@ -254,11 +333,29 @@ class SseAgentSubjectTest {
     @Test
     void a_stream_whose_connection_breaks_is_a_truncated_error_in_plain_words() throws Exception {
         try (var cut = CutStreamServer.start("event: llm_output_delta\ndata: {\"delta\": \"half an ans\"}\n\n")) {
-            var settings = new SseAgentSettings(URI.create(cut.url("/wunder")), null, "qwen-test", "zh-CN", List.of(),
-                    null, null, null, null, true, null, Duration.ofSeconds(5), settings().retry(), 8);
+            var settings = new SseAgentSettings(
+                    URI.create(cut.url("/wunder")),
+                    null,
+                    "qwen-test",
+                    "zh-CN",
+                    List.of(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    true,
+                    null,
+                    Duration.ofSeconds(5),
+                    settings().retry(),
+                    8);
 
-            Item item = items(start(settings, Map.of(), Duration.ofSeconds(10),
-                    evalCase("cut", "common", "cut answer", "exact", "\"x\"")).await()).get("cut");
+            Item item = items(start(
+                                    settings,
+                                    Map.of(),
+                                    Duration.ofSeconds(10),
+                                    evalCase("cut", "common", "cut answer", "exact", "\"x\""))
+                            .await())
+                    .get("cut");
 
             assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
             assertThat(item.error().type()).isEqualTo("target.truncated");
@@ -268,12 +365,20 @@ class SseAgentSubjectTest {
 
     @Test
     void a_stream_slower_than_the_case_deadline_times_out_and_is_closed() throws Exception {
-        script.put("slow", events(event("llm_output_delta", "{\"delta\": \"thinking\"}"), pause(10_000),
-                event("final", "{\"answer\": \"late\"}")));
+        script.put(
+                "slow",
+                events(
+                        event("llm_output_delta", "{\"delta\": \"thinking\"}"),
+                        pause(10_000),
+                        event("final", "{\"answer\": \"late\"}")));
         long started = System.nanoTime();
 
-        Run run = start(settings(), Map.of(), Duration.ofMillis(700),
-                evalCase("slow", "common", "slow answer", "exact", "\"late\"")).await();
+        Run run = start(
+                        settings(),
+                        Map.of(),
+                        Duration.ofMillis(700),
+                        evalCase("slow", "common", "slow answer", "exact", "\"late\""))
+                .await();
 
         Item item = items(run).get("slow");
         assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
@@ -285,7 +390,10 @@ class SseAgentSubjectTest {
     @Test
     void cancelling_the_run_closes_an_open_stream() throws Exception {
         script.put("slow", events(pause(10_000), event("final", "{\"answer\": \"late\"}")));
-        RunHandle handle = start(settings(), Map.of(), Duration.ofSeconds(30),
+        RunHandle handle = start(
+                settings(),
+                Map.of(),
+                Duration.ofSeconds(30),
                 evalCase("slow", "common", "slow answer", "exact", "\"late\""));
         while (agent.requests().isEmpty()) {
             Thread.sleep(10);
@@ -311,7 +419,8 @@ class SseAgentSubjectTest {
         agent.inject(failure(503), new Reply.Failure(429, Map.of("Retry-After", "0")));
         script.put("capital", events(event("final", "{\"answer\": \"Paris\"}")));
 
-        Item item = run(evalCase("capital", "common", "capital of France?", "exact", "\"Paris\"")).get("capital");
+        Item item = run(evalCase("capital", "common", "capital of France?", "exact", "\"Paris\""))
+                .get("capital");
 
         assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
         assertThat(agent.requests()).hasSize(3);
@@ -330,12 +439,40 @@ class SseAgentSubjectTest {
 
     @Test
     void the_request_is_the_reference_body_with_the_credential_from_the_named_variable() throws Exception {
-        var settings = new SseAgentSettings(URI.create(agent.url()), null, "qwen-test", "", List.of("read", "写入文件"),
-                null, null, null, "AGENT_TOKEN", false, null, null, RetryPolicy.none(), 1);
+        var settings = new SseAgentSettings(
+                URI.create(agent.url()),
+                null,
+                "qwen-test",
+                "",
+                List.of("read", "写入文件"),
+                null,
+                null,
+                null,
+                "AGENT_TOKEN",
+                false,
+                null,
+                null,
+                RetryPolicy.none(),
+                1);
 
-        start(settings, Map.of("AGENT_TOKEN", "s3cret"), Duration.ofSeconds(10),
-                new Case("q", "logic", "en-US", "what is 2+2?", 1, null, List.of(Check.of("exact",
-                        Json.parse("\"4\""))), List.of(), List.of(), Map.of(), null, null)).await();
+        start(
+                        settings,
+                        Map.of("AGENT_TOKEN", "s3cret"),
+                        Duration.ofSeconds(10),
+                        new Case(
+                                "q",
+                                "logic",
+                                "en-US",
+                                "what is 2+2?",
+                                1,
+                                null,
+                                List.of(Check.of("exact", Json.parse("\"4\""))),
+                                List.of(),
+                                List.of(),
+                                Map.of(),
+                                null,
+                                null))
+                .await();
 
         var request = agent.requests().get(0);
         JsonNode body = request.body();
@@ -353,8 +490,21 @@ class SseAgentSubjectTest {
 
     @Test
     void the_snapshot_names_the_credentials_variable_but_never_holds_its_value() throws Exception {
-        var settings = new SseAgentSettings(URI.create(agent.url()), null, "", "", List.of(), null, null,
-                "X-API-Key", "AGENT_TOKEN", false, null, null, null, 1);
+        var settings = new SseAgentSettings(
+                URI.create(agent.url()),
+                null,
+                "",
+                "",
+                List.of(),
+                null,
+                null,
+                "X-API-Key",
+                "AGENT_TOKEN",
+                false,
+                null,
+                null,
+                null,
+                1);
 
         var target = SseAgentSubject.open(settings, Map.of("AGENT_TOKEN", "s3cret")::get);
 
@@ -363,57 +513,121 @@ class SseAgentSubjectTest {
 
     @Test
     void a_missing_credential_variable_stops_before_any_case() {
-        var settings = new SseAgentSettings(URI.create(agent.url()), null, "", "", List.of(), null, null, null,
-                "AGENT_TOKEN", false, null, null, null, 1);
+        var settings = new SseAgentSettings(
+                URI.create(agent.url()),
+                null,
+                "",
+                "",
+                List.of(),
+                null,
+                null,
+                null,
+                "AGENT_TOKEN",
+                false,
+                null,
+                null,
+                null,
+                1);
 
         assertThatThrownBy(() -> SseAgentSubject.open(settings, Map.<String, String>of()::get))
-                .isInstanceOfSatisfying(AssayException.class,
+                .isInstanceOfSatisfying(
+                        AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("target.missing_api_key"));
     }
 
     @Test
     void the_tool_list_is_discovered_and_canonicalised() throws Exception {
-        var settings = new SseAgentSettings(URI.create(agent.url()), null, "", "", List.of(),
-                URI.create(agent.toolsUrl()), null, null, null, false, null, null, null, 1);
+        var settings = new SseAgentSettings(
+                URI.create(agent.url()),
+                null,
+                "",
+                "",
+                List.of(),
+                URI.create(agent.toolsUrl()),
+                null,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null,
+                1);
 
         var target = SseAgentSubject.open(settings, Map.<String, String>of()::get);
 
         assertThat(target.toolNames()).containsExactlyInAnyOrder("read_file", "write_file", "docs@search");
     }
 
-    /** docs/checkers.md, difference T4: the reference keeps a string argument as a string, so its subset match fails. */
+    /**
+     * docs/checkers.md, difference T4: the reference keeps a string argument as a string, so its subset match fails.
+     */
     @Test
     void arguments_sent_as_a_json_string_are_judged_as_the_object_they_encode() throws Exception {
-        script.put("save s", events(
-                event("tool_call", "{\"tool\": \"write_file\", \"args\": \"{\\\"path\\\": \\\"s.txt\\\"}\"}"),
-                event("final", "{\"answer\": \"saved\"}")));
+        script.put(
+                "save s",
+                events(
+                        event("tool_call", "{\"tool\": \"write_file\", \"args\": \"{\\\"path\\\": \\\"s.txt\\\"}\"}"),
+                        event("final", "{\"answer\": \"saved\"}")));
 
-        Item item = run(evalCase("save", "tool", "save s", "tool_args",
-                "{\"tool\": \"write_file\", \"required\": {\"path\": \"s.txt\"}}")).get("save");
+        Item item = run(evalCase(
+                        "save",
+                        "tool",
+                        "save s",
+                        "tool_args",
+                        "{\"tool\": \"write_file\", \"required\": {\"path\": \"s.txt\"}}"))
+                .get("save");
 
         assertThat(item.status()).as(item.checkerDetail().toString()).isEqualTo(ItemStatus.PASSED);
     }
 
     /**
-     * docs/checkers.md, difference T3: Assay cannot see what a service offers, so without {@code --agent-tools} it assumes
-     * its own built-ins, and a case needing the reference's {@code apply_patch} is skipped until the tool is named.
+     * docs/checkers.md, difference T3: Assay cannot see what a service offers, so without {@code --agent-tools} it
+     * assumes its own built-ins, and a case needing the reference's {@code apply_patch} is skipped until the tool is
+     * named.
      */
     @Test
     void an_agent_service_offers_assays_built_ins_unless_its_tools_are_named() throws Exception {
         var base = settings();
-        var naming = new SseAgentSettings(base.url(), null, "", "", List.of("apply_patch", "读取文件"), null, null,
-                null, null, false, null, null, null, 1);
+        var naming = new SseAgentSettings(
+                base.url(),
+                null,
+                "",
+                "",
+                List.of("apply_patch", "读取文件"),
+                null,
+                null,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null,
+                1);
 
         assertThat(SseAgentSubject.open(base, Map.<String, String>of()::get).toolNames())
-                .containsAll(dev.assay.tools.ToolNames.BUILTIN).doesNotContain("apply_patch");
+                .containsAll(dev.assay.tools.ToolNames.BUILTIN)
+                .doesNotContain("apply_patch");
         assertThat(SseAgentSubject.open(naming, Map.<String, String>of()::get).toolNames())
                 .containsExactlyInAnyOrder("apply_patch", "read_file");
     }
 
     @Test
     void cases_needing_tools_the_agent_lacks_are_skipped() throws Exception {
-        var settings = new SseAgentSettings(URI.create(agent.url()), null, "", "", List.of("read_file"), null, null,
-                null, null, false, null, null, null, 1);
+        var settings = new SseAgentSettings(
+                URI.create(agent.url()),
+                null,
+                "",
+                "",
+                List.of("read_file"),
+                null,
+                null,
+                null,
+                null,
+                false,
+                null,
+                null,
+                null,
+                1);
         var evalCase = evalCase("exec", "tool", "run ls", "tool_called", "\"execute_command\"");
 
         Run run = start(settings, Map.of(), Duration.ofSeconds(10), evalCase).await();
@@ -424,29 +638,85 @@ class SseAgentSubjectTest {
 
     @Test
     void a_service_with_other_event_names_and_paths_is_read_through_the_mapping() throws Exception {
-        script.put("weather", events(
-                event("ToolUse", "{\"function\": {\"name\": \"bash\", \"input\": {\"command\": \"curl wttr.in\"}}}"),
-                event("Done", "{\"result\": {\"text\": \"sunny\"}}")));
-        var mapping = new EventMapping(Map.of("tool_call", "ToolUse", "final", "Done"),
-                Map.of("tool_call.tool", "/function/name", "tool_call.args", "/function/input",
-                        "final.answer", "/result/text"));
+        script.put(
+                "weather",
+                events(
+                        event(
+                                "ToolUse",
+                                "{\"function\": {\"name\": \"bash\", \"input\": {\"command\": \"curl wttr.in\"}}}"),
+                        event("Done", "{\"result\": {\"text\": \"sunny\"}}")));
+        var mapping = new EventMapping(
+                Map.of("tool_call", "ToolUse", "final", "Done"),
+                Map.of(
+                        "tool_call.tool",
+                        "/function/name",
+                        "tool_call.args",
+                        "/function/input",
+                        "final.answer",
+                        "/result/text"));
         var base = settings();
-        var settings = new SseAgentSettings(base.url(), Json.parse("{\"input\": \"{{prompt}}\", \"sid\": "
-                + "\"{{session_id}}\", \"tools\": \"{{tool_names}}\"}"), "", "", List.of(), null, null, null, null,
-                false, mapping, null, null, 1);
-        var evalCase = new Case("weather", "tool", "", "weather today", 1, null, List.of(
-                Check.of("tool_called", Json.parse("\"execute_command\"")), Check.of("exact", Json.parse("\"sunny\""))),
-                List.of(), List.of(), Map.of(), null, null);
-        var agentForForeignShape = ScriptedSseAgent.start(body -> script.get(
-                body.path("input").asText().contains("weather") ? "weather" : "none"));
+        var settings = new SseAgentSettings(
+                base.url(),
+                Json.parse(
+                        "{\"input\": \"{{prompt}}\", \"sid\": " + "\"{{session_id}}\", \"tools\": \"{{tool_names}}\"}"),
+                "",
+                "",
+                List.of(),
+                null,
+                null,
+                null,
+                null,
+                false,
+                mapping,
+                null,
+                null,
+                1);
+        var evalCase = new Case(
+                "weather",
+                "tool",
+                "",
+                "weather today",
+                1,
+                null,
+                List.of(
+                        Check.of("tool_called", Json.parse("\"execute_command\"")),
+                        Check.of("exact", Json.parse("\"sunny\""))),
+                List.of(),
+                List.of(),
+                Map.of(),
+                null,
+                null);
+        var agentForForeignShape = ScriptedSseAgent.start(
+                body -> script.get(body.path("input").asText().contains("weather") ? "weather" : "none"));
         try {
-            var foreign = new SseAgentSettings(URI.create(agentForForeignShape.url()), settings.body(), "", "",
-                    List.of(), null, null, null, null, false, mapping, null, null, 1);
+            var foreign = new SseAgentSettings(
+                    URI.create(agentForForeignShape.url()),
+                    settings.body(),
+                    "",
+                    "",
+                    List.of(),
+                    null,
+                    null,
+                    null,
+                    null,
+                    false,
+                    mapping,
+                    null,
+                    null,
+                    1);
 
-            Item item = items(start(foreign, Map.of(), Duration.ofSeconds(10), evalCase).await()).get("weather");
+            Item item = items(start(foreign, Map.of(), Duration.ofSeconds(10), evalCase)
+                            .await())
+                    .get("weather");
 
             assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
-            assertThat(agentForForeignShape.requests().get(0).body().path("tools").isArray()).isTrue();
+            assertThat(agentForForeignShape
+                            .requests()
+                            .get(0)
+                            .body()
+                            .path("tools")
+                            .isArray())
+                    .isTrue();
         } finally {
             agentForForeignShape.close();
         }

@@ -29,7 +29,8 @@ class SseParserTest {
     @Test
     void the_last_id_carries_over_to_later_events() {
         assertThat(parse("id: 7\nevent: a\ndata: 1\n\nevent: b\ndata: 2\n\n"))
-                .extracting(SseEvent::id).containsExactly("7", "7");
+                .extracting(SseEvent::id)
+                .containsExactly("7", "7");
     }
 
     @Test

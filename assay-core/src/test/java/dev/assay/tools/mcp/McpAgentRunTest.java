@@ -9,11 +9,14 @@ import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.model.RetryPolicy;
+import dev.assay.model.openai.OpenAiChatModel;
+import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.report.RunReport;
-import dev.assay.run.Engine;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.run.Engine;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
@@ -21,10 +24,7 @@ import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
-import dev.assay.model.RetryPolicy;
 import dev.assay.subject.ToolMode;
-import dev.assay.model.openai.OpenAiChatModel;
-import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
@@ -47,35 +47,55 @@ class McpAgentRunTest {
         var servers = List.<McpServerConfig>of(
                 new McpServerConfig.Stdio("calc", command.getFirst(), command.subList(1, command.size()), List.of()),
                 new McpServerConfig.Stdio("search", "/nonexistent/search-mcp", List.of(), List.of()));
-        try (var model = ScriptedOpenAiServer.start(ScriptedOpenAiServer.byPrompt(Map.of(
-                     "Echo", List.<Reply>of(calls(Call.of("calc@echo", "{\"text\": \"ping\"}")), text("ping"))),
-                     request -> text("unscripted")));
-             var toolset = McpToolset.connect(servers, Duration.ofSeconds(30), name -> null);
-             Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
-            var chat = new OpenAiChatModel(new OpenAiSettings("scripted", model.baseUrl(), "", false,
-                    Duration.ofSeconds(10), RetryPolicy.none()), line -> { });
-            var target = new AgentSubject(chat, toolset.tools(), new AgentSettings(ToolMode.NATIVE, 4, 0.0, null,
-                    null), 2);
-            var suite = new Suite("mcp", "v1", List.of(
-                    Case.of("echo", "tool", "Echo ping", Check.of("tool_args",
-                            Json.parse("{\"tool\": \"calc@echo\", \"args\": {\"text\": \"ping\"}}"))),
-                    Case.of("search", "tool", "Search the web", Check.of("tool_called",
-                            Json.parse("\"search@query\"")))), Map.of(), List.of());
+        try (var model = ScriptedOpenAiServer.start(ScriptedOpenAiServer.byPrompt(
+                        Map.of(
+                                "Echo",
+                                List.<Reply>of(calls(Call.of("calc@echo", "{\"text\": \"ping\"}")), text("ping"))),
+                        request -> text("unscripted")));
+                var toolset = McpToolset.connect(servers, Duration.ofSeconds(30), name -> null);
+                Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
+            var chat = new OpenAiChatModel(
+                    new OpenAiSettings(
+                            "scripted", model.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
+                    line -> {});
+            var target =
+                    new AgentSubject(chat, toolset.tools(), new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 2);
+            var suite = new Suite(
+                    "mcp",
+                    "v1",
+                    List.of(
+                            Case.of(
+                                    "echo",
+                                    "tool",
+                                    "Echo ping",
+                                    Check.of(
+                                            "tool_args",
+                                            Json.parse("{\"tool\": \"calc@echo\", \"args\": {\"text\": \"ping\"}}"))),
+                            Case.of(
+                                    "search",
+                                    "tool",
+                                    "Search the web",
+                                    Check.of("tool_called", Json.parse("\"search@query\"")))),
+                    Map.of(),
+                    List.of());
             var config = RunConfig.defaults(temp.resolve("work"))
                     .withSnapshot(Json.object().set("mcp", toolset.snapshot()));
-            Run run = new Engine(store, CheckerRegistry.builtins()).run(new RunPlan(suite, target, config),
-                    RunListener.NONE);
+            Run run = new Engine(store, CheckerRegistry.builtins())
+                    .run(new RunPlan(suite, target, config), RunListener.NONE);
 
             Map<String, Item> items = new java.util.HashMap<>();
             RunReport.load(store, run.runId()).items().forEach(item -> items.put(item.caseId(), item));
             assertThat(items.get("echo").status()).isEqualTo(ItemStatus.PASSED);
-            assertThat(items.get("echo").toolCalls()).singleElement()
+            assertThat(items.get("echo").toolCalls())
+                    .singleElement()
                     .satisfies(call -> assertThat(call.ok()).isTrue());
             Item skipped = items.get("search");
             assertThat(skipped.status()).isEqualTo(ItemStatus.SKIPPED);
             assertThat(McpToolset.skipReasons(run.config().path("mcp"), List.of("search@query")))
-                    .hasEntrySatisfying("search@query", reason -> assertThat(reason)
-                            .contains("'search' is unavailable", "/nonexistent/search-mcp"));
+                    .hasEntrySatisfying(
+                            "search@query",
+                            reason ->
+                                    assertThat(reason).contains("'search' is unavailable", "/nonexistent/search-mcp"));
             assertThat(run.toolSnapshot()).containsExactly("calc@add", "calc@broken", "calc@echo", "calc@env");
         }
     }

@@ -27,6 +27,7 @@ class McpToolsetTest {
     private static String noEnv(String name) {
         return null;
     }
+
     private static TestMcpServer.Http http;
 
     @TempDir
@@ -48,7 +49,10 @@ class McpToolsetTest {
     }
 
     private static Tool tool(McpToolset toolset, String name) {
-        return toolset.tools().stream().filter(tool -> tool.name().equals(name)).findFirst().orElseThrow();
+        return toolset.tools().stream()
+                .filter(tool -> tool.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     private ToolResult call(McpToolset toolset, String name, String arguments) throws InterruptedException {
@@ -59,7 +63,8 @@ class McpToolsetTest {
     void stdio_server_tools_are_offered_as_server_at_tool_with_their_input_schema() throws Exception {
         try (var toolset = McpToolset.connect(List.of(stdio("calc", List.of())), TIMEOUT, McpToolsetTest::noEnv)) {
             assertThat(toolset.unavailable()).isEmpty();
-            assertThat(toolset.tools()).extracting(Tool::name)
+            assertThat(toolset.tools())
+                    .extracting(Tool::name)
                     .containsExactly("calc@add", "calc@echo", "calc@broken", "calc@env");
             JsonNode schema = tool(toolset, "calc@add").parameters();
             assertThat(schema.path("type").asText()).isEqualTo("object");
@@ -79,20 +84,26 @@ class McpToolsetTest {
     @Test
     void stdio_server_sees_the_named_variables_and_not_the_rest_of_the_environment() throws Exception {
         var defaults = Set.of("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER");
-        String unnamed = System.getenv().keySet().stream().filter(name -> !defaults.contains(name))
-                .filter(name -> !System.getenv(name).isEmpty()).findFirst().orElse(null);
+        String unnamed = System.getenv().keySet().stream()
+                .filter(name -> !defaults.contains(name))
+                .filter(name -> !System.getenv(name).isEmpty())
+                .findFirst()
+                .orElse(null);
         Assumptions.assumeTrue(unnamed != null, "the test JVM has no environment variable to leave out");
         Function<String, String> env = Map.of("CALC_TOKEN", "t-123")::get;
         try (var toolset = McpToolset.connect(List.of(stdio("calc", List.of("CALC_TOKEN"))), TIMEOUT, env)) {
-            assertThat(call(toolset, "calc@env", "{\"name\": \"CALC_TOKEN\"}").output()).isEqualTo("t-123");
-            assertThat(call(toolset, "calc@env", "{\"name\": \"" + unnamed + "\"}").output()).isEqualTo("<unset>");
+            assertThat(call(toolset, "calc@env", "{\"name\": \"CALC_TOKEN\"}").output())
+                    .isEqualTo("t-123");
+            assertThat(call(toolset, "calc@env", "{\"name\": \"" + unnamed + "\"}")
+                            .output())
+                    .isEqualTo("<unset>");
         }
     }
 
     @Test
     void http_tool_call_returns_the_text_content() throws Exception {
-        try (var toolset = McpToolset.connect(List.of(new McpServerConfig.Http("web", http.url(), Map.of())),
-                TIMEOUT, McpToolsetTest::noEnv)) {
+        try (var toolset = McpToolset.connect(
+                List.of(new McpServerConfig.Http("web", http.url(), Map.of())), TIMEOUT, McpToolsetTest::noEnv)) {
             assertThat(toolset.tools()).extracting(Tool::name).contains("web@echo");
             ToolResult result = call(toolset, "web@echo", "{\"text\": \"hello\"}");
             assertThat(result.ok()).isTrue();
@@ -102,8 +113,8 @@ class McpToolsetTest {
 
     @Test
     void is_error_result_becomes_a_failed_tool_result() throws Exception {
-        try (var toolset = McpToolset.connect(List.of(new McpServerConfig.Http("web", http.url(), Map.of())),
-                TIMEOUT, McpToolsetTest::noEnv)) {
+        try (var toolset = McpToolset.connect(
+                List.of(new McpServerConfig.Http("web", http.url(), Map.of())), TIMEOUT, McpToolsetTest::noEnv)) {
             ToolResult result = call(toolset, "web@broken", "{}");
             assertThat(result.ok()).isFalse();
             assertThat(result.error().type()).isEqualTo("mcp.tool_error");
@@ -113,8 +124,8 @@ class McpToolsetTest {
 
     @Test
     void call_with_arguments_the_server_rejects_is_a_failed_result_not_an_exception() throws Exception {
-        try (var toolset = McpToolset.connect(List.of(new McpServerConfig.Http("web", http.url(), Map.of())),
-                TIMEOUT, McpToolsetTest::noEnv)) {
+        try (var toolset = McpToolset.connect(
+                List.of(new McpServerConfig.Http("web", http.url(), Map.of())), TIMEOUT, McpToolsetTest::noEnv)) {
             ToolResult result = call(toolset, "web@add", "{\"a\": \"two\"}");
             assertThat(result.ok()).isFalse();
         }
@@ -173,8 +184,8 @@ class McpToolsetTest {
                 {"servers": [
                   {"name": "up", "status": "available", "tools": ["up@a"]},
                   {"name": "down", "status": "unavailable", "reason": "Connection refused"}]}""");
-        Map<String, String> reasons = McpToolset.skipReasons(snapshot,
-                List.of("down@lookup", "up@b", "nowhere@x", "read_file"));
+        Map<String, String> reasons =
+                McpToolset.skipReasons(snapshot, List.of("down@lookup", "up@b", "nowhere@x", "read_file"));
         assertThat(reasons).containsOnlyKeys("down@lookup", "up@b", "nowhere@x");
         assertThat(reasons.get("down@lookup")).contains("unavailable").contains("Connection refused");
         assertThat(reasons.get("up@b")).contains("does not offer");

@@ -19,16 +19,15 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * A real MCP server built with the SDK's server side, for tests: over stdio ({@link #main}, launched as a child
- * JVM with the test class path) or over streamable HTTP on an embedded Jetty ({@link #startHttp}). Its tools:
- * {@code add} (a + b), {@code echo} (the text back), {@code broken} (always an {@code isError} result) and
- * {@code env} (the value of a named environment variable, or {@code <unset>}).
+ * A real MCP server built with the SDK's server side, for tests: over stdio ({@link #main}, launched as a child JVM
+ * with the test class path) or over streamable HTTP on an embedded Jetty ({@link #startHttp}). Its tools: {@code add}
+ * (a + b), {@code echo} (the text back), {@code broken} (always an {@code isError} result) and {@code env} (the value
+ * of a named environment variable, or {@code <unset>}).
  */
 public final class TestMcpServer {
     private static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(new ObjectMapper());
 
-    private TestMcpServer() {
-    }
+    private TestMcpServer() {}
 
     static List<SyncToolSpecification> tools() {
         return List.of(
@@ -39,27 +38,35 @@ public final class TestMcpServer {
                     return text(sum == Math.rint(sum) ? Long.toString((long) sum) : Double.toString(sum), false);
                 }),
                 tool("echo", "Returns the text.", """
-                        {"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}""",
-                        args -> text(String.valueOf(args.get("text")), false)),
+                        {"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}""", args -> text(String.valueOf(args.get("text")), false)),
                 tool("broken", "Always fails.", """
                         {"type":"object","properties":{}}""", args -> text("the backend is down", true)),
                 tool("env", "Returns an environment variable.", """
-                        {"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}""",
-                        args -> {
-                            String value = System.getenv(String.valueOf(args.get("name")));
-                            return text(value == null ? "<unset>" : value, false);
-                        }));
+                        {"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}""", args -> {
+                    String value = System.getenv(String.valueOf(args.get("name")));
+                    return text(value == null ? "<unset>" : value, false);
+                }));
     }
 
-    private static SyncToolSpecification tool(String name, String description, String schema,
-                                              java.util.function.Function<Map<String, Object>, McpSchema.CallToolResult> body) {
-        var tool = McpSchema.Tool.builder(name, MAPPER, schema).description(description).build();
-        return SyncToolSpecification.builder().tool(tool)
-                .callHandler((exchange, request) -> body.apply(request.arguments())).build();
+    private static SyncToolSpecification tool(
+            String name,
+            String description,
+            String schema,
+            java.util.function.Function<Map<String, Object>, McpSchema.CallToolResult> body) {
+        var tool = McpSchema.Tool.builder(name, MAPPER, schema)
+                .description(description)
+                .build();
+        return SyncToolSpecification.builder()
+                .tool(tool)
+                .callHandler((exchange, request) -> body.apply(request.arguments()))
+                .build();
     }
 
     private static McpSchema.CallToolResult text(String text, boolean error) {
-        return McpSchema.CallToolResult.builder().addTextContent(text).isError(error).build();
+        return McpSchema.CallToolResult.builder()
+                .addTextContent(text)
+                .isError(error)
+                .build();
     }
 
     private static McpSchema.ServerCapabilities capabilities() {
@@ -68,8 +75,11 @@ public final class TestMcpServer {
 
     /** Serves over stdin/stdout until the client closes the pipe or ends the process. */
     public static void main(String[] args) throws InterruptedException {
-        McpServer.sync(new StdioServerTransportProvider(MAPPER)).serverInfo("calc", "1.0")
-                .capabilities(capabilities()).tools(tools()).build();
+        McpServer.sync(new StdioServerTransportProvider(MAPPER))
+                .serverInfo("calc", "1.0")
+                .capabilities(capabilities())
+                .tools(tools())
+                .build();
         Thread.currentThread().join();
     }
 
@@ -112,10 +122,15 @@ public final class TestMcpServer {
     }
 
     public static Http startHttp() throws Exception {
-        var transport = HttpServletStreamableServerTransportProvider.builder().jsonMapper(MAPPER).mcpEndpoint("/mcp")
+        var transport = HttpServletStreamableServerTransportProvider.builder()
+                .jsonMapper(MAPPER)
+                .mcpEndpoint("/mcp")
                 .build();
-        McpSyncServer mcp = McpServer.sync(transport).serverInfo("calc", "1.0").capabilities(capabilities())
-                .tools(tools()).build();
+        McpSyncServer mcp = McpServer.sync(transport)
+                .serverInfo("calc", "1.0")
+                .capabilities(capabilities())
+                .tools(tools())
+                .build();
         var jetty = new Server();
         var connector = new ServerConnector(jetty);
         connector.setHost("127.0.0.1");
