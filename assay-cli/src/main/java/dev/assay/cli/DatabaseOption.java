@@ -1,8 +1,10 @@
 package dev.assay.cli;
 
+import dev.assay.run.SilentRuns;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import picocli.CommandLine.Option;
 
@@ -30,7 +32,32 @@ final class DatabaseOption implements EnvironmentFactory.NeedsEnvironment {
         return url != null ? url : Stores.defaultUrl(home());
     }
 
+    /**
+     * Opens the store and first ends the runs whose process died ({@link SilentRuns}), so every command shows them as
+     * interrupted with counts equal to their stored items. {@code ASSAY_RUN_SILENCE_S} sets how long a run may be
+     * silent before it is taken for dead (default 60).
+     */
     Store open() {
-        return Stores.open(url());
+        Store store = Stores.open(url());
+        try {
+            SilentRuns.interrupt(store, silence());
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+        return store;
+    }
+
+    private Duration silence() {
+        String seconds = env.get("ASSAY_RUN_SILENCE_S");
+        if (seconds == null || seconds.isBlank()) {
+            return SilentRuns.DEFAULT_SILENCE;
+        }
+        try {
+            return Duration.ofMillis((long) (Double.parseDouble(seconds.strip()) * 1000));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(
+                    "ASSAY_RUN_SILENCE_S must be a number of seconds, got '" + seconds + "'");
+        }
     }
 }

@@ -39,6 +39,12 @@ import java.util.stream.Stream;
  * early as {@code failed}. The final counts are those of the stored items. Thread-safe; one engine serves many runs.
  */
 public final class Engine {
+    /**
+     * How often a running run tells the store it is alive, besides its progress writes; a run silent for much longer
+     * ({@link SilentRuns#DEFAULT_SILENCE}) is taken for dead.
+     */
+    public static final Duration HEARTBEAT = Duration.ofSeconds(10);
+
     private final Store store;
     private final CheckerRegistry checkers;
     private final Duration storeOutageLimit;
@@ -107,7 +113,26 @@ public final class Engine {
         handle.update(run);
         safely(() -> listener.runStarted(run));
         Thread.ofVirtual().name("assay-run-" + runId).start(() -> execute(plan, handle, listener));
+        Thread.ofVirtual().name("assay-heartbeat-" + runId).start(() -> beat(handle));
         return handle;
+    }
+
+    private void beat(RunHandle handle) {
+        try {
+            while (!handle.isDone()) {
+                Thread.sleep(HEARTBEAT.toMillis());
+                if (!handle.isDone()) {
+                    try {
+                        store.heartbeat(handle.runId());
+                    } catch (RuntimeException unavailable) {
+                        // The database is away: StoreWrites holds the run's results and ends it interrupted if the
+                        // outage lasts; a missed beat only matters if this process is gone too, and then it is right.
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** The item error that stops a run: the endpoint refused the credentials, so every further call would too. */

@@ -39,11 +39,11 @@ final class JdbiStore implements Store {
             INSERT INTO evaluation_runs (run_id, kind, user_id, model_name, language, status, case_set,
                 case_set_version, config_snapshot, tool_snapshot, dimension_scores, total_score, total_count,
                 passed_count, failed_count, partial_count, skipped_count, error_count, cancelled_count, started_at,
-                finished_at, elapsed_s, error)
+                finished_at, elapsed_s, error, heartbeat_at)
             VALUES (:run_id, :kind, :user_id, :model_name, :language, :status, :case_set,
                 :case_set_version, :config_snapshot, :tool_snapshot, :dimension_scores, :total_score, :total_count,
                 :passed_count, :failed_count, :partial_count, :skipped_count, :error_count, :cancelled_count, :started_at,
-                :finished_at, :elapsed_s, :error)
+                :finished_at, :elapsed_s, :error, :heartbeat_at)
             ON CONFLICT (run_id) DO NOTHING""";
 
     private static final String UPDATE_RUN = """
@@ -53,7 +53,8 @@ final class JdbiStore implements Store {
                 dimension_scores = :dimension_scores, total_score = :total_score, total_count = :total_count,
                 passed_count = :passed_count, failed_count = :failed_count, partial_count = :partial_count,
                 skipped_count = :skipped_count, error_count = :error_count, cancelled_count = :cancelled_count,
-                started_at = :started_at, finished_at = :finished_at, elapsed_s = :elapsed_s, error = :error
+                started_at = :started_at, finished_at = :finished_at, elapsed_s = :elapsed_s, error = :error,
+                heartbeat_at = :heartbeat_at
             WHERE run_id = :run_id""";
 
     private static final String UPSERT_ITEM = """
@@ -183,6 +184,26 @@ final class JdbiStore implements Store {
     }
 
     @Override
+    public void heartbeat(String runId) {
+        inTransaction(handle -> handle.createUpdate(
+                        "UPDATE evaluation_runs SET heartbeat_at = :now WHERE run_id = :run_id AND status = :running")
+                .bind("now", time(Instant.now()))
+                .bind("run_id", runId)
+                .bind("running", RunStatus.RUNNING.wireName())
+                .execute());
+    }
+
+    @Override
+    public List<String> silentRuns(Instant since) {
+        return inTransaction(handle -> handle.createQuery("SELECT run_id FROM evaluation_runs WHERE status = :running"
+                        + " AND COALESCE(heartbeat_at, started_at) < :since ORDER BY started_at")
+                .bind("running", RunStatus.RUNNING.wireName())
+                .bind("since", time(since))
+                .mapTo(String.class)
+                .list());
+    }
+
+    @Override
     public boolean deleteRun(String runId) {
         // The status check and the delete are one statement, so a process that is writing the run (this one or
         // another on the same database) cannot lose it between them. The run goes first and its items explicitly
@@ -307,6 +328,8 @@ final class JdbiStore implements Store {
                 .bind("cancelled_count", counts.cancelled())
                 .bind("started_at", time(run.startedAt()))
                 .bind("finished_at", time(run.finishedAt()))
+                // Every write of the run is a sign of life.
+                .bind("heartbeat_at", time(Instant.now()))
                 .bind("elapsed_s", run.elapsedS())
                 .bind("error", json(run.error()));
     }

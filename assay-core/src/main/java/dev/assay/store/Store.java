@@ -2,6 +2,7 @@ package dev.assay.store;
 
 import dev.assay.result.Item;
 import dev.assay.result.Run;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
@@ -43,6 +44,15 @@ public interface Store extends AutoCloseable {
      *     deleted
      */
     boolean deleteRun(String runId);
+
+    /** Records that the process running a run is alive; every {@link #updateRun} does too. Only running runs. */
+    void heartbeat(String runId);
+
+    /**
+     * {@return the ids of the runs stored as running whose last sign of life (heartbeat, else start) is older than
+     * {@code since}, oldest first: their process died (kill -9, power loss) or lost the database for good}
+     */
+    List<String> silentRuns(Instant since);
 
     /** Stores a snapshot unless one with the same version exists. */
     void saveCaseSet(CaseSetSnapshot snapshot);

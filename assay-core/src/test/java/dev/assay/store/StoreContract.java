@@ -60,6 +60,23 @@ abstract class StoreContract {
     }
 
     @Test
+    void a_running_run_that_stopped_beating_is_silent_and_a_beating_or_finished_one_is_not() throws Exception {
+        store.createRun(runningRun("quiet", T0, "u", "m"));
+        store.createRun(runningRun("beating", T0, "u", "m"));
+        store.createRun(finishedRun("done", T0));
+        Thread.sleep(30);
+        Instant between = Instant.now();
+        Thread.sleep(30);
+
+        store.heartbeat("beating");
+        store.heartbeat("done");
+
+        assertThat(store.silentRuns(between)).containsExactly("quiet");
+        assertThat(store.silentRuns(T0)).isEmpty();
+        assertThat(store.silentRuns(Instant.now().plusSeconds(1))).containsExactlyInAnyOrder("quiet", "beating");
+    }
+
+    @Test
     void created_run_is_found_with_every_field() {
         Run run = finishedRun("r1", T0);
 

@@ -4,10 +4,15 @@ import dev.assay.Json;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.report.Reporters;
 import dev.assay.run.Engine;
+import dev.assay.run.SilentRuns;
 import dev.assay.store.Store;
 import io.javalin.Javalin;
 import io.javalin.http.staticfiles.Location;
 import io.javalin.json.JavalinJackson;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Assay's HTTP server: the REST and SSE API under {@code /api}, the reference aliases under
@@ -15,7 +20,19 @@ import io.javalin.json.JavalinJackson;
  * from the jar, Chart.js from its WebJar). Runs go through the given engine, exactly as from the CLI.
  */
 public final class AssayServer {
+    private static final Logger LOG = LoggerFactory.getLogger(AssayServer.class);
+
     private AssayServer() {}
+
+    private static void sweep(Store store) {
+        try {
+            SilentRuns.interrupt(store, SilentRuns.DEFAULT_SILENCE)
+                    .forEach(run -> LOG.info("run {} had stopped without ending: now interrupted", run.runId()));
+        } catch (RuntimeException e) {
+            // The database is away: the next sweep tries again, and nothing is lost by waiting.
+            LOG.warn("could not look for runs that stopped without ending: {}", e.toString());
+        }
+    }
 
     /**
      * {@return a server that has not started}; call {@code start(port)} (tests use port 0) and {@code stop()}. Stopping
@@ -33,6 +50,10 @@ public final class AssayServer {
         var auth = new Auth(config);
         var streams = new StreamRoutes(runs);
         var metrics = new MetricsRoute();
+        // Runs of other processes on the same database (CLI runs, another server) that died are ended as they are
+        // found; the first sweep runs at start.
+        var sweeper = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofVirtual().name("assay-silent-runs").factory());
         return Javalin.create(javalin -> {
             javalin.startup.showJavalinBanner = false;
             javalin.concurrency.useVirtualThreads = true;
@@ -42,6 +63,12 @@ public final class AssayServer {
             javalin.staticFiles.enableWebjars();
             javalin.events.serverStopping(live::cancelAll);
             javalin.events.serverStopped(metrics::close);
+            javalin.events.serverStarted(() -> {
+                // sweep() handles its own failures, so the schedule's future has nothing to report.
+                var unused = sweeper.scheduleWithFixedDelay(
+                        () -> sweep(store), 0, Engine.HEARTBEAT.multipliedBy(3).toSeconds(), TimeUnit.SECONDS);
+            });
+            javalin.events.serverStopped(sweeper::shutdownNow);
             javalin.routes.before("/api/*", auth::check);
             javalin.routes.before(WunderAliases.PREFIX + "/*", auth::check);
             javalin.routes.before(MetricsRoute.PATH, auth::check);

@@ -1,0 +1,119 @@
+package dev.assay.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.assay.Json;
+import dev.assay.result.Counts;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.store.Store;
+import dev.assay.store.Stores;
+import dev.assay.transcript.Transcript;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A run whose process died is ended as interrupted, with counts and scores recomputed from its stored items. */
+class SilentRunsTest {
+    @TempDir
+    Path home;
+
+    @Test
+    void a_silent_run_becomes_interrupted_with_counts_equal_to_its_stored_items_and_can_be_deleted() throws Exception {
+        try (Store store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"))) {
+            Instant started = Instant.now().minusSeconds(120);
+            // What a killed process leaves: "running", and counters older than its last stored items.
+            store.createRun(new Run(
+                    "dead",
+                    Run.CAPABILITY,
+                    "",
+                    "openai:m",
+                    "",
+                    RunStatus.RUNNING,
+                    "suite",
+                    "v",
+                    Json.parse("{\"weights\": {\"logic\": 1.0, \"common\": 1.0}, \"scoring\": \"assay\"}"),
+                    List.of(),
+                    Map.of(),
+                    null,
+                    new Counts(4, 0, 0, 0, 0, 0, 0),
+                    started,
+                    null,
+                    0,
+                    null));
+            store.upsertItem(item("a", 1, "logic", ItemStatus.PASSED, 1.0));
+            store.upsertItem(item("b", 2, "common", ItemStatus.FAILED, 0.0));
+            store.upsertItem(item("c", 3, "common", ItemStatus.PASSED, 1.0));
+            Thread.sleep(20);
+
+            List<Run> ended = SilentRuns.interrupt(store, Duration.ofMillis(10));
+
+            assertThat(ended).extracting(Run::runId).containsExactly("dead");
+            Run run = store.findRun("dead").orElseThrow();
+            assertThat(run.status()).isEqualTo(RunStatus.INTERRUPTED);
+            assertThat(run.counts()).isEqualTo(new Counts(4, 2, 1, 0, 0, 0, 0));
+            assertThat(run.counts().completed()).isEqualTo(store.countItems("dead"));
+            assertThat(run.dimensionScores()).containsEntry("logic", 1.0).containsEntry("common", 0.5);
+            assertThat(run.error().type()).isEqualTo("run.process_died");
+            assertThat(run.finishedAt()).isNotNull();
+            assertThat(SilentRuns.interrupt(store, Duration.ofMillis(10))).isEmpty();
+            assertThat(store.deleteRun("dead")).isTrue();
+        }
+    }
+
+    @Test
+    void a_run_that_beat_within_the_silence_is_left_running() throws Exception {
+        try (Store store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"))) {
+            store.createRun(new Run(
+                    "alive",
+                    Run.CAPABILITY,
+                    "",
+                    "m",
+                    "",
+                    RunStatus.RUNNING,
+                    "suite",
+                    "v",
+                    Json.object(),
+                    List.of(),
+                    Map.of(),
+                    null,
+                    new Counts(1, 0, 0, 0, 0, 0, 0),
+                    Instant.now(),
+                    null,
+                    0,
+                    null));
+
+            assertThat(SilentRuns.interrupt(store, SilentRuns.DEFAULT_SILENCE)).isEmpty();
+            assertThat(store.findRun("alive").orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+        }
+    }
+
+    private static Item item(String caseId, int seq, String dimension, ItemStatus status, double score) {
+        Instant now = Instant.now();
+        return new Item(
+                "dead",
+                caseId,
+                seq,
+                dimension,
+                status,
+                score,
+                1.0,
+                1.0,
+                "p",
+                "a",
+                List.of(),
+                null,
+                null,
+                Transcript.EMPTY.toJson(),
+                now,
+                now,
+                0.1,
+                false);
+    }
+}
