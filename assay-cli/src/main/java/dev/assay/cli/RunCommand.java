@@ -2,6 +2,7 @@ package dev.assay.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.Problem;
 import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.judge.JudgeCache;
@@ -20,6 +21,7 @@ import dev.assay.result.RunStatus;
 import dev.assay.run.Engine;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunHandle;
+import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
 import dev.assay.run.ToolOptions;
@@ -66,8 +68,25 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Mixin
     DatabaseOption database;
 
-    @Parameters(arity = "1..*", paramLabel = "<suite>", description = "Case files or directories (JSON, JSONL, YAML).")
-    List<Path> suites;
+    @Parameters(
+            arity = "0..*",
+            paramLabel = "<suite>",
+            description = "Case files or directories (JSON, JSONL, YAML); none with --resume or --retry-errors.")
+    List<Path> suites = List.of();
+
+    @Option(
+            names = "--resume",
+            paramLabel = "<run-id>",
+            description = "Continue a run that ended without finishing (killed, interrupted, cancelled) from its "
+                    + "stored description: its finished items are kept and only the other cases run.")
+    String resume;
+
+    @Option(
+            names = "--retry-errors",
+            paramLabel = "<run-id>",
+            description = "Run again the items of a stored run that ended in error (and any it did not finish); "
+                    + "the others are kept.")
+    String retryErrors;
 
     @Mixin
     ModelOptionsMixin modelFlags;
@@ -312,7 +331,13 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
 
     @Override
     public Integer call() throws Exception {
-        PrintWriter stdout = spec.commandLine().getOut();
+        if (resume != null || retryErrors != null) {
+            return continueRun();
+        }
+        if (suites.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "give at least one suite (or --resume RUN_ID)");
+        }
         PrintWriter stderr = spec.commandLine().getErr();
         CheckerRegistry checkers = CheckerRegistry.builtins();
         AssayConfig config = configuration();
@@ -435,6 +460,78 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     + "execute_command runs commands unconfined with your rights; install bubblewrap "
                     + "(apt-get install -y bubblewrap) to confine them");
         }
+        RunPlan plan = prepared.plan();
+        if (codeSandbox != null) {
+            var snapshot = ((ObjectNode) plan.config().snapshot())
+                    .put("code_sandbox", codeSandbox.kind())
+                    .put("allow_unsandboxed_code", true);
+            plan = new RunPlan(plan.suite(), plan.target(), plan.config().withSnapshot(snapshot));
+        }
+        return runAndReport(prepared, plan, checkers, Engine::start);
+    }
+
+    /** How a prepared plan becomes a running run: started afresh, or a stored run continued. */
+    @FunctionalInterface
+    private interface Launch {
+        RunHandle launch(Engine engine, RunPlan plan, RunListener listener);
+    }
+
+    /** {@code --resume} / {@code --retry-errors}: the stored run's own description, continued under its id. */
+    private int continueRun() throws Exception {
+        PrintWriter stderr = spec.commandLine().getErr();
+        String runId = resume != null ? resume : retryErrors;
+        if (resume != null && retryErrors != null) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "give --resume or --retry-errors, not both");
+        }
+        if (!suites.isEmpty() || modelFlags.given() || agentFlags.given() || replay != null || targetName != null) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "a continued run takes its suites and target from its stored description; give only the run id");
+        }
+        Run stored;
+        try (Store store = database.open()) {
+            stored = store.findRun(runId)
+                    .orElseThrow(() -> new AssayException(Problem.of("run.not_found", "no run " + runId + " is stored")
+                            .withDetail("run_id", runId)));
+        }
+        Path workspaces = workspaceDir != null ? workspaceDir : database.home().resolve("workspaces");
+        RunRequest request = RunRequest.fromSnapshot(stored, workspaces);
+        CheckerRegistry checkers = CheckerRegistry.builtins();
+        if (stored.config().path("allow_unsandboxed_code").asBoolean(false)) {
+            checkers.register(new CodeCheckerFactory(Sandboxes.detect(true), CodeGrader.Options.defaults()));
+        }
+        AssayConfig config = configuration();
+        if (config != null && !config.judges().isEmpty()) {
+            checkers.register(new JudgeCheckerFactory(
+                    config.judgeModels(env::get, line -> {}),
+                    JudgeCache.in(database.home().resolve("cache").resolve("judge"))));
+        }
+        RunRequest.Prepared prepared;
+        try {
+            prepared = request.prepare(checkers, env::get, line -> {
+                if (!quiet) {
+                    stderr.println("  " + line);
+                }
+            });
+        } catch (AssayException e) {
+            Problems.listed(e.problem()).forEach(line -> stderr.println("error: " + line));
+            throw e;
+        }
+        boolean errorsToo = retryErrors != null;
+        // The stored snapshot stays the run's description; the plan only carries the run id and the settings.
+        RunPlan plan = new RunPlan(
+                prepared.plan().suite(),
+                prepared.plan().target(),
+                prepared.plan().config().withSnapshot(stored.config()));
+        return runAndReport(
+                prepared, plan, checkers, (engine, resumed, listener) -> engine.resume(resumed, errorsToo, listener));
+    }
+
+    private int runAndReport(RunRequest.Prepared prepared, RunPlan plan, CheckerRegistry checkers, Launch launch)
+            throws Exception {
+        PrintWriter stdout = spec.commandLine().getOut();
+        PrintWriter stderr = spec.commandLine().getErr();
         try (prepared;
                 Store store = database.open()) {
             var engine = new Engine(store, checkers, Duration.ofMillis((long) (dbRetrySeconds * 1000)));
@@ -443,14 +540,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     ProgressPrinter.Mode.choose(
                             quiet, verbose, !quiet && !verbose && ProgressPrinter.stderrIsTerminal(), env),
                     env);
-            RunPlan plan = prepared.plan();
-            if (codeSandbox != null) {
-                var snapshot = ((ObjectNode) plan.config().snapshot())
-                        .put("code_sandbox", codeSandbox.kind())
-                        .put("allow_unsandboxed_code", true);
-                plan = new RunPlan(plan.suite(), plan.target(), plan.config().withSnapshot(snapshot));
-            }
-            RunHandle handle = engine.start(plan, progress);
+            RunHandle handle = launch.launch(engine, plan, progress);
             var reportsWritten = new CountDownLatch(1);
             Thread cancelOnSignal = new Thread(
                     () -> {

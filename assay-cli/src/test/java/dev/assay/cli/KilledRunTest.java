@@ -12,21 +12,24 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code kill -9} of a CLI run: the run it leaves "running" is recognised by its silence, shown as interrupted with
- * counts equal to its stored items, and can be deleted.
+ * {@code kill -9} of a CLI run: the run it leaves "running" is recognised by its silence and shown as interrupted with
+ * counts equal to its stored items; {@code --resume} continues it from its stored description, asking the model only
+ * for the cases without an item; then it can be deleted.
  */
 class KilledRunTest {
     @TempDir
     Path home;
 
     @Test
-    void a_killed_run_is_shown_interrupted_with_its_stored_items_and_can_be_deleted() throws Exception {
+    void a_killed_run_is_shown_interrupted_then_resumed_without_repeating_its_finished_cases() throws Exception {
+        var slow = new AtomicBoolean(true);
         try (var server =
-                ScriptedOpenAiServer.start(request -> request.firstUserText().contains("quick")
+                ScriptedOpenAiServer.start(request -> request.firstUserText().contains("quick") || !slow.get()
                         ? ScriptedOpenAiServer.text("ok")
                         : new ScriptedOpenAiServer.Reply.Delayed(30_000, ScriptedOpenAiServer.text("late")))) {
             var lines = new StringBuilder("{\"id\": \"quick\", \"dimension\": \"common\", \"prompt\": \"quick\", "
@@ -70,26 +73,84 @@ class KilledRunTest {
                 }
             }
             assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        }
-        var patient = new CliRunner(home);
-        JsonNode stillRunning =
-                Json.parse(patient.run("runs", "list", "--format", "json").out());
-        assertThat(stillRunning.at("/runs/0/status").asText()).isEqualTo("running");
-        String runId = stillRunning.at("/runs/0/run_id").asText();
+            slow.set(false);
 
-        Thread.sleep(1_500);
-        var quick = new CliRunner(home).withEnv("ASSAY_RUN_SILENCE_S", "1");
-        JsonNode listed =
-                Json.parse(quick.run("runs", "list", "--format", "json").out());
+            JsonNode stillRunning = Json.parse(
+                    new CliRunner(home).run("runs", "list", "--format", "json").out());
+            assertThat(stillRunning.at("/runs/0/status").asText()).isEqualTo("running");
+            String runId = stillRunning.at("/runs/0/run_id").asText();
 
-        JsonNode run = listed.at("/runs/0");
-        assertThat(run.path("status").asText()).isEqualTo("interrupted");
-        assertThat(run.path("error").path("type").asText()).isEqualTo("run.process_died");
-        try (var store = Stores.open(Stores.defaultUrl(home))) {
-            assertThat(store.countItems(runId)).isEqualTo(1);
+            Thread.sleep(1_500);
+            var cli = new CliRunner(home).withEnv("ASSAY_RUN_SILENCE_S", "1");
+            JsonNode run = Json.parse(
+                            cli.run("runs", "list", "--format", "json").out())
+                    .at("/runs/0");
+            assertThat(run.path("status").asText()).isEqualTo("interrupted");
+            assertThat(run.path("error").path("type").asText()).isEqualTo("run.process_died");
+            assertThat(run.path("counts").path("passed").asInt()).isEqualTo(1);
+            assertThat(run.path("counts").path("total").asInt()).isEqualTo(4);
+            try (var store = Stores.open(Stores.defaultUrl(home))) {
+                assertThat(store.countItems(runId)).isEqualTo(1);
+            }
+
+            int requestsBefore = server.requests().size();
+            var resumed = cli.run("run", "--resume", runId, "--format", "json", "-q");
+
+            assertThat(resumed.code()).as(resumed.err()).isZero();
+            assertThat(server.requests().size() - requestsBefore).isEqualTo(3);
+            JsonNode summary = Json.parse(resumed.out());
+            assertThat(summary.path("run_id").asText()).isEqualTo(runId);
+            JsonNode ended = Json.parse(
+                            cli.run("runs", "list", "--format", "json").out())
+                    .at("/runs/0");
+            assertThat(ended.path("status").asText()).isEqualTo("finished");
+            assertThat(ended.path("counts").path("passed").asInt()).isEqualTo(4);
+            try (var store = Stores.open(Stores.defaultUrl(home))) {
+                assertThat(store.countItems(runId)).isEqualTo(4);
+            }
+            assertThat(cli.run("runs", "delete", runId).code()).isZero();
         }
-        assertThat(run.path("counts").path("passed").asInt()).isEqualTo(1);
-        assertThat(run.path("counts").path("total").asInt()).isEqualTo(4);
-        assertThat(quick.run("runs", "delete", runId).code()).isZero();
+    }
+
+    @Test
+    void retry_errors_runs_again_only_the_items_in_error() throws Exception {
+        var broken = new AtomicBoolean(true);
+        try (var server = ScriptedOpenAiServer.start(
+                request -> broken.get() && request.firstUserText().contains("flaky")
+                        ? ScriptedOpenAiServer.failure(500)
+                        : ScriptedOpenAiServer.text("ok"))) {
+            Path suite = Files.writeString(home.resolve("suite.jsonl"), """
+                    {"id": "steady", "dimension": "common", "prompt": "steady", "checker": "contains", "expected": "ok"}
+                    {"id": "flaky", "dimension": "common", "prompt": "flaky", "checker": "contains", "expected": "ok"}
+                    """);
+            var cli = new CliRunner(home).withEnv("NONE", "");
+            var first = cli.run(
+                    "run",
+                    suite.toString(),
+                    "--model",
+                    "openai:scripted",
+                    "--base-url",
+                    server.baseUrl(),
+                    "--api-key-env",
+                    "NONE",
+                    "--retries",
+                    "0",
+                    "--format",
+                    "json",
+                    "-q");
+            String runId = Json.parse(first.out()).path("run_id").asText();
+            assertThat(Json.parse(first.out()).at("/counts/error").asInt())
+                    .as(first.out())
+                    .isEqualTo(1);
+            broken.set(false);
+            int requestsBefore = server.requests().size();
+
+            var retried = cli.run("run", "--retry-errors", runId, "--format", "json", "-q");
+
+            assertThat(retried.code()).as(retried.err()).isZero();
+            assertThat(server.requests().size() - requestsBefore).isEqualTo(1);
+            assertThat(Json.parse(retried.out()).at("/counts/passed").asInt()).isEqualTo(2);
+            assertThat(cli.run("run", "--resume", "no-such-run").err()).contains("run.not_found");
+        }
     }
 }

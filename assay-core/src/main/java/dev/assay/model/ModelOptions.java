@@ -62,6 +62,7 @@ public record ModelOptions(
         node.put("model", model);
         node.put("base_url", EndpointUrl.redacted(baseUrl));
         node.put("api_key_env", apiKeyEnv);
+        node.put("api_key_env_named", apiKeyEnvNamed);
         node.put("stream", stream);
         node.put("request_timeout_s", requestTimeout.toMillis() / 1000.0);
         node.set(

@@ -24,10 +24,13 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -109,11 +112,63 @@ public final class Engine {
                 0,
                 null);
         store.createRun(run);
-        RunMeters.runStarted(run.counts().total());
+        return launch(plan, handle, run, List.of(), listener);
+    }
+
+    /**
+     * Continues a stored run that ended without finishing ({@code interrupted}, {@code cancelled}, {@code failed}): the
+     * items it stored are kept and counted, and only the cases without one run, under the same run id; with
+     * {@code retryErrors}, items in {@code error} run again too. Cancelled items always run again.
+     *
+     * @param plan the run's plan, rebuilt from its stored description ({@link RunRequest#fromSnapshot}); its
+     *     configuration carries the run id
+     * @throws AssayException {@code run.not_found}, or {@code run.still_running} for a run that has not ended
+     */
+    public RunHandle resume(RunPlan plan, boolean retryErrors, RunListener listener) {
+        String runId = Objects.requireNonNull(plan.config().runId(), "the run id of the run to resume");
+        Run stored = store.findRun(runId)
+                .orElseThrow(() -> new AssayException(Problem.of("run.not_found", "no run " + runId + " is stored")
+                        .withDetail("run_id", runId)));
+        if (stored.status() == RunStatus.RUNNING) {
+            throw new AssayException(Problem.of(
+                            "run.still_running",
+                            "run " + runId + " is still running; " + "it can be resumed once it has ended")
+                    .withDetail("run_id", runId));
+        }
+        var kept = new ArrayList<Item>();
+        for (int offset = 0; ; offset += RESUME_PAGE) {
+            List<Item> page = store.listItems(runId, offset, RESUME_PAGE);
+            page.stream()
+                    .filter(item -> item.status() != ItemStatus.CANCELLED)
+                    .filter(item -> !(retryErrors && item.status() == ItemStatus.ERROR))
+                    .forEach(kept::add);
+            if (page.size() < RESUME_PAGE) {
+                break;
+            }
+        }
+        var handle = new RunHandle(runId);
+        Run run = stored.withProgress(
+                RunStatus.RUNNING,
+                stored.dimensionScores(),
+                stored.totalScore(),
+                Counts.of(
+                        plan.config().itemCount(plan.suite().cases().size()),
+                        kept.stream().map(Item::status).toList()),
+                null,
+                stored.elapsedS(),
+                null);
+        store.updateRun(run);
+        return launch(plan, handle, run, kept, listener);
+    }
+
+    private static final int RESUME_PAGE = 500;
+
+    private RunHandle launch(RunPlan plan, RunHandle handle, Run run, List<Item> kept, RunListener listener) {
+        RunMeters.runStarted(run.counts().total() - kept.size());
         handle.update(run);
         safely(() -> listener.runStarted(run));
-        Thread.ofVirtual().name("assay-run-" + runId).start(() -> execute(plan, handle, listener));
-        Thread.ofVirtual().name("assay-heartbeat-" + runId).start(() -> beat(handle));
+        Thread.ofVirtual().name("assay-run-" + run.runId()).start(() -> execute(plan, handle, listener, kept));
+        Thread.ofVirtual().name("assay-heartbeat-" + run.runId()).start(() -> beat(handle));
         return handle;
     }
 
@@ -138,13 +193,15 @@ public final class Engine {
     /** The item error that stops a run: the endpoint refused the credentials, so every further call would too. */
     private static final String AUTH_FAILED = "target.auth_failed";
 
-    private void execute(RunPlan plan, RunHandle handle, RunListener listener) {
+    private void execute(RunPlan plan, RunHandle handle, RunListener listener, List<Item> kept) {
         var progress = new Progress(handle, plan, listener);
+        progress.keep(kept);
+        Set<String> done = kept.stream().map(Item::caseId).collect(Collectors.toSet());
         Path runDirectory = plan.config().workspaceRoot().resolve(handle.runId());
         RunStatus status = RunStatus.FINISHED;
         Problem error = null;
         try {
-            runCases(plan, handle, progress, runDirectory);
+            runCases(plan, handle, progress, runDirectory, done);
             if (progress.writes.gaveUp()) {
                 status = RunStatus.INTERRUPTED;
                 error = progress.writes.outageProblem();
@@ -187,7 +244,7 @@ public final class Engine {
      * Runs every case and returns once all of them have ended, so that the final record counts every item, those stored
      * by cases interrupted by a cancellation included.
      */
-    private void runCases(RunPlan plan, RunHandle handle, Progress progress, Path runDirectory)
+    private void runCases(RunPlan plan, RunHandle handle, Progress progress, Path runDirectory, Set<String> done)
             throws InterruptedException {
         var futures = new java.util.concurrent.CopyOnWriteArrayList<Future<?>>();
         handle.onCancel(() -> {
@@ -218,6 +275,11 @@ public final class Engine {
                 int index = seq;
                 Case base = cases.get(seq / samples);
                 Case evalCase = samples == 1 ? base : base.withId(sampleId(base.id(), seq % samples + 1));
+                if (done.contains(evalCase.id())) {
+                    // Resumed: this case's item is stored and counted already.
+                    limit.release();
+                    continue;
+                }
                 Path caseDirectory = runDirectory.resolve(directoryName(index, evalCase.id()));
                 futures.add(caseThreads.submit(() -> {
                     try {
@@ -349,6 +411,19 @@ public final class Engine {
             this.plan = plan;
             this.listener = listener;
             this.writes = new StoreWrites(storeOutageLimit, this::log);
+        }
+
+        /** Counts the items a resumed run kept, as if they had just finished (they are stored already). */
+        synchronized void keep(List<Item> kept) {
+            for (Item item : kept) {
+                scores.add(new Scores.Entry(
+                        item.dimension(),
+                        item.weight(),
+                        item.score(),
+                        item.status().isScored(),
+                        item.status() == ItemStatus.PASSED));
+                statuses.add(item.status());
+            }
         }
 
         /** {@return how many of the run's items were not counted as finished} */

@@ -1,5 +1,6 @@
 package dev.assay.run;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
@@ -14,12 +15,16 @@ import dev.assay.check.CheckerRegistry;
 import dev.assay.model.ChatModel;
 import dev.assay.model.ChatModels;
 import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
+import dev.assay.result.Run;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.sandbox.UnsandboxedSandbox;
+import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
 import dev.assay.subject.Subject;
+import dev.assay.subject.ToolMode;
 import dev.assay.subject.replay.Recording;
 import dev.assay.subject.replay.ReplaySubject;
 import dev.assay.subject.sse.SseAgentSettings;
@@ -27,10 +32,14 @@ import dev.assay.subject.sse.SseAgentSubject;
 import dev.assay.tools.BuiltinTools;
 import dev.assay.tools.Tool;
 import dev.assay.tools.ToolNames;
+import dev.assay.tools.mcp.McpServerConfig;
 import dev.assay.tools.mcp.McpToolset;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -64,6 +73,9 @@ public record RunRequest(
         SseAgentSettings agentService,
         Path replay,
         ToolOptions tools) {
+    /** The version of the configuration snapshot's layout; a run stored by a later Assay is not resumed here. */
+    public static final int SPEC_VERSION = 1;
+
     public RunRequest {
         suites = List.copyOf(suites);
         if (suites.isEmpty()) {
@@ -211,7 +223,14 @@ public record RunRequest(
             node.set("model", model.describe());
         }
         node.set("target", target);
+        node.put("spec_version", SPEC_VERSION);
         node.set("suites", Json.tree(suites.stream().map(Path::toString).toList()));
+        // Where the suites were, wherever the run is resumed from.
+        node.set(
+                "suites_resolved",
+                Json.tree(suites.stream()
+                        .map(path -> path.toAbsolutePath().normalize().toString())
+                        .toList()));
         node.put("skip_invalid", skipInvalid);
         node.set("selection", Json.tree(selection));
         node.put("concurrency", config.concurrency());
@@ -221,8 +240,120 @@ public record RunRequest(
         node.put("scoring", config.weights().scoring().wireName());
         node.put("sandbox", sandbox == null ? "unavailable" : sandbox.kind());
         node.put("allow_unsandboxed_commands", tools.allowUnsandboxedCommands());
-        node.put("workspace_policy", config.workspacePolicy().name().toLowerCase(java.util.Locale.ROOT));
+        node.put("workspace_policy", config.workspacePolicy().name().toLowerCase(Locale.ROOT));
         node.set("allowed_tools", Json.tree(tools.allowed()));
         return node;
+    }
+
+    /**
+     * {@return the request a stored run was made from, read back from its configuration snapshot}: what resuming the
+     * run needs, without the user repeating a flag. The API key is read again from the variable the snapshot names.
+     *
+     * @param run the stored run
+     * @param workspaces where the resumed cases' workspaces go
+     * @throws AssayException {@code run.not_resumable} for a run whose snapshot cannot be read back (an agent service's
+     *     or a recording's run, or one stored by a later Assay)
+     */
+    public static RunRequest fromSnapshot(Run run, Path workspaces) {
+        JsonNode config = run.config() == null ? Json.object() : run.config();
+        if (config.path("spec_version").asInt(0) != SPEC_VERSION
+                || !config.path("model").isObject()
+                || !"agent".equals(config.path("target").path("type").asText())) {
+            throw new AssayException(Problem.of(
+                            "run.not_resumable",
+                            "run " + run.runId() + " cannot be resumed: "
+                                    + "only runs of a model stored by this version of Assay can be (its configuration "
+                                    + "snapshot is version "
+                                    + config.path("spec_version").asInt(0) + ", target "
+                                    + config.path("target").path("type").asText("unknown") + ")")
+                    .withDetail("run_id", run.runId()));
+        }
+        JsonNode model = config.path("model");
+        JsonNode retry = model.path("retry");
+        var modelOptions = new ModelOptions(
+                model.path("model").asText(),
+                model.path("base_url").asText(null),
+                model.path("api_key_env").asText(null),
+                model.path("stream").asBoolean(),
+                seconds(model.path("request_timeout_s")),
+                new RetryPolicy(
+                        retry.path("max_attempts").asInt(1),
+                        seconds(retry.path("initial_delay_s")),
+                        seconds(retry.path("max_delay_s")),
+                        seconds(retry.path("max_total_wait_s"))),
+                model.path("api_key_env_named").asBoolean(false));
+        JsonNode target = config.path("target");
+        var agent = new AgentSettings(
+                ToolMode.parse(target.path("tool_mode").asText("native")),
+                target.path("max_steps").asInt(AgentSettings.defaults().maxSteps()),
+                target.path("temperature").isNumber()
+                        ? target.path("temperature").asDouble()
+                        : null,
+                target.path("seed").isNumber() ? target.path("seed").asLong() : null,
+                target.path("max_tokens").isNumber() ? target.path("max_tokens").asInt() : null);
+        Map<String, Double> byDimension = new LinkedHashMap<>();
+        config.path("weights")
+                .properties()
+                .forEach(e -> byDimension.put(e.getKey(), e.getValue().asDouble()));
+        var weights = new Weights(
+                byDimension, Weights.Scoring.of(config.path("scoring").asText("assay")));
+        var runConfig = new RunConfig(
+                        run.runId(),
+                        run.userId(),
+                        run.language(),
+                        config.path("concurrency").asInt(4),
+                        seconds(config.path("timeout_s")),
+                        weights,
+                        workspaces,
+                        WorkspacePolicy.valueOf(config.path("workspace_policy")
+                                .asText("keep_on_failure")
+                                .toUpperCase(Locale.ROOT)),
+                        null,
+                        1)
+                .withSamples(config.path("samples").asInt(1));
+        var mcpServers = new ArrayList<McpServerConfig>();
+        for (JsonNode server : config.path("mcp").path("servers")) {
+            mcpServers.add(
+                    server.path("transport").asText().equals("stdio")
+                            ? new McpServerConfig.Stdio(
+                                    server.path("name").asText(),
+                                    server.path("command").asText(),
+                                    strings(server.path("args")),
+                                    strings(server.path("env")))
+                            : new McpServerConfig.Http(
+                                    server.path("name").asText(),
+                                    server.path("url").asText(),
+                                    Json.MAPPER.convertValue(server.path("headers"), STRING_MAP)));
+        }
+        var tools = new ToolOptions(
+                mcpServers,
+                null,
+                strings(config.path("allowed_tools")),
+                config.path("allow_unsandboxed_commands").asBoolean(false));
+        JsonNode suitesNode = config.has("suites_resolved") ? config.path("suites_resolved") : config.path("suites");
+        List<Path> suitePaths = strings(suitesNode).stream().map(Path::of).toList();
+        Selection selection = Json.MAPPER.convertValue(config.path("selection"), Selection.class);
+        return new RunRequest(
+                suitePaths,
+                config.path("skip_invalid").asBoolean(false),
+                selection,
+                modelOptions,
+                agent,
+                runConfig,
+                null,
+                null,
+                tools);
+    }
+
+    private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
+
+    private static Duration seconds(JsonNode value) {
+        return value.isNumber() ? Duration.ofMillis(Math.round(value.asDouble() * 1000)) : null;
+    }
+
+    private static List<String> strings(JsonNode values) {
+        var out = new ArrayList<String>();
+        values.forEach(value -> out.add(value.asText()));
+        return out;
     }
 }
