@@ -31,6 +31,7 @@ import picocli.CommandLine.Command;
             RunsCommand.class,
             CasesCommand.class,
             CodeCommand.class,
+            CacheCommand.class,
             ServeCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",

@@ -45,6 +45,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -297,6 +298,16 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     boolean allowUnsandboxedCommands;
 
     @Option(
+            names = "--cache",
+            paramLabel = "<max-age>",
+            arity = "0..1",
+            fallbackValue = "forever",
+            description = "Reuse model answers kept by earlier runs for the same question (same model, endpoint, "
+                    + "case, messages, tools and sampling), optionally only those younger than <max-age> (90s, 30m, "
+                    + "12h, 7d). Without it only the run's own answers are reused (when resumed).")
+    String cache;
+
+    @Option(
             names = "--db-retry",
             paramLabel = "<seconds>",
             defaultValue = "180",
@@ -534,7 +545,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         PrintWriter stderr = spec.commandLine().getErr();
         try (prepared;
                 Store store = database.open()) {
-            var engine = new Engine(store, checkers, Duration.ofMillis((long) (dbRetrySeconds * 1000)));
+            var engine = new Engine(store, checkers, Duration.ofMillis((long) (dbRetrySeconds * 1000)), cacheMaxAge());
             var progress = ProgressPrinter.forStderr(
                     stderr,
                     ProgressPrinter.Mode.choose(
@@ -582,6 +593,28 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 removeHook(cancelOnSignal);
             }
         }
+    }
+
+    /** {@return how old an answer of another run may be to be reused; null without --cache} */
+    private Duration cacheMaxAge() {
+        if (cache == null) {
+            return null;
+        }
+        if (cache.equals("forever")) {
+            return Engine.FOREVER;
+        }
+        var age = Pattern.compile("(\\d+)\\s*([smhd]?)").matcher(cache.strip());
+        if (!age.matches()) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--cache takes a maximum age such as 90s, 30m, 12h or 7d, got '" + cache + "'");
+        }
+        long amount = Long.parseLong(age.group(1));
+        return switch (age.group(2)) {
+            case "m" -> Duration.ofMinutes(amount);
+            case "h" -> Duration.ofHours(amount);
+            case "d" -> Duration.ofDays(amount);
+            default -> Duration.ofSeconds(amount);
+        };
     }
 
     /** One line on stderr for a run that did not finish on its own, or finished without judging anything. */

@@ -17,6 +17,14 @@ public interface ChatModel extends AutoCloseable {
      */
     ModelResponse complete(ModelRequest request) throws InterruptedException;
 
+    /**
+     * {@return where the model is reached, without credentials ({@code https://api.openai.com/v1}); part of what tells
+     * kept answers apart ({@link ResponseCache}), empty for a model that calls nothing}
+     */
+    default String endpoint() {
+        return "";
+    }
+
     /** Releases connections; the model is not used afterwards. Does nothing by default. */
     @Override
     default void close() {}

@@ -13,6 +13,7 @@ import dev.assay.check.CheckContext;
 import dev.assay.check.Checker;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.Verdict;
+import dev.assay.model.ResponseCache;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.ToolCallView;
@@ -50,10 +51,13 @@ import java.util.function.Consumer;
 final class CaseRunner {
     private final CheckerRegistry checkers;
     private final ExecutorService targetThreads;
+    private final ResponseCache responses;
 
-    CaseRunner(CheckerRegistry checkers, ExecutorService targetThreads) {
+    /** @param responses where the run's model answers are kept and found again */
+    CaseRunner(CheckerRegistry checkers, ExecutorService targetThreads, ResponseCache responses) {
         this.checkers = checkers;
         this.targetThreads = targetThreads;
+        this.responses = responses;
     }
 
     /** @param cancelled checked after an interruption to tell cancellation from a timeout */
@@ -159,7 +163,8 @@ final class CaseRunner {
                 workspace,
                 Instant.now().plus(timeout),
                 transcript,
-                log);
+                log,
+                responses);
         Future<Transcript> work = targetThreads.submit(() -> plan.target().run(input, session));
         Transcript result;
         try {

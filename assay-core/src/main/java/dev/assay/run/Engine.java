@@ -48,9 +48,13 @@ public final class Engine {
      */
     public static final Duration HEARTBEAT = Duration.ofSeconds(10);
 
+    /** No limit on the age of answers reused across runs. */
+    public static final Duration FOREVER = Duration.ofDays(3_650_000);
+
     private final Store store;
     private final CheckerRegistry checkers;
     private final Duration storeOutageLimit;
+    private final Duration answersAcrossRuns;
 
     /**
      * An engine that waits up to three minutes for an unavailable database before a run ends interrupted.
@@ -67,12 +71,21 @@ public final class Engine {
      *     before it ends {@code interrupted}; positive
      */
     public Engine(Store store, CheckerRegistry checkers, Duration storeOutageLimit) {
+        this(store, checkers, storeOutageLimit, null);
+    }
+
+    /**
+     * @param answersAcrossRuns how old a model answer kept by another run may be to be used instead of asking the model
+     *     ({@code --cache}); null to use only the run's own ({@link #FOREVER} for any age)
+     */
+    public Engine(Store store, CheckerRegistry checkers, Duration storeOutageLimit, Duration answersAcrossRuns) {
         if (storeOutageLimit.isNegative() || storeOutageLimit.isZero()) {
             throw new IllegalArgumentException("the store outage limit must be positive");
         }
         this.store = store;
         this.checkers = checkers;
         this.storeOutageLimit = storeOutageLimit;
+        this.answersAcrossRuns = answersAcrossRuns;
     }
 
     /** Runs to the end and returns the final record. */
@@ -253,7 +266,10 @@ public final class Engine {
         });
         try (ExecutorService caseThreads = Executors.newVirtualThreadPerTaskExecutor();
                 ExecutorService targetThreads = Executors.newVirtualThreadPerTaskExecutor()) {
-            var runner = new CaseRunner(checkers, targetThreads);
+            var runner = new CaseRunner(
+                    checkers,
+                    targetThreads,
+                    new StoredResponses(store, handle.runId(), answersAcrossRuns, progress::log));
             var limit = new Semaphore(Math.max(
                     1, Math.min(plan.config().concurrency(), plan.target().maxConcurrency())));
             Map<String, String> placeholders =

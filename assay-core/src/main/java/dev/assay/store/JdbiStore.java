@@ -204,6 +204,63 @@ final class JdbiStore implements Store {
     }
 
     @Override
+    public void saveResponse(String runId, String key, String response) {
+        inTransaction(handle -> handle.createUpdate("""
+                        INSERT INTO model_responses (run_id, cache_key, response, created_at)
+                        VALUES (:run_id, :key, :response, :now)
+                        ON CONFLICT (run_id, cache_key) DO UPDATE SET response = excluded.response,
+                            created_at = excluded.created_at""")
+                .bind("run_id", runId)
+                .bind("key", key)
+                .bind("response", response)
+                .bind("now", time(Instant.now()))
+                .execute());
+    }
+
+    @Override
+    public Optional<String> findResponse(String key, String runId, Instant since) {
+        return inTransaction(handle -> {
+            Optional<String> own = handle.createQuery(
+                            "SELECT response FROM model_responses WHERE cache_key = :key AND run_id = :run_id")
+                    .bind("key", key)
+                    .bind("run_id", runId)
+                    .mapTo(String.class)
+                    .findOne();
+            if (own.isPresent() || since == null) {
+                return own;
+            }
+            return handle.createQuery("SELECT response FROM model_responses WHERE cache_key = :key"
+                            + " AND created_at >= :since ORDER BY created_at DESC LIMIT 1")
+                    .bind("key", key)
+                    .bind("since", time(since))
+                    .mapTo(String.class)
+                    .findOne();
+        });
+    }
+
+    @Override
+    public ResponseStats responseStats() {
+        return inTransaction(handle -> handle.createQuery(
+                        "SELECT count(*) AS responses, count(DISTINCT run_id) AS runs,"
+                                + " min(created_at) AS oldest, max(created_at) AS newest FROM model_responses")
+                .map((rows, context) -> new ResponseStats(
+                        rows.getLong("responses"),
+                        rows.getLong("runs"),
+                        dialect.getInstant(rows, "oldest"),
+                        dialect.getInstant(rows, "newest")))
+                .one());
+    }
+
+    @Override
+    public int clearResponses(Instant before) {
+        return inTransaction(handle -> before == null
+                ? handle.createUpdate("DELETE FROM model_responses").execute()
+                : handle.createUpdate("DELETE FROM model_responses WHERE created_at < :before")
+                        .bind("before", time(before))
+                        .execute());
+    }
+
+    @Override
     public boolean deleteRun(String runId) {
         // The status check and the delete are one statement, so a process that is writing the run (this one or
         // another on the same database) cannot lose it between them. The run goes first and its items explicitly
@@ -215,6 +272,9 @@ final class JdbiStore implements Store {
                     .execute();
             if (runs > 0) {
                 handle.createUpdate("DELETE FROM evaluation_items WHERE run_id = :run_id")
+                        .bind("run_id", runId)
+                        .execute();
+                handle.createUpdate("DELETE FROM model_responses WHERE run_id = :run_id")
                         .bind("run_id", runId)
                         .execute();
                 return true;

@@ -54,6 +54,21 @@ public interface Store extends AutoCloseable {
      */
     List<String> silentRuns(Instant since);
 
+    /** Keeps a model answer (JSON) of a run under its key; a second one under the same key replaces it. */
+    void saveResponse(String runId, String key, String response);
+
+    /**
+     * {@return the answer kept under the key by this run, else, when {@code since} is given, the newest kept by any run
+     * since then}
+     */
+    Optional<String> findResponse(String key, String runId, Instant since);
+
+    /** {@return how many answers are kept, from how many runs, and since when} */
+    ResponseStats responseStats();
+
+    /** Forgets the answers kept before {@code before} (all of them when null); {@return how many} */
+    int clearResponses(Instant before);
+
     /** Stores a snapshot unless one with the same version exists. */
     void saveCaseSet(CaseSetSnapshot snapshot);
 

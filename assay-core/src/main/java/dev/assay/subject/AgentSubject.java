@@ -121,13 +121,17 @@ public final class AgentSubject implements Subject {
         for (int step = 0; step < settings.maxSteps(); step++) {
             ModelResponse response;
             try {
-                response = model.complete(new ModelRequest(
-                        messages,
-                        settings.toolMode() == ToolMode.NATIVE ? offer.nativeSpecs() : List.of(),
-                        settings.temperature(),
-                        settings.seed(),
-                        settings.maxTokens(),
-                        session.remaining()));
+                response = session.responses()
+                        .complete(
+                                model,
+                                input.caseId(),
+                                new ModelRequest(
+                                        messages,
+                                        settings.toolMode() == ToolMode.NATIVE ? offer.nativeSpecs() : List.of(),
+                                        settings.temperature(),
+                                        settings.seed(),
+                                        settings.maxTokens(),
+                                        session.remaining()));
             } catch (AssayException e) {
                 transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
                 return transcript.build();

@@ -1,5 +1,6 @@
 package dev.assay.subject;
 
+import dev.assay.model.ResponseCache;
 import dev.assay.tools.Workspace;
 import dev.assay.transcript.TranscriptBuilder;
 import java.time.Duration;
@@ -17,6 +18,7 @@ import java.util.function.Consumer;
  * @param deadline when the case's time is up; the target should give up by then
  * @param transcript where the target records what happens, as it happens
  * @param log receives human-readable progress lines (retries, tool errors); never secrets
+ * @param responses where model answers are kept and found again ({@link ResponseCache#NONE} to keep none)
  */
 public record Session(
         String runId,
@@ -25,7 +27,20 @@ public record Session(
         Workspace workspace,
         Instant deadline,
         TranscriptBuilder transcript,
-        Consumer<String> log) {
+        Consumer<String> log,
+        ResponseCache responses) {
+
+    /** A session whose model answers are not kept. */
+    public Session(
+            String runId,
+            String sessionId,
+            String userId,
+            Workspace workspace,
+            Instant deadline,
+            TranscriptBuilder transcript,
+            Consumer<String> log) {
+        this(runId, sessionId, userId, workspace, deadline, transcript, log, ResponseCache.NONE);
+    }
 
     /** {@return the time left before the deadline; never negative} */
     public Duration remaining() {

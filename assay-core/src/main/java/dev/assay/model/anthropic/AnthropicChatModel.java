@@ -40,6 +40,7 @@ import java.util.function.Consumer;
 public final class AnthropicChatModel implements ChatModel {
     private final AnthropicClient client;
     private final String model;
+    private final String endpoint;
     private final int defaultMaxTokens;
     private final RetryLoop retry;
 
@@ -56,6 +57,7 @@ public final class AnthropicChatModel implements ChatModel {
                 .checkJacksonVersionCompatibility(false)
                 .build();
         this.model = settings.model();
+        this.endpoint = EndpointUrl.redacted(settings.baseUrl());
         this.defaultMaxTokens = settings.defaultMaxTokens();
         this.retry = new RetryLoop(settings.retry(), log, EndpointUrl.hostAndPort(settings.baseUrl()));
     }
@@ -64,6 +66,11 @@ public final class AnthropicChatModel implements ChatModel {
     public void close() {
         // The SDK's OkHttp pools and threads would otherwise linger for minutes after each run.
         client.close();
+    }
+
+    @Override
+    public String endpoint() {
+        return endpoint;
     }
 
     @Override

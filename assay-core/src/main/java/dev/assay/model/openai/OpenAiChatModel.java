@@ -50,6 +50,7 @@ import java.util.function.Consumer;
 public final class OpenAiChatModel implements ChatModel {
     private final OpenAIClient client;
     private final String model;
+    private final String endpoint;
     private final boolean stream;
     private final RetryLoop retry;
 
@@ -66,6 +67,7 @@ public final class OpenAiChatModel implements ChatModel {
                 .checkJacksonVersionCompatibility(false)
                 .build();
         this.model = settings.model();
+        this.endpoint = EndpointUrl.redacted(settings.baseUrl());
         this.stream = settings.stream();
         this.retry = new RetryLoop(settings.retry(), log, EndpointUrl.hostAndPort(settings.baseUrl()));
     }
@@ -74,6 +76,11 @@ public final class OpenAiChatModel implements ChatModel {
     public void close() {
         // The SDK's OkHttp pools and threads would otherwise linger for minutes after each run.
         client.close();
+    }
+
+    @Override
+    public String endpoint() {
+        return endpoint;
     }
 
     @Override

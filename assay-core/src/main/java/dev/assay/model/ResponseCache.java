@@ -1,0 +1,74 @@
+package dev.assay.model;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * Model answers kept by what determines them, so a question already paid for is not asked again: within a run always (a
+ * resumed run replays the calls its first process made), across runs when the user asks for it. Only answers are kept,
+ * never failures. Implementations are thread-safe.
+ */
+public interface ResponseCache {
+    /** Keeps nothing: every call goes to the model. */
+    ResponseCache NONE = new ResponseCache() {
+        @Override
+        public Optional<ModelResponse> find(String key) {
+            return Optional.empty();
+        }
+
+        @Override
+        public void keep(String key, ModelResponse response) {}
+    };
+
+    /** {@return the answer kept under the key, if any} */
+    Optional<ModelResponse> find(String key);
+
+    /** Keeps an answer under the key. */
+    void keep(String key, ModelResponse response);
+
+    /**
+     * {@return the model's answer to the request: the kept one, else a fresh one, which is then kept} A failure of the
+     * model propagates and is not kept.
+     *
+     * @param scope what besides the request tells answers apart: the case and sample ({@code case#2}), so each sample
+     *     of a case gets its own answer
+     */
+    default ModelResponse complete(ChatModel model, String scope, ModelRequest request) throws InterruptedException {
+        String key = key(model, scope, request);
+        Optional<ModelResponse> kept = find(key);
+        if (kept.isPresent()) {
+            return kept.get();
+        }
+        ModelResponse response = model.complete(request);
+        keep(key, response);
+        return response;
+    }
+
+    /**
+     * {@return the hash of what determines an answer: the model and its endpoint, the scope, the messages, the tools
+     * offered and the sampling parameters} The time limit does not change the answer and is left out.
+     */
+    static String key(ChatModel model, String scope, ModelRequest request) {
+        ObjectNode what = Json.object()
+                .put("model", model.name())
+                .put("endpoint", model.endpoint())
+                .put("scope", scope);
+        what.set("messages", Json.MAPPER.valueToTree(request.messages()));
+        what.set("tools", Json.MAPPER.valueToTree(request.tools()));
+        what.putPOJO("temperature", request.temperature());
+        what.putPOJO("seed", request.seed());
+        what.putPOJO("max_tokens", request.maxTokens());
+        try {
+            byte[] digest =
+                    MessageDigest.getInstance("SHA-256").digest(Json.write(what).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
+    }
+}

@@ -1,0 +1,54 @@
+package dev.assay.run;
+
+import dev.assay.Json;
+import dev.assay.model.ModelResponse;
+import dev.assay.model.ResponseCache;
+import dev.assay.store.Store;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * A run's model answers, kept in its database: found again within the run (so a resumed run replays the calls its first
+ * process made), and across runs only when the user asked ({@code --cache}), for as long as they allow. The cache is a
+ * saving, not a source of truth: when the database cannot answer, the model is asked and the reason is logged.
+ */
+final class StoredResponses implements ResponseCache {
+    private final Store store;
+    private final String runId;
+    private final Duration acrossRuns;
+    private final Consumer<String> log;
+
+    /**
+     * @param acrossRuns how old an answer of another run may be to be used; null to use only this run's
+     * @param log receives a line when the cache cannot be read or written
+     */
+    StoredResponses(Store store, String runId, Duration acrossRuns, Consumer<String> log) {
+        this.store = store;
+        this.runId = runId;
+        this.acrossRuns = acrossRuns;
+        this.log = log;
+    }
+
+    @Override
+    public Optional<ModelResponse> find(String key) {
+        Instant since = acrossRuns == null ? null : Instant.now().minus(acrossRuns);
+        try {
+            return store.findResponse(key, runId, since)
+                    .map(json -> Json.MAPPER.convertValue(Json.parse(json), ModelResponse.class));
+        } catch (RuntimeException unreadable) {
+            log.accept("the response cache could not be read, so the model is asked: " + unreadable.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public void keep(String key, ModelResponse response) {
+        try {
+            store.saveResponse(runId, key, Json.write(response));
+        } catch (RuntimeException unwritable) {
+            log.accept("the answer could not be kept in the response cache: " + unwritable.getMessage());
+        }
+    }
+}
