@@ -269,7 +269,7 @@ public final class Engine {
             var runner = new CaseRunner(
                     checkers,
                     targetThreads,
-                    new StoredResponses(store, handle.runId(), answersAcrossRuns, progress::log));
+                    new StoredResponses(store, progress.writes, handle.runId(), answersAcrossRuns, progress::log));
             var limit = new Semaphore(Math.max(
                     1, Math.min(plan.config().concurrency(), plan.target().maxConcurrency())));
             Map<String, String> placeholders =

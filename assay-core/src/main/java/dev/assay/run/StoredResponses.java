@@ -1,5 +1,6 @@
 package dev.assay.run;
 
+import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.model.ModelResponse;
 import dev.assay.model.ResponseCache;
@@ -11,11 +12,14 @@ import java.util.function.Consumer;
 
 /**
  * A run's model answers, kept in its database: found again within the run (so a resumed run replays the calls its first
- * process made), and across runs only when the user asked ({@code --cache}), for as long as they allow. The cache is a
- * saving, not a source of truth: when the database cannot answer, the model is asked and the reason is logged.
+ * process made), and across runs only when the user asked ({@code --cache}), for as long as they allow. An answer is
+ * kept like an item, through the run's {@link StoreWrites}: retried while the database is away, with the same
+ * back-pressure and the same log lines. Finding one is a saving, not a source of truth: when the database cannot
+ * answer, the model is asked.
  */
 final class StoredResponses implements ResponseCache {
     private final Store store;
+    private final StoreWrites writes;
     private final String runId;
     private final Duration acrossRuns;
     private final Consumer<String> log;
@@ -24,8 +28,9 @@ final class StoredResponses implements ResponseCache {
      * @param acrossRuns how old an answer of another run may be to be used; null to use only this run's
      * @param log receives a line when the cache cannot be read or written
      */
-    StoredResponses(Store store, String runId, Duration acrossRuns, Consumer<String> log) {
+    StoredResponses(Store store, StoreWrites writes, String runId, Duration acrossRuns, Consumer<String> log) {
         this.store = store;
+        this.writes = writes;
         this.runId = runId;
         this.acrossRuns = acrossRuns;
         this.log = log;
@@ -46,9 +51,13 @@ final class StoredResponses implements ResponseCache {
     @Override
     public void keep(String key, ModelResponse response) {
         try {
-            store.saveResponse(runId, key, Json.write(response));
-        } catch (RuntimeException unwritable) {
-            log.accept("the answer could not be kept in the response cache: " + unwritable.getMessage());
+            writes.write(() -> store.saveResponse(runId, key, Json.write(response)));
+        } catch (AssayException unwritable) {
+            log.accept("the answer could not be kept in the response cache: "
+                    + unwritable.problem().message());
+        } catch (InterruptedException cancelled) {
+            // The run is being cancelled: the answer is not kept, and the case ends as the cancel decides.
+            Thread.currentThread().interrupt();
         }
     }
 }
