@@ -25,7 +25,8 @@ import java.util.Map;
  * program's outputs only as JSON data.
  */
 final class CheckerCodeRun {
-    private static final String RUNNER = LanguageRunner.resource("verify.py");
+    private static final String RUNNER =
+            LanguageRunner.resource("verdict_channel.py") + LanguageRunner.resource("verify.py");
 
     private CheckerCodeRun() {}
 

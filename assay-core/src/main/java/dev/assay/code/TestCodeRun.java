@@ -30,8 +30,9 @@ import java.util.concurrent.LinkedBlockingQueue;
  * claims to equal anything cannot cross. Python only, as HumanEval is.
  */
 final class TestCodeRun {
-    private static final String CHECKER =
-            LanguageRunner.resource("plain_data.py") + LanguageRunner.resource("checker.py");
+    private static final String CHECKER = LanguageRunner.resource("verdict_channel.py")
+            + LanguageRunner.resource("plain_data.py")
+            + LanguageRunner.resource("checker.py");
     private static final int CHECKER_OUTPUT_BYTES = 1 << 20;
 
     private TestCodeRun() {}

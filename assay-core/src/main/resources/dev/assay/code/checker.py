@@ -3,36 +3,12 @@
 # to the program in the other sandbox and brings back its answer as plain data. The program never sees the test code
 # or this process, so it can neither read the expected values nor forge the verdict, which this process writes as
 # the last line of its stdout.
-import json
-import os
-import signal
-import sys
-
-
-class CaseTimeout(BaseException):
-    pass
-
-
-def on_alarm(signum, frame):
-    raise CaseTimeout()
-
-
 class ProgramError(Exception):
     """The program raised, or could not answer; the check fails as a runtime error, not a wrong answer."""
 
 
 def main():
-    config = json.loads(sys.stdin.readline())
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    if hasattr(sys, "set_int_max_str_digits"):
-        sys.set_int_max_str_digits(0)
-    sys.setrecursionlimit(100000)
-
-    def send(record):
-        channel.write(json.dumps(record) + "\n")
-        channel.flush()
+    config, send = open_channel()
 
     def candidate(*args, **kwargs):
         send({"call": {"args": encode(list(args)), "kwargs": {k: encode(v) for k, v in kwargs.items()}}})
@@ -41,10 +17,6 @@ def main():
             return decode(answer["ok"])
         raise ProgramError(answer.get("error", "the program did not answer"))
 
-    def describe(error):
-        return (type(error).__name__ + ": " + str(error))[:2000]
-
-    signal.signal(signal.SIGALRM, on_alarm)
     ns = {"__name__": "checker", "__builtins__": __builtins__}
     try:
         # The question's own text: helpers the test code uses (HumanEval's poly, encode_cyclic) are defined there.

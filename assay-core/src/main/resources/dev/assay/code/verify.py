@@ -2,37 +2,8 @@
 # decides whether an output is right. It runs in a sandbox of its own; the program whose outputs it judges ran in
 # another and is gone, and its outputs arrive here as plain JSON data. One JSON line per case goes to a private
 # duplicate of stdout, so the checker's own prints cannot be taken for verdicts.
-import json
-import os
-import signal
-import sys
-
-
-class CaseTimeout(BaseException):
-    pass
-
-
-def on_alarm(signum, frame):
-    raise CaseTimeout()
-
-
 def main():
-    config = json.loads(sys.stdin.readline())
-    channel = os.fdopen(os.dup(1), "w", encoding="utf-8")
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    if hasattr(sys, "set_int_max_str_digits"):
-        sys.set_int_max_str_digits(0)
-    sys.setrecursionlimit(100000)
-
-    def send(record):
-        channel.write(json.dumps(record) + "\n")
-        channel.flush()
-
-    def describe(error):
-        return (type(error).__name__ + ": " + str(error))[:2000]
-
-    signal.signal(signal.SIGALRM, on_alarm)
+    config, send = open_channel()
     ns = {"__name__": "checker", "__builtins__": __builtins__}
     try:
         exec(compile(config["checker_code"], "checker.py", "exec"), ns)
