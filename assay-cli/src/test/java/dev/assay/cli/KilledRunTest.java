@@ -28,41 +28,8 @@ class KilledRunTest {
     @Test
     void a_killed_run_is_shown_interrupted_then_resumed_without_repeating_its_finished_cases() throws Exception {
         var slow = new AtomicBoolean(true);
-        try (var server =
-                ScriptedOpenAiServer.start(request -> request.firstUserText().contains("quick") || !slow.get()
-                        ? ScriptedOpenAiServer.text("ok")
-                        : new ScriptedOpenAiServer.Reply.Delayed(30_000, ScriptedOpenAiServer.text("late")))) {
-            var lines = new StringBuilder("{\"id\": \"quick\", \"dimension\": \"common\", \"prompt\": \"quick\", "
-                    + "\"checker\": \"contains\", \"expected\": \"ok\"}\n");
-            for (int i = 0; i < 3; i++) {
-                lines.append("{\"id\": \"slow")
-                        .append(i)
-                        .append("\", \"dimension\": \"common\", \"prompt\": \"slow ")
-                        .append(i)
-                        .append("\", \"checker\": \"contains\", \"expected\": \"ok\"}\n");
-            }
-            Path suite = Files.writeString(home.resolve("suite.jsonl"), lines);
-            String java =
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            var builder = new ProcessBuilder(
-                    java,
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    AssayCli.class.getName(),
-                    "run",
-                    suite.toString(),
-                    "--model",
-                    "openai:scripted",
-                    "--base-url",
-                    server.baseUrl(),
-                    "--api-key-env",
-                    "NONE",
-                    "--concurrency",
-                    "1",
-                    "--verbose");
-            builder.environment().put("ASSAY_HOME", home.toString());
-            builder.redirectErrorStream(true);
-            Process process = builder.start();
+        try (var server = QuickThenSlowRun.model(slow::get)) {
+            Process process = QuickThenSlowRun.start(home, server);
             try (var reader =
                     new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {

@@ -6,11 +6,9 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.RunStatus;
 import dev.assay.store.RunQuery;
 import dev.assay.store.Stores;
-import dev.assay.testing.ScriptedOpenAiServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -23,42 +21,8 @@ class SignalCancellationTest {
 
     @Test
     void sigterm_stores_the_run_as_cancelled_with_its_finished_items() throws Exception {
-        try (var server =
-                ScriptedOpenAiServer.start(request -> request.firstUserText().contains("quick")
-                        ? ScriptedOpenAiServer.text("ok")
-                        : new ScriptedOpenAiServer.Reply.Delayed(30_000, ScriptedOpenAiServer.text("late")))) {
-            Path suite = home.resolve("suite.jsonl");
-            var lines = new StringBuilder("{\"id\": \"quick\", \"dimension\": \"common\", \"prompt\": \"quick\", "
-                    + "\"checker\": \"contains\", \"expected\": \"ok\"}\n");
-            for (int i = 0; i < 3; i++) {
-                lines.append("{\"id\": \"slow")
-                        .append(i)
-                        .append("\", \"dimension\": \"common\", \"prompt\": \"slow ")
-                        .append(i)
-                        .append("\", \"checker\": \"contains\", \"expected\": \"ok\"}\n");
-            }
-            Files.writeString(suite, lines);
-            String java =
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            var builder = new ProcessBuilder(
-                    java,
-                    "-cp",
-                    System.getProperty("java.class.path"),
-                    AssayCli.class.getName(),
-                    "run",
-                    suite.toString(),
-                    "--model",
-                    "openai:scripted",
-                    "--base-url",
-                    server.baseUrl(),
-                    "--api-key-env",
-                    "NONE",
-                    "--concurrency",
-                    "1",
-                    "--verbose");
-            builder.environment().put("ASSAY_HOME", home.toString());
-            builder.redirectErrorStream(true);
-            Process process = builder.start();
+        try (var server = QuickThenSlowRun.model(() -> true)) {
+            Process process = QuickThenSlowRun.start(home, server);
             var output = new StringBuilder();
             try (var reader =
                     new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
