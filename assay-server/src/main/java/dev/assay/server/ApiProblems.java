@@ -38,7 +38,7 @@ final class ApiProblems {
         if (type.endsWith(".not_found")) {
             return 404;
         }
-        if (type.equals("run.still_running") || type.equals("run.not_running")) {
+        if (type.equals("run.still_running") || type.equals("run.not_running") || type.equals("run.not_resumable")) {
             return 409;
         }
         if (type.equals("request.too_large")) {

@@ -41,6 +41,7 @@ final class RunRoutes {
         routes.get("/api/runs/{run_id}", this::detail);
         routes.delete("/api/runs/{run_id}", this::delete);
         routes.post("/api/runs/{run_id}/cancel", this::cancel);
+        routes.post("/api/runs/{run_id}/resume", this::resume);
         routes.get("/api/runs/{run_id}/items", this::items);
         routes.get("/api/runs/{run_id}/items/{position}", this::item);
         routes.get("/api/runs/{run_id}/report", this::report);
@@ -49,6 +50,14 @@ final class RunRoutes {
 
     void start(Context ctx) throws InterruptedException {
         ctx.status(201).json(runs.start(Requests.body(ctx)));
+    }
+
+    /** A body is optional: {@code {"retry_errors": true}} runs the items in error again too. */
+    void resume(Context ctx) throws InterruptedException {
+        String body = ctx.body();
+        boolean retryErrors =
+                !body.isBlank() && Json.parse(body).path("retry_errors").asBoolean(false);
+        ctx.status(202).json(runs.resume(ctx.pathParam("run_id"), retryErrors));
     }
 
     void list(Context ctx) {

@@ -14,13 +14,16 @@ import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.Engine;
 import dev.assay.run.RunHandle;
+import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
 import dev.assay.store.Store;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
@@ -59,10 +62,62 @@ final class Runs {
         RunRequest.Prepared prepared = StartBody.parse(body, caseSets, runId, "ASSAY_TOKEN", config.workspaceRoot())
                 .prepare(checkers, config.env(), line -> {});
         RunPlan plan = prepared.plan();
+        RunHandle handle = launch(prepared, listener -> engine.start(plan, listener));
+        ObjectNode response = Json.object();
+        response.put("run_id", handle.runId());
+        response.put("status", handle.current().status().wireName());
+        response.put("case_count", plan.suite().cases().size());
+        response.set(
+                "selected_cases",
+                Json.tree(plan.suite().cases().stream().map(Case::id).toList()));
+        response.set(
+                "warnings",
+                Json.tree(prepared.skippedProblems().stream()
+                        .map(Object::toString)
+                        .toList()));
+        return response;
+    }
+
+    /**
+     * Continues a stored run that ended without finishing, from its stored description, as {@code assay run --resume}
+     * does; only runs whose suites lie in the server's suites directory, since nothing outside it is run over HTTP.
+     * {@return {@code run_id}, {@code status} and {@code kept}, the items kept}
+     *
+     * @throws AssayException {@code run.not_found}, {@code run.still_running}, or {@code run.not_resumable}
+     */
+    ObjectNode resume(String runId, boolean retryErrors) throws InterruptedException {
+        Run stored = store.findRun(runId).orElseThrow(() -> ApiProblems.notFound(runId));
+        RunRequest request = RunRequest.fromSnapshot(stored, config.workspaceRoot());
+        Path suites = config.suitesDirectory().toAbsolutePath().normalize();
+        for (Path suite : request.suites()) {
+            if (!suite.toAbsolutePath().normalize().startsWith(suites)) {
+                throw new AssayException(Problem.of(
+                                "run.not_resumable",
+                                "run " + runId + " reads suites outside "
+                                        + "the server's suites directory; resume it with `assay run --resume " + runId
+                                        + "`")
+                        .withDetail("run_id", runId));
+            }
+        }
+        RunRequest.Prepared prepared = request.prepare(checkers, config.env(), line -> {});
+        RunPlan plan = new RunPlan(
+                prepared.plan().suite(),
+                prepared.plan().target(),
+                prepared.plan().config().withSnapshot(stored.config()));
+        RunHandle handle = launch(prepared, listener -> engine.resume(plan, retryErrors, listener));
+        ObjectNode response = Json.object();
+        response.put("run_id", handle.runId());
+        response.put("status", handle.current().status().wireName());
+        response.put("kept", handle.current().counts().completed());
+        return response;
+    }
+
+    /** Starts the engine on a prepared run with a fresh event log, and closes what it holds once it has ended. */
+    private RunHandle launch(RunRequest.Prepared prepared, Function<RunListener, RunHandle> start) {
         EventLog events = LiveRuns.newLog();
         RunHandle handle;
         try {
-            handle = engine.start(plan, new RunEvents(events));
+            handle = start.apply(new RunEvents(events));
         } catch (RuntimeException e) {
             prepared.close();
             throw e;
@@ -79,19 +134,7 @@ final class Runs {
                 events.close(RunEvents.FINISHED, Json.write(failed(handle, engineFailed)));
             }
         });
-        ObjectNode response = Json.object();
-        response.put("run_id", handle.runId());
-        response.put("status", handle.current().status().wireName());
-        response.put("case_count", plan.suite().cases().size());
-        response.set(
-                "selected_cases",
-                Json.tree(plan.suite().cases().stream().map(Case::id).toList()));
-        response.set(
-                "warnings",
-                Json.tree(prepared.skippedProblems().stream()
-                        .map(Object::toString)
-                        .toList()));
-        return response;
+        return handle;
     }
 
     /**

@@ -142,6 +142,35 @@ class RunApiTest {
     }
 
     @Test
+    void a_cancelled_run_is_resumed_over_http_keeping_its_finished_items() throws Exception {
+        String runId = server.start("slow.jsonl", "\"concurrency\": 1");
+        try (var stream = server.stream(runId, 0L)) {
+            for (var event = stream.next(); !event.name().equals("eval_item"); event = stream.next()) {
+                assertThat(event).isNotNull();
+            }
+        }
+        server.post("/api/runs/" + runId + "/cancel", null);
+        assertThat(server.awaitEnd(runId).path("status").asText()).isEqualTo("cancelled");
+        JsonNode before = server.get("/api/runs/" + runId + "/items?limit=500").json();
+        long finishedBefore = 0;
+        for (JsonNode item : before.path("items")) {
+            finishedBefore += item.path("status").asText().equals("cancelled") ? 0 : 1;
+        }
+
+        var resumed = server.post("/api/runs/" + runId + "/resume", null);
+
+        assertThat(resumed.status()).as(resumed.text()).isEqualTo(202);
+        assertThat(resumed.json().path("kept").asLong()).isEqualTo(finishedBefore);
+        JsonNode run = server.awaitEnd(runId);
+        assertThat(run.path("status").asText()).isEqualTo("finished");
+        JsonNode items = server.get("/api/runs/" + runId + "/items?limit=500").json();
+        assertThat(items.path("items_total").asInt()).isEqualTo(8);
+        assertThat(items.path("items").findValuesAsText("status")).doesNotContain("cancelled");
+        assertThat(run.path("counts").path("total").asInt()).isEqualTo(8);
+        assertThat(server.post("/api/runs/nothing-here/resume", null).status()).isEqualTo(404);
+    }
+
+    @Test
     void runs_are_listed_newest_first_with_filters_and_paging() throws Exception {
         String first = server.start("basic.jsonl", "\"user_id\": \"pager\"");
         server.awaitEnd(first);
