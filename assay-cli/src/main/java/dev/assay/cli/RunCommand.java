@@ -1,38 +1,26 @@
 package dev.assay.cli;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Problem;
-import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeCheckerFactory;
-import dev.assay.code.CodeCheckerFactory;
-import dev.assay.code.CodeGrader;
 import dev.assay.config.AssayConfig;
 import dev.assay.config.RunDefaults;
-import dev.assay.config.TargetConfig;
-import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunReport;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.Engine;
-import dev.assay.run.RunConfig;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
-import dev.assay.run.ToolOptions;
-import dev.assay.run.WorkspacePolicy;
-import dev.assay.sandbox.Sandbox;
-import dev.assay.sandbox.Sandboxes;
+import dev.assay.run.RunSettings;
 import dev.assay.score.Weights;
 import dev.assay.store.Store;
-import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
-import dev.assay.subject.sse.SseAgentSettings;
 import dev.assay.tools.mcp.McpServerConfig;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -154,18 +142,17 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Option(
             names = {"-c", "--concurrency"},
             paramLabel = "<n>",
-            defaultValue = "4",
             converter = OptionValues.AtLeastOne.class,
-            description = "Cases evaluated at once (default: ${DEFAULT-VALUE}).")
-    int concurrency;
+            description = "Cases evaluated at once (default: " + RunSettings.DEFAULT_CONCURRENCY + ").")
+    Integer concurrency;
 
     @Option(
             names = "--timeout",
             paramLabel = "<seconds>",
-            defaultValue = "120",
             converter = OptionValues.PositiveSeconds.class,
-            description = "Time limit per case unless the case sets timeout_s (default: ${DEFAULT-VALUE}).")
-    double timeoutSeconds;
+            description = "Time limit per case unless the case sets timeout_s (default: "
+                    + RunSettings.DEFAULT_TIMEOUT_S + ").")
+    Double timeoutSeconds;
 
     @Option(
             names = "--dimensions",
@@ -175,7 +162,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     List<String> dimensions = new ArrayList<>();
 
     @Option(names = "--language", paramLabel = "<tag>", description = "Only cases in this language (zh-CN, en-US).")
-    String language = "";
+    String language;
 
     @Option(names = "--tags", split = ",", paramLabel = "<tag>", description = "Only cases with any of these tags.")
     List<String> tags = new ArrayList<>();
@@ -186,19 +173,17 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Option(
             names = "--limit",
             paramLabel = "<n>",
-            defaultValue = "0",
             converter = OptionValues.NotNegative.class,
             description = "At most this many cases (after --seed shuffling; 0 = all).")
-    int limit;
+    Integer limit;
 
     @Option(
             names = "--samples",
             paramLabel = "<n>",
-            defaultValue = "1",
             converter = OptionValues.AtLeastOne.class,
             description = "Answers drawn per case; above 1 each is an item <case id>#<k> and reports add pass@k "
-                    + "(default: ${DEFAULT-VALUE}).")
-    int samples;
+                    + "(default: 1).")
+    Integer samples;
 
     @Option(
             names = "--weights",
@@ -216,8 +201,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Option(
             names = "--tool-mode",
             paramLabel = "<mode>",
-            defaultValue = "native",
-            description = "native (function calling) or text (<tool_call> blocks) (default: ${DEFAULT-VALUE}).")
+            description = "native (function calling) or text (<tool_call> blocks) (default: native).")
     ToolMode toolMode;
 
     @Option(
@@ -230,31 +214,30 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Option(
             names = "--max-steps",
             paramLabel = "<n>",
-            defaultValue = "20",
             converter = OptionValues.AtLeastOne.class,
-            description = "Model calls per case at most (default: ${DEFAULT-VALUE}).")
-    int maxSteps;
+            description = "Model calls per case at most (default: 20).")
+    Integer maxSteps;
 
     @Option(
             names = "--retries",
             paramLabel = "<n>",
-            defaultValue = "3",
             converter = OptionValues.NotNegative.class,
-            description = "Retries of a failed model call (429, 5xx, timeouts) (default: ${DEFAULT-VALUE}).")
-    int retries;
+            description = "Retries of a failed model call (429, 5xx, timeouts) (default: " + RunSettings.DEFAULT_RETRIES
+                    + ").")
+    Integer retries;
 
     @Option(
             names = "--max-retry-wait",
             paramLabel = "<seconds>",
-            defaultValue = "120",
             converter = OptionValues.NotNegativeSeconds.class,
-            description = "Total time one call may wait between retries (default: ${DEFAULT-VALUE}).")
-    double maxRetryWait;
+            description = "Total time one call may wait between retries (default: "
+                    + RunSettings.DEFAULT_MAX_RETRY_WAIT_S + ").")
+    Double maxRetryWait;
 
     @Option(names = "--stream", description = "Use streaming responses.")
     boolean stream;
 
-    @Option(names = "--user-id", paramLabel = "<id>", defaultValue = "", description = "Recorded with the run.")
+    @Option(names = "--user-id", paramLabel = "<id>", description = "Recorded with the run.")
     String userId;
 
     @Option(
@@ -350,16 +333,15 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     spec.commandLine(), "give at least one suite (or --resume RUN_ID)");
         }
         PrintWriter stderr = spec.commandLine().getErr();
-        CheckerRegistry checkers = CheckerRegistry.builtins();
-        AssayConfig config = configuration();
-        TargetConfig named = namedTarget(config);
-        int targets = (modelFlags.given() ? 1 : 0)
-                + (agentFlags.given() ? 1 : 0)
-                + (replay != null ? 1 : 0)
-                + (named != null ? 1 : 0);
         if (!(dbRetrySeconds > 0)) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--db-retry must be more than 0 s");
         }
+        AssayConfig config = configuration();
+        String configuredTarget = configuredTarget(config);
+        int targets = (modelFlags.given() ? 1 : 0)
+                + (agentFlags.given() ? 1 : 0)
+                + (replay != null ? 1 : 0)
+                + (configuredTarget != null ? 1 : 0);
         if (targets != 1) {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "give exactly one of --model, --agent, --replay and --target");
@@ -373,16 +355,88 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         if (agentWorkspace != null) {
             OutputDirectories.requireWritable(spec.commandLine(), "--agent-workspace", agentWorkspace);
         }
-        var retry = new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMillis((long)
-                (maxRetryWait * 1000)));
-        Path workspaces = agentWorkspace != null
-                ? agentWorkspace
-                : workspaceDir != null ? workspaceDir : database.home().resolve("workspaces");
-        Sandbox codeSandbox = null;
-        if (allowUnsandboxedCode) {
-            codeSandbox = Sandboxes.detect(true);
-            checkers.register(new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults()));
+        Path workspaces = agentWorkspace != null ? agentWorkspace : workspaces();
+        CheckerRegistry checkers = checkers(config);
+        var sources = new ArrayList<RunSettings>();
+        if (config != null) {
+            sources.add(config.settings(configuredTarget));
         }
+        sources.add(commandLine());
+        RunRequest.Prepared prepared = prepare(RunSettings.resolve(sources), null, workspaces, checkers);
+        prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
+        if (prepared.plan().target() instanceof dev.assay.subject.AgentSubject
+                && prepared.sandbox() != null
+                && !prepared.sandbox().isolating()) {
+            stderr.println("warning: bubblewrap is not usable here and --allow-unsandboxed-commands was given, so "
+                    + "execute_command runs commands unconfined with your rights; install bubblewrap "
+                    + "(apt-get install -y bubblewrap) to confine them");
+        }
+        return runAndReport(prepared, prepared.plan(), checkers, Engine::start);
+    }
+
+    /** What the command line says about the run: only the options given, so lower sources keep the rest. */
+    RunSettings commandLine() {
+        Duration retryWait = maxRetryWait == null ? null : Duration.ofMillis((long) (maxRetryWait * 1000));
+        var mcpServers = new ArrayList<McpServerConfig>();
+        mcpStdio.forEach((name, command) -> {
+            List<String> words = List.of(command.strip().split("\\s+"));
+            mcpServers.add(
+                    new McpServerConfig.Stdio(name, words.getFirst(), words.subList(1, words.size()), List.of()));
+        });
+        mcpUrl.forEach((name, url) -> mcpServers.add(new McpServerConfig.Http(name, url, Map.of())));
+        // The agent service retries before its stream starts, as a model call does.
+        var agentRetry = new RetryPolicy(
+                (retries != null ? retries : RunSettings.DEFAULT_RETRIES) + 1,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(30),
+                retryWait != null ? retryWait : Duration.ofSeconds(RunSettings.DEFAULT_MAX_RETRY_WAIT_S));
+        return new RunSettings()
+                        .suites(suites)
+                        .skipInvalid(skipInvalid ? true : null)
+                        .dimensions(dimensions.isEmpty() ? null : dimensions)
+                        .language(language)
+                        .tags(tags.isEmpty() ? null : tags)
+                        .ids(ids.isEmpty() ? null : ids)
+                        .seed(modelFlags.seed)
+                        .limit(limit)
+                        .model(modelFlags.given() ? modelFlags.toOptions(false, null, null) : null)
+                        .agentService(
+                                agentFlags.given()
+                                        ? agentFlags.settings(
+                                                agentToolsUrl,
+                                                agentWorkspace != null,
+                                                language == null ? "" : language,
+                                                agentRetry,
+                                                Integer.MAX_VALUE)
+                                        : null)
+                        .replay(replay)
+                        .retries(retries)
+                        .maxRetryWait(retryWait)
+                        .stream(stream ? true : null)
+                        .toolMode(toolMode)
+                        .maxSteps(maxSteps)
+                        .temperature(modelFlags.temperature)
+                        .maxTokens(maxTokens)
+                        .mcpServers(mcpServers.isEmpty() ? null : mcpServers)
+                        .allowedTools(allowedTools.isEmpty() ? null : allowedTools)
+                        .allowUnsandboxedCommands(allowUnsandboxedCommands ? true : null)
+                        .allowUnsandboxedCode(allowUnsandboxedCode ? true : null)
+                        .concurrency(concurrency)
+                        .timeout(timeoutSeconds == null ? null : Duration.ofMillis((long) (timeoutSeconds * 1000)))
+                        .scoring(scoring == null ? null : Weights.Scoring.of(scoring))
+                        .weights(
+                                weights == null
+                                        ? null
+                                        : Weights.parse(weights, new Weights(Map.of()))
+                                                .byDimension())
+                        .samples(samples)
+                        .keepWorkspaces(keepWorkspaces ? true : null)
+                        .userId(userId);
+    }
+
+    /** The built-in checkers, with assay.yaml's judge models; sets the database from its defaults when not given. */
+    private CheckerRegistry checkers(AssayConfig config) {
+        CheckerRegistry checkers = CheckerRegistry.builtins();
         RunDefaults defaults = config == null ? RunDefaults.NONE : config.defaults();
         if (config != null && !config.judges().isEmpty()) {
             JudgeCache cache = Boolean.FALSE.equals(defaults.judgeCache())
@@ -393,68 +447,18 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         if (database.url == null && defaults.db() != null) {
             database.url = defaults.db();
         }
-        ModelOptions modelOptions = named != null && named.model() != null
-                ? new ModelOptions(
-                        named.model().model(),
-                        named.model().baseUrl(),
-                        named.model().apiKeyEnv(),
-                        named.model().stream() || stream,
-                        named.model().requestTimeout(),
-                        retry,
-                        named.model().apiKeyEnvNamed())
-                : modelFlags.given() ? modelFlags.toOptions(stream, null, retry) : null;
-        SseAgentSettings agentService = agentFlags.given()
-                ? agentFlags.settings(
-                        agentToolsUrl, agentWorkspace != null, language, retry, runConcurrencyOf(defaults))
-                : named != null ? named.agentService() : null;
-        Path replayFile = replay != null ? replay : named != null ? named.replay() : null;
-        AgentSettings agentSettings = named == null || named.model() == null
-                ? new AgentSettings(toolMode, maxSteps, modelFlags.temperature, modelFlags.seed, maxTokens)
-                : new AgentSettings(
-                        given("--tool-mode") ? toolMode : named.agent().toolMode(),
-                        given("--max-steps") ? maxSteps : named.agent().maxSteps(),
-                        given("--temperature")
-                                ? modelFlags.temperature
-                                : named.agent().temperature(),
-                        given("--seed") ? modelFlags.seed : named.agent().seed(),
-                        given("--max-tokens") ? maxTokens : named.agent().maxTokens());
-        int runConcurrency = runConcurrencyOf(defaults);
-        Duration timeout = !given("--timeout") && defaults.timeout() != null
-                ? defaults.timeout()
-                : Duration.ofMillis((long) (timeoutSeconds * 1000));
-        Weights runWeights = runWeights(defaults);
-        var mcpServers = new ArrayList<McpServerConfig>(named == null ? List.of() : config.mcpServersFor(named));
-        mcpStdio.forEach((name, command) -> {
-            List<String> words = List.of(command.strip().split("\\s+"));
-            mcpServers.add(
-                    new McpServerConfig.Stdio(name, words.getFirst(), words.subList(1, words.size()), List.of()));
-        });
-        mcpUrl.forEach((name, url) -> mcpServers.add(new McpServerConfig.Http(name, url, Map.of())));
-        var tools = new ToolOptions(mcpServers, null, allowedTools, allowUnsandboxedCommands);
-        var selection = new Selection(dimensions, language, tags, ids, modelFlags.seed, limit);
-        var request = new RunRequest(
-                suites,
-                skipInvalid,
-                selection,
-                modelOptions,
-                agentSettings,
-                new RunConfig(
-                                null,
-                                userId,
-                                language,
-                                runConcurrency,
-                                timeout,
-                                runWeights,
-                                workspaces,
-                                keepWorkspaces ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE,
-                                null)
-                        .withSamples(samples),
-                agentService,
-                replayFile,
-                tools);
-        RunRequest.Prepared prepared;
+        return checkers;
+    }
+
+    private Path workspaces() {
+        return workspaceDir != null ? workspaceDir : database.home().resolve("workspaces");
+    }
+
+    private RunRequest.Prepared prepare(RunRequest request, String runId, Path workspaces, CheckerRegistry checkers)
+            throws InterruptedException {
+        PrintWriter stderr = spec.commandLine().getErr();
         try {
-            prepared = request.prepare(checkers, env::get, line -> {
+            return request.prepare(runId, workspaces, checkers, env::get, line -> {
                 if (!quiet) {
                     stderr.println("  " + line);
                 }
@@ -463,22 +467,6 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             Problems.listed(e.problem()).forEach(line -> stderr.println("error: " + line));
             throw e;
         }
-        prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
-        if (modelOptions != null
-                && prepared.sandbox() != null
-                && !prepared.sandbox().isolating()) {
-            stderr.println("warning: bubblewrap is not usable here and --allow-unsandboxed-commands was given, so "
-                    + "execute_command runs commands unconfined with your rights; install bubblewrap "
-                    + "(apt-get install -y bubblewrap) to confine them");
-        }
-        RunPlan plan = prepared.plan();
-        if (codeSandbox != null) {
-            var snapshot = ((ObjectNode) plan.config().snapshot())
-                    .put("code_sandbox", codeSandbox.kind())
-                    .put("allow_unsandboxed_code", true);
-            plan = new RunPlan(plan.suite(), plan.target(), plan.config().withSnapshot(snapshot));
-        }
-        return runAndReport(prepared, plan, checkers, Engine::start);
     }
 
     /** How a prepared plan becomes a running run: started afresh, or a stored run continued. */
@@ -489,7 +477,6 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
 
     /** {@code --resume} / {@code --retry-errors}: the stored run's own description, continued under its id. */
     private int continueRun() throws Exception {
-        PrintWriter stderr = spec.commandLine().getErr();
         String runId = resume != null ? resume : retryErrors;
         if (resume != null && retryErrors != null) {
             throw new picocli.CommandLine.ParameterException(
@@ -500,43 +487,20 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     spec.commandLine(),
                     "a continued run takes its suites and target from its stored description; give only the run id");
         }
+        CheckerRegistry checkers = checkers(configuration());
         Run stored;
         try (Store store = database.open()) {
             stored = store.findRun(runId)
                     .orElseThrow(() -> new AssayException(Problem.of("run.not_found", "no run " + runId + " is stored")
                             .withDetail("run_id", runId)));
         }
-        Path workspaces = workspaceDir != null ? workspaceDir : database.home().resolve("workspaces");
-        RunRequest request = RunRequest.fromSnapshot(stored, workspaces);
-        CheckerRegistry checkers = CheckerRegistry.builtins();
-        if (stored.config().path("allow_unsandboxed_code").asBoolean(false)) {
-            checkers.register(new CodeCheckerFactory(Sandboxes.detect(true), CodeGrader.Options.defaults()));
-        }
-        AssayConfig config = configuration();
-        if (config != null && !config.judges().isEmpty()) {
-            checkers.register(new JudgeCheckerFactory(
-                    config.judgeModels(env::get, line -> {}),
-                    JudgeCache.in(database.home().resolve("cache").resolve("judge"))));
-        }
-        RunRequest.Prepared prepared;
-        try {
-            prepared = request.prepare(checkers, env::get, line -> {
-                if (!quiet) {
-                    stderr.println("  " + line);
-                }
-            });
-        } catch (AssayException e) {
-            Problems.listed(e.problem()).forEach(line -> stderr.println("error: " + line));
-            throw e;
-        }
+        RunRequest.Prepared prepared = prepare(RunRequest.fromSnapshot(stored), runId, workspaces(), checkers);
         boolean errorsToo = retryErrors != null;
-        // The stored snapshot stays the run's description; the plan only carries the run id and the settings.
-        RunPlan plan = new RunPlan(
-                prepared.plan().suite(),
-                prepared.plan().target(),
-                prepared.plan().config().withSnapshot(stored.config()));
         return runAndReport(
-                prepared, plan, checkers, (engine, resumed, listener) -> engine.resume(resumed, errorsToo, listener));
+                prepared,
+                prepared.planOf(stored),
+                checkers,
+                (engine, resumed, listener) -> engine.resume(resumed, errorsToo, listener));
     }
 
     private int runAndReport(RunRequest.Prepared prepared, RunPlan plan, CheckerRegistry checkers, Launch launch)
@@ -672,40 +636,16 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     }
 
     /** The configured target to run: --target, else the file's default when nothing else names a target. */
-    private TargetConfig namedTarget(AssayConfig config) {
+    private String configuredTarget(AssayConfig config) {
         if (targetName != null) {
             if (config == null) {
                 throw new picocli.CommandLine.ParameterException(
                         spec.commandLine(), "--target needs a configuration file (--config or ./assay.yaml)");
             }
-            return config.target(targetName);
+            return targetName;
         }
         boolean explicit = modelFlags.given() || agentFlags.given() || replay != null;
-        if (config == null || explicit || config.defaults().target() == null) {
-            return null;
-        }
-        return config.target(config.defaults().target());
-    }
-
-    /**
-     * {@code --scoring} picks a preset's weights and total rule, else assay.yaml's {@code defaults} (its weights only
-     * when {@code --weights} is not given, as before), else Assay's; {@code --weights} then replaces the ones it names.
-     */
-    private Weights runWeights(RunDefaults defaults) {
-        Weights base = scoring != null
-                ? Weights.preset(Weights.Scoring.of(scoring))
-                : defaults.weights() == null
-                        ? Weights.defaults()
-                        : weights != null ? Weights.preset(defaults.weights().scoring()) : defaults.weights();
-        return weights != null ? Weights.parse(weights, base) : base;
-    }
-
-    private int runConcurrencyOf(RunDefaults defaults) {
-        return !given("--concurrency") && defaults.concurrency() != null ? defaults.concurrency() : concurrency;
-    }
-
-    private boolean given(String option) {
-        return spec.commandLine().getParseResult().hasMatchedOption(option);
+        return config == null || explicit ? null : config.defaults().target();
     }
 
     private static void removeHook(Thread hook) {

@@ -11,6 +11,7 @@ import dev.assay.Yaml;
 import dev.assay.check.judge.JudgeModel;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
+import dev.assay.run.RunSettings;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
@@ -348,6 +349,34 @@ public record AssayConfig(
                     .withDetail("field", "targets"));
         }
         return target;
+    }
+
+    /**
+     * {@return what this file says about a run: its defaults, and the named target with its MCP servers}
+     *
+     * @param targetName the target to evaluate; null for none (another source names the system under test)
+     * @throws AssayException {@code config.unknown_target}
+     */
+    public RunSettings settings(String targetName) {
+        var settings = new RunSettings().concurrency(defaults.concurrency()).timeout(defaults.timeout());
+        if (defaults.weights() != null) {
+            settings.scoring(defaults.weights().scoring())
+                    .weights(defaults.weights().byDimension());
+        }
+        if (targetName == null) {
+            return settings;
+        }
+        TargetConfig named = target(targetName);
+        settings.model(named.model()).agentService(named.agentService()).replay(named.replay());
+        if (named.model() != null) {
+            settings.toolMode(named.agent().toolMode())
+                    .maxSteps(named.agent().maxSteps())
+                    .temperature(named.agent().temperature())
+                    .samplingSeed(named.agent().seed())
+                    .maxTokens(named.agent().maxTokens())
+                    .mcpServers(mcpServersFor(named));
+        }
+        return settings;
     }
 
     /** {@return the MCP servers a target gets: those it names, or all when it names none} */

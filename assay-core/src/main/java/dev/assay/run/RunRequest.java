@@ -12,6 +12,8 @@ import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteLoad;
 import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.code.CodeCheckerFactory;
+import dev.assay.code.CodeGrader;
 import dev.assay.model.ChatModel;
 import dev.assay.model.ChatModels;
 import dev.assay.model.ModelOptions;
@@ -46,22 +48,28 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * A capability run as a user asks for it, from CLI flags or an HTTP body: the one description both front ends build,
- * turned into a {@link RunPlan} by {@link #prepare}. Holds no secrets (the API key is named by its environment
- * variable).
+ * The description of a capability run: what to evaluate, against which system, and how. Every front end arrives here
+ * through one resolver ({@link RunSettings#resolve}): CLI flags, the API's start body, {@code assay.yaml} and a stored
+ * run's snapshot, which is this record written as versioned JSON ({@link #snapshot}) and read back by
+ * {@link #fromSnapshot}. Holds no secrets (the API key is named by its environment variable). Turned into a
+ * {@link RunPlan} by {@link #prepare}.
  *
  * @param suites case files or directories
  * @param skipInvalid run the valid cases of an invalid suite instead of refusing
  * @param selection which cases
- * @param model which model and how to reach it
- * @param agent how the agent loop drives it
- * @param config engine settings (run id, user, concurrency, timeout, weights, workspaces); its snapshot is replaced by
- *     one describing this request
+ * @param model which model and how to reach it; null for an agent service or a recording
+ * @param agent how the agent loop drives the model
  * @param agentService an agent service to evaluate instead of a model (it runs its own loop); null for none
- * @param replay a recording to re-score instead of calling anything; null for none. At most one of {@code agentService}
- *     and {@code replay} is given; with either, {@code model} and {@code agent} are not used and {@code model} may be
- *     null
- * @param tools MCP servers and the allowed-tool list for the agent loop; defaults when null
+ * @param replay a recording to re-score instead of calling anything; null for none. Exactly one of {@code model},
+ *     {@code agentService} and {@code replay} is given
+ * @param tools MCP servers, the allowed-tool list and whether commands may run unconfined
+ * @param concurrency cases at once, >= 1
+ * @param timeout per-case time limit unless the case sets {@code timeout_s}
+ * @param weights dimension weights and the total rule
+ * @param samples answers drawn per case, >= 1
+ * @param workspacePolicy which case workspaces are kept afterwards
+ * @param userId who runs it; empty when not given
+ * @param allowUnsandboxedCode let the code checker run model-written code unconfined when bubblewrap is missing
  */
 public record RunRequest(
         List<Path> suites,
@@ -69,10 +77,16 @@ public record RunRequest(
         Selection selection,
         ModelOptions model,
         AgentSettings agent,
-        RunConfig config,
         SseAgentSettings agentService,
         Path replay,
-        ToolOptions tools) {
+        ToolOptions tools,
+        int concurrency,
+        Duration timeout,
+        Weights weights,
+        int samples,
+        WorkspacePolicy workspacePolicy,
+        String userId,
+        boolean allowUnsandboxedCode) {
     /** The version of the configuration snapshot's layout; a run stored by a later Assay is not resumed here. */
     public static final int SPEC_VERSION = 1;
 
@@ -83,41 +97,45 @@ public record RunRequest(
                     .withDetail("field", "suites"));
         }
         selection = selection == null ? Selection.ALL : selection;
-        if (agentService != null && replay != null) {
+        int subjects = (model != null ? 1 : 0) + (agentService != null ? 1 : 0) + (replay != null ? 1 : 0);
+        if (subjects > 1) {
             throw new AssayException(Problem.of(
-                            "config.conflicting_targets", "evaluate either an agent service or a recording, not both")
+                            "config.conflicting_targets",
+                            "evaluate one of a model, an agent service and a recording, not several")
                     .withDetail("field", "target"));
         }
-        if (agentService == null && replay == null) {
-            Objects.requireNonNull(model, "model");
+        if (subjects == 0) {
+            throw new AssayException(Problem.of(
+                            "config.missing_target", "name what to evaluate: a model, an agent service or a recording")
+                    .withDetail("field", "target"));
         }
         agent = agent == null ? AgentSettings.defaults() : agent;
-        Objects.requireNonNull(config, "config");
         tools = tools == null ? ToolOptions.DEFAULTS : tools;
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be >= 1");
+        }
+        Objects.requireNonNull(timeout, "timeout");
+        weights = weights == null ? Weights.defaults() : weights;
+        if (samples < 1) {
+            throw new IllegalArgumentException("samples must be >= 1");
+        }
+        workspacePolicy = workspacePolicy == null ? WorkspacePolicy.KEEP_ON_FAILURE : workspacePolicy;
+        userId = userId == null ? "" : userId;
     }
 
-    /** A run of a model, an agent service or a recording, with the default tools. */
-    public RunRequest(
-            List<Path> suites,
-            boolean skipInvalid,
-            Selection selection,
-            ModelOptions model,
-            AgentSettings agent,
-            RunConfig config,
-            SseAgentSettings agentService,
-            Path replay) {
-        this(suites, skipInvalid, selection, model, agent, config, agentService, replay, null);
-    }
-
-    /** A run of a model driven by Assay's agent loop. */
-    public RunRequest(
-            List<Path> suites,
-            boolean skipInvalid,
-            Selection selection,
-            ModelOptions model,
-            AgentSettings agent,
-            RunConfig config) {
-        this(suites, skipInvalid, selection, model, agent, config, null, null, null);
+    /** {@return the engine's settings for this run under {@code runId} (null: a new id), snapshot not yet taken} */
+    public RunConfig config(String runId, Path workspaceRoot) {
+        return new RunConfig(
+                runId,
+                userId,
+                selection.language(),
+                concurrency,
+                timeout,
+                weights,
+                workspaceRoot,
+                workspacePolicy,
+                null,
+                samples);
     }
 
     /**
@@ -130,6 +148,14 @@ public record RunRequest(
      */
     public record Prepared(RunPlan plan, List<CaseProblem> skippedProblems, Sandbox sandbox, McpToolset mcp)
             implements AutoCloseable {
+        /**
+         * {@return the plan for continuing {@code stored}}: its stored snapshot stays the run's description, since the
+         * run is what it was started as.
+         */
+        public RunPlan planOf(Run stored) {
+            return new RunPlan(plan.suite(), plan.target(), plan.config().withSnapshot(stored.config()));
+        }
+
         @Override
         public void close() {
             try {
@@ -143,27 +169,44 @@ public record RunRequest(
     }
 
     /**
-     * Loads and selects the cases, builds the target (the model and the agent loop with the built-in tools, the agent
-     * service, or the replay), and snapshots the configuration.
+     * Loads and selects the cases, builds the system under test (the model and the agent loop with the built-in tools,
+     * the agent service, or the replay), and snapshots the description.
      *
+     * @param runId the run's id; null for a new one
+     * @param workspaceRoot where the cases' workspaces go
+     * @param checkers the checkers; the code checker is replaced by an unconfined one when the request allows it
      * @param env reads environment variables (API keys and the agent service's credential only); front ends pass their
      *     environment
      * @param log receives model retry lines
      * @throws AssayException {@code suite.invalid}, {@code suite.empty_selection}, or the target's configuration
      *     problem ({@code replay.*}, {@code target.missing_api_key}, {@code target.discovery_failed})
      */
-    public Prepared prepare(CheckerRegistry checkers, Function<String, String> env, Consumer<String> log)
+    public Prepared prepare(
+            String runId,
+            Path workspaceRoot,
+            CheckerRegistry checkers,
+            Function<String, String> env,
+            Consumer<String> log)
             throws InterruptedException {
-        return prepare(checkers, env, log, Sandboxes.BUBBLEWRAP);
+        return prepare(runId, workspaceRoot, checkers, env, log, Sandboxes.BUBBLEWRAP);
     }
 
     /**
-     * As {@link #prepare(CheckerRegistry, Function, Consumer)}, finding execute_command's sandbox with
-     * {@code sandboxes}.
+     * As {@link #prepare(String, Path, CheckerRegistry, Function, Consumer)}, finding sandboxes with {@code sandboxes}.
      */
     public Prepared prepare(
-            CheckerRegistry checkers, Function<String, String> env, Consumer<String> log, Sandboxes.Finder sandboxes)
+            String runId,
+            Path workspaceRoot,
+            CheckerRegistry checkers,
+            Function<String, String> env,
+            Consumer<String> log,
+            Sandboxes.Finder sandboxes)
             throws InterruptedException {
+        Sandbox codeSandbox = null;
+        if (allowUnsandboxedCode) {
+            codeSandbox = Sandboxes.detect(true, sandboxes);
+            checkers.register(new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults()));
+        }
         SuiteLoad load = new SuiteLoader(checkers).load(suites);
         Suite suite = selection.select(load.suite(skipInvalid));
         if (suite.cases().isEmpty()) {
@@ -208,18 +251,29 @@ public record RunRequest(
             if (mcp != null) {
                 offered.addAll(mcp.tools());
             }
-            target = new AgentSubject(chatModel, tools.filter(offered), agent, config.concurrency(), withheld);
+            target = new AgentSubject(chatModel, tools.filter(offered), agent, concurrency, withheld);
         }
         ObjectNode snapshot = snapshot(target.describe(), sandbox);
         if (mcp != null) {
             snapshot.set("mcp", mcp.snapshot());
         }
-        return new Prepared(new RunPlan(suite, target, config.withSnapshot(snapshot)), load.problems(), sandbox, mcp);
+        if (codeSandbox != null) {
+            snapshot.put("code_sandbox", codeSandbox.kind());
+        }
+        return new Prepared(
+                new RunPlan(suite, target, config(runId, workspaceRoot).withSnapshot(snapshot)),
+                load.problems(),
+                sandbox,
+                mcp);
     }
 
-    private ObjectNode snapshot(JsonNode target, Sandbox sandbox) {
+    /**
+     * {@return this description as the run's configuration snapshot (versioned JSON, read back by
+     * {@link #fromSnapshot})} with what preparing it found: the system under test as built and the sandbox in use.
+     */
+    ObjectNode snapshot(JsonNode target, Sandbox sandbox) {
         ObjectNode node = Json.object();
-        if (model != null && agentService == null && replay == null) {
+        if (model != null) {
             node.set("model", model.describe());
         }
         node.set("target", target);
@@ -233,15 +287,17 @@ public record RunRequest(
                         .toList()));
         node.put("skip_invalid", skipInvalid);
         node.set("selection", Json.tree(selection));
-        node.put("concurrency", config.concurrency());
-        node.put("samples", config.samples());
-        node.put("timeout_s", config.defaultTimeout().toMillis() / 1000.0);
-        node.set("weights", Json.tree(config.weights().byDimension()));
-        node.put("scoring", config.weights().scoring().wireName());
+        node.put("concurrency", concurrency);
+        node.put("samples", samples);
+        node.put("timeout_s", timeout.toMillis() / 1000.0);
+        node.set("weights", Json.tree(weights.byDimension()));
+        node.put("scoring", weights.scoring().wireName());
         node.put("sandbox", sandbox == null ? "unavailable" : sandbox.kind());
         node.put("allow_unsandboxed_commands", tools.allowUnsandboxedCommands());
-        node.put("workspace_policy", config.workspacePolicy().name().toLowerCase(Locale.ROOT));
+        node.put("allow_unsandboxed_code", allowUnsandboxedCode);
+        node.put("workspace_policy", workspacePolicy.name().toLowerCase(Locale.ROOT));
         node.set("allowed_tools", Json.tree(tools.allowed()));
+        node.put("user_id", userId);
         return node;
     }
 
@@ -249,12 +305,10 @@ public record RunRequest(
      * {@return the request a stored run was made from, read back from its configuration snapshot}: what resuming the
      * run needs, without the user repeating a flag. The API key is read again from the variable the snapshot names.
      *
-     * @param run the stored run
-     * @param workspaces where the resumed cases' workspaces go
      * @throws AssayException {@code run.not_resumable} for a run whose snapshot cannot be read back (an agent service's
      *     or a recording's run, or one stored by a later Assay)
      */
-    public static RunRequest fromSnapshot(Run run, Path workspaces) {
+    public static RunRequest fromSnapshot(Run run) {
         JsonNode config = run.config() == null ? Json.object() : run.config();
         if (config.path("spec_version").asInt(0) != SPEC_VERSION
                 || !config.path("model").isObject()
@@ -268,6 +322,17 @@ public record RunRequest(
                                     + config.path("target").path("type").asText("unknown") + ")")
                     .withDetail("run_id", run.runId()));
         }
+        return fromSnapshot(config, run.userId());
+    }
+
+    /**
+     * {@return the description a model run's snapshot holds} Its inverse is {@link #prepare}'s snapshot: a description
+     * prepared, snapshotted and read back is equal to itself.
+     *
+     * @param config the snapshot
+     * @param userId the user where the snapshot, from an older Assay, does not name one
+     */
+    public static RunRequest fromSnapshot(JsonNode config, String userId) {
         JsonNode model = config.path("model");
         JsonNode retry = model.path("retry");
         var modelOptions = new ModelOptions(
@@ -297,22 +362,9 @@ public record RunRequest(
                 .forEach(e -> byDimension.put(e.getKey(), e.getValue().asDouble()));
         var weights = new Weights(
                 byDimension, Weights.Scoring.of(config.path("scoring").asText("assay")));
-        var runConfig = new RunConfig(
-                        run.runId(),
-                        run.userId(),
-                        run.language(),
-                        config.path("concurrency").asInt(4),
-                        seconds(config.path("timeout_s")),
-                        weights,
-                        workspaces,
-                        WorkspacePolicy.valueOf(config.path("workspace_policy")
-                                .asText("keep_on_failure")
-                                .toUpperCase(Locale.ROOT)),
-                        null,
-                        1)
-                .withSamples(config.path("samples").asInt(1));
+        JsonNode servers = config.path("mcp").path("servers");
         var mcpServers = new ArrayList<McpServerConfig>();
-        for (JsonNode server : config.path("mcp").path("servers")) {
+        for (JsonNode server : servers) {
             mcpServers.add(
                     server.path("transport").asText().equals("stdio")
                             ? new McpServerConfig.Stdio(
@@ -339,10 +391,18 @@ public record RunRequest(
                 selection,
                 modelOptions,
                 agent,
-                runConfig,
                 null,
                 null,
-                tools);
+                tools,
+                config.path("concurrency").asInt(4),
+                seconds(config.path("timeout_s")),
+                weights,
+                config.path("samples").asInt(1),
+                WorkspacePolicy.valueOf(config.path("workspace_policy")
+                        .asText("keep_on_failure")
+                        .toUpperCase(Locale.ROOT)),
+                config.path("user_id").asText(userId),
+                config.path("allow_unsandboxed_code").asBoolean(false));
     }
 
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};

@@ -101,9 +101,9 @@ public final class AgentSubject implements Subject {
         node.put("model", model.name());
         node.put("tool_mode", settings.toolMode().wireName());
         node.put("max_steps", settings.maxSteps());
-        node.putPOJO("temperature", settings.temperature());
-        node.putPOJO("seed", settings.seed());
-        node.putPOJO("max_tokens", settings.maxTokens());
+        node.put("temperature", settings.temperature());
+        node.put("seed", settings.seed());
+        node.put("max_tokens", settings.maxTokens());
         node.set("tools", Json.tree(runTools.byName().keySet()));
         return node;
     }

@@ -43,18 +43,19 @@ class CommandsWithoutSandboxTest {
                 {"id": "shell", "dimension": "tool", "prompt": "Run echo hi.", "checker": "tool_called", \
                 "expected": "execute_command"}
                 """);
-        var request = new RunRequest(
-                List.of(suite),
-                false,
-                null,
-                new ModelOptions("openai:scripted", server.baseUrl(), null, false, null, RetryPolicy.none()),
-                null,
-                RunConfig.defaults(temp.resolve("work")),
-                null,
-                null,
-                tools);
+        var request = new RunSettings()
+                .suites(List.of(suite))
+                .model(new ModelOptions("openai:scripted", server.baseUrl(), null, false, null, RetryPolicy.none()))
+                .allowUnsandboxedCommands(tools.allowUnsandboxedCommands())
+                .resolve();
         CheckerRegistry checkers = CheckerRegistry.builtins();
-        try (var prepared = request.prepare(checkers, Map.<String, String>of()::get, line -> {}, NO_BUBBLEWRAP);
+        try (var prepared = request.prepare(
+                        null,
+                        temp.resolve("work"),
+                        checkers,
+                        Map.<String, String>of()::get,
+                        line -> {},
+                        NO_BUBBLEWRAP);
                 Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
             Run run = new Engine(store, checkers).run(prepared.plan(), RunListener.NONE);
             assertThat(run.config().path("sandbox").asText())

@@ -59,8 +59,9 @@ final class Runs {
     ObjectNode start(JsonNode body) throws InterruptedException {
         // The id is chosen here so the event log exists before the engine's first callback.
         String runId = Engine.newRunId();
-        RunRequest.Prepared prepared = StartBody.parse(body, caseSets, runId, "ASSAY_TOKEN", config.workspaceRoot())
-                .prepare(checkers, config.env(), line -> {});
+        RunRequest.Prepared prepared = StartBody.parse(body, caseSets, "ASSAY_TOKEN")
+                .resolve()
+                .prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {});
         RunPlan plan = prepared.plan();
         RunHandle handle = launch(prepared, listener -> engine.start(plan, listener));
         ObjectNode response = Json.object();
@@ -87,7 +88,7 @@ final class Runs {
      */
     ObjectNode resume(String runId, boolean retryErrors) throws InterruptedException {
         Run stored = store.findRun(runId).orElseThrow(() -> ApiProblems.notFound(runId));
-        RunRequest request = RunRequest.fromSnapshot(stored, config.workspaceRoot());
+        RunRequest request = RunRequest.fromSnapshot(stored);
         Path suites = config.suitesDirectory().toAbsolutePath().normalize();
         for (Path suite : request.suites()) {
             if (!suite.toAbsolutePath().normalize().startsWith(suites)) {
@@ -99,11 +100,9 @@ final class Runs {
                         .withDetail("run_id", runId));
             }
         }
-        RunRequest.Prepared prepared = request.prepare(checkers, config.env(), line -> {});
-        RunPlan plan = new RunPlan(
-                prepared.plan().suite(),
-                prepared.plan().target(),
-                prepared.plan().config().withSnapshot(stored.config()));
+        RunRequest.Prepared prepared =
+                request.prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {});
+        RunPlan plan = prepared.planOf(stored);
         RunHandle handle = launch(prepared, listener -> engine.resume(plan, retryErrors, listener));
         ObjectNode response = Json.object();
         response.put("run_id", handle.runId());

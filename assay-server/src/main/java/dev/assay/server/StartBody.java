@@ -3,19 +3,12 @@ package dev.assay.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
-import dev.assay.cases.Selection;
 import dev.assay.model.ModelOptions;
-import dev.assay.model.RetryPolicy;
-import dev.assay.run.RunConfig;
-import dev.assay.run.RunRequest;
-import dev.assay.run.ToolOptions;
-import dev.assay.run.WorkspacePolicy;
+import dev.assay.run.RunSettings;
 import dev.assay.score.Weights;
-import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
 import dev.assay.tools.ToolNames;
 import java.net.URI;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -26,14 +19,14 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * A start body read into the engine's {@link RunRequest}: the plan's fields ({@code user_id}, {@code model_name},
- * {@code language}, {@code case_set}, {@code dimensions}, {@code tool_names}, {@code config_overrides}, {@code stream})
- * and Assay's ({@code base_url}, {@code api_key_env}, {@code concurrency}, {@code timeout_s}, {@code tool_mode},
- * {@code weights}, {@code scoring}...). {@code config_overrides} may set any of these fields and wins over the top
- * level. Every mistake is a {@code request.invalid_field} naming the field.
+ * A start body read as one source of a run's {@link RunSettings}: the plan's fields ({@code user_id},
+ * {@code model_name}, {@code language}, {@code case_set}, {@code dimensions}, {@code tool_names},
+ * {@code config_overrides}, {@code stream}) and Assay's ({@code base_url}, {@code api_key_env}, {@code concurrency},
+ * {@code timeout_s}, {@code tool_mode}, {@code weights}, {@code scoring}...). {@code config_overrides} may set any of
+ * these fields and wins over the top level. Every mistake is a {@code request.invalid_field} naming the field.
  *
- * <p>{@code tool_names} becomes {@link ToolOptions#allowed()}: the model is offered only those tools and the engine
- * skips cases needing others ({@code case.missing_tools}).
+ * <p>{@code tool_names} becomes {@link dev.assay.run.ToolOptions#allowed()}: the model is offered only those tools and
+ * the engine skips cases needing others ({@code case.missing_tools}).
  */
 final class StartBody {
     private static final Set<String> FIELDS = Set.of(
@@ -68,9 +61,8 @@ final class StartBody {
 
     private StartBody() {}
 
-    /** {@return the run as the engine takes it} */
-    static RunRequest parse(
-            JsonNode body, CaseSets caseSets, String runId, String adminTokenVariable, Path workspaceRoot) {
+    /** {@return what the body says about the run, each field null when the body is silent} */
+    static RunSettings parse(JsonNode body, CaseSets caseSets, String adminTokenVariable) {
         if (body == null || !body.isObject()) {
             throw ApiProblems.badField("body", "the body must be a JSON object");
         }
@@ -114,61 +106,52 @@ final class StartBody {
                     "api_key_env",
                     "api_key_env must name a key variable such as OPENAI_API_KEY (upper case, ending in _API_KEY, _KEY or _TOKEN)");
         }
-        String language = reader.text("language", "");
-        Long seed = reader.integer("seed", null, Long.MIN_VALUE, Long.MAX_VALUE);
-        var selection = new Selection(
-                reader.strings("dimensions"),
-                language,
-                reader.strings("tags"),
-                reader.strings("ids"),
-                seed,
-                reader.integer("limit", 0L, 0, 1_000_000).intValue());
-        int retries = reader.integer("retries", 3L, 0, 10).intValue();
-        var modelOptions = new ModelOptions(
-                model.strip(),
-                baseUrl == null || baseUrl.isBlank() ? null : baseUrl,
-                keyVariable,
-                reader.bool("stream", false),
-                null,
-                new RetryPolicy(retries + 1, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(120)));
-        ToolMode toolMode = reader.toolMode();
-        Double temperature = reader.number("temperature", null, 0, 2);
         Long maxTokens = reader.integer("max_tokens", null, 1, 1_000_000);
-        var agent = new AgentSettings(
-                toolMode,
-                reader.integer("max_steps", 20L, 1, 200).intValue(),
-                temperature,
-                seed,
-                maxTokens == null ? null : maxTokens.intValue());
-        double timeout = reader.number("timeout_s", 120.0, 0.001, 86_400);
-        var config = new RunConfig(
-                        runId,
-                        reader.text("user_id", ""),
-                        language,
-                        reader.integer("concurrency", 4L, 1, 256).intValue(),
-                        Duration.ofMillis((long) (timeout * 1000)),
-                        reader.weights(),
-                        workspaceRoot,
-                        reader.bool("keep_workspaces", false)
-                                ? WorkspacePolicy.KEEP_ALL
-                                : WorkspacePolicy.KEEP_ON_FAILURE,
-                        null)
-                .withSamples(reader.integer("samples", 1L, 1, 100).intValue());
-        List<String> tools = fields.hasNonNull("tool_names") ? reader.strings("tool_names") : List.of();
-        // An empty allowed list means "all tools"; switching every tool off leaves only the loop's final_answer.
-        List<String> allowed = fields.hasNonNull("tool_names") && tools.isEmpty()
-                ? List.of(ToolNames.FINAL_ANSWER)
-                : tools.stream().map(ToolNames::canonical).distinct().toList();
-        return new RunRequest(
-                List.of(caseSets.resolve(caseSet.strip())),
-                reader.bool("skip_invalid", false),
-                selection,
-                modelOptions,
-                agent,
-                config,
-                null,
-                null,
-                new ToolOptions(List.of(), null, allowed));
+        Double timeout = reader.number("timeout_s", null, 0.001, 86_400);
+        var settings = new RunSettings()
+                        .suites(List.of(caseSets.resolve(caseSet.strip())))
+                        .skipInvalid(reader.flag("skip_invalid"))
+                        .dimensions(reader.optionalStrings("dimensions"))
+                        .language(reader.text("language", null))
+                        .tags(reader.optionalStrings("tags"))
+                        .ids(reader.optionalStrings("ids"))
+                        .seed(reader.integer("seed", null, Long.MIN_VALUE, Long.MAX_VALUE))
+                        .limit(intOrNull(reader.integer("limit", null, 0, 1_000_000)))
+                        .model(new ModelOptions(
+                                model.strip(),
+                                baseUrl == null || baseUrl.isBlank() ? null : baseUrl,
+                                keyVariable,
+                                false,
+                                null,
+                                null))
+                        .retries(intOrNull(reader.integer("retries", null, 0, 10)))
+                        .stream(reader.flag("stream"))
+                        .toolMode(reader.toolMode())
+                        .maxSteps(intOrNull(reader.integer("max_steps", null, 1, 200)))
+                        .temperature(reader.number("temperature", null, 0, 2))
+                        .maxTokens(intOrNull(maxTokens))
+                        .concurrency(intOrNull(reader.integer("concurrency", null, 1, 256)))
+                        .timeout(timeout == null ? null : Duration.ofMillis((long) (timeout * 1000)))
+                        .samples(intOrNull(reader.integer("samples", null, 1, 100)))
+                        .keepWorkspaces(reader.flag("keep_workspaces"))
+                        .userId(reader.text("user_id", null));
+        reader.scoring(settings);
+        if (fields.hasNonNull("tool_names")) {
+            List<String> tools = reader.strings("tool_names");
+            // An empty allowed list means "all tools"; switching every tool off leaves only the loop's final_answer.
+            settings.allowedTools(
+                    tools.isEmpty()
+                            ? List.of(ToolNames.FINAL_ANSWER)
+                            : tools.stream()
+                                    .map(ToolNames::canonical)
+                                    .distinct()
+                                    .toList());
+        }
+        return settings;
+    }
+
+    private static Integer intOrNull(Long value) {
+        return value == null ? null : value.intValue();
     }
 
     private static void checkUrl(String url) {
@@ -195,10 +178,10 @@ final class StartBody {
             return node.asText();
         }
 
-        boolean bool(String field, boolean otherwise) {
+        Boolean flag(String field) {
             JsonNode node = body.get(field);
             if (node == null || node.isNull()) {
-                return otherwise;
+                return null;
             }
             if (!node.isBoolean()) {
                 throw ApiProblems.badField(field, field + " must be true or false");
@@ -228,6 +211,10 @@ final class StartBody {
             return node.asDouble();
         }
 
+        List<String> optionalStrings(String field) {
+            return body.hasNonNull(field) ? strings(field) : null;
+        }
+
         List<String> strings(String field) {
             JsonNode node = body.get(field);
             if (node == null || node.isNull()) {
@@ -247,7 +234,10 @@ final class StartBody {
         }
 
         ToolMode toolMode() {
-            String mode = text("tool_mode", "native");
+            String mode = text("tool_mode", null);
+            if (mode == null) {
+                return null;
+            }
             try {
                 return ToolMode.parse(mode);
             } catch (IllegalArgumentException e) {
@@ -256,19 +246,21 @@ final class StartBody {
         }
 
         /**
-         * Weights not given keep the defaults of the {@code scoring} preset ({@code assay} unless named), so
+         * {@code scoring} names a preset and {@code weights} overrides its weights of the dimensions it names, so
          * {@code {"tool": 50}} is enough (unlike the reference).
          */
-        Weights weights() {
-            Weights preset;
-            try {
-                preset = Weights.preset(Weights.Scoring.of(text("scoring", Weights.Scoring.ASSAY.wireName())));
-            } catch (AssayException e) {
-                throw ApiProblems.badField("scoring", e.problem().message());
+        void scoring(RunSettings settings) {
+            String preset = text("scoring", null);
+            if (preset != null) {
+                try {
+                    settings.scoring(Weights.Scoring.of(preset));
+                } catch (AssayException e) {
+                    throw ApiProblems.badField("scoring", e.problem().message());
+                }
             }
             JsonNode node = body.get("weights");
             if (node == null || node.isNull()) {
-                return preset;
+                return;
             }
             if (!node.isObject()) {
                 throw ApiProblems.badField("weights", "weights must be an object of dimension to number");
@@ -280,11 +272,7 @@ final class StartBody {
                 }
                 weights.put(entry.getKey(), entry.getValue().asDouble());
             }
-            try {
-                return preset.with(weights);
-            } catch (AssayException e) {
-                throw ApiProblems.badField("weights", e.problem().message());
-            }
+            settings.weights(weights);
         }
     }
 }

@@ -1,0 +1,248 @@
+package dev.assay.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.Json;
+import dev.assay.cases.Selection;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.config.AssayConfig;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
+import dev.assay.run.RunRequest;
+import dev.assay.run.RunSettings;
+import dev.assay.run.ToolOptions;
+import dev.assay.run.WorkspacePolicy;
+import dev.assay.score.Weights;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.ToolMode;
+import dev.assay.tools.mcp.McpServerConfig;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * One run description from every front end: command-line flags and {@code assay.yaml} resolve to the same
+ * {@link RunRequest} for the same settings, and the snapshot stored with a run reads back into it. The API's start body
+ * is held to the same description in the server's {@code StartBodyTest}.
+ */
+class RunDescriptionTest {
+    @TempDir
+    Path dir;
+
+    /** The description both front ends below are asked for; the server's test builds the same one. */
+    private RunRequest expected(Path suite) {
+        return new RunRequest(
+                List.of(suite),
+                true,
+                new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3),
+                new ModelOptions(
+                        "openai:gpt-test",
+                        "http://127.0.0.1:9/v1",
+                        "TEST_API_KEY",
+                        true,
+                        null,
+                        new RetryPolicy(3, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(60))),
+                new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256),
+                null,
+                null,
+                new ToolOptions(List.of(), null, List.of("read_file"), false),
+                8,
+                Duration.ofSeconds(30),
+                Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
+                2,
+                WorkspacePolicy.KEEP_ALL,
+                "ann",
+                false);
+    }
+
+    private RunSettings commandLine(String... args) {
+        var command = new RunCommand();
+        new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
+        return command.commandLine();
+    }
+
+    @Test
+    void flags_resolve_to_the_description_they_name() throws Exception {
+        Path suite = suite();
+        RunRequest fromFlags = RunSettings.resolve(List.of(commandLine(
+                suite.toString(),
+                "--model",
+                "openai:gpt-test",
+                "--base-url",
+                "http://127.0.0.1:9/v1",
+                "--api-key-env",
+                "TEST_API_KEY",
+                "--stream",
+                "--retries",
+                "2",
+                "--max-retry-wait",
+                "60",
+                "--skip-invalid",
+                "--dimensions",
+                "tool,logic",
+                "--language",
+                "en-US",
+                "--tags",
+                "files",
+                "--seed",
+                "7",
+                "--limit",
+                "3",
+                "--tool-mode",
+                "text",
+                "--max-steps",
+                "5",
+                "--temperature",
+                "0.5",
+                "--max-tokens",
+                "256",
+                "--tools",
+                "read_file",
+                "-c",
+                "8",
+                "--timeout",
+                "30",
+                "--scoring",
+                "reference",
+                "--weights",
+                "tool=50",
+                "--samples",
+                "2",
+                "--keep-workspaces",
+                "--user-id",
+                "ann")));
+
+        assertThat(fromFlags).isEqualTo(expected(suite));
+    }
+
+    @Test
+    void assay_yaml_with_the_same_settings_resolves_to_the_same_description() throws Exception {
+        Path suite = suite();
+        Path yaml = dir.resolve("assay.yaml");
+        Files.writeString(yaml, """
+                version: 1
+                defaults:
+                  target: test
+                  concurrency: 8
+                  timeout_s: 30
+                  scoring: reference
+                  weights: {tool: 50}
+                targets:
+                  test:
+                    model: openai:gpt-test
+                    base_url: http://127.0.0.1:9/v1
+                    api_key_env: TEST_API_KEY
+                    stream: true
+                    tool_mode: text
+                    max_steps: 5
+                    temperature: 0.5
+                    seed: 7
+                    max_tokens: 256
+                """);
+        AssayConfig config = AssayConfig.load(yaml);
+        // What a file cannot say (the suites, the selection, this run's retries and user) comes from the command line.
+        RunSettings flags = commandLine(
+                suite.toString(),
+                "--retries",
+                "2",
+                "--max-retry-wait",
+                "60",
+                "--skip-invalid",
+                "--dimensions",
+                "tool,logic",
+                "--language",
+                "en-US",
+                "--tags",
+                "files",
+                "--seed",
+                "7",
+                "--limit",
+                "3",
+                "--tools",
+                "read_file",
+                "--samples",
+                "2",
+                "--keep-workspaces",
+                "--user-id",
+                "ann");
+
+        RunRequest fromFile =
+                RunSettings.resolve(List.of(config.settings(config.defaults().target()), flags));
+
+        assertThat(fromFile).isEqualTo(expected(suite));
+    }
+
+    @Test
+    void flags_win_over_the_file_and_a_scoring_preset_replaces_the_files_weights() throws Exception {
+        Path yaml = dir.resolve("assay.yaml");
+        Files.writeString(yaml, """
+                defaults: {concurrency: 2, timeout_s: 10, weights: {tool: 90}}
+                mcp_servers:
+                  files: {command: files-server}
+                targets:
+                  test: {model: openai:a, max_steps: 9, seed: 1, max_attempts: 2}
+                """);
+        AssayConfig config = AssayConfig.load(yaml);
+
+        RunRequest request = RunSettings.resolve(List.of(
+                config.settings("test"),
+                commandLine(
+                        suite().toString(),
+                        "-c",
+                        "6",
+                        "--seed",
+                        "4",
+                        "--scoring",
+                        "assay",
+                        "--mcp-url",
+                        "web=http://127.0.0.1:9/mcp")));
+
+        assertThat(request.concurrency()).isEqualTo(6);
+        assertThat(request.timeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(request.weights()).isEqualTo(Weights.defaults());
+        assertThat(request.agent().maxSteps()).isEqualTo(9);
+        assertThat(request.agent().seed()).as("--seed is the sampling seed too").isEqualTo(4L);
+        assertThat(request.model().retry().maxAttempts())
+                .as("the target's max_attempts, no --retries given")
+                .isEqualTo(2);
+        assertThat(request.tools().mcpServers())
+                .extracting(McpServerConfig::name)
+                .containsExactly("files", "web");
+    }
+
+    @Test
+    void the_stored_snapshot_reads_back_into_the_description_it_was_written_from() throws Exception {
+        RunRequest request = expected(suite());
+
+        JsonNode stored;
+        try (var prepared = request.prepare(
+                null, dir.resolve("work"), CheckerRegistry.builtins(), Map.<String, String>of()::get, line -> {})) {
+            // As the store keeps it: JSON text.
+            stored = Json.MAPPER.readTree(
+                    Json.MAPPER.writeValueAsString(prepared.plan().config().snapshot()));
+        }
+
+        assertThat(RunRequest.fromSnapshot(stored, "")).isEqualTo(request);
+    }
+
+    private Path suite() throws Exception {
+        Path suite = dir.resolve("suite.jsonl").toAbsolutePath();
+        var lines = new ArrayList<String>();
+        for (String dimension : List.of("tool", "logic")) {
+            for (int i = 0; i < 3; i++) {
+                lines.add(
+                        "{\"id\": \"%s-%d\", \"dimension\": \"%s\", \"language\": \"en-US\", \"tags\": [\"files\"], \"prompt\": \"Say hi\", \"checker\": \"contains\", \"expected\": \"hi\"}"
+                                .formatted(dimension, i, dimension));
+            }
+        }
+        Files.write(suite, lines);
+        return suite;
+    }
+}

@@ -1,0 +1,351 @@
+package dev.assay.run;
+
+import dev.assay.cases.Selection;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
+import dev.assay.score.Weights;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.ToolMode;
+import dev.assay.subject.sse.SseAgentSettings;
+import dev.assay.tools.mcp.McpServerConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one source says about a run: the values a front end was given (CLI flags, an API start body) or a file holds
+ * ({@code assay.yaml}'s defaults and named target), each null when that source is silent. {@link #resolve} lays the
+ * sources over each other and over Assay's defaults into the one {@link RunRequest}, so a setting, its default and its
+ * precedence live here once, whichever front end the run came from.
+ *
+ * <p>A source names at most one system under test (a model, an agent service or a recording); the highest source that
+ * names one decides it. MCP servers add up across sources; every other value is taken from the highest source that
+ * gives it. A source that names a scoring preset also replaces lower sources' weights, so {@code --scoring reference}
+ * means the reference weights unless the same source gives weights too.
+ */
+public final class RunSettings {
+    /** Cases at once unless a source says otherwise. */
+    public static final int DEFAULT_CONCURRENCY = 4;
+    /** Seconds per case unless a source or the case says otherwise. */
+    public static final int DEFAULT_TIMEOUT_S = 120;
+    /** Retries of a failed model call unless a source says otherwise. */
+    public static final int DEFAULT_RETRIES = 3;
+    /** Seconds one call may spend waiting between retries unless a source says otherwise. */
+    public static final int DEFAULT_MAX_RETRY_WAIT_S = 120;
+
+    private List<Path> suites;
+    private Boolean skipInvalid;
+    private List<String> dimensions;
+    private String language;
+    private List<String> tags;
+    private List<String> ids;
+    private Long seed;
+    private Integer limit;
+    private ModelOptions model;
+    private SseAgentSettings agentService;
+    private Path replay;
+    private Integer retries;
+    private Duration maxRetryWait;
+    private Boolean stream;
+    private ToolMode toolMode;
+    private Integer maxSteps;
+    private Double temperature;
+    private Long samplingSeed;
+    private Integer maxTokens;
+    private List<McpServerConfig> mcpServers;
+    private List<String> allowedTools;
+    private Boolean allowUnsandboxedCommands;
+    private Boolean allowUnsandboxedCode;
+    private Integer concurrency;
+    private Duration timeout;
+    private Weights.Scoring scoring;
+    private Map<String, Double> weights;
+    private Integer samples;
+    private Boolean keepWorkspaces;
+    private String userId;
+
+    /** Case files or directories. */
+    public RunSettings suites(List<Path> value) {
+        suites = value;
+        return this;
+    }
+
+    public RunSettings skipInvalid(Boolean value) {
+        skipInvalid = value;
+        return this;
+    }
+
+    public RunSettings dimensions(List<String> value) {
+        dimensions = value;
+        return this;
+    }
+
+    /** Only cases in this language; also the run's recorded language. */
+    public RunSettings language(String value) {
+        language = value;
+        return this;
+    }
+
+    public RunSettings tags(List<String> value) {
+        tags = value;
+        return this;
+    }
+
+    public RunSettings ids(List<String> value) {
+        ids = value;
+        return this;
+    }
+
+    /**
+     * Shuffles the selection before the limit; also the model's sampling seed unless {@link #samplingSeed} is given.
+     */
+    public RunSettings seed(Long value) {
+        seed = value;
+        return this;
+    }
+
+    public RunSettings limit(Integer value) {
+        limit = value;
+        return this;
+    }
+
+    /** Evaluate this model with Assay's agent loop. */
+    public RunSettings model(ModelOptions value) {
+        model = value;
+        return this;
+    }
+
+    /** Evaluate this agent service, which runs its own loop. */
+    public RunSettings agentService(SseAgentSettings value) {
+        agentService = value;
+        return this;
+    }
+
+    /** Re-score this recording without calling anything. */
+    public RunSettings replay(Path value) {
+        replay = value;
+        return this;
+    }
+
+    /** Retries of a failed model call (429, 5xx, timeouts); replaces the model's own retry policy. */
+    public RunSettings retries(Integer value) {
+        retries = value;
+        return this;
+    }
+
+    public RunSettings maxRetryWait(Duration value) {
+        maxRetryWait = value;
+        return this;
+    }
+
+    public RunSettings stream(Boolean value) {
+        stream = value;
+        return this;
+    }
+
+    public RunSettings toolMode(ToolMode value) {
+        toolMode = value;
+        return this;
+    }
+
+    public RunSettings maxSteps(Integer value) {
+        maxSteps = value;
+        return this;
+    }
+
+    public RunSettings temperature(Double value) {
+        temperature = value;
+        return this;
+    }
+
+    /** The model's sampling seed only, without shuffling the selection (a configured target's {@code seed}). */
+    public RunSettings samplingSeed(Long value) {
+        samplingSeed = value;
+        return this;
+    }
+
+    public RunSettings maxTokens(Integer value) {
+        maxTokens = value;
+        return this;
+    }
+
+    /** MCP servers offered as {@code name@tool}; added to those of lower sources. */
+    public RunSettings mcpServers(List<McpServerConfig> value) {
+        mcpServers = value;
+        return this;
+    }
+
+    /** Offer only these tools ({@code final_answer} always); empty for all. */
+    public RunSettings allowedTools(List<String> value) {
+        allowedTools = value;
+        return this;
+    }
+
+    public RunSettings allowUnsandboxedCommands(Boolean value) {
+        allowUnsandboxedCommands = value;
+        return this;
+    }
+
+    public RunSettings allowUnsandboxedCode(Boolean value) {
+        allowUnsandboxedCode = value;
+        return this;
+    }
+
+    public RunSettings concurrency(Integer value) {
+        concurrency = value;
+        return this;
+    }
+
+    public RunSettings timeout(Duration value) {
+        timeout = value;
+        return this;
+    }
+
+    /** A scoring preset: its weights and total rule; lower sources' weights no longer apply. */
+    public RunSettings scoring(Weights.Scoring value) {
+        scoring = value;
+        return this;
+    }
+
+    /** Weights of the dimensions named, over the preset's; dimensions not named keep the preset's weight. */
+    public RunSettings weights(Map<String, Double> value) {
+        weights = value;
+        return this;
+    }
+
+    public RunSettings samples(Integer value) {
+        samples = value;
+        return this;
+    }
+
+    public RunSettings keepWorkspaces(Boolean value) {
+        keepWorkspaces = value;
+        return this;
+    }
+
+    public RunSettings userId(String value) {
+        userId = value;
+        return this;
+    }
+
+    /** {@return whether this source names a system under test} */
+    public boolean namesSubject() {
+        return model != null || agentService != null || replay != null;
+    }
+
+    /**
+     * {@return the run the sources describe, each over the ones before it, all over Assay's defaults}
+     *
+     * @param lowestFirst the sources, lowest precedence first (e.g. {@code assay.yaml}, then the command line)
+     * @throws dev.assay.AssayException {@code config.missing_suite}, {@code config.missing_target}
+     */
+    public static RunRequest resolve(List<RunSettings> lowestFirst) {
+        RunSettings merged = new RunSettings();
+        lowestFirst.forEach(merged::takeFrom);
+        return merged.toRequest();
+    }
+
+    /** {@return the run these settings describe alone, over Assay's defaults} */
+    public RunRequest resolve() {
+        return resolve(List.of(this));
+    }
+
+    private void takeFrom(RunSettings higher) {
+        suites = pick(higher.suites, suites);
+        skipInvalid = pick(higher.skipInvalid, skipInvalid);
+        dimensions = pick(higher.dimensions, dimensions);
+        language = pick(higher.language, language);
+        tags = pick(higher.tags, tags);
+        ids = pick(higher.ids, ids);
+        if (higher.seed != null) {
+            seed = higher.seed;
+            samplingSeed = higher.samplingSeed;
+        } else {
+            samplingSeed = pick(higher.samplingSeed, samplingSeed);
+        }
+        limit = pick(higher.limit, limit);
+        if (higher.namesSubject()) {
+            model = higher.model;
+            agentService = higher.agentService;
+            replay = higher.replay;
+        }
+        retries = pick(higher.retries, retries);
+        maxRetryWait = pick(higher.maxRetryWait, maxRetryWait);
+        stream = pick(higher.stream, stream);
+        toolMode = pick(higher.toolMode, toolMode);
+        maxSteps = pick(higher.maxSteps, maxSteps);
+        temperature = pick(higher.temperature, temperature);
+        maxTokens = pick(higher.maxTokens, maxTokens);
+        if (higher.mcpServers != null) {
+            var servers = new ArrayList<McpServerConfig>(mcpServers == null ? List.of() : mcpServers);
+            servers.addAll(higher.mcpServers);
+            mcpServers = servers;
+        }
+        allowedTools = pick(higher.allowedTools, allowedTools);
+        allowUnsandboxedCommands = pick(higher.allowUnsandboxedCommands, allowUnsandboxedCommands);
+        allowUnsandboxedCode = pick(higher.allowUnsandboxedCode, allowUnsandboxedCode);
+        concurrency = pick(higher.concurrency, concurrency);
+        timeout = pick(higher.timeout, timeout);
+        if (higher.scoring != null) {
+            scoring = higher.scoring;
+            weights = higher.weights;
+        } else {
+            weights = pick(higher.weights, weights);
+        }
+        samples = pick(higher.samples, samples);
+        keepWorkspaces = pick(higher.keepWorkspaces, keepWorkspaces);
+        userId = pick(higher.userId, userId);
+    }
+
+    private RunRequest toRequest() {
+        Long sampling = samplingSeed != null ? samplingSeed : seed;
+        var agent = new AgentSettings(
+                toolMode != null ? toolMode : ToolMode.NATIVE,
+                maxSteps != null ? maxSteps : AgentSettings.defaults().maxSteps(),
+                temperature,
+                sampling,
+                maxTokens);
+        var baseWeights = Weights.preset(scoring != null ? scoring : Weights.Scoring.ASSAY);
+        return new RunRequest(
+                suites == null ? List.of() : suites,
+                Boolean.TRUE.equals(skipInvalid),
+                new Selection(dimensions, language, tags, ids, seed, limit == null ? 0 : limit),
+                model == null ? null : withRetryAndStream(model),
+                agent,
+                agentService,
+                replay,
+                new ToolOptions(mcpServers, null, allowedTools, Boolean.TRUE.equals(allowUnsandboxedCommands)),
+                concurrency != null ? concurrency : DEFAULT_CONCURRENCY,
+                timeout != null ? timeout : Duration.ofSeconds(DEFAULT_TIMEOUT_S),
+                weights == null ? baseWeights : baseWeights.with(weights),
+                samples != null ? samples : 1,
+                Boolean.TRUE.equals(keepWorkspaces) ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE,
+                userId,
+                Boolean.TRUE.equals(allowUnsandboxedCode));
+    }
+
+    /** The model's own retry policy (a configured target's {@code max_attempts}) unless a source sets retries. */
+    private ModelOptions withRetryAndStream(ModelOptions given) {
+        RetryPolicy retry = retries == null && maxRetryWait == null
+                ? given.retry()
+                : new RetryPolicy(
+                        (retries != null ? retries : DEFAULT_RETRIES) + 1,
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(30),
+                        maxRetryWait != null ? maxRetryWait : Duration.ofSeconds(DEFAULT_MAX_RETRY_WAIT_S));
+        return new ModelOptions(
+                given.model(),
+                given.baseUrl(),
+                given.apiKeyEnv(),
+                stream != null ? stream : given.stream(),
+                given.requestTimeout(),
+                retry,
+                given.apiKeyEnvNamed());
+    }
+
+    private static <T> T pick(T higher, T lower) {
+        return higher != null ? higher : lower;
+    }
+}

@@ -1,0 +1,107 @@
+package dev.assay.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.cases.Selection;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
+import dev.assay.run.RunRequest;
+import dev.assay.run.ToolOptions;
+import dev.assay.run.WorkspacePolicy;
+import dev.assay.score.Weights;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.ToolMode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The API's start body resolves to the same {@link RunRequest} as the command line and {@code assay.yaml} for the same
+ * settings (the CLI's {@code RunDescriptionTest} builds the same description), and to the same defaults when silent.
+ */
+class StartBodyTest {
+    @TempDir
+    Path suites;
+
+    @Test
+    void a_body_resolves_to_the_description_the_command_line_gives_for_the_same_settings() throws Exception {
+        Path suite = Files.writeString(suites.resolve("suite.jsonl"), "");
+        var body = Json.MAPPER.readTree("""
+                {"model_name": "openai:gpt-test", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "TEST_API_KEY",
+                 "stream": true, "retries": 2, "skip_invalid": true, "dimensions": ["tool", "logic"],
+                 "language": "en-US", "tags": ["files"], "seed": 7, "limit": 3, "tool_mode": "text", "max_steps": 5,
+                 "temperature": 0.5, "max_tokens": 256, "tool_names": ["read_file"], "concurrency": 8, "timeout_s": 30,
+                 "scoring": "reference", "weights": {"tool": 50}, "samples": 2, "keep_workspaces": true,
+                 "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"}}
+                """);
+
+        RunRequest request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
+
+        var expected = new RunRequest(
+                List.of(suite),
+                true,
+                new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3),
+                new ModelOptions(
+                        "openai:gpt-test",
+                        "http://127.0.0.1:9/v1",
+                        "TEST_API_KEY",
+                        true,
+                        null,
+                        // The API has no max_retry_wait; the default total wait applies.
+                        new RetryPolicy(3, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(120))),
+                new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256),
+                null,
+                null,
+                new ToolOptions(List.of(), null, List.of("read_file"), false),
+                8,
+                Duration.ofSeconds(30),
+                Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
+                2,
+                WorkspacePolicy.KEEP_ALL,
+                "ann",
+                false);
+        assertThat(request).isEqualTo(expected);
+    }
+
+    @Test
+    void a_body_naming_only_the_model_and_cases_gets_the_same_defaults_as_the_command_line() throws Exception {
+        Path suite = Files.writeString(suites.resolve("suite.jsonl"), "");
+        var body = Json.MAPPER.readTree("{\"model_name\": \"mock\", \"case_set\": \"suite.jsonl\"}");
+
+        RunRequest request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
+
+        assertThat(request)
+                .isEqualTo(new dev.assay.run.RunSettings()
+                        .suites(List.of(suite))
+                        .model(ModelOptions.of("mock"))
+                        .resolve());
+        assertThat(request.concurrency()).isEqualTo(4);
+        assertThat(request.timeout()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(request.agent()).isEqualTo(AgentSettings.defaults());
+        assertThat(request.weights()).isEqualTo(Weights.defaults());
+    }
+
+    @Test
+    void a_wrong_field_is_named() throws Exception {
+        Files.writeString(suites.resolve("suite.jsonl"), "");
+        var body = Json.MAPPER.readTree(
+                "{\"model_name\": \"mock\", \"case_set\": \"suite.jsonl\", \"config_overrides\": {\"max_steps\": 0}}");
+
+        assertThatThrownBy(() -> StartBody.parse(body, caseSets(), "ASSAY_TOKEN"))
+                .isInstanceOf(AssayException.class)
+                .satisfies(e ->
+                        assertThat(((AssayException) e).problem().details()).containsEntry("field", "max_steps"));
+    }
+
+    private CaseSets caseSets() {
+        return new CaseSets(suites, CheckerRegistry.builtins());
+    }
+}
