@@ -2,6 +2,7 @@ package dev.assay.cli;
 
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
@@ -43,7 +44,10 @@ class DistributionIT {
 
     @BeforeEach
     void unpack() throws Exception {
-        Path archive = Path.of(System.getProperty("assay.dist.archive"));
+        String built = System.getProperty("assay.dist.archive");
+        // Failsafe names the archive (assay-cli/pom.xml); a surefire run picked up by -Dtest=... has none yet.
+        assumeTrue(built != null, "runs in the verify phase, after package has built the archive");
+        Path archive = Path.of(built);
         assertThat(archive).as("built by the package phase").isRegularFile();
         Result untar = exec(
                 List.of("tar", "-xzf", archive.toString(), "-C", install.toString()), Map.of("PATH", path()), work);
