@@ -2,13 +2,13 @@ package dev.assay.cli;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.check.CheckerRegistry;
 import dev.assay.dialog.AgentServiceSubject;
 import dev.assay.dialog.ChatModelSubject;
 import dev.assay.dialog.Dataset;
 import dev.assay.dialog.DialogRunConfig;
-import dev.assay.dialog.DialogRunRecords;
-import dev.assay.dialog.DialogRunner;
 import dev.assay.dialog.DialogSubject;
+import dev.assay.dialog.DialogWorkload;
 import dev.assay.dialog.EvalSummary;
 import dev.assay.dialog.ExplainabilityJudge;
 import dev.assay.dialog.FieldMapping;
@@ -22,6 +22,10 @@ import dev.assay.dialog.TraceFile;
 import dev.assay.model.ChatModel;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
+import dev.assay.result.Item;
+import dev.assay.run.Engine;
+import dev.assay.run.RunHandle;
+import dev.assay.run.RunListener;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import java.io.IOException;
@@ -295,7 +299,7 @@ final class DialogCommand implements Callable<Integer> {
         JudgeOptionsMixin judgeOptions = new JudgeOptionsMixin();
 
         @Override
-        public Integer call() {
+        public Integer call() throws InterruptedException {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             try {
@@ -367,10 +371,12 @@ final class DialogCommand implements Callable<Integer> {
                             scoring.toOptions(),
                             null);
                 }
+                Path runDir = outDir.resolve(id);
+                var workload = new DialogWorkload(data, target, config, runDir, judge, "");
                 try (Store store = database.open()) {
-                    // Resuming replaces a dialog run's record; a capability run with that id must not be replaced.
-                    store.findRun(id)
-                            .filter(existing -> !existing.kind().equals(dev.assay.result.Run.DIALOG))
+                    // Re-using the id of a dialog run that ended resumes it: its ok and skipped dialogs are kept.
+                    Optional<dev.assay.result.Run> earlier = store.findRun(id);
+                    earlier.filter(existing -> !existing.kind().equals(dev.assay.result.Run.DIALOG))
                             .ifPresent(existing -> {
                                 throw new AssayException(Problem.of(
                                                 "config.run_id_taken",
@@ -378,25 +384,50 @@ final class DialogCommand implements Callable<Integer> {
                                                         + " run; choose another")
                                         .withDetail("field", "run_id"));
                             });
-                }
-                Path runDir = outDir.resolve(id);
-                DialogRunner.Outcome outcome = DialogRunner.run(
-                        data,
-                        target,
-                        config,
-                        runDir,
-                        trace -> err.println("dialog " + trace.datasetIndex() + " " + trace.dialogId() + ": "
-                                + trace.dialogStatus().wireName()),
-                        judge);
-                printSummary(out, outcome.scores());
-                out.println("run directory: " + runDir);
-                try (Store store = database.open()) {
-                    // A resumed run id replaces the stored record, so the database shows the run as it ends now.
-                    dev.assay.result.Run record = DialogRunRecords.run(outcome);
-                    store.deleteRun(record.runId());
-                    store.createRun(record);
-                    DialogRunRecords.items(outcome).forEach(store::upsertItem);
-                    out.println("stored as run " + record.runId() + " in " + Stores.redact(database.url()));
+                    var engine = new Engine(store, CheckerRegistry.builtins());
+                    RunListener progress = new RunListener() {
+                        @Override
+                        public void itemFinished(dev.assay.result.Run run, Item item) {
+                            err.println("dialog " + (item.seq() + 1) + " " + item.caseId() + ": "
+                                    + item.status().wireName());
+                            err.flush();
+                        }
+
+                        @Override
+                        public void log(dev.assay.result.Run run, String message) {
+                            err.println("  " + message);
+                            err.flush();
+                        }
+                    };
+                    RunHandle handle = earlier.isPresent()
+                            ? engine.resume(workload, false, progress)
+                            : engine.start(workload, progress);
+                    CancelOnSignal cancelOnSignal = CancelOnSignal.install(handle, err);
+                    try {
+                        dev.assay.result.Run record = handle.await();
+                        DialogWorkload.Outcome outcome = workload.outcome()
+                                .orElseThrow(() -> new AssayException(
+                                        record.error() != null
+                                                ? record.error()
+                                                : Problem.of(
+                                                        "dialog.not_scored",
+                                                        "the dialog run ended without its metrics")));
+                        printSummary(out, outcome.scores());
+                        out.println("run directory: " + runDir);
+                        out.println("stored as run " + record.runId() + " in " + Stores.redact(database.url()));
+                        if (record.status() != dev.assay.result.RunStatus.FINISHED) {
+                            err.println("run " + record.runId() + " "
+                                    + record.status().wireName()
+                                    + (record.error() == null
+                                            ? ""
+                                            : ": " + record.error().message()));
+                            return record.status() == dev.assay.result.RunStatus.CANCELLED
+                                    ? ExitCodes.CANCELLED
+                                    : ExitCodes.CANNOT_RUN;
+                        }
+                    } finally {
+                        cancelOnSignal.close();
+                    }
                 }
                 return ExitCodes.OK;
             } catch (IOException e) {
@@ -413,7 +444,7 @@ final class DialogCommand implements Callable<Integer> {
             if (promptVersion != null) {
                 return promptVersion;
             }
-            return prompt.isEmpty() ? "" : "sha256:" + sha256(prompt);
+            return DialogRunConfig.promptVersion(prompt);
         }
     }
 
@@ -446,15 +477,5 @@ final class DialogCommand implements Callable<Integer> {
                 .forEach((key, value) ->
                         line.append(' ').append(key).append('=').append(String.format(Locale.ROOT, "%.6f", value)));
         out.println(line);
-    }
-
-    private static String sha256(String text) {
-        try {
-            return java.util.HexFormat.of()
-                    .formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                            .digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every JVM", e);
-        }
     }
 }

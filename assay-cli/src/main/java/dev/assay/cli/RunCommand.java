@@ -31,8 +31,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -516,22 +514,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                             quiet, verbose, !quiet && !verbose && ProgressPrinter.stderrIsTerminal(), env),
                     env);
             RunHandle handle = launch.launch(engine, plan, progress);
-            var reportsWritten = new CountDownLatch(1);
-            Thread cancelOnSignal = new Thread(
-                    () -> {
-                        if (handle.cancel()) {
-                            stderr.println("cancelling: finished items are kept...");
-                            stderr.flush();
-                        }
-                        try {
-                            handle.await();
-                            reportsWritten.await(30, TimeUnit.SECONDS);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    },
-                    "assay-cancel");
-            Runtime.getRuntime().addShutdownHook(cancelOnSignal);
+            CancelOnSignal cancelOnSignal = CancelOnSignal.install(handle, stderr);
             try {
                 Run run = handle.await();
                 // Said before the report is read: when the database stayed away, reading it fails too.
@@ -553,8 +536,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 }
                 return exitCode(run);
             } finally {
-                reportsWritten.countDown();
-                removeHook(cancelOnSignal);
+                cancelOnSignal.close();
             }
         }
     }
@@ -646,13 +628,5 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         }
         boolean explicit = modelFlags.given() || agentFlags.given() || replay != null;
         return config == null || explicit ? null : config.defaults().target();
-    }
-
-    private static void removeHook(Thread hook) {
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // The hook is running because of a signal; it ends once the reports are written.
-        }
     }
 }

@@ -77,6 +77,12 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
     Path suites;
 
     @Option(
+            names = "--datasets",
+            paramLabel = "<dir>",
+            description = "Directory whose dialog datasets (.jsonl) the page and the API may run (default: --suites).")
+    Path datasets;
+
+    @Option(
             names = "--workspace-dir",
             paramLabel = "<dir>",
             description = "Where case workspaces are created (default: $ASSAY_HOME/workspaces).")
@@ -100,6 +106,9 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
         if (suites != null && !Files.isDirectory(suites)) {
             throw new ParameterException(spec.commandLine(), "--suites " + suites + " is not a directory");
         }
+        if (datasets != null && !Files.isDirectory(datasets)) {
+            throw new ParameterException(spec.commandLine(), "--datasets " + datasets + " is not a directory");
+        }
         requireFreePort(requireLocalAddress());
         if (workspaceDir != null) {
             OutputDirectories.requireWritable(spec.commandLine(), "--workspace-dir", workspaceDir);
@@ -109,7 +118,8 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
                 adminToken,
                 suites != null ? suites : defaultSuites(),
                 workspaceDir != null ? workspaceDir : database.home().resolve("workspaces"),
-                env::get);
+                env::get,
+                datasets);
         try (Store store = database.open()) {
             CheckerRegistry checkers = CheckerRegistry.builtins();
             Javalin app = AssayServer.create(config, new Engine(store, checkers), store, checkers);

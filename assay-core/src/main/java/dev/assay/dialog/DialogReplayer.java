@@ -1,6 +1,7 @@
 package dev.assay.dialog;
 
 import dev.assay.AssayException;
+import dev.assay.run.ItemContext;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +28,13 @@ public final class DialogReplayer {
         this.config = config;
     }
 
-    /** {@return the dialog's trace; invalid dialogs are skipped without calling the target} */
-    public DialogTrace replay(Dialog dialog) {
+    /**
+     * {@return the dialog's trace; invalid dialogs are skipped without calling the target} An interrupt (the run was
+     * cancelled) stops the dialog after the turn in flight, and the thread stays interrupted so the caller can tell.
+     *
+     * @param steps told of each turn as it ends
+     */
+    public DialogTrace replay(Dialog dialog, ItemContext.StepListener steps) {
         if (!dialog.valid()) {
             return DialogTrace.of(config.runId(), dialog, DialogStatus.SKIPPED, List.of(), null);
         }
@@ -41,8 +47,13 @@ public final class DialogReplayer {
         }
         var turns = new ArrayList<TurnTrace>();
         try {
-            for (TurnPair pair : dialog.pairs()) {
+            List<TurnPair> pairs = dialog.pairs();
+            for (TurnPair pair : pairs) {
                 turns.add(playTurn(session, pair));
+                steps.stepDone(turns.size(), pairs.size());
+                if (Thread.currentThread().isInterrupted()) {
+                    break;
+                }
             }
         } catch (RuntimeException e) {
             return DialogTrace.of(

@@ -32,6 +32,14 @@ public record DialogRunConfig(
     public static final Duration DEFAULT_TURN_TIMEOUT = Duration.ofSeconds(120);
     public static final int DEFAULT_TURN_RETRIES = 1;
 
+    /**
+     * {@return the prompt version recorded for a system prompt given without a label: {@code sha256:<hex>} of its text,
+     * or empty for no prompt}
+     */
+    public static String promptVersion(String systemPrompt) {
+        return systemPrompt == null || systemPrompt.isEmpty() ? "" : "sha256:" + ReferenceTables.sha256(systemPrompt);
+    }
+
     public DialogRunConfig {
         Objects.requireNonNull(runId, "runId");
         if (!dev.assay.run.RunConfig.isValidRunId(runId)) {

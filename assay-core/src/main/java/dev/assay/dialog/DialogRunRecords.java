@@ -5,12 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Problem;
-import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
-import dev.assay.result.RunStatus;
-import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -40,18 +38,19 @@ public final class DialogRunRecords {
     private DialogRunRecords() {}
 
     /**
-     * {@return the run record}
+     * {@return the run's final record: the engine's status, counts and times, with the metrics as dimension scores and
+     * the manifest and metrics summary in its config snapshot}
      *
-     * @param outcome the finished run
+     * @param ended the record as the engine ended it
+     * @param outcome the metrics computed over the run's items
      */
-    public static Run run(DialogRunner.Outcome outcome) {
-        RunManifest manifest = outcome.manifest();
+    public static Run run(Run ended, DialogWorkload.Outcome outcome) {
         EvalSummary summary = outcome.scores().summary();
         var scores = new LinkedHashMap<String, Double>();
         HEADLINES.forEach((metric, key) ->
                 scores.put(dimension(metric), summary.metric(metric).micro().get(key)));
         double total = scores.values().stream().mapToDouble(Double::doubleValue).sum() / scores.size();
-        ObjectNode config = manifest.toJson();
+        ObjectNode config = outcome.manifest().toJson();
         config.set("metrics_summary", summary.toJson());
         // The judge's metric is shown beside M5, not averaged into the total: the total stays the reference's.
         outcome.scores().judge().ifPresent(judge -> {
@@ -60,93 +59,114 @@ public final class DialogRunRecords {
             judgeSummary.set("judge", judge.judge());
             judgeSummary.set("metric", judge.metric().toJson());
         });
-        List<ItemStatus> statuses =
-                outcome.scores().traces().stream().map(DialogRunRecords::status).toList();
-        double elapsed =
-                Duration.between(manifest.startedAt(), manifest.endedAt()).toMillis() / 1000.0;
         return new Run(
-                manifest.config().runId(),
+                ended.runId(),
                 Run.DIALOG,
-                "",
-                manifest.config().modelName(),
-                "",
-                RunStatus.FINISHED,
-                datasetName(manifest.config().datasetPath()),
-                "",
+                ended.userId(),
+                ended.modelName(),
+                ended.language(),
+                ended.status(),
+                ended.caseSet(),
+                ended.caseSetVersion(),
                 config,
-                List.of(),
+                ended.toolSnapshot(),
                 scores,
                 total,
-                Counts.of(statuses.size(), statuses),
-                manifest.startedAt(),
-                manifest.endedAt(),
-                elapsed,
-                null);
+                ended.counts(),
+                ended.startedAt(),
+                ended.finishedAt(),
+                ended.elapsedS(),
+                ended.error());
     }
 
     /**
-     * {@return one item per dialog, in dataset order}
+     * {@return the item of one replayed dialog}
      *
-     * @param outcome the finished run
+     * @param runId the run's id
+     * @param seq the dialog's place in the dataset, from 0
+     * @param trace the dialog's trace
+     * @param scores scores that include this trace (the dialog's own, or the run's)
+     * @param startedAt when its replay started
+     * @param finishedAt when it ended
      */
-    public static List<Item> items(DialogRunner.Outcome outcome) {
-        RunManifest manifest = outcome.manifest();
-        EvalSummary summary = outcome.scores().summary();
-        var items = new ArrayList<Item>();
-        List<DialogTrace> traces = outcome.scores().traces();
-        for (int seq = 0; seq < traces.size(); seq++) {
-            DialogTrace trace = traces.get(seq);
-            List<TurnEvalRow> rows = outcome.scores().rows().stream()
-                    .filter(row -> row.dialogId().equals(trace.dialogId()))
-                    .toList();
-            ObjectNode detail = JsonNodeFactory.instance.objectNode();
-            ObjectNode metrics = detail.putObject("metrics");
-            var headline = new ArrayList<Double>();
-            HEADLINES.forEach((metric, key) -> {
-                Map<String, Double> values = summary.metric(metric).byDialog().get(trace.dialogId());
-                if (values != null) {
-                    metrics.set(dimension(metric), doubles(values));
-                    headline.add(values.get(key));
-                }
-            });
-            outcome.scores().judge().ifPresent(judge -> {
-                Map<String, Double> values = judge.metric().byDialog().get(trace.dialogId());
-                if (values != null) {
-                    metrics.set(JUDGE_DIMENSION, doubles(values));
-                }
-            });
-            detail.set("turns", turns(trace, rows, outcome.scores().judge()));
-            double score = headline.isEmpty()
-                    ? 0.0
-                    : headline.stream().mapToDouble(Double::doubleValue).sum() / headline.size();
-            ArrayNode transcript = JsonNodeFactory.instance.arrayNode();
-            trace.turns().forEach(turn -> transcript.add(turn.toJson()));
-            String lastAnswer =
-                    trace.turns().isEmpty() ? "" : trace.turns().getLast().predAssistantText();
-            String firstPrompt =
-                    trace.turns().isEmpty() ? "" : trace.turns().getFirst().userText();
-            double elapsed =
-                    trace.turns().stream().mapToDouble(TurnTrace::latencyMs).sum() / 1000.0;
-            items.add(new Item(
-                    manifest.config().runId(),
-                    trace.dialogId(),
-                    seq,
-                    trace.scenarioType() == null ? "dialog" : trace.scenarioType(),
-                    status(trace),
-                    status(trace).isScored() ? score : 0.0,
-                    1.0,
-                    1.0,
-                    firstPrompt,
-                    lastAnswer,
-                    List.of(),
-                    detail,
-                    problem(trace),
-                    transcript,
-                    manifest.startedAt(),
-                    manifest.endedAt(),
-                    elapsed));
-        }
-        return items;
+    public static Item item(
+            String runId, int seq, DialogTrace trace, Scoring.Result scores, Instant startedAt, Instant finishedAt) {
+        EvalSummary summary = scores.summary();
+        List<TurnEvalRow> rows = scores.rows().stream()
+                .filter(row -> row.dialogId().equals(trace.dialogId()))
+                .toList();
+        ObjectNode detail = JsonNodeFactory.instance.objectNode();
+        ObjectNode metrics = detail.putObject("metrics");
+        var headline = new ArrayList<Double>();
+        HEADLINES.forEach((metric, key) -> {
+            Map<String, Double> values = summary.metric(metric).byDialog().get(trace.dialogId());
+            if (values != null) {
+                metrics.set(dimension(metric), doubles(values));
+                headline.add(values.get(key));
+            }
+        });
+        scores.judge().ifPresent(judge -> {
+            Map<String, Double> values = judge.metric().byDialog().get(trace.dialogId());
+            if (values != null) {
+                metrics.set(JUDGE_DIMENSION, doubles(values));
+            }
+        });
+        detail.set("turns", turns(trace, rows, scores.judge()));
+        double score = headline.isEmpty()
+                ? 0.0
+                : headline.stream().mapToDouble(Double::doubleValue).sum() / headline.size();
+        ArrayNode transcript = JsonNodeFactory.instance.arrayNode();
+        trace.turns().forEach(turn -> transcript.add(turn.toJson()));
+        String lastAnswer =
+                trace.turns().isEmpty() ? "" : trace.turns().getLast().predAssistantText();
+        String firstPrompt =
+                trace.turns().isEmpty() ? "" : trace.turns().getFirst().userText();
+        double elapsed =
+                trace.turns().stream().mapToDouble(TurnTrace::latencyMs).sum() / 1000.0;
+        return new Item(
+                runId,
+                trace.dialogId(),
+                seq,
+                trace.scenarioType() == null ? "dialog" : trace.scenarioType(),
+                status(trace),
+                status(trace).isScored() ? score : 0.0,
+                1.0,
+                1.0,
+                firstPrompt,
+                lastAnswer,
+                List.of(),
+                detail,
+                problem(trace),
+                transcript,
+                startedAt,
+                finishedAt,
+                elapsed);
+    }
+
+    /**
+     * {@return the trace of a dialog as its stored item tells it, with the dataset's ground truth; empty for an item
+     * that is not a replayed dialog's (cancelled)}
+     *
+     * @param runId the run's id
+     * @param dialog the dataset's dialog
+     * @param item its stored item
+     */
+    public static Optional<DialogTrace> trace(String runId, Dialog dialog, Item item) {
+        var turns = new ArrayList<TurnTrace>();
+        item.transcript().forEach(turn -> turns.add(TurnTrace.fromJson(turn)));
+        return switch (item.status()) {
+            case PASSED -> Optional.of(DialogTrace.of(runId, dialog, DialogStatus.OK, turns, null));
+            case PARTIAL, FAILED -> Optional.of(DialogTrace.of(runId, dialog, DialogStatus.PARTIAL, turns, null));
+            case SKIPPED -> Optional.of(DialogTrace.of(runId, dialog, DialogStatus.SKIPPED, List.of(), null));
+            case ERROR ->
+                Optional.of(DialogTrace.of(
+                        runId,
+                        dialog,
+                        DialogStatus.FAILED,
+                        turns,
+                        item.error() == null ? null : item.error().message()));
+            case CANCELLED -> Optional.empty();
+        };
     }
 
     private static ArrayNode turns(DialogTrace trace, List<TurnEvalRow> rows, Optional<JudgeScores> judge) {
@@ -203,11 +223,6 @@ public final class DialogRunRecords {
 
     private static String dimension(String metric) {
         return metric.substring(0, 2);
-    }
-
-    private static String datasetName(String path) {
-        String normalised = path.replace('\\', '/');
-        return normalised.substring(normalised.lastIndexOf('/') + 1);
     }
 
     private static Map<String, String> headlines() {

@@ -2,8 +2,6 @@ package dev.assay.run;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
-import dev.assay.cases.Case;
-import dev.assay.cases.SuiteSnapshots;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
@@ -12,18 +10,13 @@ import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.score.ScoreTally;
 import dev.assay.score.Scores;
-import dev.assay.store.CaseSetSnapshot;
 import dev.assay.store.Store;
-import dev.assay.tools.Workspace;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -31,7 +24,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * The one way to run an evaluation: the CLI, the server and the tests all call it. It creates the run record, runs the
@@ -88,44 +80,32 @@ public final class Engine {
         this.answersAcrossRuns = answersAcrossRuns;
     }
 
-    /** Runs to the end and returns the final record. */
+    /** Runs a capability run to the end and returns the final record. */
     public Run run(RunPlan plan, RunListener listener) throws InterruptedException {
         return start(plan, listener).await();
+    }
+
+    /** Runs to the end and returns the final record. */
+    public Run run(Workload workload, RunListener listener) throws InterruptedException {
+        return start(workload, listener).await();
+    }
+
+    /** Starts a capability run in the background; see {@link #start(Workload, RunListener)}. */
+    public RunHandle start(RunPlan plan, RunListener listener) {
+        return start(new CaseWorkload(plan, checkers), listener);
     }
 
     /**
      * Starts a run in the background and returns at once; the run record already exists in the store when this returns.
      */
-    public RunHandle start(RunPlan plan, RunListener listener) {
-        String runId = plan.config().runId() != null ? plan.config().runId() : newRunId();
+    public RunHandle start(Workload workload, RunListener listener) {
+        String runId = workload.requestedRunId() != null ? workload.requestedRunId() : newRunId();
         var handle = new RunHandle(runId);
         Instant started = CaseRunner.now();
-        store.saveCaseSet(new CaseSetSnapshot(
-                plan.suite().version(),
-                plan.suite().name(),
-                plan.suite().cases().size(),
-                SuiteSnapshots.toJson(plan.suite()),
-                started));
-        Run run = new Run(
-                runId,
-                Run.CAPABILITY,
-                plan.config().userId(),
-                plan.target().name(),
-                plan.config().language(),
-                RunStatus.RUNNING,
-                plan.suite().name(),
-                plan.suite().version(),
-                snapshot(plan.config()),
-                plan.target().toolNames().stream().sorted().toList(),
-                Map.of(),
-                null,
-                Counts.of(plan.config().itemCount(plan.suite().cases().size()), List.of()),
-                started,
-                null,
-                0,
-                null);
+        workload.register(store, started);
+        Run run = workload.newRun(runId, started);
         store.createRun(run);
-        return launch(plan, handle, run, List.of(), listener);
+        return launch(workload, handle, run, List.of(), listener);
     }
 
     /**
@@ -135,10 +115,20 @@ public final class Engine {
      *
      * @param plan the run's plan, rebuilt from its stored description ({@link RunRequest#fromSnapshot}); its
      *     configuration carries the run id
-     * @throws AssayException {@code run.not_found}, or {@code run.still_running} for a run that has not ended
      */
     public RunHandle resume(RunPlan plan, boolean retryErrors, RunListener listener) {
-        String runId = Objects.requireNonNull(plan.config().runId(), "the run id of the run to resume");
+        return resume(new CaseWorkload(plan, checkers), retryErrors, listener);
+    }
+
+    /**
+     * Continues a stored run that ended without finishing, keeping the items the workload says stand
+     * ({@link Workload#keptOnResume}) and running the others, under the same run id.
+     *
+     * @param workload the run's work, rebuilt from its stored description; it carries the run id
+     * @throws AssayException {@code run.not_found}, or {@code run.still_running} for a run that has not ended
+     */
+    public RunHandle resume(Workload workload, boolean retryErrors, RunListener listener) {
+        String runId = Objects.requireNonNull(workload.requestedRunId(), "the run id of the run to resume");
         Run stored = store.findRun(runId)
                 .orElseThrow(() -> new AssayException(Problem.of("run.not_found", "no run " + runId + " is stored")
                         .withDetail("run_id", runId)));
@@ -152,8 +142,7 @@ public final class Engine {
         for (int offset = 0; ; offset += RESUME_PAGE) {
             List<Item> page = store.listItems(runId, offset, RESUME_PAGE);
             page.stream()
-                    .filter(item -> item.status() != ItemStatus.CANCELLED)
-                    .filter(item -> !(retryErrors && item.status() == ItemStatus.ERROR))
+                    .filter(item -> workload.keptOnResume(item, retryErrors))
                     .forEach(kept::add);
             if (page.size() < RESUME_PAGE) {
                 break;
@@ -164,23 +153,21 @@ public final class Engine {
                 RunStatus.RUNNING,
                 stored.dimensionScores(),
                 stored.totalScore(),
-                Counts.of(
-                        plan.config().itemCount(plan.suite().cases().size()),
-                        kept.stream().map(Item::status).toList()),
+                Counts.of(workload.itemCount(), kept.stream().map(Item::status).toList()),
                 null,
                 stored.elapsedS(),
                 null);
         store.updateRun(run);
-        return launch(plan, handle, run, kept, listener);
+        return launch(workload, handle, run, kept, listener);
     }
 
     private static final int RESUME_PAGE = 500;
 
-    private RunHandle launch(RunPlan plan, RunHandle handle, Run run, List<Item> kept, RunListener listener) {
+    private RunHandle launch(Workload workload, RunHandle handle, Run run, List<Item> kept, RunListener listener) {
         RunMeters.runStarted(run.counts().total() - kept.size());
         handle.update(run);
         safely(() -> listener.runStarted(run));
-        Thread.ofVirtual().name("assay-run-" + run.runId()).start(() -> execute(plan, handle, listener, kept));
+        Thread.ofVirtual().name("assay-run-" + run.runId()).start(() -> execute(workload, handle, listener, kept));
         Thread.ofVirtual().name("assay-heartbeat-" + run.runId()).start(() -> beat(handle));
         return handle;
     }
@@ -206,15 +193,14 @@ public final class Engine {
     /** The item error that stops a run: the endpoint refused the credentials, so every further call would too. */
     private static final String AUTH_FAILED = "target.auth_failed";
 
-    private void execute(RunPlan plan, RunHandle handle, RunListener listener, List<Item> kept) {
-        var progress = new Progress(handle, plan, listener);
+    private void execute(Workload workload, RunHandle handle, RunListener listener, List<Item> kept) {
+        var progress = new Progress(handle, workload, listener);
         progress.keep(kept);
         Set<String> done = kept.stream().map(Item::caseId).collect(Collectors.toSet());
-        Path runDirectory = plan.config().workspaceRoot().resolve(handle.runId());
         RunStatus status = RunStatus.FINISHED;
         Problem error = null;
         try {
-            runCases(plan, handle, progress, runDirectory, done);
+            runItems(workload, handle, progress, done);
             if (progress.writes.gaveUp()) {
                 status = RunStatus.INTERRUPTED;
                 error = progress.writes.outageProblem();
@@ -241,8 +227,6 @@ public final class Engine {
                         ? assay.problem()
                         : Problem.of("run.internal_error", "the run failed: " + e);
             }
-        } finally {
-            deleteIfEmpty(runDirectory);
         }
         try {
             handle.finish(progress.end(status, error));
@@ -254,33 +238,26 @@ public final class Engine {
     }
 
     /**
-     * Runs every case and returns once all of them have ended, so that the final record counts every item, those stored
-     * by cases interrupted by a cancellation included.
+     * Runs every item and returns once all of them have ended, so that the final record counts every item, those stored
+     * by items interrupted by a cancellation included.
      */
-    private void runCases(RunPlan plan, RunHandle handle, Progress progress, Path runDirectory, Set<String> done)
+    private void runItems(Workload workload, RunHandle handle, Progress progress, Set<String> done)
             throws InterruptedException {
         var futures = new java.util.concurrent.CopyOnWriteArrayList<Future<?>>();
         handle.onCancel(() -> {
             progress.log("cancel requested");
             futures.forEach(future -> future.cancel(true));
         });
-        try (ExecutorService caseThreads = Executors.newVirtualThreadPerTaskExecutor();
-                ExecutorService targetThreads = Executors.newVirtualThreadPerTaskExecutor()) {
-            var runner = new CaseRunner(
-                    checkers,
-                    targetThreads,
-                    new StoredResponses(store, progress.writes, handle.runId(), answersAcrossRuns, progress::log));
-            var limit = new Semaphore(Math.max(
-                    1, Math.min(plan.config().concurrency(), plan.target().maxConcurrency())));
-            Map<String, String> placeholders =
-                    Map.of("run_id", handle.runId(), "user_id", plan.config().userId());
-            List<Case> cases = plan.suite().cases();
-            // Cases start in selection order: the dispatcher takes a permit before submitting each one, so at most
-            // `limit` case threads exist and nothing is queued that a cancellation would have to unwind.
-            int samples = plan.config().samples();
-            int items = plan.config().itemCount(cases.size());
-            // Nothing new starts while the database is away (finished items wait in memory, at most one per slot)
-            // or once the target refused the credentials.
+        try (ExecutorService itemThreads = Executors.newVirtualThreadPerTaskExecutor();
+                ExecutorService subjectThreads = Executors.newVirtualThreadPerTaskExecutor()) {
+            var responses =
+                    new StoredResponses(store, progress.writes, handle.runId(), answersAcrossRuns, progress::log);
+            var limit = new Semaphore(workload.concurrency());
+            int items = workload.itemCount();
+            // Items start in order: the dispatcher takes a permit before submitting each one, so at most `limit` item
+            // threads exist and nothing is queued that a cancellation would have to unwind. Nothing new starts while
+            // the database is away (finished items wait in memory, at most one per slot) or once the system under
+            // test refused the credentials.
             for (int seq = 0;
                     seq < items
                             && progress.halt() == null
@@ -289,36 +266,32 @@ public final class Engine {
                                     () -> handle.isCancelRequested() || progress.halt() != null);
                     seq++) {
                 int index = seq;
-                Case base = cases.get(seq / samples);
-                Case evalCase = samples == 1 ? base : base.withId(sampleId(base.id(), seq % samples + 1));
-                if (done.contains(evalCase.id())) {
-                    // Resumed: this case's item is stored and counted already.
+                String itemId = workload.itemId(seq);
+                if (done.contains(itemId)) {
+                    // Resumed: this item is stored and counted already.
                     limit.release();
                     continue;
                 }
-                Path caseDirectory = runDirectory.resolve(directoryName(index, evalCase.id()));
-                futures.add(caseThreads.submit(() -> {
+                var context = new ItemContext(
+                        handle.runId(),
+                        responses,
+                        subjectThreads,
+                        message -> progress.log(itemId + ": " + message),
+                        handle::isCancelRequested,
+                        (step, steps) -> progress.stepDone(itemId, step, steps));
+                futures.add(itemThreads.submit(() -> {
                     try {
-                        progress.started(evalCase);
-                        Item item = runner.run(
-                                handle.runId(),
-                                index,
-                                evalCase,
-                                plan,
-                                placeholders,
-                                caseDirectory,
-                                message -> progress.log(evalCase.id() + ": " + message),
-                                handle::isCancelRequested);
-                        progress.finished(item, caseDirectory);
+                        progress.started(itemId, workload.itemPrompt(index));
+                        progress.finished(workload.run(index, context));
                         return null;
                     } catch (AssayException lost) {
                         // The item could not be stored (the database stayed away, or refused it): it is not counted,
                         // so the run's counts stay those of its stored items, and the run cannot end finished.
-                        progress.lost(evalCase, lost.problem());
+                        progress.lost(itemId, lost.problem());
                         return null;
                     } catch (InterruptedException cancelled) {
-                        progress.log(evalCase.id() + ": not stored: the run was cancelled while the database was "
-                                + "unavailable");
+                        progress.log(
+                                itemId + ": not stored: the run was cancelled while the database was " + "unavailable");
                         return null;
                     } finally {
                         limit.release();
@@ -332,23 +305,12 @@ public final class Engine {
                 try {
                     future.get();
                 } catch (java.util.concurrent.CancellationException cancelled) {
-                    // Cancelled by request; the case stored itself as cancelled if it had started.
+                    // Cancelled by request; the item stored itself as cancelled if it had started.
                 } catch (java.util.concurrent.ExecutionException e) {
-                    progress.log("a case failed inside the engine: " + e.getCause());
+                    progress.log("an item failed inside the engine: " + e.getCause());
                 }
             }
         }
-    }
-
-    /** Reports read the sample count from the stored snapshot, so it is always there when cases are sampled. */
-    private static com.fasterxml.jackson.databind.JsonNode snapshot(RunConfig config) {
-        if (config.samples() == 1) {
-            return config.snapshot();
-        }
-        var snapshot = config.snapshot().isObject()
-                ? ((com.fasterxml.jackson.databind.node.ObjectNode) config.snapshot()).deepCopy()
-                : dev.assay.Json.object();
-        return snapshot.put("samples", config.samples());
     }
 
     /** {@return the item id of sample {@code k} of a case drawn several times} */
@@ -399,20 +361,10 @@ public final class Engine {
         }
     }
 
-    private static void deleteIfEmpty(Path directory) {
-        try (Stream<Path> entries = Files.list(directory)) {
-            if (entries.findAny().isEmpty()) {
-                Files.deleteIfExists(directory);
-            }
-        } catch (IOException ignored) {
-            // Nothing was created, or something is left for inspection: either way nothing to do.
-        }
-    }
-
     /** The run's mutable tally, guarded by its own lock; each change is stored and announced. */
     private final class Progress {
         private final RunHandle handle;
-        private final RunPlan plan;
+        private final Workload workload;
         private final RunListener listener;
         final StoreWrites writes;
         private volatile Problem halt;
@@ -422,9 +374,9 @@ public final class Engine {
         private final List<ItemStatus> statuses = new ArrayList<>();
         private Instant lastStored = Instant.EPOCH;
 
-        Progress(RunHandle handle, RunPlan plan, RunListener listener) {
+        Progress(RunHandle handle, Workload workload, RunListener listener) {
             this.handle = handle;
-            this.plan = plan;
+            this.workload = workload;
             this.listener = listener;
             this.writes = new StoreWrites(storeOutageLimit, this::log);
         }
@@ -444,7 +396,7 @@ public final class Engine {
 
         /** {@return how many of the run's items were not counted as finished} */
         synchronized int unfinished() {
-            return Math.max(0, plan.config().itemCount(plan.suite().cases().size()) - statuses.size());
+            return Math.max(0, workload.itemCount() - statuses.size());
         }
 
         /** {@return why no further case may start (the target refused the credentials), or null} */
@@ -452,9 +404,14 @@ public final class Engine {
             return halt;
         }
 
-        void started(Case evalCase) {
+        void started(String itemId, String prompt) {
             Run run = handle.current();
-            safely(() -> listener.itemStarted(run, evalCase));
+            safely(() -> listener.itemStarted(run, itemId, prompt));
+        }
+
+        void stepDone(String itemId, int step, int steps) {
+            Run run = handle.current();
+            safely(() -> listener.stepDone(run, itemId, step, steps));
         }
 
         /**
@@ -462,7 +419,7 @@ public final class Engine {
          *
          * @throws AssayException when it could not be stored; it is then not counted
          */
-        void finished(Item item, Path caseDirectory) throws InterruptedException {
+        void finished(Item item) throws InterruptedException {
             writes.write(() -> store.upsertItem(item));
             if (halt == null && item.error() != null && item.error().type().equals(AUTH_FAILED)) {
                 halt = Problem.of(
@@ -472,17 +429,7 @@ public final class Engine {
                         .withDetail("case_id", item.caseId());
                 log("stopping: an endpoint refused the credentials (" + AUTH_FAILED + "); no further case starts");
             }
-            boolean keep = switch (plan.config().workspacePolicy()) {
-                case KEEP_ALL -> true;
-                case KEEP_NONE -> false;
-                case KEEP_ON_FAILURE ->
-                    item.status() != ItemStatus.PASSED
-                            && item.status() != ItemStatus.SKIPPED
-                            && item.status() != ItemStatus.CANCELLED;
-            };
-            if (!keep) {
-                Workspace.deleteTree(caseDirectory);
-            }
+            workload.stored(item);
             Run run;
             boolean storeNow;
             synchronized (this) {
@@ -520,11 +467,11 @@ public final class Engine {
         }
 
         /** Notes an item whose write failed for good; its case is to be run again when the run is resumed. */
-        void lost(Case evalCase, Problem problem) {
+        void lost(String itemId, Problem problem) {
             synchronized (this) {
-                unstored.add(evalCase.id());
+                unstored.add(itemId);
             }
-            log(evalCase.id() + ": not stored: " + problem.message());
+            log(itemId + ": not stored: " + problem.message());
         }
 
         /**
@@ -554,10 +501,12 @@ public final class Engine {
         }
 
         Run end(RunStatus status, Problem error) {
-            Run run;
+            Run tallied;
             synchronized (this) {
-                run = tally(status, CaseRunner.now(), error);
+                tallied = tally(status, CaseRunner.now(), error);
             }
+            // With the database away there is nothing to compute the run's metrics from.
+            Run run = writes.gaveUp() ? tallied : concluded(tallied);
             if (writes.gaveUp()) {
                 log("storing the run's end as " + status.wireName());
             }
@@ -591,10 +540,28 @@ public final class Engine {
             return run;
         }
 
+        private Run concluded(Run tallied) {
+            try {
+                return workload.conclude(tallied, store);
+            } catch (RuntimeException e) {
+                Problem problem = e instanceof AssayException assay
+                        ? assay.problem()
+                        : Problem.of("run.internal_error", "the run's metrics could not be computed: " + e);
+                log(problem.message());
+                return tallied.withProgress(
+                        RunStatus.FAILED,
+                        tallied.dimensionScores(),
+                        tallied.totalScore(),
+                        tallied.counts(),
+                        tallied.finishedAt(),
+                        tallied.elapsedS(),
+                        tallied.error() != null ? tallied.error() : problem);
+            }
+        }
+
         private Run tally(RunStatus status, Instant finishedAt, Problem error) {
-            Scores current = scores.scores(plan.config().weights());
-            Counts counts =
-                    Counts.of(plan.config().itemCount(plan.suite().cases().size()), statuses);
+            Scores current = scores.scores(workload.weights());
+            Counts counts = Counts.of(workload.itemCount(), statuses);
             Run run = handle.current();
             Instant end = finishedAt != null ? finishedAt : Instant.now();
             double elapsed = Duration.between(run.startedAt(), end).toMillis() / 1000.0;

@@ -1,6 +1,5 @@
 package dev.assay.run;
 
-import dev.assay.cases.Case;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
 
@@ -15,8 +14,22 @@ public interface RunListener {
     /** The run record was created. */
     default void runStarted(Run run) {}
 
-    /** A case started. */
-    default void itemStarted(Run run, Case evalCase) {}
+    /**
+     * An item (a case, a sample of one, a dialog) started.
+     *
+     * @param itemId its id
+     * @param prompt its prompt, or a dialog's first user turn
+     */
+    default void itemStarted(Run run, String itemId, String prompt) {}
+
+    /**
+     * A step of a multi-step item ended: a dialog's turn.
+     *
+     * @param itemId the item's id
+     * @param done the steps done so far, >= 1
+     * @param total how many steps the item has
+     */
+    default void stepDone(Run run, String itemId, int done, int total) {}
 
     /** A case ended; {@code run} carries the updated counts and scores. */
     default void itemFinished(Run run, Item item) {}

@@ -51,7 +51,7 @@ class AgentReplayTest {
         }
     }
 
-    private DialogRunner.Outcome replay(ScriptedAgent agent) {
+    private DialogEngine.Result replay(ScriptedAgent agent) {
         Dataset dataset = Dataset.load(SharedData.memfin().resolve("datasets/MemFinConv.jsonl"));
         FieldMapping mapping =
                 FieldMapping.parse("recall=/memory,tools=/tool_calls,compliance=,profile_snapshot=/user_profile");
@@ -65,14 +65,14 @@ class AgentReplayTest {
                 0,
                 ScoreOptions.defaults(),
                 mapping);
-        return DialogRunner.run(dataset, new AgentServiceSubject(agent, mapping), config, dir, trace -> {});
+        return DialogEngine.run(dataset, new AgentServiceSubject(agent, mapping), config, dir);
     }
 
     @Test
     void every_dialog_is_played_in_its_own_session_turn_by_turn() {
         var agent = new ScriptedAgent();
 
-        DialogRunner.Outcome outcome = replay(agent);
+        DialogEngine.Result outcome = replay(agent);
 
         assertThat(agent.sessions).hasSize(2);
         assertThat(outcome.scores().traces()).allSatisfy(trace -> {

@@ -18,7 +18,7 @@ class DialogRunRecordsTest {
     @TempDir
     Path dir;
 
-    private DialogRunner.Outcome outcome() {
+    private DialogEngine.Result outcome() {
         Dataset dataset = Dialogs.dataset(
                 dialog(
                                 "d1",
@@ -28,13 +28,13 @@ class DialogRunRecordsTest {
                 "garbage");
         var config = new DialogRunConfig(
                 "run-1", "data/test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0, ScoreOptions.defaults(), null);
-        return DialogRunner.run(
-                dataset, new ChatModelSubject(ScriptedChatModel.answering(), "", null, null), config, dir, trace -> {});
+        return DialogEngine.run(
+                dataset, new ChatModelSubject(ScriptedChatModel.answering(), "", null, null), config, dir);
     }
 
     @Test
     void the_run_is_a_dialog_run_with_the_five_metrics_as_dimensions() {
-        Run run = DialogRunRecords.run(outcome());
+        Run run = outcome().run();
 
         assertThat(run.kind()).isEqualTo(Run.DIALOG);
         assertThat(run.dimensionScores()).containsOnlyKeys("m1", "m2", "m3", "m4", "m5");
@@ -48,7 +48,7 @@ class DialogRunRecordsTest {
 
     @Test
     void each_dialog_becomes_an_item_with_its_turn_rows() {
-        List<Item> items = DialogRunRecords.items(outcome());
+        List<Item> items = outcome().items();
 
         assertThat(items).extracting(Item::caseId).containsExactly("d1", "invalid_json_line_2");
         assertThat(items.get(0)

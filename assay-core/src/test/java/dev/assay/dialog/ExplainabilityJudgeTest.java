@@ -228,12 +228,11 @@ class ExplainabilityJudgeTest {
         var config = new DialogRunConfig(
                 "r1", "test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0, ScoreOptions.defaults(), null);
         // ScriptedChatModel answers "答复(1): 我想稳健理财", which the judge script cannot read: one judge error.
-        DialogRunner.Outcome outcome = DialogRunner.run(
+        DialogEngine.Result outcome = DialogEngine.run(
                 dataset,
                 new ChatModelSubject(ScriptedChatModel.answering(), "", null, null),
                 config,
                 temp.resolve("run"),
-                trace -> {},
                 Optional.of(judge(JudgeCache.disabled())));
 
         JsonNode manifest = Json.parse(Files.readString(temp.resolve("run").resolve(RunManifest.FILE)));
@@ -243,7 +242,7 @@ class ExplainabilityJudgeTest {
         assertThat(manifest.at("/judge/seed").asLong()).isEqualTo(JudgeCheckerFactory.SEED);
         assertThat(manifest.at("/judge/prompt_hash").asText()).isEqualTo(Judge.PROMPT_HASH);
         assertThat(manifest.path("workers_judge").asInt()).isEqualTo(2);
-        var run = DialogRunRecords.run(outcome);
+        var run = outcome.run();
         assertThat(run.dimensionScores())
                 .containsKey(DialogRunRecords.JUDGE_DIMENSION)
                 .hasSize(6);
@@ -265,20 +264,18 @@ class ExplainabilityJudgeTest {
         var config = new DialogRunConfig(
                 "r1", "test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0, ScoreOptions.defaults(), null);
         // ScriptedChatModel echoes the user message, so the judge sees GOOD in the reply and gives 5.
-        DialogRunner.Outcome outcome = DialogRunner.run(
+        DialogEngine.Result outcome = DialogEngine.run(
                 dataset,
                 new ChatModelSubject(ScriptedChatModel.answering(), "", null, null),
                 config,
                 temp.resolve("run"),
-                trace -> {},
                 Optional.of(judge(JudgeCache.disabled())));
 
-        JsonNode detail = DialogRunRecords.items(outcome).getFirst().checkerDetail();
+        JsonNode detail = outcome.items().getFirst().checkerDetail();
         assertThat(detail.at("/metrics/m5_judge/judge_score_mean").asDouble()).isEqualTo(5.0);
         assertThat(detail.at("/turns/0/judge/status").asText()).isEqualTo("graded");
         assertThat(detail.at("/turns/1").has("judge")).isFalse();
-        assertThat(DialogRunRecords.run(outcome).dimensionScores())
-                .containsEntry(DialogRunRecords.JUDGE_DIMENSION, 1.0);
+        assertThat(outcome.run().dimensionScores()).containsEntry(DialogRunRecords.JUDGE_DIMENSION, 1.0);
     }
 
     @Test
@@ -288,17 +285,16 @@ class ExplainabilityJudgeTest {
         var config = new DialogRunConfig(
                 "r1", "test.jsonl", "scripted", "", 1, Duration.ofSeconds(5), 0, ScoreOptions.defaults(), null);
 
-        DialogRunner.Outcome outcome = DialogRunner.run(
+        DialogEngine.Result outcome = DialogEngine.run(
                 dataset,
                 new ChatModelSubject(ScriptedChatModel.answering(), "", null, null),
                 config,
-                temp.resolve("run"),
-                trace -> {});
+                temp.resolve("run"));
 
         JsonNode manifest = Json.parse(Files.readString(temp.resolve("run").resolve(RunManifest.FILE)));
         assertThat(manifest.has("judge")).isFalse();
         assertThat(manifest.path("workers_judge").asInt()).isEqualTo(1);
-        assertThat(DialogRunRecords.run(outcome).dimensionScores()).doesNotContainKey(DialogRunRecords.JUDGE_DIMENSION);
+        assertThat(outcome.run().dimensionScores()).doesNotContainKey(DialogRunRecords.JUDGE_DIMENSION);
         assertThat(server.requests()).isEmpty();
     }
 }

@@ -117,7 +117,7 @@ class SseAgentReplayTest {
                 Integer.MAX_VALUE);
     }
 
-    private DialogRunner.Outcome replay(
+    private DialogEngine.Result replay(
             Dataset dataset, SseAgentSettings settings, FieldMapping mapping, int workers, Duration turnTimeout) {
         var service = SseAgentService.open(settings, "sse-run", name -> null, line -> {});
         var config = new DialogRunConfig(
@@ -130,11 +130,10 @@ class SseAgentReplayTest {
                 0,
                 ScoreOptions.defaults(),
                 mapping);
-        return DialogRunner.run(
-                dataset, new AgentServiceSubject(service, mapping), config, dir.resolve("run"), trace -> {});
+        return DialogEngine.run(dataset, new AgentServiceSubject(service, mapping), config, dir.resolve("run"));
     }
 
-    private DialogRunner.Outcome replayMemFin(MemoryAgent script) {
+    private DialogEngine.Result replayMemFin(MemoryAgent script) {
         Dataset dataset = Dataset.load(SharedData.require("memfin/datasets/MemFinConv.jsonl"));
         agent = ScriptedSseAgent.start(script);
         return replay(
@@ -163,7 +162,7 @@ class SseAgentReplayTest {
         return body -> events(event("final", Json.object().put("answer", answer).toString()));
     }
 
-    private static List<TurnTrace> turns(DialogRunner.Outcome outcome) {
+    private static List<TurnTrace> turns(DialogEngine.Result outcome) {
         return outcome.scores().traces().stream()
                 .flatMap(trace -> trace.turns().stream())
                 .toList();
@@ -173,7 +172,7 @@ class SseAgentReplayTest {
     void each_dialog_is_one_session_and_each_turn_one_request_in_order() {
         var script = new MemoryAgent();
 
-        DialogRunner.Outcome outcome = replayMemFin(script);
+        DialogEngine.Result outcome = replayMemFin(script);
 
         Map<String, List<String>> questions = agent.requests().stream()
                 .collect(Collectors.groupingBy(
@@ -232,7 +231,7 @@ class SseAgentReplayTest {
     void an_agent_that_reports_only_answers_still_gets_m2_to_m5() {
         agent = ScriptedSseAgent.start(answering("您的风险偏好稳健，注意波动风险，仅供参考，不构成投资建议。"));
 
-        DialogRunner.Outcome outcome = replay(
+        DialogEngine.Result outcome = replay(
                 smallDataset(), settings(RetryPolicy.none()), FieldMapping.defaults(), 1, Duration.ofSeconds(10));
 
         assertThat(turns(outcome)).hasSize(6).allSatisfy(turn -> {
@@ -267,7 +266,7 @@ class SseAgentReplayTest {
                                 event("final", "{\"answer\": \"never read\"}"))),
                 events(event("final", "{\"answer\": \"注意波动风险。\"}"))));
 
-        DialogRunner.Outcome outcome = replay(
+        DialogEngine.Result outcome = replay(
                 smallDataset(), settings(RetryPolicy.none()), FieldMapping.defaults(), 1, Duration.ofSeconds(10));
 
         List<TurnTrace> turns = turns(outcome);
@@ -290,7 +289,7 @@ class SseAgentReplayTest {
         agent = ScriptedSseAgent.start(answering("注意波动风险。"));
         agent.inject(failure(503));
 
-        DialogRunner.Outcome outcome = replay(
+        DialogEngine.Result outcome = replay(
                 smallDataset(), settings(RetryPolicy.none()), FieldMapping.defaults(), 1, Duration.ofSeconds(10));
 
         assertThat(turns(outcome))
@@ -306,7 +305,7 @@ class SseAgentReplayTest {
                 Map.of("d2 第1问", events(pause(4000), event("final", "{\"answer\": \"too late\"}"))),
                 events(event("final", "{\"answer\": \"注意波动风险。\"}"))));
 
-        DialogRunner.Outcome outcome =
+        DialogEngine.Result outcome =
                 replay(smallDataset(), settings(RetryPolicy.none()), FieldMapping.defaults(), 2, Duration.ofSeconds(1));
 
         assertThat(turns(outcome))

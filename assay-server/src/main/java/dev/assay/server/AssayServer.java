@@ -46,7 +46,8 @@ public final class AssayServer {
     public static Javalin create(ServerConfig config, Engine engine, Store store, CheckerRegistry checkers) {
         var caseSets = new CaseSets(config.suitesDirectory(), checkers);
         var live = new LiveRuns();
-        var runs = new Runs(config, engine, store, checkers, live, caseSets);
+        var datasets = new Datasets(config.datasetsDirectory());
+        var runs = new Runs(config, engine, store, checkers, live, caseSets, datasets);
         var auth = new Auth(config);
         var streams = new StreamRoutes(runs);
         var metrics = new MetricsRoute();
@@ -75,7 +76,7 @@ public final class AssayServer {
             ApiProblems.register(javalin.routes);
             new RunRoutes(runs, Reporters.builtins()).register(javalin.routes);
             streams.register(javalin.routes, "/api/runs/{run_id}/events");
-            new SuiteRoutes(caseSets, config).register(javalin.routes);
+            new SuiteRoutes(caseSets, datasets, config).register(javalin.routes);
             new WunderAliases(runs, caseSets).register(javalin.routes, streams);
             metrics.register(javalin.routes);
         });

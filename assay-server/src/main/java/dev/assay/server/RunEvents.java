@@ -1,15 +1,16 @@
 package dev.assay.server;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
-import dev.assay.cases.Case;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
 import dev.assay.run.RunListener;
 
 /**
- * Turns the engine's callbacks for one run into SSE events: {@code eval_progress} when the run starts and whenever a
- * case starts or ends, {@code eval_item} per finished case (without its transcript), {@code eval_log} for the engine's
- * log lines and {@code eval_finished} with the final record. Never blocks (see {@link EventLog}).
+ * Turns the engine's callbacks for one run into SSE events: {@code eval_progress} when the run starts, whenever a case
+ * or dialog starts or ends, and after each turn of a dialog ({@code current_turn} of {@code current_turns}),
+ * {@code eval_item} per finished case (without its transcript), {@code eval_log} for the engine's log lines and
+ * {@code eval_finished} with the final record. Never blocks (see {@link EventLog}).
  */
 final class RunEvents implements RunListener {
     static final String PROGRESS = "eval_progress";
@@ -25,18 +26,27 @@ final class RunEvents implements RunListener {
 
     @Override
     public void runStarted(Run run) {
-        log.publish(PROGRESS, Json.write(Views.progress(run, null)));
+        log.publish(PROGRESS, Json.write(Views.progress(run, null, null)));
     }
 
     @Override
-    public void itemStarted(Run run, Case evalCase) {
-        log.publish(PROGRESS, Json.write(Views.progress(run, evalCase)));
+    public void itemStarted(Run run, String itemId, String prompt) {
+        log.publish(PROGRESS, Json.write(Views.progress(run, itemId, prompt)));
+    }
+
+    /** A dialog's turn ended: progress names the dialog and how many of its turns are done. */
+    @Override
+    public void stepDone(Run run, String itemId, int done, int total) {
+        ObjectNode progress = Views.progress(run, itemId, null);
+        progress.put("current_turn", done);
+        progress.put("current_turns", total);
+        log.publish(PROGRESS, Json.write(progress));
     }
 
     @Override
     public void itemFinished(Run run, Item item) {
         log.publish(ITEM, Json.write(Views.itemSummary(item)));
-        log.publish(PROGRESS, Json.write(Views.progress(run, null)));
+        log.publish(PROGRESS, Json.write(Views.progress(run, null, null)));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.assay.server;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.cases.Case;
@@ -49,7 +50,8 @@ final class RunRoutes {
     }
 
     void start(Context ctx) throws InterruptedException {
-        ctx.status(201).json(runs.start(Requests.body(ctx)));
+        JsonNode body = Requests.body(ctx);
+        ctx.status(201).json(DialogStartBody.isDialog(body) ? runs.startDialog(body) : runs.start(body));
     }
 
     /** A body is optional: {@code {"retry_errors": true}} runs the items in error again too. */

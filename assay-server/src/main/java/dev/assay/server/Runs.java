@@ -7,6 +7,16 @@ import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.dialog.AgentServiceSubject;
+import dev.assay.dialog.ChatModelSubject;
+import dev.assay.dialog.Dataset;
+import dev.assay.dialog.Dialog;
+import dev.assay.dialog.DialogRunConfig;
+import dev.assay.dialog.DialogSubject;
+import dev.assay.dialog.DialogWorkload;
+import dev.assay.dialog.SseAgentService;
+import dev.assay.model.ChatModel;
+import dev.assay.model.ChatModels;
 import dev.assay.report.Coverage;
 import dev.assay.report.RunReport;
 import dev.assay.result.Item;
@@ -25,26 +35,39 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.IntStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What the routes do, once for {@code /api} and the reference aliases alike: start a run through
  * {@link RunRequest#prepare} and {@link Engine#start} (the CLI's path), cancel, read, delete. Thread-safe.
  */
 final class Runs {
+    private static final Logger LOG = LoggerFactory.getLogger(Runs.class);
+
     private final ServerConfig config;
     private final Engine engine;
     private final Store store;
     private final CheckerRegistry checkers;
     private final LiveRuns live;
     private final CaseSets caseSets;
+    private final Datasets datasets;
 
-    Runs(ServerConfig config, Engine engine, Store store, CheckerRegistry checkers, LiveRuns live, CaseSets caseSets) {
+    Runs(
+            ServerConfig config,
+            Engine engine,
+            Store store,
+            CheckerRegistry checkers,
+            LiveRuns live,
+            CaseSets caseSets,
+            Datasets datasets) {
         this.config = config;
         this.engine = engine;
         this.store = store;
         this.checkers = checkers;
         this.live = live;
         this.caseSets = caseSets;
+        this.datasets = datasets;
     }
 
     Store store() {
@@ -75,6 +98,63 @@ final class Runs {
                 "warnings",
                 Json.tree(prepared.skippedProblems().stream()
                         .map(Object::toString)
+                        .toList()));
+        return response;
+    }
+
+    /**
+     * Starts a dialog run ({@link DialogStartBody}) through the engine, as {@code assay dialog run} does; its reference
+     * files go to {@code <workspace root>/dialog/<run id>}. {@return {@code run_id}, {@code status}, {@code case_count}
+     * (the dataset's lines), {@code selected_cases} (its dialog ids) and {@code warnings} (its skipped lines)}
+     */
+    ObjectNode startDialog(JsonNode body) {
+        DialogStartBody start = DialogStartBody.parse(body, datasets, "ASSAY_TOKEN");
+        String runId = Engine.newRunId();
+        Dataset dataset = Dataset.load(start.dataset());
+        DialogSubject subject;
+        AutoCloseable connections;
+        String subjectName;
+        if (start.agent() != null) {
+            var service = SseAgentService.open(start.agent().settings(), runId, config.env(), line -> {});
+            subject = new AgentServiceSubject(service, start.agent().fieldMapping());
+            connections = () -> {};
+            subjectName = service.name();
+        } else {
+            ChatModel model = ChatModels.chatModel(start.model(), config.env(), line -> {});
+            subject = new ChatModelSubject(model, start.systemPrompt(), null, null);
+            connections = model;
+            subjectName = start.model().model();
+        }
+        var dialogConfig = new DialogRunConfig(
+                runId,
+                start.datasetName(),
+                subjectName,
+                DialogRunConfig.promptVersion(start.systemPrompt()),
+                start.concurrency(),
+                start.turnTimeout(),
+                start.turnRetries(),
+                start.score(),
+                start.agent() == null ? null : start.agent().fieldMapping());
+        var workload = new DialogWorkload(
+                dataset,
+                subject,
+                dialogConfig,
+                config.workspaceRoot().resolve("dialog").resolve(runId),
+                Optional.empty(),
+                start.userId());
+        RunHandle handle = launch(connections, listener -> engine.start(workload, listener));
+        ObjectNode response = Json.object();
+        response.put("run_id", handle.runId());
+        response.put("status", handle.current().status().wireName());
+        response.put("case_count", dataset.dialogs().size());
+        response.set(
+                "selected_cases",
+                Json.tree(dataset.dialogs().stream().map(Dialog::dialogId).toList()));
+        response.set(
+                "warnings",
+                Json.tree(dataset.skipCounts().entrySet().stream()
+                        .map(skipped -> "skipped " + skipped.getValue() + " line(s): "
+                                + skipped.getKey().wireName())
                         .toList()));
         return response;
     }
@@ -112,28 +192,39 @@ final class Runs {
     }
 
     /** Starts the engine on a prepared run with a fresh event log, and closes what it holds once it has ended. */
-    private RunHandle launch(RunRequest.Prepared prepared, Function<RunListener, RunHandle> start) {
+    private RunHandle launch(AutoCloseable prepared, Function<RunListener, RunHandle> start) {
         EventLog events = LiveRuns.newLog();
         RunHandle handle;
         try {
             handle = start.apply(new RunEvents(events));
         } catch (RuntimeException e) {
-            prepared.close();
+            closeQuietly(prepared);
             throw e;
         }
         live.add(handle, events);
         // The prepared run holds its connections until the run has ended.
         Thread.ofVirtual().name("assay-close-" + handle.runId()).start(() -> {
-            try (prepared) {
+            try {
                 handle.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (IllegalStateException engineFailed) {
                 // The engine could not store the end (runFinished never came): its streams must still end.
                 events.close(RunEvents.FINISHED, Json.write(failed(handle, engineFailed)));
+            } finally {
+                closeQuietly(prepared);
             }
         });
         return handle;
+    }
+
+    /** Connections that fail to close are logged: the run's results are stored already. */
+    private static void closeQuietly(AutoCloseable resources) {
+        try {
+            resources.close();
+        } catch (Exception e) {
+            LOG.warn("could not close a run's connections: {}", e.toString());
+        }
     }
 
     /**

@@ -14,11 +14,18 @@ import java.util.function.Function;
  * @param token the admin token every mutating call (and, off loopback, every read) must present; never blank
  * @param suitesDirectory the directory case sets are named relative to ({@code case_set} in a start body); nothing
  *     outside it can be run over HTTP
- * @param workspaceRoot where run workspaces are created
+ * @param workspaceRoot where run workspaces are created, and dialog runs' files ({@code dialog/<run id>})
  * @param env reads environment variables: only the API key a start body names by its variable
+ * @param datasetsDirectory the directory dialog datasets are named relative to ({@code dataset} in a dialog run's start
+ *     body); by default the suites directory
  */
 public record ServerConfig(
-        String host, String token, Path suitesDirectory, Path workspaceRoot, Function<String, String> env) {
+        String host,
+        String token,
+        Path suitesDirectory,
+        Path workspaceRoot,
+        Function<String, String> env,
+        Path datasetsDirectory) {
     public static final String DEFAULT_HOST = "127.0.0.1";
 
     public ServerConfig {
@@ -31,6 +38,15 @@ public record ServerConfig(
                 .normalize();
         Objects.requireNonNull(workspaceRoot, "workspaceRoot");
         env = env == null ? System::getenv : env;
+        datasetsDirectory = datasetsDirectory == null
+                ? suitesDirectory
+                : datasetsDirectory.toAbsolutePath().normalize();
+    }
+
+    /** Dialog datasets in the suites directory. */
+    public ServerConfig(
+            String host, String token, Path suitesDirectory, Path workspaceRoot, Function<String, String> env) {
+        this(host, token, suitesDirectory, workspaceRoot, env, null);
     }
 
     /** {@return whether reads need the token as well: true unless bound to a loopback address} */

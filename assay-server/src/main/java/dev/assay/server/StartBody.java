@@ -87,24 +87,10 @@ final class StartBody {
             }
         }
         var reader = new Reader(fields);
-        String model = reader.text("model_name", null);
-        if (model == null || model.isBlank()) {
-            throw ApiProblems.badField("model_name", "model_name is required: mock, or openai:MODEL");
-        }
+        ModelOptions model = model(reader, adminTokenVariable, null);
         String caseSet = reader.text("case_set", null);
         if (caseSet == null || caseSet.isBlank()) {
             throw ApiProblems.badField("case_set", "case_set is required; see GET /api/suites");
-        }
-        String baseUrl = reader.text("base_url", null);
-        if (baseUrl != null && !baseUrl.isBlank()) {
-            checkUrl(baseUrl);
-        }
-        String keyVariable = reader.text("api_key_env", null);
-        if (keyVariable != null
-                && (!KEY_VARIABLE.matcher(keyVariable).matches() || keyVariable.equals(adminTokenVariable))) {
-            throw ApiProblems.badField(
-                    "api_key_env",
-                    "api_key_env must name a key variable such as OPENAI_API_KEY (upper case, ending in _API_KEY, _KEY or _TOKEN)");
         }
         Long maxTokens = reader.integer("max_tokens", null, 1, 1_000_000);
         Double timeout = reader.number("timeout_s", null, 0.001, 86_400);
@@ -117,13 +103,7 @@ final class StartBody {
                         .ids(reader.optionalStrings("ids"))
                         .seed(reader.integer("seed", null, Long.MIN_VALUE, Long.MAX_VALUE))
                         .limit(intOrNull(reader.integer("limit", null, 0, 1_000_000)))
-                        .model(new ModelOptions(
-                                model.strip(),
-                                baseUrl == null || baseUrl.isBlank() ? null : baseUrl,
-                                keyVariable,
-                                false,
-                                null,
-                                null))
+                        .model(model)
                         .retries(intOrNull(reader.integer("retries", null, 0, 10)))
                         .stream(reader.flag("stream"))
                         .toolMode(reader.toolMode())
@@ -150,6 +130,41 @@ final class StartBody {
         return settings;
     }
 
+    /**
+     * {@return the model a body names: {@code model_name} (required), {@code base_url}, {@code api_key_env}, which may
+     * only name a key-like variable other than the admin token's, so a caller cannot have another value sent out}
+     *
+     * @param requestTimeout the time limit of one request; null for the default
+     */
+    static ModelOptions model(Reader reader, String adminTokenVariable, Duration requestTimeout) {
+        String model = reader.text("model_name", null);
+        if (model == null || model.isBlank()) {
+            throw ApiProblems.badField("model_name", "model_name is required: mock, or openai:MODEL");
+        }
+        String baseUrl = reader.text("base_url", null);
+        if (baseUrl != null && !baseUrl.isBlank()) {
+            checkUrl(baseUrl);
+        }
+        String keyVariable = reader.text("api_key_env", null);
+        if (keyVariable != null && !isKeyVariable(keyVariable, adminTokenVariable)) {
+            throw ApiProblems.badField(
+                    "api_key_env",
+                    "api_key_env must name a key variable such as OPENAI_API_KEY (upper case, ending in _API_KEY, _KEY or _TOKEN)");
+        }
+        return new ModelOptions(
+                model.strip(),
+                baseUrl == null || baseUrl.isBlank() ? null : baseUrl,
+                keyVariable,
+                false,
+                requestTimeout,
+                null);
+    }
+
+    /** {@return whether a body may name this variable: key-like, and not the admin token's} */
+    static boolean isKeyVariable(String name, String adminTokenVariable) {
+        return KEY_VARIABLE.matcher(name).matches() && !name.equals(adminTokenVariable);
+    }
+
     private static Integer intOrNull(Long value) {
         return value == null ? null : value.intValue();
     }
@@ -166,7 +181,7 @@ final class StartBody {
     }
 
     /** Typed reads of one body, each naming its field when the value has the wrong type or range. */
-    private record Reader(ObjectNode body) {
+    record Reader(ObjectNode body) {
         String text(String field, String otherwise) {
             JsonNode node = body.get(field);
             if (node == null || node.isNull()) {

@@ -71,7 +71,7 @@ final class StreamRoutes {
             } else if (subscription.finalEvent() != null) {
                 send(client, subscription.finalEvent());
             } else {
-                ObjectNode state = Views.progress(live.handle().current(), null);
+                ObjectNode state = Views.progress(live.handle().current(), null, null);
                 state.put("resync", after >= 0);
                 send(client, new EventLog.Event(subscription.lastId(), RunEvents.PROGRESS, Json.write(state)));
             }
@@ -110,7 +110,7 @@ final class StreamRoutes {
                         new EventLog.Event(
                                 ++id,
                                 RunEvents.PROGRESS,
-                                Json.write(Views.progress(run, null).put("resync", true))));
+                                Json.write(Views.progress(run, null, null).put("resync", true))));
                 shown = run;
                 lastSent = Instant.now();
             } else if (Duration.between(lastSent, Instant.now()).compareTo(KEEP_ALIVE) >= 0) {

@@ -8,19 +8,29 @@ import dev.assay.tools.ToolNames;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 
-/** {@code /api/suites} (the case sets a run may name) and {@code /api/info} (what the page's form offers). */
+/**
+ * {@code /api/suites} (the case sets a run may name), {@code /api/datasets} (the dialog datasets) and {@code /api/info}
+ * (what the page's form offers).
+ */
 final class SuiteRoutes {
     private final CaseSets caseSets;
+    private final Datasets datasets;
     private final ServerConfig config;
 
-    SuiteRoutes(CaseSets caseSets, ServerConfig config) {
+    SuiteRoutes(CaseSets caseSets, Datasets datasets, ServerConfig config) {
         this.caseSets = caseSets;
+        this.datasets = datasets;
         this.config = config;
     }
 
     void register(RoutesConfig routes) {
         routes.get("/api/suites", this::suites);
+        routes.get("/api/datasets", this::datasets);
         routes.get("/api/info", this::info);
+    }
+
+    void datasets(Context ctx) {
+        ctx.json(Json.object().set("datasets", datasets.list()));
     }
 
     void suites(Context ctx) {

@@ -2,7 +2,6 @@ package dev.assay.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
-import dev.assay.cases.Case;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
@@ -23,10 +22,13 @@ final class Views {
     }
 
     /**
-     * The {@code eval_progress} payload: counts in the plan's names plus ours, scores, and the case that just started
-     * (null when none).
+     * The {@code eval_progress} payload: counts in the plan's names plus ours, scores, and the case or dialog that just
+     * started or moved on.
+     *
+     * @param currentId the item that just started or moved on, or null
+     * @param prompt its prompt (shortened here), or null to leave it out
      */
-    static ObjectNode progress(Run run, Case current) {
+    static ObjectNode progress(Run run, String currentId, String prompt) {
         Counts counts = run.counts();
         ObjectNode node = Json.object();
         node.put("run_id", run.runId());
@@ -42,9 +44,10 @@ final class Views {
         node.set("dimension_scores", Json.tree(run.dimensionScores()));
         node.put("total_score", run.totalScore());
         node.put("elapsed_s", run.elapsedS());
-        if (current != null) {
-            String prompt = current.prompt();
-            node.put("current_case_id", current.id());
+        if (currentId != null) {
+            node.put("current_case_id", currentId);
+        }
+        if (prompt != null) {
             node.put("current_prompt", prompt.length() > PROMPT_PREVIEW ? prompt.substring(0, PROMPT_PREVIEW) : prompt);
         }
         return node;

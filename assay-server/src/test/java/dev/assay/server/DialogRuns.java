@@ -2,23 +2,25 @@ package dev.assay.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.check.CheckerRegistry;
 import dev.assay.dialog.Dataset;
 import dev.assay.dialog.DialogRunConfig;
-import dev.assay.dialog.DialogRunRecords;
-import dev.assay.dialog.DialogRunner;
 import dev.assay.dialog.DialogSubject;
+import dev.assay.dialog.DialogWorkload;
 import dev.assay.dialog.ScoreOptions;
 import dev.assay.dialog.TurnResponse;
-import dev.assay.result.Run;
+import dev.assay.run.Engine;
+import dev.assay.run.RunListener;
 import dev.assay.store.Store;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
- * A dialog run made by {@link DialogRunner} against a scripted agent and stored as {@code assay dialog run} stores it,
- * through {@link DialogRunRecords}. Dialog {@code d1} has two turns: the first answer contains an {@code <img onerror>}
- * tag and reports a long-term memory item as its recall, the second turn fails. Dialog {@code d2} is answered plainly,
- * and the third dataset line is not JSON (skipped, {@code invalid_json}).
+ * A dialog run made by the engine against a scripted agent, as {@code assay dialog run} makes it. Dialog {@code d1} has
+ * two turns: the first answer contains an {@code <img onerror>} tag and reports a long-term memory item as its recall,
+ * the second turn fails. Dialog {@code d2} is answered plainly, and the third dataset line is not JSON (skipped,
+ * {@code invalid_json}).
  */
 final class DialogRuns {
     static final String ANSWER = "<img src=x onerror=\"window.__assayDialogXss = 1\">建议分散投资宽基指数基金，注意波动风险";
@@ -46,11 +48,15 @@ final class DialogRuns {
                 0,
                 ScoreOptions.defaults(),
                 null);
-        DialogRunner.Outcome outcome = DialogRunner.run(dataset, new ScriptedAgent(), config, runDir, trace -> {});
-        Run run = DialogRunRecords.run(outcome);
-        store.createRun(run);
-        DialogRunRecords.items(outcome).forEach(store::upsertItem);
-        return run.runId();
+        var workload = new DialogWorkload(dataset, new ScriptedAgent(), config, runDir, Optional.empty(), "");
+        try {
+            return new Engine(store, CheckerRegistry.builtins())
+                    .run(workload, RunListener.NONE)
+                    .runId();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     /** A dialog with profile 稳健 and one assistant turn (with ground-truth tags) per user text. */

@@ -16,7 +16,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class DialogRunnerTest {
+class DialogWorkloadTest {
     @TempDir
     Path dir;
 
@@ -46,15 +46,15 @@ class DialogRunnerTest {
                 null);
     }
 
-    private DialogRunner.Outcome run(ScriptedChatModel model, DialogRunConfig config) {
-        return DialogRunner.run(dataset(), new ChatModelSubject(model, "", null, null), config, dir, trace -> {});
+    private DialogEngine.Result run(ScriptedChatModel model, DialogRunConfig config) {
+        return DialogEngine.run(dataset(), new ChatModelSubject(model, "", null, null), config, dir);
     }
 
     @Test
     void turns_are_sent_in_order_with_the_earlier_exchanges_as_context() {
         var model = ScriptedChatModel.answering();
 
-        DialogRunner.Outcome outcome = run(model, config("r1", 1, Duration.ofSeconds(5), 0, false));
+        DialogEngine.Result outcome = run(model, config("r1", 1, Duration.ofSeconds(5), 0, false));
 
         List<ChatMessage> second = model.requests.stream()
                 .filter(r -> r.messages().getLast().content().equals("二问"))
@@ -72,7 +72,7 @@ class DialogRunnerTest {
 
     @Test
     void the_short_term_context_lets_m1_find_an_earlier_user_turn() {
-        DialogRunner.Outcome outcome =
+        DialogEngine.Result outcome =
                 run(ScriptedChatModel.answering(), config("r1", 1, Duration.ofSeconds(5), 0, false));
 
         List<TurnEvalRow> rows = outcome.scores().rows();
@@ -85,7 +85,7 @@ class DialogRunnerTest {
     void invalid_lines_are_skipped_and_traces_are_written_in_dataset_order() throws IOException {
         run(ScriptedChatModel.answering(), config("r1", 3, Duration.ofSeconds(5), 0, false));
 
-        List<String> lines = Files.readAllLines(dir.resolve(DialogRunner.TRACE_FILE));
+        List<String> lines = Files.readAllLines(dir.resolve(DialogWorkload.TRACE_FILE));
         assertThat(lines)
                 .extracting(line -> Json.parse(line).path("dialog_id").asText())
                 .containsExactly("d1", "invalid_json_line_2", "d3");
@@ -96,7 +96,7 @@ class DialogRunnerTest {
     void a_turn_over_the_time_limit_becomes_an_error_turn_and_the_dialog_goes_on() {
         var model = new ScriptedChatModel(null, 0, "一问", 2_000);
 
-        DialogRunner.Outcome outcome = run(model, config("r1", 1, Duration.ofMillis(200), 0, false));
+        DialogEngine.Result outcome = run(model, config("r1", 1, Duration.ofMillis(200), 0, false));
 
         DialogTrace trace = outcome.scores().traces().getFirst();
         assertThat(trace.dialogStatus()).isEqualTo(DialogStatus.PARTIAL);
@@ -109,7 +109,7 @@ class DialogRunnerTest {
     void a_failed_call_is_retried_up_to_the_limit() {
         var model = new ScriptedChatModel("一问", 1, null, 0);
 
-        DialogRunner.Outcome outcome = run(model, config("r1", 1, Duration.ofSeconds(5), 1, false));
+        DialogEngine.Result outcome = run(model, config("r1", 1, Duration.ofSeconds(5), 1, false));
 
         assertThat(outcome.scores().traces().getFirst().turns().getFirst().ok()).isTrue();
     }
@@ -118,7 +118,7 @@ class DialogRunnerTest {
     void a_call_failing_more_often_than_the_retries_records_the_error() {
         var model = new ScriptedChatModel("一问", 5, null, 0);
 
-        DialogRunner.Outcome outcome = run(model, config("r1", 1, Duration.ofSeconds(5), 1, false));
+        DialogEngine.Result outcome = run(model, config("r1", 1, Duration.ofSeconds(5), 1, false));
 
         TurnTrace turn = outcome.scores().traces().getFirst().turns().getFirst();
         assertThat(turn.turnStatus()).isEqualTo(TurnStatus.ERROR);
@@ -139,8 +139,8 @@ class DialogRunnerTest {
             }
         };
 
-        DialogRunner.Outcome outcome =
-                DialogRunner.run(dataset(), broken, config("r1", 1, Duration.ofSeconds(1), 0, false), dir, trace -> {});
+        DialogEngine.Result outcome =
+                DialogEngine.run(dataset(), broken, config("r1", 1, Duration.ofSeconds(1), 0, false), dir);
 
         assertThat(outcome.scores().traces())
                 .extracting(DialogTrace::dialogStatus)
@@ -154,7 +154,7 @@ class DialogRunnerTest {
         run(new ScriptedChatModel("三问", 9, null, 0), config("r1", 1, Duration.ofSeconds(5), 0, false));
         var second = ScriptedChatModel.answering();
 
-        DialogRunner.Outcome outcome = run(second, config("r1", 1, Duration.ofSeconds(5), 0, false));
+        DialogEngine.Result outcome = run(second, config("r1", 1, Duration.ofSeconds(5), 0, false));
 
         assertThat(second.requests)
                 .extracting(r -> r.messages().getLast().content())
@@ -170,7 +170,7 @@ class DialogRunnerTest {
         run(ScriptedChatModel.answering(), config("r1", 2, Duration.ofSeconds(5), 0, false));
 
         assertThat(dir.resolve(RunManifest.FILE)).exists();
-        assertThat(dir.resolve(DialogRunner.TRACE_FILE)).exists();
+        assertThat(dir.resolve(DialogWorkload.TRACE_FILE)).exists();
         assertThat(dir.resolve(Scoring.TURN_EVAL_FILE)).exists();
         assertThat(dir.resolve(Scoring.SUMMARY_FILE)).exists();
         assertThat(dir.resolve(Scoring.REPORT_FILE)).exists();
@@ -216,7 +216,7 @@ class DialogRunnerTest {
         Scoring.write(
                 again,
                 Scoring.score(
-                        TraceFile.read(dir.resolve(DialogRunner.TRACE_FILE)).traces(),
+                        TraceFile.read(dir.resolve(DialogWorkload.TRACE_FILE)).traces(),
                         java.util.Optional.empty(),
                         "r1",
                         "test.jsonl",

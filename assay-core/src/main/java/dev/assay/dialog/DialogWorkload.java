@@ -1,0 +1,271 @@
+package dev.assay.dialog;
+
+import dev.assay.AssayException;
+import dev.assay.Problem;
+import dev.assay.result.Counts;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.run.ItemContext;
+import dev.assay.run.Workload;
+import dev.assay.score.Weights;
+import dev.assay.store.Store;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A dialog evaluation as the engine runs it: one item per dataset line, in dataset order, each a dialog replayed turn
+ * by turn against the system under test ({@link DialogReplayer}: per-turn time limit and retries), reported to the
+ * engine's listeners turn by turn and stored as it ends. Once every dialog has ended (or the run was cancelled), the
+ * M1–M5 metrics are computed over the run's stored items with the dataset's ground truth, and the reference files are
+ * written into the run directory: {@code dialog_trace.jsonl} in dataset order, {@code turn_eval.jsonl},
+ * {@code metrics_summary.json}, {@code report.md} and {@code run_manifest.json} (docs/dialog-metrics.md). Resuming the
+ * run keeps the dialogs that ended {@code ok} or {@code skipped} and replays the rest. Thread-safe.
+ */
+public final class DialogWorkload implements Workload {
+    /** The file of the run's traces, one dialog per line. */
+    public static final String TRACE_FILE = "dialog_trace.jsonl";
+
+    private static final int PAGE = 500;
+
+    /**
+     * What a dialog run computed.
+     *
+     * @param manifest the manifest written
+     * @param scores traces, rows and metrics
+     */
+    public record Outcome(RunManifest manifest, Scoring.Result scores) {}
+
+    private final Dataset dataset;
+    private final DialogSubject subject;
+    private final DialogRunConfig config;
+    private final Path runDirectory;
+    private final Optional<ExplainabilityJudge> judge;
+    private final String userId;
+    private final DialogReplayer replayer;
+    private final Map<String, Integer> seqById = new HashMap<>();
+    private final AtomicInteger replayedHere = new AtomicInteger();
+    private final AtomicReference<Outcome> outcome = new AtomicReference<>();
+
+    /**
+     * @param dataset the dialogs
+     * @param subject the system under test
+     * @param config the run's settings; its run id is the run's
+     * @param runDirectory where the reference files go (created when the run ends)
+     * @param judge the LLM judge of {@value ExplainabilityJudge#METRIC}; empty for none (the default)
+     * @param userId who runs it; empty when not given
+     */
+    public DialogWorkload(
+            Dataset dataset,
+            DialogSubject subject,
+            DialogRunConfig config,
+            Path runDirectory,
+            Optional<ExplainabilityJudge> judge,
+            String userId) {
+        this.dataset = Objects.requireNonNull(dataset, "dataset");
+        this.subject = Objects.requireNonNull(subject, "subject");
+        this.config = Objects.requireNonNull(config, "config");
+        this.runDirectory = Objects.requireNonNull(runDirectory, "runDirectory");
+        this.judge = Objects.requireNonNull(judge, "judge");
+        this.userId = userId == null ? "" : userId;
+        this.replayer = new DialogReplayer(subject, config);
+        List<Dialog> dialogs = dataset.dialogs();
+        for (int seq = 0; seq < dialogs.size(); seq++) {
+            seqById.putIfAbsent(dialogs.get(seq).dialogId(), seq);
+        }
+    }
+
+    /** {@return the metrics and manifest, once the run has ended} */
+    public Optional<Outcome> outcome() {
+        return Optional.ofNullable(outcome.get());
+    }
+
+    @Override
+    public String requestedRunId() {
+        return config.runId();
+    }
+
+    @Override
+    public Run newRun(String runId, Instant started) {
+        return new Run(
+                runId,
+                Run.DIALOG,
+                userId,
+                config.modelName(),
+                "",
+                RunStatus.RUNNING,
+                datasetName(config.datasetPath()),
+                "",
+                manifest(started, started, 0, Counters.of(List.of())).toJson(),
+                List.of(),
+                Map.of(),
+                null,
+                Counts.of(itemCount(), List.of()),
+                started,
+                null,
+                0,
+                null);
+    }
+
+    @Override
+    public int itemCount() {
+        return dataset.dialogs().size();
+    }
+
+    @Override
+    public int concurrency() {
+        return config.workersDialog();
+    }
+
+    @Override
+    public Weights weights() {
+        return Weights.defaults();
+    }
+
+    @Override
+    public String itemId(int seq) {
+        return dataset.dialogs().get(seq).dialogId();
+    }
+
+    @Override
+    public String itemPrompt(int seq) {
+        Dialog dialog = dataset.dialogs().get(seq);
+        return dialog.pairs().isEmpty() ? "" : dialog.pairs().getFirst().userText();
+    }
+
+    @Override
+    public Item run(int seq, ItemContext context) {
+        Dialog dialog = dataset.dialogs().get(seq);
+        Instant started = Instant.now();
+        DialogTrace trace = replayer.replay(dialog, context.steps());
+        replayedHere.incrementAndGet();
+        // A cancel interrupts the turn in flight and the dialog stops there: it is not a replayed dialog, it runs again
+        // when the run is resumed. The interrupt is cleared so that the item can be stored.
+        if (Thread.interrupted() && context.cancelled().getAsBoolean()) {
+            return cancelled(context.runId(), seq, trace, started);
+        }
+        Scoring.Result own =
+                Scoring.score(List.of(trace), Optional.empty(), context.runId(), config.datasetPath(), config.score());
+        return DialogRunRecords.item(context.runId(), seq, trace, own, started, Instant.now());
+    }
+
+    /** Keeps the dialogs that ended {@code ok} or {@code skipped}, as the reference does: the others are replayed. */
+    @Override
+    public boolean keptOnResume(Item item, boolean retryErrors) {
+        return item.status() == ItemStatus.PASSED || item.status() == ItemStatus.SKIPPED;
+    }
+
+    @Override
+    public Run conclude(Run ended, Store store) {
+        List<DialogTrace> traces = storedTraces(ended.runId(), store);
+        Instant endedAt = ended.finishedAt() != null ? ended.finishedAt() : Instant.now();
+        Scoring.Result scores =
+                Scoring.score(traces, Optional.empty(), ended.runId(), config.datasetPath(), config.score(), judge);
+        var manifest = manifest(
+                ended.startedAt(),
+                endedAt,
+                Math.max(0, traces.size() - replayedHere.get()),
+                scores.summary().counters());
+        var result = new Outcome(manifest, scores);
+        try {
+            Files.createDirectories(runDirectory);
+            TraceFile.write(runDirectory.resolve(TRACE_FILE), scores.traces());
+            Scoring.write(runDirectory, scores);
+            Files.writeString(
+                    runDirectory.resolve(RunManifest.FILE),
+                    PythonJson.indented(manifest.toJson()),
+                    StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new AssayException(
+                    Problem.of("dialog.run_dir_unwritable", "cannot write the run directory " + runDirectory + ": " + e)
+                            .withDetail("path", runDirectory.toString()),
+                    e);
+        }
+        if (scores.judge().isPresent()) {
+            // The judge grades the run's turns at the end: each dialog's item gets its grades.
+            for (DialogTrace trace : scores.traces()) {
+                store.upsertItem(DialogRunRecords.item(
+                        ended.runId(), seqById.get(trace.dialogId()), trace, scores, ended.startedAt(), endedAt));
+            }
+        }
+        outcome.set(result);
+        return DialogRunRecords.run(ended, result);
+    }
+
+    /** {@return the traces of the run's stored dialogs, in dataset order, rebuilt with the dataset's ground truth} */
+    private List<DialogTrace> storedTraces(String runId, Store store) {
+        var items = new HashMap<String, Item>();
+        for (int offset = 0; ; offset += PAGE) {
+            List<Item> page = store.listItems(runId, offset, PAGE);
+            page.forEach(item -> items.put(item.caseId(), item));
+            if (page.size() < PAGE) {
+                break;
+            }
+        }
+        var traces = new ArrayList<DialogTrace>();
+        for (Dialog dialog : dataset.dialogs()) {
+            Item item = items.get(dialog.dialogId());
+            if (item != null) {
+                DialogRunRecords.trace(runId, dialog, item).ifPresent(traces::add);
+            }
+        }
+        return traces;
+    }
+
+    private Item cancelled(String runId, int seq, DialogTrace trace, Instant started) {
+        Item replayed = DialogRunRecords.item(
+                runId,
+                seq,
+                trace,
+                Scoring.score(List.of(), Optional.empty(), runId, config.datasetPath(), config.score()),
+                started,
+                Instant.now());
+        return new Item(
+                replayed.runId(),
+                replayed.caseId(),
+                replayed.seq(),
+                replayed.dimension(),
+                ItemStatus.CANCELLED,
+                0.0,
+                replayed.maxScore(),
+                replayed.weight(),
+                replayed.prompt(),
+                replayed.finalAnswer(),
+                replayed.toolCalls(),
+                replayed.checkerDetail(),
+                Problem.of("run.cancelled", "the run was cancelled while this dialog was replayed"),
+                replayed.transcript(),
+                replayed.startedAt(),
+                replayed.finishedAt(),
+                replayed.elapsedS());
+    }
+
+    private RunManifest manifest(Instant startedAt, Instant endedAt, int resumed, Counters counters) {
+        return new RunManifest(
+                config,
+                subject.name(),
+                startedAt,
+                endedAt,
+                resumed,
+                counters,
+                config.fingerprint(subject.name()),
+                judge.map(ExplainabilityJudge::describe).orElse(null));
+    }
+
+    private static String datasetName(String path) {
+        String normalised = path.replace('\\', '/');
+        return normalised.substring(normalised.lastIndexOf('/') + 1);
+    }
+}

@@ -1,0 +1,166 @@
+package dev.assay.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import dev.assay.cases.Case;
+import dev.assay.cases.SuiteSnapshots;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.result.Counts;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.score.Weights;
+import dev.assay.store.CaseSetSnapshot;
+import dev.assay.store.Store;
+import dev.assay.tools.Workspace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * A capability run as the engine runs it: one item per case and sample, in selection order, each run and judged by
+ * {@link CaseRunner} in a workspace of its own ({@code <workspace root>/<run id>/<seq>_<case id>}), kept or deleted as
+ * the run's {@link WorkspacePolicy} says. Thread-safe.
+ *
+ * @param plan the cases, the system under test and the settings
+ * @param checkers the checkers the cases name
+ */
+public record CaseWorkload(RunPlan plan, CheckerRegistry checkers) implements Workload {
+    public CaseWorkload {
+        Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(checkers, "checkers");
+    }
+
+    @Override
+    public String requestedRunId() {
+        return plan.config().runId();
+    }
+
+    @Override
+    public void register(Store store, Instant started) {
+        store.saveCaseSet(new CaseSetSnapshot(
+                plan.suite().version(),
+                plan.suite().name(),
+                plan.suite().cases().size(),
+                SuiteSnapshots.toJson(plan.suite()),
+                started));
+    }
+
+    @Override
+    public Run newRun(String runId, Instant started) {
+        return new Run(
+                runId,
+                Run.CAPABILITY,
+                plan.config().userId(),
+                plan.target().name(),
+                plan.config().language(),
+                RunStatus.RUNNING,
+                plan.suite().name(),
+                plan.suite().version(),
+                snapshot(plan.config()),
+                plan.target().toolNames().stream().sorted().toList(),
+                Map.of(),
+                null,
+                Counts.of(itemCount(), List.of()),
+                started,
+                null,
+                0,
+                null);
+    }
+
+    @Override
+    public int itemCount() {
+        return plan.config().itemCount(plan.suite().cases().size());
+    }
+
+    @Override
+    public int concurrency() {
+        return Math.max(1, Math.min(plan.config().concurrency(), plan.target().maxConcurrency()));
+    }
+
+    @Override
+    public Weights weights() {
+        return plan.config().weights();
+    }
+
+    @Override
+    public String itemId(int seq) {
+        return evalCase(seq).id();
+    }
+
+    @Override
+    public String itemPrompt(int seq) {
+        return evalCase(seq).prompt();
+    }
+
+    @Override
+    public Item run(int seq, ItemContext context) throws InterruptedException {
+        var runner = new CaseRunner(checkers, context.subjectThreads(), context.responses());
+        return runner.run(
+                context.runId(),
+                seq,
+                evalCase(seq),
+                plan,
+                Map.of("run_id", context.runId(), "user_id", plan.config().userId()),
+                caseDirectory(context.runId(), seq),
+                context.log(),
+                context.cancelled());
+    }
+
+    @Override
+    public void stored(Item item) {
+        boolean keep = switch (plan.config().workspacePolicy()) {
+            case KEEP_ALL -> true;
+            case KEEP_NONE -> false;
+            case KEEP_ON_FAILURE ->
+                item.status() != ItemStatus.PASSED
+                        && item.status() != ItemStatus.SKIPPED
+                        && item.status() != ItemStatus.CANCELLED;
+        };
+        if (!keep) {
+            Workspace.deleteTree(caseDirectory(item.runId(), item.seq()));
+        }
+    }
+
+    /** Removes the run's workspace directory when no case left anything in it. */
+    @Override
+    public Run conclude(Run ended, Store store) {
+        Path directory = plan.config().workspaceRoot().resolve(ended.runId());
+        try (Stream<Path> entries = Files.list(directory)) {
+            if (entries.findAny().isEmpty()) {
+                Files.deleteIfExists(directory);
+            }
+        } catch (IOException ignored) {
+            // Nothing was created, or something is left for inspection: either way nothing to do.
+        }
+        return ended;
+    }
+
+    /** {@return the case of item {@code seq}: with several samples, sample k of a case is its own item} */
+    private Case evalCase(int seq) {
+        int samples = plan.config().samples();
+        Case base = plan.suite().cases().get(seq / samples);
+        return samples == 1 ? base : base.withId(Engine.sampleId(base.id(), seq % samples + 1));
+    }
+
+    private Path caseDirectory(String runId, int seq) {
+        return Engine.caseDirectory(plan.config().workspaceRoot(), runId, seq, itemId(seq));
+    }
+
+    /** Reports read the sample count from the stored snapshot, so it is always there when cases are sampled. */
+    private static JsonNode snapshot(RunConfig config) {
+        if (config.samples() == 1) {
+            return config.snapshot();
+        }
+        ObjectNode snapshot =
+                config.snapshot().isObject() ? ((ObjectNode) config.snapshot()).deepCopy() : Json.object();
+        return snapshot.put("samples", config.samples());
+    }
+}

@@ -1,0 +1,80 @@
+package dev.assay.run;
+
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.score.Weights;
+import dev.assay.store.Store;
+import java.time.Instant;
+
+/**
+ * What the engine runs: a run's items, in order, how each one is produced, and what the run computes once they have
+ * ended. A capability suite ({@link CaseWorkload}: one item per case and sample) and a dialog dataset
+ * ({@code dev.assay.dialog.DialogWorkload}: one item per dialog, its turns played in order) are the two kinds; the
+ * engine gives both the same concurrency limit, cancel, retry of store writes, heartbeat, events and resume.
+ * Implementations are thread-safe: {@link #run} is called from many threads at once.
+ */
+public interface Workload {
+    /** {@return the run id asked for, or null to have one generated} */
+    String requestedRunId();
+
+    /**
+     * {@return the run record to create: kind, user, system under test, suite, snapshot and tool names; the engine sets
+     * its id, status, counts and start}
+     *
+     * @param runId the run's id
+     * @param started when it starts
+     */
+    Run newRun(String runId, Instant started);
+
+    /** Stores what the run record refers to (a suite's snapshot) before the record is created. */
+    default void register(Store store, Instant started) {}
+
+    /** {@return how many items the run has} */
+    int itemCount();
+
+    /** {@return how many items may run at once, >= 1} */
+    int concurrency();
+
+    /** {@return the weights of the dimension scores shown while the run goes on} */
+    Weights weights();
+
+    /** {@return the id of item {@code seq}, as it will be stored} */
+    String itemId(int seq);
+
+    /** {@return the prompt of item {@code seq}, as far as it is known before it runs (shown as it starts)} */
+    String itemPrompt(int seq);
+
+    /**
+     * Runs item {@code seq} and returns it, ready to store. Failures of the system under test are the item's error, not
+     * exceptions; an exception is a bug, which the engine stores as the item's {@code run.internal_error}.
+     *
+     * @throws InterruptedException when the run was cancelled while the item could not be stored as cancelled
+     */
+    Item run(int seq, ItemContext context) throws InterruptedException;
+
+    /**
+     * {@return whether an item stored by an earlier attempt stands when the run is resumed, so that it is not run
+     * again}
+     *
+     * @param item the stored item
+     * @param retryErrors whether items in {@code error} are to run again
+     */
+    default boolean keptOnResume(Item item, boolean retryErrors) {
+        return item.status() != ItemStatus.CANCELLED && !(retryErrors && item.status() == ItemStatus.ERROR);
+    }
+
+    /** Called once the item is stored: what it leaves behind (a workspace) can go. */
+    default void stored(Item item) {}
+
+    /**
+     * {@return the run's final record: the metrics computed over its stored items and what the run leaves besides its
+     * items (files); by default the record as the engine tallied it}
+     *
+     * @param ended the record as the engine tallied it: status, counts and weighted dimension scores
+     * @param store where the run's items are
+     */
+    default Run conclude(Run ended, Store store) {
+        return ended;
+    }
+}
