@@ -163,7 +163,14 @@ function fillSuite() {
 }
 
 async function loadForm() {
-  const [suites, info] = await Promise.all([api('/api/suites'), api('/api/info')]);
+  const [suites, info, datasets] = await Promise.all([api('/api/suites'), api('/api/info'), api('/api/datasets')]);
+  const datasetSelect = $('#dataset');
+  datasetSelect.replaceChildren();
+  datasets.datasets.forEach((dataset) => {
+    const option = el('option', dataset.name + ' (' + dataset.lines + ' dialogs)');
+    option.value = dataset.name;
+    datasetSelect.append(option);
+  });
   state.suites = suites.suites;
   const select = $('#case-set');
   select.replaceChildren();
@@ -180,8 +187,27 @@ async function loadForm() {
   info.tools.forEach((tool) => checkbox(tools, 'tool_names', tool, true));
 }
 
+// A dialog run replays a dataset; the case set, language, dimensions, tools and tool mode are a capability run's.
+function showKind() {
+  const kind = $('#run-kind').value;
+  document.querySelectorAll('#run-form .for-capability').forEach((node) => { node.hidden = kind !== 'capability'; });
+  document.querySelectorAll('#run-form .for-dialog').forEach((node) => { node.hidden = kind !== 'dialog'; });
+}
+
+function dialogBody(form) {
+  const body = { kind: 'dialog' };
+  for (const field of ['dataset', 'model_name', 'base_url', 'api_key_env', 'user_id', 'metrics_profile']) {
+    const value = (form.get(field) || '').trim();
+    if (value) body[field] = value;
+  }
+  body.concurrency = Number(form.get('concurrency'));
+  body.timeout_s = Number(form.get('timeout_s'));
+  return body;
+}
+
 function formBody() {
   const form = new FormData($('#run-form'));
+  if (form.get('kind') === 'dialog') return dialogBody(form);
   const body = {};
   for (const field of ['model_name', 'base_url', 'api_key_env', 'user_id', 'case_set', 'language', 'tool_mode']) {
     const value = (form.get(field) || '').trim();
@@ -232,7 +258,12 @@ function renderProgress(progress) {
   $('#progress-text').textContent = done + ' / ' + total;
   $('#progress-counts').textContent = 'passed ' + progress.passed + ', failed ' + progress.failed + ', partial '
     + progress.partial + ', skipped ' + progress.skipped + ', errors ' + progress.errors;
-  if (progress.current_case_id) $('#current-case').textContent = progress.current_case_id + ' – ' + progress.current_prompt;
+  if (progress.current_case_id) {
+    // A dialog's turns report their number; the prompt is the one the item started with.
+    if (progress.current_prompt !== undefined) state.currentPrompt = progress.current_prompt;
+    const turn = progress.current_turn ? ' · turn ' + progress.current_turn + ' / ' + progress.current_turns : '';
+    $('#current-case').textContent = progress.current_case_id + turn + ' – ' + (state.currentPrompt || '');
+  }
   $('#total-score').textContent = percent(progress.total_score);
   setStatus($('#run-status'), progress.status);
   drawScores('score', progress.dimension_scores);
@@ -1091,6 +1122,7 @@ function init() {
   document.querySelectorAll('.tab').forEach((tab) => tab.addEventListener('click', () => show(tab.dataset.view)));
   $('#case-set').addEventListener('change', fillSuite);
   $('#run-form').addEventListener('submit', startRun);
+  $('#run-kind').addEventListener('change', showKind);
   $('#stop').addEventListener('click', stopRun);
   $('#history-filters').addEventListener('submit', (event) => { event.preventDefault(); state.historyOffset = 0; loadHistory(); });
   $('#history-prev').addEventListener('click', () => { state.historyOffset = Math.max(0, state.historyOffset - PAGE); loadHistory(); });

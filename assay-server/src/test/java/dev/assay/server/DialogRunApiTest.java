@@ -4,7 +4,6 @@ import static dev.assay.testing.ScriptedSseAgent.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.testing.ScriptedSseAgent;
 import dev.assay.testing.ScriptedSseAgent.Step;
@@ -92,7 +91,8 @@ class DialogRunApiTest {
     void cancelling_a_dialog_run_keeps_the_dialogs_that_ended() throws Exception {
         Files.writeString(
                 home.resolve("suites/three.jsonl"),
-                String.join("\n", dialog("quick"), dialog("stuck"), dialog("never")));
+                String.join(
+                        "\n", DialogRuns.oneTurn("quick"), DialogRuns.oneTurn("stuck"), DialogRuns.oneTurn("never")));
         var stuckAsked = new java.util.concurrent.CountDownLatch(1);
         ScriptedSseAgent.Script script = body -> {
             if (body.path("session_id").asText().endsWith("quick")) {
@@ -137,7 +137,7 @@ class DialogRunApiTest {
         var missing = server.post(
                 "/api/runs", "{\"kind\": \"dialog\", \"dataset\": \"basic.jsonl\", \"model_name\": \"mock\"}");
         assertThat(missing.status()).as(missing.text()).isEqualTo(404);
-        Files.writeString(home.resolve("suites/one.jsonl"), dialog("one"));
+        Files.writeString(home.resolve("suites/one.jsonl"), DialogRuns.oneTurn("one"));
         var both = server.post(
                 "/api/runs",
                 "{\"kind\": \"dialog\", \"dataset\": \"one.jsonl\", \"model_name\": \"mock\", "
@@ -149,7 +149,8 @@ class DialogRunApiTest {
     @Test
     void a_dialog_run_with_a_model_ends_with_one_item_per_dialog() throws Exception {
         Files.writeString(
-                home.resolve("suites/model.jsonl"), String.join("\n", dialog("m1"), "not json", dialog("m2")));
+                home.resolve("suites/model.jsonl"),
+                String.join("\n", DialogRuns.oneTurn("m1"), "not json", DialogRuns.oneTurn("m2")));
         var started = server.post("/api/runs", """
                 {"kind": "dialog", "dataset": "model.jsonl", "model_name": "mock", "concurrency": 2}
                 """);
@@ -164,18 +165,6 @@ class DialogRunApiTest {
         assertThat(run.path("dimension_scores").properties())
                 .extracting(Map.Entry::getKey)
                 .containsExactly("m1", "m2", "m3", "m4", "m5");
-    }
-
-    /** A one-turn dialog whose ground truth asks for a risk disclosure. */
-    private static String dialog(String id) {
-        ObjectNode dialog = Json.object().put("dialog_id", id).put("scenario_type", "投资教育");
-        dialog.putObject("profile_gt").put("risk_level_gt", "稳健");
-        var turns = dialog.putArray("turns");
-        turns.addObject().put("role", "user").put("text", id + " 问").putNull("turn_tags");
-        ObjectNode assistant = turns.addObject().put("role", "assistant").put("text", "参考回答");
-        assistant.putObject("turn_tags").putArray("risk_disclosure_required_gt").add("波动风险");
-        dialog.putObject("blueprint");
-        return dialog.toString();
     }
 
     /**

@@ -59,6 +59,18 @@ final class DialogRuns {
         }
     }
 
+    /** {@return a dataset line: a one-turn dialog whose ground truth asks for a risk disclosure} */
+    static String oneTurn(String id) {
+        ObjectNode dialog = Json.object().put("dialog_id", id).put("scenario_type", "投资教育");
+        dialog.putObject("profile_gt").put("risk_level_gt", "稳健");
+        var turns = dialog.putArray("turns");
+        turns.addObject().put("role", "user").put("text", id + " 问").putNull("turn_tags");
+        ObjectNode assistant = turns.addObject().put("role", "assistant").put("text", "参考回答");
+        assistant.putObject("turn_tags").putArray("risk_disclosure_required_gt").add("波动风险");
+        dialog.putObject("blueprint");
+        return dialog.toString();
+    }
+
     /** A dialog with profile 稳健 and one assistant turn (with ground-truth tags) per user text. */
     private static ObjectNode dialog(String id, String... userTexts) {
         ObjectNode dialog = Json.object();

@@ -134,6 +134,26 @@ class PageBrowserTest {
     }
 
     @Test
+    void a_dialog_run_started_from_the_page_follows_its_turns_and_ends_with_the_dialog_metrics() throws Exception {
+        Files.writeString(
+                server.home.resolve("suites/page-dialogs.jsonl"),
+                String.join("\n", DialogRuns.oneTurn("page-d1"), DialogRuns.oneTurn("page-d2")));
+        openPage();
+        new Select(browser.findElement(By.id("run-kind"))).selectByValue("dialog");
+        assertThat(browser.findElement(By.id("case-set")).isDisplayed()).isFalse();
+        new Select(browser.findElement(By.id("dataset"))).selectByValue("page-dialogs.jsonl");
+        fill("model_name", "mock");
+
+        browser.findElement(By.id("start")).click();
+
+        wait.until(ExpectedConditions.textToBe(By.id("run-status"), "finished"));
+        assertThat(browser.findElement(By.id("progress-text")).getText()).isEqualTo("2 / 2");
+        assertThat(script("return Chart.getChart('score-bar').data.labels"))
+                .asString()
+                .contains("m1", "m5");
+    }
+
+    @Test
     void the_detail_shows_a_model_answer_with_a_script_tag_as_text() throws Exception {
         String runId = server.start("xss.jsonl", "");
         server.awaitEnd(runId);
@@ -404,8 +424,11 @@ class PageBrowserTest {
         new Select(browser.findElement(By.cssSelector("#history-filters select[name=kind]"))).selectByValue("dialog");
         browser.findElement(By.cssSelector("#history-filters button[type=submit]"))
                 .click();
-        wait.until(driver ->
-                driver.findElements(By.cssSelector("#history-table tbody tr")).size() == 1);
+        // Only dialog runs are listed once the filter applies (another test may have started one from the page).
+        wait.until(driver -> driver.findElements(By.cssSelector("#history-table tbody tr")).stream()
+                        .allMatch(row -> row.getText().contains("dialog"))
+                && !driver.findElements(By.cssSelector("#history-table tr[data-run-id='" + runId + "']"))
+                        .isEmpty());
         openFromHistory(runId);
         By metricRows = By.cssSelector("#dialog-metrics tbody tr[data-metric=m1_context_continuity]");
         wait.until(driver -> !driver.findElements(metricRows).isEmpty());
