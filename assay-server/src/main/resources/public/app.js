@@ -227,7 +227,7 @@ async function startRun(event) {
   try {
     const started = await api('/api/runs', { method: 'POST', body: formBody() });
     $('#live-log').replaceChildren();
-    follow(started.run_id);
+    follow(started.run_id, true);
   } catch (error) {
     showMessage('Could not start: ' + error.message);
   }
@@ -279,13 +279,14 @@ function logItem(item) {
   $('#live-log').prepend(line);
 }
 
-function follow(runId) {
+// A run this page just started is followed from its first event, so a quick run's items and turns all show.
+function follow(runId, fromStart) {
   if (state.source) state.source.close();
   state.runId = runId;
   $('#run-id').textContent = runId;
   $('#start').disabled = true;
   $('#stop').disabled = false;
-  const source = new EventSource(withToken('/api/runs/' + runId + '/events'));
+  const source = new EventSource(withToken('/api/runs/' + runId + '/events' + (fromStart ? '?last_event_id=0' : '')));
   state.source = source;
   source.addEventListener('eval_progress', (event) => renderProgress(JSON.parse(event.data)));
   source.addEventListener('eval_item', (event) => logItem(JSON.parse(event.data)));

@@ -143,11 +143,19 @@ class PageBrowserTest {
         assertThat(browser.findElement(By.id("case-set")).isDisplayed()).isFalse();
         new Select(browser.findElement(By.id("dataset"))).selectByValue("page-dialogs.jsonl");
         fill("model_name", "mock");
+        // Every text the current-case line shows: it is reset once the run has ended.
+        script("window.__current = []; new MutationObserver(() => window.__current.push("
+                + "document.getElementById('current-case').textContent)).observe("
+                + "document.getElementById('current-case'), {childList: true, characterData: true, subtree: true})");
 
         browser.findElement(By.id("start")).click();
 
         wait.until(ExpectedConditions.textToBe(By.id("run-status"), "finished"));
         assertThat(browser.findElement(By.id("progress-text")).getText()).isEqualTo("2 / 2");
+        assertThat(script("return window.__current"))
+                .asInstanceOf(InstanceOfAssertFactories.LIST)
+                .anySatisfy(text -> assertThat(text).asString().contains("page-d2 · turn 1 / 1"));
+        assertThat(browser.findElements(By.cssSelector("#live-log li"))).hasSize(2);
         assertThat(script("return Chart.getChart('score-bar').data.labels"))
                 .asString()
                 .contains("m1", "m5");
@@ -425,10 +433,10 @@ class PageBrowserTest {
         browser.findElement(By.cssSelector("#history-filters button[type=submit]"))
                 .click();
         // Only dialog runs are listed once the filter applies (another test may have started one from the page).
-        wait.until(driver -> driver.findElements(By.cssSelector("#history-table tbody tr")).stream()
-                        .allMatch(row -> row.getText().contains("dialog"))
-                && !driver.findElements(By.cssSelector("#history-table tr[data-run-id='" + runId + "']"))
-                        .isEmpty());
+        wait.until(
+                driver -> Boolean.TRUE.equals(script("return [...document.querySelectorAll('#history-table tbody tr')]"
+                        + ".every(row => row.textContent.includes('dialog')) && document.querySelector("
+                        + "\"#history-table tr[data-run-id='" + runId + "']\") !== null")));
         openFromHistory(runId);
         By metricRows = By.cssSelector("#dialog-metrics tbody tr[data-metric=m1_context_continuity]");
         wait.until(driver -> !driver.findElements(metricRows).isEmpty());
