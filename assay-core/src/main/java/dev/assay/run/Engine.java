@@ -105,7 +105,7 @@ public final class Engine {
         workload.register(store, started);
         Run run = workload.newRun(runId, started);
         store.createRun(run);
-        return launch(workload, handle, run, List.of(), listener);
+        return launch(workload, handle, run, List.of(), false, listener);
     }
 
     /**
@@ -158,16 +158,19 @@ public final class Engine {
                 stored.elapsedS(),
                 null);
         store.updateRun(run);
-        return launch(workload, handle, run, kept, listener);
+        return launch(workload, handle, run, kept, true, listener);
     }
 
     private static final int RESUME_PAGE = 500;
 
-    private RunHandle launch(Workload workload, RunHandle handle, Run run, List<Item> kept, RunListener listener) {
+    private RunHandle launch(
+            Workload workload, RunHandle handle, Run run, List<Item> kept, boolean resumed, RunListener listener) {
         RunMeters.runStarted(run.counts().total() - kept.size());
         handle.update(run);
         safely(() -> listener.runStarted(run));
-        Thread.ofVirtual().name("assay-run-" + run.runId()).start(() -> execute(workload, handle, listener, kept));
+        Thread.ofVirtual()
+                .name("assay-run-" + run.runId())
+                .start(() -> execute(workload, handle, listener, kept, resumed));
         Thread.ofVirtual().name("assay-heartbeat-" + run.runId()).start(() -> beat(handle));
         return handle;
     }
@@ -193,14 +196,14 @@ public final class Engine {
     /** The item error that stops a run: the endpoint refused the credentials, so every further call would too. */
     private static final String AUTH_FAILED = "target.auth_failed";
 
-    private void execute(Workload workload, RunHandle handle, RunListener listener, List<Item> kept) {
+    private void execute(Workload workload, RunHandle handle, RunListener listener, List<Item> kept, boolean resumed) {
         var progress = new Progress(handle, workload, listener);
         progress.keep(kept);
         Set<String> done = kept.stream().map(Item::caseId).collect(Collectors.toSet());
         RunStatus status = RunStatus.FINISHED;
         Problem error = null;
         try {
-            runItems(workload, handle, progress, done);
+            runItems(workload, handle, progress, done, resumed);
             if (progress.writes.gaveUp()) {
                 status = RunStatus.INTERRUPTED;
                 error = progress.writes.outageProblem();
@@ -241,7 +244,7 @@ public final class Engine {
      * Runs every item and returns once all of them have ended, so that the final record counts every item, those stored
      * by items interrupted by a cancellation included.
      */
-    private void runItems(Workload workload, RunHandle handle, Progress progress, Set<String> done)
+    private void runItems(Workload workload, RunHandle handle, Progress progress, Set<String> done, boolean resumed)
             throws InterruptedException {
         var futures = new java.util.concurrent.CopyOnWriteArrayList<Future<?>>();
         handle.onCancel(() -> {
@@ -250,8 +253,8 @@ public final class Engine {
         });
         try (ExecutorService itemThreads = Executors.newVirtualThreadPerTaskExecutor();
                 ExecutorService subjectThreads = Executors.newVirtualThreadPerTaskExecutor()) {
-            var responses =
-                    new StoredResponses(store, progress.writes, handle.runId(), answersAcrossRuns, progress::log);
+            var responses = new StoredResponses(
+                    store, progress.writes, handle.runId(), answersAcrossRuns, resumed, progress::log);
             var limit = new Semaphore(workload.concurrency());
             int items = workload.itemCount();
             // Items start in order: the dispatcher takes a permit before submitting each one, so at most `limit` item

@@ -22,22 +22,30 @@ final class StoredResponses implements ResponseCache {
     private final StoreWrites writes;
     private final String runId;
     private final Duration acrossRuns;
+    private final boolean resumed;
     private final Consumer<String> log;
 
     /**
      * @param acrossRuns how old an answer of another run may be to be used; null to use only this run's
+     * @param resumed whether the run was resumed: a new run has no answers of its own yet, so without
+     *     {@code acrossRuns} nothing is looked up (a query per call saved)
      * @param log receives a line when the cache cannot be read or written
      */
-    StoredResponses(Store store, StoreWrites writes, String runId, Duration acrossRuns, Consumer<String> log) {
+    StoredResponses(
+            Store store, StoreWrites writes, String runId, Duration acrossRuns, boolean resumed, Consumer<String> log) {
         this.store = store;
         this.writes = writes;
         this.runId = runId;
         this.acrossRuns = acrossRuns;
+        this.resumed = resumed;
         this.log = log;
     }
 
     @Override
     public Optional<ModelResponse> find(String key) {
+        if (!resumed && acrossRuns == null) {
+            return Optional.empty();
+        }
         Instant since = acrossRuns == null ? null : Instant.now().minus(acrossRuns);
         try {
             return store.findResponse(key, runId, since)
