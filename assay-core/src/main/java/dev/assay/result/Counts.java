@@ -36,6 +36,23 @@ public record Counts(int total, int passed, int failed, int partial, int skipped
         return new Counts(total, passed, failed, partial, skipped, error, cancelled);
     }
 
+    /** {@return these counts and one more item in this status} */
+    public Counts plus(ItemStatus status) {
+        return new Counts(
+                total,
+                passed + (status == ItemStatus.PASSED ? 1 : 0),
+                failed + (status == ItemStatus.FAILED ? 1 : 0),
+                partial + (status == ItemStatus.PARTIAL ? 1 : 0),
+                skipped + (status == ItemStatus.SKIPPED ? 1 : 0),
+                error + (status == ItemStatus.ERROR ? 1 : 0),
+                cancelled + (status == ItemStatus.CANCELLED ? 1 : 0));
+    }
+
+    /** {@return these counts out of another total} */
+    public Counts withTotal(int newTotal) {
+        return new Counts(newTotal, passed, failed, partial, skipped, error, cancelled);
+    }
+
     /** {@return items that have an outcome} */
     public int completed() {
         return passed + failed + partial + skipped + error + cancelled;

@@ -374,7 +374,8 @@ public final class Engine {
         private final List<String> unstored = new ArrayList<>();
         // Only what the run record needs is kept, not the items: a large run's transcripts stay in the store.
         private final ScoreTally scores = new ScoreTally();
-        private final List<ItemStatus> statuses = new ArrayList<>();
+        // Counted as items finish: recounting every status per item made a large run quadratic.
+        private Counts counted = Counts.ZERO;
         private Instant lastStored = Instant.EPOCH;
 
         Progress(RunHandle handle, Workload workload, RunListener listener) {
@@ -393,13 +394,13 @@ public final class Engine {
                         item.score(),
                         item.status().isScored(),
                         item.status() == ItemStatus.PASSED));
-                statuses.add(item.status());
+                counted = counted.plus(item.status());
             }
         }
 
         /** {@return how many of the run's items were not counted as finished} */
         synchronized int unfinished() {
-            return Math.max(0, workload.itemCount() - statuses.size());
+            return Math.max(0, workload.itemCount() - counted.completed());
         }
 
         /** {@return why no further case may start (the target refused the credentials), or null} */
@@ -442,7 +443,7 @@ public final class Engine {
                         item.score(),
                         item.status().isScored(),
                         item.status() == ItemStatus.PASSED));
-                statuses.add(item.status());
+                counted = counted.plus(item.status());
                 RunMeters.caseFinished(item.status());
                 run = tally(RunStatus.RUNNING, null, null);
                 Instant now = Instant.now();
@@ -482,23 +483,23 @@ public final class Engine {
          * the database holds another number of items than the run counted (items deleted meanwhile), or null}
          */
         Problem missingItems() throws InterruptedException {
-            int counted;
+            int countedItems;
             List<String> lostCases;
             synchronized (this) {
-                counted = statuses.size();
+                countedItems = counted.completed();
                 lostCases = List.copyOf(unstored);
             }
             int stored = writes.call(() -> store.countItems(handle.runId()));
-            if (stored == counted && lostCases.isEmpty()) {
+            if (stored == countedItems && lostCases.isEmpty()) {
                 return null;
             }
             return Problem.of(
                             "store.items_missing",
-                            "the run counted " + counted + " stored items, the database "
+                            "the run counted " + countedItems + " stored items, the database "
                                     + "holds " + stored + " and " + lostCases.size()
                                     + " could not be stored; the run can be "
                                     + "resumed")
-                    .withDetail("counted", counted)
+                    .withDetail("counted", countedItems)
                     .withDetail("stored", stored)
                     .withDetail("unstored", lostCases);
         }
@@ -564,7 +565,7 @@ public final class Engine {
 
         private Run tally(RunStatus status, Instant finishedAt, Problem error) {
             Scores current = scores.scores(workload.weights());
-            Counts counts = Counts.of(workload.itemCount(), statuses);
+            Counts counts = counted.withTotal(workload.itemCount());
             Run run = handle.current();
             Instant end = finishedAt != null ? finishedAt : Instant.now();
             double elapsed = Duration.between(run.startedAt(), end).toMillis() / 1000.0;

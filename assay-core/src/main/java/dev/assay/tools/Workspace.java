@@ -4,6 +4,7 @@ import dev.assay.AssayException;
 import dev.assay.Problem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -59,8 +60,14 @@ public record Workspace(Path root) {
      * leftover scratch directory affects no result. Links are deleted, never followed.
      */
     public static void deleteTree(Path directory) {
-        if (!Files.exists(directory, LinkOption.NOFOLLOW_LINKS)) {
+        try {
+            // Most workspaces are left empty (a plain question): one call deletes them, with no walk.
+            Files.deleteIfExists(directory);
             return;
+        } catch (DirectoryNotEmptyException full) {
+            // Walked below.
+        } catch (IOException e) {
+            // A link or an unreadable entry: the walk below deletes what it can.
         }
         try (java.util.stream.Stream<Path> paths = Files.walk(directory)) {
             paths.sorted(java.util.Comparator.reverseOrder()).forEach(path -> {
