@@ -362,6 +362,18 @@ async function deleteRun(runId) {
   }
 }
 
+async function resumeRun(runId) {
+  try {
+    const resumed = await api('/api/runs/' + runId + '/resume', { method: 'POST' });
+    showMessage('Resumed run ' + shortId(runId) + ': ' + resumed.kept + ' finished items kept');
+    show('run');
+    $('#live-log').replaceChildren();
+    follow(runId, true);
+  } catch (error) {
+    showMessage('Could not resume: ' + error.message);
+  }
+}
+
 // ---- detail --------------------------------------------------------------------------------------------------
 async function openDetail(runId) {
   state.detailRunId = runId;
@@ -380,6 +392,8 @@ async function loadDetail() {
     state.detailRun = run;
     $('#detail-run-id').textContent = shortId(run.run_id);
     setStatus($('#detail-status'), run.status);
+    // A capability run that ended without finishing continues from its stored description (POST .../resume).
+    $('#detail-resume').hidden = run.kind !== 'capability' || !['interrupted', 'cancelled', 'failed'].includes(run.status);
     const c = run.counts;
     const noun = run.kind === 'dialog' ? ' dialogs: ok ' : ' items: passed ';
     $('#detail-summary').textContent = run.kind + ' · ' + run.model_name + ' · ' + run.case_set + ' · total '
@@ -1143,6 +1157,7 @@ function init() {
   filters.addEventListener('change', refilter);
   filters.q.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(refilter, 250); });
   document.addEventListener('keydown', onKey);
+  $('#detail-resume').addEventListener('click', () => state.detailRunId && resumeRun(state.detailRunId));
   $('#detail-delete').addEventListener('click', () => state.detailRunId && deleteRun(state.detailRunId).then(() => show('history')));
   $('#compare-selected').addEventListener('click', () => {
     const picked = [...document.querySelectorAll('#history-table .pick:checked')].map((box) => box.closest('tr').dataset.runId);

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.AfterAll;
@@ -159,6 +160,31 @@ class PageBrowserTest {
         assertThat(script("return Chart.getChart('score-bar').data.labels"))
                 .asString()
                 .contains("m1", "m5");
+    }
+
+    @Test
+    void a_cancelled_run_is_resumed_from_its_detail_and_finishes_every_case() throws Exception {
+        String runId = server.start("slow.jsonl", "\"concurrency\": 1");
+        Instant deadline = Instant.now().plusSeconds(20);
+        while (server.get("/api/runs/" + runId).json().at("/run/counts/passed").asInt() < 1
+                && Instant.now().isBefore(deadline)) {
+            Thread.sleep(50);
+        }
+        server.post("/api/runs/" + runId + "/cancel", null);
+        assertThat(server.awaitEnd(runId).path("status").asText()).isEqualTo("cancelled");
+        browser.findElement(By.cssSelector(".tab[data-view=history]")).click();
+        openFromHistory(runId);
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("detail-resume")));
+
+        browser.findElement(By.id("detail-resume")).click();
+
+        wait.until(ExpectedConditions.textToBe(By.id("run-status"), "finished"));
+        assertThat(browser.findElement(By.id("progress-text")).getText()).isEqualTo("8 / 8");
+        assertThat(server.get("/api/runs/" + runId + "/items?limit=50")
+                        .json()
+                        .path("items_total")
+                        .asInt())
+                .isEqualTo(8);
     }
 
     @Test
