@@ -254,7 +254,7 @@ public final class Engine {
         try (ExecutorService itemThreads = Executors.newVirtualThreadPerTaskExecutor();
                 ExecutorService subjectThreads = Executors.newVirtualThreadPerTaskExecutor()) {
             var responses = new StoredResponses(
-                    store, progress.writes, handle.runId(), answersAcrossRuns, resumed, progress::log);
+                    store, progress.commits, handle.runId(), answersAcrossRuns, resumed, progress::log);
             var limit = new Semaphore(workload.concurrency());
             int items = workload.itemCount();
             // Items start in order: the dispatcher takes a permit before submitting each one, so at most `limit` item
@@ -370,6 +370,7 @@ public final class Engine {
         private final Workload workload;
         private final RunListener listener;
         final StoreWrites writes;
+        final GroupCommit commits;
         private volatile Problem halt;
         private final List<String> unstored = new ArrayList<>();
         // Only what the run record needs is kept, not the items: a large run's transcripts stay in the store.
@@ -383,6 +384,7 @@ public final class Engine {
             this.workload = workload;
             this.listener = listener;
             this.writes = new StoreWrites(storeOutageLimit, this::log);
+            this.commits = new GroupCommit(store, writes);
         }
 
         /** Counts the items a resumed run kept, as if they had just finished (they are stored already). */
@@ -424,7 +426,7 @@ public final class Engine {
          * @throws AssayException when it could not be stored; it is then not counted
          */
         void finished(Item item) throws InterruptedException {
-            writes.write(() -> store.upsertItem(item));
+            commits.item(item);
             if (halt == null && item.error() != null && item.error().type().equals(AUTH_FAILED)) {
                 halt = Problem.of(
                                 AUTH_FAILED,

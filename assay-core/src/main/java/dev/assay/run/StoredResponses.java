@@ -4,6 +4,7 @@ import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.model.ModelResponse;
 import dev.assay.model.ResponseCache;
+import dev.assay.store.KeptResponse;
 import dev.assay.store.Store;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,13 +14,13 @@ import java.util.function.Consumer;
 /**
  * A run's model answers, kept in its database: found again within the run (so a resumed run replays the calls its first
  * process made), and across runs only when the user asked ({@code --cache}), for as long as they allow. An answer is
- * kept like an item, through the run's {@link StoreWrites}: retried while the database is away, with the same
- * back-pressure and the same log lines. Finding one is a saving, not a source of truth: when the database cannot
- * answer, the model is asked.
+ * kept like an item, committed with the items that finish with it ({@link GroupCommit}): retried while the database is
+ * away, with the same back-pressure and the same log lines. Finding one is a saving, not a source of truth: when the
+ * database cannot answer, the model is asked.
  */
 final class StoredResponses implements ResponseCache {
     private final Store store;
-    private final StoreWrites writes;
+    private final GroupCommit commits;
     private final String runId;
     private final Duration acrossRuns;
     private final boolean resumed;
@@ -32,9 +33,14 @@ final class StoredResponses implements ResponseCache {
      * @param log receives a line when the cache cannot be read or written
      */
     StoredResponses(
-            Store store, StoreWrites writes, String runId, Duration acrossRuns, boolean resumed, Consumer<String> log) {
+            Store store,
+            GroupCommit commits,
+            String runId,
+            Duration acrossRuns,
+            boolean resumed,
+            Consumer<String> log) {
         this.store = store;
-        this.writes = writes;
+        this.commits = commits;
         this.runId = runId;
         this.acrossRuns = acrossRuns;
         this.resumed = resumed;
@@ -59,7 +65,7 @@ final class StoredResponses implements ResponseCache {
     @Override
     public void keep(String key, ModelResponse response) {
         try {
-            writes.write(() -> store.saveResponse(runId, key, Json.write(response)));
+            commits.response(new KeptResponse(runId, key, Json.write(response)));
         } catch (AssayException unwritable) {
             log.accept("the answer could not be kept in the response cache: "
                     + unwritable.problem().message());

@@ -12,6 +12,7 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.result.ToolCallView;
+import java.sql.BatchUpdateException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -27,6 +28,7 @@ import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.argument.Argument;
+import org.jdbi.v3.core.statement.PreparedBatch;
 import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
@@ -57,6 +59,11 @@ final class JdbiStore implements Store {
                 heartbeat_at = :heartbeat_at
             WHERE run_id = :run_id""";
 
+    private static final String SAVE_RESPONSE = """
+            INSERT INTO model_responses (run_id, cache_key, response, created_at)
+            VALUES (:run_id, :key, :response, :now)
+            ON CONFLICT (run_id, cache_key) DO UPDATE SET response = excluded.response,
+                created_at = excluded.created_at""";
     private static final String UPSERT_ITEM = """
             INSERT INTO evaluation_items (run_id, case_id, seq, dimension, status, score, max_score, weight, prompt,
                 final_answer, tool_calls, checker_detail, error, transcript, started_at, finished_at, elapsed_s,
@@ -117,14 +124,41 @@ final class JdbiStore implements Store {
 
     @Override
     public void upsertItem(Item item) {
+        saveAll(List.of(), List.of(item));
+    }
+
+    @Override
+    public void saveAll(List<KeptResponse> responses, List<Item> items) {
+        if (responses.isEmpty() && items.isEmpty()) {
+            return;
+        }
         try {
-            inTransaction(
-                    handle -> bindItem(handle.createUpdate(UPSERT_ITEM), item).execute());
+            inTransaction(handle -> {
+                if (!responses.isEmpty()) {
+                    PreparedBatch batch = handle.prepareBatch(SAVE_RESPONSE);
+                    Instant now = Instant.now();
+                    for (KeptResponse response : responses) {
+                        batch.bind("run_id", response.runId())
+                                .bind("key", response.key())
+                                .bind("response", response.response())
+                                .bind("now", time(now))
+                                .add();
+                    }
+                    batch.execute();
+                }
+                if (!items.isEmpty()) {
+                    PreparedBatch batch = handle.prepareBatch(UPSERT_ITEM);
+                    for (Item item : items) {
+                        bindItem(batch, item).add();
+                    }
+                    batch.execute();
+                }
+                return null;
+            });
         } catch (AssayException e) {
-            if (e.getCause() instanceof JdbiException failure
-                    && failure.getCause() instanceof SQLException sql
-                    && dialect.isForeignKeyViolation(sql)) {
-                throw unknownRun(item.runId());
+            SQLException sql = e.getCause() instanceof JdbiException failure ? sqlCause(failure) : null;
+            if (!items.isEmpty() && sql != null && dialect.isForeignKeyViolation(sql)) {
+                throw unknownRun(items.getFirst().runId());
             }
             throw e;
         }
@@ -205,16 +239,7 @@ final class JdbiStore implements Store {
 
     @Override
     public void saveResponse(String runId, String key, String response) {
-        inTransaction(handle -> handle.createUpdate("""
-                        INSERT INTO model_responses (run_id, cache_key, response, created_at)
-                        VALUES (:run_id, :key, :response, :now)
-                        ON CONFLICT (run_id, cache_key) DO UPDATE SET response = excluded.response,
-                            created_at = excluded.created_at""")
-                .bind("run_id", runId)
-                .bind("key", key)
-                .bind("response", response)
-                .bind("now", time(Instant.now()))
-                .execute());
+        saveAll(List.of(new KeptResponse(runId, key, response)), List.of());
     }
 
     @Override
@@ -351,6 +376,10 @@ final class JdbiStore implements Store {
 
     private static SQLException sqlCause(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            // A batch's own message quotes its statement; the driver's reason is the next exception.
+            if (cause instanceof BatchUpdateException batch && batch.getNextException() != null) {
+                return batch.getNextException();
+            }
             if (cause instanceof SQLException sql) {
                 return sql;
             }

@@ -21,6 +21,12 @@ public interface Store extends AutoCloseable {
     /** Inserts or replaces the item with the same (run id, case id). */
     void upsertItem(Item item);
 
+    /**
+     * Keeps model answers and inserts or replaces items, all in one transaction: all are stored or none. The engine
+     * commits the writes of items that finish together this way, one commit for many.
+     */
+    void saveAll(List<KeptResponse> responses, List<Item> items);
+
     /** {@return the run, if it exists} */
     Optional<Run> findRun(String runId);
 

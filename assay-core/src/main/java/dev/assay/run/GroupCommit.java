@@ -1,0 +1,120 @@
+package dev.assay.run;
+
+import dev.assay.AssayException;
+import dev.assay.result.Item;
+import dev.assay.store.KeptResponse;
+import dev.assay.store.Store;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A run's item and answer writes, committed in groups: each writer queues its write and takes the commit lock; the one
+ * holding it commits everything queued so far in one transaction ({@link Store#saveAll}) and tells the others, who find
+ * their write done when their turn comes. Alone, a write commits at once; under load, the writes that arrive during one
+ * commit share the next, so a run of many short cases makes one commit per group rather than per write (the commit, not
+ * the statement, is the cost on SQLite and on PostgreSQL). A writer returns only once its write is stored, as before:
+ * counts stay those of the stored items. Writes are retried through an outage by the run's {@link StoreWrites}; a group
+ * the database refuses for another reason is written one by one, so that one refused item does not fail the others.
+ * Thread-safe.
+ */
+final class GroupCommit {
+    private final Store store;
+    private final StoreWrites writes;
+    // Not interruptible: a writer that stopped waiting would leave its write queued, stored later but not counted.
+    private final ReentrantLock committing = new ReentrantLock();
+    private final ConcurrentLinkedQueue<Write> queued = new ConcurrentLinkedQueue<>();
+
+    /** One queued write: an item or a kept answer. */
+    private record Write(Item item, KeptResponse response, CompletableFuture<Void> done) {
+        Write(Item item, KeptResponse response) {
+            this(item, response, new CompletableFuture<>());
+        }
+    }
+
+    GroupCommit(Store store, StoreWrites writes) {
+        this.store = store;
+        this.writes = writes;
+    }
+
+    /**
+     * Stores an item, with whatever else is queued.
+     *
+     * @throws AssayException when it could not be stored ({@code store.outage}, or the database refused it)
+     * @throws InterruptedException when the run was cancelled while the database was unavailable
+     */
+    void item(Item item) throws InterruptedException {
+        commit(new Write(item, null));
+    }
+
+    /** Keeps a model answer, with whatever else is queued; see {@link #item}. */
+    void response(KeptResponse response) throws InterruptedException {
+        commit(new Write(null, response));
+    }
+
+    private void commit(Write mine) throws InterruptedException {
+        queued.add(mine);
+        committing.lock();
+        try {
+            if (!mine.done().isDone()) {
+                List<Write> group = new ArrayList<>();
+                for (Write write = queued.poll(); write != null; write = queued.poll()) {
+                    group.add(write);
+                }
+                store(group, mine);
+            }
+        } finally {
+            committing.unlock();
+        }
+        try {
+            mine.done().get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof AssayException refused) {
+                throw refused;
+            }
+            throw new IllegalStateException("a group commit failed", e.getCause());
+        }
+    }
+
+    private void store(List<Write> group, Write mine) throws InterruptedException {
+        try {
+            writes.write(() -> store.saveAll(responses(group), items(group)));
+            group.forEach(write -> write.done().complete(null));
+        } catch (AssayException e) {
+            if (group.size() == 1 || e.problem().type().equals("store.outage")) {
+                group.forEach(write -> write.done().completeExceptionally(e));
+                return;
+            }
+            for (Write write : group) {
+                try {
+                    writes.write(() -> store.saveAll(responses(List.of(write)), items(List.of(write))));
+                    write.done().complete(null);
+                } catch (AssayException refused) {
+                    write.done().completeExceptionally(refused);
+                }
+            }
+        } catch (InterruptedException e) {
+            // This writer's run was cancelled while it waited for the database: the others' writes are queued again
+            // for the next writer to take the lock.
+            group.stream().filter(write -> !write.equals(mine)).forEach(queued::add);
+            throw e;
+        }
+    }
+
+    private static List<Item> items(List<Write> group) {
+        return group.stream()
+                .filter(write -> write.item() != null)
+                .map(Write::item)
+                .toList();
+    }
+
+    private static List<KeptResponse> responses(List<Write> group) {
+        return group.stream()
+                .filter(write -> write.response() != null)
+                .map(Write::response)
+                .toList();
+    }
+}
