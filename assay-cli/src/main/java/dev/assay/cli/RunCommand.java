@@ -519,7 +519,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 Run run = handle.await();
                 // Said before the report is read: when the database stayed away, reading it fails too.
                 explainEnd(run, stderr);
-                RunReport stored = RunReport.load(store, run.runId());
+                RunReport stored =
+                        RunReport.load(store, run.runId(), plan.suite().caseTags());
                 // The engine's final record: the stored one still says "running" when the end could not be stored.
                 RunReport report = new RunReport(run, stored.items(), stored.caseTags());
                 if (out != null) {

@@ -26,4 +26,11 @@ public record Suite(String name, String version, List<Case> cases, Map<String, S
     public Suite withCases(List<Case> selected) {
         return new Suite(name, version, selected, fixtures, sources);
     }
+
+    /** {@return each case's tags by case id, in the suite's order} */
+    public Map<String, List<String>> caseTags() {
+        var tags = new LinkedHashMap<String, List<String>>();
+        cases.forEach(evalCase -> tags.put(evalCase.id(), evalCase.tags()));
+        return tags;
+    }
 }

@@ -1,18 +1,23 @@
 package dev.assay.cases;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -86,8 +91,10 @@ public final class SuiteSnapshots {
         }
     }
 
-    /** {@return the snapshot document of a suite: format_version, name, version, sources, fixtures, cases} */
-    public static JsonNode toJson(Suite suite) {
+    /**
+     * {@return the snapshot document of a suite as JSON text: format_version, name, version, sources, fixtures, cases}
+     */
+    public static String toJson(Suite suite) {
         var doc = new SuiteDoc(
                 FORMAT_VERSION,
                 suite.name(),
@@ -95,7 +102,13 @@ public final class SuiteSnapshots {
                 suite.sources(),
                 suite.fixtures(),
                 suite.cases().stream().map(CaseDoc::of).toList());
-        return Json.MAPPER.valueToTree(doc);
+        try {
+            // As UTF-8 bytes first: Jackson's string writer holds the text twice over in chars, a large suite's
+            // bytes once.
+            return new String(Json.MAPPER.writeValueAsBytes(doc), StandardCharsets.UTF_8);
+        } catch (JsonProcessingException e) {
+            throw new AssayException(Problem.of("json.write", e.getOriginalMessage()), e);
+        }
     }
 
     /**
@@ -103,9 +116,9 @@ public final class SuiteSnapshots {
      *
      * @throws AssayException {@code snapshot.invalid} when the document is not a suite snapshot
      */
-    public static Suite fromJson(JsonNode json) {
+    public static Suite fromJson(String json) {
         try {
-            SuiteDoc doc = Json.MAPPER.treeToValue(json, SuiteDoc.class);
+            SuiteDoc doc = Json.MAPPER.readValue(json, SuiteDoc.class);
             if (doc == null || doc.name() == null || doc.cases() == null) {
                 throw new IllegalArgumentException("a snapshot needs `name` and `cases`");
             }
@@ -125,27 +138,66 @@ public final class SuiteSnapshots {
     }
 
     /**
+     * {@return each case's tags by case id, in the snapshot's order}, read from the document one case at a time: a
+     * report needs only these, and a large suite's cases are many times the size of its text
+     *
+     * @throws AssayException {@code snapshot.invalid} when the document is not a suite snapshot
+     */
+    public static Map<String, List<String>> caseTags(String json) {
+        var tags = new LinkedHashMap<String, List<String>>();
+        try (JsonParser parser = Json.MAPPER.createParser(json)) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IllegalArgumentException("a snapshot is a JSON object");
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                parser.nextToken();
+                if (!field.equals("cases") || parser.currentToken() != JsonToken.START_ARRAY) {
+                    parser.skipChildren();
+                    continue;
+                }
+                while (parser.nextToken() == JsonToken.START_OBJECT) {
+                    JsonNode evalCase = parser.readValueAsTree();
+                    var caseTags = new ArrayList<String>();
+                    evalCase.path("tags").forEach(tag -> caseTags.add(tag.asText()));
+                    tags.put(evalCase.path("id").asText(), List.copyOf(caseTags));
+                }
+            }
+            return tags;
+        } catch (IOException | RuntimeException e) {
+            throw new AssayException(Problem.of("snapshot.invalid", "not a suite snapshot: " + e.getMessage()), e);
+        }
+    }
+
+    /**
      * {@return the content hash of cases and fixtures}: hex SHA-256 over their canonical JSON (keys sorted, where each
      * case was read from left out), so it is stable across runs and machines and changes whenever any case, check or
      * fixture changes
      */
     public static String version(List<Case> cases, Map<String, String> fixtures) {
-        ArrayNode caseNodes = Json.MAPPER.createArrayNode();
-        for (Case evalCase : cases) {
-            ObjectNode caseNode = Json.MAPPER.valueToTree(CaseDoc.of(evalCase));
+        // The canonical document is {"cases":[...],"fixtures":{...}}; it is hashed as it is written, one case at a
+        // time, so that a suite of any size is hashed in the memory of one case.
+        MessageDigest digest = sha256();
+        update(digest, "{\"cases\":[");
+        for (int i = 0; i < cases.size(); i++) {
+            ObjectNode caseNode = Json.MAPPER.valueToTree(CaseDoc.of(cases.get(i)));
             caseNode.remove("source");
-            caseNodes.add(caseNode);
+            update(digest, (i == 0 ? "" : ",") + Json.write(sorted(caseNode)));
         }
-        ObjectNode content = Json.object();
-        content.set("cases", caseNodes);
-        content.set("fixtures", Json.MAPPER.valueToTree(new TreeMap<>(fixtures)));
+        update(digest, "],\"fixtures\":" + Json.write(sorted(Json.MAPPER.valueToTree(new TreeMap<>(fixtures)))) + "}");
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private static MessageDigest sha256() {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256")
-                    .digest(Json.write(sorted(content)).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK provides SHA-256", e);
         }
+    }
+
+    private static void update(MessageDigest digest, String text) {
+        digest.update(text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static JsonNode sorted(JsonNode node) {

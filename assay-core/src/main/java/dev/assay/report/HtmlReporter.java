@@ -1,16 +1,23 @@
 package dev.assay.report;
 
 import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.Predicate;
 
 /**
- * {@code report.html}: a self-contained page (no scripts, no external resources) with the summary and every item.
- * Everything that came from a model or a case file is HTML-escaped.
+ * {@code report.html}: a self-contained page (no scripts, no external resources) with the summary and every item, or,
+ * for a run of more than {@value #LISTED} items, that many of them, those that did not pass first, so that the page
+ * still opens in a browser; the rest are in {@code report.json}. Everything that came from a model or a case file is
+ * HTML-escaped.
  */
 final class HtmlReporter implements Reporter {
+    /** The most items a page lists: a browser handles a table of this size at once. */
+    static final int LISTED = 1000;
+
     @Override
     public String name() {
         return "html";
@@ -23,12 +30,10 @@ final class HtmlReporter implements Reporter {
 
     @Override
     public void write(RunReport report, OutputStream out) throws IOException {
-        out.write(render(report).getBytes(StandardCharsets.UTF_8));
-    }
-
-    static String render(RunReport report) {
+        var page = new StreamedText(out);
+        StringBuilder html = page.text();
         Run run = report.run();
-        var html = new StringBuilder("""
+        html.append("""
                 <!DOCTYPE html>
                 <html lang="en"><head><meta charset="utf-8">
                 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -78,28 +83,53 @@ final class HtmlReporter implements Reporter {
                 .append(" cancelled of ")
                 .append(counts.total())
                 .append(".</p>\n");
+        List<Item> items = report.items();
+        if (items.size() > LISTED) {
+            html.append("<p>")
+                    .append(LISTED)
+                    .append(" of ")
+                    .append(items.size())
+                    .append(" items are listed, those that did not pass first; every item is in "
+                            + "<a href=\"report.json\">report.json</a> and on the run's page.</p>\n");
+        }
         html.append("<table><tr><th>Case</th><th>Dimension</th><th>Status</th><th>Score</th><th>Reason</th>"
                 + "<th>Final answer</th></tr>\n");
-        for (Item item : report.items()) {
-            html.append("<tr><td>")
-                    .append(escape(item.caseId()))
-                    .append("</td><td>")
-                    .append(escape(item.dimension()))
-                    .append("</td><td class=\"")
-                    .append(item.status().wireName())
-                    .append("\">")
-                    .append(item.status().wireName())
-                    .append("</td><td class=num>")
-                    .append("%.2f".formatted(item.score()))
-                    .append("</td><td>")
-                    .append(escape(ItemText.reason(item)))
-                    .append("</td><td><pre>")
-                    .append(escape(ItemText.cut(item.finalAnswer(), 2000)))
-                    .append("</pre></td></tr>\n");
+        // All items, or, for a large run, those that did not pass and then the others until the page is full.
+        List<Predicate<Item>> order = items.size() <= LISTED
+                ? List.of(item -> true)
+                : List.of(item -> item.status() != ItemStatus.PASSED, item -> item.status() == ItemStatus.PASSED);
+        int listed = 0;
+        for (Predicate<Item> wanted : order) {
+            for (int i = 0; i < items.size() && listed < LISTED; i++) {
+                if (wanted.test(items.get(i))) {
+                    row(html, items.get(i));
+                    listed++;
+                    page.flushIfFull();
+                }
+            }
         }
         html.append("</table>\n");
         coverage(html, report.coverage());
-        return html.append("</body></html>\n").toString();
+        html.append("</body></html>\n");
+        page.finish();
+    }
+
+    private static void row(StringBuilder html, Item item) {
+        html.append("<tr><td>")
+                .append(escape(item.caseId()))
+                .append("</td><td>")
+                .append(escape(item.dimension()))
+                .append("</td><td class=\"")
+                .append(item.status().wireName())
+                .append("\">")
+                .append(item.status().wireName())
+                .append("</td><td class=num>")
+                .append("%.2f".formatted(item.score()))
+                .append("</td><td>")
+                .append(escape(ItemText.reason(item)))
+                .append("</td><td><pre>")
+                .append(escape(ItemText.cut(item.finalAnswer(), 2000)))
+                .append("</pre></td></tr>\n");
     }
 
     private static void coverage(StringBuilder html, Coverage coverage) {

@@ -4,9 +4,7 @@ import dev.assay.result.Item;
 import dev.assay.result.Run;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -26,17 +24,23 @@ final class JUnitReporter implements Reporter {
 
     @Override
     public void write(RunReport report, OutputStream out) throws IOException {
-        out.write(render(report).getBytes(StandardCharsets.UTF_8));
-    }
-
-    static String render(RunReport report) {
+        var text = new StreamedText(out);
+        StringBuilder xml = text.text();
         Run run = report.run();
-        Map<String, List<Item>> byDimension = new LinkedHashMap<>();
-        report.items()
-                .forEach(item -> byDimension
-                        .computeIfAbsent(item.dimension(), d -> new java.util.ArrayList<>())
-                        .add(item));
-        var xml = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        // Counted first, then written dimension by dimension: the items are read again for each dimension rather than
+        // held, so a run of any size is written in the memory of one page.
+        Map<String, int[]> byDimension = new LinkedHashMap<>();
+        for (Item item : report.items()) {
+            int[] counts = byDimension.computeIfAbsent(item.dimension(), dimension -> new int[4]);
+            counts[0]++;
+            switch (item.status()) {
+                case FAILED, PARTIAL -> counts[1]++;
+                case ERROR -> counts[2]++;
+                case SKIPPED, CANCELLED -> counts[3]++;
+                case PASSED -> {}
+            }
+        }
+        xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         xml.append("<testsuites name=\"")
                 .append(attr("assay " + run.caseSet()))
                 .append("\" tests=\"")
@@ -44,63 +48,62 @@ final class JUnitReporter implements Reporter {
                 .append("\" time=\"")
                 .append(run.elapsedS())
                 .append("\">\n");
-        byDimension.forEach((dimension, items) -> {
-            long failures = items.stream()
-                    .filter(i -> i.status().name().matches("FAILED|PARTIAL"))
-                    .count();
-            long errors = items.stream()
-                    .filter(i -> i.status().name().equals("ERROR"))
-                    .count();
-            long skipped = items.stream().filter(i -> !i.status().isScored()).count();
+        for (var suite : byDimension.entrySet()) {
+            String dimension = suite.getKey();
+            int[] counts = suite.getValue();
             xml.append("  <testsuite name=\"")
                     .append(attr(dimension))
                     .append("\" tests=\"")
-                    .append(items.size())
+                    .append(counts[0])
                     .append("\" failures=\"")
-                    .append(failures)
+                    .append(counts[1])
                     .append("\" errors=\"")
-                    .append(errors)
+                    .append(counts[2])
                     .append("\" skipped=\"")
-                    .append(skipped)
+                    .append(counts[3])
                     .append("\">\n");
-            for (Item item : items) {
-                xml.append("    <testcase classname=\"")
-                        .append(attr(run.caseSet() + "." + dimension))
-                        .append("\" name=\"")
-                        .append(attr(item.caseId()))
-                        .append("\" time=\"")
-                        .append(item.elapsedS())
-                        .append("\"");
-                String reason = attr(ItemText.cut(ItemText.reason(item), 500));
-                switch (item.status()) {
-                    case PASSED -> xml.append("/>\n");
-                    case FAILED, PARTIAL ->
-                        xml.append(">\n      <failure message=\"")
-                                .append(reason)
-                                .append("\" type=\"")
-                                .append(item.status().wireName())
-                                .append("\">")
-                                .append(text("score " + item.score() + "\nfinal answer: " + item.finalAnswer()))
-                                .append("</failure>\n    </testcase>\n");
-                    case ERROR ->
-                        xml.append(">\n      <error message=\"")
-                                .append(reason)
-                                .append("\" type=\"")
-                                .append(attr(
-                                        item.error() == null
-                                                ? "error"
-                                                : item.error().type()))
-                                .append("\"/>\n")
-                                .append("    </testcase>\n");
-                    case SKIPPED, CANCELLED ->
-                        xml.append(">\n      <skipped message=\"")
-                                .append(reason)
-                                .append("\"/>\n    </testcase>\n");
+            for (Item item : report.items()) {
+                if (item.dimension().equals(dimension)) {
+                    testCase(xml, run, item);
+                    text.flushIfFull();
                 }
             }
             xml.append("  </testsuite>\n");
-        });
-        return xml.append("</testsuites>\n").toString();
+        }
+        xml.append("</testsuites>\n");
+        text.finish();
+    }
+
+    private static void testCase(StringBuilder xml, Run run, Item item) {
+        xml.append("    <testcase classname=\"")
+                .append(attr(run.caseSet() + "." + item.dimension()))
+                .append("\" name=\"")
+                .append(attr(item.caseId()))
+                .append("\" time=\"")
+                .append(item.elapsedS())
+                .append("\"");
+        String reason = attr(ItemText.cut(ItemText.reason(item), 500));
+        switch (item.status()) {
+            case PASSED -> xml.append("/>\n");
+            case FAILED, PARTIAL ->
+                xml.append(">\n      <failure message=\"")
+                        .append(reason)
+                        .append("\" type=\"")
+                        .append(item.status().wireName())
+                        .append("\">")
+                        .append(text("score " + item.score() + "\nfinal answer: " + item.finalAnswer()))
+                        .append("</failure>\n    </testcase>\n");
+            case ERROR ->
+                xml.append(">\n      <error message=\"")
+                        .append(reason)
+                        .append("\" type=\"")
+                        .append(attr(
+                                item.error() == null ? "error" : item.error().type()))
+                        .append("\"/>\n")
+                        .append("    </testcase>\n");
+            case SKIPPED, CANCELLED ->
+                xml.append(">\n      <skipped message=\"").append(reason).append("\"/>\n    </testcase>\n");
+        }
     }
 
     private static String attr(String value) {

@@ -1,7 +1,7 @@
 package dev.assay.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.result.Item;
@@ -32,10 +32,29 @@ final class JsonReporter implements Reporter {
 
     @Override
     public void write(RunReport report, OutputStream out) throws IOException {
-        Json.MAPPER.writer().with(SerializationFeature.INDENT_OUTPUT).writeValue(out, toJson(report));
+        // The run's fields as a tree, the items one at a time after them: a report of any size is written in the memory
+        // of one item.
+        try (JsonGenerator json = Json.MAPPER
+                .writer()
+                .with(SerializationFeature.INDENT_OUTPUT)
+                .createGenerator(out)
+                .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
+            json.writeStartObject();
+            for (var field : header(report).properties()) {
+                json.writeFieldName(field.getKey());
+                json.writeTree(field.getValue());
+            }
+            json.writeArrayFieldStart("items");
+            for (Item item : report.items()) {
+                json.writeTree(Json.tree(item));
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        }
     }
 
-    static ObjectNode toJson(RunReport report) {
+    /** {@return the document's fields before {@code items}} */
+    private static ObjectNode header(RunReport report) {
         Run run = report.run();
         ObjectNode root = Json.object();
         root.put("version", FORMAT_VERSION);
@@ -62,10 +81,6 @@ final class JsonReporter implements Reporter {
         if (report.samples() > 1) {
             ObjectNode passAtK = root.putObject("pass_at_k");
             report.passAtK().forEach((k, value) -> passAtK.put(String.valueOf(k), value));
-        }
-        ArrayNode items = root.putArray("items");
-        for (Item item : report.items()) {
-            items.add(Json.tree(item));
         }
         return root;
     }

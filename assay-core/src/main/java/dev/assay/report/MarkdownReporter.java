@@ -5,12 +5,17 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** {@code report.md}: the summary table, counts, and every item that did not pass with its reason. */
+/**
+ * {@code report.md}: the summary table, counts, and every item that did not pass with its reason, up to
+ * {@value #LISTED} of them (the rest are in {@code report.json}).
+ */
 final class MarkdownReporter implements Reporter {
+    /** The most items that did not pass a report lists: past this, a table is no longer read. */
+    static final int LISTED = 1000;
+
     @Override
     public String name() {
         return "markdown";
@@ -23,12 +28,9 @@ final class MarkdownReporter implements Reporter {
 
     @Override
     public void write(RunReport report, OutputStream out) throws IOException {
-        out.write(render(report).getBytes(StandardCharsets.UTF_8));
-    }
-
-    static String render(RunReport report) {
+        var text = new StreamedText(out);
+        StringBuilder md = text.text();
         Run run = report.run();
-        var md = new StringBuilder();
         md.append("# Assay report: ").append(cell(run.caseSet())).append("\n\n");
         md.append("- Run: `")
                 .append(run.runId())
@@ -99,14 +101,28 @@ final class MarkdownReporter implements Reporter {
                     .append("\n\n");
         }
         coverage(md, report.coverage());
-        var notPassed = report.items().stream()
+        long notPassed = report.items().stream()
                 .filter(item -> item.status() != ItemStatus.PASSED)
-                .toList();
-        if (!notPassed.isEmpty()) {
+                .count();
+        if (notPassed > 0) {
             md.append("## Items that did not pass\n\n");
+            if (notPassed > LISTED) {
+                md.append("The first ")
+                        .append(LISTED)
+                        .append(" of ")
+                        .append(notPassed)
+                        .append("; every item is in report.json.\n\n");
+            }
             md.append("| Case | Dimension | Status | Score | Reason | Final answer |\n");
             md.append("|---|---|---|---:|---|---|\n");
-            for (Item item : notPassed) {
+            int listed = 0;
+            for (Item item : report.items()) {
+                if (item.status() == ItemStatus.PASSED) {
+                    continue;
+                }
+                if (listed++ == LISTED) {
+                    break;
+                }
                 md.append("| ")
                         .append(cell(item.caseId()))
                         .append(" | ")
@@ -120,9 +136,10 @@ final class MarkdownReporter implements Reporter {
                         .append(" | ")
                         .append(cell(ItemText.cut(item.finalAnswer(), 120)))
                         .append(" |\n");
+                text.flushIfFull();
             }
         }
-        return md.toString();
+        text.finish();
     }
 
     private static void coverage(StringBuilder md, Coverage coverage) {

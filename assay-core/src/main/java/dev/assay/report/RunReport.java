@@ -11,7 +11,6 @@ import dev.assay.score.PassAtK;
 import dev.assay.score.Scores;
 import dev.assay.score.Spread;
 import dev.assay.store.Store;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,14 +20,13 @@ import java.util.Map;
  * A run with all its items: what reporters write.
  *
  * @param run the run record
- * @param items its items in selection order
+ * @param items its items in selection order; those of a report {@linkplain #load loaded} from the store are read from
+ *     it a page at a time as they are used, so that reporters that go through them in order need the memory of one page
  * @param caseTags case id to the case's tags, for the coverage section; empty when the case set is unknown
  */
 public record RunReport(Run run, List<Item> items, Map<String, List<String>> caseTags) {
-    private static final int PAGE = 500;
-
     public RunReport {
-        items = List.copyOf(items);
+        items = items instanceof StoredItems stored ? stored : List.copyOf(items);
         var tags = new LinkedHashMap<String, List<String>>();
         caseTags.forEach((id, list) -> tags.put(id, List.copyOf(list)));
         caseTags = Collections.unmodifiableMap(tags);
@@ -113,23 +111,39 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
     }
 
     /**
-     * {@return the run and every item, read page by page, with the case tags of its stored case set}
+     * {@return the run and its items, read from the store page by page as they are used, with the case tags of its
+     * stored case set}
      *
      * @throws AssayException {@code run.not_found} when there is no such run
      */
     public static RunReport load(Store store, String runId) {
-        Run run = store.findRun(runId)
+        Run run = find(store, runId);
+        Map<String, List<String>> tags = store.findCaseSet(run.caseSetVersion())
+                .map(snapshot -> {
+                    try {
+                        return SuiteSnapshots.caseTags(snapshot.content());
+                    } catch (AssayException e) {
+                        // A snapshot written by a newer Assay: no case tags are known.
+                        return Map.<String, List<String>>of();
+                    }
+                })
+                .orElse(Map.of());
+        return new RunReport(run, new StoredItems(store, runId), tags);
+    }
+
+    /**
+     * {@return the run and its items, read from the store page by page as they are used, with the case tags given}: for
+     * the one that ran the suite and has its cases at hand, so that the stored snapshot is not read again
+     *
+     * @throws AssayException {@code run.not_found} when there is no such run
+     */
+    public static RunReport load(Store store, String runId, Map<String, List<String>> caseTags) {
+        return new RunReport(find(store, runId), new StoredItems(store, runId), caseTags);
+    }
+
+    private static Run find(Store store, String runId) {
+        return store.findRun(runId)
                 .orElseThrow(() -> new AssayException(
                         Problem.of("run.not_found", "no run with id " + runId).withDetail("run_id", runId)));
-        var tags = new LinkedHashMap<String, List<String>>();
-        storedCases(store, run).forEach((id, evalCase) -> tags.put(id, evalCase.tags()));
-        var items = new ArrayList<Item>();
-        for (int offset = 0; ; offset += PAGE) {
-            List<Item> page = store.listItems(runId, offset, PAGE);
-            items.addAll(page);
-            if (page.size() < PAGE) {
-                return new RunReport(run, items, tags);
-            }
-        }
     }
 }

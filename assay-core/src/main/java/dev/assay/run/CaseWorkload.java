@@ -45,6 +45,10 @@ public record CaseWorkload(RunPlan plan, CheckerRegistry checkers) implements Wo
 
     @Override
     public void register(Store store, Instant started) {
+        // A suite's snapshot is written once: for a large suite it is tens of megabytes, not worth making again.
+        if (store.hasCaseSet(plan.suite().version())) {
+            return;
+        }
         store.saveCaseSet(new CaseSetSnapshot(
                 plan.suite().version(),
                 plan.suite().name(),

@@ -1,6 +1,5 @@
 package dev.assay.store;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 
 /**
@@ -10,7 +9,8 @@ import java.time.Instant;
  * @param version the suite's content hash (hex SHA-256)
  * @param name the case-set name
  * @param caseCount how many cases
- * @param content the normalised suite (cases and fixtures) as JSON
+ * @param content the normalised suite (cases and fixtures) as JSON text: kept as text, not as a tree, since a suite of
+ *     100 000 cases is tens of megabytes as text and several times that as a tree
  * @param createdAt when this version was first stored
  */
-public record CaseSetSnapshot(String version, String name, int caseCount, JsonNode content, Instant createdAt) {}
+public record CaseSetSnapshot(String version, String name, int caseCount, String content, Instant createdAt) {}

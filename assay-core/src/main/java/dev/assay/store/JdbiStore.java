@@ -330,9 +330,18 @@ final class JdbiStore implements Store {
                 .bind("version", text(snapshot.version()))
                 .bind("name", text(Objects.requireNonNullElse(snapshot.name(), "")))
                 .bind("case_count", snapshot.caseCount())
-                .bind("content", Json.write(snapshot.content()))
+                .bind("content", snapshot.content())
                 .bind("created_at", time(snapshot.createdAt()))
                 .execute());
+    }
+
+    @Override
+    public boolean hasCaseSet(String version) {
+        return inTransaction(handle -> handle.createQuery("SELECT 1 FROM evaluation_case_sets WHERE version = :version")
+                .bind("version", version)
+                .mapTo(Integer.class)
+                .findOne()
+                .isPresent());
     }
 
     @Override
@@ -343,7 +352,7 @@ final class JdbiStore implements Store {
                         resultSet.getString("version"),
                         resultSet.getString("name"),
                         resultSet.getInt("case_count"),
-                        Json.parse(resultSet.getString("content")),
+                        resultSet.getString("content"),
                         dialect.getInstant(resultSet, "created_at")))
                 .findOne());
     }

@@ -78,6 +78,9 @@ public interface Store extends AutoCloseable {
     /** Stores a snapshot unless one with the same version exists. */
     void saveCaseSet(CaseSetSnapshot snapshot);
 
+    /** {@return whether a snapshot with that version is stored}, without reading it */
+    boolean hasCaseSet(String version);
+
     /** {@return the snapshot with that version, if stored} */
     Optional<CaseSetSnapshot> findCaseSet(String version);
 

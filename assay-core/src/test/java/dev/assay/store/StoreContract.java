@@ -408,18 +408,19 @@ abstract class StoreContract {
 
     @Test
     void saving_a_case_set_twice_keeps_the_first_snapshot() {
-        var first =
-                new CaseSetSnapshot("abc123", "core", 2, Json.parse("{\"cases\":[{\"id\":\"a\"},{\"id\":\"b\"}]}"), T0);
+        var first = new CaseSetSnapshot("abc123", "core", 2, "{\"cases\":[{\"id\":\"a\"},{\"id\":\"b\"}]}", T0);
         store.saveCaseSet(first);
 
-        store.saveCaseSet(new CaseSetSnapshot("abc123", "renamed", 9, Json.parse("{}"), T0.plusSeconds(5)));
+        store.saveCaseSet(new CaseSetSnapshot("abc123", "renamed", 9, "{}", T0.plusSeconds(5)));
 
         assertThat(store.findCaseSet("abc123")).contains(first);
+        assertThat(store.hasCaseSet("abc123")).isTrue();
     }
 
     @Test
     void unknown_case_set_is_not_found() {
         assertThat(store.findCaseSet("nope")).isEmpty();
+        assertThat(store.hasCaseSet("nope")).isFalse();
     }
 
     @Test

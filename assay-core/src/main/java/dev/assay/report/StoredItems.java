@@ -1,0 +1,48 @@
+package dev.assay.report;
+
+import dev.assay.result.Item;
+import dev.assay.store.Store;
+import java.util.AbstractList;
+import java.util.List;
+import java.util.RandomAccess;
+
+/**
+ * A run's stored items as a list read from the store a page at a time, so that a report of any size is written in the
+ * memory of one page. Its size is the number of items when it was made; reading in order reads each page once. A view:
+ * it is not modifiable, and items stored after it was made are not in it. Thread-safe.
+ */
+final class StoredItems extends AbstractList<Item> implements RandomAccess {
+    private static final int PAGE = 500;
+
+    private final Store store;
+    private final String runId;
+    private final int size;
+    private int pageStart = -1;
+    private List<Item> page = List.of();
+
+    StoredItems(Store store, String runId) {
+        this.store = store;
+        this.runId = runId;
+        this.size = store.countItems(runId);
+    }
+
+    @Override
+    public synchronized Item get(int index) {
+        if (index < 0 || index >= size) {
+            throw new IndexOutOfBoundsException("item " + index + " of " + size);
+        }
+        if (pageStart < 0 || index < pageStart || index >= pageStart + page.size()) {
+            pageStart = index - index % PAGE;
+            page = store.listItems(runId, pageStart, PAGE);
+            if (index >= pageStart + page.size()) {
+                throw new IllegalStateException("item " + index + " of run " + runId + " was deleted while read");
+            }
+        }
+        return page.get(index - pageStart);
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+}

@@ -1,0 +1,134 @@
+package dev.assay.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.result.Counts;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.store.Store;
+import dev.assay.store.Stores;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reports of a run too large to hold or to show whole: read from the store as written, the page summarised. */
+class LargeRunReportTest {
+    private static final int ITEMS = 2_500;
+    private static final Instant T0 = Instant.parse("2026-11-25T10:00:00Z");
+
+    @TempDir
+    static Path temp;
+
+    static Store store;
+
+    @BeforeAll
+    static void storeALargeRun() {
+        store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"));
+        store.createRun(new Run(
+                "big",
+                Run.CAPABILITY,
+                "",
+                "openai:bench",
+                "",
+                RunStatus.FINISHED,
+                "large",
+                "",
+                null,
+                List.of(),
+                Map.of("logic", 0.9),
+                0.9,
+                new Counts(ITEMS, ITEMS - ITEMS / 10, ITEMS / 10, 0, 0, 0, 0),
+                T0,
+                T0.plusSeconds(60),
+                60,
+                null));
+        var items = new ArrayList<Item>();
+        for (int seq = 0; seq < ITEMS; seq++) {
+            items.add(item(seq, seq % 10 == 9 ? ItemStatus.FAILED : ItemStatus.PASSED));
+        }
+        store.saveAll(List.of(), items);
+    }
+
+    @AfterAll
+    static void close() {
+        store.close();
+    }
+
+    @Test
+    void a_loaded_report_reads_its_items_from_the_store_in_order() {
+        RunReport report = RunReport.load(store, "big");
+
+        assertThat(report.items()).isInstanceOf(StoredItems.class).hasSize(ITEMS);
+        assertThat(report.items().stream().map(Item::seq).toList())
+                .isEqualTo(java.util.stream.IntStream.range(0, ITEMS).boxed().toList());
+        assertThat(report.items().get(ITEMS - 1).caseId()).isEqualTo("c" + (ITEMS - 1));
+        assertThat(report.items().get(3).caseId()).isEqualTo("c3");
+    }
+
+    @Test
+    void every_report_of_a_large_run_is_written_and_the_page_lists_what_did_not_pass_first() throws Exception {
+        Path out = temp.resolve("out");
+        Reporters.builtins().writeAll(RunReport.load(store, "big"), out);
+
+        JsonNode json = Json.parse(Files.readString(out.resolve("report.json")));
+        assertThat(json.path("items")).hasSize(ITEMS);
+        assertThat(json.path("run_id").asText()).isEqualTo("big");
+        assertThat(json.path("items").get(ITEMS - 1).path("case_id").asText()).isEqualTo("c" + (ITEMS - 1));
+
+        String junit = Files.readString(out.resolve("junit.xml"));
+        assertThat(count(junit, "<testcase ")).isEqualTo(ITEMS);
+        assertThat(junit).contains("tests=\"" + ITEMS + "\" failures=\"" + ITEMS / 10 + "\"");
+
+        String html = Files.readString(out.resolve("report.html"));
+        assertThat(count(html, "<tr><td>c")).isEqualTo(HtmlReporter.LISTED);
+        assertThat(html)
+                .contains(HtmlReporter.LISTED + " of " + ITEMS + " items are listed")
+                .contains("<a href=\"report.json\">");
+        // All 250 failed items are on the page, ahead of the passed ones.
+        assertThat(count(html, "<td class=\"failed\">")).isEqualTo(ITEMS / 10);
+        assertThat(html.indexOf("<td>c9</td>")).isLessThan(html.indexOf("<td>c0</td>"));
+
+        String markdown = Files.readString(out.resolve("report.md"));
+        assertThat(count(markdown, "| failed |")).isEqualTo(ITEMS / 10);
+    }
+
+    private static int count(String text, String part) {
+        return (int)
+                Pattern.compile(Pattern.quote(part)).matcher(text).results().count();
+    }
+
+    private static Item item(int seq, ItemStatus status) {
+        return new Item(
+                "big",
+                "c" + seq,
+                seq,
+                "logic",
+                status,
+                status == ItemStatus.PASSED ? 1 : 0,
+                1,
+                1,
+                "token-" + seq + ": what is 6 x 7?",
+                status == ItemStatus.PASSED ? "token-" + seq + ": 42" : "no idea",
+                List.of(),
+                Json.object().put("reason", status == ItemStatus.PASSED ? "ok" : "missing the token"),
+                status == ItemStatus.ERROR ? Problem.of("model.failed", "down") : null,
+                Json.MAPPER.createArrayNode(),
+                T0,
+                T0.plusMillis(5),
+                0.005,
+                false);
+    }
+}
