@@ -132,4 +132,13 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
             }
         }
     }
+
+    /**
+     * {@return the report of a run the engine has just ended}: its stored items with the engine's final record, since
+     * the stored record still says {@code running} when the end could not be stored
+     */
+    public static RunReport ofEnded(Store store, Run ended) {
+        RunReport stored = load(store, ended.runId());
+        return new RunReport(ended, stored.items(), stored.caseTags());
+    }
 }
