@@ -216,7 +216,7 @@ public final class Assay {
      *     items it finished
      */
     public Evaluation run() throws InterruptedException {
-        RunRequest request = description().resolve();
+        RunRequest request = request();
         Path scratch = databaseUrl == null || workspaces == null ? createScratch() : null;
         try {
             CheckerRegistry checkers = CheckerRegistry.builtins();
@@ -241,6 +241,11 @@ public final class Assay {
                 Workspace.deleteTree(scratch);
             }
         }
+    }
+
+    /** {@return the run this describes, resolved as the command line's flags are, over the same defaults} */
+    RunRequest request() {
+        return description().resolve();
     }
 
     /** {@return the run settings this description gives, as the resolver's one source} */

@@ -3,13 +3,20 @@ package dev.assay.api;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.assay.model.ModelOptions;
 import dev.assay.result.Counts;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.RunStatus;
+import dev.assay.run.RunRequest;
+import dev.assay.run.RunSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,9 +84,9 @@ class AssayTest {
         assertThat(evaluation.cases())
                 .extracting(CaseResult::id, CaseResult::dimension, CaseResult::status)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple("capital", "knowledge", ItemStatus.PASSED),
-                        org.assertj.core.groups.Tuple.tuple("sum", "arithmetic", ItemStatus.FAILED),
-                        org.assertj.core.groups.Tuple.tuple("weather", "knowledge", ItemStatus.SKIPPED));
+                        tuple("capital", "knowledge", ItemStatus.PASSED),
+                        tuple("sum", "arithmetic", ItemStatus.FAILED),
+                        tuple("weather", "knowledge", ItemStatus.SKIPPED));
     }
 
     @Test
@@ -128,6 +135,51 @@ class AssayTest {
                 .contains("report.json", "junit.xml");
         assertThat(evaluation.reportFiles()).allMatch(Files::isRegularFile);
         assertThat(db).isRegularFile();
+    }
+
+    @Test
+    void the_description_resolves_to_the_run_the_same_flags_of_assay_run_describe() {
+        RunRequest fromApi = Assay.suite(suite)
+                .model("openai:gpt-test")
+                .baseUrl("http://127.0.0.1:9/v1")
+                .apiKeyEnv("TEST_API_KEY")
+                .concurrency(8)
+                .timeout(Duration.ofSeconds(30))
+                .samples(2)
+                .maxSteps(5)
+                .temperature(0.5)
+                .dimensions("tool", "logic")
+                .tags("files")
+                .ids("a", "b")
+                .weights(Map.of("tool", 50.0))
+                .request();
+
+        // What RunCommand#commandLine gives for the flags of the same names (RunDescriptionTest in assay-cli).
+        RunRequest fromFlags = new RunSettings()
+                .suites(List.of(suite))
+                .model(new ModelOptions("openai:gpt-test", "http://127.0.0.1:9/v1", "TEST_API_KEY", false, null, null))
+                .concurrency(8)
+                .timeout(Duration.ofSeconds(30))
+                .samples(2)
+                .maxSteps(5)
+                .temperature(0.5)
+                .dimensions(List.of("tool", "logic"))
+                .tags(List.of("files"))
+                .ids(List.of("a", "b"))
+                .weights(Map.of("tool", 50.0))
+                .resolve();
+        assertThat(fromApi).isEqualTo(fromFlags);
+        assertThat(fromApi.concurrency()).isEqualTo(8);
+        assertThat(fromApi.selection().ids()).containsExactly("a", "b");
+    }
+
+    @Test
+    void a_setting_not_given_has_the_default_of_assay_run() {
+        RunRequest request = Assay.suite(suite).model("mock").request();
+
+        assertThat(request.concurrency()).isEqualTo(RunSettings.DEFAULT_CONCURRENCY);
+        assertThat(request.timeout()).isEqualTo(Duration.ofSeconds(RunSettings.DEFAULT_TIMEOUT_S));
+        assertThat(request.samples()).isEqualTo(1);
     }
 
     @Test
