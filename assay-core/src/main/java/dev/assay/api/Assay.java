@@ -33,7 +33,7 @@ import java.util.function.Function;
  *         .model("openai:gpt-4o-mini")
  *         .concurrency(4)
  *         .run();
- * evaluation.assertMeets(Threshold.total(0.8).dimension("tool_use", 0.7));
+ * evaluation.assertMeets(Threshold.total(0.8).dimension("tool", 0.7));
  * }</pre>
  *
  * <p>The description goes through the resolver the command line uses ({@link RunSettings#resolve}), so a setting not
@@ -54,7 +54,6 @@ public final class Assay {
     private final Path reports;
     private final Function<String, String> environment;
 
-    @SuppressWarnings("TooManyParameters") // one per setting; private, every caller changes one of them
     private Assay(
             List<Path> suites,
             String model,
