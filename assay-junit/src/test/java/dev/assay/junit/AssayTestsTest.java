@@ -1,6 +1,7 @@
 package dev.assay.junit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 import static org.junit.platform.testkit.engine.EventConditions.abortedWithReason;
 import static org.junit.platform.testkit.engine.EventConditions.displayName;
@@ -10,7 +11,15 @@ import static org.junit.platform.testkit.engine.EventConditions.finishedWithFail
 import static org.junit.platform.testkit.engine.EventConditions.test;
 import static org.junit.platform.testkit.engine.TestExecutionResultConditions.message;
 
+import dev.assay.Problem;
+import dev.assay.api.Evaluation;
+import dev.assay.result.Counts;
+import dev.assay.result.RunStatus;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
@@ -63,6 +72,26 @@ class AssayTestsTest {
                                 test(),
                                 displayName("threshold: total ≥ 0.8000"),
                                 finishedWithFailure(message(text -> text.contains("total 0.5000 < 0.8000")))));
+    }
+
+    @Test
+    void a_run_that_did_not_finish_fails_a_test_of_its_own_before_its_cases() {
+        var interrupted = new Evaluation(
+                "run-2",
+                RunStatus.INTERRUPTED,
+                new Counts(1, 0, 0, 0, 0, 0, 0),
+                null,
+                Map.of(),
+                List.of(),
+                List.of(),
+                Problem.of("store.unavailable", "the database went away"));
+
+        DynamicNode first = AssayTests.of(interrupted).findFirst().orElseThrow();
+
+        assertThat(first.getDisplayName()).isEqualTo("run run-2");
+        assertThatThrownBy(((DynamicTest) first).getExecutable()::execute)
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("store.unavailable");
     }
 
     @Test
