@@ -73,6 +73,8 @@ class ArchitectureTest {
                 .definedBy("dev.assay.report..")
                 .layer("Dialogs")
                 .definedBy("dev.assay.dialog..")
+                .layer("Api")
+                .definedBy("dev.assay.api..")
                 .whereLayer("Foundation")
                 .mayOnlyAccessLayers("Foundation")
                 .whereLayer("Cases")
@@ -97,6 +99,18 @@ class ArchitectureTest {
                 .whereLayer("Dialogs")
                 .mayOnlyAccessLayers(
                         "Foundation", "Cases", "Tools", "Models", "Checks", "Subjects", "Results", "Store", "Runs")
+                .whereLayer("Api")
+                .mayOnlyAccessLayers(
+                        "Foundation",
+                        "Cases",
+                        "Tools",
+                        "Models",
+                        "Checks",
+                        "Subjects",
+                        "Results",
+                        "Store",
+                        "Runs",
+                        "Reports")
                 .check(core);
     }
 }

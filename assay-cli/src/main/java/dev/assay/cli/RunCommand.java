@@ -519,10 +519,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 Run run = handle.await();
                 // Said before the report is read: when the database stayed away, reading it fails too.
                 explainEnd(run, stderr);
-                RunReport stored =
-                        RunReport.load(store, run.runId(), plan.suite().caseTags());
-                // The engine's final record: the stored one still says "running" when the end could not be stored.
-                RunReport report = new RunReport(run, stored.items(), stored.caseTags());
+                RunReport report = RunReport.ofEnded(store, run, plan.suite().caseTags());
                 if (out != null) {
                     Reporters.builtins().writeAll(report, out);
                 }
@@ -573,7 +570,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             case FAILED -> stderr.println("error: the run failed" + reason);
             case INTERRUPTED -> stderr.println("error: the run was interrupted" + reason);
             default -> {
-                if (everyJudgedItemIsAnError(run)) {
+                if (run.counts().everyJudgedItemIsAnError()) {
                     stderr.println("error: every judged item is an error ("
                             + run.counts().error() + " of " + run.counts().total()
                             + "); nothing was evaluated, see the items' errors");
@@ -583,19 +580,13 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         stderr.flush();
     }
 
-    /** Skipped and cancelled items are not judged; a run whose judged items all failed to run measured nothing. */
-    private static boolean everyJudgedItemIsAnError(Run run) {
-        var counts = run.counts();
-        return counts.error() > 0 && counts.passed() + counts.failed() + counts.partial() == 0;
-    }
-
     private int exitCode(Run run) {
         if (run.status() == RunStatus.CANCELLED) {
             return ExitCodes.CANCELLED;
         }
         if (run.status() == RunStatus.FAILED
                 || run.status() == RunStatus.INTERRUPTED
-                || everyJudgedItemIsAnError(run)) {
+                || run.counts().everyJudgedItemIsAnError()) {
             return ExitCodes.CANNOT_RUN;
         }
         if (threshold != null && (run.totalScore() == null || run.totalScore() < threshold)) {

@@ -1,6 +1,7 @@
 package dev.assay.report;
 
 import dev.assay.result.Item;
+import java.util.List;
 
 /** Short human texts about an item, shared by the text formats so they tell the same story. */
 final class ItemText {
@@ -8,20 +9,8 @@ final class ItemText {
 
     /** {@return why the item did not pass: the error, else the first failing check's message; empty when passed} */
     static String reason(Item item) {
-        if (item.error() != null) {
-            return item.error().type() + ": " + item.error().message();
-        }
-        for (var check : item.checkerDetail().path("checks")) {
-            String status = check.path("status").asText();
-            if (!status.equals("passed")) {
-                String type = check.path("error_type").asText("");
-                String message = check.path("message").asText("");
-                return check.path("checker").asText()
-                        + (type.isEmpty() ? "" : " " + type)
-                        + (message.isEmpty() ? "" : ": " + message);
-            }
-        }
-        return "";
+        List<String> reasons = item.reasons();
+        return reasons.isEmpty() ? "" : reasons.getFirst();
     }
 
     /** {@return a skipped case's reason with what is known about each missing tool} */

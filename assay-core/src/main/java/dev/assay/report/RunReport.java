@@ -131,19 +131,18 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
         return new RunReport(run, new StoredItems(store, runId), tags);
     }
 
-    /**
-     * {@return the run and its items, read from the store page by page as they are used, with the case tags given}: for
-     * the one that ran the suite and has its cases at hand, so that the stored snapshot is not read again
-     *
-     * @throws AssayException {@code run.not_found} when there is no such run
-     */
-    public static RunReport load(Store store, String runId, Map<String, List<String>> caseTags) {
-        return new RunReport(find(store, runId), new StoredItems(store, runId), caseTags);
-    }
-
     private static Run find(Store store, String runId) {
         return store.findRun(runId)
                 .orElseThrow(() -> new AssayException(
                         Problem.of("run.not_found", "no run with id " + runId).withDetail("run_id", runId)));
+    }
+
+    /**
+     * {@return the report of a run the engine has just ended}: its stored items with the engine's final record, since
+     * the stored record still says {@code running} when the end could not be stored; with the case tags of the suite it
+     * ran, which its caller has at hand, so that the stored snapshot is not read again
+     */
+    public static RunReport ofEnded(Store store, Run ended, Map<String, List<String>> caseTags) {
+        return new RunReport(ended, new StoredItems(store, ended.runId()), caseTags);
     }
 }

@@ -57,4 +57,12 @@ public record Counts(int total, int passed, int failed, int partial, int skipped
     public int completed() {
         return passed + failed + partial + skipped + error + cancelled;
     }
+
+    /**
+     * {@return whether items were judged and every one of them ended in error}: such a run measured nothing, whatever
+     * its scores say. Skipped and cancelled items are not judged.
+     */
+    public boolean everyJudgedItemIsAnError() {
+        return error > 0 && passed + failed + partial == 0;
+    }
 }

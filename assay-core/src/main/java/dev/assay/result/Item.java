@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.assay.Problem;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -101,5 +102,26 @@ public record Item(
                 finishedAt,
                 elapsedS,
                 false);
+    }
+
+    /**
+     * {@return why the item did not pass, one line each: its error when it has one (skipped, error), else every check
+     * that did not pass as "checker error_type: message"; empty when it passed}
+     */
+    public List<String> reasons() {
+        if (error != null) {
+            return List.of(error.type() + ": " + error.message());
+        }
+        var reasons = new ArrayList<String>();
+        for (JsonNode check : checkerDetail.path("checks")) {
+            if (!check.path("status").asText().equals("passed")) {
+                String type = check.path("error_type").asText("");
+                String message = check.path("message").asText("");
+                reasons.add(check.path("checker").asText()
+                        + (type.isEmpty() ? "" : " " + type)
+                        + (message.isEmpty() ? "" : ": " + message));
+            }
+        }
+        return List.copyOf(reasons);
     }
 }
