@@ -228,7 +228,8 @@ public final class Assay {
                             line -> LOG.log(System.Logger.Level.INFO, line));
                     Store store = Stores.open(databaseUrl != null ? databaseUrl : Stores.defaultUrl(scratch))) {
                 Run run = awaitEnd(new Engine(store, checkers).start(prepared.plan(), RunListener.NONE));
-                RunReport report = RunReport.ofEnded(store, run, prepared.plan().suite().caseTags());
+                RunReport report =
+                        RunReport.ofEnded(store, run, prepared.plan().suite().caseTags());
                 List<Path> files =
                         reports == null ? List.of() : Reporters.builtins().writeAll(report, reports);
                 return Evaluation.of(report, files);

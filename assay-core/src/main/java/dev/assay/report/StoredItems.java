@@ -8,8 +8,9 @@ import java.util.RandomAccess;
 
 /**
  * A run's stored items as a list read from the store a page at a time, so that a report of any size is written in the
- * memory of one page. Its size is the number of items when it was made; reading in order reads each page once. A view:
- * it is not modifiable, and items stored after it was made are not in it. Thread-safe.
+ * memory of one page. Its size is the number of items when it was made; reading in order reads each page once, each
+ * following the last item of the one before (as cheap at the end of a large run as at its start). A view: it is not
+ * modifiable, and items stored after it was made are not in it. Thread-safe.
  */
 final class StoredItems extends AbstractList<Item> implements RandomAccess {
     private static final int PAGE = 500;
@@ -32,9 +33,11 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
             throw new IndexOutOfBoundsException("item " + index + " of " + size);
         }
         if (pageStart < 0 || index < pageStart || index >= pageStart + page.size()) {
-            pageStart = index - index % PAGE;
-            page = store.listItems(runId, pageStart, PAGE);
-            if (index >= pageStart + page.size()) {
+            // Reading on in order, the next page follows the last item read; elsewhere it is found by its offset.
+            boolean next = pageStart >= 0 && index == pageStart + page.size() && !page.isEmpty();
+            page = next ? store.listItemsAfter(runId, page.getLast(), PAGE) : store.listItems(runId, index, PAGE);
+            pageStart = index;
+            if (page.isEmpty()) {
                 throw new IllegalStateException("item " + index + " of run " + runId + " was deleted while read");
             }
         }

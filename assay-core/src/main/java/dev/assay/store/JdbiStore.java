@@ -82,6 +82,10 @@ final class JdbiStore implements Store {
             SELECT * FROM evaluation_items WHERE run_id = :run_id
             ORDER BY seq, case_id LIMIT :limit OFFSET :offset""";
 
+    private static final String LIST_ITEMS_AFTER = """
+            SELECT * FROM evaluation_items WHERE run_id = :run_id AND (seq, case_id) > (:seq, :case_id)
+            ORDER BY seq, case_id LIMIT :limit""";
+
     private static final String INSERT_CASE_SET = """
             INSERT INTO evaluation_case_sets (version, name, case_count, content, created_at)
             VALUES (:version, :name, :case_count, :content, :created_at)
@@ -203,6 +207,23 @@ final class JdbiStore implements Store {
                 .bind("run_id", runId)
                 .bind("limit", limit)
                 .bind("offset", offset)
+                .map((resultSet, context) -> toItem(resultSet))
+                .list());
+    }
+
+    @Override
+    public List<Item> listItemsAfter(String runId, Item after, int limit) {
+        if (after == null) {
+            return listItems(runId, 0, limit);
+        }
+        if (limit < 1) {
+            throw new IllegalArgumentException("limit must be >= 1");
+        }
+        return inTransaction(handle -> handle.createQuery(LIST_ITEMS_AFTER)
+                .bind("run_id", runId)
+                .bind("seq", after.seq())
+                .bind("case_id", after.caseId())
+                .bind("limit", limit)
                 .map((resultSet, context) -> toItem(resultSet))
                 .list());
     }

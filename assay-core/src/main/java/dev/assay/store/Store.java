@@ -39,6 +39,14 @@ public interface Store extends AutoCloseable {
     /** {@return a page of a run's items in selection order} */
     List<Item> listItems(String runId, int offset, int limit);
 
+    /**
+     * {@return the page of a run's items that follows {@code after} in selection order}: reading a whole run page by
+     * page this way costs the same for every page, where an offset costs more the further it goes
+     *
+     * @param after the last item of the page before; null for the first page
+     */
+    List<Item> listItemsAfter(String runId, Item after, int limit);
+
     /** {@return how many items a run has} */
     int countItems(String runId);
 

@@ -312,6 +312,24 @@ abstract class StoreContract {
     }
 
     @Test
+    void items_are_listed_page_after_page_by_the_last_item_of_the_page_before() {
+        store.createRun(runningRun("r1", T0, "", "m"));
+        for (int seq : new int[] {3, 0, 4, 1, 2}) {
+            store.upsertItem(simpleItem("r1", "case-" + seq, seq, ItemStatus.PASSED));
+        }
+        // Two items with one seq (a dialog's and a sample's ids may share it) are told apart by their case id.
+        store.upsertItem(simpleItem("r1", "case-2b", 2, ItemStatus.PASSED));
+
+        List<Item> first = store.listItemsAfter("r1", null, 3);
+        List<Item> second = store.listItemsAfter("r1", first.getLast(), 3);
+        List<Item> rest = store.listItemsAfter("r1", second.getLast(), 3);
+
+        assertThat(first).extracting(Item::caseId).containsExactly("case-0", "case-1", "case-2");
+        assertThat(second).extracting(Item::caseId).containsExactly("case-2b", "case-3", "case-4");
+        assertThat(rest).isEmpty();
+    }
+
+    @Test
     void items_are_counted_per_run() {
         store.createRun(runningRun("r1", T0, "", "m"));
         store.createRun(runningRun("r2", T0, "", "m"));
