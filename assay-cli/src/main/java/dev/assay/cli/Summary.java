@@ -2,6 +2,7 @@ package dev.assay.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.model.EndpointConcurrency;
 import dev.assay.report.RunReport;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
@@ -28,6 +29,14 @@ final class Summary {
                 node.set("pass_at_k", Json.tree(report.passAtK()));
             }
             node.put("report_dir", reportDirectory == null ? null : reportDirectory.toString());
+            var throttled = EndpointConcurrency.throttledEndpoints();
+            if (!throttled.isEmpty()) {
+                ObjectNode endpoints = node.putObject("endpoints");
+                throttled.forEach((endpoint, settled) -> endpoints
+                        .putObject(endpoint)
+                        .put("concurrency", settled.limit())
+                        .put("rate_limited", settled.throttled()));
+            }
             out.println(Json.write(node));
             return;
         }
@@ -83,6 +92,10 @@ final class Summary {
             report.passAtK().forEach((k, value) -> rates.add("pass@" + k + " = " + percent(value)));
             out.printf("%d samples per case: %s%n", report.samples(), rates);
         }
+        EndpointConcurrency.throttledEndpoints()
+                .forEach((endpoint, settled) -> out.printf(
+                        "%s answered 429 to %d calls; Assay settled on %d calls at once to it.%n",
+                        endpoint, settled.throttled(), settled.limit()));
         if (reportDirectory != null) {
             out.println("Reports: " + reportDirectory.toAbsolutePath());
         }

@@ -2,6 +2,9 @@ package dev.assay.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.Json;
+import dev.assay.model.EndpointConcurrency;
 import dev.assay.report.RunReport;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
@@ -20,6 +23,10 @@ class SummaryTest {
     private static final Instant T0 = Instant.parse("2026-11-23T10:00:00Z");
 
     private static String table(RunStatus status, int total, List<ItemStatus> statuses) {
+        return summary(status, total, statuses, "table");
+    }
+
+    private static String summary(RunStatus status, int total, List<ItemStatus> statuses, String format) {
         var items = new ArrayList<Item>();
         for (int i = 0; i < statuses.size(); i++) {
             items.add(new Item(
@@ -60,7 +67,7 @@ class SummaryTest {
                 12.3,
                 null);
         var out = new StringWriter();
-        Summary.print(new PrintWriter(out, true), new RunReport(run, items), "table", null);
+        Summary.print(new PrintWriter(out, true), new RunReport(run, items), format, null);
         return out.toString();
     }
 
@@ -95,5 +102,25 @@ class SummaryTest {
         assertThat(table)
                 .contains("2 cases in 12.3 s; skipped cases are left out")
                 .doesNotContain("cancelled");
+    }
+
+    @Test
+    void an_endpoint_that_answered_429_is_named_with_the_concurrency_assay_settled_on() throws Exception {
+        String endpoint = "summary-test-" + java.util.UUID.randomUUID() + ":443";
+        var concurrency = EndpointConcurrency.of(endpoint);
+        var sent = new ArrayList<Long>();
+        for (int i = 0; i < 10; i++) {
+            sent.add(concurrency.acquire());
+        }
+        concurrency.refused(sent.getFirst(), null);
+        sent.subList(1, 10).forEach(concurrency::answered);
+
+        assertThat(table(RunStatus.FINISHED, 1, List.of(ItemStatus.PASSED)))
+                .contains(endpoint + " answered 429 to 1 calls; Assay settled on 5 calls at once to it.");
+        JsonNode json = Json.parse(summary(RunStatus.FINISHED, 1, List.of(ItemStatus.PASSED), "json"));
+        assertThat(json.path("endpoints").path(endpoint).path("concurrency").asInt())
+                .isEqualTo(5);
+        assertThat(json.path("endpoints").path(endpoint).path("rate_limited").asInt())
+                .isEqualTo(1);
     }
 }

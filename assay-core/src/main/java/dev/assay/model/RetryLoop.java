@@ -16,12 +16,14 @@ import java.util.function.Function;
  * Calls something under a {@link RetryPolicy} and a deadline: transient failures are retried after the policy's backoff
  * (or the server's {@code Retry-After}), the rest and the last failure become an {@link AssayException} with the
  * attempts and the time waited in its details. Shared by every HTTP target (OpenAI, Anthropic, SSE agents) so they
- * retry alike. Thread-safe.
+ * retry alike; each try waits its turn under the endpoint's {@link EndpointConcurrency}, which the endpoint's 429s
+ * lower. Thread-safe.
  */
 public final class RetryLoop {
     private final RetryPolicy policy;
     private final Consumer<String> log;
     private final String endpoint;
+    private final EndpointConcurrency concurrency;
 
     /**
      * @param policy attempts and waits
@@ -33,6 +35,7 @@ public final class RetryLoop {
         this.policy = policy;
         this.log = log;
         this.endpoint = endpoint;
+        this.concurrency = EndpointConcurrency.of(endpoint);
     }
 
     /** One try; {@code remaining} is the time left before the deadline, null without one. */
@@ -77,9 +80,13 @@ public final class RetryLoop {
                 throw new AssayException(
                         Problem.of("target.timeout", "no answer in time").withDetail("attempts", tries - 1));
             }
+            long ticket = concurrency.acquire();
             long started = System.nanoTime();
+            boolean ended = false;
             try {
                 T result = attempt.call(remaining);
+                concurrency.answered(ticket);
+                ended = true;
                 ModelMeters.call(endpoint, "ok", System.nanoTime() - started);
                 return result;
             } catch (AssayException e) {
@@ -89,6 +96,13 @@ public final class RetryLoop {
                 Failure failure = classify.apply(e);
                 if (failure == null) {
                     throw e;
+                }
+                if (failure.problem().type().equals("target.rate_limited")) {
+                    // The endpoint's hold is the wait this loop would make for it, capped as that is.
+                    concurrency.refused(
+                            ticket,
+                            failure.retryAfter() == null ? null : policy.delayBefore(tries, failure.retryAfter()));
+                    ended = true;
                 }
                 ModelMeters.call(endpoint, failure.problem().type(), System.nanoTime() - started);
                 if (deadline != null
@@ -116,8 +130,16 @@ public final class RetryLoop {
                 log.accept("retrying after %s (attempt %d/%d), waiting %.1f s"
                         .formatted(
                                 failure.problem().type(), tries + 1, policy.maxAttempts(), delay.toMillis() / 1000.0));
+                if (!ended) {
+                    concurrency.failed(ticket);
+                    ended = true;
+                }
                 Thread.sleep(delay.toMillis());
                 waited = waited.plus(delay);
+            } finally {
+                if (!ended) {
+                    concurrency.failed(ticket);
+                }
             }
         }
     }
