@@ -73,6 +73,8 @@ class ArchitectureTest {
                 .definedBy("dev.assay.report..")
                 .layer("Dialogs")
                 .definedBy("dev.assay.dialog..")
+                .layer("Queue")
+                .definedBy("dev.assay.queue..")
                 .whereLayer("Foundation")
                 .mayOnlyAccessLayers("Foundation")
                 .whereLayer("Cases")
@@ -95,6 +97,9 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers(
                         "Foundation", "Cases", "Tools", "Models", "Checks", "Subjects", "Results", "Store", "Runs")
                 .whereLayer("Dialogs")
+                .mayOnlyAccessLayers(
+                        "Foundation", "Cases", "Tools", "Models", "Checks", "Subjects", "Results", "Store", "Runs")
+                .whereLayer("Queue")
                 .mayOnlyAccessLayers(
                         "Foundation", "Cases", "Tools", "Models", "Checks", "Subjects", "Results", "Store", "Runs")
                 .check(core);
