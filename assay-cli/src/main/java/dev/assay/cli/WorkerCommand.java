@@ -56,9 +56,9 @@ final class WorkerCommand implements Callable<Integer>, EnvironmentFactory.Needs
             names = "--missed-heartbeats",
             paramLabel = "<n>",
             defaultValue = "6",
-            converter = OptionValues.AtLeastOne.class,
-            description = "Heartbeats a case may miss before another worker takes it over; all workers of a database "
-                    + "should agree (default: ${DEFAULT-VALUE}).")
+            description = "Heartbeats a case may miss before another worker takes it over, at least "
+                    + Worker.MIN_MISSED_HEARTBEATS + "; all workers of a database should agree "
+                    + "(default: ${DEFAULT-VALUE}).")
     int missedHeartbeats;
 
     @Option(
@@ -81,6 +81,10 @@ final class WorkerCommand implements Callable<Integer>, EnvironmentFactory.Needs
                     spec.commandLine(),
                     "a worker needs the PostgreSQL database the runs are queued in (--db jdbc:postgresql://HOST/DB); "
                             + Stores.redact(database.url()) + " is not one");
+        }
+        if (missedHeartbeats < Worker.MIN_MISSED_HEARTBEATS) {
+            throw new ParameterException(
+                    spec.commandLine(), "--missed-heartbeats must be at least " + Worker.MIN_MISSED_HEARTBEATS);
         }
         if (workspaceDir != null) {
             OutputDirectories.requireWritable(spec.commandLine(), "--workspace-dir", workspaceDir);

@@ -211,9 +211,9 @@ class QueuedRunTest {
                     "--concurrency",
                     Integer.toString(concurrency),
                     "--heartbeat",
-                    "1",
+                    "0.5",
                     "--missed-heartbeats",
-                    "3");
+                    "4");
             builder.environment().put("ASSAY_HOME", home.toString());
             builder.redirectErrorStream(true);
             Process process = builder.start();
@@ -235,10 +235,14 @@ class QueuedRunTest {
         String awaitLine(String prefix, int seconds) throws InterruptedException {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
             while (System.nanoTime() < deadline) {
+                boolean ended = !process.isAlive();
                 for (String line : lines) {
                     if (line.startsWith(prefix)) {
                         return line;
                     }
+                }
+                if (ended) {
+                    break;
                 }
                 Thread.sleep(20);
             }

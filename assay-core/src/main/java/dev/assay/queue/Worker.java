@@ -41,13 +41,17 @@ public final class Worker implements AutoCloseable {
     /** How long a case that could not start (its run could not be rebuilt here) waits before any worker tries again. */
     private static final Duration RETRY = Duration.ofSeconds(10);
 
+    /** The fewest missed heartbeats db-scheduler accepts before it takes a case for dead. */
+    public static final int MIN_MISSED_HEARTBEATS = 4;
+
     /**
      * How a worker works.
      *
      * @param concurrency cases at once, >= 1
      * @param heartbeat how often it tells the database, for each case it runs, that it is alive (db-scheduler's
      *     heartbeat); default 10 s
-     * @param missedHeartbeats how many heartbeats a case may miss before another worker takes it over, >= 1; default 6
+     * @param missedHeartbeats how many heartbeats a case may miss before another worker takes it over, >=
+     *     {@value #MIN_MISSED_HEARTBEATS} (db-scheduler's floor); default 6
      * @param pollingInterval how often it asks the database for due cases while it has free threads; default 1 s
      * @param shutdownWait how long closing waits for the cases it runs; the cases still running then are taken over by
      *     other workers once their heartbeats lapse; default 60 s
@@ -59,8 +63,11 @@ public final class Worker implements AutoCloseable {
             Duration pollingInterval,
             Duration shutdownWait) {
         public Settings {
-            if (concurrency < 1 || missedHeartbeats < 1) {
-                throw new IllegalArgumentException("concurrency and missedHeartbeats must be >= 1");
+            if (concurrency < 1) {
+                throw new IllegalArgumentException("concurrency must be >= 1");
+            }
+            if (missedHeartbeats < MIN_MISSED_HEARTBEATS) {
+                throw new IllegalArgumentException("missedHeartbeats must be >= " + MIN_MISSED_HEARTBEATS);
             }
             for (Duration duration : new Duration[] {heartbeat, pollingInterval, shutdownWait}) {
                 if (duration.isNegative() || duration.isZero()) {
