@@ -324,10 +324,11 @@ public final class Engine {
      * the run, which counts the item once it sees it stored. Writes are retried as in a run.
      *
      * @param runId the run's id
-     * @param cancelled whether the run was asked to stop, checked after an interruption
+     * @param cancelled whether the caller is stopping (a worker shutting down), checked after an interruption
      * @param log lines worth showing, prefixed with the item's id
      * @return the stored item
      * @throws AssayException {@code store.outage} when it could not be stored
+     * @throws InterruptedException when the item was stopped before it ended; nothing is stored
      */
     public Item runItem(Workload workload, String runId, int seq, BooleanSupplier cancelled, Consumer<String> log)
             throws InterruptedException {
@@ -338,6 +339,10 @@ public final class Engine {
             var responses = new StoredResponses(store, writes, runId, answersAcrossRuns, false, itemLog);
             var context = new ItemContext(runId, responses, subjectThreads, itemLog, cancelled, (step, steps) -> {});
             Item item = workload.run(seq, context);
+            if (item.status() == ItemStatus.CANCELLED) {
+                // Cut short by the caller's stop: not stored, so that the item runs again, whole, elsewhere.
+                throw new InterruptedException(itemId + " was stopped before it ended");
+            }
             writes.write(() -> store.upsertItem(item));
             workload.stored(item);
             return item;
