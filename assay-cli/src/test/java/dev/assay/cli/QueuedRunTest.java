@@ -143,6 +143,32 @@ class QueuedRunTest {
         }
     }
 
+    @Test
+    void a_run_workers_could_not_rebuild_is_not_queued() throws Exception {
+        String url = TestPostgres.freshUrl();
+        try (var model = ScriptedOpenAiServer.start(request -> ScriptedOpenAiServer.text("ok"))) {
+            Path suite = suite(2);
+            Path out = home.resolve("recorded");
+            var cli = new CliRunner(home);
+            assertThat(cli.run(run(suite, model, url, "-o", out.toString())).code())
+                    .isZero();
+            int requests = model.requests().size();
+
+            var replayed = cli.run(
+                    "run",
+                    suite.toString(),
+                    "--replay",
+                    out.resolve("report.json").toString(),
+                    "--db",
+                    url,
+                    "--queue");
+
+            assertThat(replayed.code()).as(replayed.err()).isEqualTo(ExitCodes.USAGE);
+            assertThat(replayed.err()).contains("queue.unsupported_run");
+            assertThat(model.requests()).hasSize(requests);
+        }
+    }
+
     private Worker worker(String url, Store store) {
         return Worker.start(
                 url,

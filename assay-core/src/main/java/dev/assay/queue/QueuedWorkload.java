@@ -47,9 +47,9 @@ public final class QueuedWorkload implements Workload {
      */
     public QueuedWorkload(CaseWorkload cases, CaseQueue queue, Store store) {
         try {
-            RunRequest.fromSnapshot(
-                    cases.plan().config().snapshot(), cases.plan().config().userId());
-        } catch (RuntimeException e) {
+            // The record's snapshot is the one the workers will read: what they cannot rebuild is refused now.
+            RunRequest.fromSnapshot(cases.newRun("queued", Instant.now()));
+        } catch (AssayException e) {
             throw new AssayException(Problem.of(
                     "queue.unsupported_run",
                     "only a run of a model with Assay's agent loop can be queued (workers rebuild it from its stored "
