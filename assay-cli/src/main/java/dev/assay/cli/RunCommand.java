@@ -397,6 +397,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     checkers,
                     (engine, store, plan, listener) -> engine.start(plan, listener));
         }
+        if (!quiet) {
+            stderr.println("  the cases go on the queue in " + Stores.redact(database.url())
+                    + "; workers (assay worker) run them");
+        }
         try (CaseQueue cases = CaseQueue.open(database.url())) {
             return runAndReport(
                     prepared,

@@ -110,7 +110,7 @@ public final class QueuedWorkload implements Workload {
     @Override
     public Item run(int seq, ItemContext context) throws InterruptedException {
         CompletableFuture<Item> item = awaited.computeIfAbsent(seq, key -> new CompletableFuture<>());
-        startPolling(context);
+        startPolling(context.runId());
         try {
             return item.get();
         } catch (ExecutionException e) {
@@ -131,11 +131,10 @@ public final class QueuedWorkload implements Workload {
         return cases.conclude(ended, target);
     }
 
-    private synchronized void startPolling(ItemContext context) {
+    private synchronized void startPolling(String runId) {
         if (poller != null) {
             return;
         }
-        String runId = context.runId();
         Set<Integer> stored = new HashSet<>(store.storedSeqs(runId));
         var pending = new ArrayList<Integer>();
         for (int seq = 0; seq < cases.itemCount(); seq++) {
@@ -144,8 +143,6 @@ public final class QueuedWorkload implements Workload {
             }
         }
         queue.enqueue(runId, pending);
-        context.log()
-                .accept("queued " + pending.size() + " case(s); workers (assay worker) take them from the database");
         poller = Thread.ofVirtual().name("assay-queue-" + runId).start(() -> poll(runId, pending));
     }
 
