@@ -88,6 +88,65 @@ class QueuedRunApiTest {
     }
 
     @Test
+    void the_cases_of_a_cancelled_queued_run_are_dropped_by_the_workers() throws Exception {
+        String url = TestPostgres.freshUrl();
+        Path suites = Files.createDirectories(home.resolve("suites"));
+        Files.writeString(suites.resolve("basic.jsonl"), """
+                {"id": "paris", "dimension": "common", "prompt": "Capital of France?", "checker": "contains", "expected": "Paris"}
+                {"id": "again", "dimension": "common", "prompt": "Capital of France, again?", "checker": "contains", "expected": "Paris"}
+                """);
+        Function<String, String> env = Map.of(ServerFixture.KEY_VARIABLE, "sk-scripted")::get;
+        CheckerRegistry checkers = CheckerRegistry.builtins();
+        try (var model = ScriptedOpenAiServer.start(request -> ScriptedOpenAiServer.text("Paris"));
+                Store store = Stores.open(url)) {
+            var config = new ServerConfig("127.0.0.1", ServerFixture.TOKEN, suites, home.resolve("workspaces"), env)
+                    .withQueue(url);
+            Javalin app = AssayServer.create(config, new Engine(store, checkers), store, checkers)
+                    .start(0);
+            try {
+                String body = """
+                        {"model_name": "openai:scripted", "base_url": "%s", "api_key_env": "%s", "case_set": "basic.jsonl", "queue": true}
+                        """.formatted(model.baseUrl(), ServerFixture.KEY_VARIABLE);
+                String runId = dev.assay.Json.parse(
+                                send(app, "POST", "/api/runs", body, null).body())
+                        .path("run_id")
+                        .asText();
+                // No worker yet: the cases wait on the queue until the run is cancelled.
+                while (store.findRun(runId).isEmpty()) {
+                    Thread.sleep(20);
+                }
+                Thread.sleep(500);
+                assertThat(send(app, "POST", "/api/runs/" + runId + "/cancel", "", null)
+                                .statusCode())
+                        .isBetween(200, 299);
+                while (store.findRun(runId).orElseThrow().status().wireName().equals("running")) {
+                    Thread.sleep(20);
+                }
+                assertThat(store.findRun(runId).orElseThrow().status().wireName())
+                        .isEqualTo("cancelled");
+
+                Worker worker = Worker.start(
+                        url, store, checkers, home.resolve("worker"), env, Worker.Settings.defaults(2), line -> {});
+                try {
+                    Thread.sleep(3_000);
+                } finally {
+                    worker.close();
+                }
+
+                assertThat(model.requests()).isEmpty();
+                assertThat(store.countItems(runId)).isZero();
+                try (var connection = java.sql.DriverManager.getConnection(url);
+                        var count = connection.createStatement().executeQuery("SELECT count(*) FROM scheduled_tasks")) {
+                    assertThat(count.next()).isTrue();
+                    assertThat(count.getInt(1)).as("cases left on the queue").isZero();
+                }
+            } finally {
+                app.stop();
+            }
+        }
+    }
+
+    @Test
     void a_queued_start_body_is_refused_by_a_server_on_sqlite() throws Exception {
         try (var server = new ServerFixture(home)) {
             var response = server.post("/api/runs", server.startBody("basic.jsonl", "\"queue\": true"));
