@@ -101,11 +101,6 @@ public final class QueuedWorkload implements Workload {
         return cases.itemPrompt(seq);
     }
 
-    @Override
-    public boolean keptOnResume(Item item, boolean retryErrors) {
-        return cases.keptOnResume(item, retryErrors);
-    }
-
     /** {@return the item a worker stored at {@code seq}}, once stored; queues the run's cases on the first call */
     @Override
     public Item run(int seq, ItemContext context) throws InterruptedException {
@@ -117,10 +112,6 @@ public final class QueuedWorkload implements Workload {
             throw e.getCause() instanceof RuntimeException failure ? failure : new IllegalStateException(e.getCause());
         }
     }
-
-    /** Its workspace was on the worker's machine, which released it. */
-    @Override
-    public void stored(Item item) {}
 
     @Override
     public Run conclude(Run ended, Store target) {
