@@ -73,6 +73,8 @@ class ArchitectureTest {
                 .definedBy("dev.assay.report..")
                 .layer("Dialogs")
                 .definedBy("dev.assay.dialog..")
+                .layer("Queue")
+                .definedBy("dev.assay.queue..")
                 .layer("Api")
                 .definedBy("dev.assay.api..")
                 .whereLayer("Foundation")
@@ -97,6 +99,9 @@ class ArchitectureTest {
                 .mayOnlyAccessLayers(
                         "Foundation", "Cases", "Tools", "Models", "Checks", "Subjects", "Results", "Store", "Runs")
                 .whereLayer("Dialogs")
+                .mayOnlyAccessLayers(
+                        "Foundation", "Cases", "Tools", "Models", "Checks", "Subjects", "Results", "Store", "Runs")
+                .whereLayer("Queue")
                 .mayOnlyAccessLayers(
                         "Foundation", "Cases", "Tools", "Models", "Checks", "Subjects", "Results", "Store", "Runs")
                 .whereLayer("Api")

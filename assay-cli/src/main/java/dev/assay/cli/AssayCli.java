@@ -32,7 +32,8 @@ import picocli.CommandLine.Command;
             CasesCommand.class,
             CodeCommand.class,
             CacheCommand.class,
-            ServeCommand.class
+            ServeCommand.class,
+            WorkerCommand.class
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

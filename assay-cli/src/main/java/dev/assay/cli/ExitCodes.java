@@ -36,6 +36,8 @@ final class ExitCodes {
                 || type.equals("run.not_found")
                 || type.equals("run.still_running")
                 || type.equals("store.unsupported_url")
+                || type.equals("queue.needs_postgres")
+                || type.equals("queue.unsupported_run")
                 || DIALOG_INPUT.contains(type);
         return userInput ? USAGE : CANNOT_RUN;
     }

@@ -8,10 +8,13 @@ import dev.assay.check.judge.JudgeCheckerFactory;
 import dev.assay.config.AssayConfig;
 import dev.assay.config.RunDefaults;
 import dev.assay.model.RetryPolicy;
+import dev.assay.queue.CaseQueue;
+import dev.assay.queue.QueuedWorkload;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunReport;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
+import dev.assay.run.CaseWorkload;
 import dev.assay.run.Engine;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
@@ -20,6 +23,7 @@ import dev.assay.run.RunRequest;
 import dev.assay.run.RunSettings;
 import dev.assay.score.Weights;
 import dev.assay.store.Store;
+import dev.assay.store.Stores;
 import dev.assay.subject.ToolMode;
 import dev.assay.tools.mcp.McpServerConfig;
 import java.io.PrintWriter;
@@ -297,6 +301,13 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     double dbRetrySeconds;
 
     @Option(
+            names = "--queue",
+            description = "Put the cases on a queue in the database (PostgreSQL, --db) for workers on any machine "
+                    + "(assay worker) instead of running them here, and follow the run until it ends; the suite files "
+                    + "must be at the same paths on the workers.")
+    boolean queue;
+
+    @Option(
             names = "--format",
             paramLabel = "<format>",
             defaultValue = "table",
@@ -323,8 +334,18 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
 
     @Override
     public Integer call() throws Exception {
+        if (queue && (resume != null || retryErrors != null)) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--queue starts a new run; a continued run runs here, without --queue");
+        }
         if (resume != null || retryErrors != null) {
             return continueRun();
+        }
+        if (queue && !database.url().startsWith("jdbc:postgresql://")) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--queue needs a PostgreSQL database (--db jdbc:postgresql://HOST/DB) that the workers reach too; "
+                            + Stores.redact(database.url()) + " is not one");
         }
         if (suites.isEmpty()) {
             throw new picocli.CommandLine.ParameterException(
@@ -369,7 +390,25 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     + "execute_command runs commands unconfined with your rights; install bubblewrap "
                     + "(apt-get install -y bubblewrap) to confine them");
         }
-        return runAndReport(prepared, prepared.plan(), checkers, Engine::start);
+        if (!queue) {
+            return runAndReport(
+                    prepared,
+                    prepared.plan(),
+                    checkers,
+                    (engine, store, plan, listener) -> engine.start(plan, listener));
+        }
+        if (!quiet) {
+            stderr.println("  the cases go on the queue in " + Stores.redact(database.url())
+                    + "; workers (assay worker) run them");
+        }
+        try (CaseQueue cases = CaseQueue.open(database.url())) {
+            return runAndReport(
+                    prepared,
+                    prepared.plan(),
+                    checkers,
+                    (engine, store, plan, listener) ->
+                            engine.start(new QueuedWorkload(new CaseWorkload(plan, checkers), cases, store), listener));
+        }
     }
 
     /** What the command line says about the run: only the options given, so lower sources keep the rest. */
@@ -470,7 +509,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     /** How a prepared plan becomes a running run: started afresh, or a stored run continued. */
     @FunctionalInterface
     private interface Launch {
-        RunHandle launch(Engine engine, RunPlan plan, RunListener listener);
+        RunHandle launch(Engine engine, Store store, RunPlan plan, RunListener listener);
     }
 
     /** {@code --resume} / {@code --retry-errors}: the stored run's own description, continued under its id. */
@@ -498,7 +537,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 prepared,
                 prepared.planOf(stored),
                 checkers,
-                (engine, resumed, listener) -> engine.resume(resumed, errorsToo, listener));
+                (engine, store, resumed, listener) -> engine.resume(resumed, errorsToo, listener));
     }
 
     private int runAndReport(RunRequest.Prepared prepared, RunPlan plan, CheckerRegistry checkers, Launch launch)
@@ -513,7 +552,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     ProgressPrinter.Mode.choose(
                             quiet, verbose, !quiet && !verbose && ProgressPrinter.stderrIsTerminal(), env),
                     env);
-            RunHandle handle = launch.launch(engine, plan, progress);
+            RunHandle handle = launch.launch(engine, store, plan, progress);
             CancelOnSignal cancelOnSignal = CancelOnSignal.install(handle, stderr);
             try {
                 Run run = handle.await();

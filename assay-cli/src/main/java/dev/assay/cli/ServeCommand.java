@@ -119,7 +119,9 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
                 suites != null ? suites : defaultSuites(),
                 workspaceDir != null ? workspaceDir : database.home().resolve("workspaces"),
                 env::get,
-                datasets);
+                datasets,
+                // A start body may queue its cases for workers only where workers can reach the database.
+                database.url().startsWith("jdbc:postgresql://") ? database.url() : null);
         try (Store store = database.open()) {
             CheckerRegistry checkers = CheckerRegistry.builtins();
             Javalin app = AssayServer.create(config, new Engine(store, checkers), store, checkers);

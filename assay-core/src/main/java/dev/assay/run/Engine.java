@@ -23,6 +23,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
@@ -293,8 +295,7 @@ public final class Engine {
                         progress.lost(itemId, lost.problem());
                         return null;
                     } catch (InterruptedException cancelled) {
-                        progress.log(
-                                itemId + ": not stored: the run was cancelled while the database was " + "unavailable");
+                        progress.log(itemId + ": not stored: the run was cancelled before the item could be stored");
                         return null;
                     } finally {
                         limit.release();
@@ -313,6 +314,48 @@ public final class Engine {
                     progress.log("an item failed inside the engine: " + e.getCause());
                 }
             }
+        }
+    }
+
+    /**
+     * Runs one item of a run another process started and follows (a queued run, {@code dev.assay.queue}): item
+     * {@code seq} of the workload runs, is stored, replacing what an earlier attempt stored under the same item id, and
+     * is then released ({@link Workload#stored}). The run record is not touched: it belongs to the process following
+     * the run, which counts the item once it sees it stored. Writes are retried as in a run.
+     *
+     * @param runId the run's id
+     * @param cancelled whether the caller is stopping (a worker shutting down), checked after an interruption
+     * @param log lines worth showing, prefixed with the item's id
+     * @return the item, stored unless the run had ended (been cancelled) by the time it ended
+     * @throws AssayException {@code store.outage} when it could not be stored
+     * @throws InterruptedException when the item was stopped before it ended; nothing is stored
+     */
+    public Item runItem(Workload workload, String runId, int seq, BooleanSupplier cancelled, Consumer<String> log)
+            throws InterruptedException {
+        String itemId = workload.itemId(seq);
+        Consumer<String> itemLog = message -> log.accept(itemId + ": " + message);
+        var writes = new StoreWrites(storeOutageLimit, itemLog);
+        try (ExecutorService subjectThreads = Executors.newVirtualThreadPerTaskExecutor()) {
+            var commits = new GroupCommit(store, writes);
+            var responses = new StoredResponses(store, commits, runId, answersAcrossRuns, false, itemLog);
+            var context = new ItemContext(runId, responses, subjectThreads, itemLog, cancelled, (step, steps) -> {});
+            Item item = workload.run(seq, context);
+            if (item.status() == ItemStatus.CANCELLED) {
+                // Cut short by the caller's stop: not stored, so that the item runs again, whole, elsewhere.
+                throw new InterruptedException(itemId + " was stopped before it ended");
+            }
+            if (store.findRun(runId)
+                    .filter(run -> run.status() == RunStatus.RUNNING)
+                    .isEmpty()) {
+                // The run ended (cancelled) while the item ran: its counts are final, and an item stored now would be
+                // one more than they say.
+                itemLog.accept("not stored: the run is no longer running");
+                workload.stored(item);
+                return item;
+            }
+            commits.item(item);
+            workload.stored(item);
+            return item;
         }
     }
 

@@ -239,6 +239,25 @@ final class JdbiStore implements Store {
     }
 
     @Override
+    public List<Integer> storedSeqs(String runId) {
+        return inTransaction(
+                handle -> handle.createQuery("SELECT seq FROM evaluation_items WHERE run_id = :run_id ORDER BY seq")
+                        .bind("run_id", runId)
+                        .mapTo(Integer.class)
+                        .list());
+    }
+
+    @Override
+    public Optional<Item> findItem(String runId, int seq) {
+        return inTransaction(handle -> handle.createQuery(
+                        "SELECT * FROM evaluation_items WHERE run_id = :run_id AND seq = :seq ORDER BY case_id LIMIT 1")
+                .bind("run_id", runId)
+                .bind("seq", seq)
+                .map((resultSet, context) -> toItem(resultSet))
+                .findOne());
+    }
+
+    @Override
     public void heartbeat(String runId) {
         inTransaction(handle -> handle.createUpdate(
                         "UPDATE evaluation_runs SET heartbeat_at = :now WHERE run_id = :run_id AND status = :running")

@@ -51,6 +51,15 @@ public interface Store extends AutoCloseable {
     int countItems(String runId);
 
     /**
+     * {@return the positions ({@code seq}) of a run's stored items, ascending}: what a front end following a queued run
+     * asks for, cheaply, to learn which items the workers have stored
+     */
+    List<Integer> storedSeqs(String runId);
+
+    /** {@return the run's item at position {@code seq}, if stored} */
+    Optional<Item> findItem(String runId, int seq);
+
+    /**
      * Deletes a run and its items in one transaction, unless the run is running (in any process using this database);
      * {@return whether the run existed}
      *

@@ -330,6 +330,19 @@ abstract class StoreContract {
     }
 
     @Test
+    void stored_positions_and_one_item_by_position_are_read_per_run() {
+        store.createRun(runningRun("r1", T0, "", "m"));
+        store.createRun(runningRun("r2", T0, "", "m"));
+        store.upsertItem(simpleItem("r1", "c", 2, ItemStatus.PASSED));
+        store.upsertItem(simpleItem("r1", "a", 0, ItemStatus.FAILED));
+        store.upsertItem(simpleItem("r2", "b", 1, ItemStatus.PASSED));
+
+        assertThat(store.storedSeqs("r1")).containsExactly(0, 2);
+        assertThat(store.findItem("r1", 2)).map(Item::caseId).contains("c");
+        assertThat(store.findItem("r1", 1)).isEmpty();
+    }
+
+    @Test
     void items_are_counted_per_run() {
         store.createRun(runningRun("r1", T0, "", "m"));
         store.createRun(runningRun("r2", T0, "", "m"));

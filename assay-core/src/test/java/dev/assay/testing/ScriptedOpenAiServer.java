@@ -98,6 +98,8 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
     private final List<String> authorizations = Collections.synchronizedList(new ArrayList<>());
     private final ConcurrentLinkedQueue<Reply> injected = new ConcurrentLinkedQueue<>();
     private final AtomicInteger ids = new AtomicInteger();
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger maxInFlight = new AtomicInteger();
 
     private ScriptedOpenAiServer(Script script) throws IOException {
         this.script = script;
@@ -139,12 +141,18 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         }
     }
 
+    /** {@return the most requests this server has been answering at once so far} */
+    public int maxInFlight() {
+        return maxInFlight.get();
+    }
+
     @Override
     public void close() {
         server.stop(0);
     }
 
     private void handle(HttpExchange exchange) throws IOException {
+        maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
         try (exchange) {
             JsonNode body = Json.MAPPER.readTree(exchange.getRequestBody());
             requests.add(body);
@@ -157,6 +165,8 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
             respond(exchange, body.path("stream").asBoolean(false), reply);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            inFlight.decrementAndGet();
         }
     }
 

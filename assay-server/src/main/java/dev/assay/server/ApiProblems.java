@@ -51,6 +51,7 @@ final class ApiProblems {
                 || type.startsWith("target.")
                 || type.startsWith("plugin.")
                 || type.startsWith("workspace.")
+                || type.startsWith("queue.")
                 || type.startsWith("json.")) {
             return 400;
         }

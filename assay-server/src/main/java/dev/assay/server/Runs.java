@@ -17,11 +17,14 @@ import dev.assay.dialog.DialogWorkload;
 import dev.assay.dialog.SseAgentService;
 import dev.assay.model.ChatModel;
 import dev.assay.model.ChatModels;
+import dev.assay.queue.CaseQueue;
+import dev.assay.queue.QueuedWorkload;
 import dev.assay.report.Coverage;
 import dev.assay.report.RunReport;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
+import dev.assay.run.CaseWorkload;
 import dev.assay.run.Engine;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
@@ -86,7 +89,9 @@ final class Runs {
                 .resolve()
                 .prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {});
         RunPlan plan = prepared.plan();
-        RunHandle handle = launch(prepared, listener -> engine.start(plan, listener));
+        RunHandle handle = StartBody.queued(body)
+                ? launchQueued(prepared)
+                : launch(prepared, listener -> engine.start(plan, listener));
         ObjectNode response = Json.object();
         response.put("run_id", handle.runId());
         response.put("status", handle.current().status().wireName());
@@ -189,6 +194,44 @@ final class Runs {
         response.put("status", handle.current().status().wireName());
         response.put("kept", handle.current().counts().completed());
         return response;
+    }
+
+    /**
+     * Starts a run whose cases workers run ({@code assay worker}): the server puts them on the queue in its database
+     * and follows the run in the store, so the page, the SSE stream and cancel work as for any run.
+     *
+     * @throws AssayException {@code queue.needs_postgres} when the server's database is not PostgreSQL
+     */
+    private RunHandle launchQueued(RunRequest.Prepared prepared) {
+        if (config.queueDatabase() == null) {
+            closeQuietly(prepared);
+            throw new AssayException(Problem.of(
+                            "queue.needs_postgres",
+                            "\"queue\": true needs a server on a PostgreSQL database (assay serve --db "
+                                    + "jdbc:postgresql://...), where workers take the cases from")
+                    .withDetail("field", "queue"));
+        }
+        CaseQueue queue;
+        QueuedWorkload workload;
+        try {
+            queue = CaseQueue.open(config.queueDatabase());
+            try {
+                workload = new QueuedWorkload(new CaseWorkload(prepared.plan(), checkers), queue, store);
+            } catch (RuntimeException e) {
+                queue.close();
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            closeQuietly(prepared);
+            throw e;
+        }
+        return launch(
+                () -> {
+                    try (queue) {
+                        prepared.close();
+                    }
+                },
+                listener -> engine.start(workload, listener));
     }
 
     /** Starts the engine on a prepared run with a fresh event log, and closes what it holds once it has ended. */

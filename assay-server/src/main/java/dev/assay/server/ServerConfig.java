@@ -18,6 +18,9 @@ import java.util.function.Function;
  * @param env reads environment variables: only the API key a start body names by its variable
  * @param datasetsDirectory the directory dialog datasets are named relative to ({@code dataset} in a dialog run's start
  *     body); by default the suites directory
+ * @param queueDatabase the PostgreSQL database (JDBC URL, the store's) whose queue a start body with {@code "queue":
+ *     true} puts its cases on, for workers ({@code assay worker}); null when the store is not PostgreSQL, and such a
+ *     body is refused
  */
 public record ServerConfig(
         String host,
@@ -25,7 +28,8 @@ public record ServerConfig(
         Path suitesDirectory,
         Path workspaceRoot,
         Function<String, String> env,
-        Path datasetsDirectory) {
+        Path datasetsDirectory,
+        String queueDatabase) {
     public static final String DEFAULT_HOST = "127.0.0.1";
 
     public ServerConfig {
@@ -43,10 +47,26 @@ public record ServerConfig(
                 : datasetsDirectory.toAbsolutePath().normalize();
     }
 
-    /** Dialog datasets in the suites directory. */
+    /** No queue. */
+    public ServerConfig(
+            String host,
+            String token,
+            Path suitesDirectory,
+            Path workspaceRoot,
+            Function<String, String> env,
+            Path datasetsDirectory) {
+        this(host, token, suitesDirectory, workspaceRoot, env, datasetsDirectory, null);
+    }
+
+    /** Dialog datasets in the suites directory, no queue. */
     public ServerConfig(
             String host, String token, Path suitesDirectory, Path workspaceRoot, Function<String, String> env) {
-        this(host, token, suitesDirectory, workspaceRoot, env, null);
+        this(host, token, suitesDirectory, workspaceRoot, env, null, null);
+    }
+
+    /** {@return a copy whose start bodies may queue their cases in that database} */
+    public ServerConfig withQueue(String jdbcUrl) {
+        return new ServerConfig(host, token, suitesDirectory, workspaceRoot, env, datasetsDirectory, jdbcUrl);
     }
 
     /** {@return whether reads need the token as well: true unless bound to a loopback address} */

@@ -55,11 +55,27 @@ final class StartBody {
             "retries",
             "skip_invalid",
             "keep_workspaces",
-            "samples");
+            "samples",
+            "queue");
     /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
     private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
 
     private StartBody() {}
+
+    /**
+     * {@return whether the body asks for the run's cases to be queued for workers ({@code "queue": true}) rather than
+     * run in the server}: not a setting of the run (the run is the same wherever its cases run), so read apart
+     */
+    static boolean queued(JsonNode body) {
+        JsonNode queue = body == null ? null : body.get("queue");
+        if (queue == null || queue.isNull()) {
+            return false;
+        }
+        if (!queue.isBoolean()) {
+            throw ApiProblems.badField("queue", "queue must be true or false");
+        }
+        return queue.booleanValue();
+    }
 
     /** {@return what the body says about the run, each field null when the body is silent} */
     static RunSettings parse(JsonNode body, CaseSets caseSets, String adminTokenVariable) {
