@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
 import java.time.Duration;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.Condition;
@@ -26,14 +27,32 @@ public final class EndpointConcurrency {
     private final Condition changed = lock.newCondition();
     private double limit = Double.POSITIVE_INFINITY;
     private int inFlight;
-    private long lastCut = Long.MIN_VALUE;
+    // System.nanoTime() of the last cut, compared by difference as nanoTime must be; long ago until the first.
+    private long lastCut = System.nanoTime() - Duration.ofDays(365).toNanos();
     // System.nanoTime() of the end of a Retry-After; meaningful only while holding.
     private boolean holding;
     private long heldUntil;
     private long throttled;
 
+    private static final EndpointConcurrency UNLEARNT = new EndpointConcurrency("", false);
+
+    private final boolean learns;
+
     private EndpointConcurrency(String endpoint) {
+        this(endpoint, true);
+    }
+
+    private EndpointConcurrency(String endpoint, boolean learns) {
         this.endpoint = endpoint;
+        this.learns = learns;
+    }
+
+    /**
+     * {@return a limit that never learns (never holds a call back)}: for calls whose try is not the whole call, such as
+     * opening an agent service's event stream, which is then read for minutes outside the try
+     */
+    public static EndpointConcurrency unlearnt() {
+        return UNLEARNT;
     }
 
     /** {@return the limit of the endpoint (a host and port), the same object for every caller in this process} */
@@ -78,20 +97,39 @@ public final class EndpointConcurrency {
      * @return the call's ticket: when it was sent
      */
     public long acquire() throws InterruptedException {
+        return acquire(null).orElseThrow();
+    }
+
+    /**
+     * Waits until the endpoint may be sent one more call, at most {@code maxWait}, and counts it as in flight.
+     *
+     * @param maxWait how long to wait at most; null for as long as it takes
+     * @return the call's ticket (when it was sent), or empty when the wait ran out first
+     */
+    public OptionalLong acquire(Duration maxWait) throws InterruptedException {
+        long giveUp = maxWait == null ? 0 : System.nanoTime() + maxWait.toNanos();
         lock.lockInterruptibly();
         try {
             while (true) {
                 long hold = holding ? heldUntil - System.nanoTime() : 0;
+                boolean free = hold <= 0 && inFlight < limit;
+                if (free) {
+                    break;
+                }
+                long left = maxWait == null ? Long.MAX_VALUE : giveUp - System.nanoTime();
+                if (left <= 0) {
+                    return OptionalLong.empty();
+                }
                 if (hold > 0) {
-                    changed.awaitNanos(hold);
-                } else if (inFlight >= limit) {
+                    changed.awaitNanos(Math.min(hold, left));
+                } else if (maxWait == null) {
                     changed.await();
                 } else {
-                    break;
+                    changed.awaitNanos(left);
                 }
             }
             inFlight++;
-            return System.nanoTime();
+            return OptionalLong.of(System.nanoTime());
         } finally {
             lock.unlock();
         }
@@ -103,7 +141,8 @@ public final class EndpointConcurrency {
     public void answered(long ticket) {
         lock.lock();
         try {
-            if (inFlight >= limit - 1) {
+            // Only calls sent since the last cut, at the limit, say the endpoint takes more.
+            if (learns && ticket - lastCut > 0 && inFlight >= limit - 1) {
                 limit += 1 / limit;
             }
             end();
@@ -122,14 +161,14 @@ public final class EndpointConcurrency {
         lock.lock();
         try {
             throttled++;
-            if (ticket > lastCut) {
+            if (learns && ticket - lastCut > 0) {
                 if (Double.isInfinite(limit)) {
                     registerGauge();
                 }
                 limit = Math.max(1, Math.min(limit, inFlight) / 2);
                 lastCut = System.nanoTime();
             }
-            if (retryAfter != null) {
+            if (learns && retryAfter != null) {
                 long until = System.nanoTime() + retryAfter.toNanos();
                 heldUntil = holding && heldUntil - until > 0 ? heldUntil : until;
                 holding = true;

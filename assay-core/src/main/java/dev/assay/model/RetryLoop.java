@@ -8,6 +8,7 @@ import java.time.Instant;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -32,10 +33,19 @@ public final class RetryLoop {
      *     {@code assay.model.calls} and {@code assay.model.retries} meters
      */
     public RetryLoop(RetryPolicy policy, Consumer<String> log, String endpoint) {
+        this(policy, log, endpoint, EndpointConcurrency.of(endpoint));
+    }
+
+    /**
+     * A loop whose tries wait their turn under the given limit ({@link EndpointConcurrency#unlearnt()} for none).
+     *
+     * @param concurrency the limit each try waits for
+     */
+    public RetryLoop(RetryPolicy policy, Consumer<String> log, String endpoint, EndpointConcurrency concurrency) {
         this.policy = policy;
         this.log = log;
         this.endpoint = endpoint;
-        this.concurrency = EndpointConcurrency.of(endpoint);
+        this.concurrency = concurrency;
     }
 
     /** One try; {@code remaining} is the time left before the deadline, null without one. */
@@ -80,7 +90,21 @@ public final class RetryLoop {
                 throw new AssayException(
                         Problem.of("target.timeout", "no answer in time").withDetail("attempts", tries - 1));
             }
-            long ticket = concurrency.acquire();
+            // The wait for the endpoint's turn is part of the call's time.
+            OptionalLong turn = concurrency.acquire(remaining);
+            if (turn.isEmpty()) {
+                throw new AssayException(Problem.of(
+                                "target.timeout",
+                                "no answer in time: the endpoint's turn did not come (it answered 429 to other calls)")
+                        .withDetail("attempts", tries - 1));
+            }
+            long ticket = turn.getAsLong();
+            remaining = deadline == null ? null : Duration.between(Instant.now(), deadline);
+            if (remaining != null && remaining.isNegative()) {
+                concurrency.failed(ticket);
+                throw new AssayException(
+                        Problem.of("target.timeout", "no answer in time").withDetail("attempts", tries - 1));
+            }
             long started = System.nanoTime();
             boolean ended = false;
             try {

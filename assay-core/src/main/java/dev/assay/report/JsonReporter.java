@@ -38,7 +38,9 @@ final class JsonReporter implements Reporter {
                 .writer()
                 .with(SerializationFeature.INDENT_OUTPUT)
                 .createGenerator(out)
-                .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
+                .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+                // A report cut short by a failure must not be closed into a valid document missing items.
+                .disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT)) {
             json.writeStartObject();
             for (var field : header(report).properties()) {
                 json.writeFieldName(field.getKey());

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,14 +44,24 @@ public final class Reporters {
         return List.copyOf(byName.keySet());
     }
 
-    /** Writes every format into {@code directory}; {@return the files written} */
+    /**
+     * Writes every format into {@code directory}; {@return the files written} Each file is written beside its name and
+     * moved there once complete: the items are read from the store as the file is written, and a report cut short by a
+     * failure must not pass for a whole one.
+     */
     public List<Path> writeAll(RunReport report, Path directory) throws IOException {
         Files.createDirectories(directory);
         var written = new ArrayList<Path>();
         for (Reporter reporter : byName.values()) {
             Path file = directory.resolve(reporter.fileName());
-            try (OutputStream out = Files.newOutputStream(file)) {
-                reporter.write(report, out);
+            Path partial = directory.resolve(reporter.fileName() + ".partial");
+            try {
+                try (OutputStream out = Files.newOutputStream(partial)) {
+                    reporter.write(report, out);
+                }
+                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(partial);
             }
             written.add(file);
         }

@@ -344,7 +344,7 @@ public final class Engine {
                 // Cut short by the caller's stop: not stored, so that the item runs again, whole, elsewhere.
                 throw new InterruptedException(itemId + " was stopped before it ended");
             }
-            if (store.findRun(runId)
+            if (writes.call(() -> store.findRun(runId))
                     .filter(run -> run.status() == RunStatus.RUNNING)
                     .isEmpty()) {
                 // The run ended (cancelled) while the item ran: its counts are final, and an item stored now would be

@@ -79,6 +79,10 @@ final class GroupCommit {
         }
     }
 
+    /**
+     * Commits a group and completes each of its writes, whatever happens: a write left neither done nor queued would
+     * keep its writer waiting for ever.
+     */
     private void store(List<Write> group, Write mine) throws InterruptedException {
         try {
             writes.write(() -> store.saveAll(responses(group), items(group)));
@@ -88,20 +92,32 @@ final class GroupCommit {
                 group.forEach(write -> write.done().completeExceptionally(e));
                 return;
             }
-            for (Write write : group) {
+            for (int i = 0; i < group.size(); i++) {
+                Write write = group.get(i);
                 try {
                     writes.write(() -> store.saveAll(responses(List.of(write)), items(List.of(write))));
                     write.done().complete(null);
                 } catch (AssayException refused) {
                     write.done().completeExceptionally(refused);
+                } catch (InterruptedException interrupted) {
+                    requeue(group.subList(i, group.size()), mine);
+                    throw interrupted;
                 }
             }
         } catch (InterruptedException e) {
             // This writer's run was cancelled while it waited for the database: the others' writes are queued again
             // for the next writer to take the lock.
-            group.stream().filter(write -> !write.equals(mine)).forEach(queued::add);
+            requeue(group, mine);
+            throw e;
+        } catch (RuntimeException | Error e) {
+            // A bug or an exhausted heap: every writer of the group hears of it rather than waiting.
+            group.forEach(write -> write.done().completeExceptionally(e));
             throw e;
         }
+    }
+
+    private void requeue(List<Write> group, Write mine) {
+        group.stream().filter(write -> !write.equals(mine)).forEach(queued::add);
     }
 
     private static List<Item> items(List<Write> group) {

@@ -72,6 +72,19 @@ class EndpointConcurrencyTest {
     }
 
     @Test
+    void a_call_that_cannot_wait_any_longer_for_its_turn_is_told_so() throws Exception {
+        var sent = new ArrayList<Long>();
+        for (int i = 0; i < 4; i++) {
+            sent.add(concurrency.acquire());
+        }
+        concurrency.refused(sent.getFirst(), null);
+
+        assertThat(concurrency.acquire(Duration.ofMillis(50))).isEmpty();
+        sent.subList(1, 4).forEach(concurrency::failed);
+        assertThat(concurrency.acquire(Duration.ofMillis(50))).isPresent();
+    }
+
+    @Test
     void a_retry_after_holds_every_new_call_to_the_endpoint_until_it_has_passed() throws Exception {
         long ticket = concurrency.acquire();
         concurrency.refused(ticket, Duration.ofMillis(400));

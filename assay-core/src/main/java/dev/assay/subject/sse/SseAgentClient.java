@@ -5,6 +5,7 @@ import dev.assay.AssayException;
 import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.model.EndpointConcurrency;
 import dev.assay.model.RetryLoop;
 import dev.assay.tools.Workspace;
 import dev.assay.transcript.TranscriptBuilder;
@@ -102,10 +103,13 @@ public final class SseAgentClient {
         try {
             HttpResponse<Stream<String>> response;
             try {
+                // The try only opens the stream, which is then read for as long as the agent works: a limit released
+                // when the stream opens would bound nothing, so agent services are not limited by their 429s.
                 var retry = new RetryLoop(
                         settings.retry(),
                         log,
-                        EndpointUrl.hostAndPort(settings.url().toString()));
+                        EndpointUrl.hostAndPort(settings.url().toString()),
+                        EndpointConcurrency.unlearnt());
                 response = retry.call(timeout, remaining -> open(http, request, remaining), SseAgentClient::classify);
             } catch (AssayException e) {
                 transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
