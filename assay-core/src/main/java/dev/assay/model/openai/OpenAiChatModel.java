@@ -1,25 +1,9 @@
 package dev.assay.model.openai;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.openai.client.OpenAIClient;
-import com.openai.client.okhttp.OpenAIOkHttpClient;
-import com.openai.core.JsonValue;
-import com.openai.core.RequestOptions;
-import com.openai.core.http.StreamResponse;
-import com.openai.errors.OpenAIInvalidDataException;
-import com.openai.errors.OpenAIIoException;
-import com.openai.errors.OpenAIServiceException;
-import com.openai.helpers.ChatCompletionAccumulator;
-import com.openai.models.FunctionDefinition;
-import com.openai.models.FunctionParameters;
-import com.openai.models.chat.completions.ChatCompletion;
-import com.openai.models.chat.completions.ChatCompletionAssistantMessageParam;
-import com.openai.models.chat.completions.ChatCompletionChunk;
-import com.openai.models.chat.completions.ChatCompletionCreateParams;
-import com.openai.models.chat.completions.ChatCompletionMessage;
-import com.openai.models.chat.completions.ChatCompletionMessageFunctionToolCall;
-import com.openai.models.chat.completions.ChatCompletionMessageToolCall;
-import com.openai.models.chat.completions.ChatCompletionToolMessageParam;
 import dev.assay.AssayException;
 import dev.assay.EndpointUrl;
 import dev.assay.Json;
@@ -29,38 +13,47 @@ import dev.assay.model.ChatModel;
 import dev.assay.model.ModelRequest;
 import dev.assay.model.ModelResponse;
 import dev.assay.model.RetryLoop;
-import dev.assay.model.RetryPolicy;
 import dev.assay.model.ToolCallRequest;
 import dev.assay.tools.ToolSpec;
 import dev.assay.transcript.Usage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * A model behind an OpenAI-compatible Chat Completions API (OpenAI, vLLM, Ollama, DeepSeek, Qwen...), through the
- * official {@code openai-java} SDK. The SDK's own retries are off: Assay retries with its {@link RetryPolicy} so that
- * attempts and waits are bounded, configurable and reported. Thread-safe.
+ * A model behind an OpenAI-compatible Chat Completions API (OpenAI, vLLM, Ollama, DeepSeek, Qwen...), spoken directly
+ * over the JDK's {@link HttpClient} with Jackson. The official SDK was measured first: building its typed request and
+ * reading its typed response took more CPU than the rest of a case together (bench/README.md, "The OpenAI path"), while
+ * the wire format is small and stable. Assay retries with its {@link dev.assay.model.RetryPolicy}, so attempts and
+ * waits are bounded, configurable and reported. Thread-safe.
  */
 public final class OpenAiChatModel implements ChatModel {
-    /**
-     * Idle connections kept per client. OkHttp keeps 5 by default: at concurrency 64 a new TCP connection was opened
-     * for 36–55 % of requests. 256 is the largest run concurrency; idle connections exist only once opened.
-     */
-    private static final int MAX_IDLE_CONNECTIONS = 256;
+    private static final String USER_AGENT = "assay";
 
-    private final OpenAIClient client;
-    // The same tools go with every request of a run: their SDK form is built once (it was 7 % of a run's CPU).
-    private final Map<ToolSpec, FunctionDefinition> toolDefinitions = new ConcurrentHashMap<>();
+    private final HttpClient client;
+    // The same tools go with every request of a run: their JSON is written once.
+    private final Map<ToolSpec, String> toolDefinitions = new ConcurrentHashMap<>();
+    private final URI completions;
     private final String model;
+    private final String authorization;
     private final String endpoint;
     private final boolean stream;
+    private final Duration requestTimeout;
+    private final HttpClient.Version version;
     private final RetryLoop retry;
 
     /**
@@ -68,25 +61,30 @@ public final class OpenAiChatModel implements ChatModel {
      * @param log receives one line per retry ("retrying after 429, attempt 2/4, waiting 1.0 s")
      */
     public OpenAiChatModel(OpenAiSettings settings, Consumer<String> log) {
-        this.client = OpenAIOkHttpClient.builder()
-                .baseUrl(settings.baseUrl())
-                .apiKey(settings.apiKey().isEmpty() ? "not-needed" : settings.apiKey())
-                .maxRetries(0)
-                .maxIdleConnections(MAX_IDLE_CONNECTIONS)
-                .keepAliveDuration(Duration.ofMinutes(5))
-                .timeout(settings.requestTimeout())
-                .checkJacksonVersionCompatibility(false)
+        String base = settings.baseUrl().endsWith("/")
+                ? settings.baseUrl().substring(0, settings.baseUrl().length() - 1)
+                : settings.baseUrl();
+        this.completions = URI.create(base + "/chat/completions");
+        // Plain HTTP stays HTTP/1.1: asking for HTTP/2 there sends an h2c upgrade that some local servers mishandle.
+        this.version = "https".equalsIgnoreCase(completions.getScheme())
+                ? HttpClient.Version.HTTP_2
+                : HttpClient.Version.HTTP_1_1;
+        this.client = HttpClient.newBuilder()
+                .connectTimeout(shorter(Duration.ofSeconds(30), settings.requestTimeout()))
+                .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
         this.model = settings.model();
+        this.authorization = settings.apiKey().isEmpty() ? null : "Bearer " + settings.apiKey();
         this.endpoint = EndpointUrl.redacted(settings.baseUrl());
         this.stream = settings.stream();
+        this.requestTimeout = settings.requestTimeout();
         this.retry = new RetryLoop(settings.retry(), log, EndpointUrl.hostAndPort(settings.baseUrl()));
     }
 
     @Override
     public void close() {
-        // The SDK's OkHttp pools and threads would otherwise linger for minutes after each run.
-        client.close();
+        // Idle connections and the client's selector thread would otherwise linger after each run.
+        client.shutdownNow();
     }
 
     @Override
@@ -101,163 +99,238 @@ public final class OpenAiChatModel implements ChatModel {
 
     @Override
     public ModelResponse complete(ModelRequest request) throws InterruptedException {
-        ChatCompletionCreateParams params = toParams(request);
-        return retry.call(
-                request.timeout(),
-                remaining -> stream ? streamed(params, remaining) : single(params, remaining),
-                OpenAiChatModel::classify);
+        byte[] body = body(request);
+        return retry.call(request.timeout(), remaining -> send(body, remaining), OpenAiChatModel::classify);
     }
 
-    private ModelResponse single(ChatCompletionCreateParams params, Duration timeout) {
-        ChatCompletion completion = client.chat().completions().create(params, options(timeout));
-        return toResponse(completion);
-    }
-
-    private ModelResponse streamed(ChatCompletionCreateParams params, Duration timeout) {
-        ChatCompletionAccumulator accumulator = ChatCompletionAccumulator.create();
-        var finished = new AtomicBoolean();
-        var started = new AtomicBoolean();
-        try (StreamResponse<ChatCompletionChunk> chunks =
-                client.chat().completions().createStreaming(params, options(timeout))) {
-            chunks.stream().forEach(chunk -> {
-                started.set(true);
-                accumulator.accumulate(chunk);
-                if (chunk.choices().stream()
-                        .anyMatch(choice -> choice.finishReason().isPresent())) {
-                    finished.set(true);
-                }
-            });
-        } catch (OpenAIIoException e) {
-            // A stream the deadline closed is reported as a timeout by RetryLoop, however it is classified here.
-            if (started.get() && !RetryLoop.timedOut(e)) {
-                throw new StreamFailure(RetryLoop.truncated());
-            }
+    private ModelResponse send(byte[] body, Duration remaining) throws InterruptedException {
+        Duration timeout = remaining == null ? requestTimeout : shorter(remaining, requestTimeout);
+        var builder = HttpRequest.newBuilder(completions)
+                .version(version)
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .header("Accept", stream ? "text/event-stream" : "application/json")
+                .header("User-Agent", USER_AGENT)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+        if (authorization != null) {
+            builder.header("Authorization", authorization);
+        }
+        StreamedAnswer events = stream ? new StreamedAnswer() : null;
+        CompletableFuture<HttpResponse<Answer>> exchange =
+                client.sendAsync(builder.build(), info -> answer(info, events));
+        try {
+            // The client's own timeout ends when the headers arrive; this one covers the whole body too.
+            return exchange.get(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS)
+                    .body()
+                    .response();
+        } catch (InterruptedException e) {
+            exchange.cancel(true);
             throw e;
-        }
-        // A stream without a single chunk was no event stream at all; one without a finish reason was closed
-        // mid-answer by the server or a proxy. The accumulator would fail on either with an internal exception.
-        if (!started.get()) {
-            throw new StreamFailure(RetryLoop.malformed("the answer's stream held no events"));
-        }
-        if (!finished.get()) {
-            throw new StreamFailure(RetryLoop.truncated());
-        }
-        return toResponse(accumulator.chatCompletion());
-    }
-
-    /** A stream that ended without a complete answer, with how to report it. */
-    private static final class StreamFailure extends RuntimeException {
-        final RetryLoop.Failure failure;
-
-        StreamFailure(RetryLoop.Failure failure) {
-            super(failure.problem().message(), null, false, false);
-            this.failure = failure;
+        } catch (TimeoutException e) {
+            exchange.cancel(true);
+            throw new CallFailure(timedOut());
+        } catch (ExecutionException e) {
+            throw failureOf(e.getCause(), events);
         }
     }
 
-    private static RequestOptions options(Duration timeout) {
-        var builder = RequestOptions.builder();
-        if (timeout != null) {
-            builder.timeout(timeout);
+    private static RuntimeException failureOf(Throwable cause, StreamedAnswer events) {
+        if (cause instanceof HttpTimeoutException) {
+            return new CallFailure(timedOut());
         }
-        return builder.build();
+        if (cause instanceof IOException) {
+            // Events already read, then a broken connection: the answer was cut mid-way.
+            return new CallFailure(
+                    events != null && events.started()
+                            ? RetryLoop.truncated()
+                            : new RetryLoop.Failure(
+                                    Problem.of("target.connection", "the API could not be reached: " + describe(cause)),
+                                    true,
+                                    null));
+        }
+        if (cause instanceof RuntimeException runtime) {
+            return runtime;
+        }
+        return new IllegalStateException("the OpenAI-compatible call failed unexpectedly", cause);
+    }
+
+    private static String describe(Throwable cause) {
+        String message = cause.getMessage();
+        String kind = cause.getClass().getSimpleName();
+        return RetryLoop.brief(message == null || message.isBlank() ? kind : kind + ": " + message);
+    }
+
+    private static RetryLoop.Failure timedOut() {
+        return new RetryLoop.Failure(Problem.of("target.timeout", "no answer in time"), true, null);
+    }
+
+    /** Reads a response as it arrives: an error's text, an answer's JSON, or a stream's events folded into one. */
+    private static HttpResponse.BodySubscriber<Answer> answer(HttpResponse.ResponseInfo info, StreamedAnswer events) {
+        int status = info.statusCode();
+        if (status < 200 || status >= 300) {
+            Duration retryAfter = RetryLoop.parseRetryAfter(
+                    info.headers().firstValue("retry-after").orElse(null));
+            return HttpResponse.BodySubscribers.mapping(
+                    HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8), text -> () -> {
+                        throw new CallFailure(RetryLoop.httpFailure(status, errorMessage(text), retryAfter));
+                    });
+        }
+        if (events != null) {
+            return HttpResponse.BodySubscribers.fromLineSubscriber(
+                    events, StreamedAnswer::answer, StandardCharsets.UTF_8, null);
+        }
+        return HttpResponse.BodySubscribers.mapping(
+                HttpResponse.BodySubscribers.ofByteArray(), bytes -> () -> single(bytes));
+    }
+
+    /** A response body once read: the answer, or the failure it holds. */
+    @FunctionalInterface
+    interface Answer {
+        ModelResponse response();
+    }
+
+    private static ModelResponse single(byte[] body) {
+        JsonNode completion;
+        try {
+            completion = Json.MAPPER.readTree(body);
+        } catch (IOException e) {
+            throw new CallFailure(RetryLoop.malformed(unreadable(e)));
+        }
+        if (completion == null || !completion.isObject()) {
+            throw new CallFailure(RetryLoop.malformed("the body is not a JSON object"));
+        }
+        JsonNode choices = completion.path("choices");
+        if (!choices.isArray() || choices.isEmpty()) {
+            throw new AssayException(Problem.of("target.malformed_response", "the response has no choices"));
+        }
+        JsonNode choice = choices.get(0);
+        JsonNode message = choice.path("message");
+        var calls = new ArrayList<ToolCallRequest>();
+        for (JsonNode call : message.path("tool_calls")) {
+            JsonNode function = call.path("function");
+            if (function.isObject()) {
+                calls.add(new ToolCallRequest(
+                        call.path("id").asText(""),
+                        function.path("name").asText(""),
+                        parseArguments(textOf(function.path("arguments")))));
+            }
+        }
+        return new ModelResponse(
+                textOf(message.path("content")),
+                textOf(message.path("reasoning_content")),
+                calls,
+                usage(completion.path("usage")),
+                textOf(choice.path("finish_reason")));
+    }
+
+    /** {@return why JSON could not be read, without the parser's quote of the input} */
+    static String unreadable(IOException e) {
+        return e instanceof JsonProcessingException json ? json.getOriginalMessage() : String.valueOf(e.getMessage());
+    }
+
+    private static String textOf(JsonNode node) {
+        return node.isTextual() ? node.textValue() : "";
+    }
+
+    static Usage usage(JsonNode usage) {
+        if (!usage.isObject()) {
+            return Usage.NONE;
+        }
+        return new Usage(
+                usage.path("prompt_tokens").asLong(0),
+                usage.path("completion_tokens").asLong(0));
+    }
+
+    /** The message an error body carries ({@code {"error": {"message": ...}}}), else the body itself. */
+    private static String errorMessage(String body) {
+        try {
+            JsonNode error = Json.MAPPER.readTree(body).path("error");
+            if (error.path("message").isTextual()) {
+                return error.path("message").textValue();
+            }
+        } catch (IOException | RuntimeException notJson) {
+            // Proxies answer errors in HTML or plain text: the text itself is the message.
+        }
+        return body;
     }
 
     // OpenAI marks `seed` deprecated, but compatible servers (vLLM, Ollama) honour it and users ask for it.
-    @SuppressWarnings("deprecation")
-    private ChatCompletionCreateParams toParams(ModelRequest request) {
-        var builder = ChatCompletionCreateParams.builder().model(model);
-        for (ChatMessage message : request.messages()) {
-            switch (message.role()) {
-                case SYSTEM -> builder.addSystemMessage(message.content());
-                case USER -> builder.addUserMessage(message.content());
-                case ASSISTANT -> builder.addMessage(assistantMessage(message));
-                case TOOL ->
-                    builder.addMessage(ChatCompletionToolMessageParam.builder()
-                            .toolCallId(message.toolCallId())
-                            .content(message.content())
-                            .build());
+    private byte[] body(ModelRequest request) {
+        var bytes = new ByteArrayBuilder(1024);
+        try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(bytes)) {
+            json.writeStartObject();
+            json.writeStringField("model", model);
+            json.writeArrayFieldStart("messages");
+            for (ChatMessage message : request.messages()) {
+                message(json, message);
+            }
+            json.writeEndArray();
+            if (!request.tools().isEmpty()) {
+                json.writeArrayFieldStart("tools");
+                for (ToolSpec tool : request.tools()) {
+                    json.writeRawValue(toolDefinitions.computeIfAbsent(tool, OpenAiChatModel::definition));
+                }
+                json.writeEndArray();
+            }
+            if (request.temperature() != null) {
+                json.writeNumberField("temperature", request.temperature());
+            }
+            if (request.seed() != null) {
+                json.writeNumberField("seed", request.seed());
+            }
+            if (request.maxTokens() != null) {
+                json.writeNumberField("max_completion_tokens", request.maxTokens());
+            }
+            if (stream) {
+                json.writeBooleanField("stream", true);
+            }
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory failed", e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private static void message(JsonGenerator json, ChatMessage message) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("role", message.role().wireName());
+        switch (message.role()) {
+            case SYSTEM, USER -> json.writeStringField("content", message.content());
+            case TOOL -> {
+                json.writeStringField("tool_call_id", message.toolCallId());
+                json.writeStringField("content", message.content());
+            }
+            case ASSISTANT -> {
+                if (!message.content().isEmpty() || message.toolCalls().isEmpty()) {
+                    json.writeStringField("content", message.content());
+                }
+                if (!message.toolCalls().isEmpty()) {
+                    json.writeArrayFieldStart("tool_calls");
+                    for (ToolCallRequest call : message.toolCalls()) {
+                        json.writeStartObject();
+                        json.writeStringField("id", call.id());
+                        json.writeStringField("type", "function");
+                        json.writeObjectFieldStart("function");
+                        json.writeStringField("name", call.name());
+                        json.writeStringField("arguments", Json.write(call.arguments()));
+                        json.writeEndObject();
+                        json.writeEndObject();
+                    }
+                    json.writeEndArray();
+                }
             }
         }
-        for (ToolSpec tool : request.tools()) {
-            builder.addFunctionTool(toolDefinitions.computeIfAbsent(tool, OpenAiChatModel::definition));
-        }
-        if (request.temperature() != null) {
-            builder.temperature(request.temperature());
-        }
-        if (request.seed() != null) {
-            builder.seed(request.seed());
-        }
-        if (request.maxTokens() != null) {
-            builder.maxCompletionTokens(request.maxTokens().longValue());
-        }
-        return builder.build();
+        json.writeEndObject();
     }
 
-    private static FunctionDefinition definition(ToolSpec tool) {
-        return FunctionDefinition.builder()
-                .name(tool.name())
-                .description(tool.description())
-                .parameters(FunctionParameters.builder()
-                        .putAllAdditionalProperties(toJsonValues(tool.parameters()))
-                        .build())
-                .build();
-    }
-
-    private static ChatCompletionAssistantMessageParam assistantMessage(ChatMessage message) {
-        var builder = ChatCompletionAssistantMessageParam.builder();
-        if (!message.content().isEmpty() || message.toolCalls().isEmpty()) {
-            builder.content(message.content());
-        }
-        for (ToolCallRequest call : message.toolCalls()) {
-            builder.addToolCall(ChatCompletionMessageFunctionToolCall.builder()
-                    .id(call.id())
-                    .function(ChatCompletionMessageFunctionToolCall.Function.builder()
-                            .name(call.name())
-                            .arguments(Json.write(call.arguments()))
-                            .build())
-                    .build());
-        }
-        return builder.build();
-    }
-
-    private static Map<String, JsonValue> toJsonValues(JsonNode objectNode) {
-        var values = new LinkedHashMap<String, JsonValue>();
-        objectNode
-                .properties()
-                .forEach(field -> values.put(
-                        field.getKey(), JsonValue.from(Json.MAPPER.convertValue(field.getValue(), Object.class))));
-        return values;
-    }
-
-    // `reasoning_content` (DeepSeek, vLLM, Qwen) is outside the SDK's model: only the raw properties hold it.
-    @SuppressWarnings("deprecation")
-    private static ModelResponse toResponse(ChatCompletion completion) {
-        if (completion.choices().isEmpty()) {
-            throw new AssayException(Problem.of("target.malformed_response", "the response has no choices"));
-        }
-        var choice = completion.choices().get(0);
-        ChatCompletionMessage message = choice.message();
-        var calls = new ArrayList<ToolCallRequest>();
-        for (ChatCompletionMessageToolCall call : message.toolCalls().orElse(List.of())) {
-            call.function()
-                    .ifPresent(function -> calls.add(new ToolCallRequest(
-                            function.id(),
-                            function.function().name(),
-                            parseArguments(function.function().arguments()))));
-        }
-        String reasoning = Optional.ofNullable(message._additionalProperties().get("reasoning_content"))
-                .map(value -> value.convert(Object.class))
-                .filter(String.class::isInstance)
-                .map(String.class::cast)
-                .orElse("");
-        Usage usage = completion
-                .usage()
-                .map(u -> new Usage(u.promptTokens(), u.completionTokens()))
-                .orElse(Usage.NONE);
-        String finish =
-                choice._finishReason().isMissing() ? "" : choice.finishReason().asString();
-        return new ModelResponse(message.content().orElse(""), reasoning, calls, usage, finish);
+    private static String definition(ToolSpec tool) {
+        var definition = Json.object().put("type", "function");
+        definition
+                .putObject("function")
+                .put("name", tool.name())
+                .put("description", tool.description())
+                .set("parameters", tool.parameters());
+        return Json.write(definition);
     }
 
     /** Models sometimes send arguments that are not a JSON object; they are kept, wrapped, for the checkers. */
@@ -273,23 +346,22 @@ public final class OpenAiChatModel implements ChatModel {
         }
     }
 
+    private static Duration shorter(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
     private static RetryLoop.Failure classify(RuntimeException e) {
-        if (e instanceof OpenAIServiceException service) {
-            List<String> retryAfter = service.headers().values("retry-after");
-            return RetryLoop.httpFailure(
-                    service.statusCode(),
-                    service.getMessage(),
-                    retryAfter.isEmpty() ? null : RetryLoop.parseRetryAfter(retryAfter.get(0)));
+        return e instanceof CallFailure failure ? failure.failure : null;
+    }
+
+    /** A try that failed on the remote side, with how to report it; no stack trace is filled in. */
+    static final class CallFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient RetryLoop.Failure failure;
+
+        CallFailure(RetryLoop.Failure failure) {
+            super(failure.problem().message(), null, false, false);
+            this.failure = failure;
         }
-        if (e instanceof StreamFailure stream) {
-            return stream.failure;
-        }
-        if (e instanceof OpenAIInvalidDataException) {
-            return RetryLoop.malformed(e.getMessage());
-        }
-        if (e instanceof OpenAIIoException) {
-            return RetryLoop.unreachable(e);
-        }
-        return null;
     }
 }
