@@ -2,6 +2,7 @@ package dev.assay;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -48,6 +49,15 @@ public final class Json {
     }
 
     public static <T> T read(String text, Class<T> type) {
+        try {
+            return MAPPER.readValue(text, type);
+        } catch (JsonProcessingException e) {
+            throw new AssayException(Problem.of("json.invalid", e.getOriginalMessage()), e);
+        }
+    }
+
+    /** Reads JSON text into a generic type ({@code List<String>}); the same failure as {@link #read(String, Class)}. */
+    public static <T> T read(String text, TypeReference<T> type) {
         try {
             return MAPPER.readValue(text, type);
         } catch (JsonProcessingException e) {

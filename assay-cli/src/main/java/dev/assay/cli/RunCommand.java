@@ -563,7 +563,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     Reporters.builtins().writeAll(report, out);
                 }
                 Summary.print(stdout, report, format.toString(), out);
-                boolean kept = report.items().stream().anyMatch(item -> switch (item.status()) {
+                boolean kept = report.briefItems().stream().anyMatch(item -> switch (item.status()) {
                     case FAILED, PARTIAL, ERROR -> true;
                     default -> keepWorkspaces;
                 });

@@ -160,7 +160,7 @@ final class RunsCommand implements Callable<Integer> {
                     writer.println(bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
                 } else {
                     Summary.print(writer, report, "table", out);
-                    report.items()
+                    report.briefItems()
                             .forEach(item -> writer.printf(
                                     "  %-9s %-28s %5.2f  %s%n",
                                     item.status().wireName(),

@@ -41,7 +41,7 @@ final class Summary {
             return;
         }
         Map<String, int[]> byDimension = new TreeMap<>();
-        for (Item item : report.items()) {
+        for (Item item : report.briefItems()) {
             int[] counts = byDimension.computeIfAbsent(item.dimension(), dimension -> new int[6]);
             switch (item.status()) {
                 case PASSED -> counts[0]++;

@@ -51,7 +51,7 @@ public record Evaluation(
                 run.counts(),
                 run.totalScore(),
                 run.dimensionScores(),
-                report.items().stream().map(CaseResult::of).toList(),
+                report.briefItems().stream().map(CaseResult::of).toList(),
                 reportFiles,
                 run.error());
     }

@@ -83,7 +83,7 @@ final class HtmlReporter implements Reporter {
                 .append(" cancelled of ")
                 .append(counts.total())
                 .append(".</p>\n");
-        List<Item> items = report.items();
+        List<Item> items = report.briefItems();
         if (items.size() > LISTED) {
             html.append("<p>")
                     .append(LISTED)

@@ -30,7 +30,7 @@ final class JUnitReporter implements Reporter {
         // Counted first, then written dimension by dimension: the items are read again for each dimension rather than
         // held, so a run of any size is written in the memory of one page.
         Map<String, int[]> byDimension = new LinkedHashMap<>();
-        for (Item item : report.items()) {
+        for (Item item : report.briefItems()) {
             int[] counts = byDimension.computeIfAbsent(item.dimension(), dimension -> new int[4]);
             counts[0]++;
             switch (item.status()) {
@@ -44,7 +44,7 @@ final class JUnitReporter implements Reporter {
         xml.append("<testsuites name=\"")
                 .append(attr("assay " + run.caseSet()))
                 .append("\" tests=\"")
-                .append(report.items().size())
+                .append(report.briefItems().size())
                 .append("\" time=\"")
                 .append(run.elapsedS())
                 .append("\">\n");
@@ -62,7 +62,7 @@ final class JUnitReporter implements Reporter {
                     .append("\" skipped=\"")
                     .append(counts[3])
                     .append("\">\n");
-            for (Item item : report.items()) {
+            for (Item item : report.briefItems()) {
                 if (item.dimension().equals(dimension)) {
                     testCase(xml, run, item);
                     text.flushIfFull();

@@ -49,7 +49,7 @@ final class MarkdownReporter implements Reporter {
         md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
         var spreads = report.spreads();
         Map<String, int[]> byDimension = new TreeMap<>();
-        for (Item item : report.items()) {
+        for (Item item : report.briefItems()) {
             int[] counts = byDimension.computeIfAbsent(item.dimension(), d -> new int[6]);
             counts[
                     switch (item.status()) {
@@ -101,7 +101,7 @@ final class MarkdownReporter implements Reporter {
                     .append("\n\n");
         }
         coverage(md, report.coverage());
-        long notPassed = report.items().stream()
+        long notPassed = report.briefItems().stream()
                 .filter(item -> item.status() != ItemStatus.PASSED)
                 .count();
         if (notPassed > 0) {
@@ -116,7 +116,7 @@ final class MarkdownReporter implements Reporter {
             md.append("| Case | Dimension | Status | Score | Reason | Final answer |\n");
             md.append("|---|---|---|---:|---|---|\n");
             int listed = 0;
-            for (Item item : report.items()) {
+            for (Item item : report.briefItems()) {
                 if (item.status() == ItemStatus.PASSED) {
                     continue;
                 }

@@ -32,6 +32,15 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
         caseTags = Collections.unmodifiableMap(tags);
     }
 
+    /**
+     * {@return the items without their transcripts (each JSON null) where they are read from the store, else the items}
+     * A transcript is most of an item's stored text, and every pass over a large run but the one writing transcripts
+     * reads several times faster without them.
+     */
+    public List<Item> briefItems() {
+        return items instanceof StoredItems stored ? stored.withoutTranscripts() : items;
+    }
+
     /** A report without case tags (coverage by tag then counts nothing). */
     public RunReport(Run run, List<Item> items) {
         this(run, items, Map.of());
@@ -51,7 +60,7 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
             return Map.of();
         }
         var byCase = new LinkedHashMap<String, int[]>();
-        for (Item item : items) {
+        for (Item item : briefItems()) {
             if (item.status().isScored()) {
                 int[] counts = byCase.computeIfAbsent(caseOf(item.caseId()), id -> new int[2]);
                 counts[0]++;
@@ -71,7 +80,7 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
 
     /** {@return each dimension's standard error and 95 % interval, from its scored items} */
     public Map<String, Spread> spreads() {
-        return Spread.byDimension(items.stream()
+        return Spread.byDimension(briefItems().stream()
                 .map(item -> new Scores.Entry(
                         item.dimension(),
                         item.weight(),
@@ -84,12 +93,13 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
     /** {@return the run's tool coverage} */
     public Coverage coverage() {
         if (samples() < 2) {
-            return Coverage.of(run, items, caseTags);
+            return Coverage.of(run, briefItems(), caseTags);
         }
         // Each sample is an item of its own; it carries its case's tags.
         var tags = new LinkedHashMap<String, List<String>>();
-        items.forEach(item -> tags.put(item.caseId(), caseTags.getOrDefault(caseOf(item.caseId()), List.of())));
-        return Coverage.of(run, items, tags);
+        List<Item> brief = briefItems();
+        brief.forEach(item -> tags.put(item.caseId(), caseTags.getOrDefault(caseOf(item.caseId()), List.of())));
+        return Coverage.of(run, brief, tags);
     }
 
     /**

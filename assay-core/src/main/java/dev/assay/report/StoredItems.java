@@ -18,13 +18,24 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
     private final Store store;
     private final String runId;
     private final int size;
+    private final boolean transcripts;
     private int pageStart = -1;
     private List<Item> page = List.of();
 
     StoredItems(Store store, String runId) {
+        this(store, runId, store.countItems(runId), true);
+    }
+
+    private StoredItems(Store store, String runId, int size, boolean transcripts) {
         this.store = store;
         this.runId = runId;
-        this.size = store.countItems(runId);
+        this.size = size;
+        this.transcripts = transcripts;
+    }
+
+    /** {@return the same items read without their transcripts (each JSON null), several times faster to read} */
+    StoredItems withoutTranscripts() {
+        return transcripts ? new StoredItems(store, runId, size, false) : this;
     }
 
     @Override
@@ -35,7 +46,9 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
         if (pageStart < 0 || index < pageStart || index >= pageStart + page.size()) {
             // Reading on in order, the next page follows the last item read; elsewhere it is found by its offset.
             boolean next = pageStart >= 0 && index == pageStart + page.size() && !page.isEmpty();
-            page = next ? store.listItemsAfter(runId, page.getLast(), PAGE) : store.listItems(runId, index, PAGE);
+            page = next
+                    ? store.listItemsAfter(runId, page.getLast(), PAGE, transcripts)
+                    : store.listItems(runId, index, PAGE, transcripts);
             pageStart = index;
             if (page.isEmpty()) {
                 throw new IllegalStateException("item " + index + " of run " + runId + " was deleted while read");

@@ -78,13 +78,22 @@ final class JdbiStore implements Store {
                 transcript = excluded.transcript, started_at = excluded.started_at,
                 finished_at = excluded.finished_at, elapsed_s = excluded.elapsed_s, truncated = excluded.truncated""";
 
-    static final String LIST_ITEMS = """
-            SELECT * FROM evaluation_items WHERE run_id = :run_id
-            ORDER BY seq, case_id LIMIT :limit OFFSET :offset""";
+    private static final String WITHOUT_TRANSCRIPTS = """
+            SELECT run_id, case_id, seq, dimension, status, score, max_score, weight, prompt, final_answer, tool_calls,
+            checker_detail, error, NULL AS transcript, started_at, finished_at, elapsed_s, truncated
+            FROM evaluation_items WHERE run_id = :run_id""";
 
-    private static final String LIST_ITEMS_AFTER = """
-            SELECT * FROM evaluation_items WHERE run_id = :run_id AND (seq, case_id) > (:seq, :case_id)
-            ORDER BY seq, case_id LIMIT :limit""";
+    /**
+     * {@return the query of a page of a run's items in selection order}
+     *
+     * @param transcripts whether to read the transcripts
+     * @param after whether the page follows a given item ({@code :seq}, {@code :case_id}) rather than an offset alone
+     */
+    static String itemsQuery(boolean transcripts, boolean after) {
+        return (transcripts ? "SELECT * FROM evaluation_items WHERE run_id = :run_id" : WITHOUT_TRANSCRIPTS)
+                + (after ? " AND (seq, case_id) > (:seq, :case_id)" : "")
+                + " ORDER BY seq, case_id LIMIT :limit OFFSET :offset";
+    }
 
     private static final String INSERT_CASE_SET = """
             INSERT INTO evaluation_case_sets (version, name, case_count, content, created_at)
@@ -199,33 +208,32 @@ final class JdbiStore implements Store {
     }
 
     @Override
-    public List<Item> listItems(String runId, int offset, int limit) {
+    public List<Item> listItems(String runId, int offset, int limit, boolean transcripts) {
         if (offset < 0 || limit < 1) {
             throw new IllegalArgumentException("offset must be >= 0 and limit >= 1");
         }
-        return inTransaction(handle -> handle.createQuery(LIST_ITEMS)
-                .bind("run_id", runId)
-                .bind("limit", limit)
-                .bind("offset", offset)
-                .map((resultSet, context) -> toItem(resultSet))
-                .list());
+        return items(runId, null, offset, limit, transcripts);
     }
 
     @Override
-    public List<Item> listItemsAfter(String runId, Item after, int limit) {
-        if (after == null) {
-            return listItems(runId, 0, limit);
-        }
+    public List<Item> listItemsAfter(String runId, Item after, int limit, boolean transcripts) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be >= 1");
         }
-        return inTransaction(handle -> handle.createQuery(LIST_ITEMS_AFTER)
-                .bind("run_id", runId)
-                .bind("seq", after.seq())
-                .bind("case_id", after.caseId())
-                .bind("limit", limit)
-                .map((resultSet, context) -> toItem(resultSet))
-                .list());
+        return items(runId, after, 0, limit, transcripts);
+    }
+
+    private List<Item> items(String runId, Item after, int offset, int limit, boolean transcripts) {
+        return inTransaction(handle -> {
+            var query = handle.createQuery(itemsQuery(transcripts, after != null))
+                    .bind("run_id", runId)
+                    .bind("limit", limit)
+                    .bind("offset", offset);
+            if (after != null) {
+                query.bind("seq", after.seq()).bind("case_id", after.caseId());
+            }
+            return query.map((resultSet, context) -> toItem(resultSet)).list();
+        });
     }
 
     @Override
@@ -604,7 +612,7 @@ final class JdbiStore implements Store {
     }
 
     private static <T> T readJson(String text, TypeReference<T> type) {
-        return text == null ? null : Json.MAPPER.convertValue(Json.parse(text), type);
+        return text == null ? null : Json.read(text, type);
     }
 
     private static Double nullableDouble(ResultSet row, String column) throws SQLException {

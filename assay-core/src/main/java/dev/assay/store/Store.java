@@ -37,7 +37,17 @@ public interface Store extends AutoCloseable {
     int countRuns(RunQuery query);
 
     /** {@return a page of a run's items in selection order} */
-    List<Item> listItems(String runId, int offset, int limit);
+    default List<Item> listItems(String runId, int offset, int limit) {
+        return listItems(runId, offset, limit, true);
+    }
+
+    /**
+     * {@return a page of a run's items in selection order, with or without their transcripts} A transcript is most of
+     * an item's stored text: what does not show it reads items faster without.
+     *
+     * @param transcripts whether to read the transcripts; without, each item's transcript is JSON null
+     */
+    List<Item> listItems(String runId, int offset, int limit, boolean transcripts);
 
     /**
      * {@return the page of a run's items that follows {@code after} in selection order}: reading a whole run page by
@@ -45,7 +55,18 @@ public interface Store extends AutoCloseable {
      *
      * @param after the last item of the page before; null for the first page
      */
-    List<Item> listItemsAfter(String runId, Item after, int limit);
+    default List<Item> listItemsAfter(String runId, Item after, int limit) {
+        return listItemsAfter(runId, after, limit, true);
+    }
+
+    /**
+     * {@return the page of a run's items that follows {@code after} in selection order, with or without their
+     * transcripts ({@link #listItems(String, int, int, boolean)})}
+     *
+     * @param after the last item of the page before; null for the first page
+     * @param transcripts whether to read the transcripts; without, each item's transcript is JSON null
+     */
+    List<Item> listItemsAfter(String runId, Item after, int limit, boolean transcripts);
 
     /** {@return how many items a run has} */
     int countItems(String runId);

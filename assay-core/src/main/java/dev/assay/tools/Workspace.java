@@ -12,18 +12,45 @@ import java.nio.file.Path;
 /**
  * The directory one case works in. Every path a tool or checker receives is resolved here, and nothing may leave it:
  * absolute paths, {@code ..} segments that climb out, and symbolic links pointing outside are all refused with
- * {@code workspace.escape}. Thread-safe (immutable).
- *
- * @param root the case's directory, absolute and normalised
+ * {@code workspace.escape}. The directory is made when first used: most cases (a question and its answer) never touch
+ * it, and making and removing a directory per case was a tenth of a large run's CPU. Thread-safe.
  */
-public record Workspace(Path root) {
-    public Workspace {
-        try {
-            Files.createDirectories(root);
-            root = root.toRealPath();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create workspace " + root, e);
+public final class Workspace {
+    private final Path requested;
+    private volatile Path root;
+
+    /** @param root the case's directory; it and its parents are created when the workspace is first used */
+    public Workspace(Path root) {
+        this.requested = root.toAbsolutePath().normalize();
+    }
+
+    /**
+     * {@return the case's directory, absolute and real, created with its parents if this is its first use}
+     *
+     * @throws UncheckedIOException when it cannot be created
+     */
+    public Path root() {
+        Path made = root;
+        if (made == null) {
+            synchronized (this) {
+                made = root;
+                if (made == null) {
+                    try {
+                        Files.createDirectories(requested);
+                        made = requested.toRealPath();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException("cannot create workspace " + requested, e);
+                    }
+                    root = made;
+                }
+            }
         }
+        return made;
+    }
+
+    @Override
+    public String toString() {
+        return "Workspace[" + requested + "]";
     }
 
     /**
@@ -44,6 +71,7 @@ public record Workspace(Path root) {
         if (cleaned.indexOf('\0') >= 0) {
             throw escape(relative, "the path contains a NUL character");
         }
+        Path root = root();
         Path candidate = root.resolve(cleaned.isEmpty() ? "." : cleaned).normalize();
         if (!candidate.startsWith(root)) {
             throw escape(relative, "the path leaves the workspace");
@@ -84,7 +112,7 @@ public record Workspace(Path root) {
 
     /** {@return the path relative to the workspace root, with forward slashes} */
     public String relativize(Path path) {
-        return root.relativize(path).toString().replace('\\', '/');
+        return root().relativize(path).toString().replace('\\', '/');
     }
 
     /**
@@ -92,6 +120,7 @@ public record Workspace(Path root) {
      * (I/O errors, tool failures) must not tell it where the workspace lives on the host}
      */
     public String hideRoot(String text) {
+        Path root = root();
         String host = root.toString();
         return text.replace(host + root.getFileSystem().getSeparator(), "").replace(host, ".");
     }
@@ -114,7 +143,7 @@ public record Workspace(Path root) {
             return rest == null ? real : real.resolve(rest).normalize();
         } catch (IOException e) {
             // A dangling symlink: its target cannot be checked, so it is refused.
-            throw escape(root.relativize(candidate).toString(), "the path goes through a dangling link");
+            throw escape(root().relativize(candidate).toString(), "the path goes through a dangling link");
         }
     }
 

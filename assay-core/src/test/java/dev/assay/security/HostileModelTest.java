@@ -94,6 +94,8 @@ class HostileModelTest {
      */
     private void plantLinks() {
         try {
+            // The engine makes a case's directory when a tool first uses it, which is after this answer.
+            Files.createDirectories(workspace);
             Files.createSymbolicLink(workspace.resolve("link-suite"), suiteFile.getParent());
             Files.createSymbolicLink(workspace.resolve("link-home"), home);
             Files.createSymbolicLink(workspace.resolve("link-db"), database);

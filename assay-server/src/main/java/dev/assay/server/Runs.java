@@ -369,7 +369,7 @@ final class Runs {
         }
         RunReport report = RunReport.load(store, runId);
         Map<String, Case> cases = RunReport.storedCases(store, report.run());
-        List<Item> all = report.items();
+        List<Item> all = report.briefItems();
         List<Positioned> passing = IntStream.range(0, all.size())
                 .filter(index -> filter.matches(
                         all.get(index), cases.get(report.caseOf(all.get(index).caseId()))))
