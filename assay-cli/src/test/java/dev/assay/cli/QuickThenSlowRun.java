@@ -4,6 +4,8 @@ import dev.assay.testing.ScriptedOpenAiServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -33,12 +35,8 @@ final class QuickThenSlowRun {
                     .append("\", \"checker\": \"contains\", \"expected\": \"ok\"}\n");
         }
         Path suite = Files.writeString(home.resolve("suite.jsonl"), lines);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        var builder = new ProcessBuilder(
-                java,
-                "-cp",
-                System.getProperty("java.class.path"),
-                AssayCli.class.getName(),
+        return cli(
+                home,
                 "run",
                 suite.toString(),
                 "--model",
@@ -50,6 +48,17 @@ final class QuickThenSlowRun {
                 "--concurrency",
                 "1",
                 "--verbose");
+    }
+
+    /** {@return the CLI in a process of its own with {@code home} as its Assay home, stdout and stderr merged} */
+    static Process cli(Path home, String... args) throws IOException {
+        var command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                AssayCli.class.getName()));
+        command.addAll(List.of(args));
+        var builder = new ProcessBuilder(command);
         builder.environment().put("ASSAY_HOME", home.toString());
         builder.redirectErrorStream(true);
         return builder.start();

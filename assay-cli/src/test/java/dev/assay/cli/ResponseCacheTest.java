@@ -77,7 +77,8 @@ class ResponseCacheTest {
                 """);
     }
 
-    private static JsonNode run(CliRunner cli, ScriptedOpenAiServer server, Path suite, String... extra) {
+    /** {@return the JSON summary of a run of the suite against the scripted model, with {@code extra} options} */
+    static JsonNode run(CliRunner cli, ScriptedOpenAiServer server, Path suite, String... extra) {
         var args = new ArrayList<>(List.of(
                 "run",
                 suite.toString(),

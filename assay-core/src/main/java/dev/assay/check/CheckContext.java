@@ -1,22 +1,49 @@
 package dev.assay.check;
 
 import dev.assay.cases.Case;
+import dev.assay.model.ResponseCache;
 import dev.assay.tools.Workspace;
 import dev.assay.transcript.AnswerText;
 import dev.assay.transcript.Transcript;
 import java.util.List;
 
 /**
- * What a checker may look at.
+ * What a checker may look at, and where a checker that asks a model (the judge) keeps its answers. Immutable.
  *
  * @param evalCase the case, with placeholders already filled
  * @param transcript everything the target did
  * @param finalAnswer the cleaned final answer ({@link Transcript#finalAnswer()})
  * @param workspace the case's workspace, for file checkers; the agent's shared directory for agent targets
+ * @param responses the run's answers, where a checker's model calls are kept and found again as the system under test's
+ *     are; {@link ResponseCache#NONE} outside a run
+ * @param scope what tells this item's answers apart from another's: the case and sample ({@code case#2}); empty outside
+ *     a run
  */
-public record CheckContext(Case evalCase, Transcript transcript, String finalAnswer, Workspace workspace) {
+public record CheckContext(
+        Case evalCase,
+        Transcript transcript,
+        String finalAnswer,
+        Workspace workspace,
+        ResponseCache responses,
+        String scope) {
+    public CheckContext {
+        responses = responses == null ? ResponseCache.NONE : responses;
+        scope = scope == null ? "" : scope;
+    }
+
+    /** A context outside a run: no answers kept. */
+    public CheckContext(Case evalCase, Transcript transcript, String finalAnswer, Workspace workspace) {
+        this(evalCase, transcript, finalAnswer, workspace, ResponseCache.NONE, "");
+    }
+
     public static CheckContext of(Case evalCase, Transcript transcript, Workspace workspace) {
         return new CheckContext(evalCase, transcript, transcript.finalAnswer(), workspace);
+    }
+
+    /** {@return the context of a run's item: its answers kept in {@code responses} under {@code scope}} */
+    public static CheckContext of(
+            Case evalCase, Transcript transcript, Workspace workspace, ResponseCache responses, String scope) {
+        return new CheckContext(evalCase, transcript, transcript.finalAnswer(), workspace, responses, scope);
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.assay.dialog;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.assay.model.ResponseCache;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -25,6 +26,20 @@ public interface AgentService {
      * @throws Exception when the call fails; the turn becomes an error
      */
     Reply send(String sessionId, String userId, String message, Duration timeout) throws Exception;
+
+    /**
+     * Sends one user message in a session of a run, whose replies are kept in the run's answers and found there again;
+     * by default {@link #send(String, String, String, Duration)}, which keeps nothing.
+     *
+     * @param answers the run's answers
+     * @param scope what besides the message tells replies apart: the session and the turn
+     * @throws Exception when the call fails; the turn becomes an error, and nothing is kept
+     */
+    default Reply send(
+            String sessionId, String userId, String message, Duration timeout, ResponseCache answers, String scope)
+            throws Exception {
+        return send(sessionId, userId, message, timeout);
+    }
 
     /**
      * An agent's reply to one message.

@@ -1,6 +1,8 @@
 package dev.assay.dialog;
 
+import dev.assay.model.ResponseCache;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Replays dialogs against an {@link AgentService}, one session per dialog; the agent keeps its own memory, and what it
@@ -22,6 +24,18 @@ public record AgentServiceSubject(AgentService service, FieldMapping mapping) im
 
     @Override
     public Session open(String sessionId, String userId) {
-        return (userText, timeout) -> mapping.apply(service.send(sessionId, userId, userText, timeout));
+        return open(sessionId, userId, ResponseCache.NONE);
+    }
+
+    /** A turn's answer is told apart by the session and how many turns were answered before it. */
+    @Override
+    public Session open(String sessionId, String userId, ResponseCache answers) {
+        var answered = new AtomicInteger();
+        return (userText, timeout) -> {
+            AgentService.Reply reply =
+                    service.send(sessionId, userId, userText, timeout, answers, sessionId + "#" + answered.get());
+            answered.incrementAndGet();
+            return mapping.apply(reply);
+        };
     }
 }

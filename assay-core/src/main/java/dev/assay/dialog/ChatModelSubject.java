@@ -8,6 +8,7 @@ import dev.assay.model.ChatMessage;
 import dev.assay.model.ChatModel;
 import dev.assay.model.ModelRequest;
 import dev.assay.model.ModelResponse;
+import dev.assay.model.ResponseCache;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -38,6 +39,12 @@ public record ChatModelSubject(ChatModel model, String systemPrompt, Double temp
 
     @Override
     public Session open(String sessionId, String userId) {
+        return open(sessionId, userId, ResponseCache.NONE);
+    }
+
+    /** Each turn's request carries the conversation so far, so the session tells the dialog's answers apart. */
+    @Override
+    public Session open(String sessionId, String userId, ResponseCache answers) {
         var history = new ArrayList<ChatMessage>();
         return (userText, timeout) -> {
             var messages = new ArrayList<ChatMessage>();
@@ -50,8 +57,8 @@ public record ChatModelSubject(ChatModel model, String systemPrompt, Double temp
                 recall = recall(userText, history);
             }
             messages.add(ChatMessage.user(userText));
-            ModelResponse response =
-                    model.complete(new ModelRequest(messages, List.of(), temperature, seed, null, timeout));
+            ModelResponse response = answers.complete(
+                    model, sessionId, new ModelRequest(messages, List.of(), temperature, seed, null, timeout));
             synchronized (history) {
                 // The replayer interrupts a call it gave up on (timeout); its late answer must not enter the memory.
                 if (Thread.currentThread().isInterrupted()) {

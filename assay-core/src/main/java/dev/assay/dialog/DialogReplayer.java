@@ -1,6 +1,7 @@
 package dev.assay.dialog;
 
 import dev.assay.AssayException;
+import dev.assay.model.ResponseCache;
 import dev.assay.run.ItemContext;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,14 +34,15 @@ public final class DialogReplayer {
      * cancelled) stops the dialog after the turn in flight, and the thread stays interrupted so the caller can tell.
      *
      * @param steps told of each turn as it ends
+     * @param answers the run's answers, where the target's calls are kept and found again
      */
-    public DialogTrace replay(Dialog dialog, ItemContext.StepListener steps) {
+    public DialogTrace replay(Dialog dialog, ItemContext.StepListener steps, ResponseCache answers) {
         if (!dialog.valid()) {
             return DialogTrace.of(config.runId(), dialog, DialogStatus.SKIPPED, List.of(), null);
         }
         DialogSubject.Session session;
         try {
-            session = target.open("eval_session_" + dialog.dialogId(), "eval_user_" + dialog.dialogId());
+            session = target.open("eval_session_" + dialog.dialogId(), "eval_user_" + dialog.dialogId(), answers);
         } catch (Exception e) {
             return DialogTrace.of(
                     config.runId(), dialog, DialogStatus.FAILED, List.of(), "create_agent_failed: " + describe(e));

@@ -1,5 +1,6 @@
 package dev.assay.dialog;
 
+import dev.assay.model.ResponseCache;
 import java.time.Duration;
 
 /**
@@ -18,6 +19,17 @@ public interface DialogSubject {
      * @param userId {@code eval_user_<dialog_id>}
      */
     Session open(String sessionId, String userId) throws Exception;
+
+    /**
+     * Opens the session of one dialog of a run, whose calls are kept in the run's answers and found there again (a
+     * resumed run replays the turns its first process was answered). By default the session of {@link #open(String,
+     * String)}: a subject that calls nothing keeps nothing.
+     *
+     * @param answers the run's answers ({@link ResponseCache#NONE} to keep none)
+     */
+    default Session open(String sessionId, String userId, ResponseCache answers) throws Exception {
+        return open(sessionId, userId);
+    }
 
     /** One dialog's conversation with the target. */
     interface Session {

@@ -149,7 +149,7 @@ public final class DialogWorkload implements Workload {
     public Item run(int seq, ItemContext context) {
         Dialog dialog = dataset.dialogs().get(seq);
         Instant started = Instant.now();
-        DialogTrace trace = replayer.replay(dialog, context.steps());
+        DialogTrace trace = replayer.replay(dialog, context.steps(), context.responses());
         replayedHere.incrementAndGet();
         // A cancel interrupts the turn in flight and the dialog stops there: it is not a replayed dialog, it runs again
         // when the run is resumed. The interrupt is cleared so that the item can be stored.

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.EndpointUrl;
+import dev.assay.Json;
+import dev.assay.model.ResponseCache;
 import dev.assay.subject.sse.RequestBody;
 import dev.assay.subject.sse.SseAgentClient;
 import dev.assay.subject.sse.SseAgentSettings;
@@ -16,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -84,7 +87,25 @@ public final class SseAgentService implements AgentService {
     /** @throws AssayException the problem the agent or the connection reported ({@code target.*}) */
     @Override
     public Reply send(String sessionId, String userId, String message, Duration timeout) throws InterruptedException {
+        return send(sessionId, userId, message, timeout, ResponseCache.NONE, "");
+    }
+
+    /**
+     * Keeps a reply under {@link SseAgentClient#answerKey}: the URL, the body without the run and the scope.
+     *
+     * @throws AssayException the problem the agent or the connection reported ({@code target.*})
+     */
+    @Override
+    public Reply send(
+            String sessionId, String userId, String message, Duration timeout, ResponseCache answers, String scope)
+            throws InterruptedException {
         SseAgentSettings settings = client.settings();
+        var call = new RequestBody.Call(message, sessionId, userId, runId, "", "", "");
+        String key = client.answerKey(call, scope);
+        Optional<JsonNode> kept = answers.find(key);
+        if (kept.isPresent()) {
+            return Json.MAPPER.convertValue(kept.get(), Reply.class);
+        }
         var transcript = new TranscriptBuilder();
         ObjectNode report = JsonNodeFactory.instance.objectNode();
         Map<String, String> names = settings.events().events();
@@ -92,12 +113,7 @@ public final class SseAgentService implements AgentService {
         Set<String> unstored =
                 Set.copyOf(List.of(names.get("tool_call"), names.get("tool_result"), names.get("llm_output_delta")));
         client.exchange(
-                RequestBody.of(settings, new RequestBody.Call(message, sessionId, userId, runId, "", "", "")),
-                timeout.plus(STREAM_GRACE),
-                transcript,
-                null,
-                log,
-                (event, payload) -> {
+                RequestBody.of(settings, call), timeout.plus(STREAM_GRACE), transcript, null, log, (event, payload) -> {
                     if (!unstored.contains(event)) {
                         merge(report, event, payload);
                     }
@@ -109,7 +125,9 @@ public final class SseAgentService implements AgentService {
         if (!report.has("tools")) {
             report.set("tools", tools(events));
         }
-        return new Reply(events.rawFinalText(), report);
+        var reply = new Reply(events.rawFinalText(), report);
+        answers.keep(key, Json.tree(reply));
+        return reply;
     }
 
     private static void merge(ObjectNode report, String event, JsonNode payload) {

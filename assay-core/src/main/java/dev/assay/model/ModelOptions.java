@@ -65,13 +65,7 @@ public record ModelOptions(
         node.put("api_key_env_named", apiKeyEnvNamed);
         node.put("stream", stream);
         node.put("request_timeout_s", requestTimeout.toMillis() / 1000.0);
-        node.set(
-                "retry",
-                Json.object()
-                        .put("max_attempts", retry.maxAttempts())
-                        .put("initial_delay_s", retry.initialDelay().toMillis() / 1000.0)
-                        .put("max_delay_s", retry.maxDelay().toMillis() / 1000.0)
-                        .put("max_total_wait_s", retry.maxTotalWait().toMillis() / 1000.0));
+        node.set("retry", retry.describe());
         return node;
     }
 }

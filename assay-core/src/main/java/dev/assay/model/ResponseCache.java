@@ -1,5 +1,6 @@
 package dev.assay.model;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import java.nio.charset.StandardCharsets;
@@ -9,27 +10,39 @@ import java.util.HexFormat;
 import java.util.Optional;
 
 /**
- * Model answers kept by what determines them, so a question already paid for is not asked again: within a run always (a
- * resumed run replays the calls its first process made), across runs when the user asks for it. Only answers are kept,
- * never failures. Implementations are thread-safe.
+ * Answers of the calls a run makes (the model of the agent loop, a judge model, an agent service, a dialog's turns),
+ * kept as JSON by a hash of what determines them, so a question already paid for is not asked again: within a run
+ * always (a resumed run replays the calls its first process made), across runs when the user asks for it. Only answers
+ * are kept, never failures. Implementations are thread-safe.
  */
 public interface ResponseCache {
-    /** Keeps nothing: every call goes to the model. */
+    /** Keeps nothing: every call goes out. */
     ResponseCache NONE = new ResponseCache() {
         @Override
-        public Optional<ModelResponse> find(String key) {
+        public Optional<JsonNode> find(String key) {
             return Optional.empty();
         }
 
         @Override
-        public void keep(String key, ModelResponse response) {}
+        public void keep(String key, JsonNode answer) {}
+
+        @Override
+        public ResponseCache withinRun() {
+            return this;
+        }
     };
 
     /** {@return the answer kept under the key, if any} */
-    Optional<ModelResponse> find(String key);
+    Optional<JsonNode> find(String key);
 
     /** Keeps an answer under the key. */
-    void keep(String key, ModelResponse response);
+    void keep(String key, JsonNode answer);
+
+    /**
+     * {@return this cache without the answers of other runs} (what a caller that must not reuse them across runs asks,
+     * {@code defaults.judge_cache: false}); a cache that is not a run's keeps nothing
+     */
+    ResponseCache withinRun();
 
     /**
      * {@return the model's answer to the request: the kept one, else a fresh one, which is then kept} A failure of the
@@ -40,12 +53,12 @@ public interface ResponseCache {
      */
     default ModelResponse complete(ChatModel model, String scope, ModelRequest request) throws InterruptedException {
         String key = key(model, scope, request);
-        Optional<ModelResponse> kept = find(key);
+        Optional<JsonNode> kept = find(key);
         if (kept.isPresent()) {
-            return kept.get();
+            return Json.MAPPER.convertValue(kept.get(), ModelResponse.class);
         }
         ModelResponse response = model.complete(request);
-        keep(key, response);
+        keep(key, Json.tree(response));
         return response;
     }
 
@@ -63,10 +76,19 @@ public interface ResponseCache {
         what.putPOJO("temperature", request.temperature());
         what.putPOJO("seed", request.seed());
         what.putPOJO("max_tokens", request.maxTokens());
+        return hash(what);
+    }
+
+    /** {@return the hex SHA-256 of the material's JSON: a key for answers that are not a chat model's} */
+    static String hash(JsonNode material) {
+        return sha256(Json.write(material));
+    }
+
+    /** {@return the hex SHA-256 of the text's UTF-8 bytes} */
+    static String sha256(String text) {
         try {
-            byte[] digest =
-                    MessageDigest.getInstance("SHA-256").digest(Json.write(what).getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest);
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
         }

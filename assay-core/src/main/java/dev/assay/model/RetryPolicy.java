@@ -1,5 +1,8 @@
 package dev.assay.model;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
 import java.time.Duration;
 
 /**
@@ -25,6 +28,28 @@ public record RetryPolicy(int maxAttempts, Duration initialDelay, Duration maxDe
 
     public static RetryPolicy none() {
         return new RetryPolicy(1, Duration.ZERO, Duration.ZERO, Duration.ZERO);
+    }
+
+    /** {@return the policy as a run's configuration snapshot holds it, in seconds} */
+    public ObjectNode describe() {
+        return Json.object()
+                .put("max_attempts", maxAttempts)
+                .put("initial_delay_s", initialDelay.toMillis() / 1000.0)
+                .put("max_delay_s", maxDelay.toMillis() / 1000.0)
+                .put("max_total_wait_s", maxTotalWait.toMillis() / 1000.0);
+    }
+
+    /** {@return the policy {@link #describe()} wrote; a wait it does not hold is null} */
+    public static RetryPolicy read(JsonNode node) {
+        return new RetryPolicy(
+                node.path("max_attempts").asInt(1),
+                seconds(node.path("initial_delay_s")),
+                seconds(node.path("max_delay_s")),
+                seconds(node.path("max_total_wait_s")));
+    }
+
+    private static Duration seconds(JsonNode value) {
+        return value.isNumber() ? Duration.ofMillis(Math.round(value.asDouble() * 1000)) : null;
     }
 
     /**

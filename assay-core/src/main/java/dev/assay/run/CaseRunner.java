@@ -235,7 +235,7 @@ final class CaseRunner {
     private Item judge(
             String runId, int seq, Case evalCase, Transcript transcript, Workspace workspace, Instant started)
             throws InterruptedException {
-        var context = CheckContext.of(evalCase, transcript, workspace);
+        var context = CheckContext.of(evalCase, transcript, workspace, responses, evalCase.id());
         ArrayNode details = Json.MAPPER.createArrayNode();
         double weighted = 0;
         double totalWeight = 0;

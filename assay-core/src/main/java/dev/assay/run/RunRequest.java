@@ -90,6 +90,8 @@ public record RunRequest(
     /** The version of the configuration snapshot's layout; a run stored by a later Assay is not resumed here. */
     public static final int SPEC_VERSION = 1;
 
+    private static final String SSE_AGENT = "sse_agent";
+
     public RunRequest {
         suites = List.copyOf(suites);
         if (suites.isEmpty()) {
@@ -305,49 +307,53 @@ public record RunRequest(
      * {@return the request a stored run was made from, read back from its configuration snapshot}: what resuming the
      * run needs, without the user repeating a flag. The API key is read again from the variable the snapshot names.
      *
-     * @throws AssayException {@code run.not_resumable} for a run whose snapshot cannot be read back (an agent service's
-     *     or a recording's run, or one stored by a later Assay)
+     * @throws AssayException {@code run.not_resumable} for a run whose snapshot cannot be read back: a recording's run
+     *     (it calls nothing, so running it again re-scores it whole), an agent service whose URL held credentials or a
+     *     query (never stored), or one stored by a later Assay
      */
     public static RunRequest fromSnapshot(Run run) {
         JsonNode config = run.config() == null ? Json.object() : run.config();
-        if (config.path("spec_version").asInt(0) != SPEC_VERSION
-                || !config.path("model").isObject()
-                || !"agent".equals(config.path("target").path("type").asText())) {
-            throw new AssayException(Problem.of(
-                            "run.not_resumable",
-                            "run " + run.runId() + " cannot be resumed: "
-                                    + "only runs of a model stored by this version of Assay can be (its configuration "
-                                    + "snapshot is version "
-                                    + config.path("spec_version").asInt(0) + ", target "
-                                    + config.path("target").path("type").asText("unknown") + ")")
-                    .withDetail("run_id", run.runId()));
+        JsonNode target = config.path("target");
+        String type = target.path("type").asText("unknown");
+        String why = config.path("spec_version").asInt(0) != SPEC_VERSION
+                ? "its configuration snapshot is version "
+                        + config.path("spec_version").asInt(0) + ", this Assay reads version " + SPEC_VERSION
+                : type.equals("replay")
+                        ? "a recording's run calls nothing: run the recording again to re-score it"
+                        : type.equals(SSE_AGENT)
+                                ? SseAgentSettings.notStoredWhole(target).orElse(null)
+                                : !type.equals("agent") || !config.path("model").isObject()
+                                        ? "its system under test (" + type + ") cannot be read back"
+                                        : null;
+        if (why != null) {
+            throw new AssayException(
+                    Problem.of("run.not_resumable", "run " + run.runId() + " cannot be resumed: " + why)
+                            .withDetail("run_id", run.runId()));
         }
         return fromSnapshot(config, run.userId());
     }
 
     /**
-     * {@return the description a model run's snapshot holds} Its inverse is {@link #prepare}'s snapshot: a description
-     * prepared, snapshotted and read back is equal to itself.
+     * {@return the description the snapshot of a model's or an agent service's run holds} Its inverse is
+     * {@link #prepare}'s snapshot: a description prepared, snapshotted and read back is equal to itself.
      *
      * @param config the snapshot
      * @param userId the user where the snapshot, from an older Assay, does not name one
      */
     public static RunRequest fromSnapshot(JsonNode config, String userId) {
         JsonNode model = config.path("model");
-        JsonNode retry = model.path("retry");
-        var modelOptions = new ModelOptions(
-                model.path("model").asText(),
-                model.path("base_url").asText(null),
-                model.path("api_key_env").asText(null),
-                model.path("stream").asBoolean(),
-                seconds(model.path("request_timeout_s")),
-                new RetryPolicy(
-                        retry.path("max_attempts").asInt(1),
-                        seconds(retry.path("initial_delay_s")),
-                        seconds(retry.path("max_delay_s")),
-                        seconds(retry.path("max_total_wait_s"))),
-                model.path("api_key_env_named").asBoolean(false));
         JsonNode target = config.path("target");
+        boolean agentService = SSE_AGENT.equals(target.path("type").asText());
+        var modelOptions = agentService
+                ? null
+                : new ModelOptions(
+                        model.path("model").asText(),
+                        model.path("base_url").asText(null),
+                        model.path("api_key_env").asText(null),
+                        model.path("stream").asBoolean(),
+                        seconds(model.path("request_timeout_s")),
+                        RetryPolicy.read(model.path("retry")),
+                        model.path("api_key_env_named").asBoolean(false));
         var agent = new AgentSettings(
                 ToolMode.parse(target.path("tool_mode").asText("native")),
                 target.path("max_steps").asInt(AgentSettings.defaults().maxSteps()),
@@ -391,7 +397,7 @@ public record RunRequest(
                 selection,
                 modelOptions,
                 agent,
-                null,
+                agentService ? SseAgentSettings.fromSnapshot(target) : null,
                 null,
                 tools,
                 config.path("concurrency").asInt(4),

@@ -1,8 +1,8 @@
 package dev.assay.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
-import dev.assay.model.ModelResponse;
 import dev.assay.model.ResponseCache;
 import dev.assay.store.KeptResponse;
 import dev.assay.store.Store;
@@ -12,11 +12,11 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * A run's model answers, kept in its database: found again within the run (so a resumed run replays the calls its first
- * process made), and across runs only when the user asked ({@code --cache}), for as long as they allow. An answer is
- * kept like an item, committed with the items that finish with it ({@link GroupCommit}): retried while the database is
- * away, with the same back-pressure and the same log lines. Finding one is a saving, not a source of truth: when the
- * database cannot answer, the model is asked.
+ * A run's answers (models, judges, agent services), kept in its database: found again within the run (so a resumed run
+ * replays the calls its first process made), and across runs only when the user asked ({@code --cache}), for as long as
+ * they allow. An answer is kept like an item, committed with the items that finish with it ({@link GroupCommit}):
+ * retried while the database is away, with the same back-pressure and the same log lines. Finding one is a saving, not
+ * a source of truth: when the database cannot answer, the model is asked.
  */
 final class StoredResponses implements ResponseCache {
     private final Store store;
@@ -48,14 +48,13 @@ final class StoredResponses implements ResponseCache {
     }
 
     @Override
-    public Optional<ModelResponse> find(String key) {
+    public Optional<JsonNode> find(String key) {
         if (!resumed && acrossRuns == null) {
             return Optional.empty();
         }
         Instant since = acrossRuns == null ? null : Instant.now().minus(acrossRuns);
         try {
-            return store.findResponse(key, runId, since)
-                    .map(json -> Json.MAPPER.convertValue(Json.parse(json), ModelResponse.class));
+            return store.findResponse(key, runId, since).map(Json::parse);
         } catch (RuntimeException unreadable) {
             log.accept("the response cache could not be read, so the model is asked: " + unreadable.getMessage());
             return Optional.empty();
@@ -63,9 +62,14 @@ final class StoredResponses implements ResponseCache {
     }
 
     @Override
-    public void keep(String key, ModelResponse response) {
+    public ResponseCache withinRun() {
+        return acrossRuns == null ? this : new StoredResponses(store, commits, runId, null, resumed, log);
+    }
+
+    @Override
+    public void keep(String key, JsonNode answer) {
         try {
-            commits.response(new KeptResponse(runId, key, Json.write(response)));
+            commits.response(new KeptResponse(runId, key, Json.write(answer)));
         } catch (AssayException unwritable) {
             log.accept("the answer could not be kept in the response cache: "
                     + unwritable.problem().message());

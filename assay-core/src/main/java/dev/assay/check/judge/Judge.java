@@ -6,6 +6,8 @@ import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.model.ChatMessage;
 import dev.assay.model.ModelRequest;
+import dev.assay.model.ModelResponse;
+import dev.assay.model.ResponseCache;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -26,15 +28,30 @@ public final class Judge {
     private static final int MAX_TOKENS = 1024;
 
     private final JudgeModel model;
-    private final JudgeCache cache;
+    private final ResponseCache cache;
+    private final String scope;
 
     /**
+     * A judge outside a run: answers apart by request alone.
+     *
      * @param model the judge model
      * @param cache where answers are kept by request hash ({@link JudgeCache#disabled()} for none)
      */
-    public Judge(JudgeModel model, JudgeCache cache) {
+    public Judge(JudgeModel model, ResponseCache cache) {
+        this(model, cache, "");
+    }
+
+    /**
+     * @param model the judge model
+     * @param cache where answers are kept by request hash: a run's answers ({@link ResponseCache}), a
+     *     {@link JudgeCache}, or {@link ResponseCache#NONE}
+     * @param scope what besides the request tells answers apart, in the request hash when not empty: the case and
+     *     sample in a run ({@code case#2}), as for the run's model calls
+     */
+    public Judge(JudgeModel model, ResponseCache cache, String scope) {
         this.model = Objects.requireNonNull(model, "model");
         this.cache = Objects.requireNonNull(cache, "cache");
+        this.scope = Objects.requireNonNull(scope, "scope");
     }
 
     /** {@return the judge model} */
@@ -140,22 +157,24 @@ public final class Judge {
         var request = new ModelRequest(
                 messages, List.of(), TEMPERATURE, JudgeCheckerFactory.SEED, MAX_TOKENS, model.timeout());
         String key = requestHash(request);
-        Optional<String> cached = cache.get(key);
+        Optional<String> cached = cache.find(key).map(kept -> kept.path("text").asText(""));
         String text;
+        ModelResponse response = null;
         if (cached.isPresent()) {
             text = cached.get();
         } else {
             try {
-                text = model.model().complete(request).text();
+                response = model.model().complete(request);
             } catch (AssayException e) {
                 return new Failure(key, false, null, e.problem());
             }
+            text = response.text();
         }
         return switch (JudgeAnswer.parse(text, spec)) {
             case JudgeAnswer.Unusable(var problem) -> new Failure(key, cached.isPresent(), text, problem);
             case JudgeAnswer.Grade grade -> {
-                if (cached.isEmpty()) {
-                    cache.put(key, text);
+                if (response != null) {
+                    cache.keep(key, Json.tree(response));
                 }
                 yield new Grade(
                         key,
@@ -170,8 +189,8 @@ public final class Judge {
     }
 
     /**
-     * The cache key: judge model and base URL, the full messages and the sampling parameters (docs/judge.md, "Cache").
-     * The prompt's version is inside the messages' text and its hash in the key material.
+     * The cache key: judge model and base URL, the full messages, the sampling parameters and the scope when there is
+     * one (docs/judge.md, "Cache"). The prompt's version is inside the messages' text and its hash in the key material.
      */
     private String requestHash(ModelRequest request) {
         ObjectNode material = Json.object();
@@ -186,6 +205,9 @@ public final class Judge {
         material.putPOJO("temperature", request.temperature());
         material.putPOJO("seed", request.seed());
         material.putPOJO("max_tokens", request.maxTokens());
-        return JudgePrompt.sha256(Json.write(material));
+        if (!scope.isEmpty()) {
+            material.put("scope", scope);
+        }
+        return ResponseCache.hash(material);
     }
 }

@@ -1,5 +1,8 @@
 package dev.assay.check.judge;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.Json;
+import dev.assay.model.ResponseCache;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -10,12 +13,13 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Judge answers by request hash, one small file each ({@code <dir>/<hash>.txt}), so re-scoring a run with the same
- * judge, prompt and answers makes no model call. Only answers that parsed are stored (docs/judge.md, "Cache": never
- * cache errors or empty responses). Thread-safe and safe across processes: files are written whole, then moved into
- * place.
+ * Judge answers by request hash, one small file each ({@code <dir>/<hash>.txt} holding the reply's text): the
+ * {@link ResponseCache} of a judge used outside a run, such as re-scoring dialog traces ({@code assay dialog judge}),
+ * where no run database keeps them; inside a run the judge's answers are the run's (docs/judge.md, "Cache"). Only
+ * answers that parsed are stored: never errors or empty responses. Thread-safe and safe across processes: files are
+ * written whole, then moved into place.
  */
-public final class JudgeCache {
+public final class JudgeCache implements ResponseCache {
     private static final Pattern KEY = Pattern.compile("[0-9a-f]{64}");
 
     private final Path directory;
@@ -34,14 +38,21 @@ public final class JudgeCache {
         return new JudgeCache(null);
     }
 
-    Optional<String> get(String key) {
+    /** {@return whether answers are kept at all} */
+    boolean enabled() {
+        return directory != null;
+    }
+
+    /** {@return the kept reply as a model answer, {@code {"text": ...}}} */
+    @Override
+    public Optional<JsonNode> find(String key) {
         if (directory == null) {
             return Optional.empty();
         }
         Path file = file(key);
         try {
             return Files.isRegularFile(file)
-                    ? Optional.of(Files.readString(file, StandardCharsets.UTF_8))
+                    ? Optional.of(Json.object().put("text", Files.readString(file, StandardCharsets.UTF_8)))
                     : Optional.empty();
         } catch (IOException e) {
             // An unreadable entry is a miss: the judge is asked again and the entry rewritten.
@@ -49,15 +60,18 @@ public final class JudgeCache {
         }
     }
 
-    void put(String key, String answer) {
-        if (directory == null || answer == null || answer.isBlank()) {
+    /** Keeps the text of a model answer ({@code {"text": ...}}); a blank one is not kept. */
+    @Override
+    public void keep(String key, JsonNode answer) {
+        String text = answer.path("text").asText("");
+        if (directory == null || text.isBlank()) {
             return;
         }
         Path file = file(key);
         try {
             Files.createDirectories(directory);
             Path temp = Files.createTempFile(directory, key, ".tmp");
-            Files.writeString(temp, answer, StandardCharsets.UTF_8);
+            Files.writeString(temp, text, StandardCharsets.UTF_8);
             try {
                 Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -66,6 +80,12 @@ public final class JudgeCache {
         } catch (IOException e) {
             // The cache only saves money; a full disk must not change a verdict.
         }
+    }
+
+    /** {@return a cache that keeps nothing: these files are no run's, so nothing of them is within one} */
+    @Override
+    public ResponseCache withinRun() {
+        return disabled();
     }
 
     private Path file(String key) {

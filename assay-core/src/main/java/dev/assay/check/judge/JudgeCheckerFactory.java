@@ -8,6 +8,7 @@ import dev.assay.check.CheckContext;
 import dev.assay.check.Checker;
 import dev.assay.check.CheckerFactory;
 import dev.assay.check.Verdict;
+import dev.assay.model.ResponseCache;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,6 +20,11 @@ import java.util.Map;
  * reasoning, score, the prompt version and hash, and the request hash are kept in the verdict detail. With a threshold
  * the check passes when the score reaches it; without one a numeric score gives partial credit (the score mapped to [0,
  * 1]). Thread-safe.
+ *
+ * <p>Inside a run the judge's answers are the run's ({@link CheckContext#responses()}), keyed by the request and the
+ * case and sample: always reused within the run and its resume, and across runs when the run reuses answers
+ * ({@code --cache}) unless this factory's cache is disabled ({@code defaults.judge_cache: false}). Outside a run they
+ * are kept in this factory's cache.
  *
  * <p>The factory without judges ({@link #JudgeCheckerFactory()}) validates {@code expected} when a suite loads and
  * skips every judge check with {@code judge.not_configured}: a missing judge, like a missing tool, makes a case
@@ -43,7 +49,8 @@ public final class JudgeCheckerFactory implements CheckerFactory {
     /**
      * @param judges the configured judges; the first is the default for checks that name none; empty for a factory that
      *     skips every judge check
-     * @param cache where answers are kept by request hash ({@link JudgeCache#disabled()} for none)
+     * @param cache where answers are kept by request hash for checks outside a run; {@link JudgeCache#disabled()} keeps
+     *     none there and, inside a run, uses none of other runs
      */
     public JudgeCheckerFactory(List<JudgeModel> judges, JudgeCache cache) {
         var byName = new LinkedHashMap<String, JudgeModel>();
@@ -78,7 +85,10 @@ public final class JudgeCheckerFactory implements CheckerFactory {
 
     private Verdict judge(JudgeSpec spec, JudgeModel judge, CheckContext context) throws InterruptedException {
         Judge.Scale scale = spec.passFail() ? Judge.Scale.PASS_FAIL : Judge.Scale.range(spec.min(), spec.max());
-        Judge.Judgement judgement = new Judge(judge, cache)
+        ResponseCache answers = context.responses() == ResponseCache.NONE
+                ? cache
+                : cache.enabled() ? context.responses() : context.responses().withinRun();
+        Judge.Judgement judgement = new Judge(judge, answers, context.scope())
                 .grade(spec.rubric(), scale, context.evalCase().prompt(), context.finalAnswer());
         ObjectNode detail = Json.object();
         detail.put("judge", judge.name());

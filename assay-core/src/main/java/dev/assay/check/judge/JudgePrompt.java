@@ -1,10 +1,7 @@
 package dev.assay.check.judge;
 
 import dev.assay.model.ChatMessage;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import dev.assay.model.ResponseCache;
 import java.util.List;
 
 /**
@@ -35,7 +32,8 @@ final class JudgePrompt {
             ## Rubric
             %s""";
 
-    static final String HASH = sha256(SYSTEM + "\u0000" + NUMERIC + "\u0000" + PASS_FAIL + "\u0000" + USER);
+    static final String HASH =
+            ResponseCache.sha256(SYSTEM + "\u0000" + NUMERIC + "\u0000" + PASS_FAIL + "\u0000" + USER);
 
     private JudgePrompt() {}
 
@@ -52,14 +50,5 @@ final class JudgePrompt {
         return value == Math.rint(value) && Math.abs(value) < 1e15
                 ? Long.toString((long) value)
                 : Double.toString(value);
-    }
-
-    static String sha256(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK provides SHA-256", e);
-        }
     }
 }

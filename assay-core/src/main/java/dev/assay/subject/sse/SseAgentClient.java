@@ -1,11 +1,13 @@
 package dev.assay.subject.sse;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.model.EndpointConcurrency;
+import dev.assay.model.ResponseCache;
 import dev.assay.model.RetryLoop;
 import dev.assay.tools.Workspace;
 import dev.assay.transcript.TranscriptBuilder;
@@ -125,6 +127,26 @@ public final class SseAgentClient {
             // Aborts a stream still open after a timeout or an interrupt; close() would wait for it instead.
             http.shutdownNow();
         }
+    }
+
+    /**
+     * {@return the key of a call's answer in a run's {@link ResponseCache}: a hash of the URL, the body and the scope}
+     * The body is filled without the run, session and workspace, which name this run rather than the question, so that
+     * another run's answer to the same call is found ({@code --cache}); the credential is a header, never in it.
+     *
+     * @param scope what besides the body tells answers apart: the case and sample, or a dialog's turn
+     */
+    public String answerKey(RequestBody.Call call, String scope) {
+        ObjectNode what = Json.object();
+        what.put("url", settings.url().toString());
+        what.set(
+                "body",
+                RequestBody.of(
+                        settings,
+                        new RequestBody.Call(
+                                call.prompt(), "", call.userId(), "", call.caseId(), call.language(), "")));
+        what.put("scope", scope);
+        return ResponseCache.hash(what);
     }
 
     HttpRequest.Builder authorized(HttpRequest.Builder builder) {

@@ -1,5 +1,6 @@
 package dev.assay.subject.sse;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
@@ -10,7 +11,9 @@ import dev.assay.model.RetryPolicy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * How to reach an agent service and read its stream. Holds the NAME of the environment variable with the credential,
@@ -99,6 +102,58 @@ public record SseAgentSettings(
         node.set("events", events.describe());
         node.put("connect_timeout_s", connectTimeout.toMillis() / 1000.0);
         node.put("max_attempts", retry.maxAttempts());
+        node.set("retry", retry.describe());
+        node.put("max_concurrency", maxConcurrency);
+        node.put("url_stored_whole", storedWhole(url));
+        node.put("tools_url_stored_whole", toolsUrl == null || storedWhole(toolsUrl));
         return node;
     }
+
+    /**
+     * {@return the settings {@link #describe()} wrote, as a resumed run reads them back: the credential is read again
+     * from the variable they name} Check {@link #notStoredWhole} first.
+     */
+    public static SseAgentSettings fromSnapshot(JsonNode node) {
+        JsonNode toolsUrl = node.path("tools_url");
+        return new SseAgentSettings(
+                URI.create(node.path("url").asText()),
+                node.path("body"),
+                node.path("model").asText(""),
+                node.path("language").asText(""),
+                Json.MAPPER.convertValue(node.path("tools"), STRINGS),
+                toolsUrl.isTextual() ? URI.create(toolsUrl.asText()) : null,
+                node.path("config_overrides") instanceof ObjectNode overrides ? overrides : null,
+                node.path("auth_header").asText(null),
+                node.path("auth_env").asText(null),
+                node.path("shared_workspace").asBoolean(false),
+                new EventMapping(
+                        Json.MAPPER.convertValue(node.path("events").path("events"), STRING_MAP),
+                        Json.MAPPER.convertValue(node.path("events").path("paths"), STRING_MAP)),
+                Duration.ofMillis(Math.round(node.path("connect_timeout_s").asDouble(30) * 1000)),
+                RetryPolicy.read(node.path("retry")),
+                node.path("max_concurrency").asInt(Integer.MAX_VALUE));
+    }
+
+    /**
+     * {@return why a snapshot's settings cannot be read back, if they cannot}: a URL with credentials or a query was
+     * stored without them (they are never stored), and a snapshot of an older Assay does not say
+     */
+    public static Optional<String> notStoredWhole(JsonNode node) {
+        if (!node.has("url_stored_whole")) {
+            return Optional.of("an agent service's run is resumable from this version of Assay on");
+        }
+        if (!node.path("url_stored_whole").asBoolean()
+                || !node.path("tools_url_stored_whole").asBoolean()) {
+            return Optional.of("the agent service's URL held credentials or a query, which are not stored; "
+                    + "start a new run with --agent");
+        }
+        return Optional.empty();
+    }
+
+    private static boolean storedWhole(URI url) {
+        return EndpointUrl.redacted(url.toString()).equals(url.toString());
+    }
+
+    private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {};
+    private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};
 }

@@ -18,6 +18,7 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -82,29 +83,42 @@ public final class SseAgentSubject implements Subject {
         return node;
     }
 
+    /**
+     * Sends the case, or replays the events of the same call kept in the run's answers ({@link Session#responses()}):
+     * the events of a call that ended without an error are kept, under a key of the URL, the body without what names
+     * the run, and the case and sample. Files the agent wrote into a shared workspace are not kept.
+     */
     @Override
     public Transcript run(SubjectInput input, Session session) throws InterruptedException {
         SseAgentSettings settings = client.settings();
-        JsonNode body = RequestBody.of(
-                settings,
-                new RequestBody.Call(
-                        input.prompt(),
-                        session.sessionId(),
-                        session.userId(),
-                        session.runId(),
-                        input.caseId(),
-                        input.language(),
-                        settings.sharedWorkspace()
-                                ? session.workspace().root().toAbsolutePath().toString()
-                                : ""));
+        var call = new RequestBody.Call(
+                input.prompt(),
+                session.sessionId(),
+                session.userId(),
+                session.runId(),
+                input.caseId(),
+                input.language(),
+                settings.sharedWorkspace()
+                        ? session.workspace().root().toAbsolutePath().toString()
+                        : "");
+        String key = client.answerKey(call, input.caseId());
+        Optional<JsonNode> kept = session.responses().find(key);
+        if (kept.isPresent()) {
+            Transcript.fromJson(kept.get()).events().forEach(session.transcript()::add);
+            return session.transcript().build();
+        }
         client.exchange(
-                body,
+                RequestBody.of(settings, call),
                 session.remaining(),
                 session.transcript(),
                 session.workspace(),
                 session.log(),
                 (name, payload) -> {});
-        return session.transcript().build();
+        Transcript transcript = session.transcript().build();
+        if (transcript.error().isEmpty()) {
+            session.responses().keep(key, transcript.toJson());
+        }
+        return transcript;
     }
 
     private static List<String> discoverTools(SseAgentClient client) throws InterruptedException {
