@@ -1,7 +1,6 @@
 package dev.assay.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -67,16 +66,7 @@ public interface ResponseCache {
      * offered and the sampling parameters} The time limit does not change the answer and is left out.
      */
     static String key(ChatModel model, String scope, ModelRequest request) {
-        ObjectNode what = Json.object()
-                .put("model", model.name())
-                .put("endpoint", model.endpoint())
-                .put("scope", scope);
-        what.set("messages", Json.MAPPER.valueToTree(request.messages()));
-        what.set("tools", Json.MAPPER.valueToTree(request.tools()));
-        what.putPOJO("temperature", request.temperature());
-        what.putPOJO("seed", request.seed());
-        what.putPOJO("max_tokens", request.maxTokens());
-        return hash(what);
+        return RequestKeys.of(model, scope, request);
     }
 
     /** {@return the hex SHA-256 of the material's JSON: a key for answers that are not a chat model's} */

@@ -2,7 +2,9 @@ package dev.assay.report;
 
 import dev.assay.result.Item;
 import dev.assay.store.Store;
+import java.lang.ref.SoftReference;
 import java.util.AbstractList;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.RandomAccess;
 
@@ -11,6 +13,11 @@ import java.util.RandomAccess;
  * memory of one page. Its size is the number of items when it was made; reading in order reads each page once, each
  * following the last item of the one before (as cheap at the end of a large run as at its start). A view: it is not
  * modifiable, and items stored after it was made are not in it. Thread-safe.
+ *
+ * <p>Items read without transcripts are small and read again by every report: their pages are kept as long as memory
+ * allows (soft references, which the collector clears before it would run out), so the second and later passes over a
+ * run cost nothing where memory is ample and stay within a page where it is not. Items with transcripts are read once,
+ * by the report that writes them, and only the current page is kept.
  */
 final class StoredItems extends AbstractList<Item> implements RandomAccess {
     private static final int PAGE = 500;
@@ -19,8 +26,10 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
     private final String runId;
     private final int size;
     private final boolean transcripts;
-    private int pageStart = -1;
-    private List<Item> page = List.of();
+    private final List<SoftReference<List<Item>>> kept;
+    private StoredItems brief;
+    private int currentNumber = -1;
+    private List<Item> current = List.of();
 
     StoredItems(Store store, String runId) {
         this(store, runId, store.countItems(runId), true);
@@ -31,11 +40,18 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
         this.runId = runId;
         this.size = size;
         this.transcripts = transcripts;
+        this.kept = new ArrayList<>();
     }
 
     /** {@return the same items read without their transcripts (each JSON null), several times faster to read} */
-    StoredItems withoutTranscripts() {
-        return transcripts ? new StoredItems(store, runId, size, false) : this;
+    synchronized StoredItems withoutTranscripts() {
+        if (!transcripts) {
+            return this;
+        }
+        if (brief == null) {
+            brief = new StoredItems(store, runId, size, false);
+        }
+        return brief;
     }
 
     @Override
@@ -43,18 +59,46 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
         if (index < 0 || index >= size) {
             throw new IndexOutOfBoundsException("item " + index + " of " + size);
         }
-        if (pageStart < 0 || index < pageStart || index >= pageStart + page.size()) {
+        int number = index / PAGE;
+        List<Item> page = page(number);
+        if (index - number * PAGE >= page.size()) {
+            throw new IllegalStateException("item " + index + " of run " + runId + " was deleted while read");
+        }
+        return page.get(index - number * PAGE);
+    }
+
+    private List<Item> page(int number) {
+        if (number == currentNumber) {
+            return current;
+        }
+        List<Item> page = keptPage(number);
+        if (page == null) {
             // Reading on in order, the next page follows the last item read; elsewhere it is found by its offset.
-            boolean next = pageStart >= 0 && index == pageStart + page.size() && !page.isEmpty();
-            page = next
-                    ? store.listItemsAfter(runId, page.getLast(), PAGE, transcripts)
-                    : store.listItems(runId, index, PAGE, transcripts);
-            pageStart = index;
+            List<Item> before = number == currentNumber + 1 ? current : keptPage(number - 1);
+            page = before != null && before.size() == PAGE
+                    ? store.listItemsAfter(runId, before.getLast(), PAGE, transcripts)
+                    : store.listItems(runId, number * PAGE, PAGE, transcripts);
             if (page.isEmpty()) {
-                throw new IllegalStateException("item " + index + " of run " + runId + " was deleted while read");
+                throw new IllegalStateException("page " + number + " of run " + runId + " was deleted while read");
+            }
+            if (!transcripts) {
+                while (kept.size() <= number) {
+                    kept.add(null);
+                }
+                kept.set(number, new SoftReference<>(page));
             }
         }
-        return page.get(index - pageStart);
+        currentNumber = number;
+        current = page;
+        return page;
+    }
+
+    private List<Item> keptPage(int number) {
+        if (number < 0 || number >= kept.size()) {
+            return null;
+        }
+        SoftReference<List<Item>> reference = kept.get(number);
+        return reference == null ? null : reference.get();
     }
 
     @Override

@@ -17,11 +17,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.Semaphore;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -248,13 +251,15 @@ public final class Engine {
      */
     private void runItems(Workload workload, RunHandle handle, Progress progress, Set<String> done, boolean resumed)
             throws InterruptedException {
-        var futures = new java.util.concurrent.CopyOnWriteArrayList<Future<?>>();
+        // Only the items running are held, so that a run of any size keeps the memory of its concurrency.
+        Map<Integer, Future<?>> running = new ConcurrentHashMap<>();
         handle.onCancel(() -> {
             progress.log("cancel requested");
-            futures.forEach(future -> future.cancel(true));
+            running.values().forEach(future -> future.cancel(true));
         });
-        try (ExecutorService itemThreads = Executors.newVirtualThreadPerTaskExecutor();
-                ExecutorService subjectThreads = Executors.newVirtualThreadPerTaskExecutor()) {
+        // Items run on threads of their own and end, as the item executor closes, before their subjects' threads close.
+        try (ExecutorService subjectThreads = Executors.newVirtualThreadPerTaskExecutor();
+                ExecutorService itemThreads = Executors.newVirtualThreadPerTaskExecutor()) {
             var responses = new StoredResponses(
                     store, progress.commits, handle.runId(), answersAcrossRuns, resumed, progress::log);
             var limit = new Semaphore(workload.concurrency());
@@ -284,36 +289,36 @@ public final class Engine {
                         message -> progress.log(itemId + ": " + message),
                         handle::isCancelRequested,
                         (step, steps) -> progress.stepDone(itemId, step, steps));
-                futures.add(itemThreads.submit(() -> {
+                var item = new FutureTask<Void>(() -> {
                     try {
                         progress.started(itemId, workload.itemPrompt(index));
                         progress.finished(workload.run(index, context));
-                        return null;
                     } catch (AssayException lost) {
                         // The item could not be stored (the database stayed away, or refused it): it is not counted,
                         // so the run's counts stay those of its stored items, and the run cannot end finished.
                         progress.lost(itemId, lost.problem());
-                        return null;
                     } catch (InterruptedException cancelled) {
                         progress.log(itemId + ": not stored: the run was cancelled before the item could be stored");
-                        return null;
+                    } catch (RuntimeException e) {
+                        progress.log("an item failed inside the engine: " + e);
                     } finally {
                         limit.release();
                     }
-                }));
+                    return null;
+                });
+                running.put(index, item);
+                itemThreads.execute(() -> {
+                    try {
+                        item.run();
+                    } finally {
+                        running.remove(index);
+                    }
+                });
             }
             if (handle.isCancelRequested()) {
-                futures.forEach(future -> future.cancel(true));
+                running.values().forEach(future -> future.cancel(true));
             }
-            for (Future<?> future : futures) {
-                try {
-                    future.get();
-                } catch (java.util.concurrent.CancellationException cancelled) {
-                    // Cancelled by request; the item stored itself as cancelled if it had started.
-                } catch (java.util.concurrent.ExecutionException e) {
-                    progress.log("an item failed inside the engine: " + e.getCause());
-                }
-            }
+            // Closing the item executor waits for every item; an item cancelled before it started never runs.
         }
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.EndpointUrl;
+import dev.assay.IdentityMemo;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.model.ChatMessage;
@@ -26,9 +27,8 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Map;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -45,8 +45,9 @@ public final class OpenAiChatModel implements ChatModel {
     private static final String USER_AGENT = "assay";
 
     private final HttpClient client;
-    // The same tools go with every request of a run: their JSON is written once.
-    private final Map<ToolSpec, String> toolDefinitions = new ConcurrentHashMap<>();
+    // The same tools go with every request of a run, as one list: their JSON is written once.
+    private final IdentityMemo<List<ToolSpec>, String> toolDefinitions =
+            new IdentityMemo<>(OpenAiChatModel::definitions);
     private final URI completions;
     private final String model;
     private final String authorization;
@@ -266,11 +267,8 @@ public final class OpenAiChatModel implements ChatModel {
             }
             json.writeEndArray();
             if (!request.tools().isEmpty()) {
-                json.writeArrayFieldStart("tools");
-                for (ToolSpec tool : request.tools()) {
-                    json.writeRawValue(toolDefinitions.computeIfAbsent(tool, OpenAiChatModel::definition));
-                }
-                json.writeEndArray();
+                json.writeFieldName("tools");
+                json.writeRawValue(toolDefinitions.get(request.tools()));
             }
             if (request.temperature() != null) {
                 json.writeNumberField("temperature", request.temperature());
@@ -323,14 +321,18 @@ public final class OpenAiChatModel implements ChatModel {
         json.writeEndObject();
     }
 
-    private static String definition(ToolSpec tool) {
-        var definition = Json.object().put("type", "function");
-        definition
-                .putObject("function")
-                .put("name", tool.name())
-                .put("description", tool.description())
-                .set("parameters", tool.parameters());
-        return Json.write(definition);
+    private static String definitions(List<ToolSpec> tools) {
+        var definitions = Json.MAPPER.createArrayNode();
+        for (ToolSpec tool : tools) {
+            definitions
+                    .addObject()
+                    .put("type", "function")
+                    .putObject("function")
+                    .put("name", tool.name())
+                    .put("description", tool.description())
+                    .set("parameters", tool.parameters());
+        }
+        return Json.write(definitions);
     }
 
     /** Models sometimes send arguments that are not a JSON object; they are kept, wrapped, for the checkers. */
