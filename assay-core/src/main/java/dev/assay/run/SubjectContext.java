@@ -29,6 +29,9 @@ public final class SubjectContext {
     private static final Plugins<ToolProvider> TOOL_PROVIDERS =
             Plugins.load(ToolProvider.class, "tool provider", ToolProvider::name, List.of(BuiltinTools.PROVIDER));
 
+    /** The tool provider of MCP servers' tools (assay-mcp). */
+    private static final String MCP = "mcp";
+
     private final RunRequest request;
     private final String argument;
     private final Function<String, String> env;
@@ -83,6 +86,10 @@ public final class SubjectContext {
             return tools;
         }
         ToolOptions options = request.tools();
+        if (!options.mcpServers().isEmpty()) {
+            // MCP servers were asked for: without assay-mcp on the class path that is an error, not a silent skip.
+            TOOL_PROVIDERS.get(MCP, "mcp_servers");
+        }
         try {
             sandbox = Sandboxes.detect(options.allowUnsandboxedCommands(), sandboxes);
         } catch (AssayException e) {
