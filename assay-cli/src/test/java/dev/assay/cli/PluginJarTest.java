@@ -167,10 +167,7 @@ class PluginJarTest {
     @Test
     void a_checker_and_a_model_kind_from_a_separate_jar_run_a_suite() throws Exception {
         Path jar = pluginJar();
-        Path suite = Files.writeString(home.resolve("suite.jsonl"), """
-                {"id": "greet", "dimension": "common", "prompt": "say hello", "checker": "shouted", "expected": null}
-                {"id": "wave", "dimension": "common", "prompt": "wave back", "checker": "shouted", "expected": null}
-                """);
+        Path suite = shoutedSuite();
 
         JsonNode loud = run(jar, suite, List.of("--model", "echo:loud"), home.resolve("loud"));
         JsonNode quiet = run(jar, suite, List.of("--model", "echo:quiet"), home.resolve("quiet"));
@@ -184,10 +181,7 @@ class PluginJarTest {
     @Test
     void a_system_under_test_from_a_separate_jar_runs_a_suite() throws Exception {
         Path jar = pluginJar();
-        Path suite = Files.writeString(home.resolve("suite.jsonl"), """
-                {"id": "greet", "dimension": "common", "prompt": "say hello", "checker": "shouted", "expected": null}
-                {"id": "wave", "dimension": "common", "prompt": "wave back", "checker": "shouted", "expected": null}
-                """);
+        Path suite = shoutedSuite();
 
         JsonNode loud = run(jar, suite, List.of("--subject", "town-crier:loud"), home.resolve("loud"));
         JsonNode quiet = run(jar, suite, List.of("--subject", "town-crier:soft"), home.resolve("quiet"));
@@ -197,6 +191,14 @@ class PluginJarTest {
         assertThat(loud.path("config").path("target").path("type").asText()).isEqualTo("town-crier");
         assertThat(quiet.path("counts").path("failed").asInt()).isEqualTo(2);
         assertThat(quiet.path("items").get(0).path("checker_detail").toString()).contains("acme.not_shouted");
+    }
+
+    /** Two cases judged by the plug-in's checker, {@code shouted}. */
+    private Path shoutedSuite() throws IOException {
+        return Files.writeString(home.resolve("suite.jsonl"), """
+                {"id": "greet", "dimension": "common", "prompt": "say hello", "checker": "shouted", "expected": null}
+                {"id": "wave", "dimension": "common", "prompt": "wave back", "checker": "shouted", "expected": null}
+                """);
     }
 
     private JsonNode run(Path jar, Path suite, List<String> subject, Path out) throws Exception {
