@@ -25,7 +25,7 @@ import dev.assay.score.Weights;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.ToolMode;
-import dev.assay.tools.mcp.McpServerConfig;
+import dev.assay.tools.McpServerConfig;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -109,8 +109,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Option(
             names = {"-t", "--target"},
             paramLabel = "<name>",
-            description = "A target named in the configuration file (default: its defaults.target when no --model, "
-                    + "--agent or --replay is given).")
+            description =
+                    "A target named in the configuration file (default: its defaults.target when no --model, --subject, "
+                            + "--agent or --replay is given).")
     String targetName;
 
     @Option(
@@ -140,6 +141,12 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description = "Re-score recorded transcripts (JSONL from 'runs export', or a report.json) without calling "
                     + "anything; cases the file lacks are skipped.")
     Path replay;
+
+    @Option(
+            names = "--subject",
+            paramLabel = "<name[:argument]>",
+            description = "Evaluate a plug-in's system under test (docs/extending.md), passing it the argument.")
+    String subject;
 
     @Option(
             names = {"-c", "--concurrency"},
@@ -360,10 +367,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         int targets = (modelFlags.given() ? 1 : 0)
                 + (agentFlags.given() ? 1 : 0)
                 + (replay != null ? 1 : 0)
+                + (subject != null ? 1 : 0)
                 + (configuredTarget != null ? 1 : 0);
         if (targets != 1) {
             throw new picocli.CommandLine.ParameterException(
-                    spec.commandLine(), "give exactly one of --model, --agent, --replay and --target");
+                    spec.commandLine(), "give exactly one of --model, --agent, --replay, --subject and --target");
         }
         if (out != null) {
             OutputDirectories.requireWritable(spec.commandLine(), "--out", out);
@@ -447,6 +455,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                                                 Integer.MAX_VALUE)
                                         : null)
                         .replay(replay)
+                        .subject(subject)
                         .retries(retries)
                         .maxRetryWait(retryWait)
                         .stream(stream ? true : null)
@@ -519,7 +528,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "give --resume or --retry-errors, not both");
         }
-        if (!suites.isEmpty() || modelFlags.given() || agentFlags.given() || replay != null || targetName != null) {
+        if (!suites.isEmpty() || subjectGiven() || targetName != null) {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(),
                     "a continued run takes its suites and target from its stored description; give only the run id");
@@ -657,7 +666,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             }
             return targetName;
         }
-        boolean explicit = modelFlags.given() || agentFlags.given() || replay != null;
-        return config == null || explicit ? null : config.defaults().target();
+        return config == null || subjectGiven() ? null : config.defaults().target();
+    }
+
+    /** {@return whether a flag names the system under test} */
+    private boolean subjectGiven() {
+        return modelFlags.given() || agentFlags.given() || replay != null || subject != null;
     }
 }

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * docs/extending.md, proved: a checker and a model kind written in a jar of their own, registered through
- * {@code META-INF/services}, put on the class path as the launcher does with {@code $ASSAY_HOME/plugins}, and used by a
- * suite end to end without a change to Assay.
+ * docs/extending.md, proved: a checker, a model kind and a system under test written in a jar of their own, registered
+ * through {@code META-INF/services}, put on the class path as the launcher does with {@code $ASSAY_HOME/plugins}, and
+ * used by a suite end to end without a change to Assay.
  */
 class PluginJarTest {
     @TempDir
@@ -110,16 +110,67 @@ class PluginJarTest {
             }
             """;
 
+    private static final String SUBJECT = """
+            package acme;
+
+            import com.fasterxml.jackson.databind.JsonNode;
+            import dev.assay.Json;
+            import dev.assay.run.SubjectContext;
+            import dev.assay.run.SubjectFactory;
+            import dev.assay.subject.Session;
+            import dev.assay.subject.Subject;
+            import dev.assay.subject.SubjectInput;
+            import dev.assay.transcript.Transcript;
+            import dev.assay.transcript.TranscriptEvent;
+            import java.time.Instant;
+            import java.util.Locale;
+            import java.util.Set;
+
+            /** {@code --subject town-crier:LOUDNESS} answers each prompt itself, in capitals when the argument is loud. */
+            public final class TownCrierFactory implements SubjectFactory {
+                @Override
+                public String name() {
+                    return "town-crier";
+                }
+
+                @Override
+                public Subject create(SubjectContext context) {
+                    boolean loud = context.argument().equals("loud");
+                    return new Subject() {
+                        @Override
+                        public String name() {
+                            return "town-crier:" + context.argument();
+                        }
+
+                        @Override
+                        public Set<String> toolNames() {
+                            return Set.of();
+                        }
+
+                        @Override
+                        public Transcript run(SubjectInput input, Session session) {
+                            String prompt = input.prompt();
+                            String answer = loud ? prompt.toUpperCase(Locale.ROOT) : prompt.toLowerCase(Locale.ROOT);
+                            session.transcript().add(new TranscriptEvent.FinalAnswer(Instant.now(), answer));
+                            return session.transcript().build();
+                        }
+
+                        @Override
+                        public JsonNode describe() {
+                            return Json.object().put("type", "town-crier").put("loudness", context.argument());
+                        }
+                    };
+                }
+            }
+            """;
+
     @Test
     void a_checker_and_a_model_kind_from_a_separate_jar_run_a_suite() throws Exception {
         Path jar = pluginJar();
-        Path suite = Files.writeString(home.resolve("suite.jsonl"), """
-                {"id": "greet", "dimension": "common", "prompt": "say hello", "checker": "shouted", "expected": null}
-                {"id": "wave", "dimension": "common", "prompt": "wave back", "checker": "shouted", "expected": null}
-                """);
+        Path suite = shoutedSuite();
 
-        JsonNode loud = run(jar, suite, "echo:loud", home.resolve("loud"));
-        JsonNode quiet = run(jar, suite, "echo:quiet", home.resolve("quiet"));
+        JsonNode loud = run(jar, suite, List.of("--model", "echo:loud"), home.resolve("loud"));
+        JsonNode quiet = run(jar, suite, List.of("--model", "echo:quiet"), home.resolve("quiet"));
 
         assertThat(loud.path("counts").path("passed").asInt()).isEqualTo(2);
         assertThat(loud.path("items").get(0).path("final_answer").asText()).isIn("SAY HELLO", "WAVE BACK");
@@ -127,22 +178,40 @@ class PluginJarTest {
         assertThat(quiet.path("items").get(0).path("checker_detail").toString()).contains("acme.not_shouted");
     }
 
-    private JsonNode run(Path jar, Path suite, String model, Path out) throws Exception {
+    @Test
+    void a_system_under_test_from_a_separate_jar_runs_a_suite() throws Exception {
+        Path jar = pluginJar();
+        Path suite = shoutedSuite();
+
+        JsonNode loud = run(jar, suite, List.of("--subject", "town-crier:loud"), home.resolve("loud"));
+        JsonNode quiet = run(jar, suite, List.of("--subject", "town-crier:soft"), home.resolve("quiet"));
+
+        assertThat(loud.path("counts").path("passed").asInt()).isEqualTo(2);
+        assertThat(loud.path("items").get(0).path("final_answer").asText()).isIn("SAY HELLO", "WAVE BACK");
+        assertThat(loud.path("config").path("target").path("type").asText()).isEqualTo("town-crier");
+        assertThat(quiet.path("counts").path("failed").asInt()).isEqualTo(2);
+        assertThat(quiet.path("items").get(0).path("checker_detail").toString()).contains("acme.not_shouted");
+    }
+
+    /** Two cases judged by the plug-in's checker, {@code shouted}. */
+    private Path shoutedSuite() throws IOException {
+        return Files.writeString(home.resolve("suite.jsonl"), """
+                {"id": "greet", "dimension": "common", "prompt": "say hello", "checker": "shouted", "expected": null}
+                {"id": "wave", "dimension": "common", "prompt": "wave back", "checker": "shouted", "expected": null}
+                """);
+    }
+
+    private JsonNode run(Path jar, Path suite, List<String> subject, Path out) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        var command = List.of(
+        var command = new ArrayList<>(List.of(
                 java,
                 "-cp",
                 System.getProperty("java.class.path") + File.pathSeparator + jar,
                 AssayCli.class.getName(),
                 "run",
-                suite.toString(),
-                "--model",
-                model,
-                "--out",
-                out.toString(),
-                "--format",
-                "json",
-                "--quiet");
+                suite.toString()));
+        command.addAll(subject);
+        command.addAll(List.of("--out", out.toString(), "--format", "json", "--quiet"));
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         builder.environment().putAll(Map.of("ASSAY_HOME", home.toString()));
         Process process = builder.start();
@@ -158,10 +227,12 @@ class PluginJarTest {
         Path classes = Files.createDirectories(home.resolve("plugin/classes"));
         Files.writeString(sources.resolve("ShoutedChecker.java"), CHECKER);
         Files.writeString(sources.resolve("EchoProvider.java"), MODEL);
+        Files.writeString(sources.resolve("TownCrierFactory.java"), SUBJECT);
         var arguments = new ArrayList<>(
                 List.of("--release", "21", "-d", classes.toString(), "-cp", System.getProperty("java.class.path")));
         arguments.add(sources.resolve("ShoutedChecker.java").toString());
         arguments.add(sources.resolve("EchoProvider.java").toString());
+        arguments.add(sources.resolve("TownCrierFactory.java").toString());
         int compiled = ToolProvider.getSystemJavaCompiler().run(null, null, null, arguments.toArray(String[]::new));
         assertThat(compiled).isZero();
         Path jar = home.resolve("acme-plugin.jar");
@@ -175,6 +246,7 @@ class PluginJarTest {
             }
             service(out, "dev.assay.check.CheckerFactory", "acme.ShoutedChecker");
             service(out, "dev.assay.model.ModelProvider", "acme.EchoProvider");
+            service(out, "dev.assay.run.SubjectFactory", "acme.TownCrierFactory");
         }
         return jar;
     }

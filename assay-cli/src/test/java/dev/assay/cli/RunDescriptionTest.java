@@ -16,7 +16,7 @@ import dev.assay.run.WorkspacePolicy;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
-import dev.assay.tools.mcp.McpServerConfig;
+import dev.assay.tools.McpServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,6 +50,7 @@ class RunDescriptionTest {
                         null,
                         new RetryPolicy(3, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(60))),
                 new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256),
+                null,
                 null,
                 null,
                 new ToolOptions(List.of(), null, List.of("read_file"), false),

@@ -1,40 +1,45 @@
 package dev.assay.check;
 
 import dev.assay.AssayException;
-import dev.assay.Problem;
+import dev.assay.Plugins;
 import dev.assay.cases.Check;
 import dev.assay.cases.CheckValidator;
 import java.util.List;
-import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.TreeSet;
 
 /**
- * Checkers by name. The built-ins are registered in {@link #builtins()}; others arrive through {@link ServiceLoader} or
+ * Checkers by name. The built-ins are registered in {@link #builtins()}; others arrive through {@link Plugins} or
  * {@link #register}. Thread-safe.
  */
 public final class CheckerRegistry implements CheckValidator {
-    private final Map<String, CheckerFactory> factories = new ConcurrentHashMap<>();
+    private volatile Plugins<CheckerFactory> factories;
+
+    /** An empty registry; {@link #register} fills it. */
+    public CheckerRegistry() {
+        this(Plugins.of("checker", CheckerFactory::name, List.of()));
+    }
+
+    private CheckerRegistry(Plugins<CheckerFactory> factories) {
+        this.factories = factories;
+    }
 
     /** {@return a registry holding every built-in checker and those found on the class path} */
     public static CheckerRegistry builtins() {
-        var registry = new CheckerRegistry();
-        BuiltinCheckers.all().forEach(registry::register);
-        ServiceLoader.load(CheckerFactory.class).forEach(registry::register);
-        return registry;
+        return new CheckerRegistry(
+                Plugins.load(CheckerFactory.class, "checker", CheckerFactory::name, BuiltinCheckers.all()));
     }
 
-    public CheckerRegistry register(CheckerFactory factory) {
-        factories.put(factory.name(), factory);
+    /** Adds {@code factory}, replacing a checker of the same name. */
+    public synchronized CheckerRegistry register(CheckerFactory factory) {
+        factories = factories.with(factory);
         return this;
     }
 
     /** {@return the registered names, sorted} */
     @Override
     public Set<String> names() {
-        return new TreeMap<>(factories).keySet();
+        return new TreeSet<>(factories.names());
     }
 
     /** Creates the check's checker, which validates its {@code expected}, and drops it. */
@@ -50,13 +55,7 @@ public final class CheckerRegistry implements CheckValidator {
      *     {@code check.invalid_expected}
      */
     public Checker create(Check check) {
-        CheckerFactory factory = factories.get(check.checker());
-        if (factory == null) {
-            throw new AssayException(Problem.of(
-                            "plugin.unknown",
-                            "unknown checker '" + check.checker() + "'; known: " + String.join(", ", names()))
-                    .withDetail("field", "checker"));
-        }
+        CheckerFactory factory = factories.get(check.checker(), "checker");
         return factory.create(check.expected());
     }
 

@@ -17,7 +17,7 @@ import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
 import dev.assay.subject.sse.EventMapping;
 import dev.assay.subject.sse.SseAgentSettings;
-import dev.assay.tools.mcp.McpServerConfig;
+import dev.assay.tools.McpServerConfig;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

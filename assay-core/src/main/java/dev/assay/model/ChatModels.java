@@ -1,14 +1,11 @@
 package dev.assay.model;
 
 import dev.assay.AssayException;
+import dev.assay.Plugins;
 import dev.assay.Problem;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -19,39 +16,21 @@ import java.util.function.Function;
  */
 public final class ChatModels {
     /** The providers by kind: the offline mock, and those on the class path (OpenAI, Anthropic, plug-ins). */
-    private static final Map<String, ModelProvider> PROVIDERS = load();
+    private static final Plugins<ModelProvider> PROVIDERS =
+            Plugins.load(ModelProvider.class, "model kind", ModelProvider::kind, List.of(MockChatModel.PROVIDER));
 
     /** The model kinds this installation knows, sorted: what {@code --model KIND:NAME} accepts. */
-    public static final List<String> MODEL_KINDS = List.copyOf(PROVIDERS.keySet());
+    public static final List<String> MODEL_KINDS =
+            PROVIDERS.names().stream().sorted().toList();
 
     private ChatModels() {}
-
-    private static Map<String, ModelProvider> load() {
-        var providers = new TreeMap<String, ModelProvider>();
-        providers.put(MockChatModel.PROVIDER.kind(), MockChatModel.PROVIDER);
-        ServiceLoader.load(ModelProvider.class, ChatModels.class.getClassLoader())
-                .forEach(provider -> providers.putIfAbsent(provider.kind(), provider));
-        return Collections.unmodifiableMap(providers);
-    }
 
     public static ChatModel chatModel(ModelOptions options, Function<String, String> env, Consumer<String> log) {
         String spec = options.model().strip();
         int colon = spec.indexOf(':');
         String kind = colon < 0 ? spec : spec.substring(0, colon);
         String name = colon < 0 ? "" : spec.substring(colon + 1).strip();
-        ModelProvider provider = PROVIDERS.get(kind);
-        if (provider == null) {
-            throw new AssayException(Problem.of(
-                            "plugin.unknown",
-                            "unknown model kind '" + kind + "' in '" + spec
-                                    + "'; known: "
-                                    + String.join(
-                                            ", ",
-                                            PROVIDERS.values().stream()
-                                                    .map(ChatModels::usage)
-                                                    .toList()))
-                    .withDetail("field", "model"));
-        }
+        ModelProvider provider = PROVIDERS.get(kind, "model");
         if (provider.exampleModel().isEmpty()) {
             return provider.create(name, options, "", log);
         }
@@ -60,10 +39,6 @@ public final class ChatModels {
         }
         String key = provider.defaultBaseUrl().isEmpty() ? "" : key(options, provider.defaultBaseUrl(), env);
         return provider.create(name, options, key, log);
-    }
-
-    private static String usage(ModelProvider provider) {
-        return provider.exampleModel().isEmpty() ? provider.kind() : provider.kind() + ":MODEL";
     }
 
     static String key(ModelOptions options, String providerUrl, Function<String, String> env) {

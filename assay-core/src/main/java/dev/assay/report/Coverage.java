@@ -5,7 +5,7 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.ToolCallView;
-import dev.assay.tools.mcp.McpToolset;
+import dev.assay.tools.McpServerConfig;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -65,7 +65,7 @@ public record Coverage(
 
     /**
      * @param run the run; its {@code tool_snapshot} lists the offered tools and {@code config.mcp} (when present) the
-     *     MCP servers as {@link McpToolset#snapshot()} described them
+     *     MCP servers as the run's snapshot describes them ({@code mcp})
      * @param items the run's items
      * @param caseTags case id to its tags; cases absent here count as untagged
      */
@@ -117,7 +117,7 @@ public record Coverage(
         var missing = new LinkedHashMap<String, String>();
         if (item.error().details().get("missing_tools") instanceof List<?> tools) {
             tools.forEach(tool -> missing.put(String.valueOf(tool), ""));
-            missing.putAll(McpToolset.skipReasons(run.config().path("mcp"), missing.keySet()));
+            missing.putAll(McpServerConfig.skipReasons(run.config().path("mcp"), missing.keySet()));
         }
         return new Skip(item.caseId(), item.error().type(), item.error().message(), missing);
     }

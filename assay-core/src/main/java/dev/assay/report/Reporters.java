@@ -1,47 +1,38 @@
 package dev.assay.report;
 
 import dev.assay.AssayException;
-import dev.assay.Problem;
+import dev.assay.Plugins;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.ServiceLoader;
 
-/** Reporters by name: the built-ins, plus those found through {@link ServiceLoader}. Thread-safe (immutable). */
+/** Reporters by name: the built-ins, plus those found on the class path ({@link Plugins}). Thread-safe (immutable). */
 public final class Reporters {
-    private final Map<String, Reporter> byName = new LinkedHashMap<>();
+    private final Plugins<Reporter> byName;
 
-    private Reporters() {}
+    private Reporters(Plugins<Reporter> byName) {
+        this.byName = byName;
+    }
 
     public static Reporters builtins() {
-        var reporters = new Reporters();
-        for (Reporter reporter :
-                List.of(new JsonReporter(), new MarkdownReporter(), new JUnitReporter(), new HtmlReporter())) {
-            reporters.byName.put(reporter.name(), reporter);
-        }
-        ServiceLoader.load(Reporter.class).forEach(reporter -> reporters.byName.put(reporter.name(), reporter));
-        return reporters;
+        return new Reporters(Plugins.load(
+                Reporter.class,
+                "report format",
+                Reporter::name,
+                List.of(new JsonReporter(), new MarkdownReporter(), new JUnitReporter(), new HtmlReporter())));
     }
 
     /** @throws AssayException {@code plugin.unknown} listing the known formats */
     public Reporter get(String name) {
-        Reporter reporter = byName.get(name);
-        if (reporter == null) {
-            throw new AssayException(Problem.of(
-                    "plugin.unknown",
-                    "unknown report format '" + name + "'; known: " + String.join(", ", byName.keySet())));
-        }
-        return reporter;
+        return byName.get(name, null);
     }
 
     public List<String> names() {
-        return List.copyOf(byName.keySet());
+        return byName.names();
     }
 
     /**
@@ -52,7 +43,7 @@ public final class Reporters {
     public List<Path> writeAll(RunReport report, Path directory) throws IOException {
         Files.createDirectories(directory);
         var written = new ArrayList<Path>();
-        for (Reporter reporter : byName.values()) {
+        for (Reporter reporter : byName.all()) {
             Path file = directory.resolve(reporter.fileName());
             Path partial = directory.resolve(reporter.fileName() + ".partial");
             try {

@@ -19,9 +19,9 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.ToolCallView;
 import dev.assay.subject.Session;
 import dev.assay.subject.SubjectInput;
+import dev.assay.tools.McpServerConfig;
 import dev.assay.tools.ToolNames;
 import dev.assay.tools.Workspace;
-import dev.assay.tools.mcp.McpToolset;
 import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptBuilder;
 import dev.assay.transcript.TranscriptEvent;
@@ -127,7 +127,8 @@ final class CaseRunner {
                             "the target lacks the tools this case needs: " + String.join(", ", missing))
                     .withDetail("missing_tools", List.copyOf(missing));
             // A tool of an MCP server that was down is missing for a reason the user can act on: say which.
-            var mcpReasons = McpToolset.skipReasons(plan.config().snapshot().path("mcp"), missing);
+            var mcpReasons =
+                    McpServerConfig.skipReasons(plan.config().snapshot().path("mcp"), missing);
             if (!mcpReasons.isEmpty()) {
                 problem = problem.withDetail("mcp", mcpReasons);
             }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.Plugins;
 import dev.assay.Problem;
 import dev.assay.cases.CaseProblem;
 import dev.assay.cases.Selection;
@@ -14,28 +15,18 @@ import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.code.CodeCheckerFactory;
 import dev.assay.code.CodeGrader;
-import dev.assay.model.ChatModel;
-import dev.assay.model.ChatModels;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.result.Run;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.Sandboxes;
-import dev.assay.sandbox.UnsandboxedSandbox;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
-import dev.assay.subject.AgentSubject;
 import dev.assay.subject.Subject;
 import dev.assay.subject.ToolMode;
-import dev.assay.subject.replay.Recording;
-import dev.assay.subject.replay.ReplaySubject;
 import dev.assay.subject.sse.SseAgentSettings;
-import dev.assay.subject.sse.SseAgentSubject;
-import dev.assay.tools.BuiltinTools;
-import dev.assay.tools.Tool;
-import dev.assay.tools.ToolNames;
-import dev.assay.tools.mcp.McpServerConfig;
-import dev.assay.tools.mcp.McpToolset;
+import dev.assay.tools.McpServerConfig;
+import dev.assay.tools.Toolbox;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -60,8 +51,9 @@ import java.util.function.Function;
  * @param model which model and how to reach it; null for an agent service or a recording
  * @param agent how the agent loop drives the model
  * @param agentService an agent service to evaluate instead of a model (it runs its own loop); null for none
- * @param replay a recording to re-score instead of calling anything; null for none. Exactly one of {@code model},
- *     {@code agentService} and {@code replay} is given
+ * @param replay a recording to re-score instead of calling anything; null for none
+ * @param subject a plug-in's system under test, {@code NAME} or {@code NAME:ARGUMENT} ({@link SubjectFactory}); null
+ *     for none. Exactly one of {@code model}, {@code agentService}, {@code replay} and {@code subject} is given
  * @param tools MCP servers, the allowed-tool list and whether commands may run unconfined
  * @param concurrency cases at once, >= 1
  * @param timeout per-case time limit unless the case sets {@code timeout_s}
@@ -79,6 +71,7 @@ public record RunRequest(
         AgentSettings agent,
         SseAgentSettings agentService,
         Path replay,
+        String subject,
         ToolOptions tools,
         int concurrency,
         Duration timeout,
@@ -92,6 +85,10 @@ public record RunRequest(
 
     private static final String SSE_AGENT = "sse_agent";
 
+    /** The systems under test by name: Assay's own, then plug-ins. */
+    private static final Plugins<SubjectFactory> SUBJECTS =
+            Plugins.load(SubjectFactory.class, "system under test", SubjectFactory::name, BuiltinSubjects.all());
+
     public RunRequest {
         suites = List.copyOf(suites);
         if (suites.isEmpty()) {
@@ -99,17 +96,28 @@ public record RunRequest(
                     .withDetail("field", "suites"));
         }
         selection = selection == null ? Selection.ALL : selection;
-        int subjects = (model != null ? 1 : 0) + (agentService != null ? 1 : 0) + (replay != null ? 1 : 0);
+        int subjects = (model != null ? 1 : 0)
+                + (agentService != null ? 1 : 0)
+                + (replay != null ? 1 : 0)
+                + (subject != null ? 1 : 0);
         if (subjects > 1) {
             throw new AssayException(Problem.of(
                             "config.conflicting_targets",
-                            "evaluate one of a model, an agent service and a recording, not several")
+                            "evaluate one of a model, an agent service, a recording and a plug-in's system, not several")
                     .withDetail("field", "target"));
         }
         if (subjects == 0) {
             throw new AssayException(Problem.of(
                             "config.missing_target", "name what to evaluate: a model, an agent service or a recording")
                     .withDetail("field", "target"));
+        }
+        if (subject != null
+                && BuiltinSubjects.all().stream()
+                        .anyMatch(builtin -> builtin.name().equals(pluginName(subject)))) {
+            throw new AssayException(Problem.of(
+                            "config.invalid_subject",
+                            "'" + pluginName(subject) + "' is Assay's own: name it with --model, --agent or --replay")
+                    .withDetail("field", "subject"));
         }
         agent = agent == null ? AgentSettings.defaults() : agent;
         tools = tools == null ? ToolOptions.DEFAULTS : tools;
@@ -146,10 +154,15 @@ public record RunRequest(
      * connections.
      *
      * @param sandbox where execute_command runs its commands; null when it is not offered (no sandbox, no opt-in)
-     * @param mcp the connected MCP servers; null when none were configured
+     * @param toolboxes the opened tool providers' toolboxes (the MCP connections); empty when no tool was offered
      */
-    public record Prepared(RunPlan plan, List<CaseProblem> skippedProblems, Sandbox sandbox, McpToolset mcp)
+    public record Prepared(RunPlan plan, List<CaseProblem> skippedProblems, Sandbox sandbox, List<Toolbox> toolboxes)
             implements AutoCloseable {
+        public Prepared {
+            skippedProblems = List.copyOf(skippedProblems);
+            toolboxes = List.copyOf(toolboxes);
+        }
+
         /**
          * {@return the plan for continuing {@code stored}}: its stored snapshot stays the run's description, since the
          * run is what it was started as.
@@ -163,9 +176,7 @@ public record RunRequest(
             try {
                 plan.target().close();
             } finally {
-                if (mcp != null) {
-                    mcp.close();
-                }
+                closeAll(toolboxes);
             }
         }
     }
@@ -190,7 +201,7 @@ public record RunRequest(
             Function<String, String> env,
             Consumer<String> log)
             throws InterruptedException {
-        return prepare(runId, workspaceRoot, checkers, env, log, Sandboxes.BUBBLEWRAP);
+        return prepare(runId, workspaceRoot, checkers, env, log, Sandboxes.ISOLATING);
     }
 
     /**
@@ -215,58 +226,54 @@ public record RunRequest(
             throw new AssayException(Problem.of("suite.empty_selection", "no case matches the selection")
                     .withDetail("field", "selection"));
         }
+        var context = new SubjectContext(this, subject == null ? "" : pluginArgument(subject), env, log, sandboxes);
         Subject target;
-        Sandbox sandbox;
-        McpToolset mcp = null;
-        if (replay != null) {
-            target = new ReplaySubject(Recording.read(replay));
-            sandbox = new UnsandboxedSandbox();
-        } else if (agentService != null) {
-            target = SseAgentSubject.open(agentService, env);
-            // The service runs its own tools; Assay executes nothing.
-            sandbox = new UnsandboxedSandbox();
-        } else {
-            ChatModel chatModel = ChatModels.chatModel(model, env, log);
-            // execute_command runs inside bubblewrap; without it, only on the user's explicit word, else not at all
-            // (an unconfined command could read the API key from Assay's own /proc entry).
-            Map<String, Problem> withheld = Map.of();
-            try {
-                sandbox = Sandboxes.detect(tools.allowUnsandboxedCommands(), sandboxes);
-            } catch (AssayException e) {
-                sandbox = null;
-                withheld = Map.of(
-                        ToolNames.EXECUTE_COMMAND,
-                        Problem.of(
-                                "sandbox.unavailable",
-                                "execute_command needs a sandbox and bubblewrap is not usable here: install bubblewrap and "
-                                        + "util-linux, or pass --allow-unsandboxed-commands to run commands unconfined"));
-                log.accept("bubblewrap is not usable here, so execute_command is not offered and cases needing it "
-                        + "are skipped (--allow-unsandboxed-commands runs commands unconfined)");
-            }
-            mcp = tools.mcpServers().isEmpty() ? null : McpToolset.connect(tools.mcpServers(), tools.mcpTimeout(), env);
-            if (mcp != null) {
-                mcp.unavailable()
-                        .forEach((server, reason) -> log.accept("MCP server " + server + " is unavailable: " + reason));
-            }
-            var offered =
-                    new ArrayList<Tool>(sandbox == null ? BuiltinTools.withoutCommands() : BuiltinTools.all(sandbox));
-            if (mcp != null) {
-                offered.addAll(mcp.tools());
-            }
-            target = new AgentSubject(chatModel, tools.filter(offered), agent, concurrency, withheld);
+        try {
+            target = SUBJECTS.get(subjectName(), "subject").create(context);
+        } catch (InterruptedException | RuntimeException e) {
+            closeAll(context.toolboxes());
+            throw e;
         }
-        ObjectNode snapshot = snapshot(target.describe(), sandbox);
-        if (mcp != null) {
-            snapshot.set("mcp", mcp.snapshot());
-        }
+        ObjectNode snapshot = snapshot(target.describe(), context.sandbox());
+        context.toolSnapshots().forEach(snapshot::set);
         if (codeSandbox != null) {
             snapshot.put("code_sandbox", codeSandbox.kind());
         }
         return new Prepared(
                 new RunPlan(suite, target, config(runId, workspaceRoot).withSnapshot(snapshot)),
                 load.problems(),
-                sandbox,
-                mcp);
+                context.sandbox(),
+                context.toolboxes());
+    }
+
+    /** {@return the name of the system under test's factory: Assay's own, or the plug-in's} */
+    private String subjectName() {
+        if (replay != null) {
+            return BuiltinSubjects.REPLAY.name();
+        }
+        if (agentService != null) {
+            return BuiltinSubjects.SSE.name();
+        }
+        if (model != null) {
+            return BuiltinSubjects.AGENT.name();
+        }
+        return pluginName(subject);
+    }
+
+    /** {@return NAME of {@code NAME[:ARGUMENT]}} */
+    private static String pluginName(String subject) {
+        int colon = subject.indexOf(':');
+        return (colon < 0 ? subject : subject.substring(0, colon)).strip();
+    }
+
+    /** {@return ARGUMENT of {@code NAME[:ARGUMENT]}; empty without one} */
+    private static String pluginArgument(String subject) {
+        int colon = subject.indexOf(':');
+        return colon < 0 ? "" : subject.substring(colon + 1);
+    }
+
+    private static void closeAll(List<Toolbox> toolboxes) {
+        toolboxes.forEach(Toolbox::close);
     }
 
     /**
@@ -398,6 +405,7 @@ public record RunRequest(
                 modelOptions,
                 agent,
                 agentService ? SseAgentSettings.fromSnapshot(target) : null,
+                null,
                 null,
                 tools,
                 config.path("concurrency").asInt(4),

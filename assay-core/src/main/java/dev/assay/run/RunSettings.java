@@ -7,7 +7,7 @@ import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
 import dev.assay.subject.sse.SseAgentSettings;
-import dev.assay.tools.mcp.McpServerConfig;
+import dev.assay.tools.McpServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,10 +20,10 @@ import java.util.Map;
  * sources over each other and over Assay's defaults into the one {@link RunRequest}, so a setting, its default and its
  * precedence live here once, whichever front end the run came from.
  *
- * <p>A source names at most one system under test (a model, an agent service or a recording); the highest source that
- * names one decides it. MCP servers add up across sources; every other value is taken from the highest source that
- * gives it. A source that names a scoring preset also replaces lower sources' weights, so {@code --scoring reference}
- * means the reference weights unless the same source gives weights too.
+ * <p>A source names at most one system under test (a model, an agent service, a recording or a plug-in's); the highest
+ * source that names one decides it. MCP servers add up across sources; every other value is taken from the highest
+ * source that gives it. A source that names a scoring preset also replaces lower sources' weights, so {@code --scoring
+ * reference} means the reference weights unless the same source gives weights too.
  */
 public final class RunSettings {
     /** Cases at once unless a source says otherwise. */
@@ -46,6 +46,7 @@ public final class RunSettings {
     private ModelOptions model;
     private SseAgentSettings agentService;
     private Path replay;
+    private String subject;
     private Integer retries;
     private Duration maxRetryWait;
     private Boolean stream;
@@ -126,6 +127,12 @@ public final class RunSettings {
     /** Re-score this recording without calling anything. */
     public RunSettings replay(Path value) {
         replay = value;
+        return this;
+    }
+
+    /** Evaluate a plug-in's system under test, {@code NAME} or {@code NAME:ARGUMENT} ({@link SubjectFactory}). */
+    public RunSettings subject(String value) {
+        subject = value;
         return this;
     }
 
@@ -232,7 +239,7 @@ public final class RunSettings {
 
     /** {@return whether this source names a system under test} */
     public boolean namesSubject() {
-        return model != null || agentService != null || replay != null;
+        return model != null || agentService != null || replay != null || subject != null;
     }
 
     /**
@@ -270,6 +277,7 @@ public final class RunSettings {
             model = higher.model;
             agentService = higher.agentService;
             replay = higher.replay;
+            subject = higher.subject;
         }
         retries = pick(higher.retries, retries);
         maxRetryWait = pick(higher.maxRetryWait, maxRetryWait);
@@ -316,6 +324,7 @@ public final class RunSettings {
                 agent,
                 agentService,
                 replay,
+                subject,
                 new ToolOptions(mcpServers, null, allowedTools, Boolean.TRUE.equals(allowUnsandboxedCommands)),
                 concurrency != null ? concurrency : DEFAULT_CONCURRENCY,
                 timeout != null ? timeout : Duration.ofSeconds(DEFAULT_TIMEOUT_S),

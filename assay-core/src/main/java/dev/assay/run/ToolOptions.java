@@ -1,8 +1,8 @@
 package dev.assay.run;
 
+import dev.assay.tools.McpServerConfig;
 import dev.assay.tools.Tool;
 import dev.assay.tools.ToolNames;
-import dev.assay.tools.mcp.McpServerConfig;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -83,6 +83,24 @@ public final class BubblewrapSandbox implements Sandbox {
         this.identity = identity;
     }
 
+    /** The kind {@code bubblewrap}, isolating. */
+    public static final SandboxProvider PROVIDER = new SandboxProvider() {
+        @Override
+        public String name() {
+            return "bubblewrap";
+        }
+
+        @Override
+        public boolean isolating() {
+            return true;
+        }
+
+        @Override
+        public Optional<BubblewrapSandbox> find() throws InterruptedException {
+            return BubblewrapSandbox.find();
+        }
+    };
+
     /**
      * {@return a sandbox if {@code bwrap} and {@code prlimit} (and, for root, {@code setpriv}) are installed and can
      * create their namespaces here, else empty}
@@ -105,7 +123,7 @@ public final class BubblewrapSandbox implements Sandbox {
 
     @Override
     public String kind() {
-        return "bubblewrap";
+        return PROVIDER.name();
     }
 
     /** {@return whether process counts are capped by a cgroup (exact) rather than RLIMIT_NPROC (per user)} */

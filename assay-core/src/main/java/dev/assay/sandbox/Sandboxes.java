@@ -1,11 +1,22 @@
 package dev.assay.sandbox;
 
 import dev.assay.AssayException;
+import dev.assay.Plugins;
 import dev.assay.Problem;
+import java.util.List;
 import java.util.Optional;
 
-/** Chooses the sandbox for untrusted code, failing closed. */
+/**
+ * Chooses the sandbox for untrusted code among the kinds registered ({@link SandboxProvider}), failing closed.
+ * Thread-safe.
+ */
 public final class Sandboxes {
+    private static final Plugins<SandboxProvider> PROVIDERS = Plugins.load(
+            SandboxProvider.class,
+            "sandbox",
+            SandboxProvider::name,
+            List.of(BubblewrapSandbox.PROVIDER, UnsandboxedSandbox.PROVIDER));
+
     /** How a confining sandbox is found on this machine; tests pass one that finds none. */
     @FunctionalInterface
     public interface Finder {
@@ -13,27 +24,38 @@ public final class Sandboxes {
         Optional<? extends Sandbox> find() throws InterruptedException;
     }
 
-    /** Finds bubblewrap. */
-    public static final Finder BUBBLEWRAP = BubblewrapSandbox::find;
+    /** Finds the first isolating kind usable here: bubblewrap, then plug-ins in class-path order. */
+    public static final Finder ISOLATING = () -> {
+        for (SandboxProvider provider : PROVIDERS.all()) {
+            if (provider.isolating()) {
+                Optional<? extends Sandbox> found = provider.find();
+                if (found.isPresent()) {
+                    return found;
+                }
+            }
+        }
+        return Optional.empty();
+    };
 
     private Sandboxes() {}
 
     /**
-     * {@return bubblewrap when usable; otherwise the unsandboxed runner if {@code allowUnsandboxed}}
+     * {@return an isolating sandbox when one is usable (bubblewrap first); otherwise the unsandboxed runner if
+     * {@code allowUnsandboxed}}
      *
      * @param allowUnsandboxed the user's explicit opt-in to run untrusted code on the host
      * @throws AssayException {@code sandbox.unavailable} when bubblewrap is not usable and unsandboxed runs are not
      *     allowed
      */
     public static Sandbox detect(boolean allowUnsandboxed) throws InterruptedException {
-        return detect(allowUnsandboxed, BUBBLEWRAP);
+        return detect(allowUnsandboxed, ISOLATING);
     }
 
     /** {@return the sandbox {@code finder} finds; otherwise as {@link #detect(boolean)}} */
     public static Sandbox detect(boolean allowUnsandboxed, Finder finder) throws InterruptedException {
-        var bubblewrap = finder.find();
-        if (bubblewrap.isPresent()) {
-            return bubblewrap.get();
+        var isolating = finder.find();
+        if (isolating.isPresent()) {
+            return isolating.get();
         }
         if (allowUnsandboxed) {
             return new UnsandboxedSandbox();

@@ -27,6 +27,20 @@ import java.util.Objects;
  * Outputs are capped at 64 KiB and end with a {@code [truncated: ...]} note when cut. Thread-safe.
  */
 public final class BuiltinTools {
+    /** The tool provider {@code workspace}: these tools, execute_command only when the run has a sandbox. */
+    public static final ToolProvider PROVIDER = new ToolProvider() {
+        @Override
+        public String name() {
+            return "workspace";
+        }
+
+        @Override
+        public Toolbox open(ToolRequest request) {
+            List<Tool> tools = request.sandbox() == null ? withoutCommands() : all(request.sandbox());
+            return () -> tools;
+        }
+    };
+
     private BuiltinTools() {}
 
     /**

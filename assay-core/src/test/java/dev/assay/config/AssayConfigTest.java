@@ -7,7 +7,7 @@ import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.score.Weights;
 import dev.assay.subject.ToolMode;
-import dev.assay.tools.mcp.McpServerConfig;
+import dev.assay.tools.McpServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

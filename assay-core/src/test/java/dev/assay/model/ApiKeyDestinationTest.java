@@ -5,9 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.AssayException;
-import dev.assay.model.anthropic.AnthropicSettings;
 import dev.assay.model.openai.OpenAiSettings;
-import dev.assay.testing.ScriptedAnthropicServer;
 import dev.assay.testing.ScriptedOpenAiServer;
 import java.time.Duration;
 import java.util.List;
@@ -19,13 +17,8 @@ import org.junit.jupiter.api.Test;
  * is sent only to the provider's own host, never to whatever {@code --base-url} points at.
  */
 class ApiKeyDestinationTest {
-    private static final Map<String, String> ENV = Map.of(
-            "OPENAI_API_KEY",
-            "sk-default-openai",
-            "ANTHROPIC_API_KEY",
-            "sk-ant-default",
-            "LOCAL_KEY",
-            "sk-named-local");
+    private static final Map<String, String> ENV =
+            Map.of("OPENAI_API_KEY", "sk-default-openai", "LOCAL_KEY", "sk-named-local");
 
     private static ModelRequest ask() {
         return new ModelRequest(List.of(ChatMessage.user("q")), List.of(), null, null, null, Duration.ofSeconds(10));
@@ -65,26 +58,9 @@ class ApiKeyDestinationTest {
     }
 
     @Test
-    void the_default_anthropic_key_is_not_sent_to_a_custom_base_url_but_a_named_one_is() throws Exception {
-        try (var server = ScriptedAnthropicServer.start(request -> text("ok"))) {
-            complete(new ModelOptions("anthropic:claude-test", server.baseUrl(), null, false, null, null));
-            complete(new ModelOptions("anthropic:claude-test", server.baseUrl(), "LOCAL_KEY", false, null, null));
-
-            assertThat(server.credentials()).hasSize(2);
-            assertThat(server.credentials().get(0)).doesNotContain("sk-ant-default");
-            assertThat(server.credentials().get(1)).contains("sk-named-local");
-        }
-    }
-
-    @Test
     void the_providers_own_host_gets_the_default_key_and_refuses_to_start_without_one() {
         assertThat(ChatModels.key(ModelOptions.of("openai:gpt-4o-mini"), OpenAiSettings.DEFAULT_BASE_URL, ENV::get))
                 .isEqualTo("sk-default-openai");
-        assertThat(ChatModels.key(
-                        new ModelOptions("anthropic:claude", "https://API.anthropic.com/", null, false, null, null),
-                        AnthropicSettings.DEFAULT_BASE_URL,
-                        ENV::get))
-                .isEqualTo("sk-ant-default");
         assertThatThrownBy(() -> ChatModels.key(
                         ModelOptions.of("openai:gpt-4o-mini"), OpenAiSettings.DEFAULT_BASE_URL, name -> null))
                 .isInstanceOfSatisfying(

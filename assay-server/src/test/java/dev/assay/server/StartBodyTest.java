@@ -60,6 +60,7 @@ class StartBodyTest {
                 new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256),
                 null,
                 null,
+                null,
                 new ToolOptions(List.of(), null, List.of("read_file"), false),
                 8,
                 Duration.ofSeconds(30),

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
+import dev.assay.tools.McpServerConfig;
 import dev.assay.tools.Tool;
 import dev.assay.tools.ToolResult;
 import dev.assay.tools.Workspace;
@@ -185,7 +186,7 @@ class McpToolsetTest {
                   {"name": "up", "status": "available", "tools": ["up@a"]},
                   {"name": "down", "status": "unavailable", "reason": "Connection refused"}]}""");
         Map<String, String> reasons =
-                McpToolset.skipReasons(snapshot, List.of("down@lookup", "up@b", "nowhere@x", "read_file"));
+                McpServerConfig.skipReasons(snapshot, List.of("down@lookup", "up@b", "nowhere@x", "read_file"));
         assertThat(reasons).containsOnlyKeys("down@lookup", "up@b", "nowhere@x");
         assertThat(reasons.get("down@lookup")).contains("unavailable").contains("Connection refused");
         assertThat(reasons.get("up@b")).contains("does not offer");

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.EndpointUrl;
 import dev.assay.Json;
+import dev.assay.tools.McpServerConfig;
 import dev.assay.tools.Tool;
+import dev.assay.tools.Toolbox;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -19,7 +21,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,7 +41,7 @@ import java.util.function.Function;
  * {@link #unavailable()}, and the cases that need its tools are skipped by the engine's prerequisite check.
  * Thread-safe; close it when the run ends (it stops stdio server processes).
  */
-public final class McpToolset implements AutoCloseable {
+public final class McpToolset implements Toolbox {
     /** MCP's wire format is camelCase: Assay's snake_case {@code Json.MAPPER} would garble it. */
     private static final McpJsonMapper MAPPER =
             new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper());
@@ -186,6 +187,7 @@ public final class McpToolset implements AutoCloseable {
     }
 
     /** {@return every tool of every connected server, named {@code server@tool}, in configuration order} */
+    @Override
     public List<Tool> tools() {
         var tools = new ArrayList<Tool>();
         connected.values().forEach(server -> tools.addAll(server.tools()));
@@ -202,6 +204,7 @@ public final class McpToolset implements AutoCloseable {
      * reason, command/args/env or url/headers}]}} with environment variables and headers named, never their values, and
      * URLs without user information or query
      */
+    @Override
     public JsonNode snapshot() {
         ObjectNode root = Json.object();
         ArrayNode list = root.putArray("servers");
@@ -233,43 +236,6 @@ public final class McpToolset implements AutoCloseable {
             }
         }
         return root;
-    }
-
-    /**
-     * Explains missing {@code server@tool} prerequisites from a run's MCP snapshot: the server was unavailable (with
-     * its reason), is not configured, or does not offer that tool. Names without {@code @} are not MCP tools and are
-     * left out. Pure function of its arguments, so reports can explain skips of stored runs.
-     *
-     * @param snapshot what {@link #snapshot()} returned (JSON null or missing when no MCP server was configured)
-     * @param missingTools the tool names a case needed and the target lacked
-     * @return tool name to reason, in the order given
-     */
-    public static Map<String, String> skipReasons(JsonNode snapshot, Collection<String> missingTools) {
-        var servers = new LinkedHashMap<String, JsonNode>();
-        if (snapshot != null) {
-            snapshot.path("servers")
-                    .forEach(server -> servers.put(server.path("name").asText(), server));
-        }
-        var reasons = new LinkedHashMap<String, String>();
-        for (String tool : missingTools) {
-            int at = tool.indexOf('@');
-            if (at < 0) {
-                continue;
-            }
-            String name = tool.substring(0, at);
-            JsonNode server = servers.get(name);
-            if (server == null) {
-                reasons.put(tool, "MCP server '" + name + "' is not configured");
-            } else if ("unavailable".equals(server.path("status").asText())) {
-                reasons.put(
-                        tool,
-                        "MCP server '" + name + "' is unavailable: "
-                                + server.path("reason").asText());
-            } else {
-                reasons.put(tool, "MCP server '" + name + "' does not offer '" + tool.substring(at + 1) + "'");
-            }
-        }
-        return reasons;
     }
 
     @Override

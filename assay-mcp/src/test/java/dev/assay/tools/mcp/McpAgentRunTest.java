@@ -28,6 +28,7 @@ import dev.assay.subject.ToolMode;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
+import dev.assay.tools.McpServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -91,7 +92,7 @@ class McpAgentRunTest {
                     .satisfies(call -> assertThat(call.ok()).isTrue());
             Item skipped = items.get("search");
             assertThat(skipped.status()).isEqualTo(ItemStatus.SKIPPED);
-            assertThat(McpToolset.skipReasons(run.config().path("mcp"), List.of("search@query")))
+            assertThat(McpServerConfig.skipReasons(run.config().path("mcp"), List.of("search@query")))
                     .hasEntrySatisfying(
                             "search@query",
                             reason ->

@@ -1,0 +1,92 @@
+package dev.assay;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.function.Function;
+
+/**
+ * Plug-ins of one type by name: the one way Assay finds checkers, model kinds, systems under test, tool providers,
+ * sandboxes, metrics and reporters. Assay's built-ins come first, then every implementation {@link ServiceLoader} finds
+ * on the class path ({@code META-INF/services/<type>}), in class-path order; a later one replaces an earlier one of the
+ * same name. A name nobody registered is the problem {@code plugin.unknown}, listing the known names. Thread-safe
+ * (immutable).
+ *
+ * @param <T> the plug-in type
+ */
+public final class Plugins<T> {
+    private final String kind;
+    private final Function<? super T, String> nameOf;
+    private final Map<String, T> byName;
+
+    private Plugins(String kind, Function<? super T, String> nameOf, Map<String, T> byName) {
+        this.kind = kind;
+        this.nameOf = nameOf;
+        this.byName = Collections.unmodifiableMap(byName);
+    }
+
+    /**
+     * {@return the built-ins and the plug-ins of {@code type} on the thread's context class path}
+     *
+     * @param type the service interface
+     * @param kind what one of them is called in messages ({@code checker}, {@code model kind})
+     * @param nameOf the name users type for one
+     * @param builtins Assay's own, registered first
+     */
+    public static <T> Plugins<T> load(
+            Class<T> type, String kind, Function<? super T, String> nameOf, List<? extends T> builtins) {
+        var all = new ArrayList<T>(builtins);
+        ServiceLoader.load(type).forEach(all::add);
+        return of(kind, nameOf, all);
+    }
+
+    /** {@return exactly {@code plugins}, without looking on the class path} */
+    public static <T> Plugins<T> of(String kind, Function<? super T, String> nameOf, List<? extends T> plugins) {
+        var byName = new LinkedHashMap<String, T>();
+        plugins.forEach(plugin -> byName.put(nameOf.apply(plugin), plugin));
+        return new Plugins<>(kind, nameOf, byName);
+    }
+
+    /** {@return these plug-ins and {@code plugin}, which replaces one of the same name} */
+    public Plugins<T> with(T plugin) {
+        var byName = new LinkedHashMap<>(this.byName);
+        byName.put(nameOf.apply(plugin), plugin);
+        return new Plugins<>(kind, nameOf, byName);
+    }
+
+    /** {@return the plug-in of this name, if one is registered} */
+    public Optional<T> find(String name) {
+        return Optional.ofNullable(byName.get(name));
+    }
+
+    /**
+     * {@return the plug-in of this name}
+     *
+     * @param field the field of the user's input that named it, for the problem's {@code field} detail; null for none
+     * @throws AssayException {@code plugin.unknown} listing the known names
+     */
+    public T get(String name, String field) {
+        T plugin = byName.get(name);
+        if (plugin == null) {
+            Problem unknown = Problem.of(
+                    "plugin.unknown", "unknown " + kind + " '" + name + "'; known: " + String.join(", ", names()));
+            throw new AssayException(field == null ? unknown : unknown.withDetail("field", field));
+        }
+        return plugin;
+    }
+
+    /** {@return the registered names, in registration order} */
+    public List<String> names() {
+        return List.copyOf(byName.keySet());
+    }
+
+    /** {@return the registered plug-ins, in registration order} */
+    public Collection<T> all() {
+        return byName.values();
+    }
+}

@@ -1,0 +1,61 @@
+package dev.assay.run;
+
+import dev.assay.model.ChatModel;
+import dev.assay.model.ChatModels;
+import dev.assay.subject.AgentSubject;
+import dev.assay.subject.Subject;
+import dev.assay.subject.replay.Recording;
+import dev.assay.subject.replay.ReplaySubject;
+import dev.assay.subject.sse.SseAgentSubject;
+import java.util.List;
+
+/** Assay's own systems under test, the one place they are listed. Thread-safe (stateless). */
+final class BuiltinSubjects {
+    /** {@code agent}: the run's model ({@code --model}) driven by Assay's agent loop with the offered tools. */
+    static final SubjectFactory AGENT = new SubjectFactory() {
+        @Override
+        public String name() {
+            return "agent";
+        }
+
+        @Override
+        public Subject create(SubjectContext context) throws InterruptedException {
+            RunRequest request = context.request();
+            ChatModel chatModel = ChatModels.chatModel(request.model(), context.env(), context.log());
+            return new AgentSubject(
+                    chatModel, context.tools(), request.agent(), request.concurrency(), context.withheldTools());
+        }
+    };
+
+    /** {@code sse}: an agent service ({@code --agent}), which runs its own loop and tools; Assay executes nothing. */
+    static final SubjectFactory SSE = new SubjectFactory() {
+        @Override
+        public String name() {
+            return "sse";
+        }
+
+        @Override
+        public Subject create(SubjectContext context) throws InterruptedException {
+            return SseAgentSubject.open(context.request().agentService(), context.env());
+        }
+    };
+
+    /** {@code replay}: a recording ({@code --replay}) re-scored without calling anything. */
+    static final SubjectFactory REPLAY = new SubjectFactory() {
+        @Override
+        public String name() {
+            return "replay";
+        }
+
+        @Override
+        public Subject create(SubjectContext context) {
+            return new ReplaySubject(Recording.read(context.request().replay()));
+        }
+    };
+
+    private BuiltinSubjects() {}
+
+    static List<SubjectFactory> all() {
+        return List.of(AGENT, SSE, REPLAY);
+    }
+}

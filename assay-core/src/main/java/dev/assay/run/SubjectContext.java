@@ -1,0 +1,143 @@
+package dev.assay.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.AssayException;
+import dev.assay.Plugins;
+import dev.assay.Problem;
+import dev.assay.sandbox.Sandbox;
+import dev.assay.sandbox.Sandboxes;
+import dev.assay.sandbox.UnsandboxedSandbox;
+import dev.assay.tools.BuiltinTools;
+import dev.assay.tools.Tool;
+import dev.assay.tools.ToolNames;
+import dev.assay.tools.ToolProvider;
+import dev.assay.tools.ToolRequest;
+import dev.assay.tools.Toolbox;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * What a {@link SubjectFactory} is given to build a run's system under test. The tools are opened only when the factory
+ * asks for them ({@link #tools()}): a subject that runs its own tools (an agent service) or none (a recording) leaves
+ * the sandbox and the MCP servers alone. Not thread-safe: used by the thread preparing the run.
+ */
+public final class SubjectContext {
+    private static final Plugins<ToolProvider> TOOL_PROVIDERS =
+            Plugins.load(ToolProvider.class, "tool provider", ToolProvider::name, List.of(BuiltinTools.PROVIDER));
+
+    /** The tool provider of MCP servers' tools (assay-mcp). */
+    private static final String MCP = "mcp";
+
+    private final RunRequest request;
+    private final String argument;
+    private final Function<String, String> env;
+    private final Consumer<String> log;
+    private final Sandboxes.Finder sandboxes;
+    private final Map<String, Toolbox> toolboxes = new LinkedHashMap<>();
+    private Sandbox sandbox = new UnsandboxedSandbox();
+    private List<Tool> tools;
+    private Map<String, Problem> withheld = Map.of();
+
+    SubjectContext(
+            RunRequest request,
+            String argument,
+            Function<String, String> env,
+            Consumer<String> log,
+            Sandboxes.Finder sandboxes) {
+        this.request = request;
+        this.argument = argument;
+        this.env = env;
+        this.log = log;
+        this.sandboxes = sandboxes;
+    }
+
+    /** {@return the run's description} */
+    public RunRequest request() {
+        return request;
+    }
+
+    /** {@return what follows {@code NAME:} in {@code --subject NAME:ARGUMENT}; empty when nothing does} */
+    public String argument() {
+        return argument;
+    }
+
+    /** {@return reads environment variables (API keys and credentials only); front ends pass their environment} */
+    public Function<String, String> env() {
+        return env;
+    }
+
+    /** {@return receives progress lines for the user (retries, unavailable servers)} */
+    public Consumer<String> log() {
+        return log;
+    }
+
+    /**
+     * {@return the tools to offer, opened on the first call}: every tool provider's (the workspace tools, the MCP
+     * servers', plug-ins'), in provider order, filtered by the run's allowed-tool list. Commands run in the first
+     * isolating sandbox usable here; without one, only on the user's explicit word, else execute_command is withheld
+     * ({@link #withheldTools()}): an unconfined command could read the API key from Assay's own {@code /proc} entry.
+     */
+    public List<Tool> tools() throws InterruptedException {
+        if (tools != null) {
+            return tools;
+        }
+        ToolOptions options = request.tools();
+        if (!options.mcpServers().isEmpty()) {
+            // MCP servers were asked for: without assay-mcp on the class path that is an error, not a silent skip.
+            TOOL_PROVIDERS.get(MCP, "mcp_servers");
+        }
+        try {
+            sandbox = Sandboxes.detect(options.allowUnsandboxedCommands(), sandboxes);
+        } catch (AssayException e) {
+            sandbox = null;
+            withheld = Map.of(
+                    ToolNames.EXECUTE_COMMAND,
+                    Problem.of(
+                            "sandbox.unavailable",
+                            "execute_command needs a sandbox and bubblewrap is not usable here: install bubblewrap and "
+                                    + "util-linux, or pass --allow-unsandboxed-commands to run commands unconfined"));
+            log.accept("bubblewrap is not usable here, so execute_command is not offered and cases needing it "
+                    + "are skipped (--allow-unsandboxed-commands runs commands unconfined)");
+        }
+        var toolRequest = new ToolRequest(sandbox, options.mcpServers(), options.mcpTimeout(), env, log);
+        var offered = new ArrayList<Tool>();
+        for (ToolProvider provider : TOOL_PROVIDERS.all()) {
+            Toolbox toolbox = provider.open(toolRequest);
+            toolboxes.put(provider.name(), toolbox);
+            offered.addAll(toolbox.tools());
+        }
+        tools = options.filter(offered);
+        return tools;
+    }
+
+    /** {@return tools that would be offered but cannot be here, with the reason; empty until {@link #tools()}} */
+    public Map<String, Problem> withheldTools() {
+        return withheld;
+    }
+
+    /** {@return the sandbox commands run in: none for a subject that asked for no tools, null when unavailable} */
+    Sandbox sandbox() {
+        return sandbox;
+    }
+
+    /** {@return the opened toolboxes, in provider order, each to be closed once the run has ended} */
+    List<Toolbox> toolboxes() {
+        return List.copyOf(toolboxes.values());
+    }
+
+    /** {@return what the opened toolboxes record in the run's snapshot, each under its provider's name} */
+    Map<String, JsonNode> toolSnapshots() {
+        var snapshots = new LinkedHashMap<String, JsonNode>();
+        toolboxes.forEach((name, toolbox) -> {
+            JsonNode snapshot = toolbox.snapshot();
+            if (snapshot != null) {
+                snapshots.put(name, snapshot);
+            }
+        });
+        return snapshots;
+    }
+}
