@@ -52,21 +52,7 @@ class KilledDialogRunTest {
                     ? new ScriptedOpenAiServer.Reply.Delayed(30_000, ScriptedOpenAiServer.text("late"))
                     : ScriptedOpenAiServer.text("建议分散投资，注意波动风险");
         })) {
-            Process process = QuickThenSlowRun.cli(
-                    home,
-                    "dialog",
-                    "run",
-                    dataset.toString(),
-                    "--model",
-                    "openai:scripted",
-                    "--base-url",
-                    model.baseUrl(),
-                    "--api-key-env",
-                    "NONE",
-                    "--run-id",
-                    "killed",
-                    "--out",
-                    home.resolve("runs").toString());
+            Process process = QuickThenSlowRun.cli(home, dialogRun(dataset, model, "killed"));
             try (var reader =
                     new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = reader.readLine(); line != null; line = reader.readLine()) {
@@ -93,20 +79,7 @@ class KilledDialogRunTest {
                     .as("only the turn in flight at the kill is asked twice")
                     .hasSizeLessThanOrEqualTo(TURNS + 1);
             int before = model.requests().size();
-            var whole = cli.run(
-                    "dialog",
-                    "run",
-                    dataset.toString(),
-                    "--model",
-                    "openai:scripted",
-                    "--base-url",
-                    model.baseUrl(),
-                    "--api-key-env",
-                    "NONE",
-                    "--run-id",
-                    "whole",
-                    "--out",
-                    home.resolve("runs").toString());
+            var whole = cli.run(dialogRun(dataset, model, "whole"));
             assertThat(whole.code()).as(whole.err()).isZero();
             assertThat(model.requests().size() - before).isEqualTo(TURNS);
 
@@ -130,6 +103,25 @@ class KilledDialogRunTest {
             JsonNode wholeSummary = Json.parse(Files.readString(runs.resolve("whole/metrics_summary.json")));
             assertThat(summary.path("metrics")).isEqualTo(wholeSummary.path("metrics"));
         }
+    }
+
+    /** {@return the arguments of {@code assay dialog run} replaying the dataset against the scripted model} */
+    private String[] dialogRun(Path dataset, ScriptedOpenAiServer model, String runId) {
+        return new String[] {
+            "dialog",
+            "run",
+            dataset.toString(),
+            "--model",
+            "openai:scripted",
+            "--base-url",
+            model.baseUrl(),
+            "--api-key-env",
+            "NONE",
+            "--run-id",
+            runId,
+            "--out",
+            home.resolve("runs").toString()
+        };
     }
 
     /** {@return a dataset line: a dialog with one assistant turn per user text, each asking for a risk disclosure} */
