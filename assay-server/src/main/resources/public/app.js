@@ -392,8 +392,13 @@ async function loadDetail() {
     state.detailRun = run;
     $('#detail-run-id').textContent = shortId(run.run_id);
     setStatus($('#detail-status'), run.status);
-    // A capability run that ended without finishing continues from its stored description (POST .../resume).
-    $('#detail-resume').hidden = run.kind !== 'capability' || !['interrupted', 'cancelled', 'failed'].includes(run.status);
+    // A run that ended without finishing continues from its stored description (POST .../resume); a recording's run
+    // calls nothing, and a dialog run stored without its description cannot be read back.
+    const config = run.config || {};
+    const resumable = run.kind === 'dialog'
+      ? Boolean(config.request)
+      : run.kind === 'capability' && !(config.target && config.target.type === 'replay');
+    $('#detail-resume').hidden = !resumable || !['interrupted', 'cancelled', 'failed'].includes(run.status);
     const c = run.counts;
     const noun = run.kind === 'dialog' ? ' dialogs: ok ' : ' items: passed ';
     $('#detail-summary').textContent = run.kind + ' · ' + run.model_name + ' · ' + run.case_set + ' · total '

@@ -66,12 +66,12 @@ public final class AssayCli implements Callable<Integer> {
      * @param env the environment variables the command may read (ASSAY_HOME, API keys named by options)
      */
     public static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
-        return run(
-                out,
-                err,
-                env,
-                options -> ChatModels.chatModel(options, env::get, line -> err.println("  " + line)),
-                args);
+        return run(out, err, env, chatModels(env, err), args);
+    }
+
+    /** {@return how commands make the chat models that options describe, their retry lines going to {@code err}} */
+    static Function<ModelOptions, ChatModel> chatModels(Map<String, String> env, PrintWriter err) {
+        return options -> ChatModels.chatModel(options, env::get, line -> err.println("  " + line));
     }
 
     /**

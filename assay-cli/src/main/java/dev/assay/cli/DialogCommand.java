@@ -3,11 +3,9 @@ package dev.assay.cli;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.check.CheckerRegistry;
-import dev.assay.dialog.AgentServiceSubject;
-import dev.assay.dialog.ChatModelSubject;
 import dev.assay.dialog.Dataset;
 import dev.assay.dialog.DialogRunConfig;
-import dev.assay.dialog.DialogSubject;
+import dev.assay.dialog.DialogRunRequest;
 import dev.assay.dialog.DialogWorkload;
 import dev.assay.dialog.EvalSummary;
 import dev.assay.dialog.ExplainabilityJudge;
@@ -17,7 +15,6 @@ import dev.assay.dialog.MetricResult;
 import dev.assay.dialog.MetricsProfile;
 import dev.assay.dialog.ScoreOptions;
 import dev.assay.dialog.Scoring;
-import dev.assay.dialog.SseAgentService;
 import dev.assay.dialog.TraceFile;
 import dev.assay.model.ChatModel;
 import dev.assay.model.ModelOptions;
@@ -42,7 +39,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -223,8 +222,19 @@ final class DialogCommand implements Callable<Integer> {
         @ParentCommand
         DialogCommand parent;
 
-        @Parameters(index = "0", paramLabel = "DATASET", description = "The dialog dataset (JSONL).")
+        @Parameters(
+                index = "0",
+                arity = "0..1",
+                paramLabel = "DATASET",
+                description = "The dialog dataset (JSONL); none with --resume.")
         Path dataset;
+
+        @Option(
+                names = "--resume",
+                paramLabel = "ID",
+                description = "Continue a stored dialog run that ended without finishing from its stored description "
+                        + "(as 'assay run --resume'): its ok and skipped dialogs are kept, the others replayed.")
+        String resume;
 
         @picocli.CommandLine.Mixin
         ModelOptionsMixin model = new ModelOptionsMixin();
@@ -300,139 +310,82 @@ final class DialogCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws InterruptedException {
-            PrintWriter out = spec.commandLine().getOut();
-            PrintWriter err = spec.commandLine().getErr();
-            try {
-                if (model.given() == agent.given()) {
-                    throw new ParameterException(spec.commandLine(), "give exactly one of --model and --agent");
-                }
-                if (fieldMapping != null && !agent.given()) {
-                    throw new ParameterException(spec.commandLine(), "--field-mapping applies to --agent only");
-                }
-                if (systemPrompt != null && agent.given()) {
+            if (resume != null) {
+                if (dataset != null || model.given() || agent.given() || runId != null) {
                     throw new ParameterException(
                             spec.commandLine(),
-                            "--system-prompt applies to --model only; an agent service keeps its own prompt");
+                            "a resumed dialog run takes its dataset and target from its stored description; give "
+                                    + "only the run id");
                 }
-                OutputDirectories.requireWritable(spec.commandLine(), "--out", outDir);
-                // Created before any turn is replayed, so a misconfigured judge fails the run at once.
-                Optional<ExplainabilityJudge> judge = judgeOptions.judge(parent.models, database.home());
-                Dataset data = Dataset.load(dataset);
-                data.skipCounts()
-                        .forEach((reason, count) -> err.println("skipped " + count + " line(s): " + reason.wireName()));
-                String prompt = systemPrompt == null ? "" : Files.readString(systemPrompt, StandardCharsets.UTF_8);
-                String id = runId != null
-                        ? runId
-                        : LocalDateTime.now(ZoneId.systemDefault())
-                                .format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
-                Duration turnTimeout = Duration.ofSeconds(turnTimeoutSeconds);
-                DialogSubject target;
-                DialogRunConfig config;
-                if (agent.given()) {
-                    FieldMapping mapping;
-                    try {
-                        mapping = FieldMapping.parse(fieldMapping);
-                    } catch (AssayException e) {
-                        throw new ParameterException(
-                                spec.commandLine(),
-                                "--field-mapping: " + e.problem().message());
-                    }
-                    // Requests are retried within a turn's time limit before --turn-retries retries the turn.
-                    var service = SseAgentService.open(
-                            agent.settings(null, false, "", RetryPolicy.defaults(), workersDialog),
-                            id,
-                            env::get,
-                            line -> err.println("  " + line));
-                    target = new AgentServiceSubject(service, mapping);
-                    config = new DialogRunConfig(
-                            id,
-                            dataset.toString(),
-                            service.name(),
-                            promptVersion(prompt),
-                            workersDialog,
-                            turnTimeout,
-                            turnRetries,
-                            scoring.toOptions(),
-                            mapping);
-                } else {
-                    target = new ChatModelSubject(
-                            parent.models.apply(model.toOptions(false, turnTimeout, null)),
-                            prompt,
-                            model.temperature,
-                            model.seed);
-                    config = new DialogRunConfig(
-                            id,
-                            dataset.toString(),
-                            model.model,
-                            promptVersion(prompt),
-                            workersDialog,
-                            turnTimeout,
-                            turnRetries,
-                            scoring.toOptions(),
-                            null);
-                }
-                Path runDir = outDir.resolve(id);
-                var workload = new DialogWorkload(data, target, config, runDir, judge, "");
-                try (Store store = database.open()) {
-                    // Re-using the id of a dialog run that ended resumes it: its ok and skipped dialogs are kept.
-                    Optional<dev.assay.result.Run> earlier = store.findRun(id);
-                    earlier.filter(existing -> !existing.kind().equals(dev.assay.result.Run.DIALOG))
-                            .ifPresent(existing -> {
-                                throw new AssayException(Problem.of(
-                                                "config.run_id_taken",
-                                                "run id " + id + " belongs to a " + existing.kind()
-                                                        + " run; choose another")
-                                        .withDetail("field", "run_id"));
-                            });
-                    var engine = new Engine(store, CheckerRegistry.builtins());
-                    RunListener progress = new RunListener() {
-                        @Override
-                        public void itemFinished(dev.assay.result.Run run, Item item) {
-                            err.println("dialog " + (item.seq() + 1) + " " + item.caseId() + ": "
-                                    + item.status().wireName());
-                            err.flush();
-                        }
-
-                        @Override
-                        public void log(dev.assay.result.Run run, String message) {
-                            err.println("  " + message);
-                            err.flush();
-                        }
-                    };
-                    RunHandle handle = earlier.isPresent()
-                            ? engine.resume(workload, false, progress)
-                            : engine.start(workload, progress);
-                    CancelOnSignal cancelOnSignal = CancelOnSignal.install(handle, err);
-                    try {
-                        dev.assay.result.Run record = handle.await();
-                        DialogWorkload.Outcome outcome = workload.outcome()
-                                .orElseThrow(() -> new AssayException(
-                                        record.error() != null
-                                                ? record.error()
-                                                : Problem.of(
-                                                        "dialog.not_scored",
-                                                        "the dialog run ended without its metrics")));
-                        printSummary(out, outcome.scores());
-                        out.println("run directory: " + runDir);
-                        out.println("stored as run " + record.runId() + " in " + Stores.redact(database.url()));
-                        if (record.status() != dev.assay.result.RunStatus.FINISHED) {
-                            err.println("run " + record.runId() + " "
-                                    + record.status().wireName()
-                                    + (record.error() == null
-                                            ? ""
-                                            : ": " + record.error().message()));
-                            return record.status() == dev.assay.result.RunStatus.CANCELLED
-                                    ? ExitCodes.CANCELLED
-                                    : ExitCodes.CANNOT_RUN;
-                        }
-                    } finally {
-                        cancelOnSignal.close();
-                    }
-                }
-                return ExitCodes.OK;
+                return resume(resume, parent.models, database, env, spec.commandLine());
+            }
+            if (dataset == null) {
+                throw new ParameterException(spec.commandLine(), "give the DATASET (or --resume RUN_ID)");
+            }
+            if (model.given() == agent.given()) {
+                throw new ParameterException(spec.commandLine(), "give exactly one of --model and --agent");
+            }
+            if (fieldMapping != null && !agent.given()) {
+                throw new ParameterException(spec.commandLine(), "--field-mapping applies to --agent only");
+            }
+            if (systemPrompt != null && agent.given()) {
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "--system-prompt applies to --model only; an agent service keeps its own prompt");
+            }
+            OutputDirectories.requireWritable(spec.commandLine(), "--out", outDir);
+            String prompt;
+            try {
+                prompt = systemPrompt == null ? "" : Files.readString(systemPrompt, StandardCharsets.UTF_8);
             } catch (IOException e) {
                 throw new AssayException(Problem.of("dialog.input_unreadable", e.toString()), e);
             }
+            String id = runId != null
+                    ? runId
+                    : LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
+            Duration turnTimeout = Duration.ofSeconds(turnTimeoutSeconds);
+            FieldMapping mapping = null;
+            if (agent.given()) {
+                try {
+                    mapping = FieldMapping.parse(fieldMapping);
+                } catch (AssayException e) {
+                    throw new ParameterException(
+                            spec.commandLine(),
+                            "--field-mapping: " + e.problem().message());
+                }
+            }
+            var request = new DialogRunRequest(
+                    dataset,
+                    dataset.toString(),
+                    model.given() ? model.toOptions(false, turnTimeout, null) : null,
+                    model.temperature,
+                    model.seed,
+                    prompt,
+                    // Requests are retried within a turn's time limit before --turn-retries retries the turn.
+                    agent.given() ? agent.settings(null, false, "", RetryPolicy.defaults(), workersDialog) : null,
+                    mapping,
+                    promptVersion(prompt),
+                    workersDialog,
+                    turnTimeout,
+                    turnRetries,
+                    scoring.toOptions(),
+                    judgeOptions.settings().orElse(null),
+                    outDir.resolve(id),
+                    "");
+            Optional<dev.assay.result.Run> earlier;
+            try (Store store = database.open()) {
+                earlier = store.findRun(id);
+            }
+            earlier.filter(existing -> !existing.kind().equals(dev.assay.result.Run.DIALOG))
+                    .ifPresent(existing -> {
+                        throw new AssayException(Problem.of(
+                                        "config.run_id_taken",
+                                        "run id " + id + " belongs to a " + existing.kind() + " run; choose another")
+                                .withDetail("field", "run_id"));
+                    });
+            // Re-using the id of a dialog run that ended resumes it with these flags: its ok and skipped dialogs are
+            // kept.
+            return execute(request, id, earlier.isPresent(), parent.models, database, env, spec.commandLine());
         }
 
         @Override
@@ -445,6 +398,96 @@ final class DialogCommand implements Callable<Integer> {
                 return promptVersion;
             }
             return DialogRunConfig.promptVersion(prompt);
+        }
+    }
+
+    /**
+     * Continues a stored dialog run from its stored description ({@link DialogRunRequest#fromSnapshot}), as
+     * {@code assay run --resume} and {@code assay dialog run --resume} do: the dialogs that ended ok or skipped are
+     * kept, the others replayed, their answered turns from the run's stored answers.
+     *
+     * @throws AssayException {@code run.not_found}, {@code run.not_resumable}
+     */
+    static int resume(
+            String runId,
+            Function<ModelOptions, ChatModel> models,
+            DatabaseOption database,
+            Map<String, String> env,
+            CommandLine commandLine)
+            throws InterruptedException {
+        dev.assay.result.Run stored;
+        try (Store store = database.open()) {
+            stored = store.findRun(runId)
+                    .orElseThrow(() -> new AssayException(Problem.of("run.not_found", "no run " + runId + " is stored")
+                            .withDetail("run_id", runId)));
+        }
+        return execute(DialogRunRequest.fromSnapshot(stored), runId, true, models, database, env, commandLine);
+    }
+
+    /**
+     * Runs a described dialog run through the engine, started afresh or resumed under {@code id}, prints its metrics
+     * and {@return the exit code}
+     */
+    private static int execute(
+            DialogRunRequest request,
+            String id,
+            boolean resumed,
+            Function<ModelOptions, ChatModel> models,
+            DatabaseOption database,
+            Map<String, String> env,
+            CommandLine commandLine)
+            throws InterruptedException {
+        PrintWriter out = commandLine.getOut();
+        PrintWriter err = commandLine.getErr();
+        Consumer<String> log = line -> err.println("  " + line);
+        try (DialogRunRequest.Prepared prepared =
+                        request.prepare(id, models, env::get, log, JudgeOptionsMixin.cache(database.home()));
+                Store store = database.open()) {
+            prepared.data()
+                    .skipCounts()
+                    .forEach((reason, count) -> err.println("skipped " + count + " line(s): " + reason.wireName()));
+            DialogWorkload workload = prepared.workload();
+            var engine = new Engine(store, CheckerRegistry.builtins());
+            RunListener progress = new RunListener() {
+                @Override
+                public void itemFinished(dev.assay.result.Run run, Item item) {
+                    err.println("dialog " + (item.seq() + 1) + " " + item.caseId() + ": "
+                            + item.status().wireName());
+                    err.flush();
+                }
+
+                @Override
+                public void log(dev.assay.result.Run run, String message) {
+                    err.println("  " + message);
+                    err.flush();
+                }
+            };
+            RunHandle handle = resumed ? engine.resume(workload, false, progress) : engine.start(workload, progress);
+            CancelOnSignal cancelOnSignal = CancelOnSignal.install(handle, err);
+            try {
+                dev.assay.result.Run record = handle.await();
+                DialogWorkload.Outcome outcome = workload.outcome()
+                        .orElseThrow(() -> new AssayException(
+                                record.error() != null
+                                        ? record.error()
+                                        : Problem.of("dialog.not_scored", "the dialog run ended without its metrics")));
+                printSummary(out, outcome.scores());
+                out.println("run directory: " + request.runDirectory());
+                out.println("stored as run " + record.runId() + " in " + Stores.redact(database.url()));
+                if (record.status() != dev.assay.result.RunStatus.FINISHED) {
+                    err.println("run " + record.runId() + " "
+                            + record.status().wireName()
+                            + (record.error() == null
+                                    ? ""
+                                    : ": " + record.error().message()));
+                    return record.status() == dev.assay.result.RunStatus.CANCELLED
+                            ? ExitCodes.CANCELLED
+                            : ExitCodes.CANNOT_RUN;
+                }
+                return ExitCodes.OK;
+            } finally {
+                cancelOnSignal.close();
+            }
         }
     }
 

@@ -1,8 +1,7 @@
 package dev.assay.cli;
 
-import dev.assay.check.judge.Judge;
 import dev.assay.check.judge.JudgeCache;
-import dev.assay.check.judge.JudgeModel;
+import dev.assay.dialog.DialogRunRequest;
 import dev.assay.dialog.ExplainabilityJudge;
 import dev.assay.model.ChatModel;
 import dev.assay.model.ModelOptions;
@@ -53,13 +52,19 @@ final class JudgeOptionsMixin {
      * @param home {@code $ASSAY_HOME}: answers are cached in {@code cache/judge} below it
      */
     Optional<ExplainabilityJudge> judge(Function<ModelOptions, ChatModel> models, Path home) {
-        if (model == null) {
-            return Optional.empty();
-        }
-        ChatModel chat = models.apply(new ModelOptions(model, baseUrl, apiKeyEnv, false, null, null));
-        var judge = new Judge(
-                new JudgeModel("default", chat, baseUrl, null),
-                JudgeCache.in(home.resolve("cache").resolve("judge")));
-        return Optional.of(new ExplainabilityJudge(judge, workers));
+        return settings().map(settings -> settings.open(models, cache(home)));
+    }
+
+    /** {@return the judge as the options name it, when {@code --judge-model} was given} */
+    Optional<DialogRunRequest.JudgeSettings> settings() {
+        return model == null
+                ? Optional.empty()
+                : Optional.of(new DialogRunRequest.JudgeSettings(
+                        new ModelOptions(model, baseUrl, apiKeyEnv, false, null, null), workers));
+    }
+
+    /** {@return where the judge's answers are kept: {@code cache/judge} below {@code home}} */
+    static JudgeCache cache(Path home) {
+        return JudgeCache.in(home.resolve("cache").resolve("judge"));
     }
 }

@@ -540,6 +540,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     .orElseThrow(() -> new AssayException(Problem.of("run.not_found", "no run " + runId + " is stored")
                             .withDetail("run_id", runId)));
         }
+        if (stored.kind().equals(Run.DIALOG)) {
+            // A dialog's errors are always replayed on resume, so --retry-errors continues it as --resume does.
+            return DialogCommand.resume(
+                    runId, AssayCli.chatModels(env, spec.commandLine().getErr()), database, env, spec.commandLine());
+        }
         RunRequest.Prepared prepared = prepare(RunRequest.fromSnapshot(stored), runId, workspaces(), checkers);
         boolean errorsToo = retryErrors != null;
         return runAndReport(

@@ -38,19 +38,31 @@ public final class DialogRunRecords {
     private DialogRunRecords() {}
 
     /**
+     * {@return a dialog run's config snapshot: its manifest, and its description under
+     * {@value DialogRunRequest#SNAPSHOT_KEY} when it has one}
+     */
+    static ObjectNode config(ObjectNode manifest, ObjectNode request) {
+        if (request != null) {
+            manifest.set(DialogRunRequest.SNAPSHOT_KEY, request.deepCopy());
+        }
+        return manifest;
+    }
+
+    /**
      * {@return the run's final record: the engine's status, counts and times, with the metrics as dimension scores and
      * the manifest and metrics summary in its config snapshot}
      *
      * @param ended the record as the engine ended it
      * @param outcome the metrics computed over the run's items
+     * @param request the run's description ({@link DialogRunRequest#snapshot()}); null for none
      */
-    public static Run run(Run ended, DialogWorkload.Outcome outcome) {
+    public static Run run(Run ended, DialogWorkload.Outcome outcome, ObjectNode request) {
         EvalSummary summary = outcome.scores().summary();
         var scores = new LinkedHashMap<String, Double>();
         HEADLINES.forEach((metric, key) ->
                 scores.put(dimension(metric), summary.metric(metric).micro().get(key)));
         double total = scores.values().stream().mapToDouble(Double::doubleValue).sum() / scores.size();
-        ObjectNode config = outcome.manifest().toJson();
+        ObjectNode config = config(outcome.manifest().toJson(), request);
         config.set("metrics_summary", summary.toJson());
         // The judge's metric is shown beside M5, not averaged into the total: the total stays the reference's.
         outcome.scores().judge().ifPresent(judge -> {

@@ -1,5 +1,6 @@
 package dev.assay.dialog;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.result.Counts;
@@ -54,6 +55,7 @@ public final class DialogWorkload implements Workload {
     private final Path runDirectory;
     private final Optional<ExplainabilityJudge> judge;
     private final String userId;
+    private final ObjectNode request;
     private final DialogReplayer replayer;
     private final Map<String, Integer> seqById = new HashMap<>();
     private final AtomicInteger replayedHere = new AtomicInteger();
@@ -66,6 +68,9 @@ public final class DialogWorkload implements Workload {
      * @param runDirectory where the reference files go (created when the run ends)
      * @param judge the LLM judge of {@value ExplainabilityJudge#METRIC}; empty for none (the default)
      * @param userId who runs it; empty when not given
+     * @param request the run's description ({@link DialogRunRequest#snapshot()}), stored with the run so that it can be
+     *     resumed from it; null for a run that is not described so (it is resumed only by running it again under its
+     *     id)
      */
     public DialogWorkload(
             Dataset dataset,
@@ -73,13 +78,15 @@ public final class DialogWorkload implements Workload {
             DialogRunConfig config,
             Path runDirectory,
             Optional<ExplainabilityJudge> judge,
-            String userId) {
+            String userId,
+            ObjectNode request) {
         this.dataset = Objects.requireNonNull(dataset, "dataset");
         this.subject = Objects.requireNonNull(subject, "subject");
         this.config = Objects.requireNonNull(config, "config");
         this.runDirectory = Objects.requireNonNull(runDirectory, "runDirectory");
         this.judge = Objects.requireNonNull(judge, "judge");
         this.userId = userId == null ? "" : userId;
+        this.request = request == null ? null : request.deepCopy();
         this.replayer = new DialogReplayer(subject, config);
         List<Dialog> dialogs = dataset.dialogs();
         for (int seq = 0; seq < dialogs.size(); seq++) {
@@ -108,7 +115,8 @@ public final class DialogWorkload implements Workload {
                 RunStatus.RUNNING,
                 datasetName(config.datasetPath()),
                 "",
-                manifest(started, started, 0, Counters.of(List.of())).toJson(),
+                DialogRunRecords.config(
+                        manifest(started, started, 0, Counters.of(List.of())).toJson(), request),
                 List.of(),
                 Map.of(),
                 null,
@@ -201,7 +209,7 @@ public final class DialogWorkload implements Workload {
             }
         }
         outcome.set(result);
-        return DialogRunRecords.run(ended, result);
+        return DialogRunRecords.run(ended, result, request);
     }
 
     /** {@return the traces of the run's stored dialogs, in dataset order, rebuilt with the dataset's ground truth} */

@@ -68,4 +68,20 @@ public record ModelOptions(
         node.set("retry", retry.describe());
         return node;
     }
+
+    /**
+     * {@return the options {@link #describe()} wrote, as a resumed run reads them back: the key is read again from the
+     * variable they name}
+     */
+    public static ModelOptions fromSnapshot(JsonNode node) {
+        JsonNode timeout = node.path("request_timeout_s");
+        return new ModelOptions(
+                node.path("model").asText(),
+                node.path("base_url").asText(null),
+                node.path("api_key_env").asText(null),
+                node.path("stream").asBoolean(),
+                timeout.isNumber() ? Duration.ofMillis(Math.round(timeout.asDouble() * 1000)) : null,
+                RetryPolicy.read(node.path("retry")),
+                node.path("api_key_env_named").asBoolean(false));
+    }
 }

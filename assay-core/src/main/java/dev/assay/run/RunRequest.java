@@ -16,7 +16,6 @@ import dev.assay.check.CheckerRegistry;
 import dev.assay.code.CodeCheckerFactory;
 import dev.assay.code.CodeGrader;
 import dev.assay.model.ModelOptions;
-import dev.assay.model.RetryPolicy;
 import dev.assay.result.Run;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.Sandboxes;
@@ -351,16 +350,7 @@ public record RunRequest(
         JsonNode model = config.path("model");
         JsonNode target = config.path("target");
         boolean agentService = SSE_AGENT.equals(target.path("type").asText());
-        var modelOptions = agentService
-                ? null
-                : new ModelOptions(
-                        model.path("model").asText(),
-                        model.path("base_url").asText(null),
-                        model.path("api_key_env").asText(null),
-                        model.path("stream").asBoolean(),
-                        seconds(model.path("request_timeout_s")),
-                        RetryPolicy.read(model.path("retry")),
-                        model.path("api_key_env_named").asBoolean(false));
+        var modelOptions = agentService ? null : ModelOptions.fromSnapshot(model);
         var agent = new AgentSettings(
                 ToolMode.parse(target.path("tool_mode").asText("native")),
                 target.path("max_steps").asInt(AgentSettings.defaults().maxSteps()),

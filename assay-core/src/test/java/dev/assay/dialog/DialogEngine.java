@@ -53,7 +53,7 @@ final class DialogEngine {
             throw new java.io.UncheckedIOException(e);
         }
         try (Store store = Stores.open("jdbc:sqlite:" + database)) {
-            var workload = new DialogWorkload(dataset, subject, config, runDirectory, judge, "");
+            var workload = new DialogWorkload(dataset, subject, config, runDirectory, judge, "", null);
             var engine = new Engine(store, CheckerRegistry.builtins());
             RunHandle handle = store.findRun(config.runId()).isPresent()
                     ? engine.resume(workload, false, RunListener.NONE)

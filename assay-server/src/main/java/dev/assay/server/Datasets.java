@@ -66,6 +66,12 @@ final class Datasets {
         return path;
     }
 
+    /** {@return whether {@code file} is a dataset in this directory} */
+    boolean contains(Path file) {
+        Path path = file.toAbsolutePath().normalize();
+        return path.startsWith(directory) && isDataset(path);
+    }
+
     private static boolean isDataset(Path path) {
         if (!Files.isRegularFile(path) || !path.getFileName().toString().endsWith(".jsonl")) {
             return false;

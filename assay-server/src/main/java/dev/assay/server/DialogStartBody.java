@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.dialog.DialogRunConfig;
+import dev.assay.dialog.DialogRunRequest;
 import dev.assay.dialog.FieldMapping;
 import dev.assay.dialog.MetricsProfile;
 import dev.assay.dialog.ScoreOptions;
@@ -73,6 +74,31 @@ record DialogStartBody(
             "retries",
             "metrics_profile",
             "blank_memory_keys");
+
+    /**
+     * {@return the run this body describes, as {@code assay dialog run} would describe it}
+     *
+     * @param runDirectory where its reference files go
+     */
+    DialogRunRequest request(Path runDirectory) {
+        return new DialogRunRequest(
+                dataset,
+                datasetName,
+                model,
+                null,
+                null,
+                systemPrompt,
+                agent == null ? null : agent.settings(),
+                agent == null ? null : agent.fieldMapping(),
+                DialogRunConfig.promptVersion(systemPrompt),
+                concurrency,
+                turnTimeout,
+                turnRetries,
+                score,
+                null,
+                runDirectory,
+                userId);
+    }
 
     /** {@return whether the body asks for a dialog run} */
     static boolean isDialog(JsonNode body) {

@@ -7,15 +7,10 @@ import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.check.CheckerRegistry;
-import dev.assay.dialog.AgentServiceSubject;
-import dev.assay.dialog.ChatModelSubject;
+import dev.assay.check.judge.JudgeCache;
 import dev.assay.dialog.Dataset;
 import dev.assay.dialog.Dialog;
-import dev.assay.dialog.DialogRunConfig;
-import dev.assay.dialog.DialogSubject;
-import dev.assay.dialog.DialogWorkload;
-import dev.assay.dialog.SseAgentService;
-import dev.assay.model.ChatModel;
+import dev.assay.dialog.DialogRunRequest;
 import dev.assay.model.ChatModels;
 import dev.assay.queue.CaseQueue;
 import dev.assay.queue.QueuedWorkload;
@@ -115,39 +110,9 @@ final class Runs {
     ObjectNode startDialog(JsonNode body) {
         DialogStartBody start = DialogStartBody.parse(body, datasets, "ASSAY_TOKEN");
         String runId = Engine.newRunId();
-        Dataset dataset = Dataset.load(start.dataset());
-        DialogSubject subject;
-        AutoCloseable connections;
-        String subjectName;
-        if (start.agent() != null) {
-            var service = SseAgentService.open(start.agent().settings(), runId, config.env(), line -> {});
-            subject = new AgentServiceSubject(service, start.agent().fieldMapping());
-            connections = () -> {};
-            subjectName = service.name();
-        } else {
-            ChatModel model = ChatModels.chatModel(start.model(), config.env(), line -> {});
-            subject = new ChatModelSubject(model, start.systemPrompt(), null, null);
-            connections = model;
-            subjectName = start.model().model();
-        }
-        var dialogConfig = new DialogRunConfig(
-                runId,
-                start.datasetName(),
-                subjectName,
-                DialogRunConfig.promptVersion(start.systemPrompt()),
-                start.concurrency(),
-                start.turnTimeout(),
-                start.turnRetries(),
-                start.score(),
-                start.agent() == null ? null : start.agent().fieldMapping());
-        var workload = new DialogWorkload(
-                dataset,
-                subject,
-                dialogConfig,
-                config.workspaceRoot().resolve("dialog").resolve(runId),
-                Optional.empty(),
-                start.userId());
-        RunHandle handle = launch(connections, listener -> engine.start(workload, listener));
+        DialogRunRequest.Prepared prepared = prepareDialog(start.request(dialogDirectory(runId)), runId);
+        Dataset dataset = prepared.data();
+        RunHandle handle = launch(prepared, listener -> engine.start(prepared.workload(), listener));
         ObjectNode response = Json.object();
         response.put("run_id", handle.runId());
         response.put("status", handle.current().status().wireName());
@@ -166,13 +131,17 @@ final class Runs {
 
     /**
      * Continues a stored run that ended without finishing, from its stored description, as {@code assay run --resume}
-     * does; only runs whose suites lie in the server's suites directory, since nothing outside it is run over HTTP.
-     * {@return {@code run_id}, {@code status} and {@code kept}, the items kept}
+     * does; only runs whose suites lie in the server's suites directory, since nothing outside it is run over HTTP (for
+     * a dialog run, its dataset in the datasets directory). {@return {@code run_id}, {@code status} and {@code kept},
+     * the items kept}
      *
      * @throws AssayException {@code run.not_found}, {@code run.still_running}, or {@code run.not_resumable}
      */
     ObjectNode resume(String runId, boolean retryErrors) throws InterruptedException {
         Run stored = store.findRun(runId).orElseThrow(() -> ApiProblems.notFound(runId));
+        if (stored.kind().equals(Run.DIALOG)) {
+            return resumeDialog(stored, retryErrors);
+        }
         RunRequest request = RunRequest.fromSnapshot(stored);
         Path suites = config.suitesDirectory().toAbsolutePath().normalize();
         for (Path suite : request.suites()) {
@@ -189,6 +158,45 @@ final class Runs {
                 request.prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {});
         RunPlan plan = prepared.planOf(stored);
         RunHandle handle = launch(prepared, listener -> engine.resume(plan, retryErrors, listener));
+        return resumed(handle);
+    }
+
+    /**
+     * Continues a stored dialog run from its stored description ({@link DialogRunRequest#fromSnapshot}), as
+     * {@code assay run --resume} does; only runs whose dataset lies in the server's datasets directory, and its
+     * reference files go to the server's directory for the run, wherever the run started.
+     */
+    private ObjectNode resumeDialog(Run stored, boolean retryErrors) {
+        String runId = stored.runId();
+        DialogRunRequest request = DialogRunRequest.fromSnapshot(stored);
+        if (!datasets.contains(request.dataset())) {
+            throw new AssayException(Problem.of(
+                            "run.not_resumable",
+                            "run " + runId + " reads a dataset outside the server's datasets directory; resume it with "
+                                    + "`assay run --resume " + runId + "`")
+                    .withDetail("run_id", runId));
+        }
+        DialogRunRequest.Prepared prepared = prepareDialog(request.withRunDirectory(dialogDirectory(runId)), runId);
+        RunHandle handle = launch(prepared, listener -> engine.resume(prepared.workload(), retryErrors, listener));
+        return resumed(handle);
+    }
+
+    /** Loads a dialog run's dataset and builds its system under test, as {@code assay dialog run} does. */
+    private DialogRunRequest.Prepared prepareDialog(DialogRunRequest request, String runId) {
+        return request.prepare(
+                runId,
+                options -> ChatModels.chatModel(options, config.env(), line -> {}),
+                config.env(),
+                line -> {},
+                JudgeCache.disabled());
+    }
+
+    /** {@return where a dialog run's reference files go: {@code <workspace root>/dialog/<run id>}} */
+    private Path dialogDirectory(String runId) {
+        return config.workspaceRoot().resolve("dialog").resolve(runId);
+    }
+
+    private static ObjectNode resumed(RunHandle handle) {
         ObjectNode response = Json.object();
         response.put("run_id", handle.runId());
         response.put("status", handle.current().status().wireName());

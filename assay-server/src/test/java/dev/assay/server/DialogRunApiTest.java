@@ -5,6 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.check.judge.JudgeCache;
+import dev.assay.dialog.DialogRunRequest;
+import dev.assay.model.ChatModels;
+import dev.assay.model.ModelOptions;
+import dev.assay.run.Engine;
+import dev.assay.run.RunListener;
 import dev.assay.testing.ScriptedSseAgent;
 import dev.assay.testing.ScriptedSseAgent.Step;
 import java.io.IOException;
@@ -122,6 +129,97 @@ class DialogRunApiTest {
                     .as("the metrics cover the dialog that ended")
                     .isEqualTo(1);
         }
+    }
+
+    @Test
+    void a_cancelled_dialog_run_is_resumed_over_http_replaying_only_the_dialogs_that_had_not_ended() throws Exception {
+        Files.writeString(
+                home.resolve("suites/resumed.jsonl"),
+                String.join("\n", DialogRuns.oneTurn("first"), DialogRuns.oneTurn("held"), DialogRuns.oneTurn("last")));
+        var held = new java.util.concurrent.atomic.AtomicBoolean(true);
+        var heldAsked = new java.util.concurrent.CountDownLatch(1);
+        var requests = new AtomicInteger();
+        ScriptedSseAgent.Script script = body -> {
+            requests.incrementAndGet();
+            if (body.path("session_id").asText().endsWith("held") && held.get()) {
+                heldAsked.countDown();
+                return events(
+                        ScriptedSseAgent.pause(60_000), ScriptedSseAgent.event("final", "{\"answer\": \"late\"}"));
+            }
+            return events(ScriptedSseAgent.event("final", "{\"answer\": \"注意波动风险\"}"));
+        };
+        try (var agent = ScriptedSseAgent.start(script)) {
+            String body = """
+                    {"kind": "dialog", "dataset": "resumed.jsonl", "agent": {"url": "%s"}}
+                    """.formatted(agent.url());
+            String runId = server.post("/api/runs", body).json().path("run_id").asText();
+            assertThat(heldAsked.await(20, java.util.concurrent.TimeUnit.SECONDS))
+                    .isTrue();
+            server.post("/api/runs/" + runId + "/cancel", null);
+            assertThat(server.awaitEnd(runId).path("status").asText()).isEqualTo("cancelled");
+            held.set(false);
+
+            var resumed = server.post("/api/runs/" + runId + "/resume", null);
+
+            assertThat(resumed.status()).as(resumed.text()).isEqualTo(202);
+            assertThat(resumed.json().path("kept").asInt()).isEqualTo(1);
+            JsonNode run = server.awaitEnd(runId);
+            assertThat(run.path("status").asText()).isEqualTo("finished");
+            JsonNode items = server.get("/api/runs/" + runId + "/items").json().path("items");
+            assertThat(items.findValuesAsText("case_id")).containsExactly("first", "held", "last");
+            assertThat(items.findValuesAsText("status")).doesNotContain("cancelled");
+            // Three turns, and at most the one in flight at the cancel asked twice (one dialog at a time).
+            assertThat(requests.get()).isLessThanOrEqualTo(3 + 1);
+
+            String whole = server.post("/api/runs", body).json().path("run_id").asText();
+            JsonNode uninterrupted = server.awaitEnd(whole);
+            assertThat(run.at("/config/metrics_summary/metrics"))
+                    .isEqualTo(uninterrupted.at("/config/metrics_summary/metrics"));
+            assertThat(run.at("/config/metrics_summary/counters"))
+                    .isEqualTo(uninterrupted.at("/config/metrics_summary/counters"));
+            assertThat(run.path("dimension_scores")).isEqualTo(uninterrupted.path("dimension_scores"));
+            assertThat(Files.readString(
+                            home.resolve("workspaces/dialog").resolve(runId).resolve("turn_eval.jsonl")))
+                    .isEqualTo(Files.readString(home.resolve("workspaces/dialog")
+                                    .resolve(whole)
+                                    .resolve("turn_eval.jsonl"))
+                            .replace(whole, runId));
+        }
+    }
+
+    @Test
+    void a_dialog_run_whose_dataset_is_outside_the_datasets_directory_is_not_resumed_over_http() throws Exception {
+        Path outside = Files.writeString(home.resolve("outside.jsonl"), DialogRuns.oneTurn("outside"));
+        var request = new DialogRunRequest(
+                outside,
+                outside.toString(),
+                ModelOptions.of("mock"),
+                null,
+                null,
+                "",
+                null,
+                null,
+                "",
+                1,
+                null,
+                0,
+                null,
+                null,
+                home.resolve("cli-runs/outside"),
+                "");
+        try (var prepared = request.prepare(
+                "outside-run",
+                options -> ChatModels.chatModel(options, name -> null, line -> {}),
+                name -> null,
+                line -> {},
+                JudgeCache.disabled())) {
+            new Engine(server.store, CheckerRegistry.builtins()).run(prepared.workload(), RunListener.NONE);
+        }
+
+        var resumed = server.post("/api/runs/outside-run/resume", null);
+
+        assertThat(resumed.status()).as(resumed.text()).isEqualTo(409);
+        assertThat(resumed.json().path("type").asText()).isEqualTo("run.not_resumable");
     }
 
     @Test

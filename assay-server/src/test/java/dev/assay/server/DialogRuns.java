@@ -48,7 +48,7 @@ final class DialogRuns {
                 0,
                 ScoreOptions.defaults(),
                 null);
-        var workload = new DialogWorkload(dataset, new ScriptedAgent(), config, runDir, Optional.empty(), "");
+        var workload = new DialogWorkload(dataset, new ScriptedAgent(), config, runDir, Optional.empty(), "", null);
         try {
             return new Engine(store, CheckerRegistry.builtins())
                     .run(workload, RunListener.NONE)

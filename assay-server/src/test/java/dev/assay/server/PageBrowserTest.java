@@ -188,6 +188,44 @@ class PageBrowserTest {
     }
 
     @Test
+    void a_cancelled_dialog_run_is_resumed_from_its_detail_and_finishes_every_dialog() throws Exception {
+        Files.writeString(
+                server.home.resolve("suites/page-resume.jsonl"),
+                String.join("\n", DialogRuns.oneTurn("pr-first"), DialogRuns.oneTurn("pr-held")));
+        var held = new java.util.concurrent.atomic.AtomicBoolean(true);
+        var heldAsked = new java.util.concurrent.CountDownLatch(1);
+        try (var agent = dev.assay.testing.ScriptedSseAgent.start(body -> {
+            if (body.path("session_id").asText().endsWith("pr-held") && held.get()) {
+                heldAsked.countDown();
+                return dev.assay.testing.ScriptedSseAgent.events(
+                        dev.assay.testing.ScriptedSseAgent.pause(60_000),
+                        dev.assay.testing.ScriptedSseAgent.event("final", "{\"answer\": \"late\"}"));
+            }
+            return dev.assay.testing.ScriptedSseAgent.events(
+                    dev.assay.testing.ScriptedSseAgent.event("final", "{\"answer\": \"注意波动风险\"}"));
+        })) {
+            String runId = server.post("/api/runs", """
+                            {"kind": "dialog", "dataset": "page-resume.jsonl", "agent": {"url": "%s"}}
+                            """.formatted(agent.url()))
+                    .json()
+                    .path("run_id")
+                    .asText();
+            assertThat(heldAsked.await(20, java.util.concurrent.TimeUnit.SECONDS))
+                    .isTrue();
+            server.post("/api/runs/" + runId + "/cancel", null);
+            assertThat(server.awaitEnd(runId).path("status").asText()).isEqualTo("cancelled");
+            held.set(false);
+            openFromHistory(runId);
+            wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("detail-resume")));
+
+            browser.findElement(By.id("detail-resume")).click();
+
+            wait.until(ExpectedConditions.textToBe(By.id("run-status"), "finished"));
+            assertThat(browser.findElement(By.id("progress-text")).getText()).isEqualTo("2 / 2");
+        }
+    }
+
+    @Test
     void the_detail_shows_a_model_answer_with_a_script_tag_as_text() throws Exception {
         String runId = server.start("xss.jsonl", "");
         server.awaitEnd(runId);
