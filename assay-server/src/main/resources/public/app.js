@@ -362,6 +362,17 @@ async function deleteRun(runId) {
   }
 }
 
+// An interrupted run (its process died) is given up without a process to stop: it ends cancelled at once.
+async function cancelInterrupted(runId) {
+  try {
+    await api('/api/runs/' + runId + '/cancel', { method: 'POST' });
+    showMessage('Cancelled run ' + shortId(runId) + '; its finished items are kept');
+    if (state.detailRunId === runId) await loadDetail();
+  } catch (error) {
+    showMessage('Could not cancel: ' + error.message);
+  }
+}
+
 async function resumeRun(runId) {
   try {
     const resumed = await api('/api/runs/' + runId + '/resume', { method: 'POST' });
@@ -399,6 +410,7 @@ async function loadDetail() {
       ? Boolean(config.request)
       : run.kind === 'capability' && !(config.target && config.target.type === 'replay');
     $('#detail-resume').hidden = !resumable || !['interrupted', 'cancelled', 'failed'].includes(run.status);
+    $('#detail-cancel').hidden = run.status !== 'interrupted';
     const c = run.counts;
     const noun = run.kind === 'dialog' ? ' dialogs: ok ' : ' items: passed ';
     $('#detail-summary').textContent = run.kind + ' · ' + run.model_name + ' · ' + run.case_set + ' · total '
@@ -1163,6 +1175,7 @@ function init() {
   filters.q.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(refilter, 250); });
   document.addEventListener('keydown', onKey);
   $('#detail-resume').addEventListener('click', () => state.detailRunId && resumeRun(state.detailRunId));
+  $('#detail-cancel').addEventListener('click', () => state.detailRunId && cancelInterrupted(state.detailRunId));
   $('#detail-delete').addEventListener('click', () => state.detailRunId && deleteRun(state.detailRunId).then(() => show('history')));
   $('#compare-selected').addEventListener('click', () => {
     const picked = [...document.querySelectorAll('#history-table .pick:checked')].map((box) => box.closest('tr').dataset.runId);

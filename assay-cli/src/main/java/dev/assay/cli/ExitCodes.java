@@ -35,6 +35,7 @@ final class ExitCodes {
                 || type.startsWith("replay.")
                 || type.equals("run.not_found")
                 || type.equals("run.still_running")
+                || type.equals("run.not_running")
                 || type.equals("store.unsupported_url")
                 || type.equals("queue.needs_postgres")
                 || type.equals("queue.unsupported_run")

@@ -7,6 +7,7 @@ import dev.assay.report.RunReport;
 import dev.assay.report.TranscriptExport;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
+import dev.assay.run.InterruptedRuns;
 import dev.assay.store.RunQuery;
 import dev.assay.store.Store;
 import java.io.PrintWriter;
@@ -21,15 +22,16 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code assay runs list|show|delete|export}: the stored runs. */
+/** {@code assay runs list|show|compare|cancel|delete|export}: the stored runs. */
 @Command(
         name = "runs",
         mixinStandardHelpOptions = true,
-        description = "List, show, delete and export stored runs.",
+        description = "List, show, compare, cancel, delete and export stored runs.",
         subcommands = {
             RunsCommand.ListRuns.class,
             RunsCommand.ShowRun.class,
             RunsCommand.CompareRuns.class,
+            RunsCommand.CancelRun.class,
             RunsCommand.DeleteRun.class,
             RunsCommand.ExportRun.class
         })
@@ -255,6 +257,34 @@ final class RunsCommand implements Callable<Integer> {
 
         private static String points(com.fasterxml.jackson.databind.JsonNode score) {
             return score.isNumber() ? "%.1f".formatted(score.asDouble() * 100) : "-";
+        }
+    }
+
+    @Command(
+            name = "cancel",
+            mixinStandardHelpOptions = true,
+            description = "Give up an interrupted run (its process died): it ends cancelled, its finished items kept. "
+                    + "A run still running is cancelled where it runs (Ctrl-C, or the server's cancel).")
+    static final class CancelRun implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Mixin
+        DatabaseOption database;
+
+        @Parameters(paramLabel = "<run-id>", description = "The run id (a unique prefix is enough).")
+        String runId;
+
+        @Override
+        public Integer call() {
+            try (Store store = database.open()) {
+                Run cancelled = InterruptedRuns.cancel(store, RunIds.resolve(store, runId));
+                spec.commandLine()
+                        .getOut()
+                        .println("cancelled run " + cancelled.runId() + "; "
+                                + cancelled.counts().completed() + " finished items kept");
+                return ExitCodes.OK;
+            }
         }
     }
 

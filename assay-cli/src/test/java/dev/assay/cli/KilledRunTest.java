@@ -80,6 +80,44 @@ class KilledRunTest {
     }
 
     @Test
+    void a_killed_run_can_be_given_up_with_runs_cancel_keeping_its_finished_items() throws Exception {
+        var slow = new AtomicBoolean(true);
+        try (var server = QuickThenSlowRun.model(slow::get)) {
+            Process process = QuickThenSlowRun.start(home, server);
+            try (var reader =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                    if (line.startsWith("[1/4]")) {
+                        process.destroyForcibly();
+                        break;
+                    }
+                }
+            }
+            assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            String runId = Json.parse(new CliRunner(home)
+                            .run("runs", "list", "--format", "json")
+                            .out())
+                    .at("/runs/0/run_id")
+                    .asText();
+            var alive = new CliRunner(home).run("runs", "cancel", runId);
+            assertThat(alive.code()).as("a run not yet recognised as dead").isEqualTo(ExitCodes.USAGE);
+
+            Thread.sleep(1_500);
+            var cli = new CliRunner(home).withEnv("ASSAY_RUN_SILENCE_S", "1");
+            var cancelled = cli.run("runs", "cancel", runId);
+
+            assertThat(cancelled.code()).as(cancelled.err()).isZero();
+            JsonNode run = Json.parse(
+                            cli.run("runs", "list", "--format", "json").out())
+                    .at("/runs/0");
+            assertThat(run.path("status").asText()).isEqualTo("cancelled");
+            assertThat(run.path("counts").path("passed").asInt()).isEqualTo(1);
+            assertThat(cli.run("runs", "cancel", runId).code()).isEqualTo(ExitCodes.USAGE);
+            assertThat(cli.run("runs", "delete", runId).code()).isZero();
+        }
+    }
+
+    @Test
     void retry_errors_runs_again_only_the_items_in_error() throws Exception {
         var broken = new AtomicBoolean(true);
         try (var server = ScriptedOpenAiServer.start(

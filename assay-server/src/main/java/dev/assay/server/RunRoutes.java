@@ -130,8 +130,17 @@ final class RunRoutes {
 
     void cancel(Context ctx) {
         String runId = ctx.pathParam("run_id");
-        runs.cancel(runId);
-        ctx.status(202).json(Json.object().put("ok", true).put("run_id", runId).put("status", "cancelling"));
+        runs.cancel(runId)
+                .ifPresentOrElse(
+                        cancelled -> ctx.json(Json.object()
+                                .put("ok", true)
+                                .put("run_id", runId)
+                                .put("status", cancelled.status().wireName())),
+                        () -> ctx.status(202)
+                                .json(Json.object()
+                                        .put("ok", true)
+                                        .put("run_id", runId)
+                                        .put("status", "cancelling")));
     }
 
     void report(Context ctx) throws IOException {

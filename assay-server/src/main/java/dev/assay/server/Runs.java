@@ -21,6 +21,7 @@ import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.CaseWorkload;
 import dev.assay.run.Engine;
+import dev.assay.run.InterruptedRuns;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
@@ -279,19 +280,24 @@ final class Runs {
     }
 
     /**
-     * Asks a running run to stop; finished items are kept.
+     * Asks a running run to stop, or gives up an interrupted one ({@link InterruptedRuns#cancel}); finished items are
+     * kept. {@return the run as now stored when it was an interrupted run, cancelled at once; empty when a run of this
+     * server was asked to stop}
      *
-     * @throws AssayException {@code run.not_found}, or {@code run.not_running} for a run that ended or that another
-     *     process (the CLI) is running
+     * @throws AssayException {@code run.not_found}, or {@code run.not_running} for a run that ended otherwise or that
+     *     another process (the CLI) is running
      */
-    void cancel(String runId) {
+    Optional<Run> cancel(String runId) {
         LiveRuns.LiveRun run = live.get(runId).orElse(null);
         if (run == null || run.handle().isDone()) {
-            run(runId);
+            if (run(runId).status() == RunStatus.INTERRUPTED) {
+                return Optional.of(InterruptedRuns.cancel(store, runId));
+            }
             throw new AssayException(Problem.of("run.not_running", "run " + runId + " is not running in this server")
                     .withDetail("field", "run_id"));
         }
         run.handle().cancel();
+        return Optional.empty();
     }
 
     /** @throws AssayException {@code run.not_found} */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
+import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
@@ -337,6 +338,53 @@ class RunApiTest {
                             .status())
                     .isEqualTo(200);
         }
+    }
+
+    @Test
+    void an_interrupted_run_is_cancelled_at_once_keeping_its_items_and_an_ended_one_is_refused() throws Exception {
+        // A run another process wrote, then left interrupted (as SilentRuns leaves a run whose process died).
+        String runId;
+        try (Store other = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"))) {
+            var chat = new OpenAiChatModel(
+                    new OpenAiSettings(
+                            "scripted", server.model.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
+                    line -> {});
+            List<Case> cases = IntStream.range(0, 2)
+                    .mapToObj(i -> Case.of(
+                            "left_" + i,
+                            "common",
+                            "Capital of France? " + i,
+                            Check.of("contains", Json.parse("\"Paris\""))))
+                    .toList();
+            var plan = new RunPlan(
+                    new Suite("left", "v1", cases, Map.of(), List.of()),
+                    new AgentSubject(chat, List.of(), AgentSettings.defaults(), 1),
+                    RunConfig.defaults(home.resolve("left-work")));
+            Run ended = new Engine(other, CheckerRegistry.builtins())
+                    .start(plan, RunListener.NONE)
+                    .await();
+            runId = ended.runId();
+            other.updateRun(ended.withProgress(
+                    RunStatus.INTERRUPTED,
+                    ended.dimensionScores(),
+                    ended.totalScore(),
+                    ended.counts(),
+                    ended.finishedAt(),
+                    ended.elapsedS(),
+                    Problem.of("run.process_died", "killed")));
+        }
+
+        var cancelled = server.send("POST", "/api/runs/" + runId + "/cancel", "", true);
+
+        assertThat(cancelled.status()).isEqualTo(200);
+        assertThat(cancelled.json().path("status").asText()).isEqualTo("cancelled");
+        JsonNode run =
+                server.send("GET", "/api/runs/" + runId, null, true).json().path("run");
+        assertThat(run.path("status").asText()).isEqualTo("cancelled");
+        assertThat(run.path("counts").path("passed").asInt()).isEqualTo(2);
+        var again = server.send("POST", "/api/runs/" + runId + "/cancel", "", true);
+        assertThat(again.status()).isEqualTo(409);
+        assertThat(again.json().path("type").asText()).isEqualTo("run.not_running");
     }
 
     @Test
