@@ -35,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -389,30 +390,36 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             sources.add(config.settings(configuredTarget));
         }
         sources.add(commandLine());
-        RunRequest.Prepared prepared = prepare(RunSettings.resolve(sources), null, workspaces, checkers);
-        prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
-        if (prepared.plan().target() instanceof dev.assay.subject.AgentSubject
-                && prepared.sandbox() != null
-                && !prepared.sandbox().isolating()) {
-            stderr.println("warning: bubblewrap is not usable here and --allow-unsandboxed-commands was given, so "
-                    + "execute_command runs commands unconfined with your rights; install bubblewrap "
-                    + "(apt-get install -y bubblewrap) to confine them");
-        }
+        Preparation preparation = () -> {
+            RunRequest.Prepared prepared = prepare(RunSettings.resolve(sources), null, workspaces, checkers);
+            prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
+            if (prepared.plan().target() instanceof dev.assay.subject.AgentSubject
+                    && prepared.sandbox() != null
+                    && !prepared.sandbox().isolating()) {
+                stderr.println("warning: bubblewrap is not usable here and --allow-unsandboxed-commands was given, so "
+                        + "execute_command runs commands unconfined with your rights; install bubblewrap "
+                        + "(apt-get install -y bubblewrap) to confine them");
+            }
+            return prepared;
+        };
         if (!queue) {
             return runAndReport(
-                    prepared,
-                    prepared.plan(),
+                    preparation,
+                    RunRequest.Prepared::plan,
                     checkers,
                     (engine, store, plan, listener) -> engine.start(plan, listener));
         }
-        if (!quiet) {
-            stderr.println("  the cases go on the queue in " + Stores.redact(database.url())
-                    + "; workers (assay worker) run them");
-        }
         try (CaseQueue cases = CaseQueue.open(database.url())) {
             return runAndReport(
-                    prepared,
-                    prepared.plan(),
+                    () -> {
+                        RunRequest.Prepared prepared = preparation.prepare();
+                        if (!quiet) {
+                            stderr.println("  the cases go on the queue in " + Stores.redact(database.url())
+                                    + "; workers (assay worker) run them");
+                        }
+                        return prepared;
+                    },
+                    RunRequest.Prepared::plan,
                     checkers,
                     (engine, store, plan, listener) ->
                             engine.start(new QueuedWorkload(new CaseWorkload(plan, checkers), cases, store), listener));
@@ -545,21 +552,69 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             return DialogCommand.resume(
                     runId, AssayCli.chatModels(env, spec.commandLine().getErr()), database, env, spec.commandLine());
         }
-        RunRequest.Prepared prepared = prepare(RunRequest.fromSnapshot(stored), runId, workspaces(), checkers);
+        RunRequest request = RunRequest.fromSnapshot(stored);
+        Path workspaces = workspaces();
         boolean errorsToo = retryErrors != null;
         return runAndReport(
-                prepared,
-                prepared.planOf(stored),
+                () -> prepare(request, runId, workspaces, checkers),
+                prepared -> prepared.planOf(stored),
                 checkers,
                 (engine, store, resumed, listener) -> engine.resume(resumed, errorsToo, listener));
     }
 
-    private int runAndReport(RunRequest.Prepared prepared, RunPlan plan, CheckerRegistry checkers, Launch launch)
+    /** Makes the run's description ready: the system under test, its tools, the suite. */
+    @FunctionalInterface
+    private interface Preparation {
+        RunRequest.Prepared prepare() throws Exception;
+    }
+
+    /**
+     * What the report phase needs of a run that has ended: nothing of its suite or system under test, which are
+     * released first (a run of 100 000 cases reports in the memory of a page of items).
+     */
+    private record Ended(Run run, Map<String, List<String>> caseTags, Path workspaces) {}
+
+    private int runAndReport(
+            Preparation preparation,
+            Function<RunRequest.Prepared, RunPlan> planOf,
+            CheckerRegistry checkers,
+            Launch launch)
             throws Exception {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
-        try (prepared;
-                Store store = database.open()) {
+        try (Store store = database.open()) {
+            Ended ended = runToEnd(preparation, planOf, checkers, launch, store, stderr);
+            Run run = ended.run();
+            // Said before the report is read: when the database stayed away, reading it fails too.
+            explainEnd(run, stderr);
+            RunReport report = RunReport.ofEnded(store, run, ended.caseTags());
+            if (out != null) {
+                Reporters.builtins().writeAll(report, out);
+            }
+            Summary.print(stdout, report, format.toString(), out);
+            boolean kept = report.briefItems().stream().anyMatch(item -> switch (item.status()) {
+                case FAILED, PARTIAL, ERROR -> true;
+                default -> keepWorkspaces;
+            });
+            Path runWorkspaces = ended.workspaces().resolve(run.runId());
+            if (kept && format != OutputFormats.Table.json && java.nio.file.Files.isDirectory(runWorkspaces)) {
+                stdout.println("Workspaces kept for inspection: " + runWorkspaces);
+            }
+            return exitCode(run);
+        }
+    }
+
+    /** Prepares, runs and closes the run; only what the report needs outlives this call. */
+    private Ended runToEnd(
+            Preparation preparation,
+            Function<RunRequest.Prepared, RunPlan> planOf,
+            CheckerRegistry checkers,
+            Launch launch,
+            Store store,
+            PrintWriter stderr)
+            throws Exception {
+        try (RunRequest.Prepared prepared = preparation.prepare()) {
+            RunPlan plan = planOf.apply(prepared);
             var engine = new Engine(store, checkers, Duration.ofMillis((long) (dbRetrySeconds * 1000)), cacheMaxAge());
             var progress = ProgressPrinter.forStderr(
                     stderr,
@@ -569,23 +624,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             RunHandle handle = launch.launch(engine, store, plan, progress);
             CancelOnSignal cancelOnSignal = CancelOnSignal.install(handle, stderr);
             try {
-                Run run = handle.await();
-                // Said before the report is read: when the database stayed away, reading it fails too.
-                explainEnd(run, stderr);
-                RunReport report = RunReport.ofEnded(store, run, plan.suite().caseTags());
-                if (out != null) {
-                    Reporters.builtins().writeAll(report, out);
-                }
-                Summary.print(stdout, report, format.toString(), out);
-                boolean kept = report.briefItems().stream().anyMatch(item -> switch (item.status()) {
-                    case FAILED, PARTIAL, ERROR -> true;
-                    default -> keepWorkspaces;
-                });
-                Path runWorkspaces = plan.config().workspaceRoot().resolve(run.runId());
-                if (kept && format != OutputFormats.Table.json && java.nio.file.Files.isDirectory(runWorkspaces)) {
-                    stdout.println("Workspaces kept for inspection: " + runWorkspaces);
-                }
-                return exitCode(run);
+                return new Ended(
+                        handle.await(), plan.suite().caseTags(), plan.config().workspaceRoot());
             } finally {
                 cancelOnSignal.close();
             }

@@ -47,28 +47,53 @@ final class GroupCommit {
      * @throws InterruptedException when the run was cancelled while the database was unavailable
      */
     void item(Item item) throws InterruptedException {
-        commit(new Write(item, null));
+        commit(new Write(item, null), true);
     }
 
-    /** Keeps a model answer, with whatever else is queued; see {@link #item}. */
+    /**
+     * Keeps a model answer. Its case need not wait for it: while another writer commits, the answer joins the next
+     * commit (at the latest its own case's item's); alone, it commits at once, as an item does. An answer lost with its
+     * process before that commit is one of the calls in flight, which a resumed run makes again.
+     *
+     * @throws AssayException when it was committed at once and could not be stored
+     * @throws InterruptedException when the run was cancelled while the database was unavailable
+     */
     void response(KeptResponse response) throws InterruptedException {
-        commit(new Write(null, response));
+        commit(new Write(null, response), false);
     }
 
-    private void commit(Write mine) throws InterruptedException {
+    /** @param waitForTurn whether to wait for a commit under way, else leave the write queued for the next one */
+    private void commit(Write mine, boolean waitForTurn) throws InterruptedException {
         queued.add(mine);
-        committing.lock();
+        if (waitForTurn) {
+            committing.lock();
+        } else if (!committing.tryLock()) {
+            return;
+        }
         try {
             if (!mine.done().isDone()) {
-                List<Write> group = new ArrayList<>();
-                for (Write write = queued.poll(); write != null; write = queued.poll()) {
-                    group.add(write);
-                }
-                store(group, mine);
+                store(drain(), mine);
+            }
+            // Answers queued during that commit did not wait for it: they are taken along now rather than left to the
+            // next writer, so an answer stays unstored only while a commit is under way.
+            for (int round = 0; round < 2 && !queued.isEmpty(); round++) {
+                store(drain(), mine);
             }
         } finally {
             committing.unlock();
         }
+        await(mine);
+    }
+
+    private List<Write> drain() {
+        List<Write> group = new ArrayList<>();
+        for (Write write = queued.poll(); write != null; write = queued.poll()) {
+            group.add(write);
+        }
+        return group;
+    }
+
+    private static void await(Write mine) throws InterruptedException {
         try {
             mine.done().get();
         } catch (ExecutionException e) {
