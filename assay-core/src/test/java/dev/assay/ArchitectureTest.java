@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The layers of assay-core, as docs/architecture.md draws them, enforced: no package cycle, and no import from a lower
  * layer into a higher one. A new dependency that breaks either fails the build here, with the offending classes named,
- * rather than in a reviewer's head. Each integration module (assay-anthropic, assay-mcp) runs the same rules with its
- * packages on the class path.
+ * rather than in a reviewer's head. Each integration module (assay-anthropic, assay-mcp, assay-postgres) runs the same
+ * rules with its packages on the class path.
  */
 class ArchitectureTest {
     private static JavaClasses core;
@@ -76,7 +76,8 @@ class ArchitectureTest {
                 .definedBy("dev.assay.report..")
                 .layer("Dialogs")
                 .definedBy("dev.assay.dialog..")
-                .layer("Queue")
+                // The work queue is assay-postgres's: empty when assay-core's own classes are checked.
+                .optionalLayer("Queue")
                 .definedBy("dev.assay.queue..")
                 .layer("Api")
                 .definedBy("dev.assay.api..")

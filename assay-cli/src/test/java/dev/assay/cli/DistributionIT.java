@@ -78,7 +78,9 @@ class DistributionIT {
                 .contains("assay-cli.jar")
                 .anyMatch(name -> name.startsWith("assay-core-"))
                 .anyMatch(name -> name.startsWith("picocli-"))
-                .anyMatch(name -> name.startsWith("sqlite-jdbc-"));
+                .anyMatch(name -> name.startsWith("sqlite-jdbc-"))
+                .anyMatch(name -> name.startsWith("assay-postgres-"))
+                .anyMatch(name -> name.startsWith("postgresql-"));
         assertThat(jars.size()).isGreaterThan(20);
         try (var cli = new JarFile(dist.resolve("lib/assay-cli.jar").toFile())) {
             assertThat(cli.getEntry("dev/assay/cli/build.properties")).isNotNull();

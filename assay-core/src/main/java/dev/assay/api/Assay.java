@@ -175,7 +175,10 @@ public final class Assay {
         return database("jdbc:sqlite:" + sqliteFile.toAbsolutePath().normalize());
     }
 
-    /** {@return this run stored in this database: {@code jdbc:sqlite:FILE} or {@code jdbc:postgresql://HOST/DB}} */
+    /**
+     * {@return this run stored in this database: {@code jdbc:sqlite:FILE}, or {@code jdbc:postgresql://HOST/DB} with
+     * assay-postgres on the class path}
+     */
     public Assay database(String jdbcUrl) {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
         return new Assay(suites, model, baseUrl, apiKeyEnv, settings, jdbcUrl, workspaces, reports, environment);

@@ -15,6 +15,9 @@ import dev.assay.result.ToolCallView;
 import java.sql.BatchUpdateException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
+import java.sql.SQLTransientException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -105,10 +108,10 @@ final class JdbiStore implements Store {
     private static final TypeReference<List<ToolCallView>> TOOL_CALLS = new TypeReference<>() {};
 
     private final HikariDataSource dataSource;
-    private final Dialect dialect;
+    private final StoreDialect dialect;
     private final Jdbi jdbi;
 
-    JdbiStore(HikariDataSource dataSource, Dialect dialect) {
+    JdbiStore(HikariDataSource dataSource, StoreDialect dialect) {
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.jdbi = Jdbi.create(dataSource);
@@ -421,7 +424,7 @@ final class JdbiStore implements Store {
             return jdbi.inTransaction(work);
         } catch (JdbiException e) {
             SQLException sql = sqlCause(e);
-            boolean unavailable = sql != null && dialect.isUnavailable(sql);
+            boolean unavailable = sql != null && isUnavailable(sql);
             String reason = sql == null ? e.getClass().getSimpleName() : brief(sql.getMessage());
             throw new AssayException(
                     unavailable
@@ -429,6 +432,18 @@ final class JdbiStore implements Store {
                             : Problem.of("store.failed", "database operation failed: " + reason),
                     e);
         }
+    }
+
+    /**
+     * {@return whether the failure means the database could not be reached or was busy, so the same statement may
+     * succeed later}: JDBC's transient and connection failures (a pool that timed out among them), and what the dialect
+     * knows to be such
+     */
+    private boolean isUnavailable(SQLException failure) {
+        return failure instanceof SQLTransientException
+                || failure instanceof SQLRecoverableException
+                || failure instanceof SQLNonTransientConnectionException
+                || dialect.isUnavailable(failure);
     }
 
     private static SQLException sqlCause(Throwable failure) {

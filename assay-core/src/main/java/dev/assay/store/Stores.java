@@ -3,25 +3,34 @@ package dev.assay.store;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.assay.AssayException;
+import dev.assay.Plugins;
 import dev.assay.Problem;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.flywaydb.core.Flyway;
 
-/** Opens stores. The one place that turns a JDBC URL into a migrated, ready {@link Store}. Thread-safe. */
+/**
+ * Opens stores. The one place that turns a JDBC URL into a migrated, ready {@link Store}, in the {@link StoreDialect}
+ * the URL's scheme names: SQLite's is built in, others are plug-ins (PostgreSQL's is in assay-postgres). Thread-safe.
+ */
 public final class Stores {
     private static final Pattern USER_INFO = Pattern.compile("//([^/@?#]*)@");
+    private static final Pattern SCHEME = Pattern.compile("jdbc:([A-Za-z0-9]+):.*", Pattern.DOTALL);
     static final String HISTORY_TABLE = "assay_schema_history";
-    static final String ACCEPTED = "jdbc:sqlite:<file path> or jdbc:postgresql://<host>[:<port>]/<database>[?...]";
+
+    private static final Plugins<StoreDialect> DIALECTS =
+            Plugins.load(StoreDialect.class, "database", StoreDialect::scheme, List.of(new SqliteDialect()));
+
+    /** Assay's modules that bring a dialect, by scheme: a URL of one of these schemes names the module it needs. */
+    private static final Map<String, String> MODULES = Map.of("postgresql", "assay-postgres");
 
     private Stores() {}
 
@@ -33,28 +42,23 @@ public final class Stores {
     /**
      * Opens a store and brings its schema up to date with Flyway.
      *
-     * @param jdbcUrl {@code jdbc:sqlite:<path>} (parent directories are created) or {@code jdbc:postgresql://...}
+     * @param jdbcUrl {@code jdbc:sqlite:<path>} (parent directories are created), or a URL of a dialect on the class
+     *     path: {@code jdbc:postgresql://...} with assay-postgres
      * @return the store; close it to release its connections
-     * @throws AssayException {@code store.unsupported_url} for any other URL, {@code store.unavailable} when the
-     *     database cannot be reached, {@code store.migration_failed} when its schema cannot be migrated; messages never
-     *     contain passwords
+     * @throws AssayException {@code store.unsupported_url} for any other URL, {@code plugin.unknown} (with the detail
+     *     {@code module}) for a URL of an Assay module that is not on the class path, {@code store.unavailable} when
+     *     the database cannot be reached, {@code store.migration_failed} when its schema cannot be migrated; messages
+     *     never contain passwords
      */
     public static Store open(String jdbcUrl) {
-        Dialect dialect = Dialect.forUrl(jdbcUrl);
-        if (dialect == null) {
-            throw new AssayException(new Problem(
-                    "store.unsupported_url",
-                    "unsupported database URL " + redact(String.valueOf(jdbcUrl)) + "; use " + ACCEPTED,
-                    Map.of("accepted", ACCEPTED)));
-        }
-        if (dialect == Dialect.SQLITE) {
-            createParentDirectories(jdbcUrl);
-        }
+        StoreDialect dialect = dialect(jdbcUrl);
+        dialect.prepare(jdbcUrl);
         HikariDataSource dataSource = connect(jdbcUrl, dialect);
         try {
             // Our own history table, baselined below V1, so Assay can share a PostgreSQL schema with an
-            // application that keeps its own flyway_schema_history.
-            Flyway.configure()
+            // application that keeps its own flyway_schema_history. The dialect's class loader finds its
+            // migrations and Flyway's support for its database, both in the dialect's module.
+            Flyway.configure(dialect.getClass().getClassLoader())
                     .dataSource(dataSource)
                     .locations(dialect.migrationLocation())
                     .table(HISTORY_TABLE)
@@ -72,7 +76,47 @@ public final class Stores {
         return new JdbiStore(dataSource, dialect);
     }
 
-    private static HikariDataSource connect(String jdbcUrl, Dialect dialect) {
+    /** {@return the dialect the URL's scheme names} */
+    private static StoreDialect dialect(String jdbcUrl) {
+        Matcher scheme = SCHEME.matcher(jdbcUrl == null ? "" : jdbcUrl);
+        if (!scheme.matches()) {
+            throw unsupportedUrl(String.valueOf(jdbcUrl));
+        }
+        Optional<StoreDialect> dialect = DIALECTS.find(scheme.group(1));
+        if (dialect.isPresent()) {
+            return dialect.get();
+        }
+        String module = MODULES.get(scheme.group(1));
+        if (module == null) {
+            throw unsupportedUrl(jdbcUrl);
+        }
+        throw new AssayException(Problem.of(
+                        "plugin.unknown",
+                        "the database " + redact(jdbcUrl) + " needs the module " + module + " on the class path (the "
+                                + "command line and the server bundle it); known databases: "
+                                + String.join(", ", DIALECTS.names()))
+                .withDetail("module", module));
+    }
+
+    /** {@return the URL forms of the dialects on the class path, for messages} */
+    static String accepted() {
+        return DIALECTS.all().stream().map(StoreDialect::urlForm).collect(Collectors.joining(" or "));
+    }
+
+    /**
+     * {@return the problem {@code store.unsupported_url} for a URL no dialect opens}, naming the accepted forms (detail
+     * {@code accepted}); for a dialect's {@link StoreDialect#prepare} to refuse a URL of its scheme
+     */
+    public static AssayException unsupportedUrl(String jdbcUrl) {
+        return unsupported("unsupported database URL " + redact(jdbcUrl));
+    }
+
+    static AssayException unsupported(String reason) {
+        return new AssayException(
+                new Problem("store.unsupported_url", reason + "; use " + accepted(), Map.of("accepted", accepted())));
+    }
+
+    private static HikariDataSource connect(String jdbcUrl, StoreDialect dialect) {
         var config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
         config.setDataSourceProperties(dialect.connectionProperties());
@@ -95,33 +139,6 @@ public final class Stores {
                     "store.unavailable",
                     "cannot connect to the database at " + redact(jdbcUrl) + ": " + scrub(root.toString(), jdbcUrl),
                     Map.of("url", redact(jdbcUrl))));
-        }
-    }
-
-    private static void createParentDirectories(String jdbcUrl) {
-        String path = jdbcUrl.substring("jdbc:sqlite:".length());
-        int query = path.indexOf('?');
-        path = query < 0 ? path : path.substring(0, query);
-        path = path.startsWith("file:") ? path.substring("file:".length()) : path;
-        if (path.isBlank() || path.equals(":memory:") || jdbcUrl.contains("mode=memory")) {
-            // Each pooled connection would see its own empty in-memory database.
-            throw new AssayException(new Problem(
-                    "store.unsupported_url",
-                    "in-memory SQLite is not supported; use " + ACCEPTED,
-                    Map.of("accepted", ACCEPTED)));
-        }
-        Path parent = Path.of(path).toAbsolutePath().getParent();
-        try {
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-        } catch (IOException e) {
-            throw new AssayException(
-                    new Problem(
-                            "store.unavailable",
-                            "cannot create the directory " + parent + " for the database " + redact(jdbcUrl),
-                            Map.of("url", redact(jdbcUrl))),
-                    e);
         }
     }
 

@@ -1,5 +1,6 @@
 /**
- * Persistence: the Store interface and its JDBI implementation over SQLite and PostgreSQL, schema by Flyway.
- * {@link dev.assay.store.Stores#open(String)} is the way in; everything else here is package-private.
+ * Persistence: the Store interface and its JDBI implementation, schema by Flyway, over a
+ * {@link dev.assay.store.StoreDialect} per database: SQLite's here, PostgreSQL's in assay-postgres.
+ * {@link dev.assay.store.Stores#open(String)} is the way in.
  */
 package dev.assay.store;
