@@ -144,6 +144,34 @@ class EngineTest {
     }
 
     @Test
+    void an_extra_metric_the_run_names_is_computed_over_its_stored_items_into_its_record() throws Exception {
+        script.put("capital", List.of(text("The answer is Paris.")));
+        script.put("colour", List.of(text("red")));
+        var model = new OpenAiChatModel(
+                new OpenAiSettings("scripted", server.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
+                line -> {});
+        var suite = new Suite(
+                "engine-test",
+                "v1",
+                List.of(
+                        evalCase("contains_pass", "common", "capital of France?", "contains", "\"Paris\""),
+                        evalCase("exact_fail", "logic", "colour of the sky?", "exact", "\"blue\"")),
+                Map.of(),
+                List.of());
+        var config = RunConfig.defaults(temp.resolve("work"))
+                .withSnapshot(Json.parse("{\"metrics\": [\"weighted-score\"]}"));
+
+        Run run = new Engine(store, CheckerRegistry.builtins())
+                .run(
+                        new RunPlan(suite, new AgentSubject(model, List.of(), AgentSettings.defaults(), 4), config),
+                        RunListener.NONE);
+
+        assertThat(run.status()).isEqualTo(RunStatus.FINISHED);
+        assertThat(run.metrics()).containsExactly(Map.entry("weighted-score", run.totalScore()));
+        assertThat(store.findRun(run.runId()).orElseThrow().metrics()).isEqualTo(run.metrics());
+    }
+
+    @Test
     void answer_checkers_pass_and_fail_with_known_scores() throws Exception {
         script.put("capital", List.of(text("The answer is Paris.")));
         script.put("two plus two", List.of(text("答案：B")));
