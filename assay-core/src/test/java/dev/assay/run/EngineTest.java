@@ -172,6 +172,32 @@ class EngineTest {
     }
 
     @Test
+    void a_metric_that_does_not_apply_to_the_run_fails_it_at_its_end_with_the_items_kept() throws Exception {
+        script.put("capital", List.of(text("The answer is Paris.")));
+        var model = new OpenAiChatModel(
+                new OpenAiSettings("scripted", server.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
+                line -> {});
+        var suite = new Suite(
+                "engine-test",
+                "v1",
+                List.of(evalCase("contains_pass", "common", "capital of France?", "contains", "\"Paris\"")),
+                Map.of(),
+                List.of());
+        var config =
+                RunConfig.defaults(temp.resolve("work")).withSnapshot(Json.parse("{\"metrics\": [\"memfin-v1\"]}"));
+
+        Run run = new Engine(store, CheckerRegistry.builtins())
+                .run(
+                        new RunPlan(suite, new AgentSubject(model, List.of(), AgentSettings.defaults(), 4), config),
+                        RunListener.NONE);
+
+        assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(run.error().type()).isEqualTo("metric.not_applicable");
+        assertThat(run.counts().passed()).isEqualTo(1);
+        assertThat(store.countItems(run.runId())).isEqualTo(1);
+    }
+
+    @Test
     void answer_checkers_pass_and_fail_with_known_scores() throws Exception {
         script.put("capital", List.of(text("The answer is Paris.")));
         script.put("two plus two", List.of(text("答案：B")));
