@@ -138,44 +138,6 @@ public record RunRequest(
         metrics.forEach(name -> MetricRegistry.METRICS.get(name, "metrics"));
     }
 
-    /** A run without extra metrics. */
-    public RunRequest(
-            List<Path> suites,
-            boolean skipInvalid,
-            Selection selection,
-            ModelOptions model,
-            AgentSettings agent,
-            SseAgentSettings agentService,
-            Path replay,
-            String subject,
-            ToolOptions tools,
-            int concurrency,
-            Duration timeout,
-            Weights weights,
-            int samples,
-            WorkspacePolicy workspacePolicy,
-            String userId,
-            boolean allowUnsandboxedCode) {
-        this(
-                suites,
-                skipInvalid,
-                selection,
-                model,
-                agent,
-                agentService,
-                replay,
-                subject,
-                tools,
-                concurrency,
-                timeout,
-                weights,
-                samples,
-                workspacePolicy,
-                userId,
-                allowUnsandboxedCode,
-                List.of());
-    }
-
     /** {@return the engine's settings for this run under {@code runId} (null: a new id), snapshot not yet taken} */
     public RunConfig config(String runId, Path workspaceRoot) {
         return new RunConfig(

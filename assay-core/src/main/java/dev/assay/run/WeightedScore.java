@@ -22,7 +22,11 @@ public final class WeightedScore implements Metric {
 
     @Override
     public Tally begin(MetricContext context) {
-        Weights weights = context.workload().weights();
+        return tally(context.workload().weights());
+    }
+
+    /** {@return an empty tally of the weighted score under {@code weights}} */
+    static Tally tally(Weights weights) {
         var tally = new ScoreTally();
         return new Tally() {
             @Override
