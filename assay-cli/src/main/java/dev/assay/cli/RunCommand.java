@@ -209,6 +209,13 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     String scoring;
 
     @Option(
+            names = "--metric",
+            paramLabel = "<name>",
+            description = "An extra metric by name (a plug-in's), computed over the run's items when it ends and shown"
+                    + " under metrics in the reports; repeatable.")
+    List<String> metrics = new ArrayList<>();
+
+    @Option(
             names = "--tool-mode",
             paramLabel = "<mode>",
             description = "native (function calling) or text (<tool_call> blocks) (default: native).")
@@ -484,7 +491,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                                                 .byDimension())
                         .samples(samples)
                         .keepWorkspaces(keepWorkspaces ? true : null)
-                        .userId(userId);
+                        .userId(userId)
+                        .metrics(metrics.isEmpty() ? null : metrics);
     }
 
     /** The built-in checkers, with assay.yaml's judge models; sets the database from its defaults when not given. */

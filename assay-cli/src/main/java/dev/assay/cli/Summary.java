@@ -28,6 +28,9 @@ final class Summary {
             if (!report.passAtK().isEmpty()) {
                 node.set("pass_at_k", Json.tree(report.passAtK()));
             }
+            if (!run.metrics().isEmpty()) {
+                node.set("metrics", Json.tree(run.metrics()));
+            }
             node.put("report_dir", reportDirectory == null ? null : reportDirectory.toString());
             var throttled = EndpointConcurrency.throttledEndpoints();
             if (!throttled.isEmpty()) {

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * docs/extending.md, proved: a checker, a model kind and a system under test written in a jar of their own, registered
- * through {@code META-INF/services}, put on the class path as the launcher does with {@code $ASSAY_HOME/plugins}, and
- * used by a suite end to end without a change to Assay.
+ * docs/extending.md, proved: a checker, a model kind, a system under test and a metric written in a jar of their own,
+ * registered through {@code META-INF/services}, put on the class path as the launcher does with
+ * {@code $ASSAY_HOME/plugins}, and used by a suite end to end without a change to Assay.
  */
 class PluginJarTest {
     @TempDir
@@ -164,18 +164,60 @@ class PluginJarTest {
             }
             """;
 
+    private static final String METRIC = """
+            package acme;
+
+            import dev.assay.result.Item;
+            import dev.assay.run.Metric;
+            import dev.assay.run.MetricContext;
+            import dev.assay.score.Scores;
+            import java.util.Locale;
+            import java.util.Map;
+
+            /** {@code capitals}: the share of a run's answers written in capitals. */
+            public final class CapitalsMetric implements Metric {
+                @Override
+                public String name() {
+                    return "capitals";
+                }
+
+                @Override
+                public Tally begin(MetricContext context) {
+                    return new Tally() {
+                        private int answers;
+                        private int shouted;
+
+                        @Override
+                        public void accept(Item item) {
+                            String answer = item.finalAnswer();
+                            answers++;
+                            shouted += !answer.isBlank() && answer.equals(answer.toUpperCase(Locale.ROOT)) ? 1 : 0;
+                        }
+
+                        @Override
+                        public Scores result() {
+                            return new Scores(Map.of(), answers == 0 ? null : (double) shouted / answers);
+                        }
+                    };
+                }
+            }
+            """;
+
     @Test
-    void a_checker_and_a_model_kind_from_a_separate_jar_run_a_suite() throws Exception {
+    void a_checker_a_model_kind_and_a_metric_from_a_separate_jar_run_a_suite() throws Exception {
         Path jar = pluginJar();
         Path suite = shoutedSuite();
 
-        JsonNode loud = run(jar, suite, List.of("--model", "echo:loud"), home.resolve("loud"));
-        JsonNode quiet = run(jar, suite, List.of("--model", "echo:quiet"), home.resolve("quiet"));
+        JsonNode loud = run(jar, suite, List.of("--model", "echo:loud", "--metric", "capitals"), home.resolve("loud"));
+        JsonNode quiet =
+                run(jar, suite, List.of("--model", "echo:quiet", "--metric", "capitals"), home.resolve("quiet"));
 
         assertThat(loud.path("counts").path("passed").asInt()).isEqualTo(2);
         assertThat(loud.path("items").get(0).path("final_answer").asText()).isIn("SAY HELLO", "WAVE BACK");
+        assertThat(loud.path("metrics").path("capitals").asDouble()).isEqualTo(1.0);
         assertThat(quiet.path("counts").path("failed").asInt()).isEqualTo(2);
         assertThat(quiet.path("items").get(0).path("checker_detail").toString()).contains("acme.not_shouted");
+        assertThat(quiet.path("metrics").path("capitals").asDouble()).isEqualTo(0.0);
     }
 
     @Test
@@ -228,11 +270,13 @@ class PluginJarTest {
         Files.writeString(sources.resolve("ShoutedChecker.java"), CHECKER);
         Files.writeString(sources.resolve("EchoProvider.java"), MODEL);
         Files.writeString(sources.resolve("TownCrierFactory.java"), SUBJECT);
+        Files.writeString(sources.resolve("CapitalsMetric.java"), METRIC);
         var arguments = new ArrayList<>(
                 List.of("--release", "21", "-d", classes.toString(), "-cp", System.getProperty("java.class.path")));
         arguments.add(sources.resolve("ShoutedChecker.java").toString());
         arguments.add(sources.resolve("EchoProvider.java").toString());
         arguments.add(sources.resolve("TownCrierFactory.java").toString());
+        arguments.add(sources.resolve("CapitalsMetric.java").toString());
         int compiled = ToolProvider.getSystemJavaCompiler().run(null, null, null, arguments.toArray(String[]::new));
         assertThat(compiled).isZero();
         Path jar = home.resolve("acme-plugin.jar");
@@ -247,6 +291,7 @@ class PluginJarTest {
             service(out, "dev.assay.check.CheckerFactory", "acme.ShoutedChecker");
             service(out, "dev.assay.model.ModelProvider", "acme.EchoProvider");
             service(out, "dev.assay.run.SubjectFactory", "acme.TownCrierFactory");
+            service(out, "dev.assay.run.Metric", "acme.CapitalsMetric");
         }
         return jar;
     }

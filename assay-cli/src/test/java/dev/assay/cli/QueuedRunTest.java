@@ -2,6 +2,7 @@ package dev.assay.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.queue.Worker;
@@ -111,11 +112,16 @@ class QueuedRunTest {
                 Store store = Stores.open(url)) {
             List<Worker> workers = List.of(worker(url, store), worker(url, store));
             try {
-                var result = new CliRunner(home).run(run(suite(16), model, url, "-c", "4", "--queue"));
+                var result = new CliRunner(home)
+                        .run(run(suite(16), model, url, "-c", "4", "--queue", "--metric", "weighted-score"));
 
                 assertThat(result.code()).as(result.err()).isZero();
-                assertThat(Json.parse(result.out()).at("/counts/total").asInt()).isEqualTo(16);
+                JsonNode run = Json.parse(result.out());
+                assertThat(run.at("/counts/total").asInt()).isEqualTo(16);
                 assertThat(model.maxInFlight()).isBetween(2, 4);
+                // A queued run computes the metrics it names over the items the workers stored.
+                assertThat(run.at("/metrics/weighted-score").asDouble())
+                        .isEqualTo(run.path("total_score").asDouble());
             } finally {
                 workers.forEach(Worker::close);
             }

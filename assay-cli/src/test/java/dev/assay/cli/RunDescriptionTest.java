@@ -60,7 +60,8 @@ class RunDescriptionTest {
                 2,
                 WorkspacePolicy.KEEP_ALL,
                 "ann",
-                false);
+                false,
+                List.of("weighted-score"));
     }
 
     private RunSettings commandLine(String... args) {
@@ -118,7 +119,9 @@ class RunDescriptionTest {
                 "2",
                 "--keep-workspaces",
                 "--user-id",
-                "ann")));
+                "ann",
+                "--metric",
+                "weighted-score")));
 
         assertThat(fromFlags).isEqualTo(expected(suite));
     }
@@ -148,7 +151,8 @@ class RunDescriptionTest {
                     max_tokens: 256
                 """);
         AssayConfig config = AssayConfig.load(yaml);
-        // What a file cannot say (the suites, the selection, this run's retries and user) comes from the command line.
+        // What a file cannot say (the suites, the selection, this run's retries, user and metrics) comes from the
+        // command line.
         RunSettings flags = commandLine(
                 suite.toString(),
                 "--retries",
@@ -172,7 +176,9 @@ class RunDescriptionTest {
                 "2",
                 "--keep-workspaces",
                 "--user-id",
-                "ann");
+                "ann",
+                "--metric",
+                "weighted-score");
 
         RunRequest fromFile =
                 RunSettings.resolve(List.of(config.settings(config.defaults().target()), flags));

@@ -8,6 +8,7 @@ import dev.assay.Problem;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.score.Scores;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -58,15 +59,10 @@ public final class DialogRunRecords {
      */
     public static Run run(Run ended, DialogWorkload.Outcome outcome, ObjectNode request) {
         EvalSummary summary = outcome.scores().summary();
-        var scores = new LinkedHashMap<String, Double>();
-        HEADLINES.forEach((metric, key) ->
-                scores.put(dimension(metric), summary.metric(metric).micro().get(key)));
-        double total = scores.values().stream().mapToDouble(Double::doubleValue).sum() / scores.size();
+        Scores scores = scores(outcome.scores());
         ObjectNode config = config(outcome.manifest().toJson(), request);
         config.set("metrics_summary", summary.toJson());
-        // The judge's metric is shown beside M5, not averaged into the total: the total stays the reference's.
         outcome.scores().judge().ifPresent(judge -> {
-            scores.put(JUDGE_DIMENSION, judge.metric().micro().get(JUDGE_HEADLINE));
             ObjectNode judgeSummary = config.putObject("judge_summary");
             judgeSummary.set("judge", judge.judge());
             judgeSummary.set("metric", judge.metric().toJson());
@@ -82,13 +78,33 @@ public final class DialogRunRecords {
                 ended.caseSetVersion(),
                 config,
                 ended.toolSnapshot(),
-                scores,
-                total,
+                scores.dimensionScores(),
+                scores.total(),
                 ended.counts(),
                 ended.startedAt(),
                 ended.finishedAt(),
                 ended.elapsedS(),
-                ended.error());
+                ended.error(),
+                ended.metrics());
+    }
+
+    /**
+     * {@return the run's dimension scores, each metric's headline micro value, and their mean as the total}
+     *
+     * @param scores the metrics computed over the run's dialogs
+     */
+    static Scores scores(Scoring.Result scores) {
+        EvalSummary summary = scores.summary();
+        var dimensions = new LinkedHashMap<String, Double>();
+        HEADLINES.forEach((metric, key) ->
+                dimensions.put(dimension(metric), summary.metric(metric).micro().get(key)));
+        double total =
+                dimensions.values().stream().mapToDouble(Double::doubleValue).sum() / dimensions.size();
+        // The judge's metric is shown beside M5, not averaged into the total: the total stays the reference's.
+        scores.judge()
+                .ifPresent(judge ->
+                        dimensions.put(JUDGE_DIMENSION, judge.metric().micro().get(JUDGE_HEADLINE)));
+        return new Scores(dimensions, total);
     }
 
     /**

@@ -9,6 +9,8 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.ItemContext;
+import dev.assay.run.MetricContext;
+import dev.assay.run.MetricRegistry;
 import dev.assay.run.Workload;
 import dev.assay.score.Weights;
 import dev.assay.store.Store;
@@ -17,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +39,6 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class DialogWorkload implements Workload {
     /** The file of the run's traces, one dialog per line. */
     public static final String TRACE_FILE = "dialog_trace.jsonl";
-
-    private static final int PAGE = 500;
 
     /**
      * What a dialog run computed.
@@ -92,6 +91,21 @@ public final class DialogWorkload implements Workload {
         for (int seq = 0; seq < dialogs.size(); seq++) {
             seqById.putIfAbsent(dialogs.get(seq).dialogId(), seq);
         }
+    }
+
+    /** {@return the dialogs, in dataset order} */
+    Dataset dataset() {
+        return dataset;
+    }
+
+    /** {@return the run's settings} */
+    DialogRunConfig config() {
+        return config;
+    }
+
+    /** {@return the LLM judge of {@value ExplainabilityJudge#METRIC}; empty for none} */
+    Optional<ExplainabilityJudge> judge() {
+        return judge;
     }
 
     /** {@return the metrics and manifest, once the run has ended} */
@@ -175,16 +189,29 @@ public final class DialogWorkload implements Workload {
         return item.status() == ItemStatus.PASSED || item.status() == ItemStatus.SKIPPED;
     }
 
+    /**
+     * Computes the run's metric, the metrics profile's ({@link ProfileMetric}, found by name), over its stored dialogs
+     * and writes the reference files.
+     *
+     * @throws AssayException {@code dialog.run_dir_unwritable}, or {@code dialog.invalid_metrics_profile} when a
+     *     plug-in took the profile's name with a metric that is not a profile's
+     */
     @Override
     public Run conclude(Run ended, Store store) {
-        List<DialogTrace> traces = storedTraces(ended.runId(), store);
+        String profile = config.score().profile().wireName();
+        if (!(MetricRegistry.METRICS.get(profile, "metrics_profile").begin(new MetricContext(ended, this))
+                instanceof ProfileMetric.Scored tally)) {
+            throw new AssayException(Problem.of(
+                    "dialog.invalid_metrics_profile",
+                    "the metric named " + profile + " on the class path is not a dialog metrics profile"));
+        }
+        MetricRegistry.tally(store, ended.runId(), List.of(tally));
         Instant endedAt = ended.finishedAt() != null ? ended.finishedAt() : Instant.now();
-        Scoring.Result scores =
-                Scoring.score(traces, Optional.empty(), ended.runId(), config.datasetPath(), config.score(), judge);
+        Scoring.Result scores = tally.scores();
         var manifest = manifest(
                 ended.startedAt(),
                 endedAt,
-                Math.max(0, traces.size() - replayedHere.get()),
+                Math.max(0, scores.traces().size() - replayedHere.get()),
                 scores.summary().counters());
         var result = new Outcome(manifest, scores);
         try {
@@ -210,26 +237,6 @@ public final class DialogWorkload implements Workload {
         }
         outcome.set(result);
         return DialogRunRecords.run(ended, result, request);
-    }
-
-    /** {@return the traces of the run's stored dialogs, in dataset order, rebuilt with the dataset's ground truth} */
-    private List<DialogTrace> storedTraces(String runId, Store store) {
-        var items = new HashMap<String, Item>();
-        for (int offset = 0; ; offset += PAGE) {
-            List<Item> page = store.listItems(runId, offset, PAGE);
-            page.forEach(item -> items.put(item.caseId(), item));
-            if (page.size() < PAGE) {
-                break;
-            }
-        }
-        var traces = new ArrayList<DialogTrace>();
-        for (Dialog dialog : dataset.dialogs()) {
-            Item item = items.get(dialog.dialogId());
-            if (item != null) {
-                DialogRunRecords.trace(runId, dialog, item).ifPresent(traces::add);
-            }
-        }
-        return traces;
     }
 
     private Item cancelled(String runId, int seq, DialogTrace trace, Instant started) {

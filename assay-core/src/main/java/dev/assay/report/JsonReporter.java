@@ -78,6 +78,7 @@ final class JsonReporter implements Reporter {
         root.set("finished_at", Json.tree(run.finishedAt()));
         root.put("elapsed_s", run.elapsedS());
         root.set("error", Json.tree(run.error()));
+        root.set("metrics", Json.tree(run.metrics()));
         root.set("coverage", Json.tree(report.coverage()));
         root.put("samples", report.samples());
         if (report.samples() > 1) {

@@ -29,6 +29,8 @@ import java.util.Objects;
  * @param finishedAt when it ended; null while running
  * @param elapsedS seconds from start to end (or to now, while running)
  * @param error why the run failed or was interrupted; null otherwise
+ * @param metrics the extra metrics named for the run ({@code --metric NAME}), name to value, computed over its items
+ *     when it ended; empty for none
  */
 public record Run(
         String runId,
@@ -47,7 +49,8 @@ public record Run(
         Instant startedAt,
         Instant finishedAt,
         double elapsedS,
-        Problem error) {
+        Problem error,
+        Map<String, Double> metrics) {
 
     public static final String CAPABILITY = "capability";
     public static final String DIALOG = "dialog";
@@ -67,6 +70,47 @@ public record Run(
                 ? Map.of()
                 : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(dimensionScores));
         counts = counts == null ? Counts.ZERO : counts;
+        metrics = metrics == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(metrics));
+    }
+
+    /** A run without extra metrics. */
+    public Run(
+            String runId,
+            String kind,
+            String userId,
+            String modelName,
+            String language,
+            RunStatus status,
+            String caseSet,
+            String caseSetVersion,
+            JsonNode config,
+            List<String> toolSnapshot,
+            Map<String, Double> dimensionScores,
+            Double totalScore,
+            Counts counts,
+            Instant startedAt,
+            Instant finishedAt,
+            double elapsedS,
+            Problem error) {
+        this(
+                runId,
+                kind,
+                userId,
+                modelName,
+                language,
+                status,
+                caseSet,
+                caseSetVersion,
+                config,
+                toolSnapshot,
+                dimensionScores,
+                totalScore,
+                counts,
+                startedAt,
+                finishedAt,
+                elapsedS,
+                error,
+                Map.of());
     }
 
     public Run withProgress(
@@ -94,6 +138,30 @@ public record Run(
                 startedAt,
                 newFinishedAt,
                 newElapsedS,
-                newError);
+                newError,
+                metrics);
+    }
+
+    /** {@return this run with these extra metrics, name to value} */
+    public Run withMetrics(Map<String, Double> newMetrics) {
+        return new Run(
+                runId,
+                kind,
+                userId,
+                modelName,
+                language,
+                status,
+                caseSet,
+                caseSetVersion,
+                config,
+                toolSnapshot,
+                dimensionScores,
+                totalScore,
+                counts,
+                startedAt,
+                finishedAt,
+                elapsedS,
+                error,
+                newMetrics);
     }
 }

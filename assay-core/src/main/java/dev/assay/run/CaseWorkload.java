@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,6 +34,9 @@ import java.util.stream.Stream;
  * @param checkers the checkers the cases name
  */
 public record CaseWorkload(RunPlan plan, CheckerRegistry checkers) implements Workload {
+    /** The field of the run's snapshot that names its extra metrics ({@link RunRequest#metrics()}). */
+    static final String METRICS = "metrics";
+
     public CaseWorkload {
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(checkers, "checkers");
@@ -92,6 +96,14 @@ public record CaseWorkload(RunPlan plan, CheckerRegistry checkers) implements Wo
     @Override
     public Weights weights() {
         return plan.config().weights();
+    }
+
+    /** The extra metrics its description names: a resumed run computes those it was started with. */
+    @Override
+    public List<String> metrics() {
+        var names = new ArrayList<String>();
+        plan.config().snapshot().path(METRICS).forEach(name -> names.add(name.asText()));
+        return names;
     }
 
     @Override

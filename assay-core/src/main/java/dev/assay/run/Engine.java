@@ -8,7 +8,6 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
-import dev.assay.score.ScoreTally;
 import dev.assay.score.Scores;
 import dev.assay.store.Store;
 import java.nio.file.Path;
@@ -422,7 +421,7 @@ public final class Engine {
         private volatile Problem halt;
         private final List<String> unstored = new ArrayList<>();
         // Only what the run record needs is kept, not the items: a large run's transcripts stay in the store.
-        private final ScoreTally scores = new ScoreTally();
+        private final Metric.Tally scores;
         // Counted as items finish: recounting every status per item made a large run quadratic.
         private Counts counted = Counts.ZERO;
         private Instant lastStored = Instant.EPOCH;
@@ -433,17 +432,15 @@ public final class Engine {
             this.listener = listener;
             this.writes = new StoreWrites(storeOutageLimit, this::log);
             this.commits = new GroupCommit(store, writes);
+            this.scores = MetricRegistry.METRICS
+                    .get(WeightedScore.NAME, null)
+                    .begin(new MetricContext(handle.current(), workload));
         }
 
         /** Counts the items a resumed run kept, as if they had just finished (they are stored already). */
         synchronized void keep(List<Item> kept) {
             for (Item item : kept) {
-                scores.add(new Scores.Entry(
-                        item.dimension(),
-                        item.weight(),
-                        item.score(),
-                        item.status().isScored(),
-                        item.status() == ItemStatus.PASSED));
+                scores.accept(item);
                 counted = counted.plus(item.status());
             }
         }
@@ -487,12 +484,7 @@ public final class Engine {
             Run run;
             boolean storeNow;
             synchronized (this) {
-                scores.add(new Scores.Entry(
-                        item.dimension(),
-                        item.weight(),
-                        item.score(),
-                        item.status().isScored(),
-                        item.status() == ItemStatus.PASSED));
+                scores.accept(item);
                 counted = counted.plus(item.status());
                 RunMeters.caseFinished(item.status());
                 run = tally(RunStatus.RUNNING, null, null);
@@ -596,7 +588,7 @@ public final class Engine {
 
         private Run concluded(Run tallied) {
             try {
-                return workload.conclude(tallied, store);
+                return MetricRegistry.withMetrics(workload.conclude(tallied, store), workload, store);
             } catch (RuntimeException e) {
                 Problem problem = e instanceof AssayException assay
                         ? assay.problem()
@@ -614,7 +606,7 @@ public final class Engine {
         }
 
         private Run tally(RunStatus status, Instant finishedAt, Problem error) {
-            Scores current = scores.scores(workload.weights());
+            Scores current = scores.result();
             Counts counts = counted.withTotal(workload.itemCount());
             Run run = handle.current();
             Instant end = finishedAt != null ? finishedAt : Instant.now();

@@ -61,6 +61,8 @@ import java.util.function.Function;
  * @param workspacePolicy which case workspaces are kept afterwards
  * @param userId who runs it; empty when not given
  * @param allowUnsandboxedCode let the code checker run model-written code unconfined when bubblewrap is missing
+ * @param metrics extra metrics by name ({@link Metric}), computed over the run's items when it ends and stored in its
+ *     record's {@code metrics}; empty for none
  */
 public record RunRequest(
         List<Path> suites,
@@ -78,7 +80,8 @@ public record RunRequest(
         int samples,
         WorkspacePolicy workspacePolicy,
         String userId,
-        boolean allowUnsandboxedCode) {
+        boolean allowUnsandboxedCode,
+        List<String> metrics) {
     /** The version of the configuration snapshot's layout; a run stored by a later Assay is not resumed here. */
     public static final int SPEC_VERSION = 1;
 
@@ -130,6 +133,8 @@ public record RunRequest(
         }
         workspacePolicy = workspacePolicy == null ? WorkspacePolicy.KEEP_ON_FAILURE : workspacePolicy;
         userId = userId == null ? "" : userId;
+        metrics = metrics == null ? List.of() : List.copyOf(metrics);
+        metrics.forEach(name -> MetricRegistry.METRICS.get(name, "metrics"));
     }
 
     /** {@return the engine's settings for this run under {@code runId} (null: a new id), snapshot not yet taken} */
@@ -306,6 +311,9 @@ public record RunRequest(
         node.put("workspace_policy", workspacePolicy.name().toLowerCase(Locale.ROOT));
         node.set("allowed_tools", Json.tree(tools.allowed()));
         node.put("user_id", userId);
+        if (!metrics.isEmpty()) {
+            node.set(CaseWorkload.METRICS, Json.tree(metrics));
+        }
         return node;
     }
 
@@ -406,7 +414,8 @@ public record RunRequest(
                         .asText("keep_on_failure")
                         .toUpperCase(Locale.ROOT)),
                 config.path("user_id").asText(userId),
-                config.path("allow_unsandboxed_code").asBoolean(false));
+                config.path("allow_unsandboxed_code").asBoolean(false),
+                strings(config.path(CaseWorkload.METRICS)));
     }
 
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};

@@ -66,6 +66,7 @@ public final class RunSettings {
     private Integer samples;
     private Boolean keepWorkspaces;
     private String userId;
+    private List<String> metrics;
 
     /** Case files or directories. */
     public RunSettings suites(List<Path> value) {
@@ -237,6 +238,12 @@ public final class RunSettings {
         return this;
     }
 
+    /** Extra metrics by name ({@link Metric}), computed over the run's items when it ends. */
+    public RunSettings metrics(List<String> value) {
+        metrics = value;
+        return this;
+    }
+
     /** {@return whether this source names a system under test} */
     public boolean namesSubject() {
         return model != null || agentService != null || replay != null || subject != null;
@@ -305,6 +312,7 @@ public final class RunSettings {
         samples = pick(higher.samples, samples);
         keepWorkspaces = pick(higher.keepWorkspaces, keepWorkspaces);
         userId = pick(higher.userId, userId);
+        metrics = pick(higher.metrics, metrics);
     }
 
     private RunRequest toRequest() {
@@ -332,7 +340,8 @@ public final class RunSettings {
                 samples != null ? samples : 1,
                 Boolean.TRUE.equals(keepWorkspaces) ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE,
                 userId,
-                Boolean.TRUE.equals(allowUnsandboxedCode));
+                Boolean.TRUE.equals(allowUnsandboxedCode),
+                metrics);
     }
 
     /** The model's own retry policy (a configured target's {@code max_attempts}) unless a source sets retries. */

@@ -7,7 +7,6 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
-import dev.assay.score.ScoreTally;
 import dev.assay.score.Scores;
 import dev.assay.score.Weights;
 import dev.assay.store.Store;
@@ -48,24 +47,19 @@ public final class SilentRuns {
     }
 
     private static Run recounted(Store store, Run run, Duration silence) {
-        var tally = new ScoreTally();
+        Metric.Tally tally = WeightedScore.tally(weights(run.config()));
         var statuses = new ArrayList<ItemStatus>();
         for (int offset = 0; ; offset += PAGE) {
             List<Item> page = store.listItems(run.runId(), offset, PAGE);
             for (Item item : page) {
                 statuses.add(item.status());
-                tally.add(new Scores.Entry(
-                        item.dimension(),
-                        item.weight(),
-                        item.score(),
-                        item.status().isScored(),
-                        item.status() == ItemStatus.PASSED));
+                tally.accept(item);
             }
             if (page.size() < PAGE) {
                 break;
             }
         }
-        Scores scores = tally.scores(weights(run.config()));
+        Scores scores = tally.result();
         Counts counts = Counts.of(run.counts().total(), statuses);
         Instant now = Instant.now();
         Problem problem = Problem.of(

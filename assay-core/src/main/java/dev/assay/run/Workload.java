@@ -6,6 +6,7 @@ import dev.assay.result.Run;
 import dev.assay.score.Weights;
 import dev.assay.store.Store;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * What the engine runs: a run's items, in order, how each one is produced, and what the run computes once they have
@@ -38,6 +39,14 @@ public interface Workload {
 
     /** {@return the weights of the dimension scores shown while the run goes on} */
     Weights weights();
+
+    /**
+     * {@return the extra metrics the run was asked for by name ({@link Metric}), computed over its stored items once it
+     * has ended, into its record's {@code metrics}}; none by default
+     */
+    default List<String> metrics() {
+        return List.of();
+    }
 
     /** {@return the id of item {@code seq}, as it will be stored} */
     String itemId(int seq);

@@ -44,11 +44,11 @@ final class JdbiStore implements Store {
             INSERT INTO evaluation_runs (run_id, kind, user_id, model_name, language, status, case_set,
                 case_set_version, config_snapshot, tool_snapshot, dimension_scores, total_score, total_count,
                 passed_count, failed_count, partial_count, skipped_count, error_count, cancelled_count, started_at,
-                finished_at, elapsed_s, error, heartbeat_at)
+                finished_at, elapsed_s, error, heartbeat_at, metrics)
             VALUES (:run_id, :kind, :user_id, :model_name, :language, :status, :case_set,
                 :case_set_version, :config_snapshot, :tool_snapshot, :dimension_scores, :total_score, :total_count,
                 :passed_count, :failed_count, :partial_count, :skipped_count, :error_count, :cancelled_count, :started_at,
-                :finished_at, :elapsed_s, :error, :heartbeat_at)
+                :finished_at, :elapsed_s, :error, :heartbeat_at, :metrics)
             ON CONFLICT (run_id) DO NOTHING""";
 
     private static final String UPDATE_RUN = """
@@ -59,7 +59,7 @@ final class JdbiStore implements Store {
                 passed_count = :passed_count, failed_count = :failed_count, partial_count = :partial_count,
                 skipped_count = :skipped_count, error_count = :error_count, cancelled_count = :cancelled_count,
                 started_at = :started_at, finished_at = :finished_at, elapsed_s = :elapsed_s, error = :error,
-                heartbeat_at = :heartbeat_at
+                heartbeat_at = :heartbeat_at, metrics = :metrics
             WHERE run_id = :run_id""";
 
     private static final String SAVE_RESPONSE = """
@@ -492,7 +492,8 @@ final class JdbiStore implements Store {
                 // Every write of the run is a sign of life.
                 .bind("heartbeat_at", time(Instant.now()))
                 .bind("elapsed_s", run.elapsedS())
-                .bind("error", json(run.error()));
+                .bind("error", json(run.error()))
+                .bind("metrics", json(run.metrics()));
     }
 
     private <S extends SqlStatement<S>> S bindItem(S statement, Item item) {
@@ -542,7 +543,8 @@ final class JdbiStore implements Store {
                 dialect.getInstant(row, "started_at"),
                 dialect.getInstant(row, "finished_at"),
                 row.getDouble("elapsed_s"),
-                readJson(row.getString("error"), Problem.class));
+                readJson(row.getString("error"), Problem.class),
+                readJson(row.getString("metrics"), SCORES));
     }
 
     private Item toItem(ResultSet row) throws SQLException {

@@ -7,12 +7,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.assay.Json;
 import dev.assay.model.ChatMessage;
+import dev.assay.run.Metric;
+import dev.assay.run.MetricContext;
+import dev.assay.run.MetricRegistry;
+import dev.assay.score.Scores;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,6 +53,38 @@ class DialogWorkloadTest {
 
     private DialogEngine.Result run(ScriptedChatModel model, DialogRunConfig config) {
         return DialogEngine.run(dataset(), new ChatModelSubject(model, "", null, null), config, dir);
+    }
+
+    @Test
+    void a_dialog_runs_metric_is_its_profile_found_by_name_over_its_stored_dialogs() {
+        var config = new DialogRunConfig(
+                "r1",
+                "test.jsonl",
+                "scripted",
+                "",
+                1,
+                Duration.ofSeconds(5),
+                0,
+                new ScoreOptions(MetricsProfile.CORRECTED, false),
+                null);
+        var subject = new ChatModelSubject(ScriptedChatModel.answering(), "", null, null);
+
+        DialogEngine.Result outcome = DialogEngine.run(dataset(), subject, config, dir);
+
+        assertThat(MetricRegistry.METRICS.names()).contains("weighted-score", "memfin-v1", "memfin-v1-corrected");
+        Metric.Tally tally = MetricRegistry.METRICS
+                .get("memfin-v1-corrected", null)
+                .begin(new MetricContext(
+                        outcome.run(),
+                        new DialogWorkload(dataset(), subject, config, dir, Optional.empty(), "", null)));
+        outcome.items().forEach(tally::accept);
+        assertThat(tally.result())
+                .isEqualTo(new Scores(
+                        outcome.run().dimensionScores(), outcome.run().totalScore()));
+        assertThat(outcome.scores().rows())
+                .isEqualTo(
+                        Scoring.score(outcome.scores().traces(), Optional.empty(), "r1", "test.jsonl", config.score())
+                                .rows());
     }
 
     @Test

@@ -143,6 +143,50 @@ class EngineTest {
                 .start(new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
     }
 
+    /** Runs the cases on the scripted model, with {@code metrics} the extra metrics the run's description names. */
+    private Run runNaming(String metrics, List<Case> cases) throws InterruptedException {
+        var model = new OpenAiChatModel(
+                new OpenAiSettings("scripted", server.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
+                line -> {});
+        var suite = new Suite("engine-test", "v1", cases, Map.of(), List.of());
+        var config = RunConfig.defaults(temp.resolve("work"))
+                .withSnapshot(Json.object().set("metrics", Json.parse(metrics)));
+        return new Engine(store, CheckerRegistry.builtins())
+                .run(
+                        new RunPlan(suite, new AgentSubject(model, List.of(), AgentSettings.defaults(), 4), config),
+                        RunListener.NONE);
+    }
+
+    @Test
+    void an_extra_metric_the_run_names_is_computed_over_its_stored_items_into_its_record() throws Exception {
+        script.put("capital", List.of(text("The answer is Paris.")));
+        script.put("colour", List.of(text("red")));
+
+        Run run = runNaming(
+                "[\"weighted-score\"]",
+                List.of(
+                        evalCase("contains_pass", "common", "capital of France?", "contains", "\"Paris\""),
+                        evalCase("exact_fail", "logic", "colour of the sky?", "exact", "\"blue\"")));
+
+        assertThat(run.status()).isEqualTo(RunStatus.FINISHED);
+        assertThat(run.metrics()).containsExactly(Map.entry("weighted-score", run.totalScore()));
+        assertThat(store.findRun(run.runId()).orElseThrow().metrics()).isEqualTo(run.metrics());
+    }
+
+    @Test
+    void a_metric_that_does_not_apply_to_the_run_fails_it_at_its_end_with_the_items_kept() throws Exception {
+        script.put("capital", List.of(text("The answer is Paris.")));
+
+        Run run = runNaming(
+                "[\"memfin-v1\"]",
+                List.of(evalCase("contains_pass", "common", "capital of France?", "contains", "\"Paris\"")));
+
+        assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(run.error().type()).isEqualTo("metric.not_applicable");
+        assertThat(run.counts().passed()).isEqualTo(1);
+        assertThat(store.countItems(run.runId())).isEqualTo(1);
+    }
+
     @Test
     void answer_checkers_pass_and_fail_with_known_scores() throws Exception {
         script.put("capital", List.of(text("The answer is Paris.")));

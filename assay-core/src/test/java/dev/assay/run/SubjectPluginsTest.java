@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Systems under test and tool providers found by name: a name nobody registered stops the run before it starts, listing
- * the known names, instead of running without what the user asked for.
+ * Systems under test, tool providers and metrics found by name: a name nobody registered stops the run before it
+ * starts, listing the known names, instead of running without what the user asked for.
  */
 class SubjectPluginsTest {
     @TempDir
@@ -47,6 +47,29 @@ class SubjectPluginsTest {
                 .isInstanceOfSatisfying(
                         AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("config.invalid_subject"));
+    }
+
+    @Test
+    void an_unknown_metric_is_plugin_unknown_before_the_run_starts() {
+        var settings = new RunSettings().model(ModelOptions.of("mock")).metrics(List.of("nosuch"));
+
+        assertThatThrownBy(() -> prepare(settings)).isInstanceOfSatisfying(AssayException.class, e -> {
+            assertThat(e.problem().type()).isEqualTo("plugin.unknown");
+            assertThat(e.problem().details()).containsEntry("field", "metrics");
+            assertThat(e.problem().message()).contains(WeightedScore.NAME);
+        });
+    }
+
+    @Test
+    void the_metrics_a_run_names_are_read_back_from_its_snapshot() throws Exception {
+        try (var prepared =
+                prepare(new RunSettings().model(ModelOptions.of("mock")).metrics(List.of("weighted-score")))) {
+            RunRequest back = RunRequest.fromSnapshot(prepared.plan().config().snapshot(), "");
+
+            assertThat(back.metrics()).containsExactly("weighted-score");
+            assertThat(new CaseWorkload(prepared.plan(), CheckerRegistry.builtins()).metrics())
+                    .containsExactly("weighted-score");
+        }
     }
 
     /** assay-core alone has no MCP client (assay-mcp has): MCP servers are then refused, not silently dropped. */

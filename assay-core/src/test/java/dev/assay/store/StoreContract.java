@@ -86,6 +86,18 @@ abstract class StoreContract {
     }
 
     @Test
+    void a_runs_extra_metrics_are_stored_and_read_back() {
+        store.createRun(runningRun("r1", T0, "alice", "gpt-4o"));
+        var metrics = new LinkedHashMap<String, Double>();
+        metrics.put("zeta", 1.0);
+        metrics.put("alpha", 0.25);
+
+        store.updateRun(finishedRun("r1", T0).withMetrics(metrics));
+
+        assertThat(store.findRun("r1").orElseThrow().metrics()).containsExactlyEntriesOf(metrics);
+    }
+
+    @Test
     void running_run_with_no_score_and_no_end_round_trips() {
         Run run = runningRun("r1", T0, "alice", "gpt-4o");
 

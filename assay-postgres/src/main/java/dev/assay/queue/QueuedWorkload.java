@@ -92,6 +92,11 @@ public final class QueuedWorkload implements Workload {
     }
 
     @Override
+    public List<String> metrics() {
+        return cases.metrics();
+    }
+
+    @Override
     public String itemId(int seq) {
         return cases.itemId(seq);
     }

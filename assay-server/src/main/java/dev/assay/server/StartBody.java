@@ -22,8 +22,9 @@ import java.util.regex.Pattern;
  * A start body read as one source of a run's {@link RunSettings}: the plan's fields ({@code user_id},
  * {@code model_name}, {@code language}, {@code case_set}, {@code dimensions}, {@code tool_names},
  * {@code config_overrides}, {@code stream}) and Assay's ({@code base_url}, {@code api_key_env}, {@code concurrency},
- * {@code timeout_s}, {@code tool_mode}, {@code weights}, {@code scoring}...). {@code config_overrides} may set any of
- * these fields and wins over the top level. Every mistake is a {@code request.invalid_field} naming the field.
+ * {@code timeout_s}, {@code tool_mode}, {@code weights}, {@code scoring}, {@code metrics}...). {@code config_overrides}
+ * may set any of these fields and wins over the top level. Every mistake is a {@code request.invalid_field} naming the
+ * field.
  *
  * <p>{@code tool_names} becomes {@link dev.assay.run.ToolOptions#allowed()}: the model is offered only those tools and
  * the engine skips cases needing others ({@code case.missing_tools}).
@@ -56,7 +57,8 @@ final class StartBody {
             "skip_invalid",
             "keep_workspaces",
             "samples",
-            "queue");
+            "queue",
+            "metrics");
     /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
     private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
 
@@ -130,7 +132,8 @@ final class StartBody {
                         .timeout(timeout == null ? null : Duration.ofMillis((long) (timeout * 1000)))
                         .samples(intOrNull(reader.integer("samples", null, 1, 100)))
                         .keepWorkspaces(reader.flag("keep_workspaces"))
-                        .userId(reader.text("user_id", null));
+                        .userId(reader.text("user_id", null))
+                        .metrics(reader.optionalStrings("metrics"));
         reader.scoring(settings);
         if (fields.hasNonNull("tool_names")) {
             List<String> tools = reader.strings("tool_names");

@@ -218,6 +218,19 @@ class RunApiTest {
     }
 
     @Test
+    void the_extra_metrics_a_body_names_are_in_the_run_detail_and_an_unknown_one_is_refused() throws Exception {
+        String runId = server.start("basic.jsonl", "\"metrics\": [\"weighted-score\"]");
+        server.awaitEnd(runId);
+        JsonNode run = server.get("/api/runs/" + runId).json().path("run");
+
+        assertThat(run.path("metrics").path("weighted-score").asDouble())
+                .isEqualTo(run.path("total_score").asDouble());
+        var refused = server.post("/api/runs", server.startBody("basic.jsonl", "\"metrics\": [\"nosuch\"]"));
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.json().path("type").asText()).isEqualTo("plugin.unknown");
+    }
+
+    @Test
     void run_detail_pages_its_items_and_an_item_holds_its_transcript() throws Exception {
         String runId = server.start("basic.jsonl", "");
         server.awaitEnd(runId);

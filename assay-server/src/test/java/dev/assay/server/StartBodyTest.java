@@ -40,7 +40,7 @@ class StartBodyTest {
                  "language": "en-US", "tags": ["files"], "seed": 7, "limit": 3, "tool_mode": "text", "max_steps": 5,
                  "temperature": 0.5, "max_tokens": 256, "tool_names": ["read_file"], "concurrency": 8, "timeout_s": 30,
                  "scoring": "reference", "weights": {"tool": 50}, "samples": 2, "keep_workspaces": true,
-                 "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"}}
+                 "metrics": ["weighted-score"], "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"}}
                 """);
 
         RunRequest request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
@@ -68,7 +68,8 @@ class StartBodyTest {
                 2,
                 WorkspacePolicy.KEEP_ALL,
                 "ann",
-                false);
+                false,
+                List.of("weighted-score"));
         assertThat(request).isEqualTo(expected);
     }
 

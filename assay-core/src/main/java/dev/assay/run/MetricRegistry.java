@@ -1,0 +1,67 @@
+package dev.assay.run;
+
+import dev.assay.Plugins;
+import dev.assay.result.Item;
+import dev.assay.result.Run;
+import dev.assay.store.Store;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+
+/**
+ * The metrics by name: Assay's own ({@link WeightedScore}; the dialog metrics profiles are services of assay-core),
+ * then plug-ins, and their computation over a run's stored items. Thread-safe (immutable).
+ */
+public final class MetricRegistry {
+    /** Every metric on the class path. */
+    public static final Plugins<Metric> METRICS =
+            Plugins.load(Metric.class, "metric", Metric::name, List.of(new WeightedScore()));
+
+    /** Items read from the store at a time: a run's items stream through its metrics, never all held at once. */
+    private static final int PAGE = 500;
+
+    private MetricRegistry() {}
+
+    /**
+     * Streams the stored items of a run, in selection order and with their transcripts, through the tallies.
+     *
+     * @param store where the run's items are
+     * @param runId the run's id
+     */
+    public static void tally(Store store, String runId, List<Metric.Tally> tallies) {
+        Item last = null;
+        while (true) {
+            List<Item> page = store.listItemsAfter(runId, last, PAGE);
+            for (Item item : page) {
+                tallies.forEach(tally -> tally.accept(item));
+            }
+            if (page.size() < PAGE) {
+                return;
+            }
+            last = page.getLast();
+        }
+    }
+
+    /**
+     * {@return {@code ended} with the workload's extra metrics ({@link Workload#metrics()}), each its
+     * {@link dev.assay.score.Scores#total()} over the run's stored items; {@code ended} itself when it names none}
+     *
+     * @throws dev.assay.AssayException {@code plugin.unknown} for a metric no longer on the class path, or a metric's
+     *     own problem
+     */
+    static Run withMetrics(Run ended, Workload workload, Store store) {
+        List<String> names = workload.metrics();
+        if (names.isEmpty()) {
+            return ended;
+        }
+        var context = new MetricContext(ended, workload);
+        var tallies = new ArrayList<Metric.Tally>();
+        names.forEach(name -> tallies.add(METRICS.get(name, "metrics").begin(context)));
+        tally(store, ended.runId(), tallies);
+        var values = new LinkedHashMap<String, Double>(ended.metrics());
+        for (int i = 0; i < names.size(); i++) {
+            values.put(names.get(i), tallies.get(i).result().total());
+        }
+        return ended.withMetrics(values);
+    }
+}
