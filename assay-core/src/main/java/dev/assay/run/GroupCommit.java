@@ -74,15 +74,30 @@ final class GroupCommit {
             if (!mine.done().isDone()) {
                 store(drain(), mine);
             }
-            // Answers queued during that commit did not wait for it: they are taken along now rather than left to the
-            // next writer, so an answer stays unstored only while a commit is under way.
-            for (int round = 0; round < 2 && !queued.isEmpty(); round++) {
-                store(drain(), mine);
-            }
+            takeAlongQueued(mine);
         } finally {
             committing.unlock();
         }
         await(mine);
+    }
+
+    /**
+     * Commits what queued up during this writer's commit, at most two more rounds: answers do not wait for their turn,
+     * and are taken along now rather than left to the next writer. This writer's own write is done by then, so a
+     * failure of these rounds is not its own: each write of a failed group hears of it through its future, and a group
+     * interrupted by a cancellation is queued again for the next writer.
+     */
+    private void takeAlongQueued(Write mine) {
+        for (int round = 0; round < 2 && !queued.isEmpty(); round++) {
+            try {
+                store(drain(), mine);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (RuntimeException failedTheirWrites) {
+                return;
+            }
+        }
     }
 
     private List<Write> drain() {

@@ -6,6 +6,7 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
+import dev.assay.store.KeptResponse;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import java.lang.reflect.InvocationTargetException;
@@ -116,6 +117,30 @@ class GroupCommitTest {
 
         assertThat(failed).isPositive();
         assertThat(real.countItems("r1") + failed).isEqualTo(WRITERS);
+    }
+
+    @Test
+    void an_answer_kept_while_another_writer_commits_does_not_wait_and_goes_in_with_that_writers_commit()
+            throws Exception {
+        var group = new GroupCommit(store, new StoreWrites(Duration.ofSeconds(5), line -> {}));
+        try (var threads = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<?> committing = threads.submit(() -> {
+                group.item(item(0));
+                return null;
+            });
+            while (commits.get() == 0) {
+                Thread.sleep(10);
+            }
+
+            // The first commit is held: an item would wait for it, an answer does not.
+            group.response(new KeptResponse("r1", "key-1", "{\"text\": \"42\"}"));
+            assertThat(committing).isNotDone();
+
+            firstCommitMayEnd.countDown();
+            committing.get(30, TimeUnit.SECONDS);
+        }
+        assertThat(real.findResponse("key-1", "r1", null)).contains("{\"text\": \"42\"}");
+        assertThat(real.countItems("r1")).isOne();
     }
 
     private List<Future<Void>> startWriters() throws InterruptedException {
