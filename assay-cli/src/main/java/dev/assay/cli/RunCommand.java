@@ -590,8 +590,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             throws Exception {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
+        // Prepared before the database opens, so that a bad suite or model is said first; held only until runToEnd
+        // takes it, so that nothing of it is reachable from this frame while the reports are written.
+        var pending = new Pending(preparation.prepare());
         try (Store store = database.open()) {
-            Ended ended = runToEnd(preparation, planOf, checkers, launch, store, stderr);
+            Ended ended = runToEnd(pending.take(), planOf, checkers, launch, store, stderr);
             Run run = ended.run();
             // Said before the report is read: when the database stayed away, reading it fails too.
             explainEnd(run, stderr);
@@ -609,19 +612,40 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 stdout.println("Workspaces kept for inspection: " + runWorkspaces);
             }
             return exitCode(run);
+        } finally {
+            RunRequest.Prepared unused = pending.take();
+            if (unused != null) {
+                unused.close();
+            }
         }
     }
 
-    /** Prepares, runs and closes the run; only what the report needs outlives this call. */
+    /** A prepared run until it is taken: the frame holding this keeps nothing of the run reachable afterwards. */
+    private static final class Pending {
+        private RunRequest.Prepared prepared;
+
+        Pending(RunRequest.Prepared prepared) {
+            this.prepared = prepared;
+        }
+
+        /** {@return the prepared run, the first time; null after} */
+        RunRequest.Prepared take() {
+            RunRequest.Prepared taken = prepared;
+            prepared = null;
+            return taken;
+        }
+    }
+
+    /** Runs and closes the run; only what the report needs outlives this call. */
     private Ended runToEnd(
-            Preparation preparation,
+            RunRequest.Prepared preparedRun,
             Function<RunRequest.Prepared, RunPlan> planOf,
             CheckerRegistry checkers,
             Launch launch,
             Store store,
             PrintWriter stderr)
             throws Exception {
-        try (RunRequest.Prepared prepared = preparation.prepare()) {
+        try (RunRequest.Prepared prepared = preparedRun) {
             RunPlan plan = planOf.apply(prepared);
             var engine = new Engine(store, checkers, Duration.ofMillis((long) (dbRetrySeconds * 1000)), cacheMaxAge());
             var progress = ProgressPrinter.forStderr(

@@ -298,8 +298,10 @@ public final class Engine {
                         progress.lost(itemId, lost.problem());
                     } catch (InterruptedException cancelled) {
                         progress.log(itemId + ": not stored: the run was cancelled before the item could be stored");
-                    } catch (RuntimeException e) {
-                        progress.log("an item failed inside the engine: " + e);
+                    } catch (RuntimeException | Error e) {
+                        // Not stored, so not counted: the run cannot end finished with fewer items than cases.
+                        progress.lost(
+                                itemId, Problem.of("run.internal_error", "the item failed inside the engine: " + e));
                     } finally {
                         limit.release();
                     }
@@ -318,6 +320,12 @@ public final class Engine {
                 running.values().forEach(future -> future.cancel(true));
             }
             // Closing the item executor waits for every item; an item cancelled before it started never runs.
+        }
+        try {
+            progress.commits.flush();
+        } catch (AssayException unkept) {
+            progress.log("answers of cases that stored no item could not be kept: "
+                    + unkept.problem().message());
         }
     }
 

@@ -62,6 +62,24 @@ final class GroupCommit {
         commit(new Write(null, response), false);
     }
 
+    /**
+     * Commits what is still queued: answers kept while another writer committed whose case then stored no item
+     * (cancelled, or stopped by a halt) and so no commit took them along. Called once every item of a run has ended.
+     *
+     * @throws AssayException when they could not be stored
+     * @throws InterruptedException when the run was cancelled while the database was unavailable
+     */
+    void flush() throws InterruptedException {
+        committing.lock();
+        try {
+            if (!queued.isEmpty()) {
+                store(drain(), null);
+            }
+        } finally {
+            committing.unlock();
+        }
+    }
+
     /** @param waitForTurn whether to wait for a commit under way, else leave the write queued for the next one */
     private void commit(Write mine, boolean waitForTurn) throws InterruptedException {
         queued.add(mine);

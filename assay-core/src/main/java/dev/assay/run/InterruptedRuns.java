@@ -53,7 +53,10 @@ public final class InterruptedRuns {
                         .withDetail(
                                 "interrupted_by",
                                 run.error() == null ? "" : run.error().type()));
-        store.updateRun(cancelled);
+        if (!store.updateRunIf(cancelled, RunStatus.INTERRUPTED)) {
+            // Resumed (or ended) by another process since it was read: that process's record stands.
+            return cancel(store, runId);
+        }
         return cancelled;
     }
 }

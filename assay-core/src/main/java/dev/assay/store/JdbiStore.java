@@ -139,6 +139,15 @@ final class JdbiStore implements Store {
     }
 
     @Override
+    public boolean updateRunIf(Run run, RunStatus expected) {
+        Objects.requireNonNull(run.startedAt(), "startedAt");
+        return inTransaction(handle -> bindRun(handle.createUpdate(UPDATE_RUN + " AND status = :expected"), run)
+                        .bind("expected", expected.wireName())
+                        .execute())
+                > 0;
+    }
+
+    @Override
     public void upsertItem(Item item) {
         saveAll(List.of(), List.of(item));
     }

@@ -2,6 +2,7 @@ package dev.assay.store;
 
 import dev.assay.result.Item;
 import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -17,6 +18,13 @@ public interface Store extends AutoCloseable {
 
     /** Replaces a run's record (status, scores, counts, times). */
     void updateRun(Run run);
+
+    /**
+     * Replaces a run's record only while its stored status is {@code expected}, in one statement: {@return whether it
+     * was replaced} (what a front end deciding from a status it read needs, so that a process that changed the run
+     * meanwhile is not overwritten)
+     */
+    boolean updateRunIf(Run run, RunStatus expected);
 
     /** Inserts or replaces the item with the same (run id, case id). */
     void upsertItem(Item item);

@@ -141,6 +141,19 @@ abstract class StoreContract {
     }
 
     @Test
+    void a_conditional_update_replaces_a_run_only_in_the_status_expected() {
+        Run running = runningRun("r1", T0, "", "m");
+        store.createRun(running);
+        Run cancelled =
+                running.withProgress(RunStatus.CANCELLED, Map.of(), null, running.counts(), T0.plusSeconds(5), 5, null);
+
+        assertThat(store.updateRunIf(cancelled, RunStatus.INTERRUPTED)).isFalse();
+        assertThat(store.findRun("r1")).contains(running);
+        assertThat(store.updateRunIf(cancelled, RunStatus.RUNNING)).isTrue();
+        assertThat(store.findRun("r1")).contains(cancelled);
+    }
+
+    @Test
     void updating_an_unknown_run_is_rejected() {
         assertThatThrownBy(() -> store.updateRun(runningRun("missing", T0, "", "m")))
                 .isInstanceOfSatisfying(

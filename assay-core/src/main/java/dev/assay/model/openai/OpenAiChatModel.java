@@ -54,7 +54,6 @@ public final class OpenAiChatModel implements ChatModel {
     private final String endpoint;
     private final boolean stream;
     private final Duration requestTimeout;
-    private final HttpClient.Version version;
     private final RetryLoop retry;
 
     /**
@@ -66,16 +65,16 @@ public final class OpenAiChatModel implements ChatModel {
                 ? settings.baseUrl().substring(0, settings.baseUrl().length() - 1)
                 : settings.baseUrl();
         this.completions = URI.create(base + "/chat/completions");
-        // Plain HTTP stays HTTP/1.1: asking for HTTP/2 there sends an h2c upgrade that some local servers mishandle.
-        this.version = "https".equalsIgnoreCase(completions.getScheme())
-                ? HttpClient.Version.HTTP_2
-                : HttpClient.Version.HTTP_1_1;
+        // HTTP/1.1 with a connection per call in flight, kept alive: the JDK's HTTP/2 puts every call to a host on one
+        // connection and fails the calls past the server's stream limit (often 100), where runs go up to 256 at once;
+        // and on plain HTTP asking for HTTP/2 sends an h2c upgrade that some local servers mishandle.
         this.client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(shorter(Duration.ofSeconds(30), settings.requestTimeout()))
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
         this.model = settings.model();
-        this.authorization = settings.apiKey().isEmpty() ? null : "Bearer " + settings.apiKey();
+        this.authorization = settings.apiKey().isEmpty() ? null : "Bearer " + headerSafe(settings.apiKey());
         this.endpoint = EndpointUrl.redacted(settings.baseUrl());
         this.stream = settings.stream();
         this.requestTimeout = settings.requestTimeout();
@@ -106,8 +105,10 @@ public final class OpenAiChatModel implements ChatModel {
 
     private ModelResponse send(byte[] body, Duration remaining) throws InterruptedException {
         Duration timeout = remaining == null ? requestTimeout : shorter(remaining, requestTimeout);
+        if (timeout.toMillis() < 1) {
+            throw new CallFailure(timedOut());
+        }
         var builder = HttpRequest.newBuilder(completions)
-                .version(version)
                 .timeout(timeout)
                 .header("Content-Type", "application/json")
                 .header("Accept", stream ? "text/event-stream" : "application/json")
@@ -346,6 +347,28 @@ public final class OpenAiChatModel implements ChatModel {
         } catch (Exception e) {
             return Json.object().put("raw", arguments);
         }
+    }
+
+    /**
+     * {@return the key as it can go in a header: without the line break an environment file or a secret mount often
+     * leaves at its end}
+     *
+     * @throws AssayException {@code config.invalid_api_key} for a key with other control or non-ASCII characters, which
+     *     the HTTP client would refuse with a message quoting the key
+     */
+    static String headerSafe(String key) {
+        String stripped = key.strip();
+        for (int i = 0; i < stripped.length(); i++) {
+            char c = stripped.charAt(i);
+            if (c < 0x21 || c > 0x7e) {
+                throw new AssayException(Problem.of(
+                                "config.invalid_api_key",
+                                "the API key holds a character that cannot be sent in an HTTP header (position "
+                                        + (i + 1) + " of " + stripped.length() + "); check the variable that holds it")
+                        .withDetail("position", i + 1));
+            }
+        }
+        return stripped;
     }
 
     private static Duration shorter(Duration a, Duration b) {

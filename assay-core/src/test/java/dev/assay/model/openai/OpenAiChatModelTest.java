@@ -190,6 +190,32 @@ class OpenAiChatModelTest {
     }
 
     @Test
+    void a_key_ending_in_a_line_break_is_sent_without_it_and_a_key_with_control_characters_is_refused_unquoted()
+            throws Exception {
+        server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text("ok")));
+        var model = new OpenAiChatModel(
+                new OpenAiSettings(
+                        "scripted", server.baseUrl(), "sk-mounted\n", false, Duration.ofSeconds(5), FAST_RETRY),
+                log::add);
+        model.complete(ask("q"));
+        assertThat(server.authorizations()).containsExactly("Bearer sk-mounted");
+
+        assertThatThrownBy(() -> new OpenAiChatModel(
+                        new OpenAiSettings(
+                                "scripted",
+                                server.baseUrl(),
+                                "sk-sec\u0007ret",
+                                false,
+                                Duration.ofSeconds(5),
+                                FAST_RETRY),
+                        log::add))
+                .isInstanceOfSatisfying(AssayException.class, e -> {
+                    assertThat(e.problem().type()).isEqualTo("config.invalid_api_key");
+                    assertThat(e.problem().message()).doesNotContain("sk-sec");
+                });
+    }
+
+    @Test
     void the_api_key_never_appears_in_settings_text() {
         var settings = new OpenAiSettings("m", null, "sk-secret-123", false, null, null);
         assertThat(settings.toString()).doesNotContain("sk-secret-123");
