@@ -2,7 +2,6 @@ package dev.assay.report;
 
 import dev.assay.result.Item;
 import dev.assay.store.Store;
-import java.lang.ref.SoftReference;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,19 +13,20 @@ import java.util.RandomAccess;
  * following the last item of the one before (as cheap at the end of a large run as at its start). A view: it is not
  * modifiable, and items stored after it was made are not in it. Thread-safe.
  *
- * <p>Items read without transcripts are small and read again by every report: their pages are kept as long as memory
- * allows (soft references, which the collector clears before it would run out), so the second and later passes over a
- * run cost nothing where memory is ample and stay within a page where it is not. Items with transcripts are read once,
- * by the report that writes them, and only the current page is kept.
+ * <p>Items read without transcripts are small and read again by every report: the pages of a run of up to
+ * {@value #KEPT_ITEMS} items are kept once read, so the second and later passes cost nothing, in a bounded memory. A
+ * larger run, and items with transcripts (read once, by the report that writes them), keep only the current page: soft
+ * references were tried and, in a small heap, made the collector run full collections back to back.
  */
 final class StoredItems extends AbstractList<Item> implements RandomAccess {
     private static final int PAGE = 500;
+    private static final int KEPT_ITEMS = 20_000;
 
     private final Store store;
     private final String runId;
     private final int size;
     private final boolean transcripts;
-    private final List<SoftReference<List<Item>>> kept;
+    private final List<List<Item>> kept;
     private StoredItems brief;
     private int currentNumber = -1;
     private List<Item> current = List.of();
@@ -81,11 +81,11 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
             if (page.isEmpty()) {
                 throw new IllegalStateException("page " + number + " of run " + runId + " was deleted while read");
             }
-            if (!transcripts) {
+            if (!transcripts && size <= KEPT_ITEMS) {
                 while (kept.size() <= number) {
                     kept.add(null);
                 }
-                kept.set(number, new SoftReference<>(page));
+                kept.set(number, page);
             }
         }
         currentNumber = number;
@@ -97,8 +97,7 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
         if (number < 0 || number >= kept.size()) {
             return null;
         }
-        SoftReference<List<Item>> reference = kept.get(number);
-        return reference == null ? null : reference.get();
+        return kept.get(number);
     }
 
     @Override
