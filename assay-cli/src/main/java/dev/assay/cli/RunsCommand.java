@@ -265,31 +265,18 @@ final class RunsCommand implements Callable<Integer> {
             mixinStandardHelpOptions = true,
             description = "Give up an interrupted run (its process died): it ends cancelled, its finished items kept. "
                     + "A run still running is cancelled where it runs (Ctrl-C, or the server's cancel).")
-    static final class CancelRun implements Callable<Integer> {
-        @Spec
-        picocli.CommandLine.Model.CommandSpec spec;
-
-        @Mixin
-        DatabaseOption database;
-
-        @Parameters(paramLabel = "<run-id>", description = "The run id (a unique prefix is enough).")
-        String runId;
-
+    static final class CancelRun extends OneRun {
         @Override
-        public Integer call() {
-            try (Store store = database.open()) {
-                Run cancelled = InterruptedRuns.cancel(store, RunIds.resolve(store, runId));
-                spec.commandLine()
-                        .getOut()
-                        .println("cancelled run " + cancelled.runId() + "; "
-                                + cancelled.counts().completed() + " finished items kept");
-                return ExitCodes.OK;
-            }
+        int act(Store store, String id, PrintWriter out) {
+            Run cancelled = InterruptedRuns.cancel(store, id);
+            out.println("cancelled run " + cancelled.runId() + "; "
+                    + cancelled.counts().completed() + " finished items kept");
+            return ExitCodes.OK;
         }
     }
 
-    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a run and its items.")
-    static final class DeleteRun implements Callable<Integer> {
+    /** A command on one stored run, named by its id or a unique prefix of it. */
+    abstract static class OneRun implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
 
@@ -302,13 +289,24 @@ final class RunsCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             try (Store store = database.open()) {
-                String id = RunIds.resolve(store, runId);
-                // The store refuses a run that is running (run.still_running, a usage error): checked and deleted in
-                // one statement, so a process that starts writing it meanwhile cannot lose it.
-                store.deleteRun(id);
-                spec.commandLine().getOut().println("deleted run " + id);
-                return ExitCodes.OK;
+                return act(
+                        store, RunIds.resolve(store, runId), spec.commandLine().getOut());
             }
+        }
+
+        /** {@return the exit code} after acting on the run {@code id} */
+        abstract int act(Store store, String id, PrintWriter out);
+    }
+
+    @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete a run and its items.")
+    static final class DeleteRun extends OneRun {
+        @Override
+        int act(Store store, String id, PrintWriter out) {
+            // The store refuses a run that is running (run.still_running, a usage error): checked and deleted in one
+            // statement, so a process that starts writing it meanwhile cannot lose it.
+            store.deleteRun(id);
+            out.println("deleted run " + id);
+            return ExitCodes.OK;
         }
     }
 

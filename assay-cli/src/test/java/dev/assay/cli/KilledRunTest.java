@@ -29,17 +29,7 @@ class KilledRunTest {
     void a_killed_run_is_shown_interrupted_then_resumed_without_repeating_its_finished_cases() throws Exception {
         var slow = new AtomicBoolean(true);
         try (var server = QuickThenSlowRun.model(slow::get)) {
-            Process process = QuickThenSlowRun.start(home, server);
-            try (var reader =
-                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                    if (line.startsWith("[1/4]")) {
-                        process.destroyForcibly(); // SIGKILL: no shutdown hook, no last write
-                        break;
-                    }
-                }
-            }
-            assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            killOnceTheFirstItemIsPrinted(QuickThenSlowRun.start(home, server));
             slow.set(false);
 
             JsonNode stillRunning = Json.parse(
@@ -83,17 +73,7 @@ class KilledRunTest {
     void a_killed_run_can_be_given_up_with_runs_cancel_keeping_its_finished_items() throws Exception {
         var slow = new AtomicBoolean(true);
         try (var server = QuickThenSlowRun.model(slow::get)) {
-            Process process = QuickThenSlowRun.start(home, server);
-            try (var reader =
-                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-                    if (line.startsWith("[1/4]")) {
-                        process.destroyForcibly();
-                        break;
-                    }
-                }
-            }
-            assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            killOnceTheFirstItemIsPrinted(QuickThenSlowRun.start(home, server));
             String runId = Json.parse(new CliRunner(home)
                             .run("runs", "list", "--format", "json")
                             .out())
@@ -157,5 +137,18 @@ class KilledRunTest {
             assertThat(Json.parse(retried.out()).at("/counts/passed").asInt()).isEqualTo(2);
             assertThat(cli.run("run", "--resume", "no-such-run").err()).contains("run.not_found");
         }
+    }
+
+    /** SIGKILL once the run printed its first item: no shutdown hook, no last write. */
+    private static void killOnceTheFirstItemIsPrinted(Process process) throws Exception {
+        try (var reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                if (line.startsWith("[1/4]")) {
+                    process.destroyForcibly();
+                    break;
+                }
+            }
+        }
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
     }
 }
