@@ -59,6 +59,7 @@ final class TestCodeRun {
                 String nonce = HarnessRun.nonce();
                 ObjectNode checkerConfig = Json.object()
                         .put("prelude", question.description())
+                        .put("entry_point", question.entryPoint())
                         .put("test_code", question.testCode())
                         .put("case_timeout", caseTimeoutSeconds);
                 ObjectNode programConfig = Json.object()

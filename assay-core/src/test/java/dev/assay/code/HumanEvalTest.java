@@ -61,6 +61,17 @@ class HumanEvalTest {
     }
 
     @Test
+    void test_code_calling_the_function_by_its_own_name_judges_the_candidate() throws InterruptedException {
+        Case task = tasks.stream()
+                .filter(candidate -> candidate.id().equals("HumanEval/33"))
+                .findFirst()
+                .orElseThrow();
+
+        assertThat(grade(task, canonical(task)).status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(grade(task, "    return sorted(l)\n").status()).isEqualTo(Verdict.Status.FAILED);
+    }
+
+    @Test
     void canonical_solution_in_a_fenced_full_function_passes() throws InterruptedException {
         Case task = task(0);
         String full = "```python\n" + task.prompt() + canonical(task) + "```";
