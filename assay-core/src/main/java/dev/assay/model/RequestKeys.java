@@ -24,12 +24,7 @@ final class RequestKeys {
     private RequestKeys() {}
 
     static String of(ChatModel model, String scope, ModelRequest request) {
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
+        MessageDigest sha = sha256();
         try (var digest = new DigestOutputStream(OutputStream.nullOutputStream(), sha);
                 JsonGenerator json = Json.MAPPER.getFactory().createGenerator(digest)) {
             json.writeStartObject();
@@ -51,5 +46,14 @@ final class RequestKeys {
             throw new UncheckedIOException("hashing in memory failed", e);
         }
         return HexFormat.of().formatHex(sha.digest());
+    }
+
+    /** {@return a new SHA-256 digest, what every key of kept answers is} */
+    static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 }

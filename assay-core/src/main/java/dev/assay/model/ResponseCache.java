@@ -3,8 +3,6 @@ package dev.assay.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Optional;
 
@@ -76,11 +74,6 @@ public interface ResponseCache {
 
     /** {@return the hex SHA-256 of the text's UTF-8 bytes} */
     static String sha256(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JVM has SHA-256", e);
-        }
+        return HexFormat.of().formatHex(RequestKeys.sha256().digest(text.getBytes(StandardCharsets.UTF_8)));
     }
 }

@@ -211,20 +211,24 @@ public final class RetryLoop {
     }
 
     /**
-     * {@return the retryable failure for an I/O error of an SDK call: {@code target.timeout} when it timed out, else
-     * {@code target.connection}}
+     * {@return the retryable failure for an I/O error of a call: {@code target.timeout} when it timed out, else
+     * {@code target.connection}} An error without a message (the JDK's {@code ConnectException} often has none) is
+     * named by its kind.
      */
-    public static Failure unreachable(RuntimeException e) {
+    public static Failure unreachable(Throwable e) {
+        String message = e.getMessage() == null || e.getMessage().isBlank()
+                ? e.getClass().getSimpleName()
+                : e.getMessage();
         return new Failure(
                 Problem.of(
                         timedOut(e) ? "target.timeout" : "target.connection",
-                        "the API could not be reached: " + brief(e.getMessage())),
+                        "the API could not be reached: " + brief(message)),
                 true,
                 null);
     }
 
-    /** {@return whether an I/O error of an SDK call is a timeout rather than a broken or refused connection} */
-    public static boolean timedOut(RuntimeException e) {
+    /** {@return whether an I/O error of a call is a timeout rather than a broken or refused connection} */
+    public static boolean timedOut(Throwable e) {
         for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
             if (cause instanceof InterruptedIOException) {
                 return true;

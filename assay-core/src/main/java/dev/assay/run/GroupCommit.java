@@ -16,10 +16,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * holding it commits everything queued so far in one transaction ({@link Store#saveAll}) and tells the others, who find
  * their write done when their turn comes. Alone, a write commits at once; under load, the writes that arrive during one
  * commit share the next, so a run of many short cases makes one commit per group rather than per write (the commit, not
- * the statement, is the cost on SQLite and on PostgreSQL). A writer returns only once its write is stored, as before:
- * counts stay those of the stored items. Writes are retried through an outage by the run's {@link StoreWrites}; a group
- * the database refuses for another reason is written one by one, so that one refused item does not fail the others.
- * Thread-safe.
+ * the statement, is the cost on SQLite and on PostgreSQL). An item's writer returns only once the item is stored, so
+ * counts stay those of the stored items; a model answer may instead join a commit under way ({@link #response}). Writes
+ * are retried through an outage by the run's {@link StoreWrites}; a group the database refuses for another reason is
+ * written one by one, so that one refused item does not fail the others. Thread-safe.
  */
 final class GroupCommit {
     private final Store store;

@@ -122,7 +122,7 @@ public final class OpenAiChatModel implements ChatModel {
                 client.sendAsync(builder.build(), info -> answer(info, events));
         try {
             // The client's own timeout ends when the headers arrive; this one covers the whole body too.
-            return exchange.get(Math.max(1, timeout.toMillis()), TimeUnit.MILLISECONDS)
+            return exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS)
                     .body()
                     .response();
         } catch (InterruptedException e) {
@@ -143,23 +143,12 @@ public final class OpenAiChatModel implements ChatModel {
         if (cause instanceof IOException) {
             // Events already read, then a broken connection: the answer was cut mid-way.
             return new CallFailure(
-                    events != null && events.started()
-                            ? RetryLoop.truncated()
-                            : new RetryLoop.Failure(
-                                    Problem.of("target.connection", "the API could not be reached: " + describe(cause)),
-                                    true,
-                                    null));
+                    events != null && events.started() ? RetryLoop.truncated() : RetryLoop.unreachable(cause));
         }
         if (cause instanceof RuntimeException runtime) {
             return runtime;
         }
         return new IllegalStateException("the OpenAI-compatible call failed unexpectedly", cause);
-    }
-
-    private static String describe(Throwable cause) {
-        String message = cause.getMessage();
-        String kind = cause.getClass().getSimpleName();
-        return RetryLoop.brief(message == null || message.isBlank() ? kind : kind + ": " + message);
     }
 
     private static RetryLoop.Failure timedOut() {
