@@ -5,16 +5,15 @@ import dev.assay.code.CodeGrader;
 import dev.assay.code.CodeQuestion;
 import dev.assay.code.Grade;
 import dev.assay.code.QuestionFiles;
+import dev.assay.sandbox.Runtimes;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.SandboxRequest;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.sandbox.UnsandboxedSandbox;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -22,11 +21,17 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Grades HumanEval's 164 canonical solutions end to end (harness, sandbox, result channel) and measures the floor: the
- * same number of bare {@code python3 -c pass} processes through the same sandbox and directly on the host. Usage:
- * {@code HumanEvalBench [path/to/HumanEval.jsonl] [parallelism]}; the file is otherwise found as
+ * Grades HumanEval's 164 canonical solutions end to end (harness, sandbox, result channel) and measures the floor: a
+ * bare {@code python3 -I -c pass} (the interpreter started as the grader starts it) through the same sandbox and
+ * directly on the host. The three are interleaved task by task, in an order that turns with every task, so that a
+ * machine shared with other work weighs on each alike, and this is repeated for a few rounds: each round's ratio of
+ * grading to sandboxed floor compares figures taken moments apart. With a parallelism above 1, that many workers do so
+ * at once and the figures are the mean time of one grading or one start among them. Usage: {@code HumanEvalBench
+ * [path/to/HumanEval.jsonl] [parallelism] [rounds]}; the file is otherwise found as
  * {@code shared/data/humaneval/HumanEval.jsonl} beside a parent directory.
  */
 public final class HumanEvalBench {
@@ -39,75 +44,94 @@ public final class HumanEvalBench {
                         .orElseThrow(() -> new IllegalStateException(
                                 "HumanEval.jsonl not found; pass its path as the first argument"));
         int parallelism = args.length > 1 ? Integer.parseInt(args[1]) : 1;
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 3;
         Sandbox sandbox = Sandboxes.detect(false);
         List<Case> tasks = QuestionFiles.read(data);
         var grader = new CodeGrader(sandbox, CodeGrader.Options.defaults());
+        // Found once per process, at the first command; found here, neither the first grading nor the first floor pays.
+        String python = Runtimes.find().python().map(Path::toString).orElse("python3");
         System.out.printf(
-                "HumanEval bench: %d tasks, sandbox %s (%s), parallelism %d, %d CPUs%n",
+                "HumanEval bench: %d tasks, sandbox %s (%s), parallelism %d, %d rounds, %d CPUs%n",
                 tasks.size(),
                 sandbox.kind(),
                 sandbox,
                 parallelism,
+                rounds,
                 Runtime.getRuntime().availableProcessors());
 
-        long started = System.nanoTime();
-        List<Grade> grades = inParallel(
-                parallelism,
-                tasks.stream()
-                        .<Callable<Grade>>map(task -> () -> {
-                            CodeQuestion question = CodeQuestion.of(task, null);
-                            return grader.gradeCode(
-                                    question,
-                                    task.attributes().get("canonical_solution").asText());
-                        })
-                        .toList());
-        Duration graded = Duration.ofNanos(System.nanoTime() - started);
-        int passed = 0;
-        for (int i = 0; i < grades.size(); i++) {
-            if (grades.get(i).allPassed()) {
-                passed++;
-            } else {
-                System.out.printf(
-                        "  FAILED %s: %s%n", tasks.get(i).id(), grades.get(i).cases());
-            }
-        }
-        System.out.printf(
-                "graded:               %d/%d passed in %s (%.1f ms per task)%n",
-                passed, tasks.size(), seconds(graded), graded.toMillis() / (double) tasks.size());
-
-        Duration sandboxFloor = floor(sandbox, tasks.size(), parallelism);
-        System.out.printf(
-                "floor, sandboxed:     %d x python3 -c pass in %s (%.1f ms each)%n",
-                tasks.size(), seconds(sandboxFloor), sandboxFloor.toMillis() / (double) tasks.size());
-        Duration directFloor = floor(new UnsandboxedSandbox(), tasks.size(), parallelism);
-        System.out.printf(
-                "floor, direct:        %d x python3 -c pass in %s (%.1f ms each)%n",
-                tasks.size(), seconds(directFloor), directFloor.toMillis() / (double) tasks.size());
-        System.exit(passed == tasks.size() ? 0 : 1);
-    }
-
-    private static Duration floor(Sandbox sandbox, int count, int parallelism) throws Exception {
         Path dir = Files.createTempDirectory("assay-bench");
+        boolean allPassed = true;
         try {
-            var request = new SandboxRequest(List.of(python(), "-c", "pass"), dir, Map.of(), "", null);
-            long started = System.nanoTime();
-            inParallel(
-                    parallelism,
-                    java.util.stream.IntStream.range(0, count)
-                            .<Callable<Object>>mapToObj(i -> () -> sandbox.run(request))
-                            .toList());
-            return Duration.ofNanos(System.nanoTime() - started);
+            var bare = new SandboxRequest(List.of(python, "-I", "-c", "pass"), dir, Map.of(), "", null);
+            var direct = new UnsandboxedSandbox();
+            var ratios = new ArrayList<Double>();
+            for (int round = 1; round <= rounds; round++) {
+                var graded = new LongAdder();
+                var floor = new LongAdder();
+                var directFloor = new LongAdder();
+                var passed = new AtomicInteger();
+                var next = new AtomicInteger();
+                Callable<Void> worker = () -> {
+                    for (int i; (i = next.getAndIncrement()) < tasks.size(); ) {
+                        Case task = tasks.get(i);
+                        for (int step = 0; step < 3; step++) {
+                            switch ((i + step) % 3) {
+                                case 0 -> {
+                                    long started = System.nanoTime();
+                                    Grade grade = grader.gradeCode(
+                                            CodeQuestion.of(task, null),
+                                            task.attributes()
+                                                    .get("canonical_solution")
+                                                    .asText());
+                                    graded.add(System.nanoTime() - started);
+                                    if (grade.allPassed()) {
+                                        passed.incrementAndGet();
+                                    } else {
+                                        System.out.printf("  FAILED %s: %s%n", task.id(), grade.cases());
+                                    }
+                                }
+                                case 1 -> floor.add(timed(() -> sandbox.run(bare)));
+                                default -> directFloor.add(timed(() -> direct.run(bare)));
+                            }
+                        }
+                    }
+                    return null;
+                };
+                inParallel(parallelism, Collections.nCopies(parallelism, worker));
+                double gradedMillis = graded.sum() / 1e6 / tasks.size();
+                double floorMillis = floor.sum() / 1e6 / tasks.size();
+                allPassed &= passed.get() == tasks.size();
+                ratios.add(gradedMillis / floorMillis);
+                System.out.printf(
+                        "round %d: %d/%d passed, graded %.1f ms per task, floor %.1f ms sandboxed (%.1f ms direct),"
+                                + " ratio %.2f%n",
+                        round,
+                        passed.get(),
+                        tasks.size(),
+                        gradedMillis,
+                        floorMillis,
+                        directFloor.sum() / 1e6 / tasks.size(),
+                        gradedMillis / floorMillis);
+            }
+            ratios.sort(null);
+            System.out.printf(
+                    "median ratio of graded to sandboxed floor: %.2f (rounds: %s)%n",
+                    ratios.get(ratios.size() / 2),
+                    ratios.stream().map(r -> String.format("%.2f", r)).toList());
         } finally {
             Files.deleteIfExists(dir);
         }
+        System.exit(allPassed ? 0 : 1);
     }
 
-    /** The interpreter the grader resolves, so the floor does not pay for a version-manager shim. */
-    private static String python() throws IOException, InterruptedException {
-        Process process = new ProcessBuilder("python3", "-c", "import sys; print(sys.executable)").start();
-        String path = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        process.waitFor();
-        return path.isEmpty() ? "python3" : path;
+    private interface Run {
+        void run() throws Exception;
+    }
+
+    private static long timed(Run run) throws Exception {
+        long started = System.nanoTime();
+        run.run();
+        return System.nanoTime() - started;
     }
 
     private static <T> List<T> inParallel(int parallelism, List<Callable<T>> jobs) throws Exception {
@@ -132,9 +156,5 @@ public final class HumanEvalBench {
             }
         }
         return Optional.empty();
-    }
-
-    private static String seconds(Duration duration) {
-        return String.format("%.2f s", duration.toMillis() / 1000.0);
     }
 }
