@@ -20,6 +20,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
 
 /**
@@ -52,10 +54,17 @@ final class TestCodeRun {
             Files.writeString(programDir.resolve("solution.py"), program);
             var checkerLimits = new SandboxLimits(
                     limits.wallTime(), limits.memoryBytes(), limits.maxProcesses(), CHECKER_OUTPUT_BYTES);
-            try (SandboxProcess checker = sandbox.start(new SandboxRequest(
-                            List.of(python, "-I", "checker.py"), checkerDir, Map.of(), "", checkerLimits));
-                    SandboxProcess candidate = sandbox.start(new SandboxRequest(
-                            List.of(python, "-I", "harness.py"), programDir, Map.of(), "", limits))) {
+            // The two sandboxes are started at once: each start (its cgroup, the work directory handed over, the
+            // spawn) costs a few milliseconds that would otherwise add up before the first call.
+            var checkerRequest =
+                    new SandboxRequest(List.of(python, "-I", "checker.py"), checkerDir, Map.of(), "", checkerLimits);
+            var checkerStart = new FutureTask<>(() -> sandbox.start(checkerRequest));
+            Thread.ofVirtual().start(checkerStart);
+            try (SandboxProcess candidate = startAlongside(
+                            checkerStart,
+                            new SandboxRequest(List.of(python, "-I", "harness.py"), programDir, Map.of(), "", limits),
+                            sandbox);
+                    SandboxProcess checker = started(checkerStart)) {
                 String nonce = HarnessRun.nonce();
                 ObjectNode checkerConfig = Json.object()
                         .put("prelude", question.description())
@@ -77,6 +86,48 @@ final class TestCodeRun {
             }
             if (programDir != null) {
                 Workspace.deleteTree(programDir);
+            }
+        }
+    }
+
+    /** Starts {@code request}; if that fails, the other sandbox starting meanwhile is closed once it has started. */
+    private static SandboxProcess startAlongside(
+            FutureTask<SandboxProcess> other, SandboxRequest request, Sandbox sandbox) {
+        try {
+            return sandbox.start(request);
+        } catch (RuntimeException e) {
+            try {
+                started(other).close();
+            } catch (RuntimeException ignored) {
+                // The other one did not start either; the first failure is the one to report.
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * {@return the process {@code start} started}, rethrowing what it threw. A start takes milliseconds, so it is
+     * waited for through an interrupt (which stays set for the caller): a process started but not returned would never
+     * be closed.
+     */
+    private static SandboxProcess started(FutureTask<SandboxProcess> start) {
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return start.get();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof RuntimeException runtime) {
+                        throw runtime;
+                    }
+                    throw new IllegalStateException(e.getCause());
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
     }

@@ -72,15 +72,17 @@ final class PidsCgroup implements AutoCloseable {
 
     @Override
     public void close() {
-        for (int attempt = 0; attempt < 50; attempt++) {
+        // A group cannot be removed while its killed tasks are still exiting, which usually takes a millisecond or
+        // two: retry soon at first, then less often, for about a second in all.
+        long pauseMillis = 1;
+        for (long waited = 0; waited < 1000; waited += pauseMillis, pauseMillis = Math.min(pauseMillis * 2, 20)) {
             killAll();
             try {
                 Files.deleteIfExists(dir);
                 return;
             } catch (IOException e) {
-                // Tasks are still exiting; a busy group cannot be removed yet.
                 try {
-                    Thread.sleep(20);
+                    Thread.sleep(pauseMillis);
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
                     return;
