@@ -154,10 +154,13 @@ public final class BubblewrapSandbox implements Sandbox {
         Optional<PidsCgroup> cgroup =
                 cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
         Runtimes runtimes = Runtimes.find();
+        // The command runs in a pid namespace whose init is bubblewrap's child, which dies with it (--die-with-parent):
+        // killing bubblewrap ends everything the command started.
         return ProcessRunner.start(
                 command(request, cgroup, runtimes),
                 environment(request, WORKSPACE, runtimes.path()),
                 request,
+                true,
                 () -> cgroup.ifPresent(group -> {
                     group.killAll();
                     group.close();

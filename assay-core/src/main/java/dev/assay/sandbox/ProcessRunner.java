@@ -72,14 +72,20 @@ final class ProcessRunner {
 
     /**
      * Starts one process with its streams left to the caller; a watchdog kills the tree at the wall-clock limit.
-     * {@code afterExit} runs once, when the process is closed.
+     * {@code afterExit} runs once, when the process is closed. {@code treeDiesWithIt} says that killing the process
+     * ends all its descendants (bubblewrap's, the init of a pid namespace), so they need not be looked for: walking the
+     * host's process table costs milliseconds.
      */
     static SandboxProcess start(
-            List<String> command, Map<String, String> env, SandboxRequest request, Runnable afterExit) {
+            List<String> command,
+            Map<String, String> env,
+            SandboxRequest request,
+            boolean treeDiesWithIt,
+            Runnable afterExit) {
         Process process = launch(command, env, request, afterExit);
         var stderr = new CappedSink(request.limits().maxOutputBytes());
         Thread.ofVirtual().start(() -> stderr.drain(process.getErrorStream()));
-        var live = new LiveProcess(process, stderr, afterExit);
+        var live = new LiveProcess(process, stderr, treeDiesWithIt, afterExit);
         Thread.ofVirtual().start(() -> {
             try {
                 if (!process.waitFor(request.limits().wallTime().toMillis(), TimeUnit.MILLISECONDS)) {
@@ -96,12 +102,14 @@ final class ProcessRunner {
     private static final class LiveProcess implements SandboxProcess {
         private final Process process;
         private final CappedSink stderr;
+        private final boolean treeDiesWithIt;
         private final Runnable afterExit;
         private final AtomicBoolean closed = new AtomicBoolean();
 
-        LiveProcess(Process process, CappedSink stderr, Runnable afterExit) {
+        LiveProcess(Process process, CappedSink stderr, boolean treeDiesWithIt, Runnable afterExit) {
             this.process = process;
             this.stderr = stderr;
+            this.treeDiesWithIt = treeDiesWithIt;
             this.afterExit = afterExit;
         }
 
@@ -133,7 +141,11 @@ final class ProcessRunner {
         @Override
         public void close() {
             if (closed.compareAndSet(false, true)) {
-                killTree(process);
+                if (treeDiesWithIt) {
+                    process.destroyForcibly();
+                } else {
+                    killTree(process);
+                }
                 afterExit.run();
             }
         }

@@ -41,7 +41,7 @@ public final class UnsandboxedSandbox implements Sandbox {
 
     @Override
     public SandboxProcess start(SandboxRequest request) {
-        return ProcessRunner.start(command(request), environment(request), request, () -> {});
+        return ProcessRunner.start(command(request), environment(request), request, false, () -> {});
     }
 
     private static List<String> command(SandboxRequest request) {

@@ -2,6 +2,7 @@ package dev.assay.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -92,6 +93,37 @@ class BubblewrapSandboxTest {
         assertThat(result.timedOut()).isTrue();
         assertThat(result.exitCode()).isEqualTo(-1);
         assertThat(result.elapsed()).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void closing_a_started_command_ends_all_it_started() throws Exception {
+        // An unusual duration marks the detached process among the host's.
+        String seconds = Integer.toString(5000 + (int) (System.nanoTime() % 1000));
+        try (SandboxProcess process = sandbox.start(new SandboxRequest(
+                List.of("/bin/sh", "-c", "(setsid sleep " + seconds + " &); echo started; sleep 60"),
+                work,
+                Map.of(),
+                "",
+                null))) {
+            assertThat(new String(process.stdout().readNBytes(8), StandardCharsets.UTF_8))
+                    .isEqualTo("started\n");
+            assertThat(sleeping(seconds)).isTrue();
+        }
+
+        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        while (sleeping(seconds) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(sleeping(seconds)).isFalse();
+    }
+
+    private static boolean sleeping(String seconds) {
+        return ProcessHandle.allProcesses()
+                .anyMatch(handle -> handle.isAlive()
+                        && handle.info()
+                                .arguments()
+                                .map(args -> List.of(args).equals(List.of(seconds)))
+                                .orElse(false));
     }
 
     @Test
