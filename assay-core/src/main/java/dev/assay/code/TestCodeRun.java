@@ -49,20 +49,23 @@ final class TestCodeRun {
         try {
             checkerDir = Files.createTempDirectory("assay-check");
             programDir = Files.createTempDirectory("assay-code");
-            Files.writeString(checkerDir.resolve("checker.py"), CHECKER);
-            Files.writeString(programDir.resolve("harness.py"), PythonRunner.HARNESS);
+            CompiledPython.Script checkerScript = CompiledPython.of(sandbox, python, "checker", CHECKER);
+            CompiledPython.Script harnessScript = CompiledPython.of(sandbox, python, "harness", PythonRunner.HARNESS);
+            checkerScript.writeTo(checkerDir);
+            harnessScript.writeTo(programDir);
             Files.writeString(programDir.resolve("solution.py"), program);
             var checkerLimits = new SandboxLimits(
                     limits.wallTime(), limits.memoryBytes(), limits.maxProcesses(), CHECKER_OUTPUT_BYTES);
             // The two sandboxes are started at once: each start (its cgroup, the work directory handed over, the
             // spawn) costs a few milliseconds that would otherwise add up before the first call.
-            var checkerRequest =
-                    new SandboxRequest(List.of(python, "-I", "checker.py"), checkerDir, Map.of(), "", checkerLimits);
+            var checkerRequest = new SandboxRequest(
+                    List.of(python, "-I", checkerScript.fileName()), checkerDir, Map.of(), "", checkerLimits);
             var checkerStart = new FutureTask<>(() -> sandbox.start(checkerRequest));
             Thread.ofVirtual().start(checkerStart);
             try (SandboxProcess candidate = startAlongside(
                             checkerStart,
-                            new SandboxRequest(List.of(python, "-I", "harness.py"), programDir, Map.of(), "", limits),
+                            new SandboxRequest(
+                                    List.of(python, "-I", harnessScript.fileName()), programDir, Map.of(), "", limits),
                             sandbox);
                     SandboxProcess checker = started(checkerStart)) {
                 String nonce = HarnessRun.nonce();

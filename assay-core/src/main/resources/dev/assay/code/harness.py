@@ -2,7 +2,6 @@
 # candidate's code from solution.py into a fresh namespace with the implicit imports of judge sites, runs each case
 # under a timer and reports on a private duplicate of stdout, each line prefixed with the nonce, ending in a
 # sentinel. The candidate's own stdout goes to stderr, so printing a result line forges nothing.
-import inspect
 import json
 import math
 import os
@@ -323,6 +322,10 @@ def main():
     sys.stdout = sys.stderr
     if not config.get("serve"):
         sys.stdin = open(os.devnull)
+        # Only binding examples to parameters reads signatures: HumanEval's serve mode does without the import, a few
+        # milliseconds of every start.
+        global inspect
+        import inspect
     if hasattr(sys, "set_int_max_str_digits"):
         sys.set_int_max_str_digits(0)
     sys.setrecursionlimit(100000)
