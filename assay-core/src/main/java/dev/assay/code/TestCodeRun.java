@@ -62,12 +62,19 @@ final class TestCodeRun {
                     List.of(python, "-I", checkerScript.fileName()), checkerDir, Map.of(), "", checkerLimits);
             var checkerStart = new FutureTask<>(() -> sandbox.start(checkerRequest));
             Thread.ofVirtual().start(checkerStart);
-            try (SandboxProcess candidate = startAlongside(
-                            checkerStart,
-                            new SandboxRequest(
-                                    List.of(python, "-I", harnessScript.fileName()), programDir, Map.of(), "", limits),
-                            sandbox);
-                    SandboxProcess checker = started(checkerStart)) {
+            SandboxProcess candidate = startAlongside(
+                    checkerStart,
+                    new SandboxRequest(
+                            List.of(python, "-I", harnessScript.fileName()), programDir, Map.of(), "", limits),
+                    sandbox);
+            SandboxProcess checker;
+            try {
+                checker = started(checkerStart);
+            } catch (RuntimeException e) {
+                candidate.close();
+                throw e;
+            }
+            try (var both = new Both(checker, candidate)) {
                 String nonce = HarnessRun.nonce();
                 ObjectNode checkerConfig = Json.object()
                         .put("prelude", question.description())
@@ -79,7 +86,7 @@ final class TestCodeRun {
                         .put("nonce", nonce)
                         .put("entry_point", question.entryPoint())
                         .put("case_timeout", caseTimeoutSeconds);
-                return relay(checker, candidate, checkerConfig, programConfig, nonce, limits);
+                return relay(both.checker(), both.program(), checkerConfig, programConfig, nonce, limits);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -129,6 +136,31 @@ final class TestCodeRun {
                 }
             }
         } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * The checker and the program, closed side by side: each close waits until its sandbox's processes are gone, a few
+     * milliseconds that need not add up.
+     */
+    private record Both(SandboxProcess checker, SandboxProcess program) implements AutoCloseable {
+        @Override
+        public void close() {
+            Thread closing = Thread.ofVirtual().start(checker::close);
+            program.close();
+            // The work directories are deleted next, so the checker's sandbox must be gone too.
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    closing.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
