@@ -1,6 +1,7 @@
 package dev.assay.code;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.sandbox.Runtimes;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -49,8 +51,10 @@ final class TestCodeRun {
         try {
             checkerDir = Files.createTempDirectory("assay-check");
             programDir = Files.createTempDirectory("assay-code");
-            CompiledPython.Script checkerScript = CompiledPython.of(sandbox, python, "checker", CHECKER);
-            CompiledPython.Script harnessScript = CompiledPython.of(sandbox, python, "harness", PythonRunner.HARNESS);
+            SandboxedPython.Script checkerScript = SandboxedPython.script(sandbox, python, "checker", CHECKER);
+            SandboxedPython.Script harnessScript =
+                    SandboxedPython.script(sandbox, python, "harness", PythonRunner.HARNESS);
+            Optional<List<String>> sitePath = SandboxedPython.sitePath(sandbox, python);
             checkerScript.writeTo(checkerDir);
             harnessScript.writeTo(programDir);
             Files.writeString(programDir.resolve("solution.py"), program);
@@ -58,8 +62,12 @@ final class TestCodeRun {
                     limits.wallTime(), limits.memoryBytes(), limits.maxProcesses(), CHECKER_OUTPUT_BYTES);
             // The two sandboxes are started at once: each start (its cgroup, the work directory handed over, the
             // spawn) costs a few milliseconds that would otherwise add up before the first call.
-            var checkerRequest = new SandboxRequest(
-                    List.of(python, "-I", checkerScript.fileName()), checkerDir, Map.of(), "", checkerLimits);
+            // The checker starts without the site module when it can set the path site would (checker.py says why);
+            // the program is started as any other, its interpreter set up in full.
+            List<String> checkerCommand = sitePath.isPresent()
+                    ? List.of(python, "-I", "-S", checkerScript.fileName())
+                    : List.of(python, "-I", checkerScript.fileName());
+            var checkerRequest = new SandboxRequest(checkerCommand, checkerDir, Map.of(), "", checkerLimits);
             var checkerStart = new FutureTask<>(() -> sandbox.start(checkerRequest));
             Thread.ofVirtual().start(checkerStart);
             SandboxProcess candidate = startAlongside(
@@ -81,6 +89,10 @@ final class TestCodeRun {
                         .put("entry_point", question.entryPoint())
                         .put("test_code", question.testCode())
                         .put("case_timeout", caseTimeoutSeconds);
+                sitePath.ifPresent(path -> {
+                    ArrayNode entries = checkerConfig.putArray("path");
+                    path.forEach(entries::add);
+                });
                 ObjectNode programConfig = Json.object()
                         .put("serve", true)
                         .put("nonce", nonce)

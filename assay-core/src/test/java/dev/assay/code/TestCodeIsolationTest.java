@@ -134,6 +134,23 @@ class TestCodeIsolationTest {
     }
 
     @Test
+    void the_test_code_finds_the_modules_the_program_finds() throws InterruptedException {
+        // The test code's process starts without the site module; the path it is given must be the program's.
+        String testCode = """
+                import sys
+                def check(candidate):
+                    assert candidate(0, 0) == sys.path
+                """;
+        var question = new CodeQuestion("q", PROMPT, "python", "secret_sum", List.of(), "", "", "", testCode);
+
+        var grade = grader.grade(question, "    import sys\n    return sys.path\n");
+
+        assertThat(grade.cases().getFirst().status())
+                .as(grade.cases().getFirst().message())
+                .isEqualTo(CaseResult.Status.PASSED);
+    }
+
+    @Test
     void a_program_that_never_answers_times_out_and_one_that_exits_is_a_runtime_error() throws InterruptedException {
         assertThat(status("    while True:\n        pass\n")).isEqualTo(CaseResult.Status.TIMEOUT);
         assertThat(status("    import os\n    os._exit(0)\n")).isEqualTo(CaseResult.Status.RUNTIME_ERROR);
