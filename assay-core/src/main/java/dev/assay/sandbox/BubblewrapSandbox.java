@@ -161,10 +161,7 @@ public final class BubblewrapSandbox implements Sandbox {
                 environment(request, WORKSPACE, runtimes.path()),
                 request,
                 true,
-                () -> cgroup.ifPresent(group -> {
-                    group.killAll();
-                    group.close();
-                }));
+                () -> cgroup.ifPresent(PidsCgroup::close));
     }
 
     private List<String> command(SandboxRequest request, Optional<PidsCgroup> cgroup, Runtimes runtimes) {

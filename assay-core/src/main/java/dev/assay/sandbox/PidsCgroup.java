@@ -3,6 +3,7 @@ package dev.assay.sandbox;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -72,21 +73,26 @@ final class PidsCgroup implements AutoCloseable {
 
     @Override
     public void close() {
-        // A group cannot be removed while its killed tasks are still exiting, which usually takes a millisecond or
-        // two: retry soon at first, then less often, for about a second in all.
-        long pauseMillis = 1;
-        for (long waited = 0; waited < 1000; waited += pauseMillis, pauseMillis = Math.min(pauseMillis * 2, 20)) {
-            killAll();
+        // A group cannot be removed while its killed tasks are still exiting, two or three milliseconds here: look
+        // every quarter of a millisecond at first, then less and less often, for about a second in all, killing again
+        // at each longer pause whatever was forked while the first kill went round.
+        killAll();
+        long pauseMicros = 250;
+        for (long waitedMicros = 0; waitedMicros < 1_000_000; waitedMicros += pauseMicros) {
             try {
                 Files.deleteIfExists(dir);
                 return;
             } catch (IOException e) {
                 try {
-                    Thread.sleep(pauseMillis);
+                    Thread.sleep(Duration.ofNanos(pauseMicros * 1000));
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
                     return;
                 }
+            }
+            if (waitedMicros >= 4000) {
+                killAll();
+                pauseMicros = Math.min(pauseMicros * 2, 20_000);
             }
         }
     }
