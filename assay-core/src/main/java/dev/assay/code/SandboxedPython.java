@@ -53,7 +53,7 @@ final class SandboxedPython {
      * run; it runs a {@code .pyc} file named as its script just as it runs the source.
      */
     static Script script(Sandbox sandbox, String python, String name, String source) throws InterruptedException {
-        String key = python + "\0" + name;
+        String key = python + "\0" + name + "\0" + source;
         byte[] bytecode = COMPILED.get(key);
         if (bytecode == null) {
             // dfile: tracebacks name the script as it is known, not the temporary file it was compiled from.

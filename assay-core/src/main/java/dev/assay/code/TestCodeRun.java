@@ -60,14 +60,14 @@ final class TestCodeRun {
             Files.writeString(programDir.resolve("solution.py"), program);
             var checkerLimits = new SandboxLimits(
                     limits.wallTime(), limits.memoryBytes(), limits.maxProcesses(), CHECKER_OUTPUT_BYTES);
-            // The two sandboxes are started at once: each start (its cgroup, the work directory handed over, the
-            // spawn) costs a few milliseconds that would otherwise add up before the first call.
             // The checker starts without the site module when it can set the path site would (checker.py says why);
             // the program is started as any other, its interpreter set up in full.
             List<String> checkerCommand = sitePath.isPresent()
                     ? List.of(python, "-I", "-S", checkerScript.fileName())
                     : List.of(python, "-I", checkerScript.fileName());
             var checkerRequest = new SandboxRequest(checkerCommand, checkerDir, Map.of(), "", checkerLimits);
+            // The two sandboxes are started at once: each start (its cgroup, the work directory handed over, the
+            // spawn) costs a few milliseconds that would otherwise add up before the first call.
             var checkerStart = new FutureTask<>(() -> sandbox.start(checkerRequest));
             Thread.ofVirtual().start(checkerStart);
             SandboxProcess candidate = startAlongside(
