@@ -22,10 +22,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * asking is one sandboxed run): their bytecode, and the module search path its site module sets up.
  */
 final class SandboxedPython {
-    private static final Map<String, byte[]> COMPILED = new ConcurrentHashMap<>();
+    private static final Map<ScriptKey, byte[]> COMPILED = new ConcurrentHashMap<>();
     private static final Map<String, List<String>> SITE_PATHS = new ConcurrentHashMap<>();
 
     private SandboxedPython() {}
+
+    /**
+     * A script's bytecode is the interpreter's and the source's: two scripts of one name may differ (tests make such).
+     */
+    private record ScriptKey(String python, String name, String source) {}
 
     /** A script as written into a work directory: its file name and content. */
     static final class Script {
@@ -53,7 +58,7 @@ final class SandboxedPython {
      * run; it runs a {@code .pyc} file named as its script just as it runs the source.
      */
     static Script script(Sandbox sandbox, String python, String name, String source) throws InterruptedException {
-        String key = python + "\0" + name + "\0" + source;
+        var key = new ScriptKey(python, name, source);
         byte[] bytecode = COMPILED.get(key);
         if (bytecode == null) {
             // dfile: tracebacks name the script as it is known, not the temporary file it was compiled from.
