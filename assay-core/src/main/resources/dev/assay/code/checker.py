@@ -3,8 +3,6 @@
 # to the program in the other sandbox and brings back its answer as plain data. The program never sees the test code
 # or this process, so it can neither read the expected values nor forge the verdict, which this process writes as
 # the last line of its stdout.
-
-
 class ProgramError(Exception):
     """The program raised, or could not answer; the check fails as a runtime error, not a wrong answer."""
 
