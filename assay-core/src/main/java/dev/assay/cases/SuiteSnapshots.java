@@ -1,17 +1,20 @@
 package dev.assay.cases;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -21,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * Suites as JSON documents: the content of a {@code CaseSetSnapshot}, and the content hash that is a suite's
@@ -178,13 +182,22 @@ public final class SuiteSnapshots {
         // The canonical document is {"cases":[...],"fixtures":{...}}; it is hashed as it is written, one case at a
         // time, so that a suite of any size is hashed in the memory of one case.
         MessageDigest digest = sha256();
-        update(digest, "{\"cases\":[");
-        for (int i = 0; i < cases.size(); i++) {
-            ObjectNode caseNode = Json.MAPPER.valueToTree(CaseDoc.of(cases.get(i)));
-            caseNode.remove("source");
-            update(digest, (i == 0 ? "" : ",") + Json.write(sorted(caseNode)));
+        try (var hashed = new DigestOutputStream(OutputStream.nullOutputStream(), digest);
+                JsonGenerator json = Json.MAPPER.getFactory().createGenerator(hashed)) {
+            json.writeStartObject();
+            json.writeArrayFieldStart("cases");
+            for (Case evalCase : cases) {
+                ObjectNode caseNode = Json.MAPPER.valueToTree(CaseDoc.of(evalCase));
+                caseNode.remove("source");
+                writeSorted(json, caseNode);
+            }
+            json.writeEndArray();
+            json.writeFieldName("fixtures");
+            writeSorted(json, Json.MAPPER.valueToTree(new TreeMap<>(fixtures)));
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException("hashing in memory failed", e);
         }
-        update(digest, "],\"fixtures\":" + Json.write(sorted(Json.MAPPER.valueToTree(new TreeMap<>(fixtures)))) + "}");
         return HexFormat.of().formatHex(digest.digest());
     }
 
@@ -196,25 +209,26 @@ public final class SuiteSnapshots {
         }
     }
 
-    private static void update(MessageDigest digest, String text) {
-        digest.update(text.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static JsonNode sorted(JsonNode node) {
+    /** Writes a tree with every object's keys in order, as the text {@code Json.write} gives of a sorted copy. */
+    private static void writeSorted(JsonGenerator json, JsonNode node) throws IOException {
         if (node.isObject()) {
-            ObjectNode copy = Json.object();
-            new TreeMap<>(((ObjectNode) node)
-                            .properties().stream()
-                                    .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)))
-                    .forEach((key, value) -> copy.set(key, sorted(value)));
-            return copy;
+            json.writeStartObject();
+            for (var field : new TreeMap<>(((ObjectNode) node)
+                            .properties().stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)))
+                    .entrySet()) {
+                json.writeFieldName(field.getKey());
+                writeSorted(json, field.getValue());
+            }
+            json.writeEndObject();
+        } else if (node.isArray()) {
+            json.writeStartArray();
+            for (JsonNode element : node) {
+                writeSorted(json, element);
+            }
+            json.writeEndArray();
+        } else {
+            Json.MAPPER.writeTree(json, node);
         }
-        if (node.isArray()) {
-            ArrayNode copy = Json.MAPPER.createArrayNode();
-            node.forEach(element -> copy.add(sorted(element)));
-            return copy;
-        }
-        return node;
     }
 
     private static BigDecimal seconds(Duration duration) {
