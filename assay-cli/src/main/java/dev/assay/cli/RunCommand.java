@@ -590,10 +590,18 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             throws Exception {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
-        // Prepared before the database opens, so that a bad suite or model is said first; held only until runToEnd
-        // takes it, so that nothing of it is reachable from this frame while the reports are written.
-        var pending = new Pending(preparation.prepare());
-        try (Store store = database.open()) {
+        // The database opens (and migrates) on its own thread while the suite is read and hashed, a tenth of a large
+        // run's time; a bad suite or model is still said first. The prepared run is held only until runToEnd takes it,
+        // so that nothing of it is reachable from this frame while the reports are written.
+        var opening = StoreOpening.start(database);
+        Pending pending;
+        try {
+            pending = new Pending(preparation.prepare());
+        } catch (Exception | Error e) {
+            opening.closeAfter(e);
+            throw e;
+        }
+        try (Store store = opening.await()) {
             Ended ended = runToEnd(pending.take(), planOf, checkers, launch, store, stderr);
             Run run = ended.run();
             // Said before the report is read: when the database stayed away, reading it fails too.
