@@ -48,7 +48,7 @@ final class JsonReporter implements Reporter {
             }
             json.writeArrayFieldStart("items");
             for (Item item : report.items()) {
-                json.writeTree(Json.tree(item));
+                json.writeObject(item);
             }
             json.writeEndArray();
             json.writeEndObject();
