@@ -27,6 +27,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.Semaphore;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -401,8 +402,13 @@ public final class Engine {
     }
 
     private static String directoryName(int seq, String caseId) {
-        return "%04d_%s".formatted(seq, caseId.replaceAll("[^A-Za-z0-9._-]", "_"));
+        // Made twice per case (to run it, to remove its workspace): without a format string, it costs nothing.
+        String number = Integer.toString(seq);
+        return "0".repeat(Math.max(0, 4 - number.length())) + number + "_"
+                + UNSAFE_IN_FILE_NAMES.matcher(caseId).replaceAll("_");
     }
+
+    private static final Pattern UNSAFE_IN_FILE_NAMES = Pattern.compile("[^A-Za-z0-9._-]");
 
     /** {@return a new run id: 32 random hex characters} */
     public static String newRunId() {
