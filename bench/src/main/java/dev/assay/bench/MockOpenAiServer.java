@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  *
  * <p>The answer echoes the {@code token-N} found in the last user message as {@code "token-N: 42"}, so a checker can
  * tell that each case got the answer to its own request rather than any answer. {@code GET /stats} returns
- * {@code {"requests", "rate_limited", "peak_in_flight"}}; {@code POST /stats/reset} zeroes them. Thread-safe: each
- * request runs on a virtual thread, so waiting out the latency costs no platform thread.
+ * {@code {"requests", "rate_limited", "peak_in_flight", "served_span_s"}}; {@code POST /stats/reset} zeroes them.
+ * Thread-safe: each request runs on a virtual thread, so waiting out the latency costs no platform thread.
  */
 public final class MockOpenAiServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,6 +55,9 @@ public final class MockOpenAiServer implements AutoCloseable {
     private final AtomicLong rateLimited = new AtomicLong();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger peakInFlight = new AtomicInteger();
+    // Nanoseconds of the first chat request's arrival and of the last answer sent: the span the endpoint was in use.
+    private final AtomicLong firstArrival = new AtomicLong(Long.MAX_VALUE);
+    private final AtomicLong lastAnswer = new AtomicLong(Long.MIN_VALUE);
 
     private MockOpenAiServer(HttpServer server, ExecutorService executor, Options options) {
         this.server = server;
@@ -89,14 +92,27 @@ public final class MockOpenAiServer implements AutoCloseable {
         return rateLimited.get();
     }
 
+    /**
+     * {@return the time from the first chat request's arrival to the last answer sent since the last reset}: a run's
+     * calls without its start-up and reports; zero before any answer
+     */
+    public Duration servedSpan() {
+        long first = firstArrival.get();
+        long last = lastAnswer.get();
+        return last < first ? Duration.ZERO : Duration.ofNanos(last - first);
+    }
+
     /** Zeroes the counters between two measured runs. */
     public void reset() {
         requests.set(0);
         rateLimited.set(0);
         peakInFlight.set(0);
+        firstArrival.set(Long.MAX_VALUE);
+        lastAnswer.set(Long.MIN_VALUE);
     }
 
     private void chat(HttpExchange exchange) throws IOException {
+        firstArrival.accumulateAndGet(System.nanoTime(), Math::min);
         try (exchange) {
             JsonNode body;
             try (InputStream in = exchange.getRequestBody()) {
@@ -126,6 +142,7 @@ public final class MockOpenAiServer implements AutoCloseable {
                     send(exchange, 200, "application/json", completion(model, answer));
                 }
                 requests.incrementAndGet();
+                lastAnswer.accumulateAndGet(System.nanoTime(), Math::max);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 send(exchange, 503, "application/json", "{\"error\":{\"message\":\"shutting down\"}}");
@@ -144,7 +161,8 @@ public final class MockOpenAiServer implements AutoCloseable {
             ObjectNode stats = JSON.createObjectNode()
                     .put("requests", requests.get())
                     .put("rate_limited", rateLimited.get())
-                    .put("peak_in_flight", peakInFlight.get());
+                    .put("peak_in_flight", peakInFlight.get())
+                    .put("served_span_s", servedSpan().toNanos() / 1e9);
             send(exchange, 200, "application/json", stats.toString());
         }
     }
