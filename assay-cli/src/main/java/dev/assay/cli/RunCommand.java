@@ -12,6 +12,7 @@ import dev.assay.queue.CaseQueue;
 import dev.assay.queue.QueuedWorkload;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunReport;
+import dev.assay.result.Counts;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.CaseWorkload;
@@ -611,10 +612,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 Reporters.builtins().writeAll(report, out);
             }
             Summary.print(stdout, report, format.toString(), out);
-            boolean kept = report.briefItems().stream().anyMatch(item -> switch (item.status()) {
-                case FAILED, PARTIAL, ERROR -> true;
-                default -> keepWorkspaces;
-            });
+            Counts counts = run.counts();
+            boolean kept = keepWorkspaces || counts.failed() + counts.partial() + counts.error() > 0;
             Path runWorkspaces = ended.workspaces().resolve(run.runId());
             if (kept && format != OutputFormats.Table.json && java.nio.file.Files.isDirectory(runWorkspaces)) {
                 stdout.println("Workspaces kept for inspection: " + runWorkspaces);

@@ -5,12 +5,9 @@ import dev.assay.Json;
 import dev.assay.model.EndpointConcurrency;
 import dev.assay.report.RunReport;
 import dev.assay.result.Counts;
-import dev.assay.result.Item;
 import dev.assay.result.Run;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.TreeMap;
 
 /** The run summary on stdout: a table for people, or one JSON object for scripts. */
 final class Summary {
@@ -43,18 +40,6 @@ final class Summary {
             out.println(Json.write(node));
             return;
         }
-        Map<String, int[]> byDimension = new TreeMap<>();
-        for (Item item : report.briefItems()) {
-            int[] counts = byDimension.computeIfAbsent(item.dimension(), dimension -> new int[6]);
-            switch (item.status()) {
-                case PASSED -> counts[0]++;
-                case PARTIAL -> counts[1]++;
-                case FAILED -> counts[2]++;
-                case ERROR -> counts[3]++;
-                case SKIPPED -> counts[4]++;
-                case CANCELLED -> counts[5]++;
-            }
-        }
         Counts counts = run.counts();
         // The cancelled column appears only when something was cancelled, so finished runs print as they always did.
         boolean anyCancelled = counts.cancelled() > 0;
@@ -69,16 +54,17 @@ final class Summary {
                 "error",
                 "skipped",
                 anyCancelled ? " %9s".formatted("cancelled") : "");
-        byDimension.forEach((dimension, row) -> out.printf(
-                "%-10s %8s %7d %8d %7d %6d %8d%s%n",
-                dimension,
-                percent(run.dimensionScores().get(dimension)),
-                row[0],
-                row[1],
-                row[2],
-                row[3],
-                row[4],
-                anyCancelled ? " %9d".formatted(row[5]) : ""));
+        report.countsByDimension()
+                .forEach((dimension, row) -> out.printf(
+                        "%-10s %8s %7d %8d %7d %6d %8d%s%n",
+                        dimension,
+                        percent(run.dimensionScores().get(dimension)),
+                        row.passed(),
+                        row.partial(),
+                        row.failed(),
+                        row.error(),
+                        row.skipped(),
+                        anyCancelled ? " %9d".formatted(row.cancelled()) : ""));
         out.printf(
                 "%-10s %8s %7d %8d %7d %6d %8d%s%n",
                 "TOTAL",

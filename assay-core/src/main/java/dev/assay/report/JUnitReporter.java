@@ -4,6 +4,10 @@ import dev.assay.result.Item;
 import dev.assay.result.Run;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -24,54 +28,114 @@ final class JUnitReporter implements Reporter {
 
     @Override
     public void write(RunReport report, OutputStream out) throws IOException {
-        var text = new StreamedText(out);
-        StringBuilder xml = text.text();
         Run run = report.run();
-        // Counted first, then written dimension by dimension: the items are read again for each dimension rather than
-        // held, so a run of any size is written in the memory of one page.
-        Map<String, int[]> byDimension = new LinkedHashMap<>();
-        for (Item item : report.briefItems()) {
-            int[] counts = byDimension.computeIfAbsent(item.dimension(), dimension -> new int[4]);
-            counts[0]++;
+        // One pass over the items: each dimension's test cases go to a scratch file of their own, then the suites are
+        // written one after the other. A run of any size is written in the memory of one page, and its items are read
+        // from the store once, not once per dimension.
+        Map<String, Suite> suites = new LinkedHashMap<>();
+        try {
+            var xml = new StringBuilder();
+            for (Item item : report.briefItems()) {
+                Suite suite = suites.get(item.dimension());
+                if (suite == null) {
+                    suite = Suite.open();
+                    suites.put(item.dimension(), suite);
+                }
+                xml.setLength(0);
+                testCase(xml, run, item);
+                suite.add(item, xml);
+            }
+            var text = new StreamedText(out);
+            StringBuilder head = text.text();
+            head.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+            head.append("<testsuites name=\"")
+                    .append(attr("assay " + run.caseSet()))
+                    .append("\" tests=\"")
+                    .append(suites.values().stream().mapToInt(Suite::tests).sum())
+                    .append("\" time=\"")
+                    .append(run.elapsedS())
+                    .append("\">\n");
+            for (var entry : suites.entrySet()) {
+                Suite suite = entry.getValue();
+                head.append("  <testsuite name=\"")
+                        .append(attr(entry.getKey()))
+                        .append("\" tests=\"")
+                        .append(suite.tests())
+                        .append("\" failures=\"")
+                        .append(suite.failures())
+                        .append("\" errors=\"")
+                        .append(suite.errors())
+                        .append("\" skipped=\"")
+                        .append(suite.skipped())
+                        .append("\">\n");
+                text.finish();
+                suite.copyTo(out);
+                head.append("  </testsuite>\n");
+            }
+            head.append("</testsuites>\n");
+            text.finish();
+        } finally {
+            for (Suite suite : suites.values()) {
+                suite.delete();
+            }
+        }
+    }
+
+    /** One dimension's test cases as they are counted and written, kept in a scratch file until the end. */
+    private static final class Suite {
+        private final Path file;
+        private final Writer cases;
+        private int tests;
+        private int failures;
+        private int errors;
+        private int skipped;
+
+        private Suite(Path file, Writer cases) {
+            this.file = file;
+            this.cases = cases;
+        }
+
+        static Suite open() throws IOException {
+            Path file = Files.createTempFile("assay-junit-", ".xml");
+            return new Suite(file, Files.newBufferedWriter(file, StandardCharsets.UTF_8));
+        }
+
+        void add(Item item, CharSequence testCase) throws IOException {
+            tests++;
             switch (item.status()) {
-                case FAILED, PARTIAL -> counts[1]++;
-                case ERROR -> counts[2]++;
-                case SKIPPED, CANCELLED -> counts[3]++;
+                case FAILED, PARTIAL -> failures++;
+                case ERROR -> errors++;
+                case SKIPPED, CANCELLED -> skipped++;
                 case PASSED -> {}
             }
+            cases.append(testCase);
         }
-        xml.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        xml.append("<testsuites name=\"")
-                .append(attr("assay " + run.caseSet()))
-                .append("\" tests=\"")
-                .append(report.briefItems().size())
-                .append("\" time=\"")
-                .append(run.elapsedS())
-                .append("\">\n");
-        for (var suite : byDimension.entrySet()) {
-            String dimension = suite.getKey();
-            int[] counts = suite.getValue();
-            xml.append("  <testsuite name=\"")
-                    .append(attr(dimension))
-                    .append("\" tests=\"")
-                    .append(counts[0])
-                    .append("\" failures=\"")
-                    .append(counts[1])
-                    .append("\" errors=\"")
-                    .append(counts[2])
-                    .append("\" skipped=\"")
-                    .append(counts[3])
-                    .append("\">\n");
-            for (Item item : report.briefItems()) {
-                if (item.dimension().equals(dimension)) {
-                    testCase(xml, run, item);
-                    text.flushIfFull();
-                }
-            }
-            xml.append("  </testsuite>\n");
+
+        int tests() {
+            return tests;
         }
-        xml.append("</testsuites>\n");
-        text.finish();
+
+        int failures() {
+            return failures;
+        }
+
+        int errors() {
+            return errors;
+        }
+
+        int skipped() {
+            return skipped;
+        }
+
+        void copyTo(OutputStream out) throws IOException {
+            cases.flush();
+            Files.copy(file, out);
+        }
+
+        void delete() throws IOException {
+            cases.close();
+            Files.deleteIfExists(file);
+        }
     }
 
     private static void testCase(StringBuilder xml, Run run, Item item) {

@@ -5,8 +5,6 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * {@code report.md}: the summary table, counts, and every item that did not pass with its reason, up to
@@ -48,35 +46,24 @@ final class MarkdownReporter implements Reporter {
         md.append("| Dimension | Score | 95% CI | Passed | Partial | Failed | Error | Skipped |\n");
         md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
         var spreads = report.spreads();
-        Map<String, int[]> byDimension = new TreeMap<>();
-        for (Item item : report.briefItems()) {
-            int[] counts = byDimension.computeIfAbsent(item.dimension(), d -> new int[6]);
-            counts[
-                    switch (item.status()) {
-                        case PASSED -> 0;
-                        case PARTIAL -> 1;
-                        case FAILED -> 2;
-                        case ERROR -> 3;
-                        case SKIPPED, CANCELLED -> 4;
-                    }]++;
-        }
-        byDimension.forEach((dimension, counts) -> md.append("| ")
-                .append(cell(dimension))
-                .append(" | ")
-                .append(ItemText.percent(run.dimensionScores().get(dimension)))
-                .append(" | ")
-                .append(interval(spreads.get(dimension)))
-                .append(" | ")
-                .append(counts[0])
-                .append(" | ")
-                .append(counts[1])
-                .append(" | ")
-                .append(counts[2])
-                .append(" | ")
-                .append(counts[3])
-                .append(" | ")
-                .append(counts[4])
-                .append(" |\n"));
+        report.countsByDimension()
+                .forEach((dimension, row) -> md.append("| ")
+                        .append(cell(dimension))
+                        .append(" | ")
+                        .append(ItemText.percent(run.dimensionScores().get(dimension)))
+                        .append(" | ")
+                        .append(interval(spreads.get(dimension)))
+                        .append(" | ")
+                        .append(row.passed())
+                        .append(" | ")
+                        .append(row.partial())
+                        .append(" | ")
+                        .append(row.failed())
+                        .append(" | ")
+                        .append(row.error())
+                        .append(" | ")
+                        .append(row.skipped() + row.cancelled())
+                        .append(" |\n"));
         var counts = run.counts();
         md.append("| **Total** | **")
                 .append(ItemText.percent(run.totalScore()))
@@ -101,9 +88,9 @@ final class MarkdownReporter implements Reporter {
                     .append("\n\n");
         }
         coverage(md, report.coverage());
-        long notPassed = report.briefItems().stream()
-                .filter(item -> item.status() != ItemStatus.PASSED)
-                .count();
+        long notPassed = report.countsByDimension().values().stream()
+                .mapToLong(row -> row.total() - row.passed())
+                .sum();
         if (notPassed > 0) {
             md.append("## Items that did not pass\n\n");
             if (notPassed > LISTED) {

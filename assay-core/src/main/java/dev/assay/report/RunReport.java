@@ -4,6 +4,7 @@ import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
+import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
@@ -11,25 +12,55 @@ import dev.assay.score.PassAtK;
 import dev.assay.score.Scores;
 import dev.assay.score.Spread;
 import dev.assay.store.Store;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
- * A run with all its items: what reporters write.
- *
- * @param run the run record
- * @param items its items in selection order; those of a report {@linkplain #load loaded} from the store are read from
- *     it a page at a time as they are used, so that reporters that go through them in order need the memory of one page
- * @param caseTags case id to the case's tags, for the coverage section; empty when the case set is unknown
+ * A run with all its items: what reporters write. The figures every format shows (spreads, counts, coverage, pass@k)
+ * are computed on first use and kept, so that the items are gone through once for them, not once per format: a large
+ * run's items are read from the store again for every pass. Thread-safe.
  */
-public record RunReport(Run run, List<Item> items, Map<String, List<String>> caseTags) {
-    public RunReport {
-        items = items instanceof StoredItems stored ? stored : List.copyOf(items);
+public final class RunReport {
+    private final Run run;
+    private final List<Item> items;
+    private final Map<String, List<String>> caseTags;
+    private Map<String, Spread> spreads;
+    private Map<String, Counts> countsByDimension;
+    private Coverage coverage;
+    private Map<Integer, Double> passAtK;
+
+    /**
+     * @param run the run record
+     * @param items its items in selection order; those of a report {@linkplain #load loaded} from the store are read
+     *     from it a page at a time as they are used, so that reporters that go through them in order need the memory of
+     *     one page
+     * @param caseTags case id to the case's tags, for the coverage section; empty when the case set is unknown
+     */
+    public RunReport(Run run, List<Item> items, Map<String, List<String>> caseTags) {
+        this.run = run;
+        this.items = items instanceof StoredItems stored ? stored : List.copyOf(items);
         var tags = new LinkedHashMap<String, List<String>>();
         caseTags.forEach((id, list) -> tags.put(id, List.copyOf(list)));
-        caseTags = Collections.unmodifiableMap(tags);
+        this.caseTags = Collections.unmodifiableMap(tags);
+    }
+
+    /** {@return the run record} */
+    public Run run() {
+        return run;
+    }
+
+    /** {@return the items in selection order, read from the store page by page where it holds them} */
+    public List<Item> items() {
+        return items;
+    }
+
+    /** {@return case id to the case's tags; empty when the case set is unknown} */
+    public Map<String, List<String>> caseTags() {
+        return caseTags;
     }
 
     /**
@@ -55,7 +86,14 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
      * {@return pass@k for k = 1..samples} (the unbiased estimator, averaged over the cases, counting the scored samples
      * of each case and those that passed); empty for a run with one sample per case
      */
-    public Map<Integer, Double> passAtK() {
+    public synchronized Map<Integer, Double> passAtK() {
+        if (passAtK == null) {
+            passAtK = Collections.unmodifiableMap(computePassAtK());
+        }
+        return passAtK;
+    }
+
+    private Map<Integer, Double> computePassAtK() {
         if (samples() < 2) {
             return Map.of();
         }
@@ -79,19 +117,47 @@ public record RunReport(Run run, List<Item> items, Map<String, List<String>> cas
     }
 
     /** {@return each dimension's standard error and 95 % interval, from its scored items} */
-    public Map<String, Spread> spreads() {
-        return Spread.byDimension(briefItems().stream()
-                .map(item -> new Scores.Entry(
-                        item.dimension(),
-                        item.weight(),
-                        item.score(),
-                        item.status().isScored(),
-                        item.status() == ItemStatus.PASSED))
-                .toList());
+    public synchronized Map<String, Spread> spreads() {
+        tallyDimensions();
+        return spreads;
+    }
+
+    /** {@return each dimension's item counts by status, dimensions in alphabetical order} */
+    public synchronized Map<String, Counts> countsByDimension() {
+        tallyDimensions();
+        return countsByDimension;
+    }
+
+    /** Goes through the items once for the figures of every dimension. */
+    private void tallyDimensions() {
+        if (spreads != null) {
+            return;
+        }
+        var entries = new ArrayList<Scores.Entry>();
+        var counts = new TreeMap<String, Counts>();
+        for (Item item : briefItems()) {
+            entries.add(new Scores.Entry(
+                    item.dimension(),
+                    item.weight(),
+                    item.score(),
+                    item.status().isScored(),
+                    item.status() == ItemStatus.PASSED));
+            counts.merge(item.dimension(), Counts.ZERO.plus(item.status()), (sum, one) -> sum.plus(item.status()));
+        }
+        counts.replaceAll((dimension, tally) -> tally.withTotal(tally.completed()));
+        countsByDimension = Collections.unmodifiableMap(counts);
+        spreads = Collections.unmodifiableMap(Spread.byDimension(entries));
     }
 
     /** {@return the run's tool coverage} */
-    public Coverage coverage() {
+    public synchronized Coverage coverage() {
+        if (coverage == null) {
+            coverage = computeCoverage();
+        }
+        return coverage;
+    }
+
+    private Coverage computeCoverage() {
         if (samples() < 2) {
             return Coverage.of(run, briefItems(), caseTags);
         }
