@@ -70,25 +70,17 @@ public record Coverage(
      * @param caseTags case id to its tags; cases absent here count as untagged
      */
     public static Coverage of(Run run, List<Item> items, Map<String, List<String>> caseTags) {
+        // One pass over the items: a large run's are read from the store for each pass.
         var calls = new TreeMap<String, Integer>();
         run.toolSnapshot().forEach(tool -> calls.put(tool, 0));
-        for (Item item : items) {
-            for (ToolCallView call : item.toolCalls()) {
-                calls.merge(call.name(), 1, Integer::sum);
-            }
-        }
-        List<String> available = run.toolSnapshot().stream().sorted().toList();
-        var counted = new TreeMap<String, Integer>();
-        calls.forEach((tool, count) -> {
-            if (count > 0 || available.contains(tool)) {
-                counted.put(tool, count);
-            }
-        });
         var statusesByTag = new LinkedHashMap<String, List<ItemStatus>>();
         TAGS.forEach(tag -> statusesByTag.put(tag, new ArrayList<>()));
         var otherTags = new TreeMap<String, List<ItemStatus>>();
         var skipped = new ArrayList<Skip>();
         for (Item item : items) {
+            for (ToolCallView call : item.toolCalls()) {
+                calls.merge(call.name(), 1, Integer::sum);
+            }
             for (String tag : caseTags.getOrDefault(item.caseId(), List.of())) {
                 (TAGS.contains(tag) ? statusesByTag : otherTags)
                         .computeIfAbsent(tag, t -> new ArrayList<>())
@@ -98,6 +90,13 @@ public record Coverage(
                 skipped.add(skip(run, item));
             }
         }
+        List<String> available = run.toolSnapshot().stream().sorted().toList();
+        var counted = new TreeMap<String, Integer>();
+        calls.forEach((tool, count) -> {
+            if (count > 0 || available.contains(tool)) {
+                counted.put(tool, count);
+            }
+        });
         statusesByTag.putAll(otherTags);
         var byTag = new LinkedHashMap<String, Counts>();
         statusesByTag.forEach((tag, statuses) -> byTag.put(tag, Counts.of(statuses.size(), statuses)));
