@@ -26,7 +26,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Usage: {@code PeerBench [--assay PATH] [--promptfoo PATH] [--rounds R] [--only NAME,...]} where the names are the
  * workloads printed in the table ({@code version}, {@code n10-0ms-c4}, {@code n1000-0ms-c4}, {@code n1000-200ms-c64},
  * {@code n5000-0ms-c64}, {@code n10000-200ms-c64}, {@code n100000-0ms-c64-xmx256m}). promptfoo is skipped where its
- * path does not exist (install: {@code bench/peer/install-promptfoo.sh}).
+ * path does not exist (install: {@code bench/peer/install-promptfoo.sh}). Latency-bound workloads also time a bare JDK
+ * client ({@link BareClient}), the floor of the mock and the machine.
  */
 public final class PeerBench {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -113,11 +114,16 @@ public final class PeerBench {
                     if (withPeer && workload.peer()) {
                         order.add(round % 2 == 0 ? 1 : 0, "promptfoo");
                     }
+                    if (workload.latencyMillis() > 0) {
+                        order.add("jdk-client");
+                    }
                     for (String tool : order) {
                         mock.reset();
-                        Measure measure = tool.equals("assay")
-                                ? runAssay(assay, dir, workload, mock, round)
-                                : runPromptfoo(promptfoo, dir, workload, mock, round);
+                        Measure measure = switch (tool) {
+                            case "assay" -> runAssay(assay, dir, workload, mock, round);
+                            case "promptfoo" -> runPromptfoo(promptfoo, dir, workload, mock, round);
+                            default -> runBareClient(workload, mock);
+                        };
                         results.computeIfAbsent(tool, t -> new ArrayList<>()).add(measure);
                     }
                 }
@@ -273,6 +279,14 @@ public final class PeerBench {
         }
         JsonNode stats = JSON.readTree(output.toFile()).path("results").path("stats");
         return timed.measure(mock, stats.path("successes").asLong(-1));
+    }
+
+    /** The floor of a latency-bound workload ({@link BareClient}): wall time and served span only. */
+    private static Measure runBareClient(Workload workload, MockOpenAiServer mock) throws InterruptedException {
+        long start = System.nanoTime();
+        long passed = BareClient.run(mock.baseUrl(), workload.cases(), workload.concurrency());
+        double wall = (System.nanoTime() - start) / 1e9;
+        return new Measure(wall, 0, 0, mock.servedSpan().toNanos() / 1e9, mock.requests(), passed, null);
     }
 
     /** A finished process with the figures {@code /usr/bin/time} reported for it. */
