@@ -1,5 +1,6 @@
 package dev.assay.report;
 
+import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
 import java.io.IOException;
@@ -51,22 +52,25 @@ final class JUnitReporter implements Reporter {
             head.append("<testsuites name=\"")
                     .append(attr("assay " + run.caseSet()))
                     .append("\" tests=\"")
-                    .append(suites.values().stream().mapToInt(Suite::tests).sum())
+                    .append(suites.values().stream()
+                            .mapToInt(suite -> suite.counts().completed())
+                            .sum())
                     .append("\" time=\"")
                     .append(run.elapsedS())
                     .append("\">\n");
             for (var entry : suites.entrySet()) {
                 Suite suite = entry.getValue();
+                Counts counts = suite.counts();
                 head.append("  <testsuite name=\"")
                         .append(attr(entry.getKey()))
                         .append("\" tests=\"")
-                        .append(suite.tests())
+                        .append(counts.completed())
                         .append("\" failures=\"")
-                        .append(suite.failures())
+                        .append(counts.failed() + counts.partial())
                         .append("\" errors=\"")
-                        .append(suite.errors())
+                        .append(counts.error())
                         .append("\" skipped=\"")
-                        .append(suite.skipped())
+                        .append(counts.skipped() + counts.cancelled())
                         .append("\">\n");
                 text.finish();
                 suite.copyTo(out);
@@ -85,10 +89,7 @@ final class JUnitReporter implements Reporter {
     private static final class Suite {
         private final Path file;
         private final Writer cases;
-        private int tests;
-        private int failures;
-        private int errors;
-        private int skipped;
+        private Counts counts = Counts.ZERO;
 
         private Suite(Path file, Writer cases) {
             this.file = file;
@@ -101,30 +102,12 @@ final class JUnitReporter implements Reporter {
         }
 
         void add(Item item, CharSequence testCase) throws IOException {
-            tests++;
-            switch (item.status()) {
-                case FAILED, PARTIAL -> failures++;
-                case ERROR -> errors++;
-                case SKIPPED, CANCELLED -> skipped++;
-                case PASSED -> {}
-            }
+            counts = counts.plus(item.status());
             cases.append(testCase);
         }
 
-        int tests() {
-            return tests;
-        }
-
-        int failures() {
-            return failures;
-        }
-
-        int errors() {
-            return errors;
-        }
-
-        int skipped() {
-            return skipped;
+        Counts counts() {
+            return counts;
         }
 
         void copyTo(OutputStream out) throws IOException {
@@ -133,8 +116,11 @@ final class JUnitReporter implements Reporter {
         }
 
         void delete() throws IOException {
-            cases.close();
-            Files.deleteIfExists(file);
+            try {
+                cases.close();
+            } finally {
+                Files.deleteIfExists(file);
+            }
         }
     }
 
