@@ -1,0 +1,128 @@
+package dev.assay.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.result.Counts;
+import dev.assay.result.Item;
+import dev.assay.result.ItemStatus;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The figures by dimension every format shows, and junit.xml's suites, from items of several dimensions interleaved.
+ */
+class ReportsByDimensionTest {
+    private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
+
+    private static final List<Item> ITEMS = List.of(
+            item(0, "tool", ItemStatus.PASSED),
+            item(1, "logic", ItemStatus.FAILED),
+            item(2, "tool", ItemStatus.ERROR),
+            item(3, "common", ItemStatus.SKIPPED),
+            item(4, "logic", ItemStatus.PARTIAL),
+            item(5, "tool", ItemStatus.CANCELLED),
+            item(6, "logic", ItemStatus.PASSED));
+
+    private final RunReport report = new RunReport(run(), ITEMS);
+
+    @Test
+    void each_dimension_counts_its_own_items_by_status_in_alphabetical_order() {
+        assertThat(report.countsByDimension())
+                .containsExactly(
+                        Map.entry("common", new Counts(1, 0, 0, 0, 1, 0, 0)),
+                        Map.entry("logic", new Counts(3, 1, 1, 1, 0, 0, 0)),
+                        Map.entry("tool", new Counts(3, 1, 0, 0, 0, 1, 1)));
+        assertThat(report.spreads()).containsOnlyKeys("logic", "tool");
+    }
+
+    @Test
+    void junit_has_a_suite_per_dimension_in_the_order_first_seen_each_holding_only_its_cases() throws Exception {
+        var out = new ByteArrayOutputStream();
+        new JUnitReporter().write(report, out);
+        String xml = out.toString(StandardCharsets.UTF_8);
+
+        assertThat(xml).contains("<testsuites name=\"assay bench\" tests=\"7\"");
+        assertThat(xml.indexOf("<testsuite name=\"tool\""))
+                .isLessThan(xml.indexOf("<testsuite name=\"logic\""))
+                .isLessThan(xml.indexOf("<testsuite name=\"common\""));
+        assertThat(suite(xml, "tool"))
+                .startsWith("<testsuite name=\"tool\" tests=\"3\" failures=\"0\" errors=\"1\" skipped=\"1\">")
+                .contains("name=\"c0\"", "name=\"c2\"", "name=\"c5\"")
+                .doesNotContain("name=\"c1\"", "name=\"c3\"", "name=\"c4\"", "name=\"c6\"");
+        assertThat(suite(xml, "logic"))
+                .startsWith("<testsuite name=\"logic\" tests=\"3\" failures=\"2\" errors=\"0\" skipped=\"0\">")
+                .contains("name=\"c1\"", "name=\"c4\"", "name=\"c6\"")
+                .doesNotContain("name=\"c0\"", "name=\"c2\"", "name=\"c3\"", "name=\"c5\"");
+        assertThat(suite(xml, "common"))
+                .startsWith("<testsuite name=\"common\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">")
+                .contains("name=\"c3\"");
+        assertThat(xml).endsWith("  </testsuite>\n</testsuites>\n");
+    }
+
+    @Test
+    void markdown_rows_and_the_items_that_did_not_pass_come_from_the_counts() throws Exception {
+        var out = new ByteArrayOutputStream();
+        new MarkdownReporter().write(report, out);
+        String markdown = out.toString(StandardCharsets.UTF_8);
+
+        assertThat(markdown).contains("| logic | ").contains("| 1 | 1 | 1 | 0 | 0 |\n");
+        assertThat(markdown).contains("| tool | ").contains("| 1 | 0 | 0 | 1 | 1 |\n");
+        assertThat(markdown).contains("## Items that did not pass");
+    }
+
+    private static String suite(String xml, String dimension) {
+        int start = xml.indexOf("<testsuite name=\"" + dimension + "\"");
+        return xml.substring(start, xml.indexOf("</testsuite>", start));
+    }
+
+    private static Run run() {
+        return new Run(
+                "r",
+                Run.CAPABILITY,
+                "",
+                "openai:bench",
+                "",
+                RunStatus.FINISHED,
+                "bench",
+                "",
+                null,
+                List.of(),
+                Map.of("logic", 0.5, "tool", 0.5),
+                0.5,
+                new Counts(7, 2, 1, 1, 1, 1, 1),
+                T0,
+                T0.plusSeconds(1),
+                1,
+                null);
+    }
+
+    private static Item item(int seq, String dimension, ItemStatus status) {
+        return new Item(
+                "r",
+                "c" + seq,
+                seq,
+                dimension,
+                status,
+                status == ItemStatus.PASSED ? 1 : status == ItemStatus.PARTIAL ? 0.5 : 0,
+                1,
+                1,
+                "question " + seq,
+                "answer " + seq,
+                List.of(),
+                Json.object(),
+                status == ItemStatus.ERROR ? Problem.of("target.unreachable", "down") : null,
+                Json.MAPPER.createArrayNode(),
+                T0,
+                T0.plusMillis(5),
+                0.005,
+                false);
+    }
+}
