@@ -139,6 +139,21 @@ class OptionValidationTest {
     }
 
     @Test
+    void a_bad_suite_is_said_before_a_bad_database_and_a_bad_database_after_a_good_suite() {
+        // The database opens on its own thread while the suite is read; the user still hears of the suite first.
+        var cli = new CliRunner(home);
+
+        var both = cli.run(
+                "run", home.resolve("no-such-suite").toString(), "--model", "mock", "--quiet", "--db", "notajdbc");
+        var database = cli.run("run", SUITE, "--model", "mock", "--quiet", "--db", "notajdbc");
+
+        assertThat(both.code()).as(both.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(both.err()).contains("no-such-suite").doesNotContain("store.unsupported_url");
+        assertThat(database.code()).as(database.err()).isEqualTo(ExitCodes.USAGE);
+        assertThat(database.err()).contains("store.unsupported_url").doesNotContain("\tat ");
+    }
+
+    @Test
     void a_short_token_from_the_environment_is_refused_too() {
         var result = new CliRunner(home).withEnv("ASSAY_TOKEN", "1234").run("serve", "--port", "0");
 
