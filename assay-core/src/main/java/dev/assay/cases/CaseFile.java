@@ -10,6 +10,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.assay.Json;
 import dev.assay.Yaml;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,20 +22,25 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * One case file, parsed but not yet validated: its file-level fields and the raw case entries with the line each starts
- * on. A file that does not parse keeps no entries and one problem, so a half-read file never contributes a half suite.
+ * One case file read entry by entry: its file-level fields, with the raw case entries handed on as they are read, each
+ * with the line it starts on. A JSON Lines file is read a line at a time and never held whole, so a suite of any size
+ * is read in the memory of one case; a JSON or YAML document is parsed whole, and its entries handed on only once it
+ * has parsed (its file-level {@code language} may follow its cases).
  *
  * @param file the file's name as shown in problems
  * @param caseSet the file-level {@code case_set}; empty when absent (always for JSONL)
  * @param language the file-level {@code language}, the default for its cases; empty when absent
- * @param entries the case entries in file order
  * @param problems the file-level problems
+ * @param complete false when the file could not be read to its end (unreadable, not UTF-8, a document that does not
+ *     parse): the entries it handed on must then be dropped, so that a half-read file never contributes a half suite
  */
-record CaseFile(String file, String caseSet, String language, List<Entry> entries, List<CaseProblem> problems) {
+record CaseFile(String file, String caseSet, String language, List<CaseProblem> problems, boolean complete) {
     /** The extensions read from directories, lower-case. */
     static final List<String> EXTENSIONS = List.of(".json", ".jsonl", ".yaml", ".yml");
 
     static final Pattern LANGUAGE = Pattern.compile("[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*");
+
+    private static final char BYTE_ORDER_MARK = '\uFEFF';
 
     /**
      * A raw case entry.
@@ -42,8 +50,13 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
      */
     record Entry(JsonNode node, int line) {}
 
+    /** Where a file's entries go, each with the file's default language. */
+    @FunctionalInterface
+    interface Entries {
+        void accept(Entry entry, String fileLanguage);
+    }
+
     CaseFile {
-        entries = List.copyOf(entries);
         problems = List.copyOf(problems);
     }
 
@@ -52,17 +65,17 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
         return EXTENSIONS.stream().anyMatch(name::endsWith);
     }
 
-    static CaseFile read(Path path, String file) {
+    static CaseFile read(Path path, String file, Entries entries) {
         String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
         try {
+            if (name.endsWith(".jsonl")) {
+                return readLines(path, file, entries);
+            }
             String text = Files.readString(path, StandardCharsets.UTF_8);
-            if (!text.isEmpty() && text.charAt(0) == '\uFEFF') {
+            if (!text.isEmpty() && text.charAt(0) == BYTE_ORDER_MARK) {
                 text = text.substring(1);
             }
-            if (name.endsWith(".jsonl")) {
-                return readLines(text, file);
-            }
-            return readDocument(name.endsWith(".json") ? Json.MAPPER : Yaml.MAPPER, text, file);
+            return readDocument(name.endsWith(".json") ? Json.MAPPER : Yaml.MAPPER, text, file, entries);
         } catch (java.nio.charset.CharacterCodingException e) {
             return failed(
                     file,
@@ -86,44 +99,82 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
         }
     }
 
-    /** JSONL: each line stands alone, so one bad line costs only that case. */
-    private static CaseFile readLines(String text, String file) {
-        var entries = new ArrayList<Entry>();
+    /**
+     * JSONL: each line stands alone, so one bad line costs only that case. Lines end at {@code \n}, a {@code \r} before
+     * it is dropped; the decoder refuses malformed UTF-8 as {@link Files#readString} does.
+     */
+    private static CaseFile readLines(Path path, String file, Entries entries) throws IOException {
         var problems = new ArrayList<CaseProblem>();
-        String[] lines = text.split("\r?\n", -1);
-        for (int index = 0; index < lines.length; index++) {
-            if (lines[index].isBlank()) {
-                continue;
-            }
-            int line = index + 1;
-            try (JsonParser parser = strict(Json.MAPPER.getFactory().createParser(lines[index]))) {
-                JsonNode node = Json.MAPPER.readTree(parser);
-                if (parser.nextToken() != null) {
-                    problems.add(parseError(file, line, "more than one JSON value on the line"));
-                    continue;
+        CharsetDecoder utf8 = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        try (var reader = new InputStreamReader(Files.newInputStream(path), utf8)) {
+            char[] buffer = new char[1 << 16];
+            var text = new StringBuilder();
+            int line = 1;
+            int read;
+            while ((read = reader.read(buffer)) != -1) {
+                int start = 0;
+                for (int at = 0; at < read; at++) {
+                    if (buffer[at] == '\n') {
+                        text.append(buffer, start, at - start);
+                        readLine(text, file, line++, entries, problems);
+                        text.setLength(0);
+                        start = at + 1;
+                    }
                 }
-                entries.add(new Entry(node, line));
-            } catch (JsonProcessingException e) {
-                problems.add(parseError(file, line, e.getOriginalMessage()));
-            } catch (IOException e) {
-                problems.add(parseError(file, line, e.getMessage()));
+                text.append(buffer, start, read - start);
             }
+            readLine(text, file, line, entries, problems);
         }
-        return new CaseFile(file, "", "", entries, problems);
+        return new CaseFile(file, "", "", problems, true);
     }
 
-    private static CaseFile readDocument(ObjectMapper mapper, String text, String file) throws IOException {
+    private static void readLine(
+            StringBuilder text, String file, int line, Entries entries, List<CaseProblem> problems) {
+        if (!text.isEmpty() && text.charAt(text.length() - 1) == '\r') {
+            text.setLength(text.length() - 1);
+        }
+        if (line == 1 && !text.isEmpty() && text.charAt(0) == BYTE_ORDER_MARK) {
+            text.deleteCharAt(0);
+        }
+        String json = text.toString();
+        if (json.isBlank()) {
+            return;
+        }
+        try (JsonParser parser = strict(Json.MAPPER.getFactory().createParser(json))) {
+            JsonNode node = Json.MAPPER.readTree(parser);
+            if (parser.nextToken() != null) {
+                problems.add(parseError(file, line, "more than one JSON value on the line"));
+                return;
+            }
+            entries.accept(new Entry(node, line), "");
+        } catch (JsonProcessingException e) {
+            problems.add(parseError(file, line, e.getOriginalMessage()));
+        } catch (IOException e) {
+            problems.add(parseError(file, line, e.getMessage()));
+        }
+    }
+
+    private static CaseFile readDocument(ObjectMapper mapper, String text, String file, Entries entries)
+            throws IOException {
         try (JsonParser parser = strict(mapper.getFactory().createParser(text))) {
             JsonToken first = parser.nextToken();
             if (first == JsonToken.START_ARRAY || first == JsonToken.START_OBJECT) {
-                CaseFile read = first == JsonToken.START_ARRAY
-                        ? new CaseFile(file, "", "", readEntries(mapper, parser), List.of())
-                        : readObject(mapper, parser, file);
+                var read = new ArrayList<Entry>();
+                CaseFile header = first == JsonToken.START_ARRAY
+                        ? new CaseFile(file, "", "", List.of(), true)
+                        : readObject(mapper, parser, file, read);
+                if (first == JsonToken.START_ARRAY) {
+                    readEntries(mapper, parser, read);
+                }
                 // YAML may hold further documents; JSON must end after its one value.
                 if (mapper == Json.MAPPER && parser.nextToken() != null) {
                     return failed(file, parseError(file, lineOf(parser), "unexpected content after the cases"));
                 }
-                return read;
+                read.forEach(entry -> entries.accept(entry, header.language()));
+                return header;
             }
             return failed(
                     file,
@@ -142,10 +193,11 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
         }
     }
 
-    private static CaseFile readObject(ObjectMapper mapper, JsonParser parser, String file) throws IOException {
+    private static CaseFile readObject(ObjectMapper mapper, JsonParser parser, String file, List<Entry> entries)
+            throws IOException {
         String caseSet = "";
         String language = "";
-        List<Entry> entries = null;
+        boolean hasCases = false;
         var problems = new ArrayList<CaseProblem>();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String field = parser.currentName();
@@ -154,7 +206,8 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
             switch (field) {
                 case "cases" -> {
                     if (value == JsonToken.START_ARRAY) {
-                        entries = readEntries(mapper, parser);
+                        hasCases = true;
+                        readEntries(mapper, parser, entries);
                     } else {
                         parser.skipChildren();
                         problems.add(new CaseProblem(
@@ -195,7 +248,7 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
                 default -> parser.skipChildren(); // other file-level fields are comments as far as Assay cares
             }
         }
-        if (entries == null) {
+        if (!hasCases) {
             problems.add(new CaseProblem(
                     "case.missing_field",
                     new SourceRef(file, 1),
@@ -203,18 +256,15 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
                     "cases",
                     "the file has no `cases`",
                     "an object with a `cases` list"));
-            entries = List.of();
         }
-        return new CaseFile(file, caseSet, language, entries, problems);
+        return new CaseFile(file, caseSet, language, problems, true);
     }
 
-    private static List<Entry> readEntries(ObjectMapper mapper, JsonParser parser) throws IOException {
-        var entries = new ArrayList<Entry>();
+    private static void readEntries(ObjectMapper mapper, JsonParser parser, List<Entry> entries) throws IOException {
         while (parser.nextToken() != JsonToken.END_ARRAY) {
             int line = lineOf(parser);
             entries.add(new Entry(mapper.readTree(parser), line));
         }
-        return entries;
     }
 
     private static String fileText(
@@ -246,6 +296,6 @@ record CaseFile(String file, String caseSet, String language, List<Entry> entrie
     }
 
     private static CaseFile failed(String file, CaseProblem problem) {
-        return new CaseFile(file, "", "", List.of(), List.of(problem));
+        return new CaseFile(file, "", "", List.of(problem), false);
     }
 }

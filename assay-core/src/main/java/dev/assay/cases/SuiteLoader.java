@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -42,42 +43,22 @@ public final class SuiteLoader {
      */
     public SuiteLoad load(List<Path> paths) {
         var problems = new ArrayList<CaseProblem>();
-        var files = new ArrayList<CaseFile>();
+        var caseFiles = new ArrayList<Path>();
         for (Path path : paths) {
-            for (Path file : caseFiles(path, problems)) {
-                files.add(CaseFile.read(file, file.toString()));
-            }
+            caseFiles.addAll(caseFiles(path, problems));
         }
-        var cases = new ArrayList<Case>();
-        var firstSeen = new HashMap<String, SourceRef>();
-        var fixtures = new LinkedHashMap<String, String>();
-        for (CaseFile file : files) {
+        var suite = new Read();
+        var files = new ArrayList<CaseFile>();
+        for (Path path : caseFiles) {
+            var read = new FileRead(path.toString(), suite.firstSeen);
+            CaseFile file = CaseFile.read(path, path.toString(), read::add);
+            files.add(file);
             problems.addAll(file.problems());
-            for (CaseFile.Entry entry : file.entries()) {
-                CaseReader.Result result = CaseReader.read(entry, file.file(), file.language(), registry);
-                var entryProblems = new ArrayList<>(result.problems());
-                SourceRef earlier = result.caseId().isEmpty() ? null : firstSeen.get(result.caseId());
-                if (earlier != null) {
-                    entryProblems.addFirst(new CaseProblem(
-                            "case.duplicate_id",
-                            new SourceRef(file.file(), entry.line()),
-                            result.caseId(),
-                            "id",
-                            "the id is already used at " + earlier,
-                            "an id unique in the suite"));
-                } else if (!result.caseId().isEmpty()) {
-                    firstSeen.put(result.caseId(), new SourceRef(file.file(), entry.line()));
-                }
-                problems.addAll(entryProblems);
-                if (entryProblems.isEmpty()) {
-                    cases.add(result.evalCase());
-                }
-                if (ReferenceFormat.isReferenceShape(entry.node())) {
-                    fixtures.putAll(ReferenceFormat.FIXTURES);
-                }
+            if (file.complete()) {
+                read.addTo(suite, problems);
             }
         }
-        if (files.stream().allMatch(file -> file.entries().isEmpty()) && problems.isEmpty()) {
+        if (suite.entries == 0 && problems.isEmpty()) {
             problems.add(new CaseProblem(
                     "suite.empty",
                     new SourceRef(names(paths), 0),
@@ -86,13 +67,75 @@ public final class SuiteLoader {
                     "no cases found",
                     "at least one case in a *.json, *.jsonl, *.yaml or *.yml file"));
         }
-        var suite = new Suite(
-                name(files, paths),
-                SuiteSnapshots.version(cases, fixtures),
-                cases,
-                fixtures,
-                files.stream().map(CaseFile::file).toList());
-        return new SuiteLoad(suite, problems);
+        return new SuiteLoad(
+                new Suite(
+                        name(files, paths),
+                        SuiteSnapshots.version(suite.cases, suite.fixtures),
+                        suite.cases,
+                        suite.fixtures,
+                        files.stream().map(CaseFile::file).toList()),
+                problems);
+    }
+
+    /** What the files read so far, to their ends, gave. */
+    private static final class Read {
+        final List<Case> cases = new ArrayList<>();
+        final Map<String, SourceRef> firstSeen = new HashMap<>();
+        final Map<String, String> fixtures = new LinkedHashMap<>();
+        int entries;
+    }
+
+    /**
+     * One file's entries, kept apart until the file has been read to its end: a file that fails half-way gives nothing,
+     * not half its cases.
+     */
+    private final class FileRead {
+        private final String file;
+        private final Map<String, SourceRef> suiteFirstSeen;
+        private final Map<String, SourceRef> firstSeen = new HashMap<>();
+        private final List<Case> cases = new ArrayList<>();
+        private final List<CaseProblem> problems = new ArrayList<>();
+        private boolean referenceShape;
+        private int entries;
+
+        FileRead(String file, Map<String, SourceRef> suiteFirstSeen) {
+            this.file = file;
+            this.suiteFirstSeen = suiteFirstSeen;
+        }
+
+        void add(CaseFile.Entry entry, String fileLanguage) {
+            entries++;
+            CaseReader.Result result = CaseReader.read(entry, file, fileLanguage, registry);
+            var entryProblems = new ArrayList<>(result.problems());
+            String id = result.caseId();
+            SourceRef earlier = id.isEmpty() ? null : suiteFirstSeen.getOrDefault(id, firstSeen.get(id));
+            if (earlier != null) {
+                entryProblems.addFirst(new CaseProblem(
+                        "case.duplicate_id",
+                        new SourceRef(file, entry.line()),
+                        id,
+                        "id",
+                        "the id is already used at " + earlier,
+                        "an id unique in the suite"));
+            } else if (!id.isEmpty()) {
+                firstSeen.put(id, new SourceRef(file, entry.line()));
+            }
+            problems.addAll(entryProblems);
+            if (entryProblems.isEmpty()) {
+                cases.add(result.evalCase());
+            }
+            referenceShape |= ReferenceFormat.isReferenceShape(entry.node());
+        }
+
+        void addTo(Read suite, List<CaseProblem> suiteProblems) {
+            suiteProblems.addAll(problems);
+            suite.cases.addAll(cases);
+            suite.firstSeen.putAll(firstSeen);
+            if (referenceShape) {
+                suite.fixtures.putAll(ReferenceFormat.FIXTURES);
+            }
+            suite.entries += entries;
+        }
     }
 
     private static List<Path> caseFiles(Path path, List<CaseProblem> problems) {

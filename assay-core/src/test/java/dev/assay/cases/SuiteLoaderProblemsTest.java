@@ -293,6 +293,71 @@ class SuiteLoaderProblemsTest {
     }
 
     @Test
+    void jsonl_read_a_line_at_a_time_keeps_line_numbers_across_crlf_a_byte_order_mark_and_a_last_line_without_end()
+            throws IOException {
+        write("c.jsonl", "\uFEFF" + good("a") + "\r\n\r\n{\"id\": \"b\"}\r\n" + good("c"));
+
+        SuiteLoad load = loader.load(dir);
+
+        assertThat(load.suite().cases()).extracting(Case::id).containsExactly("a", "c");
+        assertThat(load.suite().cases()).extracting(c -> c.source().line()).containsExactly(1, 4);
+        assertThat(load.problems())
+                .extracting(CaseProblem::type, p -> p.source().line())
+                .containsOnly(tuple("case.missing_field", 3));
+    }
+
+    @Test
+    void jsonl_lines_longer_than_the_read_buffer_are_read_whole() throws IOException {
+        String longPrompt = "p".repeat(200_000);
+        write(
+                "c.jsonl",
+                good("a") + "\n" + good("b").replace("\"prompt\": \"p\"", "\"prompt\": \"" + longPrompt + "\"") + "\n"
+                        + good("c") + "\n");
+
+        SuiteLoad load = loader.load(dir);
+
+        assertThat(load.problems()).isEmpty();
+        assertThat(load.suite().cases()).extracting(Case::id).containsExactly("a", "b", "c");
+        assertThat(load.suite().cases().get(1).prompt()).isEqualTo(longPrompt);
+        assertThat(load.suite().cases().get(2).source().line()).isEqualTo(3);
+    }
+
+    @Test
+    void jsonl_that_turns_out_not_utf8_half_way_gives_none_of_its_cases() throws IOException {
+        var bytes = new java.io.ByteArrayOutputStream();
+        for (int i = 0; i < 5_000; i++) {
+            bytes.writeBytes((good("a" + i) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        bytes.writeBytes(new byte[] {'{', (byte) 0xC3, '(', '}', '\n'});
+        Files.write(dir.resolve("a.jsonl"), bytes.toByteArray());
+        write("b.jsonl", good("b") + "\n");
+
+        SuiteLoad load = loader.load(dir);
+
+        assertThat(load.problems())
+                .extracting(CaseProblem::type, p -> p.source().file())
+                .containsExactly(
+                        tuple("suite.unreadable", dir.resolve("a.jsonl").toString()));
+        assertThat(load.suite().cases()).extracting(Case::id).containsExactly("b");
+    }
+
+    @Test
+    void an_id_from_a_file_that_failed_half_way_is_free_for_the_next_file() throws IOException {
+        var broken = new java.io.ByteArrayOutputStream();
+        broken.writeBytes((good("x") + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        broken.writeBytes(new byte[] {(byte) 0xC3, '(', '\n'});
+        Files.write(dir.resolve("a.jsonl"), broken.toByteArray());
+        write("b.jsonl", good("x") + "\n");
+
+        SuiteLoad load = loader.load(dir);
+
+        assertThat(load.problems()).extracting(CaseProblem::type).containsExactly("suite.unreadable");
+        assertThat(load.suite().cases())
+                .extracting(c -> c.source().file())
+                .containsExactly(dir.resolve("b.jsonl").toString());
+    }
+
+    @Test
     void missing_path_is_not_found() {
         var problems = loader.load(dir.resolve("nowhere")).problems();
 
