@@ -45,15 +45,33 @@ public record Selection(
 
     /** {@return the suite with only the selected cases, in the documented order}; name and version are kept */
     public Suite select(Suite suite) {
-        var selected = new ArrayList<Case>();
-        for (Case evalCase : suite.cases()) {
-            if (matches(evalCase)) {
-                selected.add(evalCase);
+        if (dimensions.isEmpty()
+                && language.isEmpty()
+                && tags.isEmpty()
+                && ids.isEmpty()
+                && seed == null
+                && limit == 0) {
+            // Nothing to match: a large suite's cases are not read back from their scratch file just to keep them all.
+            return suite;
+        }
+        List<Case> cases = suite.cases();
+        var selected = new ArrayList<Integer>();
+        for (int index = 0; index < cases.size(); index++) {
+            if (matches(cases.get(index))) {
+                selected.add(index);
             }
         }
         if (seed != null) {
+            // The same permutation as shuffling the cases themselves: it depends only on the size and the seed.
             Collections.shuffle(selected, new Random(seed));
         }
-        return suite.withCases(limit > 0 && selected.size() > limit ? selected.subList(0, limit) : selected);
+        List<Integer> kept = limit > 0 && selected.size() > limit ? selected.subList(0, limit) : selected;
+        if (kept.size() == cases.size() && seed == null) {
+            return suite;
+        }
+        return suite.withCases(
+                cases instanceof SpilledCases spilled
+                        ? spilled.select(kept)
+                        : kept.stream().map(cases::get).toList());
     }
 }

@@ -10,7 +10,8 @@ import java.util.Objects;
  *
  * @param name the case-set name ({@code case_set} in the files, else the directory or file name)
  * @param version content hash (hex SHA-256 over the normalised cases and fixtures): the snapshot's identity
- * @param cases the cases in file order
+ * @param cases the cases in file order; those of a large loaded suite are read from a scratch file as they are used, so
+ *     go through them once rather than asking for each one often
  * @param fixtures files seeded into every case's workspace (relative path, may hold placeholders, to content)
  * @param sources the files the suite was read from
  */
@@ -18,7 +19,9 @@ public record Suite(String name, String version, List<Case> cases, Map<String, S
     public Suite {
         Objects.requireNonNull(name, "name");
         version = version == null ? "" : version;
-        cases = List.copyOf(cases);
+        // A loaded suite's many cases live in a scratch file; that list is immutable already, and copying would read
+        // every case into memory.
+        cases = cases instanceof SpilledCases ? cases : List.copyOf(cases);
         fixtures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(fixtures));
         sources = List.copyOf(sources);
     }

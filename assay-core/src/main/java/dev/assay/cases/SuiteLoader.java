@@ -50,12 +50,14 @@ public final class SuiteLoader {
         var suite = new Read();
         var files = new ArrayList<CaseFile>();
         for (Path path : caseFiles) {
-            var read = new FileRead(path.toString(), suite.firstSeen);
+            var read = new FileRead(path.toString(), suite);
             CaseFile file = CaseFile.read(path, path.toString(), read::add);
             files.add(file);
             problems.addAll(file.problems());
             if (file.complete()) {
-                read.addTo(suite, problems);
+                read.keep(problems);
+            } else {
+                read.takeBack();
             }
         }
         if (suite.entries == 0 && problems.isEmpty()) {
@@ -70,37 +72,41 @@ public final class SuiteLoader {
         return new SuiteLoad(
                 new Suite(
                         name(files, paths),
-                        SuiteSnapshots.version(suite.cases, suite.fixtures),
-                        suite.cases,
+                        suite.version.finish(suite.fixtures),
+                        suite.cases.build(),
                         suite.fixtures,
                         files.stream().map(CaseFile::file).toList()),
                 problems);
     }
 
-    /** What the files read so far, to their ends, gave. */
+    /** What the files read so far, to their ends, gave: the cases as they came, hashed as they came. */
     private static final class Read {
-        final List<Case> cases = new ArrayList<>();
+        final SpilledCases.Builder cases = new SpilledCases.Builder();
+        final SuiteVersion version = new SuiteVersion();
         final Map<String, SourceRef> firstSeen = new HashMap<>();
         final Map<String, String> fixtures = new LinkedHashMap<>();
         int entries;
     }
 
     /**
-     * One file's entries, kept apart until the file has been read to its end: a file that fails half-way gives nothing,
-     * not half its cases.
+     * One file's entries. Its cases join the suite as they are read, and are taken back if the file fails half-way: a
+     * file that cannot be read to its end gives nothing, not half its cases.
      */
     private final class FileRead {
         private final String file;
-        private final Map<String, SourceRef> suiteFirstSeen;
+        private final Read suite;
+        private final int casesBefore;
+        private final SuiteVersion.Mark versionBefore;
         private final Map<String, SourceRef> firstSeen = new HashMap<>();
-        private final List<Case> cases = new ArrayList<>();
         private final List<CaseProblem> problems = new ArrayList<>();
         private boolean referenceShape;
         private int entries;
 
-        FileRead(String file, Map<String, SourceRef> suiteFirstSeen) {
+        FileRead(String file, Read suite) {
             this.file = file;
-            this.suiteFirstSeen = suiteFirstSeen;
+            this.suite = suite;
+            this.casesBefore = suite.cases.size();
+            this.versionBefore = suite.version.mark();
         }
 
         void add(CaseFile.Entry entry, String fileLanguage) {
@@ -108,7 +114,7 @@ public final class SuiteLoader {
             CaseReader.Result result = CaseReader.read(entry, file, fileLanguage, registry);
             var entryProblems = new ArrayList<>(result.problems());
             String id = result.caseId();
-            SourceRef earlier = id.isEmpty() ? null : suiteFirstSeen.getOrDefault(id, firstSeen.get(id));
+            SourceRef earlier = id.isEmpty() ? null : suite.firstSeen.getOrDefault(id, firstSeen.get(id));
             if (earlier != null) {
                 entryProblems.addFirst(new CaseProblem(
                         "case.duplicate_id",
@@ -122,19 +128,26 @@ public final class SuiteLoader {
             }
             problems.addAll(entryProblems);
             if (entryProblems.isEmpty()) {
-                cases.add(result.evalCase());
+                suite.cases.add(result.evalCase());
+                suite.version.add(result.evalCase());
             }
             referenceShape |= ReferenceFormat.isReferenceShape(entry.node());
         }
 
-        void addTo(Read suite, List<CaseProblem> suiteProblems) {
+        /** The file was read to its end: its cases stay, with its problems and ids. */
+        void keep(List<CaseProblem> suiteProblems) {
             suiteProblems.addAll(problems);
-            suite.cases.addAll(cases);
             suite.firstSeen.putAll(firstSeen);
             if (referenceShape) {
                 suite.fixtures.putAll(ReferenceFormat.FIXTURES);
             }
             suite.entries += entries;
+        }
+
+        /** The file failed half-way: its cases and their hashing are taken back. */
+        void takeBack() {
+            suite.cases.truncate(casesBefore);
+            suite.version.reset(versionBefore);
         }
     }
 

@@ -9,22 +9,17 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.security.DigestOutputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * Suites as JSON documents: the content of a {@code CaseSetSnapshot}, and the content hash that is a suite's
@@ -99,20 +94,70 @@ public final class SuiteSnapshots {
      * {@return the snapshot document of a suite as JSON text: format_version, name, version, sources, fixtures, cases}
      */
     public static String toJson(Suite suite) {
-        var doc = new SuiteDoc(
-                FORMAT_VERSION,
-                suite.name(),
-                suite.version(),
-                suite.sources(),
-                suite.fixtures(),
-                suite.cases().stream().map(CaseDoc::of).toList());
+        return document(suite, true);
+    }
+
+    /**
+     * {@return the snapshot document of a suite without its cases} ({@code cases} is empty): what a store keeps beside
+     * {@link #caseDocuments}, so that a suite of any size is stored a case at a time
+     */
+    public static String withoutCases(Suite suite) {
+        return document(suite, false);
+    }
+
+    /**
+     * {@return each case's snapshot document, in the suite's order, made as it is asked for}: a large loaded suite's
+     * documents are its scratch file's text, never parsed
+     */
+    public static Iterator<String> caseDocuments(Suite suite) {
+        List<Case> cases = suite.cases();
+        return IntStream.range(0, cases.size())
+                .mapToObj(index -> cases instanceof SpilledCases spilled
+                        ? spilled.document(index)
+                        : Json.write(CaseDoc.of(cases.get(index))))
+                .iterator();
+    }
+
+    /**
+     * {@return the case one of {@link #caseDocuments} describes}
+     *
+     * @throws AssayException {@code snapshot.invalid} when the text is not a case's snapshot document
+     */
+    public static Case caseFromJson(String json) {
         try {
-            // As UTF-8 bytes first: Jackson's string writer holds the text twice over in chars, a large suite's
-            // bytes once.
-            return new String(Json.MAPPER.writeValueAsBytes(doc), StandardCharsets.UTF_8);
-        } catch (JsonProcessingException e) {
-            throw new AssayException(Problem.of("json.write", e.getOriginalMessage()), e);
+            CaseDoc doc = Json.MAPPER.readValue(json, CaseDoc.class);
+            if (doc == null || doc.id() == null) {
+                throw new IllegalArgumentException("a case's document needs `id`");
+            }
+            return doc.toCase();
+        } catch (JsonProcessingException | RuntimeException e) {
+            throw new AssayException(Problem.of("snapshot.invalid", "not a case's snapshot: " + e.getMessage()), e);
         }
+    }
+
+    private static String document(Suite suite, boolean withCases) {
+        // Written case by case into UTF-8 bytes: a large suite's cases are read back from their scratch file one at a
+        // time, and Jackson's string writer would hold the text twice over in chars.
+        var bytes = new ByteArrayOutputStream();
+        try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(bytes)) {
+            json.writeStartObject();
+            json.writeNumberField("format_version", FORMAT_VERSION);
+            json.writeStringField("name", suite.name());
+            json.writeStringField("version", suite.version());
+            json.writeObjectField("sources", suite.sources());
+            json.writeObjectField("fixtures", suite.fixtures());
+            json.writeArrayFieldStart("cases");
+            if (withCases) {
+                for (Case evalCase : suite.cases()) {
+                    json.writeObject(CaseDoc.of(evalCase));
+                }
+            }
+            json.writeEndArray();
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new AssayException(Problem.of("json.write", e.getMessage()), e);
+        }
+        return bytes.toString(StandardCharsets.UTF_8);
     }
 
     /**
@@ -176,59 +221,13 @@ public final class SuiteSnapshots {
     /**
      * {@return the content hash of cases and fixtures}: hex SHA-256 over their canonical JSON (keys sorted, where each
      * case was read from left out), so it is stable across runs and machines and changes whenever any case, check or
-     * fixture changes
+     * fixture changes. Hashed as it is written, one case at a time, so that a suite of any size is hashed in the memory
+     * of one case.
      */
     public static String version(List<Case> cases, Map<String, String> fixtures) {
-        // The canonical document is {"cases":[...],"fixtures":{...}}; it is hashed as it is written, one case at a
-        // time, so that a suite of any size is hashed in the memory of one case.
-        MessageDigest digest = sha256();
-        try (var hashed = new DigestOutputStream(OutputStream.nullOutputStream(), digest);
-                JsonGenerator json = Json.MAPPER.getFactory().createGenerator(hashed)) {
-            json.writeStartObject();
-            json.writeArrayFieldStart("cases");
-            for (Case evalCase : cases) {
-                ObjectNode caseNode = Json.MAPPER.valueToTree(CaseDoc.of(evalCase));
-                caseNode.remove("source");
-                writeSorted(json, caseNode);
-            }
-            json.writeEndArray();
-            json.writeFieldName("fixtures");
-            writeSorted(json, Json.MAPPER.valueToTree(new TreeMap<>(fixtures)));
-            json.writeEndObject();
-        } catch (IOException e) {
-            throw new UncheckedIOException("hashing in memory failed", e);
-        }
-        return HexFormat.of().formatHex(digest.digest());
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every JDK provides SHA-256", e);
-        }
-    }
-
-    /** Writes a tree with every object's keys in order, as the text {@code Json.write} gives of a sorted copy. */
-    private static void writeSorted(JsonGenerator json, JsonNode node) throws IOException {
-        if (node.isObject()) {
-            json.writeStartObject();
-            for (var field : new TreeMap<>(((ObjectNode) node)
-                            .properties().stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)))
-                    .entrySet()) {
-                json.writeFieldName(field.getKey());
-                writeSorted(json, field.getValue());
-            }
-            json.writeEndObject();
-        } else if (node.isArray()) {
-            json.writeStartArray();
-            for (JsonNode element : node) {
-                writeSorted(json, element);
-            }
-            json.writeEndArray();
-        } else {
-            Json.MAPPER.writeTree(json, node);
-        }
+        var version = new SuiteVersion();
+        cases.forEach(version::add);
+        return version.finish(fixtures);
     }
 
     private static BigDecimal seconds(Duration duration) {

@@ -179,8 +179,14 @@ public final class RunReport {
                 for (Case evalCase : SuiteSnapshots.fromJson(snapshot.content()).cases()) {
                     cases.put(evalCase.id(), evalCase);
                 }
+                store.forEachCaseSetCase(snapshot.version(), document -> {
+                    Case evalCase = SuiteSnapshots.caseFromJson(document);
+                    cases.put(evalCase.id(), evalCase);
+                });
             } catch (AssayException e) {
+                rethrowUnlessInvalid(e);
                 // A snapshot written by a newer Assay: no cases are known.
+                cases.clear();
             }
         });
         return cases;
@@ -197,14 +203,27 @@ public final class RunReport {
         Map<String, List<String>> tags = store.findCaseSet(run.caseSetVersion())
                 .map(snapshot -> {
                     try {
-                        return SuiteSnapshots.caseTags(snapshot.content());
+                        var caseTags = new LinkedHashMap<>(SuiteSnapshots.caseTags(snapshot.content()));
+                        store.forEachCaseSetCase(snapshot.version(), document -> {
+                            Case evalCase = SuiteSnapshots.caseFromJson(document);
+                            caseTags.put(evalCase.id(), evalCase.tags());
+                        });
+                        return caseTags;
                     } catch (AssayException e) {
+                        rethrowUnlessInvalid(e);
                         // A snapshot written by a newer Assay: no case tags are known.
                         return Map.<String, List<String>>of();
                     }
                 })
                 .orElse(Map.of());
         return new RunReport(run, new StoredItems(store, runId), tags);
+    }
+
+    /** A snapshot that does not read is no reason to fail a report; a store that fails is. */
+    private static void rethrowUnlessInvalid(AssayException e) {
+        if (!e.problem().type().equals("snapshot.invalid")) {
+            throw e;
+        }
     }
 
     private static Run find(Store store, String runId) {

@@ -53,12 +53,14 @@ public record CaseWorkload(RunPlan plan, CheckerRegistry checkers) implements Wo
         if (store.hasCaseSet(plan.suite().version())) {
             return;
         }
-        store.saveCaseSet(new CaseSetSnapshot(
-                plan.suite().version(),
-                plan.suite().name(),
-                plan.suite().cases().size(),
-                SuiteSnapshots.toJson(plan.suite()),
-                started));
+        store.saveCaseSet(
+                new CaseSetSnapshot(
+                        plan.suite().version(),
+                        plan.suite().name(),
+                        plan.suite().cases().size(),
+                        SuiteSnapshots.withoutCases(plan.suite()),
+                        started),
+                SuiteSnapshots.caseDocuments(plan.suite()));
     }
 
     @Override

@@ -21,12 +21,14 @@ import java.sql.SQLTransientException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.jdbi.v3.core.HandleCallback;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
@@ -97,6 +99,16 @@ final class JdbiStore implements Store {
                 + (after ? " AND (seq, case_id) > (:seq, :case_id)" : "")
                 + " ORDER BY seq, case_id LIMIT :limit OFFSET :offset";
     }
+
+    private static final String INSERT_CASE_SET_CASE = """
+            INSERT INTO evaluation_case_set_cases (version, position, content) VALUES (:version, :position, :content)""";
+
+    private static final String CASE_SET_CASES = """
+            SELECT position, content FROM evaluation_case_set_cases
+            WHERE version = :version AND position > :after ORDER BY position LIMIT :limit""";
+
+    /** Case rows written per batch and read per page: a page of large cases stays a few megabytes. */
+    private static final int CASE_SET_BATCH = 500;
 
     private static final String INSERT_CASE_SET = """
             INSERT INTO evaluation_case_sets (version, name, case_count, content, created_at)
@@ -383,17 +395,57 @@ final class JdbiStore implements Store {
     }
 
     @Override
-    public void saveCaseSet(CaseSetSnapshot snapshot) {
+    public void saveCaseSet(CaseSetSnapshot snapshot, Iterator<String> cases) {
         Objects.requireNonNull(snapshot.version(), "version");
         Objects.requireNonNull(snapshot.createdAt(), "createdAt");
-        inTransaction(handle -> handle.createUpdate(INSERT_CASE_SET)
-                .bind("version", text(snapshot.version()))
-                .bind("name", text(Objects.requireNonNullElse(snapshot.name(), "")))
-                .bind("case_count", snapshot.caseCount())
-                .bind("content", snapshot.content())
-                .bind("created_at", time(snapshot.createdAt()))
-                .execute());
+        inTransaction(handle -> {
+            int inserted = handle.createUpdate(INSERT_CASE_SET)
+                    .bind("version", text(snapshot.version()))
+                    .bind("name", text(Objects.requireNonNullElse(snapshot.name(), "")))
+                    .bind("case_count", snapshot.caseCount())
+                    .bind("content", snapshot.content())
+                    .bind("created_at", time(snapshot.createdAt()))
+                    .execute();
+            if (inserted == 0) {
+                return null;
+            }
+            int position = 0;
+            while (cases.hasNext()) {
+                PreparedBatch batch = handle.prepareBatch(INSERT_CASE_SET_CASE);
+                for (int row = 0; row < CASE_SET_BATCH && cases.hasNext(); row++) {
+                    batch.bind("version", text(snapshot.version()))
+                            .bind("position", position++)
+                            .bind("content", cases.next())
+                            .add();
+                }
+                batch.execute();
+            }
+            return null;
+        });
     }
+
+    @Override
+    public void forEachCaseSetCase(String version, Consumer<String> each) {
+        int after = -1;
+        while (true) {
+            int from = after;
+            List<Positioned> page = inTransaction(handle -> handle.createQuery(CASE_SET_CASES)
+                    .bind("version", version)
+                    .bind("after", from)
+                    .bind("limit", CASE_SET_BATCH)
+                    .map((resultSet, context) ->
+                            new Positioned(resultSet.getInt("position"), resultSet.getString("content")))
+                    .list());
+            page.forEach(row -> each.accept(row.content()));
+            if (page.size() < CASE_SET_BATCH) {
+                return;
+            }
+            after = page.getLast().position();
+        }
+    }
+
+    /** A case set's case row. */
+    private record Positioned(int position, String content) {}
 
     @Override
     public boolean hasCaseSet(String version) {

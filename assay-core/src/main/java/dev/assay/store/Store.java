@@ -4,8 +4,11 @@ import dev.assay.result.Item;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * Where runs, items and case-set snapshots live: SQLite embedded by default, PostgreSQL for teams, one implementation
@@ -121,8 +124,25 @@ public interface Store extends AutoCloseable {
     /** Forgets the answers kept before {@code before} (all of them when null); {@return how many} */
     int clearResponses(Instant before);
 
-    /** Stores a snapshot unless one with the same version exists. */
-    void saveCaseSet(CaseSetSnapshot snapshot);
+    /** Stores a snapshot, its cases inside its content, unless one with the same version exists. */
+    default void saveCaseSet(CaseSetSnapshot snapshot) {
+        saveCaseSet(snapshot, Collections.emptyIterator());
+    }
+
+    /**
+     * Stores a snapshot unless one with the same version exists, with its cases one row each, in one transaction: a
+     * suite of any size is written a case at a time, never as one text.
+     *
+     * @param snapshot the snapshot; its content holds the rest of the document
+     * @param cases each case's document, in the suite's order, taken as they are written
+     */
+    void saveCaseSet(CaseSetSnapshot snapshot, Iterator<String> cases);
+
+    /**
+     * Hands each case document stored in rows for that version to {@code each}, in order, read a page at a time; none
+     * for a snapshot whose cases are inside its content.
+     */
+    void forEachCaseSetCase(String version, Consumer<String> each);
 
     /** {@return whether a snapshot with that version is stored}, without reading it */
     boolean hasCaseSet(String version);

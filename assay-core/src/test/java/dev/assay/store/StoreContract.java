@@ -474,6 +474,27 @@ abstract class StoreContract {
     }
 
     @Test
+    void a_case_set_stored_a_case_per_row_reads_back_in_order_across_pages() {
+        var header = new CaseSetSnapshot("v-rows", "big", 1_234, "{\"cases\":[]}", T0);
+        var written = java.util.stream.IntStream.range(0, 1_234)
+                .mapToObj(index -> "{\"id\":\"c" + index + "\",\"prompt\":\"中文 " + index + "\"}")
+                .toList();
+
+        store.saveCaseSet(header, written.iterator());
+        store.saveCaseSet(
+                new CaseSetSnapshot("v-rows", "again", 1, "{}", T0),
+                List.of("{\"id\":\"x\"}").iterator());
+
+        var read = new ArrayList<String>();
+        store.forEachCaseSetCase("v-rows", read::add);
+        assertThat(read).isEqualTo(written);
+        assertThat(store.findCaseSet("v-rows")).contains(header);
+        var none = new ArrayList<String>();
+        store.forEachCaseSetCase("abc-missing", none::add);
+        assertThat(none).isEmpty();
+    }
+
+    @Test
     void unknown_case_set_is_not_found() {
         assertThat(store.findCaseSet("nope")).isEmpty();
         assertThat(store.hasCaseSet("nope")).isFalse();

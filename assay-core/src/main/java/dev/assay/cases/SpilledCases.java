@@ -1,0 +1,243 @@
+package dev.assay.cases;
+
+import dev.assay.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ref.Cleaner;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.RandomAccess;
+
+/**
+ * The cases of a suite too large to hold in memory, kept in a scratch file: each case as its snapshot document, read
+ * back and parsed when asked for. Immutable and thread-safe; a case read twice is two equal objects.
+ *
+ * <p>The scratch file is unlinked as soon as it is made, so nothing else can open it by name and it leaves nothing
+ * behind when the process dies; its space is freed when the last view of it ({@link #select} shares it) is collected.
+ */
+final class SpilledCases extends AbstractList<Case> implements RandomAccess {
+    private static final Cleaner CLEANER = Cleaner.create();
+
+    private final Scratch scratch;
+    private final long[] starts;
+    private final int[] lengths;
+
+    private SpilledCases(Scratch scratch, long[] starts, int[] lengths) {
+        this.scratch = scratch;
+        this.starts = starts;
+        this.lengths = lengths;
+    }
+
+    @Override
+    public Case get(int index) {
+        Objects.checkIndex(index, starts.length);
+        byte[] document = scratch.read(starts[index], lengths[index]);
+        try {
+            return Json.MAPPER.readValue(document, SuiteSnapshots.CaseDoc.class).toCase();
+        } catch (IOException e) {
+            throw new UncheckedIOException("a spilled case did not read back", e);
+        }
+    }
+
+    /** {@return the case's snapshot document as written}, without parsing it */
+    String document(int index) {
+        Objects.checkIndex(index, starts.length);
+        return new String(scratch.read(starts[index], lengths[index]), StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public int size() {
+        return starts.length;
+    }
+
+    /** {@return these cases at the given positions, in that order}, sharing the scratch file */
+    SpilledCases select(List<Integer> positions) {
+        long[] selectedStarts = new long[positions.size()];
+        int[] selectedLengths = new int[positions.size()];
+        for (int index = 0; index < selectedStarts.length; index++) {
+            selectedStarts[index] = starts[positions.get(index)];
+            selectedLengths[index] = lengths[positions.get(index)];
+        }
+        return new SpilledCases(scratch, selectedStarts, selectedLengths);
+    }
+
+    /**
+     * Collects cases in memory up to a limit and, past it, in a scratch file. A file's cases can be taken back when the
+     * file fails half-way ({@link #size}, {@link #truncate}). Not thread-safe.
+     */
+    static final class Builder {
+        /** Past this many cases a loaded suite's cases go to a scratch file: about a kilobyte each in memory. */
+        static final int IN_MEMORY_CASES = 10_000;
+
+        private final int inMemoryLimit;
+        private List<Case> inMemory = new ArrayList<>();
+        private Scratch scratch;
+        private final ByteBuffer pending = ByteBuffer.allocate(1 << 16);
+        private long[] starts = new long[0];
+        private int[] lengths = new int[0];
+        private int count;
+        private long end;
+        private long pendingStart;
+
+        Builder() {
+            this(IN_MEMORY_CASES);
+        }
+
+        Builder(int inMemoryLimit) {
+            this.inMemoryLimit = inMemoryLimit;
+        }
+
+        void add(Case evalCase) {
+            if (scratch == null && inMemory.size() < inMemoryLimit) {
+                inMemory.add(evalCase);
+                count++;
+                return;
+            }
+            if (scratch == null) {
+                scratch = Scratch.create();
+                List<Case> held = inMemory;
+                inMemory = null;
+                count = 0;
+                held.forEach(this::spill);
+            }
+            spill(evalCase);
+        }
+
+        int size() {
+            return count;
+        }
+
+        /** Takes back every case after the first {@code size}. */
+        void truncate(int size) {
+            if (size >= count) {
+                return;
+            }
+            if (scratch == null) {
+                inMemory.subList(size, count).clear();
+            } else {
+                flush();
+                end = starts[size];
+                pendingStart = end;
+            }
+            count = size;
+        }
+
+        /** {@return the cases added}: a plain list when they were few, else a view of the scratch file */
+        List<Case> build() {
+            if (scratch == null) {
+                return inMemory;
+            }
+            flush();
+            return new SpilledCases(scratch, Arrays.copyOf(starts, count), Arrays.copyOf(lengths, count));
+        }
+
+        private void spill(Case evalCase) {
+            byte[] document;
+            try {
+                document = Json.MAPPER.writeValueAsBytes(SuiteSnapshots.CaseDoc.of(evalCase));
+            } catch (IOException e) {
+                throw new UncheckedIOException("a case could not be written as JSON", e);
+            }
+            if (count == starts.length) {
+                starts = Arrays.copyOf(starts, Math.max(1024, count * 2));
+                lengths = Arrays.copyOf(lengths, starts.length);
+            }
+            if (document.length > pending.remaining()) {
+                flush();
+            }
+            starts[count] = end;
+            lengths[count] = document.length;
+            count++;
+            if (document.length > pending.capacity()) {
+                scratch.write(ByteBuffer.wrap(document), end);
+                pendingStart = end + document.length;
+            } else {
+                pending.put(document);
+            }
+            end += document.length;
+        }
+
+        /** Writes the pending bytes where they belong: {@code pendingStart} + what is pending is always {@code end}. */
+        private void flush() {
+            pending.flip();
+            scratch.write(pending, pendingStart);
+            pendingStart += pending.limit();
+            pending.clear();
+        }
+    }
+
+    /** The scratch file's channel, closed once no view of it is left. */
+    private static final class Scratch {
+        private final FileChannel channel;
+
+        private Scratch(FileChannel channel) {
+            this.channel = channel;
+        }
+
+        static Scratch create() {
+            try {
+                Path path = Files.createTempFile("assay-cases-", ".jsonl");
+                FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                try {
+                    Files.delete(path);
+                } catch (IOException e) {
+                    // A system that cannot unlink an open file (Windows): removed when the JVM exits instead.
+                    path.toFile().deleteOnExit();
+                }
+                var scratch = new Scratch(channel);
+                CLEANER.register(scratch, new Closing(channel));
+                return scratch;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot make a scratch file for the suite's cases", e);
+            }
+        }
+
+        void write(ByteBuffer bytes, long position) {
+            try {
+                long at = position;
+                while (bytes.hasRemaining()) {
+                    at += channel.write(bytes, at);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write the suite's scratch file", e);
+            }
+        }
+
+        byte[] read(long position, int length) {
+            ByteBuffer bytes = ByteBuffer.allocate(length);
+            try {
+                while (bytes.hasRemaining()) {
+                    if (channel.read(bytes, position + bytes.position()) < 0) {
+                        throw new IOException("the scratch file ends early");
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the suite's scratch file", e);
+            }
+            return bytes.array();
+        }
+    }
+
+    /** Closes a scratch channel; holds nothing that would keep its views reachable. */
+    private record Closing(FileChannel channel) implements Runnable {
+        @Override
+        public void run() {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // Nobody waits on a cleaning action; its failure is only worth a line in the log.
+                System.getLogger(SpilledCases.class.getName())
+                        .log(System.Logger.Level.WARNING, "cannot close a suite's scratch file", e);
+            }
+        }
+    }
+}
