@@ -38,13 +38,18 @@ public final class RunReport {
      * @param items its items in selection order; those of a report {@linkplain #load loaded} from the store are read
      *     from it a page at a time as they are used, so that reporters that go through them in order need the memory of
      *     one page
-     * @param caseTags case id to the case's tags, for the coverage section; empty when the case set is unknown
+     * @param caseTags case id to the case's tags, for the coverage section; empty when the case set is unknown. Only
+     *     the cases that have tags are kept: the others count as untagged, and a large run's ids are not held for them
      */
     public RunReport(Run run, List<Item> items, Map<String, List<String>> caseTags) {
         this.run = run;
         this.items = items instanceof StoredItems stored ? stored : List.copyOf(items);
         var tags = new LinkedHashMap<String, List<String>>();
-        caseTags.forEach((id, list) -> tags.put(id, List.copyOf(list)));
+        caseTags.forEach((id, list) -> {
+            if (!list.isEmpty()) {
+                tags.put(id, List.copyOf(list));
+            }
+        });
         this.caseTags = Collections.unmodifiableMap(tags);
     }
 
@@ -58,7 +63,7 @@ public final class RunReport {
         return items;
     }
 
-    /** {@return case id to the case's tags; empty when the case set is unknown} */
+    /** {@return case id to the case's tags, for the cases that have any; empty when the case set is unknown} */
     public Map<String, List<String>> caseTags() {
         return caseTags;
     }
@@ -206,7 +211,9 @@ public final class RunReport {
                         var caseTags = new LinkedHashMap<>(SuiteSnapshots.caseTags(snapshot.content()));
                         store.forEachCaseSetCase(snapshot.version(), document -> {
                             Case evalCase = SuiteSnapshots.caseFromJson(document);
-                            caseTags.put(evalCase.id(), evalCase.tags());
+                            if (!evalCase.tags().isEmpty()) {
+                                caseTags.put(evalCase.id(), evalCase.tags());
+                            }
                         });
                         return caseTags;
                     } catch (AssayException e) {
