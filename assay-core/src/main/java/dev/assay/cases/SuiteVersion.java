@@ -1,7 +1,8 @@
 package dev.assay.cases;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import java.io.IOException;
@@ -14,7 +15,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * A suite's version ({@link SuiteSnapshots#version}) hashed one case at a time, as the cases are accepted: hex SHA-256
@@ -25,6 +25,9 @@ import java.util.stream.Collectors;
 final class SuiteVersion {
     /** Where the hashing stood: the digest's state and how many cases it had taken. */
     record Mark(MessageDigest digest, int cases) {}
+
+    /** Writes a tree with every object's keys in order: the canonical form that is hashed. */
+    private static final ObjectWriter SORTED = Json.MAPPER.writer().with(JsonNodeFeature.WRITE_PROPERTIES_SORTED);
 
     private MessageDigest digest = sha256();
     private int cases;
@@ -72,33 +75,10 @@ final class SuiteVersion {
     }
 
     private void write(JsonNode node) {
-        try (var hashed = new DigestOutputStream(OutputStream.nullOutputStream(), digest);
-                JsonGenerator json = Json.MAPPER.getFactory().createGenerator(hashed)) {
-            writeSorted(json, node);
+        try (var hashed = new DigestOutputStream(OutputStream.nullOutputStream(), digest)) {
+            SORTED.writeValue(hashed, node);
         } catch (IOException e) {
             throw new UncheckedIOException("hashing in memory failed", e);
-        }
-    }
-
-    /** Writes a tree with every object's keys in order, as the text {@code Json.write} gives of a sorted copy. */
-    private static void writeSorted(JsonGenerator json, JsonNode node) throws IOException {
-        if (node.isObject()) {
-            json.writeStartObject();
-            for (var field : new TreeMap<>(((ObjectNode) node)
-                            .properties().stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)))
-                    .entrySet()) {
-                json.writeFieldName(field.getKey());
-                writeSorted(json, field.getValue());
-            }
-            json.writeEndObject();
-        } else if (node.isArray()) {
-            json.writeStartArray();
-            for (JsonNode element : node) {
-                writeSorted(json, element);
-            }
-            json.writeEndArray();
-        } else {
-            Json.MAPPER.writeTree(json, node);
         }
     }
 

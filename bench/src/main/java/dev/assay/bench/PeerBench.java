@@ -25,9 +25,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Usage: {@code PeerBench [--assay PATH] [--promptfoo PATH] [--rounds R] [--only NAME,...]} where the names are the
  * workloads printed in the table ({@code version}, {@code n10-0ms-c4}, {@code n1000-0ms-c4}, {@code n1000-200ms-c64},
- * {@code n5000-0ms-c64}, {@code n10000-200ms-c64}, {@code n100000-0ms-c64-xmx256m}). promptfoo is skipped where its
- * path does not exist (install: {@code bench/peer/install-promptfoo.sh}). Latency-bound workloads also time a bare JDK
- * client ({@link BareClient}), the floor of the mock and the machine.
+ * {@code n5000-0ms-c64}, {@code n10000-200ms-c64}, {@code n100000-0ms-c64-xmx256m}, and only when named
+ * {@code n100000-0ms-c64-xmx64m} and {@code n200000-0ms-c64-xmx64m}). promptfoo is skipped where its path does not
+ * exist (install: {@code bench/peer/install-promptfoo.sh}). Latency-bound workloads also time a bare JDK client
+ * ({@link BareClient}), the floor of the mock and the machine.
  */
 public final class PeerBench {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -56,7 +57,14 @@ public final class PeerBench {
             new Workload("n1000-200ms-c64", 1_000, 200, 64, "", true),
             new Workload("n5000-0ms-c64", 5_000, 0, 64, "", true),
             new Workload("n10000-200ms-c64", 10_000, 200, 64, "", false),
-            new Workload("n100000-0ms-c64-xmx256m", 100_000, 0, 64, "-Xmx256m", false));
+            new Workload("n100000-0ms-c64-xmx256m", 100_000, 0, 64, "-Xmx256m", false),
+            // Twice the cases in a quarter of that heap: memory that does not grow with N. Minutes a round, so only
+            // when named with --only.
+            new Workload("n100000-0ms-c64-xmx64m", 100_000, 0, 64, "-Xmx64m", false),
+            new Workload("n200000-0ms-c64-xmx64m", 200_000, 0, 64, "-Xmx64m", false));
+
+    /** Workloads run only when named with {@code --only}. */
+    private static final List<String> ON_REQUEST = List.of("n100000-0ms-c64-xmx64m", "n200000-0ms-c64-xmx64m");
 
     private PeerBench() {}
 
@@ -101,7 +109,7 @@ public final class PeerBench {
                 "passed",
                 "ratio");
         for (Workload workload : WORKLOADS) {
-            if (!only.isEmpty() && !only.contains(workload.name())) {
+            if (only.isEmpty() ? ON_REQUEST.contains(workload.name()) : !only.contains(workload.name())) {
                 continue;
             }
             Path dir = Files.createTempDirectory("assay-peer-" + workload.name() + "-");
