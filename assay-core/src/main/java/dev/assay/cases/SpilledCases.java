@@ -1,6 +1,8 @@
 package dev.assay.cases;
 
+import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.Problem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.ref.Cleaner;
@@ -197,7 +199,7 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
                 CLEANER.register(scratch, new Closing(channel));
                 return scratch;
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot make a scratch file for the suite's cases", e);
+                throw failed("cannot make a scratch file for the suite's cases", e);
             }
         }
 
@@ -208,7 +210,7 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
                     at += channel.write(bytes, at);
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot write the suite's scratch file", e);
+                throw failed("cannot write the suite's scratch file", e);
             }
         }
 
@@ -221,10 +223,25 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
                     }
                 }
             } catch (IOException e) {
-                throw new UncheckedIOException("cannot read the suite's scratch file", e);
+                throw failed("cannot read the suite's scratch file", e);
             }
             return bytes.array();
         }
+    }
+
+    /**
+     * {@return a failure of the scratch file as a problem}: {@code suite.scratch_failed}, naming the directory, since
+     * the usual cause is a full or read-only temporary directory that {@code java.io.tmpdir} can move
+     */
+    private static AssayException failed(String what, IOException e) {
+        return new AssayException(
+                Problem.of(
+                                "suite.scratch_failed",
+                                what + " in " + System.getProperty("java.io.tmpdir") + ": " + e.getMessage()
+                                        + " (a suite of over " + Builder.IN_MEMORY_CASES + " cases is kept there; "
+                                        + "-Djava.io.tmpdir=DIR in ASSAY_JAVA_OPTS moves it)")
+                        .withDetail("field", "java.io.tmpdir"),
+                e);
     }
 
     /** Closes a scratch channel; holds nothing that would keep its views reachable. */
