@@ -102,6 +102,30 @@ class SuiteSnapshotsTest {
     }
 
     @Test
+    void the_version_sorts_keys_at_every_depth_as_it_always_has() throws IOException {
+        // Keys written out of order inside the seeded files and inside each check's expected value: a canonical form
+        // that sorted only the case's own fields would give another hash. The value is the one Assay gave before
+        // (0100057).
+        String unsorted = """
+                - id: z
+                  dimension: tool
+                  prompt: Edit both files
+                  files: {z.txt: "last\\n", a.txt: "first\\n"}
+                  tags: [file]
+                  attributes_note: kept
+                  checks:
+                    - checker: tool_args
+                      expected: {tool: write_file, args: {path: [z.txt, ./z.txt], content: ["last", "last\\n"]}}
+                      weight: 2
+                    - checker: json_schema
+                      expected: {schema: {type: object, required: [b, a]}, path: z.txt}
+                """;
+
+        assertThat(load("s.yaml", unsorted).version())
+                .isEqualTo("2a6a42707f72e6474a43a9b1f9da088df8b05f6203d81bfaef4319402137bb32");
+    }
+
+    @Test
     void case_tags_are_read_from_a_snapshot_without_rebuilding_its_cases() throws IOException {
         Suite suite = load("s.yaml", CASES);
 
