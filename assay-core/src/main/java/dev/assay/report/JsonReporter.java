@@ -47,7 +47,11 @@ final class JsonReporter implements Reporter {
                 json.writeTree(field.getValue());
             }
             json.writeArrayFieldStart("items");
-            for (Item item : report.items()) {
+            // A stored run's transcripts are copied out as stored, token by token, beside its brief items: parsing each
+            // into a tree only to write it out again was most of this report's work.
+            Iterable<Item> items =
+                    report.items() instanceof StoredItems stored ? stored.withStoredTranscripts() : report.items();
+            for (Item item : items) {
                 json.writeObject(item);
             }
             json.writeEndArray();

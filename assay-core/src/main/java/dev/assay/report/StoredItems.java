@@ -2,9 +2,12 @@ package dev.assay.report;
 
 import dev.assay.result.Item;
 import dev.assay.store.Store;
+import dev.assay.store.StoredTranscript;
 import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.RandomAccess;
 
 /**
@@ -52,6 +55,47 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
             brief = new StoredItems(store, runId, size, false);
         }
         return brief;
+    }
+
+    /**
+     * {@return the items in order, each with its transcript as the JSON text stored ({@link CopiedJson})}: the brief
+     * items, kept for the other reports, with the transcripts read beside them a page at a time and never parsed. For
+     * writing the items out; a transcript here cannot be read as a tree.
+     */
+    Iterable<Item> withStoredTranscripts() {
+        StoredItems brief = withoutTranscripts();
+        return () -> new Iterator<>() {
+            private int index;
+            private Item previous;
+            private List<StoredTranscript> page = List.of();
+            private int inPage;
+
+            @Override
+            public boolean hasNext() {
+                return index < brief.size();
+            }
+
+            @Override
+            public Item next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                Item item = brief.get(index++);
+                if (inPage == page.size()) {
+                    page = store.listTranscriptsAfter(runId, previous, PAGE);
+                    inPage = 0;
+                }
+                StoredTranscript transcript = inPage < page.size() ? page.get(inPage++) : null;
+                if (transcript == null
+                        || transcript.seq() != item.seq()
+                        || !transcript.caseId().equals(item.caseId())) {
+                    throw new IllegalStateException(
+                            "item " + item.caseId() + " of run " + runId + " changed while its report was written");
+                }
+                previous = item;
+                return item.withTranscript(CopiedJson.of(transcript.json()));
+            }
+        };
     }
 
     @Override

@@ -124,4 +124,27 @@ public record Item(
         }
         return List.copyOf(reasons);
     }
+
+    /** {@return the same item with another transcript} */
+    public Item withTranscript(JsonNode newTranscript) {
+        return new Item(
+                runId,
+                caseId,
+                seq,
+                dimension,
+                status,
+                score,
+                maxScore,
+                weight,
+                prompt,
+                finalAnswer,
+                toolCalls,
+                checkerDetail,
+                error,
+                newTranscript,
+                startedAt,
+                finishedAt,
+                elapsedS,
+                truncated);
+    }
 }

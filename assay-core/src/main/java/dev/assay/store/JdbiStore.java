@@ -261,6 +261,24 @@ final class JdbiStore implements Store {
     }
 
     @Override
+    public List<StoredTranscript> listTranscriptsAfter(String runId, Item after, int limit) {
+        return inTransaction(handle -> {
+            var query = handle.createQuery(
+                            "SELECT seq, case_id, transcript FROM evaluation_items WHERE run_id = :run_id"
+                                    + (after == null ? "" : " AND (seq, case_id) > (:seq, :case_id)")
+                                    + " ORDER BY seq, case_id LIMIT :limit")
+                    .bind("run_id", runId)
+                    .bind("limit", limit);
+            if (after != null) {
+                query.bind("seq", after.seq()).bind("case_id", after.caseId());
+            }
+            return query.map((resultSet, context) -> new StoredTranscript(
+                            resultSet.getInt("seq"), resultSet.getString("case_id"), resultSet.getString("transcript")))
+                    .list();
+        });
+    }
+
+    @Override
     public int countItems(String runId) {
         long count = inTransaction(
                 handle -> handle.createQuery("SELECT count(*) FROM evaluation_items WHERE run_id = :run_id")

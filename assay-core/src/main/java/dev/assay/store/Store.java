@@ -79,6 +79,14 @@ public interface Store extends AutoCloseable {
      */
     List<Item> listItemsAfter(String runId, Item after, int limit, boolean transcripts);
 
+    /**
+     * {@return the transcripts of the page of a run's items that follows {@code after}, in selection order, each as the
+     * JSON text stored}: what writes transcripts out as they are reads them this way, beside items read without them
+     *
+     * @param after the last item of the page before; null for the first page
+     */
+    List<StoredTranscript> listTranscriptsAfter(String runId, Item after, int limit);
+
     /** {@return how many items a run has} */
     int countItems(String runId);
 
