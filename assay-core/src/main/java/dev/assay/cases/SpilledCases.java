@@ -188,7 +188,13 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
         static Scratch create() {
             try {
                 Path path = Files.createTempFile("assay-cases-", ".jsonl");
-                FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                FileChannel channel;
+                try {
+                    channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                } catch (IOException e) {
+                    Files.deleteIfExists(path);
+                    throw e;
+                }
                 try {
                     Files.delete(path);
                 } catch (IOException e) {
