@@ -55,9 +55,11 @@ public record Selection(
             return suite;
         }
         List<Case> cases = suite.cases();
+        boolean filtered = !dimensions.isEmpty() || !language.isEmpty() || !tags.isEmpty() || !ids.isEmpty();
         var selected = new ArrayList<Integer>();
         for (int index = 0; index < cases.size(); index++) {
-            if (matches(cases.get(index))) {
+            // Without a filter a large suite's cases are not read back just to match them all.
+            if (!filtered || matches(cases.get(index))) {
                 selected.add(index);
             }
         }

@@ -4,14 +4,14 @@ import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
 import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -177,20 +177,24 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
         }
     }
 
-    /** The scratch file's channel, closed once no view of it is left. */
+    /**
+     * The scratch file, closed once no view of it is left. A {@link RandomAccessFile}, not a file channel: a channel is
+     * closed for every thread when one thread reading it is interrupted (a cancelled case), a plain file read is not.
+     * Reads and writes take turns; each is a few microseconds.
+     */
     private static final class Scratch {
-        private final FileChannel channel;
+        private final RandomAccessFile file;
 
-        private Scratch(FileChannel channel) {
-            this.channel = channel;
+        private Scratch(RandomAccessFile file) {
+            this.file = file;
         }
 
         static Scratch create() {
             try {
                 Path path = Files.createTempFile("assay-cases-", ".jsonl");
-                FileChannel channel;
+                RandomAccessFile file;
                 try {
-                    channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                    file = new RandomAccessFile(path.toFile(), "rw");
                 } catch (IOException e) {
                     Files.deleteIfExists(path);
                     throw e;
@@ -201,37 +205,38 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
                     // A system that cannot unlink an open file (Windows): removed when the JVM exits instead.
                     path.toFile().deleteOnExit();
                 }
-                var scratch = new Scratch(channel);
-                CLEANER.register(scratch, new Closing(channel));
+                var scratch = new Scratch(file);
+                CLEANER.register(scratch, new Closing(file));
                 return scratch;
             } catch (IOException e) {
                 throw failed("cannot make a scratch file for the suite's cases", e);
             }
         }
 
-        void write(ByteBuffer bytes, long position) {
+        synchronized void write(ByteBuffer bytes, long position) {
             try {
-                long at = position;
-                while (bytes.hasRemaining()) {
-                    at += channel.write(bytes, at);
-                }
+                file.seek(position);
+                file.write(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
+                bytes.position(bytes.limit());
             } catch (IOException e) {
                 throw failed("cannot write the suite's scratch file", e);
+            } finally {
+                // The file stays open while it is used: this scratch is what the cleaner watches.
+                Reference.reachabilityFence(this);
             }
         }
 
-        byte[] read(long position, int length) {
-            ByteBuffer bytes = ByteBuffer.allocate(length);
+        synchronized byte[] read(long position, int length) {
+            byte[] bytes = new byte[length];
             try {
-                while (bytes.hasRemaining()) {
-                    if (channel.read(bytes, position + bytes.position()) < 0) {
-                        throw new IOException("the scratch file ends early");
-                    }
-                }
+                file.seek(position);
+                file.readFully(bytes);
             } catch (IOException e) {
                 throw failed("cannot read the suite's scratch file", e);
+            } finally {
+                Reference.reachabilityFence(this);
             }
-            return bytes.array();
+            return bytes;
         }
     }
 
@@ -250,12 +255,12 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
                 e);
     }
 
-    /** Closes a scratch channel; holds nothing that would keep its views reachable. */
-    private record Closing(FileChannel channel) implements Runnable {
+    /** Closes a scratch file; holds nothing that would keep its views reachable. */
+    private record Closing(RandomAccessFile file) implements Runnable {
         @Override
         public void run() {
             try {
-                channel.close();
+                file.close();
             } catch (IOException e) {
                 // Nobody waits on a cleaning action; its failure is only worth a line in the log.
                 System.getLogger(SpilledCases.class.getName())

@@ -30,6 +30,12 @@ public final class SuiteSnapshots {
     /** Written into every snapshot; bumped when the document changes incompatibly. */
     public static final int FORMAT_VERSION = 1;
 
+    /**
+     * Written into a snapshot whose cases are stored apart ({@link #withoutCases}): an Assay that knows only
+     * {@link #FORMAT_VERSION} then says it cannot read the snapshot, rather than taking it for a suite without cases.
+     */
+    public static final int CASES_APART_FORMAT_VERSION = 2;
+
     private SuiteSnapshots() {}
 
     /** The stored document; field names are snake_case on the wire. */
@@ -141,7 +147,7 @@ public final class SuiteSnapshots {
         var bytes = new ByteArrayOutputStream();
         try (JsonGenerator json = Json.MAPPER.getFactory().createGenerator(bytes)) {
             json.writeStartObject();
-            json.writeNumberField("format_version", FORMAT_VERSION);
+            json.writeNumberField("format_version", withCases ? FORMAT_VERSION : CASES_APART_FORMAT_VERSION);
             json.writeStringField("name", suite.name());
             json.writeStringField("version", suite.version());
             json.writeObjectField("sources", suite.sources());
@@ -171,9 +177,9 @@ public final class SuiteSnapshots {
             if (doc == null || doc.name() == null || doc.cases() == null) {
                 throw new IllegalArgumentException("a snapshot needs `name` and `cases`");
             }
-            if (doc.formatVersion() > FORMAT_VERSION) {
+            if (doc.formatVersion() > CASES_APART_FORMAT_VERSION) {
                 throw new IllegalArgumentException(
-                        "format_version " + doc.formatVersion() + " is newer than " + FORMAT_VERSION);
+                        "format_version " + doc.formatVersion() + " is newer than " + CASES_APART_FORMAT_VERSION);
             }
             return new Suite(
                     doc.name(),

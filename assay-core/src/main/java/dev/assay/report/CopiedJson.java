@@ -25,7 +25,8 @@ final class CopiedJson implements JsonSerializable {
 
     /** {@return a node that writes {@code json} out as it is}; JSON null for none */
     static JsonNode of(String json) {
-        return json == null ? NullNode.getInstance() : new POJONode(new CopiedJson(json));
+        // Blank as the store's reading of it gives: no value.
+        return json == null || json.isBlank() ? NullNode.getInstance() : new POJONode(new CopiedJson(json));
     }
 
     @Override

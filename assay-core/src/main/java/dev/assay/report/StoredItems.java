@@ -2,11 +2,12 @@ package dev.assay.report;
 
 import dev.assay.result.Item;
 import dev.assay.store.Store;
-import dev.assay.store.StoredTranscript;
 import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.RandomAccess;
 
@@ -59,7 +60,7 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
 
     /**
      * {@return the items in order, each with its transcript as the JSON text stored ({@link CopiedJson})}: the brief
-     * items, kept for the other reports, with the transcripts read beside them a page at a time and never parsed. For
+     * items, kept for the other reports, with the transcripts of each page read beside them and never parsed. For
      * writing the items out; a transcript here cannot be read as a tree.
      */
     Iterable<Item> withStoredTranscripts() {
@@ -67,8 +68,7 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
         return () -> new Iterator<>() {
             private int index;
             private Item previous;
-            private List<StoredTranscript> page = List.of();
-            private int inPage;
+            private final Map<String, String> page = new HashMap<>();
 
             @Override
             public boolean hasNext() {
@@ -80,22 +80,28 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
                 if (!hasNext()) {
                     throw new NoSuchElementException();
                 }
-                Item item = brief.get(index++);
-                if (inPage == page.size()) {
-                    page = store.listTranscriptsAfter(runId, previous, PAGE);
-                    inPage = 0;
+                if (index % PAGE == 0) {
+                    // The page's transcripts by key: an item stored meanwhile (a running run's) may fall among them.
+                    page.clear();
+                    Item last = brief.get(Math.min(index + PAGE, brief.size()) - 1);
+                    store.listTranscripts(runId, previous, last)
+                            .forEach(transcript ->
+                                    page.put(key(transcript.seq(), transcript.caseId()), transcript.json()));
                 }
-                StoredTranscript transcript = inPage < page.size() ? page.get(inPage++) : null;
-                if (transcript == null
-                        || transcript.seq() != item.seq()
-                        || !transcript.caseId().equals(item.caseId())) {
+                Item item = brief.get(index++);
+                String key = key(item.seq(), item.caseId());
+                if (!page.containsKey(key)) {
                     throw new IllegalStateException(
-                            "item " + item.caseId() + " of run " + runId + " changed while its report was written");
+                            "item " + item.caseId() + " of run " + runId + " was deleted while read");
                 }
                 previous = item;
-                return item.withTranscript(CopiedJson.of(transcript.json()));
+                return item.withTranscript(CopiedJson.of(page.get(key)));
             }
         };
+    }
+
+    private static String key(int seq, String caseId) {
+        return seq + "\u0000" + caseId;
     }
 
     @Override

@@ -261,14 +261,15 @@ final class JdbiStore implements Store {
     }
 
     @Override
-    public List<StoredTranscript> listTranscriptsAfter(String runId, Item after, int limit) {
+    public List<StoredTranscript> listTranscripts(String runId, Item after, Item last) {
         return inTransaction(handle -> {
             var query = handle.createQuery(
                             "SELECT seq, case_id, transcript FROM evaluation_items WHERE run_id = :run_id"
                                     + (after == null ? "" : " AND (seq, case_id) > (:seq, :case_id)")
-                                    + " ORDER BY seq, case_id LIMIT :limit")
+                                    + " AND (seq, case_id) <= (:last_seq, :last_case_id) ORDER BY seq, case_id")
                     .bind("run_id", runId)
-                    .bind("limit", limit);
+                    .bind("last_seq", last.seq())
+                    .bind("last_case_id", last.caseId());
             if (after != null) {
                 query.bind("seq", after.seq()).bind("case_id", after.caseId());
             }

@@ -80,12 +80,14 @@ public interface Store extends AutoCloseable {
     List<Item> listItemsAfter(String runId, Item after, int limit, boolean transcripts);
 
     /**
-     * {@return the transcripts of the page of a run's items that follows {@code after}, in selection order, each as the
-     * JSON text stored}: what writes transcripts out as they are reads them this way, beside items read without them
+     * {@return the transcripts of a run's items from the one after {@code after} to {@code last}, in selection order,
+     * each as the JSON text stored}: what writes transcripts out as they are reads them this way, beside items read
+     * without them. Bounded by items rather than counted, so that items stored meanwhile do not shift what is read.
      *
-     * @param after the last item of the page before; null for the first page
+     * @param after the item before the first one; null to start at the first item
+     * @param last the last item to read
      */
-    List<StoredTranscript> listTranscriptsAfter(String runId, Item after, int limit);
+    List<StoredTranscript> listTranscripts(String runId, Item after, Item last);
 
     /** {@return how many items a run has} */
     int countItems(String runId);

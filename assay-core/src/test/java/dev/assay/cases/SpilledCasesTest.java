@@ -113,6 +113,22 @@ class SpilledCasesTest {
         }
     }
 
+    @Test
+    void a_reader_that_is_interrupted_leaves_the_cases_readable_and_keeps_its_interrupt() {
+        var builder = new SpilledCases.Builder(0);
+        List<Case> written = cases(20);
+        written.forEach(builder::add);
+        List<Case> built = builder.build();
+
+        Thread.currentThread().interrupt();
+        Case read = built.get(3);
+        boolean stillInterrupted = Thread.interrupted();
+
+        assertThat(read).isEqualTo(written.get(3));
+        assertThat(stillInterrupted).isTrue();
+        assertThat(built.get(4)).isEqualTo(written.get(4));
+    }
+
     private static String line(int index) {
         return "{\"id\": \"c%d\", \"dimension\": \"logic\", \"prompt\": \"p%d\", \"tags\": [\"t%d\"], \"checker\": \"exact\", \"expected\": \"x\"}\n"
                 .formatted(index, index, index % 3);

@@ -126,6 +126,31 @@ class SuiteSnapshotsTest {
     }
 
     @Test
+    void a_snapshot_without_its_cases_says_so_in_its_format_version_and_each_case_reads_back_alone()
+            throws IOException {
+        Suite suite = load("s.yaml", CASES);
+
+        String header = SuiteSnapshots.withoutCases(suite);
+        var documents = new java.util.ArrayList<String>();
+        SuiteSnapshots.caseDocuments(suite).forEachRemaining(documents::add);
+
+        assertThat(Json.parse(header).path("format_version").asInt())
+                .isEqualTo(SuiteSnapshots.CASES_APART_FORMAT_VERSION);
+        assertThat(Json.parse(SuiteSnapshots.toJson(suite))
+                        .path("format_version")
+                        .asInt())
+                .isEqualTo(SuiteSnapshots.FORMAT_VERSION);
+        assertThat(SuiteSnapshots.fromJson(header).cases()).isEmpty();
+        assertThat(documents.stream().map(SuiteSnapshots::caseFromJson).toList())
+                .isEqualTo(suite.cases());
+        assertThatThrownBy(
+                        () -> SuiteSnapshots.fromJson(header.replace("\"format_version\":2", "\"format_version\":3")))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("snapshot.invalid"));
+    }
+
+    @Test
     void case_tags_are_read_from_a_snapshot_without_rebuilding_its_cases() throws IOException {
         Suite suite = load("s.yaml", CASES);
 

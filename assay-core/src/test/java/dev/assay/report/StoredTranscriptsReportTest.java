@@ -125,4 +125,47 @@ class StoredTranscriptsReportTest {
             }
         }
     }
+
+    @Test
+    void an_item_stored_while_the_report_is_written_does_not_pair_transcripts_with_the_wrong_items()
+            throws IOException {
+        try (Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
+            store.createRun(new Run(
+                    "r",
+                    Run.CAPABILITY,
+                    "",
+                    "openai:bench",
+                    "",
+                    RunStatus.RUNNING,
+                    "s",
+                    "",
+                    null,
+                    List.of(),
+                    Map.of(),
+                    null,
+                    new Counts(20, 0, 0, 0, 0, 0, 0),
+                    T0,
+                    null,
+                    0,
+                    null));
+            var items = new ArrayList<Item>();
+            for (int seq = 1; seq < 20; seq += 2) {
+                items.add(item(seq));
+            }
+            store.saveAll(List.of(), items);
+            RunReport report = RunReport.load(store, "r");
+            // The brief items are read (and kept) first; a case of a running run then ends before the transcripts are.
+            assertThat(report.briefItems().get(0).caseId()).isEqualTo("c1");
+            store.saveAll(List.of(), List.of(item(4)));
+
+            JsonNode written = Json.MAPPER.readTree(reportJson(report)).path("items");
+
+            assertThat(written).hasSize(10);
+            for (JsonNode item : written) {
+                int seq = item.path("seq").asInt();
+                assertThat(item.path("case_id").asText()).isEqualTo("c" + seq);
+                assertThat(item.path("transcript")).isEqualTo(transcript(seq));
+            }
+        }
+    }
 }
