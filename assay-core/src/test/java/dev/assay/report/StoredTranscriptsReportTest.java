@@ -77,6 +77,28 @@ class StoredTranscriptsReportTest {
                 false);
     }
 
+    private static Run run(RunStatus status, Counts counts) {
+        boolean ended = status != RunStatus.RUNNING;
+        return new Run(
+                "r",
+                Run.CAPABILITY,
+                "",
+                "openai:bench",
+                "",
+                status,
+                "s",
+                "",
+                null,
+                List.of(),
+                Map.of(),
+                null,
+                counts,
+                T0,
+                ended ? T0.plusSeconds(60) : null,
+                ended ? 60 : 0,
+                null);
+    }
+
     private static byte[] reportJson(RunReport report) throws IOException {
         var out = new ByteArrayOutputStream();
         new JsonReporter().write(report, out);
@@ -86,24 +108,7 @@ class StoredTranscriptsReportTest {
     @Test
     void transcripts_copied_as_stored_write_the_same_report_as_their_trees() throws IOException {
         try (Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
-            store.createRun(new Run(
-                    "r",
-                    Run.CAPABILITY,
-                    "",
-                    "openai:bench",
-                    "",
-                    RunStatus.FINISHED,
-                    "s",
-                    "",
-                    null,
-                    List.of(),
-                    Map.of(),
-                    null,
-                    new Counts(ITEMS, ITEMS - ITEMS / 5, ITEMS / 5, 0, 0, 0, 0),
-                    T0,
-                    T0.plusSeconds(60),
-                    60,
-                    null));
+            store.createRun(run(RunStatus.FINISHED, new Counts(ITEMS, ITEMS - ITEMS / 5, ITEMS / 5, 0, 0, 0, 0)));
             var items = new ArrayList<Item>();
             for (int seq = 0; seq < ITEMS; seq++) {
                 items.add(item(seq));
@@ -130,24 +135,7 @@ class StoredTranscriptsReportTest {
     void an_item_stored_while_the_report_is_written_does_not_pair_transcripts_with_the_wrong_items()
             throws IOException {
         try (Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
-            store.createRun(new Run(
-                    "r",
-                    Run.CAPABILITY,
-                    "",
-                    "openai:bench",
-                    "",
-                    RunStatus.RUNNING,
-                    "s",
-                    "",
-                    null,
-                    List.of(),
-                    Map.of(),
-                    null,
-                    new Counts(20, 0, 0, 0, 0, 0, 0),
-                    T0,
-                    null,
-                    0,
-                    null));
+            store.createRun(run(RunStatus.RUNNING, new Counts(20, 0, 0, 0, 0, 0, 0)));
             var items = new ArrayList<Item>();
             for (int seq = 1; seq < 20; seq += 2) {
                 items.add(item(seq));
