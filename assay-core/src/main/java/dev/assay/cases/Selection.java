@@ -45,15 +45,6 @@ public record Selection(
 
     /** {@return the suite with only the selected cases, in the documented order}; name and version are kept */
     public Suite select(Suite suite) {
-        if (dimensions.isEmpty()
-                && language.isEmpty()
-                && tags.isEmpty()
-                && ids.isEmpty()
-                && seed == null
-                && limit == 0) {
-            // Nothing to match: a large suite's cases are not read back from their scratch file just to keep them all.
-            return suite;
-        }
         List<Case> cases = suite.cases();
         boolean filtered = !dimensions.isEmpty() || !language.isEmpty() || !tags.isEmpty() || !ids.isEmpty();
         var selected = new ArrayList<Integer>();
@@ -69,6 +60,7 @@ public record Selection(
         }
         List<Integer> kept = limit > 0 && selected.size() > limit ? selected.subList(0, limit) : selected;
         if (kept.size() == cases.size() && seed == null) {
+            // Everything, in file order: the suite as it is, not a copy.
             return suite;
         }
         return suite.withCases(

@@ -41,13 +41,7 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
 
     @Override
     public Case get(int index) {
-        Objects.checkIndex(index, starts.length);
-        byte[] document = scratch.read(starts[index], lengths[index]);
-        try {
-            return Json.MAPPER.readValue(document, SuiteSnapshots.CaseDoc.class).toCase();
-        } catch (IOException e) {
-            throw new UncheckedIOException("a spilled case did not read back", e);
-        }
+        return SuiteSnapshots.caseFromJson(document(index));
     }
 
     /** {@return the case's snapshot document as written}, without parsing it */

@@ -11,13 +11,16 @@ import dev.assay.result.Run;
 import dev.assay.score.PassAtK;
 import dev.assay.score.Scores;
 import dev.assay.score.Spread;
+import dev.assay.store.CaseSetSnapshot;
 import dev.assay.store.Store;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 
 /**
  * A run with all its items: what reporters write. The figures every format shows (spreads, counts, coverage, pass@k)
@@ -179,21 +182,12 @@ public final class RunReport {
      */
     public static Map<String, Case> storedCases(Store store, Run run) {
         var cases = new LinkedHashMap<String, Case>();
-        store.findCaseSet(run.caseSetVersion()).ifPresent(snapshot -> {
-            try {
-                for (Case evalCase : SuiteSnapshots.fromJson(snapshot.content()).cases()) {
-                    cases.put(evalCase.id(), evalCase);
-                }
-                store.forEachCaseSetCase(snapshot.version(), document -> {
-                    Case evalCase = SuiteSnapshots.caseFromJson(document);
-                    cases.put(evalCase.id(), evalCase);
-                });
-            } catch (AssayException e) {
-                rethrowUnlessInvalid(e);
-                // A snapshot written by a newer Assay: no cases are known.
-                cases.clear();
-            }
-        });
+        Consumer<Case> keep = evalCase -> cases.put(evalCase.id(), evalCase);
+        if (!readStoredCases(
+                store, run, content -> SuiteSnapshots.fromJson(content).cases().forEach(keep), keep)) {
+            // A snapshot written by a newer Assay: no cases are known.
+            cases.clear();
+        }
         return cases;
     }
 
@@ -205,25 +199,38 @@ public final class RunReport {
      */
     public static RunReport load(Store store, String runId) {
         Run run = find(store, runId);
-        Map<String, List<String>> tags = store.findCaseSet(run.caseSetVersion())
-                .map(snapshot -> {
-                    try {
-                        var caseTags = new LinkedHashMap<>(SuiteSnapshots.caseTags(snapshot.content()));
-                        store.forEachCaseSetCase(snapshot.version(), document -> {
-                            Case evalCase = SuiteSnapshots.caseFromJson(document);
-                            if (!evalCase.tags().isEmpty()) {
-                                caseTags.put(evalCase.id(), evalCase.tags());
-                            }
-                        });
-                        return caseTags;
-                    } catch (AssayException e) {
-                        rethrowUnlessInvalid(e);
-                        // A snapshot written by a newer Assay: no case tags are known.
-                        return Map.<String, List<String>>of();
-                    }
-                })
-                .orElse(Map.of());
+        var tags = new LinkedHashMap<String, List<String>>();
+        boolean read = readStoredCases(store, run, content -> tags.putAll(SuiteSnapshots.caseTags(content)), row -> {
+            if (!row.tags().isEmpty()) {
+                tags.put(row.id(), row.tags());
+            }
+        });
+        if (!read) {
+            // A snapshot written by a newer Assay: no case tags are known.
+            tags.clear();
+        }
         return new RunReport(run, new StoredItems(store, runId), tags);
+    }
+
+    /**
+     * Reads the run's stored case set, if any: {@code inside} reads the snapshot's content, which holds the cases of a
+     * snapshot stored before case rows, then {@code row} takes each case stored a row each. {@return false when the
+     * snapshot does not read} (one written by a newer Assay), what was taken from it then being worthless
+     */
+    private static boolean readStoredCases(Store store, Run run, Consumer<String> inside, Consumer<Case> row) {
+        Optional<CaseSetSnapshot> snapshot = store.findCaseSet(run.caseSetVersion());
+        if (snapshot.isEmpty()) {
+            return true;
+        }
+        try {
+            inside.accept(snapshot.get().content());
+            store.forEachCaseSetCase(
+                    snapshot.get().version(), document -> row.accept(SuiteSnapshots.caseFromJson(document)));
+            return true;
+        } catch (AssayException e) {
+            rethrowUnlessInvalid(e);
+            return false;
+        }
     }
 
     /** A snapshot that does not read is no reason to fail a report; a store that fails is. */
