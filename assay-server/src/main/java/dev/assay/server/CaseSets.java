@@ -14,27 +14,50 @@ import dev.assay.tools.Workspace;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
  * The case sets a client may run: the entries of the configured suites directory. A body names one by its path relative
  * to that directory; absolute paths, {@code ..} and symlinks leading out are refused, so HTTP can never make the server
- * read an arbitrary file. Thread-safe (stateless apart from its configuration).
+ * read an arbitrary file. An entry's listing is kept while none of its files changed: loading a suite reads and
+ * validates every case (a 100 000-case file takes seconds), and the page asks for the list each time it opens.
+ * Thread-safe.
  */
 final class CaseSets {
     /** Problems listed per entry; {@code problem_count} has them all ({@code assay cases validate} lists each). */
     static final int LISTED_PROBLEMS = 20;
 
     private final Path directory;
-    private final CheckerRegistry checkers;
+    private final Function<Path, SuiteLoad> loader;
+    private final Map<Path, Listed> listed = new ConcurrentHashMap<>();
+
+    /** An entry's listing and the state of the files it was made from. */
+    private record Listed(List<FileState> files, ObjectNode entry) {}
+
+    /** What tells that a file changed: its identity, size and modification time. */
+    private record FileState(Path path, Object fileKey, long size, FileTime modified) {}
 
     CaseSets(Path directory, CheckerRegistry checkers) {
+        this(directory, path -> new SuiteLoader(checkers).load(path));
+    }
+
+    /** @param loader loads one entry (a directory or a case file) */
+    CaseSets(Path directory, Function<Path, SuiteLoad> loader) {
         this.directory = directory;
-        this.checkers = checkers;
+        this.loader = loader;
     }
 
     /**
@@ -73,19 +96,67 @@ final class CaseSets {
         if (!Files.isDirectory(directory)) {
             return sets;
         }
+        Set<Path> present = new HashSet<>();
         try (Stream<Path> entries = Files.list(directory)) {
             entries.filter(path -> Files.isDirectory(path) || isCaseFile(path))
                     .sorted()
-                    .forEach(
-                            path -> sets.add(describe(directory.relativize(path).toString(), path)));
+                    .forEach(path -> {
+                        present.add(path);
+                        sets.add(entry(path));
+                    });
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        listed.keySet().retainAll(present);
         return sets;
     }
 
+    /**
+     * The entry's listing, kept or made again: its files' state is read before the load, so a change made meanwhile is
+     * seen at the next listing.
+     */
+    private ObjectNode entry(Path path) {
+        List<FileState> files = fileStates(path);
+        Listed kept = listed.get(path);
+        if (kept == null || files == null || !kept.files().equals(files)) {
+            kept = new Listed(files, describe(directory.relativize(path).toString(), path));
+            if (files != null) {
+                listed.put(path, kept);
+            }
+        }
+        return kept.entry().deepCopy();
+    }
+
+    /**
+     * {@return the state of every regular file under an entry, in order}, or null when it cannot be read (the load
+     * reports why, and its listing is not kept)
+     */
+    private static List<FileState> fileStates(Path path) {
+        try (Stream<Path> walk = Files.walk(path)) {
+            return walk.sorted()
+                    .map(CaseSets::fileState)
+                    .filter(Objects::nonNull)
+                    .toList();
+        } catch (IOException | UncheckedIOException e) {
+            return null;
+        }
+    }
+
+    private static FileState fileState(Path path) {
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+            return attributes.isRegularFile()
+                    ? new FileState(path, attributes.fileKey(), attributes.size(), attributes.lastModifiedTime())
+                    : null;
+        } catch (NoSuchFileException goneOrDangling) {
+            return null;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private ObjectNode describe(String name, Path path) {
-        SuiteLoad load = new SuiteLoader(checkers).load(path);
+        SuiteLoad load = loader.apply(path);
         var languages = new TreeSet<String>();
         Map<String, Integer> dimensions = new TreeMap<>();
         for (Case evalCase : load.suite().cases()) {
