@@ -121,13 +121,15 @@ public record CaseWorkload(RunPlan plan, CheckerRegistry checkers) implements Wo
     @Override
     public Item run(int seq, ItemContext context) throws InterruptedException {
         var runner = new CaseRunner(checkers, context.subjectThreads(), context.responses());
+        // Read once: past the in-memory limit each read of a case is a read of the suite's scratch file and a parse.
+        Case evalCase = evalCase(seq);
         return runner.run(
                 context.runId(),
                 seq,
-                evalCase(seq),
+                evalCase,
                 plan,
                 Map.of("run_id", context.runId(), "user_id", plan.config().userId()),
-                caseDirectory(context.runId(), seq),
+                caseDirectory(context.runId(), seq, evalCase.id()),
                 context.log(),
                 context.cancelled());
     }
@@ -143,7 +145,7 @@ public record CaseWorkload(RunPlan plan, CheckerRegistry checkers) implements Wo
                         && item.status() != ItemStatus.CANCELLED;
         };
         if (!keep) {
-            Workspace.deleteTree(caseDirectory(item.runId(), item.seq()));
+            Workspace.deleteTree(caseDirectory(item.runId(), item.seq(), item.caseId()));
         }
     }
 
@@ -168,8 +170,8 @@ public record CaseWorkload(RunPlan plan, CheckerRegistry checkers) implements Wo
         return samples == 1 ? base : base.withId(Engine.sampleId(base.id(), seq % samples + 1));
     }
 
-    private Path caseDirectory(String runId, int seq) {
-        return Engine.caseDirectory(plan.config().workspaceRoot(), runId, seq, itemId(seq));
+    private Path caseDirectory(String runId, int seq, String itemId) {
+        return Engine.caseDirectory(plan.config().workspaceRoot(), runId, seq, itemId);
     }
 
     /** Reports read the sample count from the stored snapshot, so it is always there when cases are sampled. */
