@@ -157,19 +157,14 @@ public final class DialogWorkload implements Workload {
     }
 
     @Override
-    public String itemId(int seq) {
-        return dataset.dialogs().get(seq).dialogId();
+    public WorkItem item(int seq) {
+        Dialog dialog = dataset.dialogs().get(seq);
+        String prompt =
+                dialog.pairs().isEmpty() ? "" : dialog.pairs().getFirst().userText();
+        return new WorkItem(dialog.dialogId(), prompt, context -> run(dialog, seq, context));
     }
 
-    @Override
-    public String itemPrompt(int seq) {
-        Dialog dialog = dataset.dialogs().get(seq);
-        return dialog.pairs().isEmpty() ? "" : dialog.pairs().getFirst().userText();
-    }
-
-    @Override
-    public Item run(int seq, ItemContext context) {
-        Dialog dialog = dataset.dialogs().get(seq);
+    private Item run(Dialog dialog, int seq, ItemContext context) {
         Instant started = Instant.now();
         DialogTrace trace = replayer.replay(dialog, context.steps(), context.responses());
         replayedHere.incrementAndGet();

@@ -109,29 +109,21 @@ public record CaseWorkload(RunPlan plan, CheckerRegistry checkers) implements Wo
     }
 
     @Override
-    public String itemId(int seq) {
-        return evalCase(seq).id();
-    }
-
-    @Override
-    public String itemPrompt(int seq) {
-        return evalCase(seq).prompt();
-    }
-
-    @Override
-    public Item run(int seq, ItemContext context) throws InterruptedException {
-        var runner = new CaseRunner(checkers, context.subjectThreads(), context.responses());
+    public WorkItem item(int seq) {
         // Read once: past the in-memory limit each read of a case is a read of the suite's scratch file and a parse.
         Case evalCase = evalCase(seq);
-        return runner.run(
-                context.runId(),
-                seq,
-                evalCase,
-                plan,
-                Map.of("run_id", context.runId(), "user_id", plan.config().userId()),
-                caseDirectory(context.runId(), seq, evalCase.id()),
-                context.log(),
-                context.cancelled());
+        return new WorkItem(evalCase.id(), evalCase.prompt(), context -> {
+            var runner = new CaseRunner(checkers, context.subjectThreads(), context.responses());
+            return runner.run(
+                    context.runId(),
+                    seq,
+                    evalCase,
+                    plan,
+                    Map.of("run_id", context.runId(), "user_id", plan.config().userId()),
+                    caseDirectory(context.runId(), seq, evalCase.id()),
+                    context.log(),
+                    context.cancelled());
+        });
     }
 
     @Override

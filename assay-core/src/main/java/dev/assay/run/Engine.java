@@ -276,7 +276,8 @@ public final class Engine {
                                     () -> handle.isCancelRequested() || progress.halt() != null);
                     seq++) {
                 int index = seq;
-                String itemId = workload.itemId(seq);
+                Workload.WorkItem work = workload.item(seq);
+                String itemId = work.id();
                 if (done.contains(itemId)) {
                     // Resumed: this item is stored and counted already.
                     limit.release();
@@ -291,8 +292,8 @@ public final class Engine {
                         (step, steps) -> progress.stepDone(itemId, step, steps));
                 var item = new FutureTask<Void>(() -> {
                     try {
-                        progress.started(itemId, workload.itemPrompt(index));
-                        progress.finished(workload.run(index, context));
+                        progress.started(itemId, work.prompt());
+                        progress.finished(work.runner().run(context));
                     } catch (AssayException lost) {
                         // The item could not be stored (the database stayed away, or refused it): it is not counted,
                         // so the run's counts stay those of its stored items, and the run cannot end finished.
@@ -331,11 +332,12 @@ public final class Engine {
     }
 
     /**
-     * Runs one item of a run another process started and follows (a queued run, {@code dev.assay.queue}): item
-     * {@code seq} of the workload runs, is stored, replacing what an earlier attempt stored under the same item id, and
-     * is then released ({@link Workload#stored}). The run record is not touched: it belongs to the process following
-     * the run, which counts the item once it sees it stored. Writes are retried as in a run.
+     * Runs one item of a run another process started and follows (a queued run, {@code dev.assay.queue}): the item
+     * runs, is stored, replacing what an earlier attempt stored under the same item id, and is then released
+     * ({@link Workload#stored}). The run record is not touched: it belongs to the process following the run, which
+     * counts the item once it sees it stored. Writes are retried as in a run.
      *
+     * @param work the item, as its workload gave it ({@link Workload#item})
      * @param runId the run's id
      * @param cancelled whether the caller is stopping (a worker shutting down), checked after an interruption
      * @param log lines worth showing, prefixed with the item's id
@@ -343,16 +345,17 @@ public final class Engine {
      * @throws AssayException {@code store.outage} when it could not be stored
      * @throws InterruptedException when the item was stopped before it ended; nothing is stored
      */
-    public Item runItem(Workload workload, String runId, int seq, BooleanSupplier cancelled, Consumer<String> log)
+    public Item runItem(
+            Workload workload, Workload.WorkItem work, String runId, BooleanSupplier cancelled, Consumer<String> log)
             throws InterruptedException {
-        String itemId = workload.itemId(seq);
+        String itemId = work.id();
         Consumer<String> itemLog = message -> log.accept(itemId + ": " + message);
         var writes = new StoreWrites(storeOutageLimit, itemLog);
         try (ExecutorService subjectThreads = Executors.newVirtualThreadPerTaskExecutor()) {
             var commits = new GroupCommit(store, writes);
             var responses = new StoredResponses(store, commits, runId, answersAcrossRuns, false, itemLog);
             var context = new ItemContext(runId, responses, subjectThreads, itemLog, cancelled, (step, steps) -> {});
-            Item item = workload.run(seq, context);
+            Item item = work.runner().run(context);
             if (item.status() == ItemStatus.CANCELLED) {
                 // Cut short by the caller's stop: not stored, so that the item runs again, whole, elsewhere.
                 throw new InterruptedException(itemId + " was stopped before it ended");

@@ -13,7 +13,7 @@ import java.util.List;
  * ended. A capability suite ({@link CaseWorkload}: one item per case and sample) and a dialog dataset
  * ({@code dev.assay.dialog.DialogWorkload}: one item per dialog, its turns played in order) are the two kinds; the
  * engine gives both the same concurrency limit, cancel, retry of store writes, heartbeat, events and resume.
- * Implementations are thread-safe: {@link #run} is called from many threads at once.
+ * Implementations are thread-safe: items run on many threads at once.
  */
 public interface Workload {
     /** {@return the run id asked for, or null to have one generated} */
@@ -48,19 +48,33 @@ public interface Workload {
         return List.of();
     }
 
-    /** {@return the id of item {@code seq}, as it will be stored} */
-    String itemId(int seq);
-
-    /** {@return the prompt of item {@code seq}, as far as it is known before it runs (shown as it starts)} */
-    String itemPrompt(int seq);
+    /**
+     * {@return item {@code seq} as the engine takes it: its id and prompt, and how it runs} Asked once for each item
+     * the engine runs or, resumed, skips; what an item is made from (a case read back from a large suite's scratch
+     * file) is read here, once.
+     */
+    WorkItem item(int seq);
 
     /**
-     * Runs item {@code seq} and returns it, ready to store. Failures of the system under test are the item's error, not
-     * exceptions; an exception is a bug, which the engine stores as the item's {@code run.internal_error}.
+     * One item of a run, as the engine takes it.
      *
-     * @throws InterruptedException when the run was cancelled while the item could not be stored as cancelled
+     * @param id the item's id, as it will be stored
+     * @param prompt its prompt, as far as it is known before it runs (shown as it starts)
+     * @param runner runs it, at most once, on a thread of its own
      */
-    Item run(int seq, ItemContext context) throws InterruptedException;
+    record WorkItem(String id, String prompt, ItemRunner runner) {}
+
+    /** Runs one item. */
+    @FunctionalInterface
+    interface ItemRunner {
+        /**
+         * Runs the item and returns it, ready to store. Failures of the system under test are the item's error, not
+         * exceptions; an exception is a bug, which the engine stores as the item's {@code run.internal_error}.
+         *
+         * @throws InterruptedException when the run was cancelled while the item could not be stored as cancelled
+         */
+        Item run(ItemContext context) throws InterruptedException;
+    }
 
     /**
      * {@return whether an item stored by an earlier attempt stands when the run is resumed, so that it is not run

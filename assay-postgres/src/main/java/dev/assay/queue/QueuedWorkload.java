@@ -96,19 +96,18 @@ public final class QueuedWorkload implements Workload {
         return cases.metrics();
     }
 
+    /**
+     * {@return the item as it would run here, but run by awaiting what a worker stores ({@link #stored(int,
+     * ItemContext)})}
+     */
     @Override
-    public String itemId(int seq) {
-        return cases.itemId(seq);
-    }
-
-    @Override
-    public String itemPrompt(int seq) {
-        return cases.itemPrompt(seq);
+    public WorkItem item(int seq) {
+        WorkItem here = cases.item(seq);
+        return new WorkItem(here.id(), here.prompt(), context -> stored(seq, context));
     }
 
     /** {@return the item a worker stored at {@code seq}}, once stored; queues the run's cases on the first call */
-    @Override
-    public Item run(int seq, ItemContext context) throws InterruptedException {
+    private Item stored(int seq, ItemContext context) throws InterruptedException {
         CompletableFuture<Item> item = awaited.computeIfAbsent(seq, key -> new CompletableFuture<>());
         startPolling(context.runId());
         try {

@@ -18,6 +18,7 @@ import dev.assay.run.CaseWorkload;
 import dev.assay.run.Engine;
 import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
+import dev.assay.run.Workload;
 import dev.assay.store.Store;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -197,12 +198,13 @@ public final class Worker implements AutoCloseable {
                 if (slot == null) {
                     throw new IllegalStateException("the worker is stopping; " + queued.instanceId() + " runs later");
                 }
-                String itemId = loaded.workload().itemId(queued.seq());
+                Workload.WorkItem work = loaded.workload().item(queued.seq());
+                String itemId = work.id();
                 log.accept("started " + queued.instanceId() + " " + itemId);
                 Item item = engine.runItem(
                         loaded.workload(),
+                        work,
                         queued.runId(),
-                        queued.seq(),
                         () -> stopping,
                         line -> log.accept(queued.runId() + " " + line));
                 log.accept("finished " + queued.instanceId() + " " + itemId + " "
