@@ -38,7 +38,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import java.util.regex.Pattern;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -580,18 +579,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
 
     /**
      * What the report phase needs of a run that has ended: nothing of its suite or system under test, which are
-     * released first (a run of 100 000 cases reports in the memory of a page of items). Of the case tags it keeps those
-     * of the cases that have any, as the report does.
+     * released first (a run of 100 000 cases reports in the memory of a page of items), and only the tags of the cases
+     * that have any ({@link dev.assay.cases.Suite#caseTags}).
      */
-    private record Ended(Run run, Map<String, List<String>> caseTags, Path workspaces) {
-        Ended {
-            // A large suite's untagged cases would hold their ids through the reports for nothing.
-            caseTags = caseTags.entrySet().stream()
-                    .filter(entry -> !entry.getValue().isEmpty())
-                    .collect(Collectors.toMap(
-                            Map.Entry::getKey, Map.Entry::getValue, (first, second) -> first, LinkedHashMap::new));
-        }
-    }
+    private record Ended(Run run, Map<String, List<String>> caseTags, Path workspaces) {}
 
     private int runAndReport(
             Preparation preparation,

@@ -15,9 +15,13 @@ import java.nio.file.Path;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.RandomAccess;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * The cases of a suite too large to hold in memory, kept in a scratch file: each case as its snapshot document, read
@@ -32,11 +36,18 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
     private final Scratch scratch;
     private final long[] starts;
     private final int[] lengths;
+    // The tags of the cases that have any, by position: a run's reports need them, and reading every case back for
+    // them would read the whole file.
+    private final SortedMap<Integer, Tagged> tagged;
 
-    private SpilledCases(Scratch scratch, long[] starts, int[] lengths) {
+    /** A tagged case's id and tags. */
+    private record Tagged(String id, List<String> tags) {}
+
+    private SpilledCases(Scratch scratch, long[] starts, int[] lengths, SortedMap<Integer, Tagged> tagged) {
         this.scratch = scratch;
         this.starts = starts;
         this.lengths = lengths;
+        this.tagged = tagged;
     }
 
     @Override
@@ -55,15 +66,28 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
         return starts.length;
     }
 
+    /** {@return the tags of the cases that have any, by case id, in order}, without reading the cases back */
+    Map<String, List<String>> caseTags() {
+        var tags = new LinkedHashMap<String, List<String>>();
+        tagged.values().forEach(tagsOf -> tags.put(tagsOf.id(), tagsOf.tags()));
+        return tags;
+    }
+
     /** {@return these cases at the given positions, in that order}, sharing the scratch file */
     SpilledCases select(List<Integer> positions) {
         long[] selectedStarts = new long[positions.size()];
         int[] selectedLengths = new int[positions.size()];
+        var selectedTags = new TreeMap<Integer, Tagged>();
         for (int index = 0; index < selectedStarts.length; index++) {
-            selectedStarts[index] = starts[positions.get(index)];
-            selectedLengths[index] = lengths[positions.get(index)];
+            int position = positions.get(index);
+            selectedStarts[index] = starts[position];
+            selectedLengths[index] = lengths[position];
+            Tagged tags = tagged.get(position);
+            if (tags != null) {
+                selectedTags.put(index, tags);
+            }
         }
-        return new SpilledCases(scratch, selectedStarts, selectedLengths);
+        return new SpilledCases(scratch, selectedStarts, selectedLengths, selectedTags);
     }
 
     /**
@@ -80,6 +104,7 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
         private final ByteBuffer pending = ByteBuffer.allocate(1 << 16);
         private long[] starts = new long[0];
         private int[] lengths = new int[0];
+        private final TreeMap<Integer, Tagged> tagged = new TreeMap<>();
         private int count;
         private long end;
         private long pendingStart;
@@ -123,6 +148,7 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
                 flush();
                 end = starts[size];
                 pendingStart = end;
+                tagged.tailMap(size).clear();
             }
             count = size;
         }
@@ -133,7 +159,8 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
                 return inMemory;
             }
             flush();
-            return new SpilledCases(scratch, Arrays.copyOf(starts, count), Arrays.copyOf(lengths, count));
+            return new SpilledCases(
+                    scratch, Arrays.copyOf(starts, count), Arrays.copyOf(lengths, count), new TreeMap<>(tagged));
         }
 
         private void spill(Case evalCase) {
@@ -152,6 +179,9 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
             }
             starts[count] = end;
             lengths[count] = document.length;
+            if (!evalCase.tags().isEmpty()) {
+                tagged.put(count, new Tagged(evalCase.id(), evalCase.tags()));
+            }
             count++;
             if (document.length > pending.capacity()) {
                 scratch.write(ByteBuffer.wrap(document), end);

@@ -30,10 +30,18 @@ public record Suite(String name, String version, List<Case> cases, Map<String, S
         return new Suite(name, version, selected, fixtures, sources);
     }
 
-    /** {@return each case's tags by case id, in the suite's order} */
+    /**
+     * {@return the tags of the cases that have any, by case id, in the suite's order}: what a run's coverage by tag
+     * needs, without holding a large suite's untagged ids or reading its cases back from their scratch file
+     */
     public Map<String, List<String>> caseTags() {
+        if (cases instanceof SpilledCases spilled) {
+            return spilled.caseTags();
+        }
         var tags = new LinkedHashMap<String, List<String>>();
-        cases.forEach(evalCase -> tags.put(evalCase.id(), evalCase.tags()));
+        cases.stream()
+                .filter(evalCase -> !evalCase.tags().isEmpty())
+                .forEach(evalCase -> tags.put(evalCase.id(), evalCase.tags()));
         return tags;
     }
 }

@@ -193,8 +193,9 @@ public final class SuiteSnapshots {
     }
 
     /**
-     * {@return each case's tags by case id, in the snapshot's order}, read from the document one case at a time: a
-     * report needs only these, and a large suite's cases are many times the size of its text
+     * {@return the tags of the cases that have any, by case id, in the snapshot's order} ({@link Suite#caseTags}), read
+     * from the document one case at a time: a report needs only these, and a large suite's cases are many times the
+     * size of its text
      *
      * @throws AssayException {@code snapshot.invalid} when the document is not a suite snapshot
      */
@@ -215,7 +216,9 @@ public final class SuiteSnapshots {
                     JsonNode evalCase = parser.readValueAsTree();
                     var caseTags = new ArrayList<String>();
                     evalCase.path("tags").forEach(tag -> caseTags.add(tag.asText()));
-                    tags.put(evalCase.path("id").asText(), List.copyOf(caseTags));
+                    if (!caseTags.isEmpty()) {
+                        tags.put(evalCase.path("id").asText(), List.copyOf(caseTags));
+                    }
                 }
             }
             return tags;

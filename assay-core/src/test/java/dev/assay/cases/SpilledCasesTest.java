@@ -93,6 +93,34 @@ class SpilledCasesTest {
     }
 
     @Test
+    void the_tags_of_spilled_cases_are_known_without_reading_them_back() {
+        var builder = new SpilledCases.Builder(2);
+        cases(12).forEach(builder::add);
+        builder.truncate(9);
+        builder.add(evalCase(20));
+        var spilled = (SpilledCases) builder.build();
+        var heldAlike = new ArrayList<>(cases(9));
+        heldAlike.add(evalCase(20));
+
+        assertThat(spilled.caseTags())
+                .as("the even cases, without the ones taken back")
+                .containsExactly(
+                        Map.entry("c0", List.of("even")),
+                        Map.entry("c2", List.of("even")),
+                        Map.entry("c4", List.of("even")),
+                        Map.entry("c6", List.of("even")),
+                        Map.entry("c8", List.of("even")),
+                        Map.entry("c20", List.of("even")))
+                .isEqualTo(new Suite("s", "", heldAlike, Map.of(), List.of()).caseTags());
+        assertThat(new Suite("s", "", spilled, Map.of(), List.of()).caseTags()).isEqualTo(spilled.caseTags());
+        assertThat(spilled.select(List.of(9, 8, 3, 0)).caseTags())
+                .containsExactly(
+                        Map.entry("c20", List.of("even")),
+                        Map.entry("c8", List.of("even")),
+                        Map.entry("c0", List.of("even")));
+    }
+
+    @Test
     void spilled_cases_are_read_from_many_threads_at_once() throws Exception {
         var builder = new SpilledCases.Builder(0);
         List<Case> written = cases(200);

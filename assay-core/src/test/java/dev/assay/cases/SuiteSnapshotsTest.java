@@ -155,7 +155,8 @@ class SuiteSnapshotsTest {
         Suite suite = load("s.yaml", CASES);
 
         assertThat(SuiteSnapshots.caseTags(SuiteSnapshots.toJson(suite)))
-                .containsExactly(Map.entry("a", List.of("file")), Map.entry("b", List.of()))
+                .as("only the cases that have tags")
+                .containsExactly(Map.entry("a", List.of("file")))
                 .isEqualTo(suite.caseTags());
         assertThatThrownBy(() -> SuiteSnapshots.caseTags("[1]"))
                 .isInstanceOfSatisfying(
