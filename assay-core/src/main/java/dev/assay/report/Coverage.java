@@ -70,43 +70,62 @@ public record Coverage(
      * @param caseTags case id to its tags; cases absent here count as untagged
      */
     public static Coverage of(Run run, List<Item> items, Map<String, List<String>> caseTags) {
-        // One pass over the items: a large run's are read from the store for each pass.
-        var calls = new TreeMap<String, Integer>();
-        run.toolSnapshot().forEach(tool -> calls.put(tool, 0));
-        var statusesByTag = new LinkedHashMap<String, List<ItemStatus>>();
-        TAGS.forEach(tag -> statusesByTag.put(tag, new ArrayList<>()));
-        var otherTags = new TreeMap<String, List<ItemStatus>>();
-        var skipped = new ArrayList<Skip>();
-        for (Item item : items) {
+        Tally tally = new Tally(run);
+        items.forEach(item -> tally.accept(item, caseTags.getOrDefault(item.caseId(), List.of())));
+        return tally.coverage();
+    }
+
+    /**
+     * The coverage of a run's items as they are gone through, in the memory of the figures: a large run's items are
+     * read from the store for each pass, so the report counts them in the pass it makes for its other figures. Not
+     * thread-safe.
+     */
+    static final class Tally {
+        private final Run run;
+        private final Map<String, Integer> calls = new TreeMap<>();
+        private final Map<String, Counts> byPlanTag = new LinkedHashMap<>();
+        private final Map<String, Counts> byOtherTag = new TreeMap<>();
+        private final List<Skip> skipped = new ArrayList<>();
+
+        Tally(Run run) {
+            this.run = run;
+            run.toolSnapshot().forEach(tool -> calls.put(tool, 0));
+            TAGS.forEach(tag -> byPlanTag.put(tag, Counts.ZERO));
+        }
+
+        /** Counts one item, which carries these tags (its case's). */
+        void accept(Item item, List<String> tags) {
             for (ToolCallView call : item.toolCalls()) {
                 calls.merge(call.name(), 1, Integer::sum);
             }
-            for (String tag : caseTags.getOrDefault(item.caseId(), List.of())) {
-                (TAGS.contains(tag) ? statusesByTag : otherTags)
-                        .computeIfAbsent(tag, t -> new ArrayList<>())
-                        .add(item.status());
+            for (String tag : tags) {
+                (TAGS.contains(tag) ? byPlanTag : byOtherTag)
+                        .merge(tag, Counts.ZERO.plus(item.status()), (sum, one) -> sum.plus(item.status()));
             }
             if (item.status() == ItemStatus.SKIPPED) {
                 skipped.add(skip(run, item));
             }
         }
-        List<String> available = run.toolSnapshot().stream().sorted().toList();
-        var counted = new TreeMap<String, Integer>();
-        calls.forEach((tool, count) -> {
-            if (count > 0 || available.contains(tool)) {
-                counted.put(tool, count);
-            }
-        });
-        statusesByTag.putAll(otherTags);
-        var byTag = new LinkedHashMap<String, Counts>();
-        statusesByTag.forEach((tag, statuses) -> byTag.put(tag, Counts.of(statuses.size(), statuses)));
-        return new Coverage(
-                available,
-                counted,
-                available.stream().filter(tool -> counted.get(tool) > 0).toList(),
-                available.stream().filter(tool -> counted.get(tool) == 0).toList(),
-                byTag,
-                skipped);
+
+        Coverage coverage() {
+            List<String> available = run.toolSnapshot().stream().sorted().toList();
+            var counted = new TreeMap<String, Integer>();
+            calls.forEach((tool, count) -> {
+                if (count > 0 || available.contains(tool)) {
+                    counted.put(tool, count);
+                }
+            });
+            var byTag = new LinkedHashMap<String, Counts>();
+            byPlanTag.forEach((tag, counts) -> byTag.put(tag, counts.withTotal(counts.completed())));
+            byOtherTag.forEach((tag, counts) -> byTag.put(tag, counts.withTotal(counts.completed())));
+            return new Coverage(
+                    available,
+                    counted,
+                    available.stream().filter(tool -> counted.get(tool) > 0).toList(),
+                    available.stream().filter(tool -> counted.get(tool) == 0).toList(),
+                    byTag,
+                    skipped);
+        }
     }
 
     private static Skip skip(Run run, Item item) {

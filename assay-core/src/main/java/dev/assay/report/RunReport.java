@@ -95,27 +95,8 @@ public final class RunReport {
      * of each case and those that passed); empty for a run with one sample per case
      */
     public synchronized Map<Integer, Double> passAtK() {
-        if (passAtK == null) {
-            passAtK = Collections.unmodifiableMap(computePassAtK());
-        }
+        tally();
         return passAtK;
-    }
-
-    private Map<Integer, Double> computePassAtK() {
-        if (samples() < 2) {
-            return Map.of();
-        }
-        var byCase = new LinkedHashMap<String, int[]>();
-        for (Item item : briefItems()) {
-            if (item.status().isScored()) {
-                int[] counts = byCase.computeIfAbsent(caseOf(item.caseId()), id -> new int[2]);
-                counts[0]++;
-                if (item.status() == ItemStatus.PASSED) {
-                    counts[1]++;
-                }
-            }
-        }
-        return PassAtK.upTo(List.copyOf(byCase.values()), samples());
     }
 
     /** {@return the case an item belongs to: its id without a {@code #k} sample suffix} */
@@ -126,23 +107,36 @@ public final class RunReport {
 
     /** {@return each dimension's standard error and 95 % interval, from its scored items} */
     public synchronized Map<String, Spread> spreads() {
-        tallyDimensions();
+        tally();
         return spreads;
     }
 
     /** {@return each dimension's item counts by status, dimensions in alphabetical order} */
     public synchronized Map<String, Counts> countsByDimension() {
-        tallyDimensions();
+        tally();
         return countsByDimension;
     }
 
-    /** Goes through the items once for the figures of every dimension. */
-    private void tallyDimensions() {
+    /** {@return the run's tool coverage} */
+    public synchronized Coverage coverage() {
+        tally();
+        return coverage;
+    }
+
+    /**
+     * Goes through the items once for every figure: each dimension's counts and spread, the coverage and pass@k. A
+     * large run's items are read from the store again for each pass, which took seconds at 100 000 items when the
+     * coverage had a pass of its own.
+     */
+    private void tally() {
         if (spreads != null) {
             return;
         }
+        boolean sampled = samples() > 1;
         var entries = new ArrayList<Scores.Entry>();
         var counts = new TreeMap<String, Counts>();
+        var coverageTally = new Coverage.Tally(run);
+        var samplesByCase = new LinkedHashMap<String, int[]>();
         for (Item item : briefItems()) {
             entries.add(new Scores.Entry(
                     item.dimension(),
@@ -151,29 +145,24 @@ public final class RunReport {
                     item.status().isScored(),
                     item.status() == ItemStatus.PASSED));
             counts.merge(item.dimension(), Counts.ZERO.plus(item.status()), (sum, one) -> sum.plus(item.status()));
+            // Each sample is an item of its own; it carries its case's tags.
+            String caseId = caseOf(item.caseId());
+            coverageTally.accept(item, caseTags.getOrDefault(caseId, List.of()));
+            if (sampled && item.status().isScored()) {
+                int[] scored = samplesByCase.computeIfAbsent(caseId, id -> new int[2]);
+                scored[0]++;
+                if (item.status() == ItemStatus.PASSED) {
+                    scored[1]++;
+                }
+            }
         }
         counts.replaceAll((dimension, tally) -> tally.withTotal(tally.completed()));
         countsByDimension = Collections.unmodifiableMap(counts);
+        coverage = coverageTally.coverage();
+        passAtK = sampled
+                ? Collections.unmodifiableMap(PassAtK.upTo(List.copyOf(samplesByCase.values()), samples()))
+                : Map.of();
         spreads = Collections.unmodifiableMap(Spread.byDimension(entries));
-    }
-
-    /** {@return the run's tool coverage} */
-    public synchronized Coverage coverage() {
-        if (coverage == null) {
-            coverage = computeCoverage();
-        }
-        return coverage;
-    }
-
-    private Coverage computeCoverage() {
-        if (samples() < 2) {
-            return Coverage.of(run, briefItems(), caseTags);
-        }
-        // Each sample is an item of its own; it carries its case's tags.
-        var tags = new LinkedHashMap<String, List<String>>();
-        List<Item> brief = briefItems();
-        brief.forEach(item -> tags.put(item.caseId(), caseTags.getOrDefault(caseOf(item.caseId()), List.of())));
-        return Coverage.of(run, brief, tags);
     }
 
     /**
