@@ -56,6 +56,8 @@ public final class PeerBench {
             new Workload("n1000-0ms-c4", 1_000, 0, 4, "", true),
             new Workload("n1000-200ms-c64", 1_000, 200, 64, "", true),
             new Workload("n5000-0ms-c64", 5_000, 0, 64, "", true),
+            // With n5000-0ms-c64: what each case past the first 5 000 costs, start-up and warm-up left out.
+            new Workload("n10000-0ms-c64", 10_000, 0, 64, "", false),
             new Workload("n10000-200ms-c64", 10_000, 200, 64, "", false),
             new Workload("n100000-0ms-c64-xmx256m", 100_000, 0, 64, "-Xmx256m", false),
             // Twice the cases in a quarter of that heap: memory that does not grow with N. Minutes a round, so only
@@ -108,6 +110,7 @@ public final class PeerBench {
                 "requests",
                 "passed",
                 "ratio");
+        var assayMedians = new LinkedHashMap<String, Measure>();
         for (Workload workload : WORKLOADS) {
             if (only.isEmpty() ? ON_REQUEST.contains(workload.name()) : !only.contains(workload.name())) {
                 continue;
@@ -136,10 +139,26 @@ public final class PeerBench {
                     }
                 }
                 print(workload, results);
+                if (complete(workload, median(results.get("assay")))) {
+                    assayMedians.put(workload.name(), median(results.get("assay")));
+                }
             } finally {
                 deleteTree(dir);
             }
         }
+        Measure fewer = assayMedians.get("n5000-0ms-c64");
+        Measure more = assayMedians.get("n10000-0ms-c64");
+        if (fewer != null && more != null) {
+            System.out.printf(
+                    "assay, each case past 5 000 (n10000-0ms-c64 against n5000-0ms-c64): %.3f ms CPU, %.3f ms wall%n",
+                    (more.cpuSeconds() - fewer.cpuSeconds()) / 5.0, (more.wallSeconds() - fewer.wallSeconds()) / 5.0);
+        }
+    }
+
+    private static boolean complete(Workload workload, Measure measure) {
+        return measure.error() == null
+                && (workload.cases() == 0
+                        || (measure.requests() == workload.cases() && measure.passed() == workload.cases()));
     }
 
     private static void print(Workload workload, Map<String, List<Measure>> results) {
@@ -151,11 +170,11 @@ public final class PeerBench {
             String ratio = tool.equals("assay") && promptfooWall != null
                     ? "%.1fx".formatted(promptfooWall / m.wallSeconds())
                     : "";
-            boolean complete =
-                    workload.cases() == 0 || (m.requests() == workload.cases() && m.passed() == workload.cases());
             String problem = m.error() != null
                     ? "  FAILED: " + m.error()
-                    : complete ? "" : "  INCOMPLETE: expected " + workload.cases() + " requests and passes";
+                    : complete(workload, m)
+                            ? ""
+                            : "  INCOMPLETE: expected " + workload.cases() + " requests and passes";
             System.out.printf(
                     "%-26s %-9s %8.2f %8.2f %9d %8s %8s %8d %9d %7s%s%n",
                     workload.name(),
