@@ -13,11 +13,14 @@ import dev.assay.check.CheckerRegistry;
 import dev.assay.tools.Workspace;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -47,8 +50,21 @@ final class CaseSets {
     /** An entry's listing and the state of the files it was made from. */
     private record Listed(List<FileState> files, ObjectNode entry) {}
 
-    /** What tells that a file changed: its identity, size and modification time. */
-    private record FileState(Path path, Object fileKey, long size, FileTime modified) {}
+    /**
+     * What tells that a file changed: its identity, size, modification time, and where the file system keeps one, its
+     * status change time, which no tool can set back (a file replaced by an archive's copy keeps its size and
+     * modification time, and often its inode).
+     */
+    private record FileState(Path path, Object fileKey, long size, FileTime modified, Object changed) {}
+
+    /**
+     * A file modified this recently may change again within its file system's clock tick without its modification time
+     * moving (1 s on some, 2 s on FAT): its entry is listed but not kept.
+     */
+    private static final Duration RACY = Duration.ofSeconds(2);
+
+    private static final boolean STATUS_CHANGE_TIMES =
+            FileSystems.getDefault().supportedFileAttributeViews().contains("unix");
 
     CaseSets(Path directory, CheckerRegistry checkers) {
         this(directory, path -> new SuiteLoader(checkers).load(path));
@@ -116,15 +132,23 @@ final class CaseSets {
      * seen at the next listing.
      */
     private ObjectNode entry(Path path) {
+        Instant read = Instant.now();
         List<FileState> files = fileStates(path);
         Listed kept = listed.get(path);
         if (kept == null || files == null || !kept.files().equals(files)) {
             kept = new Listed(files, describe(directory.relativize(path).toString(), path));
-            if (files != null) {
+            if (files != null && settled(files, read)) {
                 listed.put(path, kept);
+            } else {
+                listed.remove(path);
             }
         }
         return kept.entry().deepCopy();
+    }
+
+    private static boolean settled(List<FileState> files, Instant read) {
+        Instant recent = read.minus(RACY);
+        return files.stream().allMatch(file -> file.modified().toInstant().isBefore(recent));
     }
 
     /**
@@ -145,9 +169,15 @@ final class CaseSets {
     private static FileState fileState(Path path) {
         try {
             BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-            return attributes.isRegularFile()
-                    ? new FileState(path, attributes.fileKey(), attributes.size(), attributes.lastModifiedTime())
-                    : null;
+            if (!attributes.isRegularFile()) {
+                return null;
+            }
+            return new FileState(
+                    path,
+                    attributes.fileKey(),
+                    attributes.size(),
+                    attributes.lastModifiedTime(),
+                    STATUS_CHANGE_TIMES ? Files.getAttribute(path, "unix:ctime") : null);
         } catch (NoSuchFileException goneOrDangling) {
             return null;
         } catch (IOException e) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -71,10 +72,9 @@ class SuiteListTest {
     @Test
     void an_entry_is_loaded_again_only_when_one_of_its_files_changed() throws Exception {
         Path suites = Files.createDirectories(home.resolve("suites"));
-        Path single = suites.resolve("single.jsonl");
-        Files.writeString(single, line("a"));
-        Path directory = Files.createDirectories(suites.resolve("dir/nested"));
-        Files.writeString(directory.resolve("cases.jsonl"), line("b"));
+        Path single = written(suites.resolve("single.jsonl"), line("a", "logic1"));
+        Path nested = Files.createDirectories(suites.resolve("dir/nested"));
+        written(nested.resolve("cases.jsonl"), line("b", "logic1"));
         List<Path> loads = new ArrayList<>();
         var loader = new SuiteLoader(CheckerRegistry.builtins());
         var caseSets = new CaseSets(suites, path -> {
@@ -86,13 +86,17 @@ class SuiteListTest {
         caseSets.list();
         assertThat(loads).as("the second listing keeps both entries").hasSize(2);
 
-        Files.writeString(single, line("a") + line("a2"));
-        Files.setLastModifiedTime(single, FileTime.from(Instant.now().plusSeconds(5)));
-        assertThat(countOf(caseSets.list(), "single.jsonl")).isEqualTo(2);
-        Files.writeString(directory.resolve("more.jsonl"), line("c"));
-        assertThat(countOf(caseSets.list(), "dir")).isEqualTo(2);
-        Files.delete(directory.resolve("more.jsonl"));
-        assertThat(countOf(caseSets.list(), "dir")).isEqualTo(1);
+        // Replaced by a file of the same size and modification time, as an archive or cp -p leaves it.
+        FileTime before = Files.getLastModifiedTime(single);
+        Files.delete(single);
+        Files.writeString(single, line("a", "logic2"));
+        Files.setLastModifiedTime(single, before);
+        assertThat(entry(caseSets.list(), "single.jsonl").path("dimensions").has("logic2"))
+                .isTrue();
+        written(nested.resolve("more.jsonl"), line("c", "logic1"));
+        assertThat(entry(caseSets.list(), "dir").path("case_count").asInt()).isEqualTo(2);
+        Files.delete(nested.resolve("more.jsonl"));
+        assertThat(entry(caseSets.list(), "dir").path("case_count").asInt()).isEqualTo(1);
         assertThat(loads)
                 .containsExactly(
                         suites.resolve("dir"),
@@ -103,20 +107,33 @@ class SuiteListTest {
 
         Files.delete(single);
         assertThat(caseSets.list()).hasSize(1);
-        Files.writeString(single, line("a"));
+        written(single, line("a", "logic1"));
         caseSets.list();
         assertThat(loads).as("an entry removed and made again is loaded again").hasSize(6);
+
+        // Modified within the file system's clock tick: it could change again unseen, so it is not kept.
+        Files.writeString(nested.resolve("fresh.jsonl"), line("d", "logic1"));
+        caseSets.list();
+        caseSets.list();
+        assertThat(loads.subList(6, loads.size())).containsExactly(suites.resolve("dir"), suites.resolve("dir"));
     }
 
-    private static String line(String id) {
-        return "{\"id\": \"" + id + "\", \"dimension\": \"common\", \"prompt\": \"Capital of France?\","
+    /** A file written a minute ago, as far as its modification time tells. */
+    private static Path written(Path file, String text) throws IOException {
+        Files.writeString(file, text);
+        Files.setLastModifiedTime(file, FileTime.from(Instant.now().minusSeconds(60)));
+        return file;
+    }
+
+    private static String line(String id, String dimension) {
+        return "{\"id\": \"" + id + "\", \"dimension\": \"" + dimension + "\", \"prompt\": \"Capital of France?\","
                 + " \"checker\": \"contains\", \"expected\": \"Paris\"}\n";
     }
 
-    private static int countOf(JsonNode list, String name) {
+    private static JsonNode entry(JsonNode list, String name) {
         for (JsonNode entry : list) {
             if (entry.path("name").asText().equals(name)) {
-                return entry.path("case_count").asInt();
+                return entry;
             }
         }
         throw new AssertionError("no entry " + name + " in " + list);
