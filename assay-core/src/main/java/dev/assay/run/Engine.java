@@ -25,6 +25,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.regex.Pattern;
@@ -290,10 +291,14 @@ public final class Engine {
                         message -> progress.log(itemId + ": " + message),
                         handle::isCancelRequested,
                         (step, steps) -> progress.stepDone(itemId, step, steps));
+                // The prompt is let go once announced: a queued run's items all wait at once, for workers, and would
+                // otherwise hold every prompt until they end.
+                var prompt = new AtomicReference<>(work.prompt());
+                Workload.ItemRunner runner = work.runner();
                 var item = new FutureTask<Void>(() -> {
                     try {
-                        progress.started(itemId, work.prompt());
-                        progress.finished(work.runner().run(context));
+                        progress.started(itemId, prompt.getAndSet(null));
+                        progress.finished(runner.run(context));
                     } catch (AssayException lost) {
                         // The item could not be stored (the database stayed away, or refused it): it is not counted,
                         // so the run's counts stay those of its stored items, and the run cannot end finished.
@@ -337,7 +342,7 @@ public final class Engine {
      * ({@link Workload#stored}). The run record is not touched: it belongs to the process following the run, which
      * counts the item once it sees it stored. Writes are retried as in a run.
      *
-     * @param work the item, as its workload gave it ({@link Workload#item})
+     * @param work the item, as {@code workload} gave it ({@link Workload#item})
      * @param runId the run's id
      * @param cancelled whether the caller is stopping (a worker shutting down), checked after an interruption
      * @param log lines worth showing, prefixed with the item's id

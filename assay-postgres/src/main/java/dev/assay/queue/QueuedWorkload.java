@@ -96,18 +96,15 @@ public final class QueuedWorkload implements Workload {
         return cases.metrics();
     }
 
-    /**
-     * {@return the item as it would run here, but run by awaiting what a worker stores ({@link #stored(int,
-     * ItemContext)})}
-     */
+    /** {@return the item as it would run here, run instead by awaiting what a worker stores} */
     @Override
     public WorkItem item(int seq) {
         WorkItem here = cases.item(seq);
-        return new WorkItem(here.id(), here.prompt(), context -> stored(seq, context));
+        return new WorkItem(here.id(), here.prompt(), context -> awaitStored(seq, context));
     }
 
     /** {@return the item a worker stored at {@code seq}}, once stored; queues the run's cases on the first call */
-    private Item stored(int seq, ItemContext context) throws InterruptedException {
+    private Item awaitStored(int seq, ItemContext context) throws InterruptedException {
         CompletableFuture<Item> item = awaited.computeIfAbsent(seq, key -> new CompletableFuture<>());
         startPolling(context.runId());
         try {
