@@ -15,13 +15,12 @@ import java.nio.file.Path;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.RandomAccess;
-import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * The cases of a suite too large to hold in memory, kept in a scratch file: each case as its snapshot document, read
@@ -36,18 +35,18 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
     private final Scratch scratch;
     private final long[] starts;
     private final int[] lengths;
-    // The tags of the cases that have any, by position: a run's reports need them, and reading every case back for
-    // them would read the whole file.
-    private final SortedMap<Integer, Tagged> tagged;
+    // Which cases have tags, and their tags (one list shared by the cases with the same tags): a run's reports need
+    // them, and reading every case back for them would read the whole file. Positions ascending.
+    private final int[] taggedPositions;
+    private final List<List<String>> taggedTags;
 
-    /** A tagged case's id and tags. */
-    private record Tagged(String id, List<String> tags) {}
-
-    private SpilledCases(Scratch scratch, long[] starts, int[] lengths, SortedMap<Integer, Tagged> tagged) {
+    private SpilledCases(
+            Scratch scratch, long[] starts, int[] lengths, int[] taggedPositions, List<List<String>> taggedTags) {
         this.scratch = scratch;
         this.starts = starts;
         this.lengths = lengths;
-        this.tagged = tagged;
+        this.taggedPositions = taggedPositions;
+        this.taggedTags = taggedTags;
     }
 
     @Override
@@ -66,10 +65,15 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
         return starts.length;
     }
 
-    /** {@return the tags of the cases that have any, by case id, in order}, without reading the cases back */
+    /**
+     * {@return the tags of the cases that have any, by case id, in order}: only those cases are read back, for their
+     * ids
+     */
     Map<String, List<String>> caseTags() {
         var tags = new LinkedHashMap<String, List<String>>();
-        tagged.values().forEach(tagsOf -> tags.put(tagsOf.id(), tagsOf.tags()));
+        for (int i = 0; i < taggedPositions.length; i++) {
+            tags.put(get(taggedPositions[i]).id(), taggedTags.get(i));
+        }
         return tags;
     }
 
@@ -77,17 +81,43 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
     SpilledCases select(List<Integer> positions) {
         long[] selectedStarts = new long[positions.size()];
         int[] selectedLengths = new int[positions.size()];
-        var selectedTags = new TreeMap<Integer, Tagged>();
+        var tagged = new TaggedCases();
         for (int index = 0; index < selectedStarts.length; index++) {
             int position = positions.get(index);
             selectedStarts[index] = starts[position];
             selectedLengths[index] = lengths[position];
-            Tagged tags = tagged.get(position);
-            if (tags != null) {
-                selectedTags.put(index, tags);
+            int taggedIndex = Arrays.binarySearch(taggedPositions, position);
+            if (taggedIndex >= 0) {
+                tagged.add(index, taggedTags.get(taggedIndex));
             }
         }
-        return new SpilledCases(scratch, selectedStarts, selectedLengths, selectedTags);
+        return new SpilledCases(scratch, selectedStarts, selectedLengths, tagged.positions(), tagged.tags);
+    }
+
+    /** The tagged cases' positions, ascending, and their tags, each distinct list of tags kept once. */
+    private static final class TaggedCases {
+        private int[] positions = new int[0];
+        private final List<List<String>> tags = new ArrayList<>();
+        private final Map<List<String>, List<String>> distinct = new HashMap<>();
+
+        void add(int position, List<String> caseTags) {
+            if (tags.size() == positions.length) {
+                positions = Arrays.copyOf(positions, Math.max(16, positions.length * 2));
+            }
+            positions[tags.size()] = position;
+            tags.add(distinct.computeIfAbsent(caseTags, List::copyOf));
+        }
+
+        /** Takes back the cases at {@code size} and after. */
+        void truncate(int size) {
+            while (!tags.isEmpty() && positions[tags.size() - 1] >= size) {
+                tags.removeLast();
+            }
+        }
+
+        int[] positions() {
+            return Arrays.copyOf(positions, tags.size());
+        }
     }
 
     /**
@@ -104,7 +134,7 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
         private final ByteBuffer pending = ByteBuffer.allocate(1 << 16);
         private long[] starts = new long[0];
         private int[] lengths = new int[0];
-        private final TreeMap<Integer, Tagged> tagged = new TreeMap<>();
+        private final TaggedCases tagged = new TaggedCases();
         private int count;
         private long end;
         private long pendingStart;
@@ -148,7 +178,7 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
                 flush();
                 end = starts[size];
                 pendingStart = end;
-                tagged.tailMap(size).clear();
+                tagged.truncate(size);
             }
             count = size;
         }
@@ -160,7 +190,11 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
             }
             flush();
             return new SpilledCases(
-                    scratch, Arrays.copyOf(starts, count), Arrays.copyOf(lengths, count), new TreeMap<>(tagged));
+                    scratch,
+                    Arrays.copyOf(starts, count),
+                    Arrays.copyOf(lengths, count),
+                    tagged.positions(),
+                    new ArrayList<>(tagged.tags));
         }
 
         private void spill(Case evalCase) {
@@ -180,7 +214,7 @@ final class SpilledCases extends AbstractList<Case> implements RandomAccess {
             starts[count] = end;
             lengths[count] = document.length;
             if (!evalCase.tags().isEmpty()) {
-                tagged.put(count, new Tagged(evalCase.id(), evalCase.tags()));
+                tagged.add(count, evalCase.tags());
             }
             count++;
             if (document.length > pending.capacity()) {
