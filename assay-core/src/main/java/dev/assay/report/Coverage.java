@@ -64,18 +64,6 @@ public record Coverage(
     }
 
     /**
-     * @param run the run; its {@code tool_snapshot} lists the offered tools and {@code config.mcp} (when present) the
-     *     MCP servers as the run's snapshot describes them ({@code mcp})
-     * @param items the run's items
-     * @param caseTags case id to its tags; cases absent here count as untagged
-     */
-    public static Coverage of(Run run, List<Item> items, Map<String, List<String>> caseTags) {
-        Tally tally = new Tally(run);
-        items.forEach(item -> tally.accept(item, caseTags.getOrDefault(item.caseId(), List.of())));
-        return tally.coverage();
-    }
-
-    /**
      * The coverage of a run's items as they are gone through, in the memory of the figures: a large run's items are
      * read from the store for each pass, so the report counts them in the pass it makes for its other figures. Not
      * thread-safe.
@@ -87,13 +75,17 @@ public record Coverage(
         private final Map<String, Counts> byOtherTag = new TreeMap<>();
         private final List<Skip> skipped = new ArrayList<>();
 
+        /**
+         * @param run the run; its {@code tool_snapshot} lists the offered tools and {@code config.mcp} (when present)
+         *     the MCP servers as the run's snapshot describes them ({@code mcp})
+         */
         Tally(Run run) {
             this.run = run;
             run.toolSnapshot().forEach(tool -> calls.put(tool, 0));
             TAGS.forEach(tag -> byPlanTag.put(tag, Counts.ZERO));
         }
 
-        /** Counts one item, which carries these tags (its case's). */
+        /** Counts one item, which carries these tags (its case's; none for an untagged case). */
         void accept(Item item, List<String> tags) {
             for (ToolCallView call : item.toolCalls()) {
                 calls.merge(call.name(), 1, Integer::sum);

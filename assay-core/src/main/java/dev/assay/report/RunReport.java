@@ -24,8 +24,9 @@ import java.util.function.Consumer;
 
 /**
  * A run with all its items: what reporters write. The figures every format shows (spreads, counts, coverage, pass@k)
- * are computed on first use and kept, so that the items are gone through once for them, not once per format: a large
- * run's items are read from the store again for every pass. Thread-safe.
+ * are computed together on the first use of any of them, in one pass over the items, and kept: a large run's items are
+ * read from the store again for every pass. So asking for one figure computes them all, and one that cannot be computed
+ * fails them all. Thread-safe.
  */
 public final class RunReport {
     private final Run run;

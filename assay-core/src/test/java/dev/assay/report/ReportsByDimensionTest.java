@@ -2,6 +2,7 @@ package dev.assay.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.result.Counts;
@@ -9,6 +10,7 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
+import dev.assay.result.ToolCallView;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -78,12 +80,43 @@ class ReportsByDimensionTest {
         assertThat(markdown).contains("## Items that did not pass");
     }
 
+    @Test
+    void sampled_items_carry_their_cases_tags_into_the_coverage_counted_in_the_same_pass_as_the_other_figures() {
+        Run sampled = run(Json.object().put("samples", 2), List.of("read_file", "write"));
+        var items = List.of(
+                item(0, "c1#1", "tool", ItemStatus.PASSED, List.of(new ToolCallView("read_file", Json.object(), true))),
+                item(1, "c1#2", "tool", ItemStatus.FAILED, List.of()),
+                item(2, "c2#1", "logic", ItemStatus.SKIPPED, List.of()),
+                item(3, "c2#2", "logic", ItemStatus.PASSED, List.of()));
+        var tagged = new RunReport(sampled, items, Map.of("c1", List.of("builtin", "zeta"), "c2", List.of()));
+
+        Coverage coverage = tagged.coverage();
+        assertThat(coverage.byTag().keySet())
+                .containsExactly("builtin", "mcp", "skill", "knowledge", "user", "shared", "zeta");
+        assertThat(coverage.byTag().get("builtin")).isEqualTo(new Counts(2, 1, 1, 0, 0, 0, 0));
+        assertThat(coverage.byTag().get("zeta")).isEqualTo(new Counts(2, 1, 1, 0, 0, 0, 0));
+        assertThat(coverage.byTag().get("mcp")).isEqualTo(Counts.ZERO);
+        assertThat(coverage.calls()).containsExactly(Map.entry("read_file", 1), Map.entry("write", 0));
+        assertThat(coverage.exercised()).containsExactly("read_file");
+        assertThat(coverage.neverCalled()).containsExactly("write");
+        assertThat(coverage.skipped()).extracting(Coverage.Skip::caseId).containsExactly("c2#1");
+        assertThat(tagged.countsByDimension())
+                .containsExactly(
+                        Map.entry("logic", new Counts(2, 1, 0, 0, 1, 0, 0)),
+                        Map.entry("tool", new Counts(2, 1, 1, 0, 0, 0, 0)));
+        assertThat(tagged.passAtK()).containsKeys(1, 2).containsEntry(1, 0.75);
+    }
+
     private static String suite(String xml, String dimension) {
         int start = xml.indexOf("<testsuite name=\"" + dimension + "\"");
         return xml.substring(start, xml.indexOf("</testsuite>", start));
     }
 
     private static Run run() {
+        return run(null, List.of());
+    }
+
+    private static Run run(JsonNode config, List<String> toolSnapshot) {
         return new Run(
                 "r",
                 Run.CAPABILITY,
@@ -93,8 +126,8 @@ class ReportsByDimensionTest {
                 RunStatus.FINISHED,
                 "bench",
                 "",
-                null,
-                List.of(),
+                config,
+                toolSnapshot,
                 Map.of("logic", 0.5, "tool", 0.5),
                 0.5,
                 new Counts(7, 2, 1, 1, 1, 1, 1),
@@ -105,9 +138,14 @@ class ReportsByDimensionTest {
     }
 
     private static Item item(int seq, String dimension, ItemStatus status) {
+        return item(seq, "c" + seq, dimension, status, List.of());
+    }
+
+    private static Item item(
+            int seq, String caseId, String dimension, ItemStatus status, List<ToolCallView> toolCalls) {
         return new Item(
                 "r",
-                "c" + seq,
+                caseId,
                 seq,
                 dimension,
                 status,
@@ -116,7 +154,7 @@ class ReportsByDimensionTest {
                 1,
                 "question " + seq,
                 "answer " + seq,
-                List.of(),
+                toolCalls,
                 Json.object(),
                 status == ItemStatus.ERROR ? Problem.of("target.unreachable", "down") : null,
                 Json.MAPPER.createArrayNode(),
