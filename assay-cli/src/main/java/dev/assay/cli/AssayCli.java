@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -25,16 +26,6 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = AssayCli.Version.class,
         description = "Evaluate LLMs and tool-using agents: capability suites, code questions, dialog replay.",
-        subcommands = {
-            InitCommand.class,
-            RunCommand.class,
-            RunsCommand.class,
-            CasesCommand.class,
-            CodeCommand.class,
-            CacheCommand.class,
-            ServeCommand.class,
-            WorkerCommand.class
-        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:the command succeeded (for run: the run finished and met --threshold)",
@@ -45,6 +36,23 @@ import picocli.CommandLine.Command;
             "130:the run was cancelled by Ctrl-C (143: by SIGTERM); finished items are kept"
         })
 public final class AssayCli implements Callable<Integer> {
+    /**
+     * The subcommands, in the order the usage lists them, before {@code dialog} and {@code help}. Only the one a
+     * command line names is built: picocli reads every option of every command it is given, a tenth of a short run's
+     * time.
+     */
+    private static final List<Class<?>> COMMANDS = List.of(
+            InitCommand.class,
+            RunCommand.class,
+            RunsCommand.class,
+            CasesCommand.class,
+            CodeCommand.class,
+            CacheCommand.class,
+            ServeCommand.class,
+            WorkerCommand.class);
+
+    private static final String DIALOG = "dialog";
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -69,6 +77,47 @@ public final class AssayCli implements Callable<Integer> {
         return run(out, err, env, chatModels(env, err), args);
     }
 
+    /**
+     * {@return the command for these arguments}: the root with the subcommand they name, or with every subcommand when
+     * they name none of them
+     */
+    static CommandLine commandLine(Map<String, String> env, Function<ModelOptions, ChatModel> models, String... args) {
+        var commandLine = new CommandLine(new AssayCli(), new EnvironmentFactory(env));
+        String named = subcommandNamed(args);
+        for (Class<?> command : COMMANDS) {
+            if (named == null || named.equals(nameOf(command))) {
+                commandLine.addSubcommand(command);
+            }
+        }
+        if (named == null || named.equals(DIALOG)) {
+            commandLine.addSubcommand(DIALOG, new DialogCommand(models));
+        }
+        if (named == null) {
+            commandLine.addSubcommand("help", new CommandLine.HelpCommand());
+        }
+        return commandLine;
+    }
+
+    /**
+     * {@return the subcommand a command line names, when it names one}; null for the root's own options, {@code help},
+     * or a word that is no subcommand (the usage and picocli's suggestions then list every one)
+     */
+    private static String subcommandNamed(String... args) {
+        for (String argument : args) {
+            if (argument.startsWith("-")) {
+                continue;
+            }
+            boolean known =
+                    argument.equals(DIALOG) || COMMANDS.stream().anyMatch(command -> argument.equals(nameOf(command)));
+            return known ? argument : null;
+        }
+        return null;
+    }
+
+    private static String nameOf(Class<?> command) {
+        return command.getAnnotation(Command.class).name();
+    }
+
     /** {@return how commands make the chat models that options describe, their retry lines going to {@code err}} */
     static Function<ModelOptions, ChatModel> chatModels(Map<String, String> env, PrintWriter err) {
         return options -> ChatModels.chatModel(options, env::get, line -> err.println("  " + line));
@@ -84,9 +133,7 @@ public final class AssayCli implements Callable<Integer> {
             Map<String, String> env,
             Function<ModelOptions, ChatModel> models,
             String... args) {
-        var commandLine = new CommandLine(new AssayCli(), new EnvironmentFactory(env));
-        commandLine.addSubcommand("dialog", new DialogCommand(models));
-        commandLine.addSubcommand("help", new CommandLine.HelpCommand());
+        var commandLine = commandLine(env, models, args);
         commandLine.setOut(out);
         commandLine.setErr(err);
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);

@@ -168,10 +168,16 @@ class DeploymentFilesTest {
 
     /** {@return the subcommand the arguments name, once they parse as an Assay command line} */
     private static String subcommand(List<String> args) {
-        var line = new CommandLine(new AssayCli(), new EnvironmentFactory(Map.of()));
-        CommandLine.ParseResult parsed = line.parseArgs(args.stream()
+        String[] given = args.stream()
                 .map(arg -> arg.equals("$(ASSAY_DB_URL)") ? "jdbc:postgresql://database/assay" : arg)
-                .toArray(String[]::new));
+                .toArray(String[]::new);
+        var line = AssayCli.commandLine(
+                Map.of(),
+                options -> {
+                    throw new AssertionError("no model is made while parsing");
+                },
+                given);
+        CommandLine.ParseResult parsed = line.parseArgs(given);
         assertThat(parsed.hasSubcommand()).as(String.join(" ", args)).isTrue();
         return parsed.subcommand().commandSpec().name();
     }
