@@ -34,6 +34,7 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.JdbiException;
 import org.jdbi.v3.core.argument.Argument;
 import org.jdbi.v3.core.statement.PreparedBatch;
+import org.jdbi.v3.core.statement.Query;
 import org.jdbi.v3.core.statement.SqlStatement;
 
 /**
@@ -96,8 +97,15 @@ final class JdbiStore implements Store {
      */
     static String itemsQuery(boolean transcripts, boolean after) {
         return (transcripts ? "SELECT * FROM evaluation_items WHERE run_id = :run_id" : WITHOUT_TRANSCRIPTS)
-                + (after ? " AND (seq, case_id) > (:seq, :case_id)" : "")
+                + (after ? AFTER_ITEM : "")
                 + " ORDER BY seq, case_id LIMIT :limit OFFSET :offset";
+    }
+
+    /** A run's items past one, in their order (seq, then case id): where a page continues ({@link #bindAfter}). */
+    private static final String AFTER_ITEM = " AND (seq, case_id) > (:seq, :case_id)";
+
+    private static void bindAfter(Query query, Item after) {
+        query.bind("seq", after.seq()).bind("case_id", after.caseId());
     }
 
     private static final String INSERT_CASE_SET_CASE = """
@@ -254,7 +262,7 @@ final class JdbiStore implements Store {
                     .bind("limit", limit)
                     .bind("offset", offset);
             if (after != null) {
-                query.bind("seq", after.seq()).bind("case_id", after.caseId());
+                bindAfter(query, after);
             }
             return query.map((resultSet, context) -> toItem(resultSet)).list();
         });
@@ -265,13 +273,13 @@ final class JdbiStore implements Store {
         return inTransaction(handle -> {
             var query = handle.createQuery(
                             "SELECT seq, case_id, transcript FROM evaluation_items WHERE run_id = :run_id"
-                                    + (after == null ? "" : " AND (seq, case_id) > (:seq, :case_id)")
+                                    + (after == null ? "" : AFTER_ITEM)
                                     + " AND (seq, case_id) <= (:last_seq, :last_case_id) ORDER BY seq, case_id")
                     .bind("run_id", runId)
                     .bind("last_seq", last.seq())
                     .bind("last_case_id", last.caseId());
             if (after != null) {
-                query.bind("seq", after.seq()).bind("case_id", after.caseId());
+                bindAfter(query, after);
             }
             return query.map((resultSet, context) -> new StoredTranscript(
                             resultSet.getInt("seq"), resultSet.getString("case_id"), resultSet.getString("transcript")))
