@@ -26,10 +26,10 @@ import java.util.function.ToDoubleFunction;
  *
  * <p>Usage: {@code PeerBench [--assay PATH] [--promptfoo PATH] [--rounds R] [--only NAME,...]} where the names are the
  * workloads printed in the table ({@code version}, {@code n10-0ms-c4}, {@code n1000-0ms-c4}, {@code n1000-200ms-c64},
- * {@code n5000-0ms-c64}, {@code n10000-200ms-c64}, {@code n100000-0ms-c64-xmx256m}, and only when named
- * {@code n100000-0ms-c64-xmx64m} and {@code n200000-0ms-c64-xmx64m}). promptfoo is skipped where its path does not
- * exist (install: {@code bench/peer/install-promptfoo.sh}). Latency-bound workloads also time a bare JDK client
- * ({@link BareClient}), the floor of the mock and the machine.
+ * {@code n5000-0ms-c64}, {@code n10000-0ms-c64}, {@code n10000-200ms-c64}, {@code n100000-0ms-c64-xmx256m}, and only
+ * when named {@code n100000-0ms-c64-xmx64m} and {@code n200000-0ms-c64-xmx64m}). promptfoo is skipped where its path
+ * does not exist (install: {@code bench/peer/install-promptfoo.sh}). Latency-bound workloads also time a bare JDK
+ * client ({@link BareClient}), the floor of the mock and the machine.
  */
 public final class PeerBench {
     private static final ObjectMapper JSON = new ObjectMapper();
