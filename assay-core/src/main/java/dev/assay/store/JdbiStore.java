@@ -13,6 +13,7 @@ import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.result.ToolCallView;
 import java.sql.BatchUpdateException;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
@@ -65,18 +66,17 @@ final class JdbiStore implements Store {
                 heartbeat_at = :heartbeat_at, metrics = :metrics
             WHERE run_id = :run_id""";
 
+    // The two statements of saveAll are plain JDBC with positional parameters, on the held writer's connection.
     private static final String SAVE_RESPONSE = """
             INSERT INTO model_responses (run_id, cache_key, response, created_at)
-            VALUES (:run_id, :key, :response, :now)
+            VALUES (?, ?, ?, ?)
             ON CONFLICT (run_id, cache_key) DO UPDATE SET response = excluded.response,
                 created_at = excluded.created_at""";
     private static final String UPSERT_ITEM = """
             INSERT INTO evaluation_items (run_id, case_id, seq, dimension, status, score, max_score, weight, prompt,
                 final_answer, tool_calls, checker_detail, error, transcript, started_at, finished_at, elapsed_s,
                 truncated)
-            VALUES (:run_id, :case_id, :seq, :dimension, :status, :score, :max_score, :weight, :prompt,
-                :final_answer, :tool_calls, :checker_detail, :error, :transcript, :started_at, :finished_at, :elapsed_s,
-                :truncated)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (run_id, case_id) DO UPDATE SET seq = excluded.seq, dimension = excluded.dimension,
                 status = excluded.status, score = excluded.score, max_score = excluded.max_score,
                 weight = excluded.weight, prompt = excluded.prompt, final_answer = excluded.final_answer,
@@ -130,11 +130,13 @@ final class JdbiStore implements Store {
     private final HikariDataSource dataSource;
     private final StoreDialect dialect;
     private final Jdbi jdbi;
+    private final HeldWriter writer;
 
     JdbiStore(HikariDataSource dataSource, StoreDialect dialect) {
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.jdbi = Jdbi.create(dataSource);
+        this.writer = new HeldWriter(dataSource);
     }
 
     @Override
@@ -178,34 +180,34 @@ final class JdbiStore implements Store {
             return;
         }
         try {
-            inTransaction(handle -> {
+            writer.inTransaction(statements -> {
                 if (!responses.isEmpty()) {
-                    PreparedBatch batch = handle.prepareBatch(SAVE_RESPONSE);
-                    Instant now = Instant.now();
+                    PreparedStatement save = statements.prepared(SAVE_RESPONSE);
+                    Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
                     for (KeptResponse response : responses) {
-                        batch.bind("run_id", response.runId())
-                                .bind("key", response.key())
-                                .bind("response", response.response())
-                                .bind("now", time(now))
-                                .add();
+                        save.setString(1, response.runId());
+                        save.setString(2, response.key());
+                        save.setString(3, response.response());
+                        dialect.setInstant(save, 4, now);
+                        save.addBatch();
                     }
-                    batch.execute();
+                    save.executeBatch();
                 }
                 if (!items.isEmpty()) {
-                    PreparedBatch batch = handle.prepareBatch(UPSERT_ITEM);
+                    PreparedStatement upsert = statements.prepared(UPSERT_ITEM);
                     for (Item item : items) {
-                        bindItem(batch, item).add();
+                        bindItem(upsert, item);
+                        upsert.addBatch();
                     }
-                    batch.execute();
+                    upsert.executeBatch();
                 }
-                return null;
             });
-        } catch (AssayException e) {
-            SQLException sql = e.getCause() instanceof JdbiException failure ? sqlCause(failure) : null;
-            if (!items.isEmpty() && sql != null && dialect.isForeignKeyViolation(sql)) {
+        } catch (SQLException e) {
+            SQLException sql = sqlCause(e);
+            if (!items.isEmpty() && dialect.isForeignKeyViolation(sql)) {
                 throw unknownRun(items.getFirst().runId());
             }
-            throw e;
+            throw failure(e);
         }
     }
 
@@ -498,7 +500,13 @@ final class JdbiStore implements Store {
 
     @Override
     public void close() {
-        dataSource.close();
+        try {
+            writer.close();
+        } catch (SQLException e) {
+            throw failure(e);
+        } finally {
+            dataSource.close();
+        }
     }
 
     /**
@@ -511,15 +519,20 @@ final class JdbiStore implements Store {
         try {
             return jdbi.inTransaction(work);
         } catch (JdbiException e) {
-            SQLException sql = sqlCause(e);
-            boolean unavailable = sql != null && isUnavailable(sql);
-            String reason = sql == null ? e.getClass().getSimpleName() : brief(sql.getMessage());
-            throw new AssayException(
-                    unavailable
-                            ? Problem.of("store.unavailable", "the database is unavailable: " + reason)
-                            : Problem.of("store.failed", "database operation failed: " + reason),
-                    e);
+            throw failure(e);
         }
+    }
+
+    /** {@return a failed statement or transaction as {@code store.unavailable} or {@code store.failed}} */
+    private AssayException failure(Exception e) {
+        SQLException sql = sqlCause(e);
+        boolean unavailable = sql != null && isUnavailable(sql);
+        String reason = sql == null ? e.getClass().getSimpleName() : brief(sql.getMessage());
+        return new AssayException(
+                unavailable
+                        ? Problem.of("store.unavailable", "the database is unavailable: " + reason)
+                        : Problem.of("store.failed", "database operation failed: " + reason),
+                e);
     }
 
     /**
@@ -584,26 +597,26 @@ final class JdbiStore implements Store {
                 .bind("metrics", json(run.metrics()));
     }
 
-    private <S extends SqlStatement<S>> S bindItem(S statement, Item item) {
-        return statement
-                .bind("run_id", text(item.runId()))
-                .bind("case_id", text(item.caseId()))
-                .bind("seq", item.seq())
-                .bind("dimension", text(item.dimension()))
-                .bind("status", item.status().wireName())
-                .bind("score", item.score())
-                .bind("max_score", item.maxScore())
-                .bind("weight", item.weight())
-                .bind("prompt", text(item.prompt()))
-                .bind("final_answer", text(item.finalAnswer()))
-                .bind("tool_calls", json(item.toolCalls()))
-                .bind("checker_detail", json(item.checkerDetail()))
-                .bind("error", json(item.error()))
-                .bind("transcript", json(item.transcript()))
-                .bind("started_at", time(item.startedAt()))
-                .bind("finished_at", time(item.finishedAt()))
-                .bind("elapsed_s", item.elapsedS())
-                .bind("truncated", item.truncated());
+    /** Binds an item to {@link #UPSERT_ITEM}'s parameters, in the order of its columns. */
+    private void bindItem(PreparedStatement statement, Item item) throws SQLException {
+        statement.setString(1, text(item.runId()));
+        statement.setString(2, text(item.caseId()));
+        statement.setInt(3, item.seq());
+        statement.setString(4, text(item.dimension()));
+        statement.setString(5, item.status().wireName());
+        statement.setDouble(6, item.score());
+        statement.setDouble(7, item.maxScore());
+        statement.setDouble(8, item.weight());
+        statement.setString(9, text(item.prompt()));
+        statement.setString(10, text(item.finalAnswer()));
+        statement.setString(11, json(item.toolCalls()));
+        statement.setString(12, json(item.checkerDetail()));
+        statement.setString(13, json(item.error()));
+        statement.setString(14, json(item.transcript()));
+        dialect.setInstant(statement, 15, millis(item.startedAt()));
+        dialect.setInstant(statement, 16, millis(item.finishedAt()));
+        statement.setDouble(17, item.elapsedS());
+        statement.setBoolean(18, item.truncated());
     }
 
     private Run toRun(ResultSet row) throws SQLException {
@@ -691,8 +704,12 @@ final class JdbiStore implements Store {
     private record Filter(String where, Map<String, Object> arguments) {}
 
     private Argument time(Instant instant) {
-        Instant millis = instant == null ? null : instant.truncatedTo(ChronoUnit.MILLIS);
+        Instant millis = millis(instant);
         return (position, statement, context) -> dialect.setInstant(statement, position, millis);
+    }
+
+    private static Instant millis(Instant instant) {
+        return instant == null ? null : instant.truncatedTo(ChronoUnit.MILLIS);
     }
 
     private static AssayException unknownRun(String runId) {

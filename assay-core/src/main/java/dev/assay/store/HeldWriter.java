@@ -1,0 +1,157 @@
+package dev.assay.store;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
+
+/**
+ * The connection a store's grouped writes go through ({@link Store#saveAll}: every item and model answer of a run),
+ * held between writes with its statements prepared once. Borrowing a connection, preparing the statements and binding
+ * them through Jdbi for each commit cost more CPU than SQLite's commit itself (bench/README.md, "Large runs"). One
+ * write at a time uses the held connection; a write that finds it in use borrows a connection from the pool for itself,
+ * so PostgreSQL still commits concurrent runs side by side (SQLite serialises writers anyway). A held connection that
+ * failed is given back to the pool (which drops a broken one) and the next write takes another; one that idled for
+ * longer than {@link #IDLE_CHECK_NANOS} is checked first. Thread-safe.
+ */
+final class HeldWriter implements AutoCloseable {
+    /** Idle time after which the held connection is checked before use: a server may have dropped it meanwhile. */
+    private static final long IDLE_CHECK_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private static final int VALIDATION_TIMEOUT_S = 2;
+
+    /** One transaction's statements and their execution. */
+    interface Work {
+        void run(Statements statements) throws SQLException;
+    }
+
+    /** The prepared statement of an SQL text, on the transaction's connection; closed by the writer, not the work. */
+    interface Statements {
+        PreparedStatement prepared(String sql) throws SQLException;
+    }
+
+    private final DataSource pool;
+    private final ReentrantLock holding = new ReentrantLock();
+    private final Map<String, PreparedStatement> prepared = new HashMap<>(); // guarded by holding
+    private Connection held; // guarded by holding
+    private long lastUsed; // guarded by holding
+    private boolean closed; // guarded by holding
+
+    HeldWriter(DataSource pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * Runs the work in one transaction, committed when it returns, rolled back when it throws.
+     *
+     * @throws SQLException as the driver or the pool threw it
+     */
+    void inTransaction(Work work) throws SQLException {
+        if (holding.tryLock()) {
+            try {
+                if (!closed) {
+                    inHeldTransaction(work);
+                    return;
+                }
+            } finally {
+                holding.unlock();
+            }
+        }
+        try (Connection borrowed = pool.getConnection()) {
+            borrowed.setAutoCommit(false);
+            var statements = new HashMap<String, PreparedStatement>();
+            try {
+                run(borrowed, work, sql -> prepare(borrowed, statements, sql));
+            } finally {
+                // Closing the connection would close them too; closing them first keeps the pool's bookkeeping short.
+                for (PreparedStatement statement : statements.values()) {
+                    statement.close();
+                }
+            }
+        }
+    }
+
+    private void inHeldTransaction(Work work) throws SQLException {
+        Connection connection = held();
+        try {
+            run(connection, work, sql -> prepare(connection, prepared, sql));
+            lastUsed = System.nanoTime();
+        } catch (SQLException e) {
+            release(e);
+            throw e;
+        }
+    }
+
+    private Connection held() throws SQLException {
+        if (held != null && System.nanoTime() - lastUsed > IDLE_CHECK_NANOS && !held.isValid(VALIDATION_TIMEOUT_S)) {
+            release(null);
+        }
+        if (held == null) {
+            held = pool.getConnection();
+            held.setAutoCommit(false);
+        }
+        return held;
+    }
+
+    private static PreparedStatement prepare(Connection connection, Map<String, PreparedStatement> cache, String sql)
+            throws SQLException {
+        PreparedStatement statement = cache.get(sql);
+        if (statement == null) {
+            statement = connection.prepareStatement(sql);
+            cache.put(sql, statement);
+        }
+        return statement;
+    }
+
+    private static void run(Connection connection, Work work, Statements statements) throws SQLException {
+        try {
+            work.run(statements);
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            try {
+                connection.rollback();
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Gives the held connection back to the pool, which closes its statements, rolls back what is open and drops it if
+     * broken.
+     *
+     * @param failure the failure that made it go, to which a failure to give it back is added; null when none
+     */
+    private void release(SQLException failure) throws SQLException {
+        Connection connection = held;
+        held = null;
+        prepared.clear();
+        try {
+            connection.close();
+        } catch (SQLException e) {
+            if (failure == null) {
+                throw e;
+            }
+            failure.addSuppressed(e);
+        }
+    }
+
+    /** Gives the held connection back, after the write under way; later writes borrow from the pool (closed too). */
+    @Override
+    public void close() throws SQLException {
+        holding.lock();
+        try {
+            closed = true;
+            if (held != null) {
+                release(null);
+            }
+        } finally {
+            holding.unlock();
+        }
+    }
+}
