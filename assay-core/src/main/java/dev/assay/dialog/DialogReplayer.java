@@ -1,6 +1,7 @@
 package dev.assay.dialog;
 
 import dev.assay.AssayException;
+import dev.assay.Deadlines;
 import dev.assay.model.ResponseCache;
 import dev.assay.run.ItemContext;
 import java.time.Duration;
@@ -8,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -74,7 +74,7 @@ public final class DialogReplayer {
             // Not an executor that waits on close: a call that ignores the interrupt must not hold up the dialog.
             Thread.ofVirtual().name("dialog-turn").start(call);
             try {
-                TurnResponse response = call.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                TurnResponse response = Deadlines.await(call, timeout);
                 return turn(pair, response, start, TurnStatus.OK, null);
             } catch (TimeoutException e) {
                 call.cancel(true);

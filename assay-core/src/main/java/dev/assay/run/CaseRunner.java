@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.Deadlines;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
@@ -42,7 +43,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -169,7 +169,7 @@ final class CaseRunner {
         Future<Transcript> work = targetThreads.submit(() -> plan.target().run(input, session));
         Transcript result;
         try {
-            result = work.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            result = Deadlines.await(work, timeout);
         } catch (TimeoutException e) {
             work.cancel(true);
             transcript.add(new TranscriptEvent.TargetError(

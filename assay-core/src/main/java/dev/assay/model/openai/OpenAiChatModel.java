@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
+import dev.assay.Deadlines;
 import dev.assay.EndpointUrl;
 import dev.assay.IdentityMemo;
 import dev.assay.Json;
@@ -30,7 +31,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
@@ -127,9 +127,7 @@ public final class OpenAiChatModel implements ChatModel {
                 client.sendAsync(builder.build(), info -> answer(info, events));
         try {
             // The client's own timeout ends when the headers arrive; this one covers the whole body too.
-            return exchange.get(timeout.toMillis(), TimeUnit.MILLISECONDS)
-                    .body()
-                    .response();
+            return Deadlines.await(exchange, timeout).body().response();
         } catch (InterruptedException e) {
             exchange.cancel(true);
             throw e;

@@ -3,6 +3,7 @@ package dev.assay.subject.sse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.Deadlines;
 import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import dev.assay.Problem;
@@ -25,7 +26,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -220,7 +220,7 @@ public final class SseAgentClient {
                 }
             });
             try {
-                reading.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                Deadlines.await(reading, timeout);
             } catch (TimeoutException e) {
                 reading.cancel(true);
                 stopped = Problem.of("target.timeout", "the agent's stream did not end in time")

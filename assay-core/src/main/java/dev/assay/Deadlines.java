@@ -1,0 +1,73 @@
+package dev.assay;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Waits for work with a deadline, the deadlines kept by one timer thread of the process. A timed {@link Future#get} on
+ * a virtual thread schedules its wake-up with the virtual threads' scheduler and cancels it when the work ends first,
+ * and each of the two wakes that scheduler's timer thread: with two such waits per case (the case's deadline and its
+ * model call's) that was 3 % of a short run's CPU (bench/README.md, "Large runs"). Here a virtual thread waits without
+ * a timeout while the timer holds the deadline; deadlines that all last the same queue up behind the first, so adding
+ * and removing them does not wake the timer. Thread-safe.
+ */
+public final class Deadlines {
+    private static final ScheduledThreadPoolExecutor TIMER = timer();
+
+    private Deadlines() {}
+
+    /**
+     * {@return the work's result}, waited for at most the timeout; when the timeout passes first the work is cancelled
+     * (its thread interrupted), as a timed wait's caller would
+     *
+     * @throws TimeoutException when the timeout passed before the work ended
+     * @throws ExecutionException when the work failed
+     * @throws CancellationException when the work was cancelled otherwise
+     * @throws InterruptedException when the waiting thread was interrupted; the work goes on
+     */
+    public static <T> T await(Future<T> work, Duration timeout)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        var expired = new AtomicBoolean();
+        ScheduledFuture<?> deadline = TIMER.schedule(
+                () -> {
+                    expired.set(true);
+                    work.cancel(true);
+                },
+                nanos(timeout),
+                TimeUnit.NANOSECONDS);
+        try {
+            return work.get();
+        } catch (CancellationException e) {
+            if (expired.get()) {
+                throw new TimeoutException("no result within " + timeout);
+            }
+            throw e;
+        } finally {
+            deadline.cancel(false);
+        }
+    }
+
+    /** The timeout in nanoseconds, at least 0, at most about 292 years (what a long holds). */
+    private static long nanos(Duration timeout) {
+        try {
+            return Math.max(0, timeout.toNanos());
+        } catch (ArithmeticException beyondLong) {
+            return timeout.isNegative() ? 0 : Long.MAX_VALUE;
+        }
+    }
+
+    private static ScheduledThreadPoolExecutor timer() {
+        var timer = new ScheduledThreadPoolExecutor(
+                1, Thread.ofPlatform().daemon().name("assay-deadlines").factory());
+        // A deadline whose work ended leaves the queue at once rather than at its time.
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
+    }
+}

@@ -1,0 +1,94 @@
+package dev.assay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class DeadlinesTest {
+    private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+
+    @AfterEach
+    void close() {
+        threads.shutdownNow();
+    }
+
+    @Test
+    void work_that_ends_in_time_gives_its_result() throws Exception {
+        assertThat(Deadlines.await(threads.submit(() -> "done"), Duration.ofSeconds(30)))
+                .isEqualTo("done");
+        assertThat(Deadlines.await(CompletableFuture.completedFuture(7), Duration.ZERO))
+                .isEqualTo(7);
+    }
+
+    @Test
+    void work_past_its_deadline_times_out_and_is_interrupted() throws Exception {
+        var interrupted = new CountDownLatch(1);
+        Future<String> work = threads.submit(() -> {
+            try {
+                Thread.sleep(Duration.ofMinutes(5));
+                return "too late";
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                throw e;
+            }
+        });
+        assertThatThrownBy(() -> Deadlines.await(work, Duration.ofMillis(50)))
+                .isInstanceOf(TimeoutException.class)
+                .hasMessageContaining("PT0.05S");
+        assertThat(work.isCancelled()).isTrue();
+        assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void a_failure_or_a_cancellation_by_someone_else_is_not_a_timeout() {
+        var failed = CompletableFuture.<String>failedFuture(new IllegalStateException("broken"));
+        assertThatThrownBy(() -> Deadlines.await(failed, Duration.ofSeconds(30)))
+                .isInstanceOf(ExecutionException.class)
+                .hasRootCauseMessage("broken");
+        var cancelled = new CompletableFuture<String>();
+        cancelled.cancel(true);
+        assertThatThrownBy(() -> Deadlines.await(cancelled, Duration.ofSeconds(30)))
+                .isInstanceOf(CancellationException.class);
+    }
+
+    @Test
+    void an_interrupted_waiter_stops_waiting_and_leaves_the_work_running() throws Exception {
+        var work = new CompletableFuture<String>();
+        var interrupted = new AtomicBoolean();
+        Thread waiter = Thread.ofVirtual().start(() -> {
+            try {
+                Deadlines.await(work, Duration.ofMinutes(5));
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        waiter.interrupt();
+        waiter.join(Duration.ofSeconds(10));
+        assertThat(interrupted).isTrue();
+        assertThat(work.isDone()).isFalse();
+    }
+
+    @Test
+    void a_deadline_too_far_to_count_in_nanoseconds_waits_as_long_as_the_work_takes() throws Exception {
+        Future<String> work = threads.submit(() -> {
+            Thread.sleep(20);
+            return "eventually";
+        });
+        assertThat(Deadlines.await(work, Duration.ofDays(365L * 1_000))).isEqualTo("eventually");
+    }
+}
