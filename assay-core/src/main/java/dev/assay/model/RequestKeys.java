@@ -1,6 +1,7 @@
 package dev.assay.model;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
 import dev.assay.IdentityMemo;
 import dev.assay.Json;
 import dev.assay.tools.ToolSpec;
@@ -16,10 +17,16 @@ import java.util.List;
 /**
  * The keys of chat model answers ({@link ResponseCache#key}): the SHA-256 of the JSON object {@code {model, endpoint,
  * scope, messages, tools, temperature, seed, max_tokens}}, written straight into the digest. The tools offered are the
- * same list with every request of a run, and most of the text: their JSON is written once per list. Thread-safe.
+ * same list with every request of a run, and most of the text: their JSON is written and encoded once per list.
+ * Thread-safe.
  */
 final class RequestKeys {
-    private static final IdentityMemo<List<ToolSpec>, String> TOOLS = new IdentityMemo<>(Json::write);
+    // Kept with its UTF-8 bytes (SerializedString), which every key copies into the digest rather than encodes again.
+    private static final IdentityMemo<List<ToolSpec>, SerializedString> TOOLS =
+            new IdentityMemo<>(tools -> new SerializedString(Json.write(tools)));
+
+    /** Cloned for each key: looking SHA-256 up among the security providers costs more than hashing a short key. */
+    private static final MessageDigest SHA_256 = newSha256();
 
     private RequestKeys() {}
 
@@ -50,6 +57,14 @@ final class RequestKeys {
 
     /** {@return a new SHA-256 digest, what every key of kept answers is} */
     static MessageDigest sha256() {
+        try {
+            return (MessageDigest) SHA_256.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("the JDK's SHA-256 can be cloned", e);
+        }
+    }
+
+    private static MessageDigest newSha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

@@ -2,6 +2,7 @@ package dev.assay.model.openai;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
@@ -46,8 +47,9 @@ public final class OpenAiChatModel implements ChatModel {
 
     private final HttpClient client;
     // The same tools go with every request of a run, as one list: their JSON is written once.
-    private final IdentityMemo<List<ToolSpec>, String> toolDefinitions =
-            new IdentityMemo<>(OpenAiChatModel::definitions);
+    // Kept with its UTF-8 bytes (SerializedString), which every request body copies rather than encodes again.
+    private final IdentityMemo<List<ToolSpec>, SerializedString> toolDefinitions =
+            new IdentityMemo<>(tools -> new SerializedString(definitions(tools)));
     private final URI completions;
     private final String model;
     private final String authorization;
