@@ -153,6 +153,11 @@ class GroupCommitTest {
                 group.item(item);
                 return null;
             }));
+            // The others start once the first commit is under way: on a busy machine the first writer could
+            // otherwise find them all queued already and take them into its own commit.
+            while (i == 0 && commits.get() == 0) {
+                Thread.sleep(10);
+            }
         }
         // Let the other writers queue behind the first commit before it ends.
         Thread.sleep(300);
