@@ -12,11 +12,12 @@ import javax.sql.DataSource;
 /**
  * The connection a store's grouped writes go through ({@link Store#saveAll}: every item and model answer of a run),
  * held between writes with its statements prepared once. Borrowing a connection, preparing the statements and binding
- * them through Jdbi for each commit cost more CPU than SQLite's commit itself (bench/README.md, "Large runs"). One
+ * them through Jdbi for each commit cost more CPU than SQLite's commit itself (bench/README.md, "Harness cost"). One
  * write at a time uses the held connection; a write that finds it in use borrows a connection from the pool for itself,
  * so PostgreSQL still commits concurrent runs side by side (SQLite serialises writers anyway). A held connection that
- * failed is given back to the pool (which drops a broken one) and the next write takes another; one that idled for
- * longer than {@link #IDLE_CHECK_NANOS} is checked first. Thread-safe.
+ * failed, for whatever reason, is given back to the pool (which drops a broken one and closes the statements, with any
+ * rows left in a batch) and the next write takes another; one that idled for longer than {@link #IDLE_CHECK_NANOS} is
+ * checked first. Thread-safe.
  */
 final class HeldWriter implements AutoCloseable {
     /** Idle time after which the held connection is checked before use: a server may have dropped it meanwhile. */
@@ -80,7 +81,9 @@ final class HeldWriter implements AutoCloseable {
         try {
             run(connection, work, sql -> prepare(connection, prepared, sql));
             lastUsed = System.nanoTime();
-        } catch (SQLException e) {
+        } catch (SQLException | RuntimeException | Error e) {
+            // Whatever failed, a statement may still hold rows added to its batch and not executed, which the next
+            // write would commit: the connection goes, and its statements with it.
             release(e);
             throw e;
         }
@@ -111,7 +114,7 @@ final class HeldWriter implements AutoCloseable {
         try {
             work.run(statements);
             connection.commit();
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException | RuntimeException | Error e) {
             try {
                 connection.rollback();
             } catch (SQLException rollback) {
@@ -127,7 +130,7 @@ final class HeldWriter implements AutoCloseable {
      *
      * @param failure the failure that made it go, to which a failure to give it back is added; null when none
      */
-    private void release(SQLException failure) throws SQLException {
+    private void release(Throwable failure) throws SQLException {
         Connection connection = held;
         held = null;
         prepared.clear();

@@ -82,6 +82,26 @@ class HeldWriterTest {
     }
 
     @Test
+    void rows_a_failed_write_left_in_a_batch_are_never_committed() throws SQLException {
+        try (var writer = new HeldWriter(counting(pool))) {
+            assertThatThrownBy(() -> writer.inTransaction(statements -> {
+                        PreparedStatement insert = statements.prepared(INSERT);
+                        insert.setString(1, "left in the batch");
+                        insert.addBatch();
+                        throw new IllegalStateException("a bug while binding the next row");
+                    }))
+                    .isInstanceOf(IllegalStateException.class);
+            writer.inTransaction(statements -> {
+                PreparedStatement insert = statements.prepared(INSERT);
+                insert.setString(1, "next");
+                insert.addBatch();
+                insert.executeBatch();
+            });
+        }
+        assertThat(notes()).containsExactly("next");
+    }
+
+    @Test
     void a_write_that_finds_the_held_connection_in_use_borrows_one_from_the_pool() throws Exception {
         var inside = new CountDownLatch(1);
         var release = new CountDownLatch(1);
