@@ -136,7 +136,7 @@ final class JdbiStore implements Store {
         this.dataSource = dataSource;
         this.dialect = dialect;
         this.jdbi = Jdbi.create(dataSource);
-        this.writer = new HeldWriter(dataSource);
+        this.writer = new HeldWriter(dataSource, dialect.serialisesWriters());
     }
 
     @Override

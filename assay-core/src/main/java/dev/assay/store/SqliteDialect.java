@@ -63,6 +63,11 @@ final class SqliteDialect implements StoreDialect {
     }
 
     @Override
+    public boolean serialisesWriters() {
+        return true;
+    }
+
+    @Override
     public Properties connectionProperties() {
         var properties = new Properties();
         // xerial's driver reads pragmas from connection properties, so every pooled connection gets them.

@@ -39,6 +39,14 @@ public interface StoreDialect {
     /** {@return the size of the store's connection pool} */
     int maxPoolSize();
 
+    /**
+     * {@return whether the database lets one writer in at a time} Then a store keeps one connection for its item
+     * writes, with their statements prepared once ({@code HeldWriter}); otherwise each write borrows one from the pool.
+     */
+    default boolean serialisesWriters() {
+        return false;
+    }
+
     /** {@return driver properties applied to every pooled connection} */
     default Properties connectionProperties() {
         return new Properties();

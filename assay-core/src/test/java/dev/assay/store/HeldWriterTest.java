@@ -54,7 +54,7 @@ class HeldWriterTest {
 
     @Test
     void writes_share_one_connection_and_its_prepared_statement() throws SQLException {
-        try (var writer = new HeldWriter(counting(pool))) {
+        try (var writer = new HeldWriter(counting(pool), true)) {
             for (int i = 0; i < 5; i++) {
                 String text = "note " + i;
                 writer.inTransaction(statements -> insert(statements, text));
@@ -66,8 +66,21 @@ class HeldWriterTest {
     }
 
     @Test
+    void a_writer_that_does_not_hold_borrows_a_connection_for_each_write() throws SQLException {
+        try (var writer = new HeldWriter(counting(pool), false)) {
+            for (int i = 0; i < 3; i++) {
+                String text = "note " + i;
+                writer.inTransaction(statements -> insert(statements, text));
+                assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
+            }
+        }
+        assertThat(notes()).hasSize(3);
+        assertThat(borrowed).hasValue(3);
+    }
+
+    @Test
     void a_failed_write_is_rolled_back_and_the_next_takes_a_new_connection() throws SQLException {
-        try (var writer = new HeldWriter(counting(pool))) {
+        try (var writer = new HeldWriter(counting(pool), true)) {
             writer.inTransaction(statements -> insert(statements, "first"));
             assertThatThrownBy(() -> writer.inTransaction(statements -> {
                         insert(statements, "rolled back");
@@ -83,7 +96,7 @@ class HeldWriterTest {
 
     @Test
     void rows_a_failed_write_left_in_a_batch_are_never_committed() throws SQLException {
-        try (var writer = new HeldWriter(counting(pool))) {
+        try (var writer = new HeldWriter(counting(pool), true)) {
             assertThatThrownBy(() -> writer.inTransaction(statements -> {
                         PreparedStatement insert = statements.prepared(INSERT);
                         insert.setString(1, "left in the batch");
@@ -105,7 +118,7 @@ class HeldWriterTest {
     void a_write_that_finds_the_held_connection_in_use_borrows_one_from_the_pool() throws Exception {
         var inside = new CountDownLatch(1);
         var release = new CountDownLatch(1);
-        try (var writer = new HeldWriter(counting(pool))) {
+        try (var writer = new HeldWriter(counting(pool), true)) {
             Thread holder = Thread.ofVirtual().start(() -> {
                 try {
                     writer.inTransaction(statements -> {
@@ -130,7 +143,7 @@ class HeldWriterTest {
 
     @Test
     void closing_gives_the_connection_back_and_later_writes_borrow_one() throws SQLException {
-        var writer = new HeldWriter(counting(pool));
+        var writer = new HeldWriter(counting(pool), true);
         writer.inTransaction(statements -> insert(statements, "held"));
         assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isOne();
         writer.close();
