@@ -55,10 +55,7 @@ class HeldWriterTest {
     @Test
     void writes_share_one_connection_and_its_prepared_statement() throws SQLException {
         try (var writer = new HeldWriter(counting(pool), true)) {
-            for (int i = 0; i < 5; i++) {
-                String text = "note " + i;
-                writer.inTransaction(statements -> insert(statements, text));
-            }
+            writeNotes(writer, 5);
         }
         assertThat(notes()).hasSize(5);
         assertThat(borrowed).hasValue(1);
@@ -68,11 +65,8 @@ class HeldWriterTest {
     @Test
     void a_writer_that_does_not_hold_borrows_a_connection_for_each_write() throws SQLException {
         try (var writer = new HeldWriter(counting(pool), false)) {
-            for (int i = 0; i < 3; i++) {
-                String text = "note " + i;
-                writer.inTransaction(statements -> insert(statements, text));
-                assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
-            }
+            writeNotes(writer, 3);
+            assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
         }
         assertThat(notes()).hasSize(3);
         assertThat(borrowed).hasValue(3);
@@ -151,6 +145,13 @@ class HeldWriterTest {
         writer.inTransaction(statements -> insert(statements, "after close"));
         assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
         assertThat(notes()).containsExactly("held", "after close");
+    }
+
+    private static void writeNotes(HeldWriter writer, int count) throws SQLException {
+        for (int i = 0; i < count; i++) {
+            String text = "note " + i;
+            writer.inTransaction(statements -> insert(statements, text));
+        }
     }
 
     private static void insert(HeldWriter.Statements statements, String text) throws SQLException {
