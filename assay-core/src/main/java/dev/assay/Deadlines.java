@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Waits for work with a deadline, the deadlines kept by one timer thread of the process. A timed {@link Future#get} on
  * a virtual thread schedules its wake-up with the virtual threads' scheduler and cancels it when the work ends first,
  * and each of the two wakes that scheduler's timer thread: with two such waits per case (the case's deadline and its
- * model call's) that was 3 % of a short run's CPU (bench/README.md, "Large runs"). Here a virtual thread waits without
- * a timeout while the timer holds the deadline; deadlines that all last the same queue up behind the first, so adding
- * and removing them does not wake the timer. Thread-safe.
+ * model call's) that was 3 % of a short run's CPU (bench/README.md, "Harness cost"). Here a virtual thread waits
+ * without a timeout while the timer holds the deadline; deadlines that all last the same queue up behind the first, so
+ * adding and removing them does not wake the timer. Thread-safe.
  */
 public final class Deadlines {
     private static final ScheduledThreadPoolExecutor TIMER = timer();
@@ -25,7 +25,7 @@ public final class Deadlines {
 
     /**
      * {@return the work's result}, waited for at most the timeout; when the timeout passes first the work is cancelled
-     * (its thread interrupted), as a timed wait's caller would
+     * (its thread interrupted) before the {@link TimeoutException}, so the caller has nothing left to stop
      *
      * @throws TimeoutException when the timeout passed before the work ended
      * @throws ExecutionException when the work failed

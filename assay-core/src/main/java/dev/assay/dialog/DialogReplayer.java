@@ -77,7 +77,6 @@ public final class DialogReplayer {
                 TurnResponse response = Deadlines.await(call, timeout);
                 return turn(pair, response, start, TurnStatus.OK, null);
             } catch (TimeoutException e) {
-                call.cancel(true);
                 // The reference's wording: a timeout is an error turn, never status "timeout".
                 error = "turn_timeout: exceeded " + timeout.toSeconds() + "s";
             } catch (ExecutionException e) {

@@ -171,7 +171,6 @@ final class CaseRunner {
         try {
             result = Deadlines.await(work, timeout);
         } catch (TimeoutException e) {
-            work.cancel(true);
             transcript.add(new TranscriptEvent.TargetError(
                     Instant.now(),
                     Problem.of("target.timeout", "the case did not finish within " + timeout.toSeconds() + " s")

@@ -67,17 +67,11 @@ final class HeldWriter implements AutoCloseable {
                 holding.unlock();
             }
         }
+        // Giving the connection back closes its statements, as it does the held one's (release).
         try (Connection borrowed = pool.getConnection()) {
             borrowed.setAutoCommit(false);
             var statements = new HashMap<String, PreparedStatement>();
-            try {
-                run(borrowed, work, sql -> prepare(borrowed, statements, sql));
-            } finally {
-                // Closing the connection would close them too; closing them first keeps the pool's bookkeeping short.
-                for (PreparedStatement statement : statements.values()) {
-                    statement.close();
-                }
-            }
+            run(borrowed, work, sql -> prepare(borrowed, statements, sql));
         }
     }
 

@@ -134,7 +134,6 @@ public final class OpenAiChatModel implements ChatModel {
             exchange.cancel(true);
             throw e;
         } catch (TimeoutException e) {
-            exchange.cancel(true);
             throw new CallFailure(timedOut());
         } catch (ExecutionException e) {
             throw failureOf(e.getCause(), events);

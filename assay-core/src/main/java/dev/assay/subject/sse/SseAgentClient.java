@@ -222,7 +222,6 @@ public final class SseAgentClient {
             try {
                 Deadlines.await(reading, timeout);
             } catch (TimeoutException e) {
-                reading.cancel(true);
                 stopped = Problem.of("target.timeout", "the agent's stream did not end in time")
                         .withDetail("timeout_s", timeout.toMillis() / 1000.0);
             } catch (InterruptedException e) {
