@@ -44,7 +44,9 @@ public final class Deadlines {
                 TimeUnit.NANOSECONDS);
         try {
             return work.get();
-        } catch (CancellationException e) {
+        } catch (CancellationException | ExecutionException e) {
+            // Some work fails in its own way when cancelled: the JDK's HTTP client completes its exchange with a
+            // wrapped CancellationException, which get() reports as a failure of the work.
             if (expired.get()) {
                 throw new TimeoutException("no result within " + timeout);
             }

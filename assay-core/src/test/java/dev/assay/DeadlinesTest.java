@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -50,6 +51,19 @@ class DeadlinesTest {
                 .hasMessageContaining("PT0.05S");
         assertThat(work.isCancelled()).isTrue();
         assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void work_that_fails_in_its_own_way_when_cancelled_at_its_deadline_times_out() {
+        // As the JDK's HTTP client does: cancelling an exchange completes it with a wrapped CancellationException.
+        var exchange = new CompletableFuture<String>() {
+            @Override
+            public boolean cancel(boolean mayInterruptIfRunning) {
+                return completeExceptionally(new CompletionException(new CancellationException("Request cancelled")));
+            }
+        };
+        assertThatThrownBy(() -> Deadlines.await(exchange, Duration.ofMillis(20)))
+                .isInstanceOf(TimeoutException.class);
     }
 
     @Test
