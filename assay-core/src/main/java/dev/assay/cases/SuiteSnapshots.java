@@ -239,7 +239,7 @@ public final class SuiteSnapshots {
         return version.finish(fixtures);
     }
 
-    private static BigDecimal seconds(Duration duration) {
+    static BigDecimal seconds(Duration duration) {
         BigDecimal seconds = BigDecimal.valueOf(duration.toNanos(), 9).stripTrailingZeros();
         return seconds.scale() < 0 ? seconds.setScale(0) : seconds;
     }
