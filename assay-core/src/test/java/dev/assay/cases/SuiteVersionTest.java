@@ -61,7 +61,7 @@ class SuiteVersionTest {
     void the_cases_of_a_loaded_suite_are_the_nodes_jackson_converts_them_to() throws IOException {
         Files.writeString(dir.resolve("cases.jsonl"), """
                 {"id":"a","dimension":"logic","prompt":"6 x 7?","timeout_s":2.50,"checks":[{"checker":"regex","expected":"^42$"}]}
-                {"id":"b","dimension":"tool","prompt":"p","weight":3,"tags":["t"],"files":{"in.txt":"x"},"checks":[{"checker":"tool_args","expected":{"tool":"read_file","args":{"path":"in.txt"}}}]}
+                {"id":"b","dimension":"tool","prompt":"p","weight":3,"tags":["t"],"files":{"in.txt":"x"},"checks":[{"checker":"tool_args","expected":{"tool":"read_file","args":{"path":["in.txt"]}}}]}
                 """);
         SuiteLoad load = new SuiteLoader(TestCheckers.registry()).load(dir.resolve("cases.jsonl"));
         assertThat(load.problems()).isEmpty();
