@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Waits for work with a deadline, the deadlines kept by one timer thread of the process. A timed {@link Future#get} on
@@ -53,6 +54,56 @@ public final class Deadlines {
             throw e;
         } finally {
             deadline.cancel(false);
+        }
+    }
+
+    /**
+     * {@return a deadline that interrupts this thread when the timeout passes}, for blocking I/O on a virtual thread,
+     * which an interrupt ends by closing its socket. Close it when the work is over: closing a deadline that passed
+     * clears its interrupt, so that it ends nothing the thread does next.
+     */
+    public static Deadline interruptAfter(Duration timeout) {
+        var deadline = new Deadline(Thread.currentThread());
+        deadline.timer = TIMER.schedule(deadline::expire, nanos(timeout), TimeUnit.NANOSECONDS);
+        return deadline;
+    }
+
+    /** A deadline set by {@link #interruptAfter}. Used by the thread that set it, and by the timer. */
+    public static final class Deadline implements AutoCloseable {
+        private static final int RUNNING = 0;
+        private static final int EXPIRED = 1;
+        private static final int CLOSED = 2;
+
+        private final Thread owner;
+        private final AtomicInteger state = new AtomicInteger(RUNNING);
+        private volatile ScheduledFuture<?> timer;
+
+        private Deadline(Thread owner) {
+            this.owner = owner;
+        }
+
+        private void expire() {
+            if (state.compareAndSet(RUNNING, EXPIRED)) {
+                owner.interrupt();
+            }
+        }
+
+        /** {@return whether the timeout passed before the deadline was closed} */
+        public boolean expired() {
+            return state.get() == EXPIRED;
+        }
+
+        @Override
+        public void close() {
+            if (state.compareAndSet(RUNNING, CLOSED)) {
+                timer.cancel(false);
+                return;
+            }
+            // The timer interrupted this thread or is about to: its task is two instructions long.
+            while (!timer.isDone()) {
+                Thread.onSpinWait();
+            }
+            Thread.interrupted();
         }
     }
 

@@ -105,4 +105,52 @@ class DeadlinesTest {
         });
         assertThat(Deadlines.await(work, Duration.ofDays(365L * 1_000))).isEqualTo("eventually");
     }
+
+    @Test
+    void a_deadline_that_passes_interrupts_its_thread_and_closing_it_clears_the_interrupt() throws Exception {
+        Future<String> blocked = threads.submit(() -> {
+            Deadlines.Deadline deadline = Deadlines.interruptAfter(Duration.ofMillis(50));
+            String outcome;
+            try (deadline) {
+                Thread.sleep(30_000);
+                outcome = "slept";
+            } catch (InterruptedException e) {
+                outcome = "interrupted";
+            }
+            return outcome + ", expired " + deadline.expired() + ", interrupted after " + Thread.interrupted();
+        });
+
+        assertThat(blocked.get(10, TimeUnit.SECONDS)).isEqualTo("interrupted, expired true, interrupted after false");
+    }
+
+    @Test
+    void a_deadline_that_passes_while_the_thread_is_busy_leaves_no_interrupt_once_closed() throws Exception {
+        Future<String> busy = threads.submit(() -> {
+            Deadlines.Deadline deadline = Deadlines.interruptAfter(Duration.ZERO);
+            try (deadline) {
+                long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+                while (System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+            }
+            return "expired " + deadline.expired() + ", interrupted after "
+                    + Thread.currentThread().isInterrupted();
+        });
+
+        assertThat(busy.get(10, TimeUnit.SECONDS)).isEqualTo("expired true, interrupted after false");
+    }
+
+    @Test
+    void a_deadline_closed_in_time_never_interrupts() throws Exception {
+        Future<String> quick = threads.submit(() -> {
+            Deadlines.Deadline deadline = Deadlines.interruptAfter(Duration.ofMillis(50));
+            try (deadline) {
+                // ends at once
+            }
+            Thread.sleep(200);
+            return "expired " + deadline.expired();
+        });
+
+        assertThat(quick.get(10, TimeUnit.SECONDS)).isEqualTo("expired false");
+    }
 }

@@ -19,38 +19,51 @@ import dev.assay.model.RetryLoop;
 import dev.assay.model.ToolCallRequest;
 import dev.assay.tools.ToolSpec;
 import dev.assay.transcript.Usage;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.MalformedURLException;
+import java.net.Proxy;
+import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
+import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.FutureTask;
 import java.util.function.Consumer;
 
 /**
  * A model behind an OpenAI-compatible Chat Completions API (OpenAI, vLLM, Ollama, DeepSeek, Qwen...), spoken directly
- * over the JDK's {@link HttpClient} with Jackson. The official SDK was measured first: building its typed request and
- * reading its typed response took more CPU than the rest of a case together (bench/README.md, "The OpenAI path"), while
- * the wire format is small and stable. Assay retries with its {@link dev.assay.model.RetryPolicy}, so attempts and
- * waits are bounded, configurable and reported. Thread-safe.
+ * over the JDK's {@link HttpURLConnection} with Jackson. The official SDK was measured first: building its typed
+ * request and reading its typed response took more CPU than the rest of a case together (bench/README.md, "The OpenAI
+ * path"), while the wire format is small and stable. Assay retries with its {@link dev.assay.model.RetryPolicy}, so
+ * attempts and waits are bounded, configurable and reported. Thread-safe.
  */
 public final class OpenAiChatModel implements ChatModel {
     private static final String USER_AGENT = "assay";
 
-    private final HttpClient client;
+    static {
+        // Connections kept alive between calls, per process: with the JDK's default of 5 a run at concurrency 64 would
+        // open a new connection for most calls. The JDK reads it at its first call; a value the user set stays.
+        if (System.getProperty("http.maxConnections") == null) {
+            System.setProperty("http.maxConnections", "1024");
+        }
+    }
+
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(30);
+
     // The same tools go with every request of a run, as one list: their JSON is written once.
     // Kept with its UTF-8 bytes (SerializedString), which every request body copies rather than encodes again.
     private final IdentityMemo<List<ToolSpec>, SerializedString> toolDefinitions =
             new IdentityMemo<>(tools -> new SerializedString(definitions(tools)));
-    private final URI completions;
+    private final URL completions;
     private final String model;
     private final String authorization;
     private final String endpoint;
@@ -66,20 +79,7 @@ public final class OpenAiChatModel implements ChatModel {
         String base = settings.baseUrl().endsWith("/")
                 ? settings.baseUrl().substring(0, settings.baseUrl().length() - 1)
                 : settings.baseUrl();
-        this.completions = URI.create(base + "/chat/completions");
-        // HTTP/1.1 with a connection per call in flight, kept alive: the JDK's HTTP/2 puts every call to a host on one
-        // connection and fails the calls past the server's stream limit (often 100), where runs go up to 256 at once;
-        // and on plain HTTP asking for HTTP/2 sends an h2c upgrade that some local servers mishandle.
-        this.client = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(shorter(Duration.ofSeconds(30), settings.requestTimeout()))
-                .followRedirects(HttpClient.Redirect.NEVER)
-                // The client's dependent tasks (reading a body into an Answer, completing the caller's future) run
-                // where they are triggered, mostly on its selector thread: none of them blocks, and handing each to the
-                // default pool's platform threads cost two context switches per call, a fifth of a run's CPU at 0 ms
-                // latency (bench/README.md, "The OpenAI path").
-                .executor(Runnable::run)
-                .build();
+        this.completions = httpUrl(base + "/chat/completions");
         this.model = settings.model();
         this.authorization = settings.apiKey().isEmpty() ? null : "Bearer " + headerSafe(settings.apiKey());
         this.endpoint = EndpointUrl.redacted(settings.baseUrl());
@@ -90,8 +90,7 @@ public final class OpenAiChatModel implements ChatModel {
 
     @Override
     public void close() {
-        // Idle connections and the client's selector thread would otherwise linger after each run.
-        client.shutdownNow();
+        // The JDK keeps idle connections for a few seconds and closes them itself.
     }
 
     @Override
@@ -115,67 +114,127 @@ public final class OpenAiChatModel implements ChatModel {
         if (timeout.toMillis() < 1) {
             throw new CallFailure(timedOut());
         }
-        var builder = HttpRequest.newBuilder(completions)
-                .timeout(timeout)
-                .header("Content-Type", "application/json")
-                .header("Accept", stream ? "text/event-stream" : "application/json")
-                .header("User-Agent", USER_AGENT)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-        if (authorization != null) {
-            builder.header("Authorization", authorization);
+        if (Thread.currentThread().isVirtual()) {
+            return exchange(body, timeout);
         }
-        StreamedAnswer events = stream ? new StreamedAnswer() : null;
-        CompletableFuture<HttpResponse<Answer>> exchange =
-                client.sendAsync(builder.build(), info -> answer(info, events));
+        // An interrupt ends a blocked socket read only on a virtual thread: the deadline needs one.
+        var call = new FutureTask<>(() -> exchange(body, timeout));
+        Thread.ofVirtual().name("assay-openai-call").start(call);
         try {
-            // The client's own timeout ends when the headers arrive; this one covers the whole body too.
-            return Deadlines.await(exchange, timeout).body().response();
+            return call.get();
         } catch (InterruptedException e) {
-            exchange.cancel(true);
+            call.cancel(true);
             throw e;
-        } catch (TimeoutException e) {
-            throw new CallFailure(timedOut());
         } catch (ExecutionException e) {
-            throw failureOf(e.getCause(), events);
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw new IllegalStateException("the OpenAI-compatible call failed unexpectedly", e.getCause());
         }
     }
 
-    private static RuntimeException failureOf(Throwable cause, StreamedAnswer events) {
-        if (cause instanceof HttpTimeoutException) {
-            return new CallFailure(timedOut());
-        }
-        if (cause instanceof IOException) {
+    /**
+     * One request and its answer on this virtual thread, over HTTP/1.1 on a connection the JDK keeps alive for the next
+     * call (a connection per call in flight: HTTP/2 would put every call to a host on one connection, and fail those
+     * past the server's stream limit). Blocking I/O on the caller's own thread: the JDK's asynchronous client handed
+     * each call to its selector thread and back, 1.1 s more CPU in a run of 5 000 calls (bench/README.md, "The OpenAI
+     * path").
+     */
+    private ModelResponse exchange(byte[] body, Duration timeout) throws InterruptedException {
+        StreamedAnswer events = stream ? new StreamedAnswer() : null;
+        // The deadline bounds the whole exchange, a slow answer's body included. The reads have no timeout of their
+        // own:
+        // each timed read would schedule a wake-up with the virtual threads' timer, as timed waits do (Deadlines).
+        Deadlines.Deadline deadline = Deadlines.interruptAfter(timeout);
+        try (deadline) {
+            HttpURLConnection connection = connection(timeout, body.length);
+            try (OutputStream out = connection.getOutputStream()) {
+                out.write(body);
+            }
+            return answer(connection, events).response();
+        } catch (IOException e) {
+            if (deadline.expired() || e instanceof SocketTimeoutException) {
+                throw new CallFailure(timedOut());
+            }
+            if (Thread.interrupted()) {
+                throw new InterruptedException("the call to " + endpoint + " was interrupted");
+            }
             // Events already read, then a broken connection: the answer was cut mid-way.
-            return new CallFailure(
-                    events != null && events.started() ? RetryLoop.truncated() : RetryLoop.unreachable(cause));
+            throw new CallFailure(
+                    events != null && events.started() ? RetryLoop.truncated() : RetryLoop.unreachable(e));
         }
-        if (cause instanceof RuntimeException runtime) {
-            return runtime;
+    }
+
+    /**
+     * {@return the URL, or null when it is not an HTTP or HTTPS URL: its calls fail as they did with the JDK's client}
+     */
+    private static URL httpUrl(String url) {
+        try {
+            URI uri = URI.create(url);
+            return "http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme())
+                    ? uri.toURL()
+                    : null;
+        } catch (MalformedURLException | IllegalArgumentException e) {
+            return null;
         }
-        return new IllegalStateException("the OpenAI-compatible call failed unexpectedly", cause);
+    }
+
+    private HttpURLConnection connection(Duration timeout, int length) throws IOException {
+        if (completions == null) {
+            throw new IllegalArgumentException("unsupported URI: " + endpoint + " is not an HTTP or HTTPS URL");
+        }
+        // Never through a proxy (the JDK's default would follow the http.proxyHost properties): as before, straight to
+        // the endpoint, where the key goes.
+        var connection = (HttpURLConnection) completions.openConnection(Proxy.NO_PROXY);
+        connection.setRequestMethod("POST");
+        connection.setDoOutput(true);
+        connection.setUseCaches(false);
+        connection.setInstanceFollowRedirects(false);
+        connection.setConnectTimeout(millis(shorter(CONNECT_TIMEOUT, timeout)));
+        connection.setFixedLengthStreamingMode(length);
+        connection.setRequestProperty("Content-Type", "application/json");
+        connection.setRequestProperty("Accept", stream ? "text/event-stream" : "application/json");
+        connection.setRequestProperty("User-Agent", USER_AGENT);
+        if (authorization != null) {
+            connection.setRequestProperty("Authorization", authorization);
+        }
+        return connection;
+    }
+
+    private static int millis(Duration timeout) {
+        return Math.clamp(timeout.toMillis(), 1, Integer.MAX_VALUE);
     }
 
     private static RetryLoop.Failure timedOut() {
         return new RetryLoop.Failure(Problem.of("target.timeout", "no answer in time"), true, null);
     }
 
-    /** Reads a response as it arrives: an error's text, an answer's JSON, or a stream's events folded into one. */
-    private static HttpResponse.BodySubscriber<Answer> answer(HttpResponse.ResponseInfo info, StreamedAnswer events) {
-        int status = info.statusCode();
+    /** Reads a response: an error's text, an answer's JSON, or a stream's events folded into one. */
+    private static Answer answer(HttpURLConnection connection, StreamedAnswer events) throws IOException {
+        int status = connection.getResponseCode();
         if (status < 200 || status >= 300) {
-            Duration retryAfter = RetryLoop.parseRetryAfter(
-                    info.headers().firstValue("retry-after").orElse(null));
-            return HttpResponse.BodySubscribers.mapping(
-                    HttpResponse.BodySubscribers.ofString(StandardCharsets.UTF_8), text -> () -> {
-                        throw new CallFailure(RetryLoop.httpFailure(status, errorMessage(text), retryAfter));
-                    });
+            Duration retryAfter = RetryLoop.parseRetryAfter(connection.getHeaderField("retry-after"));
+            InputStream error = connection.getErrorStream();
+            String text;
+            try (error) {
+                text = error == null ? "" : new String(error.readAllBytes(), StandardCharsets.UTF_8);
+            }
+            return () -> {
+                throw new CallFailure(RetryLoop.httpFailure(status, errorMessage(text), retryAfter));
+            };
         }
-        if (events != null) {
-            return HttpResponse.BodySubscribers.fromLineSubscriber(
-                    events, StreamedAnswer::answer, StandardCharsets.UTF_8, null);
+        try (InputStream in = connection.getInputStream()) {
+            if (events == null) {
+                byte[] bytes = in.readAllBytes();
+                return () -> single(bytes);
+            }
+            var lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                events.line(line);
+            }
+            events.end();
+            return events.answer();
         }
-        return HttpResponse.BodySubscribers.mapping(
-                HttpResponse.BodySubscribers.ofByteArray(), bytes -> () -> single(bytes));
     }
 
     /** A response body once read: the answer, or the failure it holds. */

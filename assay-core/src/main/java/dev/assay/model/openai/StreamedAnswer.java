@@ -10,14 +10,13 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Flow;
 
 /**
  * A streamed Chat Completions answer read line by line as it arrives (server-sent events) and folded into one answer:
  * text and reasoning deltas appended, tool calls assembled by their index, the finish reason and usage kept. The lines
  * come from one connection, one at a time; {@link #started()} may be asked from another thread.
  */
-final class StreamedAnswer implements Flow.Subscriber<String> {
+final class StreamedAnswer {
     private final StringBuilder data = new StringBuilder();
     private final StringBuilder text = new StringBuilder();
     private final StringBuilder reasoning = new StringBuilder();
@@ -35,13 +34,8 @@ final class StreamedAnswer implements Flow.Subscriber<String> {
         final StringBuilder arguments = new StringBuilder();
     }
 
-    @Override
-    public void onSubscribe(Flow.Subscription subscription) {
-        subscription.request(Long.MAX_VALUE);
-    }
-
-    @Override
-    public void onNext(String line) {
+    /** Takes the next line of the stream, without its line break. */
+    void line(String line) {
         if (line.isEmpty()) {
             dispatch();
         } else if (line.startsWith("data:")) {
@@ -53,13 +47,8 @@ final class StreamedAnswer implements Flow.Subscriber<String> {
         // Other fields (event:, id:, retry:) and comments (":") carry nothing an answer needs.
     }
 
-    @Override
-    public void onError(Throwable throwable) {
-        // The exchange fails with this error; the caller tells a cut stream from an unreachable API by started().
-    }
-
-    @Override
-    public void onComplete() {
+    /** Takes the end of the stream. */
+    void end() {
         dispatch();
     }
 

@@ -5,6 +5,7 @@ import static dev.assay.testing.ScriptedOpenAiServer.failure;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.assay.AssayException;
 import dev.assay.Json;
@@ -21,9 +22,13 @@ import dev.assay.tools.ToolSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class OpenAiChatModelTest {
     private static final RetryPolicy FAST_RETRY =
@@ -157,6 +162,52 @@ class OpenAiChatModelTest {
                         AssayException.class,
                         e -> assertThat(e.problem().type()).isIn("target.timeout", "target.connection"));
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+    }
+
+    @Test
+    @Timeout(20) // a call on this thread that the deadline fails to end would wait forever
+    void an_answer_that_never_ends_times_out_at_the_deadline_on_any_thread() throws Exception {
+        // Bytes every 20 ms: no read waits long enough to time out, so only the deadline ends the call.
+        server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(new Reply.Endless(20)));
+        var request =
+                new ModelRequest(List.of(ChatMessage.user("q")), List.of(), null, null, null, Duration.ofMillis(400));
+        for (boolean stream : List.of(false, true)) {
+            OpenAiChatModel model = model(stream);
+            var onVirtualThread = new FutureTask<>(() -> catchThrowable(() -> model.complete(request)));
+            Thread.ofVirtual().start(onVirtualThread);
+            long start = System.nanoTime();
+
+            Throwable onThisThread = catchThrowable(() -> model.complete(request));
+            for (Throwable failure : List.of(onThisThread, onVirtualThread.get(10, TimeUnit.SECONDS))) {
+                assertThat(failure)
+                        .isInstanceOfSatisfying(
+                                AssayException.class,
+                                e -> assertThat(e.problem().type()).isEqualTo("target.timeout"));
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+            assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        }
+    }
+
+    @Test
+    void an_interrupted_call_ends_at_once_with_the_interrupt() throws Exception {
+        server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(new Reply.Endless(20)));
+        OpenAiChatModel model = model(true);
+        var outcome = new CompletableFuture<String>();
+        Thread caller = Thread.ofVirtual().start(() -> {
+            try {
+                model.complete(ask("q"));
+                outcome.complete("answered");
+            } catch (InterruptedException e) {
+                outcome.complete("interrupted");
+            } catch (RuntimeException e) {
+                outcome.complete(e.toString());
+            }
+        });
+        Thread.sleep(300);
+        caller.interrupt();
+
+        assertThat(outcome.get(3, TimeUnit.SECONDS)).isEqualTo("interrupted");
     }
 
     @Test
