@@ -3,7 +3,9 @@ package dev.assay.check;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Problem;
 import java.util.Locale;
 
@@ -61,6 +63,21 @@ public record Verdict(Status status, double score, String errorType, String mess
 
     public static Verdict error(Problem problem) {
         return new Verdict(Status.ERROR, 0.0, problem.type(), problem.message(), null);
+    }
+
+    /**
+     * {@return the verdict as it is stored and reported: status, score, error_type, message, detail} The node Jackson
+     * would make of the record, built field by field: every check of every case makes one, and Jackson's conversion
+     * went through a buffer of tokens. The detail is the verdict's own node, not a copy.
+     */
+    public ObjectNode toJson() {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("status", status.wireName());
+        json.put("score", score);
+        json.put("error_type", errorType);
+        json.put("message", message);
+        json.set("detail", detail);
+        return json;
     }
 
     /** {@return passed or failed by a condition, with the same evidence either way} */

@@ -36,6 +36,13 @@ public interface ResponseCache {
     void keep(String key, JsonNode answer);
 
     /**
+     * Keeps a chat model's answer under the key, as the JSON it is written as; a cache that stores text writes it so.
+     */
+    default void keep(String key, ModelResponse answer) {
+        keep(key, Json.tree(answer));
+    }
+
+    /**
      * {@return this cache without the answers of other runs} (what a caller that must not reuse them across runs asks,
      * {@code defaults.judge_cache: false}); a cache that is not a run's keeps nothing
      */
@@ -55,7 +62,7 @@ public interface ResponseCache {
             return Json.MAPPER.convertValue(kept.get(), ModelResponse.class);
         }
         ModelResponse response = model.complete(request);
-        keep(key, Json.tree(response));
+        keep(key, response);
         return response;
     }
 

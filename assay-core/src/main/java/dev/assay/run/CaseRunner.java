@@ -247,7 +247,7 @@ final class CaseRunner {
             detail.put("checker", check.checker());
             detail.put("weight", check.weight());
             detail.set("expected", check.expected());
-            detail.setAll((ObjectNode) Json.tree(verdict));
+            detail.setAll(verdict.toJson());
             weighted += check.weight() * verdict.score();
             totalWeight += check.weight();
             plainSum += verdict.score();

@@ -3,6 +3,7 @@ package dev.assay.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.model.ModelResponse;
 import dev.assay.model.ResponseCache;
 import dev.assay.store.KeptResponse;
 import dev.assay.store.Store;
@@ -68,6 +69,16 @@ final class StoredResponses implements ResponseCache {
 
     @Override
     public void keep(String key, JsonNode answer) {
+        keepText(key, answer);
+    }
+
+    /** Written straight to its text: the same text as its tree's, without the tree. */
+    @Override
+    public void keep(String key, ModelResponse answer) {
+        keepText(key, answer);
+    }
+
+    private void keepText(String key, Object answer) {
         try {
             commits.response(new KeptResponse(runId, key, Json.write(answer)));
         } catch (AssayException unwritable) {
