@@ -1,6 +1,7 @@
 package dev.assay.cli;
 
 import dev.assay.run.SilentRuns;
+import dev.assay.store.SqliteLibrary;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import java.nio.file.Path;
@@ -38,7 +39,11 @@ final class DatabaseOption implements EnvironmentFactory.NeedsEnvironment {
      * silent before it is taken for dead (default 60).
      */
     Store open() {
-        Store store = Stores.open(url());
+        String url = url();
+        if (url.startsWith("jdbc:sqlite:")) {
+            SqliteLibrary.keepIn(home().resolve("cache"));
+        }
+        Store store = Stores.open(url);
         try {
             SilentRuns.interrupt(store, silence());
         } catch (RuntimeException e) {

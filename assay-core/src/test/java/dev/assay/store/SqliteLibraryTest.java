@@ -1,0 +1,103 @@
+package dev.assay.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sqlite.SQLiteJDBCLoader;
+import org.sqlite.util.OSInfo;
+
+class SqliteLibraryTest {
+    private static final String PATH = "org.sqlite.lib.path";
+    private static final String NAME = "org.sqlite.lib.name";
+
+    @TempDir
+    Path cache;
+
+    private String pathBefore;
+    private String nameBefore;
+
+    @BeforeEach
+    void clearProperties() {
+        // Process-wide: this JVM's driver has loaded its library already, so only the properties are at stake.
+        pathBefore = System.clearProperty(PATH);
+        nameBefore = System.clearProperty(NAME);
+    }
+
+    @AfterEach
+    void restoreProperties() {
+        restore(PATH, pathBefore);
+        restore(NAME, nameBefore);
+    }
+
+    private static void restore(String property, String value) {
+        if (value == null) {
+            System.clearProperty(property);
+        } else {
+            System.setProperty(property, value);
+        }
+    }
+
+    private Path expected() {
+        return cache.resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion())
+                .resolve(OSInfo.getNativeLibFolderPathForCurrentOS())
+                .resolve(System.mapLibraryName("sqlitejdbc"));
+    }
+
+    private static long jarSize() throws IOException {
+        return SQLiteJDBCLoader.class
+                .getResource("/org/sqlite/native/" + OSInfo.getNativeLibFolderPathForCurrentOS() + "/"
+                        + System.mapLibraryName("sqlitejdbc"))
+                .openConnection()
+                .getContentLengthLong();
+    }
+
+    @Test
+    void the_library_is_extracted_once_and_the_driver_pointed_at_it() throws IOException {
+        SqliteLibrary.keepIn(cache);
+
+        Path library = expected();
+        assertThat(library).isRegularFile();
+        assertThat(Files.size(library)).isEqualTo(jarSize());
+        assertThat(System.getProperty(PATH)).isEqualTo(library.getParent().toString());
+        assertThat(System.getProperty(NAME)).isEqualTo(library.getFileName().toString());
+        try (var files = Files.list(library.getParent())) {
+            assertThat(files).as("no partial file is left").containsExactly(library);
+        }
+
+        // A later process finds it whole and leaves it as it is.
+        FileTime marked = FileTime.from(Instant.parse("2020-01-01T00:00:00Z"));
+        Files.setLastModifiedTime(library, marked);
+        System.clearProperty(PATH);
+        SqliteLibrary.keepIn(cache);
+        assertThat(Files.getLastModifiedTime(library)).isEqualTo(marked);
+    }
+
+    @Test
+    void a_library_cut_short_is_extracted_again() throws IOException {
+        Path library = expected();
+        Files.createDirectories(library.getParent());
+        Files.write(library, new byte[] {1, 2, 3});
+
+        SqliteLibrary.keepIn(cache);
+
+        assertThat(Files.size(library)).isEqualTo(jarSize());
+    }
+
+    @Test
+    void a_path_the_user_set_is_left_to_the_driver() {
+        System.setProperty(PATH, "/opt/sqlite");
+
+        SqliteLibrary.keepIn(cache);
+
+        assertThat(System.getProperty(PATH)).isEqualTo("/opt/sqlite");
+        assertThat(cache).isEmptyDirectory();
+    }
+}
