@@ -147,7 +147,7 @@ public final class OpenAiChatModel implements ChatModel {
         // each timed read would schedule a wake-up with the virtual threads' timer, as timed waits do (Deadlines).
         Deadlines.Deadline deadline = Deadlines.interruptAfter(timeout);
         try (deadline) {
-            HttpURLConnection connection = connection(timeout, body.length);
+            HttpURLConnection connection = connection(timeout);
             try (OutputStream out = connection.getOutputStream()) {
                 out.write(body);
             }
@@ -179,7 +179,7 @@ public final class OpenAiChatModel implements ChatModel {
         }
     }
 
-    private HttpURLConnection connection(Duration timeout, int length) throws IOException {
+    private HttpURLConnection connection(Duration timeout) throws IOException {
         if (completions == null) {
             throw new IllegalArgumentException("unsupported URI: " + endpoint + " is not an HTTP or HTTPS URL");
         }
@@ -191,7 +191,8 @@ public final class OpenAiChatModel implements ChatModel {
         connection.setUseCaches(false);
         connection.setInstanceFollowRedirects(false);
         connection.setConnectTimeout(millis(shorter(CONNECT_TIMEOUT, timeout)));
-        connection.setFixedLengthStreamingMode(length);
+        // Not in streaming mode: the body is sent whole from a buffer, as the JDK does by default. In streaming mode it
+        // answers a 401 or a 407 with an HttpRetryException and drops the body, which holds the server's reason.
         connection.setRequestProperty("Content-Type", "application/json");
         connection.setRequestProperty("Accept", stream ? "text/event-stream" : "application/json");
         connection.setRequestProperty("User-Agent", USER_AGENT);

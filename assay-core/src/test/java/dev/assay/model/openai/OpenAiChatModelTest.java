@@ -143,6 +143,26 @@ class OpenAiChatModelTest {
     }
 
     @Test
+    void refused_credentials_and_proxy_credentials_are_reported_with_the_servers_message() {
+        // 401 and 407 are the statuses the JDK's HttpURLConnection handles itself, and in streaming mode it would
+        // otherwise answer with an HttpRetryException in place of the status.
+        for (var status :
+                Map.of(401, "target.auth_failed", 407, "target.http_error").entrySet()) {
+            server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(
+                    new Reply.Failure(status.getKey(), Map.of("WWW-Authenticate", "Bearer realm=\"api\""))));
+            assertThatThrownBy(() -> model(false).complete(ask("q")))
+                    .isInstanceOfSatisfying(AssayException.class, e -> {
+                        assertThat(e.problem().type()).isEqualTo(status.getValue());
+                        assertThat(e.problem().message()).contains("scripted failure " + status.getKey());
+                        assertThat(e.problem().details()).containsEntry("attempts", 1);
+                    });
+            assertThat(server.requests()).hasSize(1);
+            server.close();
+        }
+        server = null;
+    }
+
+    @Test
     void malformed_json_is_retried_then_reported() throws Exception {
         server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(new Reply.Malformed()));
         assertThatThrownBy(() -> model(false).complete(ask("q")))
