@@ -77,18 +77,21 @@ public final class Deadlines {
         private final Thread owner;
         private final AtomicInteger state = new AtomicInteger(RUNNING);
         private volatile ScheduledFuture<?> timer;
+        private boolean interruptCleared;
 
         private Deadline(Thread owner) {
             this.owner = owner;
         }
 
         private void expire() {
-            if (state.compareAndSet(RUNNING, EXPIRED)) {
+            // A thread interrupted by someone else is ending already, for their reason: the deadline leaves the
+            // interrupt to them rather than take it for its own and clear it.
+            if (!owner.isInterrupted() && state.compareAndSet(RUNNING, EXPIRED)) {
                 owner.interrupt();
             }
         }
 
-        /** {@return whether the timeout passed before the deadline was closed} */
+        /** {@return whether the timeout passed, and interrupted the thread, before the deadline was closed} */
         public boolean expired() {
             return state.get() == EXPIRED;
         }
@@ -99,11 +102,14 @@ public final class Deadlines {
                 timer.cancel(false);
                 return;
             }
-            // The timer interrupted this thread or is about to: its task is two instructions long.
-            while (!timer.isDone()) {
-                Thread.onSpinWait();
+            if (state.get() == EXPIRED && !interruptCleared) {
+                // The timer interrupted this thread or is about to: its task is two instructions long.
+                while (!timer.isDone()) {
+                    Thread.onSpinWait();
+                }
+                Thread.interrupted();
+                interruptCleared = true;
             }
-            Thread.interrupted();
         }
     }
 

@@ -153,4 +153,22 @@ class DeadlinesTest {
 
         assertThat(quick.get(10, TimeUnit.SECONDS)).isEqualTo("expired false");
     }
+
+    @Test
+    void an_interrupt_from_elsewhere_is_left_to_the_thread_when_the_deadline_passes_after_it() throws Exception {
+        Future<String> interrupted = threads.submit(() -> {
+            Deadlines.Deadline deadline = Deadlines.interruptAfter(Duration.ofMillis(50));
+            try (deadline) {
+                Thread.currentThread().interrupt(); // a cancellation, before the deadline
+                long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(150);
+                while (System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+            }
+            return "expired " + deadline.expired() + ", interrupted after "
+                    + Thread.currentThread().isInterrupted();
+        });
+
+        assertThat(interrupted.get(10, TimeUnit.SECONDS)).isEqualTo("expired false, interrupted after true");
+    }
 }

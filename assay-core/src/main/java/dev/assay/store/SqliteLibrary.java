@@ -2,11 +2,18 @@ package dev.assay.store;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.JarURLConnection;
 import java.net.URL;
 import java.net.URLConnection;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32;
+import java.util.zip.CheckedInputStream;
 import org.sqlite.SQLiteJDBCLoader;
 import org.sqlite.util.OSInfo;
 
@@ -43,7 +50,8 @@ public final class SqliteLibrary {
                     .resolve(folder)
                     .resolve(name);
             URLConnection entry = library.openConnection();
-            if (!Files.isRegularFile(kept) || Files.size(kept) != entry.getContentLengthLong()) {
+            long crc = entry instanceof JarURLConnection jar ? jar.getJarEntry().getCrc() : -1;
+            if (!matches(kept, entry.getContentLengthLong(), crc)) {
                 extract(entry, kept);
             }
             System.setProperty(PATH_PROPERTY, kept.getParent().toString());
@@ -53,12 +61,34 @@ public final class SqliteLibrary {
         }
     }
 
-    /** Written beside its place and moved there whole: a process that starts meanwhile never loads half a library. */
+    /** {@return whether the kept file has the entry's size and, when known (not -1), its CRC-32} */
+    private static boolean matches(Path kept, long size, long crc) throws IOException {
+        if (!Files.isRegularFile(kept) || Files.size(kept) != size) {
+            return false;
+        }
+        if (crc == -1) {
+            return true;
+        }
+        var checksum = new CRC32();
+        try (var in = new CheckedInputStream(Files.newInputStream(kept), checksum)) {
+            in.transferTo(OutputStream.nullOutputStream());
+        }
+        return checksum.getValue() == crc;
+    }
+
+    /**
+     * Written beside its place, synced and moved there whole: a process that starts meanwhile never loads half a
+     * library, and a power cut after the move does not leave a file of the right size and no content.
+     */
     private static void extract(URLConnection entry, Path kept) throws IOException {
         Files.createDirectories(kept.getParent());
         Path partial = Files.createTempFile(kept.getParent(), kept.getFileName().toString(), ".partial");
-        try (InputStream in = entry.getInputStream()) {
-            Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
+        try (InputStream in = entry.getInputStream();
+                FileChannel out = FileChannel.open(partial, StandardOpenOption.WRITE)) {
+            in.transferTo(Channels.newOutputStream(out));
+            out.force(true);
+        }
+        try {
             Files.move(partial, kept, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(partial);

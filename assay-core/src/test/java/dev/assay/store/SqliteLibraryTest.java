@@ -92,6 +92,20 @@ class SqliteLibraryTest {
     }
 
     @Test
+    void a_library_of_the_right_size_but_other_bytes_is_extracted_again() throws IOException {
+        SqliteLibrary.keepIn(cache);
+        Path library = expected();
+        byte[] bytes = Files.readAllBytes(library);
+        byte[] zeroed = new byte[bytes.length];
+        Files.write(library, zeroed);
+        System.clearProperty(PATH);
+
+        SqliteLibrary.keepIn(cache);
+
+        assertThat(Files.readAllBytes(library)).isEqualTo(bytes);
+    }
+
+    @Test
     void a_path_the_user_set_is_left_to_the_driver() {
         System.setProperty(PATH, "/opt/sqlite");
 

@@ -15,24 +15,34 @@ import java.util.concurrent.atomic.AtomicInteger;
  * An HTTP server on loopback that answers every request with a {@code 200 text/event-stream} whose chunked body stops
  * in the middle: it sends {@code prefix} as one chunk and closes the socket without the terminating chunk, as a crashed
  * server or a proxy cutting the connection does. The HTTP servers of the JDK cannot do this: closing an exchange always
- * finishes the body.
+ * finishes the body. {@link #answering} sends other bytes, or none, before closing.
  */
 public final class CutStreamServer implements AutoCloseable {
     private final ServerSocket socket;
-    private final String prefix;
+    private final byte[] reply;
     private final AtomicInteger requests = new AtomicInteger();
     private final Thread acceptor;
 
-    private CutStreamServer(String prefix) throws IOException {
-        this.prefix = prefix;
+    private CutStreamServer(byte[] reply) throws IOException {
+        this.reply = reply;
         this.socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         this.acceptor = Thread.ofVirtual().start(this::serve);
     }
 
     /** Starts a server whose streams send {@code prefix} (SSE text, e.g. one {@code data:} event) and break off. */
     public static CutStreamServer start(String prefix) {
+        byte[] chunk = prefix.getBytes(StandardCharsets.UTF_8);
+        return answering("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + Integer.toHexString(chunk.length) + "\r\n" + prefix + "\r\n");
+    }
+
+    /**
+     * Starts a server that reads each request, sends {@code raw} as it is and closes the connection: an empty text is a
+     * server that died with the request, anything but HTTP one that is not an HTTP server.
+     */
+    public static CutStreamServer answering(String raw) {
         try {
-            return new CutStreamServer(prefix);
+            return new CutStreamServer(raw.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -69,13 +79,8 @@ public final class CutStreamServer implements AutoCloseable {
         }
         in.skip(length);
         requests.incrementAndGet();
-        byte[] chunk = prefix.getBytes(StandardCharsets.UTF_8);
         OutputStream out = connection.getOutputStream();
-        out.write(("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
-                        + Integer.toHexString(chunk.length) + "\r\n")
-                .getBytes(StandardCharsets.UTF_8));
-        out.write(chunk);
-        out.write("\r\n".getBytes(StandardCharsets.UTF_8));
+        out.write(reply);
         out.flush();
     }
 

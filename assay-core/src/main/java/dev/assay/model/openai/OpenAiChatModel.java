@@ -27,7 +27,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.MalformedURLException;
-import java.net.Proxy;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.URL;
@@ -50,10 +49,17 @@ public final class OpenAiChatModel implements ChatModel {
     private static final String USER_AGENT = "assay";
 
     static {
-        // Connections kept alive between calls, per process: with the JDK's default of 5 a run at concurrency 64 would
-        // open a new connection for most calls. The JDK reads it at its first call; a value the user set stays.
-        if (System.getProperty("http.maxConnections") == null) {
-            System.setProperty("http.maxConnections", "1024");
+        // Both are read once per process, at the first call; a value the user set stays. Connections kept alive between
+        // calls: with the JDK's default of 5 a run at concurrency 64 would open a new connection for most calls. And a
+        // POST never sent again behind Assay's back: by default the JDK resends one whose connection broke before the
+        // answer's status line, so a server that crashed mid-answer got each attempt twice, billed and uncounted.
+        setUnlessSet("http.maxConnections", "1024");
+        setUnlessSet("sun.net.http.retryPost", "false");
+    }
+
+    private static void setUnlessSet(String property, String value) {
+        if (System.getProperty(property) == null) {
+            System.setProperty(property, value);
         }
     }
 
@@ -142,9 +148,9 @@ public final class OpenAiChatModel implements ChatModel {
      */
     private ModelResponse exchange(byte[] body, Duration timeout) throws InterruptedException {
         StreamedAnswer events = stream ? new StreamedAnswer() : null;
-        // The deadline bounds the whole exchange, a slow answer's body included. The reads have no timeout of their
-        // own:
-        // each timed read would schedule a wake-up with the virtual threads' timer, as timed waits do (Deadlines).
+        // The deadline bounds the whole exchange, a slow answer's body included (not a slow DNS lookup, which an
+        // interrupt does not end). The reads have no timeout of their own: each timed read would schedule a wake-up
+        // with the virtual threads' timer, as timed waits do (Deadlines).
         Deadlines.Deadline deadline = Deadlines.interruptAfter(timeout);
         try (deadline) {
             HttpURLConnection connection = connection(timeout);
@@ -183,9 +189,9 @@ public final class OpenAiChatModel implements ChatModel {
         if (completions == null) {
             throw new IllegalArgumentException("unsupported URI: " + endpoint + " is not an HTTP or HTTPS URL");
         }
-        // Never through a proxy (the JDK's default would follow the http.proxyHost properties): as before, straight to
-        // the endpoint, where the key goes.
-        var connection = (HttpURLConnection) completions.openConnection(Proxy.NO_PROXY);
+        // Through the proxy the default ProxySelector names (the http(s).proxyHost properties), as with the JDK's
+        // client.
+        var connection = (HttpURLConnection) completions.openConnection();
         connection.setRequestMethod("POST");
         connection.setDoOutput(true);
         connection.setUseCaches(false);
@@ -213,9 +219,14 @@ public final class OpenAiChatModel implements ChatModel {
     /** Reads a response: an error's text, an answer's JSON, or a stream's events folded into one. */
     private static Answer answer(HttpURLConnection connection, StreamedAnswer events) throws IOException {
         int status = connection.getResponseCode();
+        if (status == -1) {
+            // Not an HTTP server, or not one any more: a broken connection, as the JDK's client reported it.
+            throw new IOException("the answer has no HTTP status line");
+        }
         if (status < 200 || status >= 300) {
             Duration retryAfter = RetryLoop.parseRetryAfter(connection.getHeaderField("retry-after"));
-            InputStream error = connection.getErrorStream();
+            // Read whole and closed, a redirect's too, so that the connection serves the next call.
+            InputStream error = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
             String text;
             try (error) {
                 text = error == null ? "" : new String(error.readAllBytes(), StandardCharsets.UTF_8);

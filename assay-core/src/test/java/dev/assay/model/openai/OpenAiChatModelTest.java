@@ -19,7 +19,9 @@ import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
 import dev.assay.tools.ToolSpec;
+import java.net.URI;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -160,6 +162,53 @@ class OpenAiChatModelTest {
             server.close();
         }
         server = null;
+    }
+
+    @Test
+    void a_connection_that_breaks_before_the_answer_is_retried_by_the_policy_alone() {
+        // The JDK's HttpURLConnection would otherwise send the POST again itself: two requests per attempt.
+        for (String reply : List.of("", "SSH-2.0-OpenSSH_9.6\r\n")) {
+            try (var broken = CutStreamServer.answering(reply)) {
+                var model = new OpenAiChatModel(
+                        new OpenAiSettings("scripted", broken.url("/v1"), "", false, Duration.ofSeconds(5), FAST_RETRY),
+                        log::add);
+
+                assertThatThrownBy(() -> model.complete(ask("q"))).isInstanceOfSatisfying(AssayException.class, e -> {
+                    assertThat(e.problem().type()).isEqualTo("target.connection");
+                    assertThat(e.problem().details()).containsEntry("attempts", 3);
+                });
+                assertThat(broken.requests()).as("requests for 3 attempts").isEqualTo(3);
+            }
+        }
+    }
+
+    @Test
+    void calls_go_through_the_proxy_the_jvm_is_given() throws Exception {
+        // A host that does not resolve: only the proxy (the scripted server) can answer for it.
+        server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text("via the proxy")));
+        URI proxy = URI.create(server.baseUrl());
+        var before = new HashMap<String, String>();
+        for (String property : List.of("http.proxyHost", "http.proxyPort")) {
+            before.put(property, System.getProperty(property));
+        }
+        System.setProperty("http.proxyHost", proxy.getHost());
+        System.setProperty("http.proxyPort", String.valueOf(proxy.getPort()));
+        try {
+            var model = new OpenAiChatModel(
+                    new OpenAiSettings(
+                            "scripted", "http://api.example.invalid/v1", "", false, Duration.ofSeconds(5), FAST_RETRY),
+                    log::add);
+
+            assertThat(model.complete(ask("q")).text()).isEqualTo("via the proxy");
+        } finally {
+            before.forEach((property, value) -> {
+                if (value == null) {
+                    System.clearProperty(property);
+                } else {
+                    System.setProperty(property, value);
+                }
+            });
+        }
     }
 
     @Test
