@@ -128,13 +128,9 @@ class DeadlinesTest {
         Future<String> busy = threads.submit(() -> {
             Deadlines.Deadline deadline = Deadlines.interruptAfter(Duration.ZERO);
             try (deadline) {
-                long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
-                while (System.nanoTime() < end) {
-                    Thread.onSpinWait();
-                }
+                spin(100);
             }
-            return "expired " + deadline.expired() + ", interrupted after "
-                    + Thread.currentThread().isInterrupted();
+            return outcome(deadline);
         });
 
         assertThat(busy.get(10, TimeUnit.SECONDS)).isEqualTo("expired true, interrupted after false");
@@ -160,15 +156,24 @@ class DeadlinesTest {
             Deadlines.Deadline deadline = Deadlines.interruptAfter(Duration.ofMillis(50));
             try (deadline) {
                 Thread.currentThread().interrupt(); // a cancellation, before the deadline
-                long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(150);
-                while (System.nanoTime() < end) {
-                    Thread.onSpinWait();
-                }
+                spin(150);
             }
-            return "expired " + deadline.expired() + ", interrupted after "
-                    + Thread.currentThread().isInterrupted();
+            return outcome(deadline);
         });
 
         assertThat(interrupted.get(10, TimeUnit.SECONDS)).isEqualTo("expired false, interrupted after true");
+    }
+
+    /** Busy without waiting: nothing but the interrupt flag is at play, which a sleep would consume. */
+    private static void spin(long millis) {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static String outcome(Deadlines.Deadline deadline) {
+        return "expired " + deadline.expired() + ", interrupted after "
+                + Thread.currentThread().isInterrupted();
     }
 }
