@@ -157,7 +157,7 @@ public final class OpenAiChatModel implements ChatModel {
             try (OutputStream out = connection.getOutputStream()) {
                 out.write(body);
             }
-            return answer(connection, events).response();
+            return answer(connection, events);
         } catch (IOException e) {
             if (deadline.expired() || e instanceof SocketTimeoutException) {
                 throw new CallFailure(timedOut());
@@ -216,8 +216,12 @@ public final class OpenAiChatModel implements ChatModel {
         return new RetryLoop.Failure(Problem.of("target.timeout", "no answer in time"), true, null);
     }
 
-    /** Reads a response: an error's text, an answer's JSON, or a stream's events folded into one. */
-    private static Answer answer(HttpURLConnection connection, StreamedAnswer events) throws IOException {
+    /**
+     * {@return the answer read from the response: its JSON, or its stream's events folded into one}
+     *
+     * @throws CallFailure for an error status (with the server's message) or an answer that cannot be read
+     */
+    private static ModelResponse answer(HttpURLConnection connection, StreamedAnswer events) throws IOException {
         int status = connection.getResponseCode();
         if (status == -1) {
             // Not an HTTP server, or not one any more: a broken connection, as the JDK's client reported it.
@@ -231,14 +235,11 @@ public final class OpenAiChatModel implements ChatModel {
             try (error) {
                 text = error == null ? "" : new String(error.readAllBytes(), StandardCharsets.UTF_8);
             }
-            return () -> {
-                throw new CallFailure(RetryLoop.httpFailure(status, errorMessage(text), retryAfter));
-            };
+            throw new CallFailure(RetryLoop.httpFailure(status, errorMessage(text), retryAfter));
         }
         try (InputStream in = connection.getInputStream()) {
             if (events == null) {
-                byte[] bytes = in.readAllBytes();
-                return () -> single(bytes);
+                return single(in.readAllBytes());
             }
             var lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
@@ -247,12 +248,6 @@ public final class OpenAiChatModel implements ChatModel {
             events.end();
             return events.answer();
         }
-    }
-
-    /** A response body once read: the answer, or the failure it holds. */
-    @FunctionalInterface
-    interface Answer {
-        ModelResponse response();
     }
 
     private static ModelResponse single(byte[] body) {

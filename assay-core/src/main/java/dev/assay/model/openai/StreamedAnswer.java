@@ -121,25 +121,24 @@ final class StreamedAnswer {
     }
 
     /**
-     * {@return the folded answer, read when the stream has ended} A stream without a single event was no event stream
-     * at all; one without a finish reason was closed mid-answer by the server or a proxy.
+     * {@return the folded answer, read when the stream has ended}
+     *
+     * @throws OpenAiChatModel.CallFailure for a stream without a single event (no event stream at all), one without a
+     *     finish reason (closed mid-answer by the server or a proxy) or one that reported an error or held no JSON
      */
-    OpenAiChatModel.Answer answer() {
+    ModelResponse answer() {
         RetryLoop.Failure failed = failure != null
                 ? failure
                 : !started
                         ? RetryLoop.malformed("the answer's stream held no events")
                         : finishReason == null ? RetryLoop.truncated() : null;
         if (failed != null) {
-            return () -> {
-                throw new OpenAiChatModel.CallFailure(failed);
-            };
+            throw new OpenAiChatModel.CallFailure(failed);
         }
         var toolCalls = new ArrayList<ToolCallRequest>();
         calls.values()
                 .forEach(call -> toolCalls.add(new ToolCallRequest(
                         call.id, call.name, OpenAiChatModel.parseArguments(call.arguments.toString()))));
-        var response = new ModelResponse(text.toString(), reasoning.toString(), toolCalls, usage, finishReason);
-        return () -> response;
+        return new ModelResponse(text.toString(), reasoning.toString(), toolCalls, usage, finishReason);
     }
 }
