@@ -2,11 +2,10 @@ package dev.assay.report;
 
 import dev.assay.AssayException;
 import dev.assay.Plugins;
+import dev.assay.WholeFiles;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -45,15 +44,7 @@ public final class Reporters {
         var written = new ArrayList<Path>();
         for (Reporter reporter : byName.all()) {
             Path file = directory.resolve(reporter.fileName());
-            Path partial = directory.resolve(reporter.fileName() + ".partial");
-            try {
-                try (OutputStream out = Files.newOutputStream(partial)) {
-                    reporter.write(report, out);
-                }
-                Files.move(partial, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            } finally {
-                Files.deleteIfExists(partial);
-            }
+            WholeFiles.write(file, out -> reporter.write(report, out));
             written.add(file);
         }
         return written;

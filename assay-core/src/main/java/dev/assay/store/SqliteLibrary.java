@@ -1,17 +1,14 @@
 package dev.assay.store;
 
+import dev.assay.WholeFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.JarURLConnection;
 import java.net.URL;
 import java.net.URLConnection;
-import java.nio.channels.Channels;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedInputStream;
 import org.sqlite.SQLiteJDBCLoader;
@@ -21,8 +18,9 @@ import org.sqlite.util.OSInfo;
  * SQLite's native library, kept extracted in a directory of the user's. At every start sqlite-jdbc writes its library
  * out of its jar into a new temporary file and reads both back to compare them: about 90 ms of CPU, most of it
  * inflating the library twice, on the way to a short command's first query. Given a directory, the library is extracted
- * there once per driver version and platform, and the driver loads it from there ({@code org.sqlite.lib.path}); where
- * that cannot be done, or the user set the path, the driver does as it always did. Thread-safe.
+ * there once per driver version and platform (again when it no longer matches the jar's entry, size and CRC-32), and
+ * the driver loads it from there ({@code org.sqlite.lib.path}); where that cannot be done, or the user set the path,
+ * the driver does as it always did. Thread-safe.
  */
 public final class SqliteLibrary {
     private static final String PATH_PROPERTY = "org.sqlite.lib.path";
@@ -52,7 +50,10 @@ public final class SqliteLibrary {
             URLConnection entry = library.openConnection();
             long crc = entry instanceof JarURLConnection jar ? jar.getJarEntry().getCrc() : -1;
             if (!matches(kept, entry.getContentLengthLong(), crc)) {
-                extract(entry, kept);
+                // Synced: a library moved into place unsynced may be found after a power cut at its size, zeroed.
+                try (InputStream in = entry.getInputStream()) {
+                    WholeFiles.writeSynced(kept, in::transferTo);
+                }
             }
             System.setProperty(PATH_PROPERTY, kept.getParent().toString());
             System.setProperty(NAME_PROPERTY, name);
@@ -74,24 +75,5 @@ public final class SqliteLibrary {
             in.transferTo(OutputStream.nullOutputStream());
         }
         return checksum.getValue() == crc;
-    }
-
-    /**
-     * Written beside its place, synced and moved there whole: a process that starts meanwhile never loads half a
-     * library, and a power cut after the move does not leave a file of the right size and no content.
-     */
-    private static void extract(URLConnection entry, Path kept) throws IOException {
-        Files.createDirectories(kept.getParent());
-        Path partial = Files.createTempFile(kept.getParent(), kept.getFileName().toString(), ".partial");
-        try (InputStream in = entry.getInputStream();
-                FileChannel out = FileChannel.open(partial, StandardOpenOption.WRITE)) {
-            in.transferTo(Channels.newOutputStream(out));
-            out.force(true);
-        }
-        try {
-            Files.move(partial, kept, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(partial);
-        }
     }
 }

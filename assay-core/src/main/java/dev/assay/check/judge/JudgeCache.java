@@ -2,13 +2,12 @@ package dev.assay.check.judge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
+import dev.assay.WholeFiles;
 import dev.assay.model.ResponseCache;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -67,16 +66,8 @@ public final class JudgeCache implements ResponseCache {
         if (directory == null || text.isBlank()) {
             return;
         }
-        Path file = file(key);
         try {
-            Files.createDirectories(directory);
-            Path temp = Files.createTempFile(directory, key, ".tmp");
-            Files.writeString(temp, text, StandardCharsets.UTF_8);
-            try {
-                Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
+            WholeFiles.write(file(key), out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
         } catch (IOException e) {
             // The cache only saves money; a full disk must not change a verdict.
         }
