@@ -46,8 +46,8 @@ public final class Deadlines {
         try {
             return work.get();
         } catch (CancellationException | ExecutionException e) {
-            // Some work fails in its own way when cancelled: the JDK's HTTP client completes its exchange with a
-            // wrapped CancellationException, which get() reports as a failure of the work.
+            // Some work fails in its own way when cancelled (a read that the interrupt ended throws; the JDK's HTTP
+            // client completes its exchange with a wrapped CancellationException): past the deadline, a timeout.
             if (expired.get()) {
                 throw new TimeoutException("no result within " + timeout);
             }

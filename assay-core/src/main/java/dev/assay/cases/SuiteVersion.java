@@ -57,7 +57,7 @@ final class SuiteVersion {
     static ObjectNode canonical(Case evalCase) {
         JsonNodeFactory nodes = Json.MAPPER.getNodeFactory();
         ObjectNode node = nodes.objectNode();
-        node.set("attributes", evalCase.attributes() == null ? nodes.nullNode() : evalCase.attributes());
+        node.set("attributes", evalCase.attributes()); // never null: a case without any has an empty object
         ArrayNode checks = node.putArray("checks");
         for (Check check : evalCase.checks()) {
             checks.addObject()
