@@ -56,7 +56,7 @@ record ChoiceChecker(List<String> accepted, ChoiceAnswer answers) implements Che
         String actual = (raw.isBlank() ? context.finalAnswer() == null ? "" : context.finalAnswer() : raw).strip();
         var extraction = answers.extract(actual);
         ObjectNode detail = Json.object();
-        detail.set("expected", Json.tree(accepted));
+        detail.set("expected", Json.strings(accepted));
         detail.put("actual", actual);
         detail.put("normalized", extraction.map(ChoiceAnswer.Extraction::letter).orElse(null));
         detail.put("rule", extraction.map(ChoiceAnswer.Extraction::rule).orElse(null));

@@ -43,8 +43,8 @@ record ContainsChecker(List<String> fragments, TextMatching matching) implements
                 .orElse(readings.getFirst());
         List<String> missing = missingFragments(fragments, actual, matching);
         ObjectNode detail = Json.object();
-        detail.set("expected", Json.tree(fragments));
-        detail.set("missing", Json.tree(missing));
+        detail.set("expected", Json.strings(fragments));
+        detail.set("missing", Json.strings(missing));
         detail.put("actual", actual);
         detail.set("spans", spans(fragments, actual, matching));
         return Verdict.of(

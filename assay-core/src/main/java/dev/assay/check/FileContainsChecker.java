@@ -39,7 +39,7 @@ record FileContainsChecker(String path, List<String> fragments, TextMatching mat
     public Verdict check(CheckContext context) {
         ObjectNode detail = Json.object();
         detail.put("path", path);
-        detail.set("expected", Json.tree(fragments));
+        detail.set("expected", Json.strings(fragments));
         return switch (WorkspaceFiles.readText(context.workspace(), path)) {
             case Outcome.Failed<String>(Problem problem) -> {
                 detail.put("error", problem.message());
@@ -47,7 +47,7 @@ record FileContainsChecker(String path, List<String> fragments, TextMatching mat
             }
             case Outcome.Ok<String>(String text) -> {
                 List<String> missing = ContainsChecker.missingFragments(fragments, text, matching);
-                detail.set("missing", Json.tree(missing));
+                detail.set("missing", Json.strings(missing));
                 detail.put("matched", missing.isEmpty());
                 yield Verdict.of(
                         missing.isEmpty(),

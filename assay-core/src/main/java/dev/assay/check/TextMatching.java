@@ -50,13 +50,19 @@ record TextMatching(boolean ignoreCase, boolean foldWhitespace) {
         String wanted = LINE_BREAK
                 .matcher(Normalizer.normalize(fragment, Normalizer.Form.NFC))
                 .replaceAll("\n");
+        String written = text == null ? "" : text;
+        String[] pieces = (foldWhitespace ? WHITESPACE : LINE_FEED).split(wanted, -1);
+        if (pieces.length == 1 && !ignoreCase) {
+            // Nothing to match loosely: the fragment occurs as written or not at all, and a pattern compiled for each
+            // check cost more than the check.
+            int start = written.indexOf(wanted);
+            return start < 0 ? Optional.empty() : Optional.of(new int[] {start, start + wanted.length()});
+        }
         String separator = foldWhitespace ? "\\s+" : "(?:\\r\\n?|\\n)";
-        String pattern = Arrays.stream((foldWhitespace ? WHITESPACE : LINE_FEED).split(wanted, -1))
-                .map(Pattern::quote)
-                .collect(Collectors.joining(separator));
+        String pattern = Arrays.stream(pieces).map(Pattern::quote).collect(Collectors.joining(separator));
         int flags =
                 Pattern.UNICODE_CHARACTER_CLASS | (ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
-        Matcher matcher = Pattern.compile(pattern, flags).matcher(text == null ? "" : text);
+        Matcher matcher = Pattern.compile(pattern, flags).matcher(written);
         return matcher.find() ? Optional.of(new int[] {matcher.start(), matcher.end()}) : Optional.empty();
     }
 }

@@ -59,11 +59,11 @@ record ToolCalledChecker(List<String> tools, boolean requireSuccess) implements 
                 .filter(tool -> calls.stream().anyMatch(call -> call.name().equals(tool)))
                 .toList();
         ObjectNode detail = Json.object();
-        detail.set("expected", Json.tree(tools));
+        detail.set("expected", Json.strings(tools));
         detail.put("require_success", requireSuccess);
         ArrayNode called = detail.putArray("called");
         calls.forEach(call -> called.add(call.describe()));
-        detail.set("missing", Json.tree(missing));
+        detail.set("missing", Json.strings(missing));
         if (missing.isEmpty()) {
             return Verdict.passed(detail);
         }
