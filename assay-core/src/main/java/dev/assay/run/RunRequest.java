@@ -219,9 +219,14 @@ public record RunRequest(
             Consumer<String> log,
             Sandboxes.Finder sandboxes)
             throws InterruptedException {
+        // The agent loop needs the sandbox (to offer execute_command or not) once the suite is read: it is looked for
+        // meanwhile. Code checks need it before, and share the same search.
+        Sandboxes.Finder finder = allowUnsandboxedCode || subjectName().equals(BuiltinSubjects.AGENT.name())
+                ? Sandboxes.searching(sandboxes)
+                : sandboxes;
         Sandbox codeSandbox = null;
         if (allowUnsandboxedCode) {
-            codeSandbox = Sandboxes.detect(true, sandboxes);
+            codeSandbox = Sandboxes.detect(true, finder);
             checkers.register(new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults()));
         }
         SuiteLoad load = new SuiteLoader(checkers).load(suites);
@@ -230,7 +235,7 @@ public record RunRequest(
             throw new AssayException(Problem.of("suite.empty_selection", "no case matches the selection")
                     .withDetail("field", "selection"));
         }
-        var context = new SubjectContext(this, subject == null ? "" : pluginArgument(subject), env, log, sandboxes);
+        var context = new SubjectContext(this, subject == null ? "" : pluginArgument(subject), env, log, finder);
         Subject target;
         try {
             target = SUBJECTS.get(subjectName(), "subject").create(context);

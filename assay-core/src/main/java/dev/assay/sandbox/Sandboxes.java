@@ -5,6 +5,8 @@ import dev.assay.Plugins;
 import dev.assay.Problem;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 
 /**
  * Chooses the sandbox for untrusted code among the kinds registered ({@link SandboxProvider}), failing closed.
@@ -38,6 +40,28 @@ public final class Sandboxes {
     };
 
     private Sandboxes() {}
+
+    /**
+     * {@return a finder whose search has begun, on a thread of its own}: bubblewrap is probed by running it, about 50
+     * ms that a run's start would otherwise spend waiting after it has read its suite rather than while. Asked, it
+     * waits for that one search and gives its result, however often it is asked.
+     */
+    public static Finder searching(Finder finder) {
+        var search = new FutureTask<Optional<? extends Sandbox>>(finder::find);
+        Thread.ofVirtual().name("assay-sandbox-search").start(search);
+        return () -> {
+            try {
+                return search.get();
+            } catch (ExecutionException e) {
+                switch (e.getCause()) {
+                    case InterruptedException interrupted -> throw interrupted;
+                    case RuntimeException failure -> throw failure;
+                    case Error error -> throw error;
+                    default -> throw new IllegalStateException("the sandbox search failed", e.getCause());
+                }
+            }
+        };
+    }
 
     /**
      * {@return an isolating sandbox when one is usable (bubblewrap first); otherwise the unsandboxed runner if
