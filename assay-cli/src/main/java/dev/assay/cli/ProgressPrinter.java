@@ -6,6 +6,8 @@ import dev.assay.result.Run;
 import dev.assay.run.RunListener;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -212,10 +214,26 @@ final class ProgressPrinter implements RunListener {
 
     /**
      * {@return whether this process's stderr is a terminal} Java 21 cannot ask for one stream (its
-     * {@code System.console()} speaks of stdin and stdout), so {@code test -t 2} is asked with our stderr as its own;
-     * where that cannot run, no terminal is assumed and plain lines are printed.
+     * {@code System.console()} speaks of stdin and stdout). Where {@code /proc} tells what stderr is open on, a
+     * terminal device's name says so; elsewhere {@code test -t 2} is asked with our stderr as its own (a process
+     * started for it, which costs a short run more than the answer is worth where it can be avoided); where that cannot
+     * run, no terminal is assumed and plain lines are printed.
      */
     static boolean stderrIsTerminal() {
+        try {
+            return isTerminalDevice(
+                    Files.readSymbolicLink(Path.of("/proc/self/fd/2")).toString());
+        } catch (IOException | UnsupportedOperationException | SecurityException noProc) {
+            return askTest();
+        }
+    }
+
+    /** {@return whether a device file is a terminal: a pseudo-terminal, a virtual console or a serial line} */
+    static boolean isTerminalDevice(String device) {
+        return device.startsWith("/dev/pts/") || device.startsWith("/dev/tty") || device.equals("/dev/console");
+    }
+
+    private static boolean askTest() {
         try {
             Process test = new ProcessBuilder("test", "-t", "2")
                     .redirectError(ProcessBuilder.Redirect.INHERIT)

@@ -105,6 +105,14 @@ class ProgressOutputTest {
         assertThat(output.lines()).noneMatch(line -> line.startsWith("[1/" + CASES + "]"));
     }
 
+    @Test
+    void a_terminal_is_told_by_the_device_stderr_is_open_on() {
+        assertThat(List.of("/dev/pts/3", "/dev/tty1", "/dev/ttyS0", "/dev/console"))
+                .allMatch(ProgressPrinter::isTerminalDevice);
+        assertThat(List.of("pipe:[40213]", "/dev/null", "/tmp/assay.log", "socket:[77]"))
+                .noneMatch(ProgressPrinter::isTerminalDevice);
+    }
+
     private Path suite() throws Exception {
         var lines = new StringBuilder();
         for (int i = 0; i < CASES; i++) {
