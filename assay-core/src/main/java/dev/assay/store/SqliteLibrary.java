@@ -7,8 +7,10 @@ import java.io.OutputStream;
 import java.net.JarURLConnection;
 import java.net.URL;
 import java.net.URLConnection;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 import java.util.zip.CheckedInputStream;
 import org.sqlite.SQLiteJDBCLoader;
@@ -37,16 +39,14 @@ public final class SqliteLibrary {
             return;
         }
         try {
-            String folder = OSInfo.getNativeLibFolderPathForCurrentOS();
+            Path driverDirectory = directory.resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion());
+            String folder = platformFolder(driverDirectory);
             String name = System.mapLibraryName("sqlitejdbc");
             URL library = SQLiteJDBCLoader.class.getResource("/org/sqlite/native/" + folder + "/" + name);
             if (library == null) {
                 return;
             }
-            Path kept = directory
-                    .resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion())
-                    .resolve(folder)
-                    .resolve(name);
+            Path kept = driverDirectory.resolve(folder).resolve(name);
             URLConnection entry = library.openConnection();
             long crc = entry instanceof JarURLConnection jar ? jar.getJarEntry().getCrc() : -1;
             if (!matches(kept, entry.getContentLengthLong(), crc)) {
@@ -61,6 +61,32 @@ public final class SqliteLibrary {
             // A read-only or full home: the driver extracts its library to a temporary file, as without this.
         }
     }
+
+    /**
+     * {@return the driver's folder of this platform's library ({@code Linux/x86_64})}, remembered in {@code directory}:
+     * to name it, the driver starts {@code uname -o} (Termux on Android says Android there), which took 20-30 ms of a
+     * short command's start. It is remembered by operating system, architecture and C library, what tells apart the
+     * machines that may share a home (a musl container beside its glibc host); a remembered name that is not a folder
+     * name is asked for again.
+     */
+    private static String platformFolder(Path directory) throws IOException {
+        String platform =
+                System.getProperty("os.name") + "-" + System.getProperty("os.arch") + (OSInfo.isMusl() ? "-musl" : "");
+        Path remembered =
+                directory.resolve(UNSAFE_IN_FILE_NAMES.matcher(platform).replaceAll("_") + ".folder");
+        if (Files.isRegularFile(remembered)) {
+            String folder = Files.readString(remembered, StandardCharsets.UTF_8).strip();
+            if (FOLDER.matcher(folder).matches()) {
+                return folder;
+            }
+        }
+        String folder = OSInfo.getNativeLibFolderPathForCurrentOS();
+        WholeFiles.write(remembered, out -> out.write(folder.getBytes(StandardCharsets.UTF_8)));
+        return folder;
+    }
+
+    private static final Pattern UNSAFE_IN_FILE_NAMES = Pattern.compile("[^A-Za-z0-9._-]");
+    private static final Pattern FOLDER = Pattern.compile("[A-Za-z0-9_-]+/[A-Za-z0-9_-]+");
 
     /** {@return whether the kept file has the entry's size and, when known (not -1), its CRC-32} */
     private static boolean matches(Path kept, long size, long crc) throws IOException {

@@ -106,6 +106,26 @@ class SqliteLibraryTest {
     }
 
     @Test
+    void the_platform_is_named_by_the_driver_once_and_then_remembered() throws IOException {
+        SqliteLibrary.keepIn(cache);
+        Path driverDirectory = expected().getParent().getParent().getParent();
+        Path remembered;
+        try (var files = Files.list(driverDirectory)) {
+            remembered = files.filter(file -> file.toString().endsWith(".folder"))
+                    .findFirst()
+                    .orElseThrow();
+        }
+        assertThat(remembered).content().isEqualTo(OSInfo.getNativeLibFolderPathForCurrentOS());
+
+        // What it remembers is what the next start uses; a name that is no folder's is asked for again.
+        Files.writeString(remembered, "../../elsewhere");
+        System.clearProperty(PATH);
+        SqliteLibrary.keepIn(cache);
+        assertThat(System.getProperty(PATH)).isEqualTo(expected().getParent().toString());
+        assertThat(remembered).content().isEqualTo(OSInfo.getNativeLibFolderPathForCurrentOS());
+    }
+
+    @Test
     void a_path_the_user_set_is_left_to_the_driver() {
         System.setProperty(PATH, "/opt/sqlite");
 
