@@ -229,11 +229,18 @@ public record RunRequest(
             codeSandbox = Sandboxes.detect(true, finder);
             checkers.register(new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults()));
         }
-        SuiteLoad load = new SuiteLoader(checkers).load(suites);
-        Suite suite = selection.select(load.suite(skipInvalid));
-        if (suite.cases().isEmpty()) {
-            throw new AssayException(Problem.of("suite.empty_selection", "no case matches the selection")
-                    .withDetail("field", "selection"));
+        SuiteLoad load;
+        Suite suite;
+        try {
+            load = new SuiteLoader(checkers).load(suites);
+            suite = selection.select(load.suite(skipInvalid));
+            if (suite.cases().isEmpty()) {
+                throw new AssayException(Problem.of("suite.empty_selection", "no case matches the selection")
+                        .withDetail("field", "selection"));
+            }
+        } catch (RuntimeException invalid) {
+            endSearch(finder);
+            throw invalid;
         }
         var context = new SubjectContext(this, subject == null ? "" : pluginArgument(subject), env, log, finder);
         Subject target;
@@ -253,6 +260,18 @@ public record RunRequest(
                 load.problems(),
                 context.sandbox(),
                 context.toolboxes());
+    }
+
+    /**
+     * Lets a sandbox search begun for a preparation that failed end first: a command exits at once with the failure,
+     * and a probe cut off by the exit would leave its directory behind. What it found no longer matters.
+     */
+    private static void endSearch(Sandboxes.Finder finder) throws InterruptedException {
+        try {
+            finder.find();
+        } catch (RuntimeException notNeeded) {
+            // The preparation's own failure is the one reported.
+        }
     }
 
     /** {@return the name of the system under test's factory: Assay's own, or the plug-in's} */
