@@ -1,11 +1,9 @@
 package dev.assay.cli;
 
 import dev.assay.AssayException;
-import dev.assay.Json;
 import dev.assay.model.ChatModel;
 import dev.assay.model.ChatModels;
 import dev.assay.model.ModelOptions;
-import dev.assay.store.Stores;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -65,25 +63,9 @@ public final class AssayCli implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        Thread.ofPlatform().daemon().name("assay-warm-up").start(AssayCli::warmUp);
         var out = new PrintWriter(System.out, true, StandardCharsets.UTF_8);
         var err = new PrintWriter(System.err, true, StandardCharsets.UTF_8);
         System.exit(run(out, err, System.getenv(), args));
-    }
-
-    /**
-     * Initialises, while the command line is read (picocli's classes are too old for the JVM's class cache and take a
-     * short run's first 0.15 s to load), what a command then needs and would otherwise wait for: Jackson's mapper and
-     * the first database statement's one-time work. Only a saving: whatever fails here fails again, and is reported,
-     * where the command does the same.
-     */
-    private static void warmUp() {
-        try {
-            Json.object();
-            Stores.prepareFirstStatement();
-        } catch (RuntimeException | LinkageError notSaved) {
-            // The command's own first use repeats it.
-        }
     }
 
     /**

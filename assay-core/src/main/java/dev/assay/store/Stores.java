@@ -15,9 +15,7 @@ import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import jdk.jfr.FlightRecorder;
 import org.flywaydb.core.Flyway;
-import org.jdbi.v3.core.statement.JdbiStatementEvent;
 
 /**
  * Opens stores. The one place that turns a JDBC URL into a migrated, ready {@link Store}, in the {@link StoreDialect}
@@ -35,18 +33,6 @@ public final class Stores {
     private static final Map<String, String> MODULES = Map.of("postgresql", "assay-postgres");
 
     private Stores() {}
-
-    /**
-     * Does ahead, on the caller's thread, what a process's first statement would do before it reaches any database:
-     * Jdbi registers its statement event with the JDK's flight recorder, and the recorder's first registration reads
-     * the JDK's event metadata, about 50 ms on the way to a short command's first query. A command calls this on a
-     * thread of its own as it starts; the registration is the recorder's, made once however often it is asked.
-     */
-    public static void prepareFirstStatement() {
-        if (ModuleLayer.boot().findModule("jdk.jfr").isPresent() && FlightRecorder.isAvailable()) {
-            FlightRecorder.register(JdbiStatementEvent.class);
-        }
-    }
 
     /** {@return the default database of an Assay home directory: {@code jdbc:sqlite:<home>/assay.db}} */
     public static String defaultUrl(Path assayHome) {

@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.assay.AssayException;
 import java.nio.file.Path;
 import java.sql.DriverManager;
-import jdk.jfr.FlightRecorder;
-import jdk.jfr.Name;
-import org.jdbi.v3.core.statement.JdbiStatementEvent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -103,23 +100,6 @@ class StoresTest {
                 var result = connection.createStatement().executeQuery("PRAGMA journal_mode")) {
             result.next();
             assertThat(result.getString(1)).isEqualToIgnoringCase("wal");
-        }
-    }
-
-    @Test
-    void the_first_statements_work_done_ahead_twice_leaves_jdbis_event_registered_once_and_statements_working(
-            @TempDir Path dir) throws Exception {
-        Stores.prepareFirstStatement();
-        Stores.prepareFirstStatement();
-
-        assertThat(FlightRecorder.getFlightRecorder().getEventTypes())
-                .filteredOn(type -> type.getName()
-                        .equals(JdbiStatementEvent.class
-                                .getAnnotation(Name.class)
-                                .value()))
-                .hasSize(1);
-        try (Store store = Stores.open("jdbc:sqlite:" + dir.resolve("warm.db"))) {
-            assertThat(store.countItems("no-such-run")).isZero();
         }
     }
 }
