@@ -221,28 +221,38 @@ public record RunRequest(
             throws InterruptedException {
         // The agent loop needs the sandbox (to offer execute_command or not) once the suite is read: it is looked for
         // meanwhile. Code checks need it before, and share the same search.
-        Sandboxes.Finder finder = allowUnsandboxedCode || subjectName().equals(BuiltinSubjects.AGENT.name())
-                ? Sandboxes.searching(sandboxes)
-                : sandboxes;
+        if (!allowUnsandboxedCode && !subjectName().equals(BuiltinSubjects.AGENT.name())) {
+            return prepareWith(runId, workspaceRoot, checkers, env, log, sandboxes);
+        }
+        Sandboxes.Finder search = Sandboxes.searching(sandboxes);
+        try {
+            return prepareWith(runId, workspaceRoot, checkers, env, log, search);
+        } catch (RuntimeException failed) {
+            endSearch(search);
+            throw failed;
+        }
+    }
+
+    private Prepared prepareWith(
+            String runId,
+            Path workspaceRoot,
+            CheckerRegistry checkers,
+            Function<String, String> env,
+            Consumer<String> log,
+            Sandboxes.Finder sandboxes)
+            throws InterruptedException {
         Sandbox codeSandbox = null;
         if (allowUnsandboxedCode) {
-            codeSandbox = Sandboxes.detect(true, finder);
+            codeSandbox = Sandboxes.detect(true, sandboxes);
             checkers.register(new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults()));
         }
-        SuiteLoad load;
-        Suite suite;
-        try {
-            load = new SuiteLoader(checkers).load(suites);
-            suite = selection.select(load.suite(skipInvalid));
-            if (suite.cases().isEmpty()) {
-                throw new AssayException(Problem.of("suite.empty_selection", "no case matches the selection")
-                        .withDetail("field", "selection"));
-            }
-        } catch (RuntimeException invalid) {
-            endSearch(finder);
-            throw invalid;
+        SuiteLoad load = new SuiteLoader(checkers).load(suites);
+        Suite suite = selection.select(load.suite(skipInvalid));
+        if (suite.cases().isEmpty()) {
+            throw new AssayException(Problem.of("suite.empty_selection", "no case matches the selection")
+                    .withDetail("field", "selection"));
         }
-        var context = new SubjectContext(this, subject == null ? "" : pluginArgument(subject), env, log, finder);
+        var context = new SubjectContext(this, subject == null ? "" : pluginArgument(subject), env, log, sandboxes);
         Subject target;
         try {
             target = SUBJECTS.get(subjectName(), "subject").create(context);
