@@ -45,10 +45,20 @@ class SqliteLibraryTest {
         }
     }
 
+    private Path driverDirectory() {
+        return cache.resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion());
+    }
+
     private Path expected() {
-        return cache.resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion())
+        return driverDirectory()
                 .resolve(OSInfo.getNativeLibFolderPathForCurrentOS())
                 .resolve(System.mapLibraryName("sqlitejdbc"));
+    }
+
+    /** Keeps the library as a later process does: one that has not pointed the driver anywhere yet. */
+    private void keepInALaterProcess() {
+        System.clearProperty(PATH);
+        SqliteLibrary.keepIn(cache);
     }
 
     private static long jarSize() throws IOException {
@@ -75,8 +85,7 @@ class SqliteLibraryTest {
         // A later process finds it whole and leaves it as it is.
         FileTime marked = FileTime.from(Instant.parse("2020-01-01T00:00:00Z"));
         Files.setLastModifiedTime(library, marked);
-        System.clearProperty(PATH);
-        SqliteLibrary.keepIn(cache);
+        keepInALaterProcess();
         assertThat(Files.getLastModifiedTime(library)).isEqualTo(marked);
     }
 
@@ -98,9 +107,8 @@ class SqliteLibraryTest {
         byte[] bytes = Files.readAllBytes(library);
         byte[] zeroed = new byte[bytes.length];
         Files.write(library, zeroed);
-        System.clearProperty(PATH);
 
-        SqliteLibrary.keepIn(cache);
+        keepInALaterProcess();
 
         assertThat(Files.readAllBytes(library)).isEqualTo(bytes);
     }
@@ -108,9 +116,8 @@ class SqliteLibraryTest {
     @Test
     void the_platform_is_named_by_the_driver_once_and_then_remembered() throws IOException {
         SqliteLibrary.keepIn(cache);
-        Path driverDirectory = expected().getParent().getParent().getParent();
         Path remembered;
-        try (var files = Files.list(driverDirectory)) {
+        try (var files = Files.list(driverDirectory())) {
             remembered = files.filter(file -> file.toString().endsWith(".folder"))
                     .findFirst()
                     .orElseThrow();
@@ -119,8 +126,7 @@ class SqliteLibraryTest {
 
         // What it remembers is what the next start uses; a name that is no folder's is asked for again.
         Files.writeString(remembered, "../../elsewhere");
-        System.clearProperty(PATH);
-        SqliteLibrary.keepIn(cache);
+        keepInALaterProcess();
         assertThat(System.getProperty(PATH)).isEqualTo(expected().getParent().toString());
         assertThat(remembered).content().isEqualTo(OSInfo.getNativeLibFolderPathForCurrentOS());
     }
