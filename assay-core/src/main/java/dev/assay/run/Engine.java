@@ -1,6 +1,7 @@
 package dev.assay.run;
 
 import dev.assay.AssayException;
+import dev.assay.FileNames;
 import dev.assay.Problem;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.result.Counts;
@@ -28,7 +29,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -412,11 +412,8 @@ public final class Engine {
     private static String directoryName(int seq, String caseId) {
         // Made twice per case (to run it, to remove its workspace): without a format string, it costs nothing.
         String number = Integer.toString(seq);
-        return "0".repeat(Math.max(0, 4 - number.length())) + number + "_"
-                + UNSAFE_IN_FILE_NAMES.matcher(caseId).replaceAll("_");
+        return "0".repeat(Math.max(0, 4 - number.length())) + number + "_" + FileNames.safe(caseId);
     }
-
-    private static final Pattern UNSAFE_IN_FILE_NAMES = Pattern.compile("[^A-Za-z0-9._-]");
 
     /** {@return a new run id: 32 random hex characters} */
     public static String newRunId() {

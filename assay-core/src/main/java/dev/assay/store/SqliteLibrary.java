@@ -1,5 +1,6 @@
 package dev.assay.store;
 
+import dev.assay.FileNames;
 import dev.assay.WholeFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -72,8 +73,7 @@ public final class SqliteLibrary {
     private static String platformFolder(Path directory) throws IOException {
         String platform =
                 System.getProperty("os.name") + "-" + System.getProperty("os.arch") + (OSInfo.isMusl() ? "-musl" : "");
-        Path remembered =
-                directory.resolve(UNSAFE_IN_FILE_NAMES.matcher(platform).replaceAll("_") + ".folder");
+        Path remembered = directory.resolve(FileNames.safe(platform) + ".folder");
         if (Files.isRegularFile(remembered)) {
             String folder = Files.readString(remembered, StandardCharsets.UTF_8).strip();
             if (FOLDER.matcher(folder).matches()) {
@@ -85,7 +85,6 @@ public final class SqliteLibrary {
         return folder;
     }
 
-    private static final Pattern UNSAFE_IN_FILE_NAMES = Pattern.compile("[^A-Za-z0-9._-]");
     private static final Pattern FOLDER = Pattern.compile("[A-Za-z0-9_-]+/[A-Za-z0-9_-]+");
 
     /** {@return whether the kept file has the entry's size and, when known (not -1), its CRC-32} */
