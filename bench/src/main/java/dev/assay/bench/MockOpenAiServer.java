@@ -12,12 +12,15 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.IntStream;
 
 /**
  * An OpenAI-compatible Chat Completions endpoint for benchmarks, on loopback: a fixed latency per request, optional
@@ -26,12 +29,16 @@ import java.util.regex.Pattern;
  *
  * <p>The answer echoes the {@code token-N} found in the last user message as {@code "token-N: 42"}, so a checker can
  * tell that each case got the answer to its own request rather than any answer. {@code GET /stats} returns
- * {@code {"requests", "rate_limited", "peak_in_flight", "served_span_s"}}; {@code POST /stats/reset} zeroes them.
- * Thread-safe: each request runs on a virtual thread, so waiting out the latency costs no platform thread.
+ * {@code {"requests", "rate_limited", "peak_in_flight", "served_span_s", "arrivals_ms"}}, the last the arrival of each
+ * of the first {@value #ARRIVALS_KEPT} chat requests in milliseconds after the first, in order (a latency-bound run's
+ * rounds: how long the first took to get its requests out, how far apart each slot's calls drift); {@code POST
+ * /stats/reset} zeroes them. Thread-safe: each request runs on a virtual thread, so waiting out the latency costs no
+ * platform thread.
  */
 public final class MockOpenAiServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TOKEN = Pattern.compile("token-\\d+");
+    private static final int ARRIVALS_KEPT = 2_000;
 
     /**
      * How the endpoint behaves.
@@ -58,6 +65,8 @@ public final class MockOpenAiServer implements AutoCloseable {
     // Nanoseconds of the first chat request's arrival and of the last answer sent: the span the endpoint was in use.
     private final AtomicLong firstArrival = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong lastAnswer = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicLongArray arrivals = new AtomicLongArray(ARRIVALS_KEPT);
+    private final AtomicInteger arrived = new AtomicInteger();
 
     private MockOpenAiServer(HttpServer server, ExecutorService executor, Options options) {
         this.server = server;
@@ -109,10 +118,30 @@ public final class MockOpenAiServer implements AutoCloseable {
         peakInFlight.set(0);
         firstArrival.set(Long.MAX_VALUE);
         lastAnswer.set(Long.MIN_VALUE);
+        arrived.set(0);
+        for (int i = 0; i < ARRIVALS_KEPT; i++) {
+            arrivals.set(i, 0);
+        }
+    }
+
+    /** {@return the arrival of each of the first chat requests since the last reset, in ms after the first, sorted} */
+    public double[] arrivalsMillis() {
+        // A request counted but not yet recorded (read while requests arrive) is still 0, and left out.
+        long[] times = IntStream.range(0, Math.min(arrived.get(), ARRIVALS_KEPT))
+                .mapToLong(arrivals::get)
+                .filter(time -> time != 0)
+                .sorted()
+                .toArray();
+        return Arrays.stream(times).mapToDouble(time -> (time - times[0]) / 1e6).toArray();
     }
 
     private void chat(HttpExchange exchange) throws IOException {
-        firstArrival.accumulateAndGet(System.nanoTime(), Math::min);
+        long arrival = System.nanoTime();
+        firstArrival.accumulateAndGet(arrival, Math::min);
+        int index = arrived.getAndIncrement();
+        if (index < ARRIVALS_KEPT) {
+            arrivals.set(index, arrival);
+        }
         try (exchange) {
             JsonNode body;
             try (InputStream in = exchange.getRequestBody()) {
@@ -163,6 +192,10 @@ public final class MockOpenAiServer implements AutoCloseable {
                     .put("rate_limited", rateLimited.get())
                     .put("peak_in_flight", peakInFlight.get())
                     .put("served_span_s", servedSpan().toNanos() / 1e9);
+            var arrivalsMs = stats.putArray("arrivals_ms");
+            for (double arrival : arrivalsMillis()) {
+                arrivalsMs.add(Math.round(arrival * 10) / 10.0);
+            }
             send(exchange, 200, "application/json", stats.toString());
         }
     }
