@@ -281,22 +281,29 @@ public final class MockOpenAiServer implements AutoCloseable {
         executor.close();
     }
 
-    /**
-     * Runs the endpoint until the process is stopped. Usage: {@code MockOpenAiServer [--port P] [--latency-ms L]
-     * [--max-in-flight K] [--retry-after S]}.
-     */
+    private static final String USAGE =
+            "usage: MockOpenAiServer [--port P] [--latency-ms L] [--max-in-flight K] [--retry-after S]";
+
+    /** Runs the endpoint until the process is stopped; prints its API root first. Usage: {@value #USAGE}. */
     public static void main(String[] args) throws Exception {
         int port = 0;
         long latency = 0;
         int maxInFlight = 0;
         int retryAfter = 1;
-        for (int i = 0; i + 1 < args.length; i += 2) {
+        for (int i = 0; i < args.length; i += 2) {
+            if (args[i].equals("--help")) {
+                System.out.println(USAGE);
+                return;
+            }
+            if (i + 1 == args.length) {
+                throw new IllegalArgumentException(args[i] + " needs a value; " + USAGE);
+            }
             switch (args[i]) {
                 case "--port" -> port = Integer.parseInt(args[i + 1]);
                 case "--latency-ms" -> latency = Long.parseLong(args[i + 1]);
                 case "--max-in-flight" -> maxInFlight = Integer.parseInt(args[i + 1]);
                 case "--retry-after" -> retryAfter = Integer.parseInt(args[i + 1]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + "; " + USAGE);
             }
         }
         var mock = start(port, new Options(Duration.ofMillis(latency), maxInFlight, retryAfter));
