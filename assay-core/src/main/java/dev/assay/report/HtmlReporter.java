@@ -94,24 +94,36 @@ final class HtmlReporter implements Reporter {
         }
         html.append("<table><tr><th>Case</th><th>Dimension</th><th>Status</th><th>Score</th><th>Reason</th>"
                 + "<th>Final answer</th></tr>\n");
-        // All items, or, for a large run, those that did not pass and then the others until the page is full.
-        List<Predicate<Item>> order = items.size() <= LISTED
-                ? List.of(item -> true)
-                : List.of(item -> item.status() != ItemStatus.PASSED, item -> item.status() == ItemStatus.PASSED);
-        int listed = 0;
-        for (Predicate<Item> wanted : order) {
-            for (int i = 0; i < items.size() && listed < LISTED; i++) {
-                if (wanted.test(items.get(i))) {
-                    row(html, items.get(i));
-                    listed++;
-                    page.flushIfFull();
-                }
-            }
+        // All items, or, for a large run, those that did not pass and then the others until the page is full. An ended
+        // run's counts are those of its stored items, so the search for the items that did not pass stops once it has
+        // found them all: a large run that passed whole is not read through for none.
+        if (items.size() <= LISTED) {
+            list(html, page, items, item -> true, LISTED);
+        } else {
+            int notPassed = run.status().isFinal() ? counts.completed() - counts.passed() : items.size();
+            int listed =
+                    list(html, page, items, item -> item.status() != ItemStatus.PASSED, Math.min(LISTED, notPassed));
+            list(html, page, items, item -> item.status() == ItemStatus.PASSED, LISTED - listed);
         }
         html.append("</table>\n");
         coverage(html, report.coverage());
         html.append("</body></html>\n");
         page.finish();
+    }
+
+    /** Lists the items {@code wanted} picks, in order, until {@code most} are; {@return how many were listed} */
+    private static int list(StringBuilder html, StreamedText page, List<Item> items, Predicate<Item> wanted, int most)
+            throws IOException {
+        int listed = 0;
+        for (int i = 0; i < items.size() && listed < most; i++) {
+            Item item = items.get(i);
+            if (wanted.test(item)) {
+                row(html, item);
+                listed++;
+                page.flushIfFull();
+            }
+        }
+        return listed;
     }
 
     private static void row(StringBuilder html, Item item) {

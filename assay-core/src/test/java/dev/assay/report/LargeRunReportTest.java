@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,10 +36,20 @@ class LargeRunReportTest {
     static Store store;
 
     @BeforeAll
-    static void storeALargeRun() {
+    static void storeLargeRuns() {
         store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"));
+        storeRun("big", seq -> seq % 10 == 9 ? ItemStatus.FAILED : ItemStatus.PASSED);
+        storeRun("whole", seq -> ItemStatus.PASSED);
+    }
+
+    private static void storeRun(String runId, IntFunction<ItemStatus> statusOf) {
+        var items = new ArrayList<Item>();
+        for (int seq = 0; seq < ITEMS; seq++) {
+            items.add(item(runId, seq, statusOf.apply(seq)));
+        }
+        Counts counts = Counts.of(ITEMS, items.stream().map(Item::status).toList());
         store.createRun(new Run(
-                "big",
+                runId,
                 Run.CAPABILITY,
                 "",
                 "openai:bench",
@@ -48,17 +59,13 @@ class LargeRunReportTest {
                 "",
                 null,
                 List.of(),
-                Map.of("logic", 0.9),
-                0.9,
-                new Counts(ITEMS, ITEMS - ITEMS / 10, ITEMS / 10, 0, 0, 0, 0),
+                Map.of("logic", (double) counts.passed() / ITEMS),
+                (double) counts.passed() / ITEMS,
+                counts,
                 T0,
                 T0.plusSeconds(60),
                 60,
                 null));
-        var items = new ArrayList<Item>();
-        for (int seq = 0; seq < ITEMS; seq++) {
-            items.add(item(seq, seq % 10 == 9 ? ItemStatus.FAILED : ItemStatus.PASSED));
-        }
         store.saveAll(List.of(), items);
     }
 
@@ -105,14 +112,24 @@ class LargeRunReportTest {
         assertThat(count(markdown, "| failed |")).isEqualTo(ITEMS / 10);
     }
 
+    @Test
+    void the_page_of_a_large_run_that_passed_whole_lists_its_first_items() throws Exception {
+        Path out = temp.resolve("whole");
+        Reporters.builtins().writeAll(RunReport.load(store, "whole"), out);
+
+        String html = Files.readString(out.resolve("report.html"));
+        assertThat(count(html, "<td class=\"passed\">")).isEqualTo(HtmlReporter.LISTED);
+        assertThat(html).contains("<td>c0</td>").contains("<td>c999</td>").doesNotContain("<td>c1000</td>");
+    }
+
     private static int count(String text, String part) {
         return (int)
                 Pattern.compile(Pattern.quote(part)).matcher(text).results().count();
     }
 
-    private static Item item(int seq, ItemStatus status) {
+    private static Item item(String runId, int seq, ItemStatus status) {
         return new Item(
-                "big",
+                runId,
                 "c" + seq,
                 seq,
                 "logic",
