@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -107,14 +108,23 @@ class BubblewrapSandboxTest {
                 null))) {
             assertThat(new String(process.stdout().readNBytes(8), StandardCharsets.UTF_8))
                     .isEqualTo("started\n");
-            assertThat(sleeping(seconds)).isTrue();
+            // The shell echoes before its detached child has become `sleep`: that child may still be starting.
+            assertThat(within(Duration.ofSeconds(5), () -> sleeping(seconds))).isTrue();
         }
 
-        long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-        while (sleeping(seconds) && System.nanoTime() < deadline) {
+        assertThat(within(Duration.ofSeconds(5), () -> !sleeping(seconds))).isTrue();
+    }
+
+    /** {@return whether the condition held within the time, asked every 10 ms} */
+    private static boolean within(Duration time, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + time.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
             Thread.sleep(10);
         }
-        assertThat(sleeping(seconds)).isFalse();
+        return true;
     }
 
     private static boolean sleeping(String seconds) {
