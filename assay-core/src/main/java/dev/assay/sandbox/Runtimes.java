@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -97,12 +98,23 @@ public record Runtimes(
      * directory or {@code ASSAY_HOME} with it (a Python whose prefix is the home directory itself)}
      */
     static boolean showable(Path prefix) {
+        return showable(prefix, System.getenv());
+    }
+
+    /**
+     * As {@link #showable(Path)}, with this environment. The home is both {@code $HOME} and the JVM's
+     * {@code user.home}, which comes from the account's entry: they differ where a container, a CI job or {@code sudo}
+     * set {@code HOME}, and either may hold what the model must not see.
+     */
+    static boolean showable(Path prefix, Map<String, String> env) {
         var hidden = new ArrayList<Path>();
         hidden.add(Path.of(System.getProperty("user.home")));
         hidden.add(Path.of(System.getProperty("user.dir")));
-        String assayHome = System.getenv("ASSAY_HOME");
-        if (assayHome != null && !assayHome.isBlank()) {
-            hidden.add(Path.of(assayHome));
+        for (String variable : List.of("HOME", "ASSAY_HOME")) {
+            String directory = env.get(variable);
+            if (directory != null && !directory.isBlank()) {
+                hidden.add(Path.of(directory));
+            }
         }
         Path real = realPath(prefix);
         return hidden.stream().map(Runtimes::realPath).noneMatch(path -> path.startsWith(real));
