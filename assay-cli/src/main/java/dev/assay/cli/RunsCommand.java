@@ -10,7 +10,10 @@ import dev.assay.result.RunStatus;
 import dev.assay.run.InterruptedRuns;
 import dev.assay.store.RunQuery;
 import dev.assay.store.Store;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -157,21 +160,41 @@ final class RunsCommand implements Callable<Integer> {
                 }
                 PrintWriter writer = spec.commandLine().getOut();
                 if (format == OutputFormats.Table.json) {
-                    var bytes = new java.io.ByteArrayOutputStream();
-                    Reporters.builtins().get("json").write(report, bytes);
-                    writer.println(bytes.toString(java.nio.charset.StandardCharsets.UTF_8));
+                    printJson(report, writer);
                 } else {
                     Summary.print(writer, report, "table", out);
+                    // A line per item, flushed once: the command line's writer flushes every line it prints.
+                    var lines = new PrintWriter(writer, false);
                     report.briefItems()
-                            .forEach(item -> writer.printf(
+                            .forEach(item -> lines.printf(
                                     "  %-9s %-28s %5.2f  %s%n",
                                     item.status().wireName(),
                                     item.caseId(),
                                     item.score(),
                                     cut(oneLine(item.finalAnswer()), 60)));
+                    lines.flush();
                 }
                 return ExitCodes.OK;
             }
+        }
+    }
+
+    /**
+     * Prints the report.json document of a run, through a temporary file: a large run's document (180 MB at 100 000
+     * items) is never held in memory, as it was when made in memory and then printed as one string.
+     */
+    private static void printJson(RunReport report, PrintWriter writer) throws IOException {
+        Path json = Files.createTempFile("assay-report-", ".json");
+        try {
+            try (OutputStream file = Files.newOutputStream(json)) {
+                Reporters.builtins().get("json").write(report, file);
+            }
+            try (Reader document = Files.newBufferedReader(json, StandardCharsets.UTF_8)) {
+                document.transferTo(writer);
+            }
+            writer.println();
+        } finally {
+            Files.deleteIfExists(json);
         }
     }
 
