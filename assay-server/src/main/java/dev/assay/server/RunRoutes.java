@@ -12,8 +12,11 @@ import dev.assay.result.Run;
 import dev.assay.store.RunQuery;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
 /** {@code /api/runs}: start, cancel, list, detail with paged items, one item, delete, report export, comparison. */
@@ -153,8 +156,16 @@ final class RunRoutes {
         }
         Reporter reporter = reporters.get(format);
         RunReport report = RunReport.load(runs.store(), ctx.pathParam("run_id"));
-        var out = new ByteArrayOutputStream();
-        reporter.write(report, out);
+        // Written to a temporary file and sent from it, deleted once sent (Javalin closes a result stream): a large
+        // run's report (180 MB of JSON at 100 000 items) is never held in the server's memory, and one that fails is
+        // an error response rather than a cut document.
+        Path file = Files.createTempFile("assay-report-", ".partial");
+        try (OutputStream out = Files.newOutputStream(file)) {
+            reporter.write(report, out);
+        } catch (IOException | RuntimeException | Error e) {
+            Files.deleteIfExists(file);
+            throw e;
+        }
         String fileName = report.run().runId() + "-" + reporter.fileName();
         // A report holds model output and is opened inline on the page's origin, where the admin token is kept: as
         // a sandboxed document (an origin of its own, no scripts) it could not reach the token even if some output
@@ -165,7 +176,7 @@ final class RunRoutes {
                         "Content-Disposition",
                         (ctx.queryParam("download") != null ? "attachment" : "inline") + "; filename=\"" + fileName
                                 + "\"")
-                .result(out.toByteArray());
+                .result(Files.newInputStream(file, StandardOpenOption.DELETE_ON_CLOSE));
     }
 
     void compare(Context ctx) {

@@ -23,11 +23,15 @@ import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterAll;
@@ -560,6 +564,7 @@ class RunApiTest {
     void a_report_is_exported_in_each_format() throws Exception {
         String runId = server.start("basic.jsonl", "");
         server.awaitEnd(runId);
+        Set<String> partialBefore = partialReports();
         JsonNode json = server.get("/api/runs/" + runId + "/report?format=json").json();
         assertThat(json.path("run_id").asText()).isEqualTo(runId);
         assertThat(server.get("/api/runs/" + runId + "/report?format=junit").text())
@@ -571,6 +576,16 @@ class RunApiTest {
                         .path("field")
                         .asText())
                 .isEqualTo("format");
+        // Each report was written to a temporary file and sent from it: none is left once sent.
+        assertThat(partialReports()).isSubsetOf(partialBefore);
+    }
+
+    private static Set<String> partialReports() throws IOException {
+        try (var files = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return files.map(file -> file.getFileName().toString())
+                    .filter(name -> name.startsWith("assay-report-") && name.endsWith(".partial"))
+                    .collect(Collectors.toSet());
+        }
     }
 
     @Test
