@@ -1,6 +1,7 @@
 package dev.assay.cli;
 
 import dev.assay.Json;
+import dev.assay.report.Reporter;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunComparison;
 import dev.assay.report.RunReport;
@@ -160,7 +161,7 @@ final class RunsCommand implements Callable<Integer> {
                 }
                 PrintWriter writer = spec.commandLine().getOut();
                 if (format == OutputFormats.Table.json) {
-                    printJson(report, writer);
+                    printJson(report, out, writer);
                 } else {
                     Summary.print(writer, report, "table", out);
                     // A line per item, flushed once: the command line's writer flushes every line it prints.
@@ -180,22 +181,32 @@ final class RunsCommand implements Callable<Integer> {
     }
 
     /**
-     * Prints the report.json document of a run, through a temporary file: a large run's document (180 MB at 100 000
-     * items) is never held in memory, as it was when made in memory and then printed as one string.
+     * Prints the report.json document of a run: the one just written to {@code out}, when the reports were, else one
+     * written to a temporary file. A large run's document (180 MB at 100 000 items) is neither held in memory, as it
+     * was when made in memory and printed as one string, nor made twice.
      */
-    private static void printJson(RunReport report, PrintWriter writer) throws IOException {
-        Path json = Files.createTempFile("assay-report-", ".json");
-        try {
-            try (OutputStream file = Files.newOutputStream(json)) {
-                Reporters.builtins().get("json").write(report, file);
-            }
-            try (Reader document = Files.newBufferedReader(json, StandardCharsets.UTF_8)) {
-                document.transferTo(writer);
-            }
-            writer.println();
-        } finally {
-            Files.deleteIfExists(json);
+    private static void printJson(RunReport report, Path out, PrintWriter writer) throws IOException {
+        Reporter json = Reporters.builtins().get("json");
+        if (out != null) {
+            print(out.resolve(json.fileName()), writer);
+            return;
         }
+        Path file = Files.createTempFile("assay-report-", ".json");
+        try {
+            try (OutputStream document = Files.newOutputStream(file)) {
+                json.write(report, document);
+            }
+            print(file, writer);
+        } finally {
+            Files.deleteIfExists(file);
+        }
+    }
+
+    private static void print(Path document, PrintWriter writer) throws IOException {
+        try (Reader text = Files.newBufferedReader(document, StandardCharsets.UTF_8)) {
+            text.transferTo(writer);
+        }
+        writer.println();
     }
 
     @Command(

@@ -50,6 +50,21 @@ class RunsCommandTest {
     }
 
     @Test
+    void a_run_shown_as_json_prints_its_report_json_with_or_without_the_reports_written() throws Exception {
+        var cli = new CliRunner(home);
+        String runId = runOnce(cli);
+        Path reports = home.resolve("reports");
+
+        var written = cli.run("runs", "show", runId, "--format", "json", "--out", reports.toString());
+        var alone = cli.run("runs", "show", runId, "--format", "json");
+
+        assertThat(written.code()).as(written.err()).isZero();
+        assertThat(written.out()).isEqualTo(Files.readString(reports.resolve("report.json")) + System.lineSeparator());
+        assertThat(alone.out()).isEqualTo(written.out());
+        assertThat(Json.parse(alone.out()).path("run_id").asText()).isEqualTo(runId);
+    }
+
+    @Test
     void a_run_another_process_is_running_is_not_deleted() throws Exception {
         String url = dev.assay.store.Stores.defaultUrl(home);
         try (var store = dev.assay.store.Stores.open(url)) {
