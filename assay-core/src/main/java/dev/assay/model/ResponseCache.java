@@ -27,6 +27,11 @@ public interface ResponseCache {
         public ResponseCache withinRun() {
             return this;
         }
+
+        @Override
+        public boolean looksUp() {
+            return false;
+        }
     };
 
     /** {@return the answer kept under the key, if any} */
@@ -40,6 +45,14 @@ public interface ResponseCache {
      */
     default void keep(String key, ModelResponse answer) {
         keep(key, Json.tree(answer));
+    }
+
+    /**
+     * {@return whether {@link #find} may find anything}: false for a cache that only keeps answers (a new run's, which
+     * has none yet), where no key of an earlier version is worth making
+     */
+    default boolean looksUp() {
+        return true;
     }
 
     /**
@@ -58,6 +71,10 @@ public interface ResponseCache {
     default ModelResponse complete(ChatModel model, String scope, ModelRequest request) throws InterruptedException {
         String key = key(model, scope, request);
         Optional<JsonNode> kept = find(key);
+        if (kept.isEmpty() && looksUp()) {
+            // Kept by an earlier version (a run it left interrupted, or --cache), under the key it made.
+            kept = find(RequestKeys.legacy(model, scope, request));
+        }
         if (kept.isPresent()) {
             return Json.MAPPER.convertValue(kept.get(), ModelResponse.class);
         }
@@ -68,7 +85,8 @@ public interface ResponseCache {
 
     /**
      * {@return the hash of what determines an answer: the model and its endpoint, the scope, the messages, the tools
-     * offered and the sampling parameters} The time limit does not change the answer and is left out.
+     * offered and the sampling parameters} The time limit does not change the answer and is left out. Earlier versions
+     * made another key of the same request; {@link #complete} finds their answers too.
      */
     static String key(ChatModel model, String scope, ModelRequest request) {
         return RequestKeys.of(model, scope, request);

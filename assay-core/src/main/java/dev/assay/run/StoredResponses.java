@@ -50,7 +50,7 @@ final class StoredResponses implements ResponseCache {
 
     @Override
     public Optional<JsonNode> find(String key) {
-        if (!resumed && acrossRuns == null) {
+        if (!looksUp()) {
             return Optional.empty();
         }
         Instant since = acrossRuns == null ? null : Instant.now().minus(acrossRuns);
@@ -60,6 +60,11 @@ final class StoredResponses implements ResponseCache {
             log.accept("the response cache could not be read, so the model is asked: " + unreadable.getMessage());
             return Optional.empty();
         }
+    }
+
+    @Override
+    public boolean looksUp() {
+        return resumed || acrossRuns != null;
     }
 
     @Override

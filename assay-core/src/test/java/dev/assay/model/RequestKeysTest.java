@@ -2,12 +2,17 @@ package dev.assay.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.assay.Json;
 import dev.assay.tools.ToolSpec;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class RequestKeysTest {
@@ -26,26 +31,94 @@ class RequestKeysTest {
                 Duration.ofSeconds(5));
     }
 
-    /** The key as answers kept by earlier versions were stored under: the hash of the request's JSON tree. */
+    /** The key: the hash of the request's JSON tree, with the hash of the tools' JSON in place of the tools. */
     private static String treeKey(String scope, ModelRequest request) {
+        return ResponseCache.hash(tree(
+                scope,
+                request,
+                "tools_sha256",
+                TextNode.valueOf(ResponseCache.sha256(Json.write(Json.MAPPER.valueToTree(request.tools()))))));
+    }
+
+    /** The key as answers kept by earlier versions were stored under: the hash of the request's JSON tree. */
+    private static String legacyTreeKey(String scope, ModelRequest request) {
+        return ResponseCache.hash(tree(scope, request, "tools", Json.MAPPER.valueToTree(request.tools())));
+    }
+
+    private static ObjectNode tree(String scope, ModelRequest request, String toolsField, JsonNode tools) {
         ObjectNode what = Json.object()
                 .put("model", MODEL.name())
                 .put("endpoint", MODEL.endpoint())
                 .put("scope", scope);
         what.set("messages", Json.MAPPER.valueToTree(request.messages()));
-        what.set("tools", Json.MAPPER.valueToTree(request.tools()));
+        what.set(toolsField, tools);
         what.putPOJO("temperature", request.temperature());
         what.putPOJO("seed", request.seed());
         what.putPOJO("max_tokens", request.maxTokens());
-        return ResponseCache.hash(what);
+        return what;
     }
 
     @Test
     void a_key_written_straight_into_the_digest_equals_the_key_of_the_requests_json() {
-        ModelRequest request = request(TOOLS, 0.2);
-        assertThat(ResponseCache.key(MODEL, "c1#0", request)).isEqualTo(treeKey("c1#0", request));
-        assertThat(ResponseCache.key(MODEL, "c1#0", request(List.of(), null)))
-                .isEqualTo(treeKey("c1#0", request(List.of(), null)));
+        for (ModelRequest request : List.of(request(TOOLS, 0.2), request(List.of(), null))) {
+            assertThat(ResponseCache.key(MODEL, "c1#0", request)).isEqualTo(treeKey("c1#0", request));
+            assertThat(RequestKeys.legacy(MODEL, "c1#0", request)).isEqualTo(legacyTreeKey("c1#0", request));
+            assertThat(ResponseCache.key(MODEL, "c1#0", request)).isNotEqualTo(legacyTreeKey("c1#0", request));
+        }
+    }
+
+    @Test
+    void an_answer_kept_by_an_earlier_version_is_found_under_the_key_it_made() throws InterruptedException {
+        ModelRequest request = request(TOOLS, null);
+        var cache = new MapCache(true);
+        cache.keep(
+                RequestKeys.legacy(MODEL, "c1", request), new ModelResponse("kept earlier", "", List.of(), null, ""));
+
+        assertThat(cache.complete(MODEL, "c1", request).text()).isEqualTo("kept earlier");
+        assertThat(cache.complete(MODEL, "c2", request).text()).isEqualTo(MockChatModel.ANSWER);
+        assertThat(cache.answers).containsKey(ResponseCache.key(MODEL, "c2", request));
+    }
+
+    @Test
+    void a_cache_that_only_keeps_answers_makes_no_earlier_key() throws InterruptedException {
+        ModelRequest request = request(TOOLS, null);
+        var cache = new MapCache(false);
+
+        assertThat(cache.complete(MODEL, "c1", request).text()).isEqualTo(MockChatModel.ANSWER);
+        assertThat(cache.asked).containsExactly(ResponseCache.key(MODEL, "c1", request));
+        assertThat(cache.answers).containsOnlyKeys(ResponseCache.key(MODEL, "c1", request));
+    }
+
+    /** Answers in a map, with the keys it was asked for. */
+    private static final class MapCache implements ResponseCache {
+        private final boolean looksUp;
+        final Map<String, JsonNode> answers = new HashMap<>();
+        final List<String> asked = new ArrayList<>();
+
+        MapCache(boolean looksUp) {
+            this.looksUp = looksUp;
+        }
+
+        @Override
+        public Optional<JsonNode> find(String key) {
+            asked.add(key);
+            return looksUp ? Optional.ofNullable(answers.get(key)) : Optional.empty();
+        }
+
+        @Override
+        public void keep(String key, JsonNode answer) {
+            answers.put(key, answer);
+        }
+
+        @Override
+        public boolean looksUp() {
+            return looksUp;
+        }
+
+        @Override
+        public ResponseCache withinRun() {
+            return this;
+        }
     }
 
     @Test

@@ -42,6 +42,11 @@ public final class JudgeCache implements ResponseCache {
         return directory != null;
     }
 
+    @Override
+    public boolean looksUp() {
+        return enabled();
+    }
+
     /** {@return the kept reply as a model answer, {@code {"text": ...}}} */
     @Override
     public Optional<JsonNode> find(String key) {
