@@ -127,7 +127,7 @@ public final class RunReport {
     /**
      * Goes through the items once for every figure: each dimension's counts and spread, the coverage and pass@k. A
      * large run's items are read from the store again for each pass, which took seconds at 100 000 items when the
-     * coverage had a pass of its own.
+     * coverage had a pass of its own; this one reads only the fields the figures need ({@link StoredItems#forFigures}).
      */
     private void tally() {
         if (spreads != null) {
@@ -138,7 +138,7 @@ public final class RunReport {
         var counts = new TreeMap<String, Counts>();
         var coverageTally = new Coverage.Tally(run);
         var samplesByCase = new LinkedHashMap<String, int[]>();
-        for (Item item : briefItems()) {
+        for (Item item : items instanceof StoredItems stored ? stored.forFigures() : items) {
             entries.add(new Scores.Entry(
                     item.dimension(),
                     item.weight(),

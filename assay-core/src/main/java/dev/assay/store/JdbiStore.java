@@ -84,21 +84,30 @@ final class JdbiStore implements Store {
                 transcript = excluded.transcript, started_at = excluded.started_at,
                 finished_at = excluded.finished_at, elapsed_s = excluded.elapsed_s, truncated = excluded.truncated""";
 
-    private static final String WITHOUT_TRANSCRIPTS = """
+    private static final String BRIEF_ITEMS = """
             SELECT run_id, case_id, seq, dimension, status, score, max_score, weight, prompt, final_answer, tool_calls,
             checker_detail, error, NULL AS transcript, started_at, finished_at, elapsed_s, truncated
+            FROM evaluation_items WHERE run_id = :run_id""";
+
+    private static final String ITEM_FIGURES = """
+            SELECT run_id, case_id, seq, dimension, status, score, max_score, weight, NULL AS prompt,
+            NULL AS final_answer, tool_calls, NULL AS checker_detail, error, NULL AS transcript, started_at, finished_at,
+            elapsed_s, truncated
             FROM evaluation_items WHERE run_id = :run_id""";
 
     /**
      * {@return the query of a page of a run's items in selection order}
      *
-     * @param transcripts whether to read the transcripts
+     * @param fields the fields read
      * @param after whether the page follows a given item ({@code :seq}, {@code :case_id}) rather than an offset alone
      */
-    static String itemsQuery(boolean transcripts, boolean after) {
-        return (transcripts ? "SELECT * FROM evaluation_items WHERE run_id = :run_id" : WITHOUT_TRANSCRIPTS)
-                + (after ? AFTER_ITEM : "")
-                + " ORDER BY seq, case_id LIMIT :limit OFFSET :offset";
+    static String itemsQuery(ItemFields fields, boolean after) {
+        String select = switch (fields) {
+            case WHOLE -> "SELECT * FROM evaluation_items WHERE run_id = :run_id";
+            case BRIEF -> BRIEF_ITEMS;
+            case FIGURES -> ITEM_FIGURES;
+        };
+        return select + (after ? AFTER_ITEM : "") + " ORDER BY seq, case_id LIMIT :limit OFFSET :offset";
     }
 
     /** A run's items past one, in their order (seq, then case id): where a page continues ({@link #bindAfter}). */
@@ -242,24 +251,24 @@ final class JdbiStore implements Store {
     }
 
     @Override
-    public List<Item> listItems(String runId, int offset, int limit, boolean transcripts) {
+    public List<Item> listItems(String runId, int offset, int limit, ItemFields fields) {
         if (offset < 0 || limit < 1) {
             throw new IllegalArgumentException("offset must be >= 0 and limit >= 1");
         }
-        return items(runId, null, offset, limit, transcripts);
+        return items(runId, null, offset, limit, fields);
     }
 
     @Override
-    public List<Item> listItemsAfter(String runId, Item after, int limit, boolean transcripts) {
+    public List<Item> listItemsAfter(String runId, Item after, int limit, ItemFields fields) {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be >= 1");
         }
-        return items(runId, after, 0, limit, transcripts);
+        return items(runId, after, 0, limit, fields);
     }
 
-    private List<Item> items(String runId, Item after, int offset, int limit, boolean transcripts) {
+    private List<Item> items(String runId, Item after, int offset, int limit, ItemFields fields) {
         return inTransaction(handle -> {
-            var query = handle.createQuery(itemsQuery(transcripts, after != null))
+            var query = handle.createQuery(itemsQuery(fields, after != null))
                     .bind("run_id", runId)
                     .bind("limit", limit)
                     .bind("offset", offset);

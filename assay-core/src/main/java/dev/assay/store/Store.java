@@ -49,16 +49,15 @@ public interface Store extends AutoCloseable {
 
     /** {@return a page of a run's items in selection order} */
     default List<Item> listItems(String runId, int offset, int limit) {
-        return listItems(runId, offset, limit, true);
+        return listItems(runId, offset, limit, ItemFields.WHOLE);
     }
 
     /**
-     * {@return a page of a run's items in selection order, with or without their transcripts} A transcript is most of
-     * an item's stored text: what does not show it reads items faster without.
+     * {@return a page of a run's items in selection order, with the fields asked for}
      *
-     * @param transcripts whether to read the transcripts; without, each item's transcript is JSON null
+     * @param fields the fields read; the others are empty
      */
-    List<Item> listItems(String runId, int offset, int limit, boolean transcripts);
+    List<Item> listItems(String runId, int offset, int limit, ItemFields fields);
 
     /**
      * {@return the page of a run's items that follows {@code after} in selection order}: reading a whole run page by
@@ -67,17 +66,16 @@ public interface Store extends AutoCloseable {
      * @param after the last item of the page before; null for the first page
      */
     default List<Item> listItemsAfter(String runId, Item after, int limit) {
-        return listItemsAfter(runId, after, limit, true);
+        return listItemsAfter(runId, after, limit, ItemFields.WHOLE);
     }
 
     /**
-     * {@return the page of a run's items that follows {@code after} in selection order, with or without their
-     * transcripts ({@link #listItems(String, int, int, boolean)})}
+     * {@return the page of a run's items that follows {@code after} in selection order, with the fields asked for}
      *
      * @param after the last item of the page before; null for the first page
-     * @param transcripts whether to read the transcripts; without, each item's transcript is JSON null
+     * @param fields the fields read; the others are empty
      */
-    List<Item> listItemsAfter(String runId, Item after, int limit, boolean transcripts);
+    List<Item> listItemsAfter(String runId, Item after, int limit, ItemFields fields);
 
     /**
      * {@return the transcripts of a run's items from the one after {@code after} to {@code last}, in selection order,

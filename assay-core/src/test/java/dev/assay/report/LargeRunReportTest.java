@@ -10,6 +10,7 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
+import dev.assay.result.ToolCallView;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import java.nio.file.Files;
@@ -29,6 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 class LargeRunReportTest {
     private static final int ITEMS = 2_500;
     private static final Instant T0 = Instant.parse("2026-11-25T10:00:00Z");
+    private static final List<ItemStatus> STATUSES =
+            List.of(ItemStatus.PASSED, ItemStatus.FAILED, ItemStatus.SKIPPED, ItemStatus.ERROR);
 
     @TempDir
     static Path temp;
@@ -110,6 +113,75 @@ class LargeRunReportTest {
 
         String markdown = Files.readString(out.resolve("report.md"));
         assertThat(count(markdown, "| failed |")).isEqualTo(ITEMS / 10);
+    }
+
+    @Test
+    void a_run_too_large_to_keep_counts_the_same_figures_from_items_read_with_only_the_fields_they_need() {
+        var items = new ArrayList<Item>();
+        for (int seq = 0; seq < 1_200; seq++) {
+            ItemStatus status = STATUSES.get(seq % STATUSES.size());
+            Item item = item("mixed", seq, status);
+            items.add(new Item(
+                    item.runId(),
+                    item.caseId(),
+                    item.seq(),
+                    seq % 3 == 0 ? "tool_use" : "logic",
+                    status,
+                    (seq % 7) / 6.0,
+                    1,
+                    1 + seq % 2,
+                    item.prompt(),
+                    item.finalAnswer(),
+                    seq % 5 == 0
+                            ? List.of(new ToolCallView(seq % 2 == 0 ? "read_file" : "write_file", Json.object(), true))
+                            : List.of(),
+                    item.checkerDetail(),
+                    status == ItemStatus.SKIPPED
+                            ? Problem.of("tools.missing", "no such tool").withDetail("missing_tools", List.of("grep"))
+                            : item.error(),
+                    item.transcript(),
+                    item.startedAt(),
+                    item.finishedAt(),
+                    item.elapsedS(),
+                    false));
+        }
+        store.createRun(new Run(
+                "mixed",
+                Run.CAPABILITY,
+                "",
+                "openai:bench",
+                "",
+                RunStatus.FINISHED,
+                "large",
+                "",
+                null,
+                List.of("read_file", "write_file", "list_files"),
+                Map.of(),
+                0.5,
+                Counts.of(items.size(), items.stream().map(Item::status).toList()),
+                T0,
+                T0.plusSeconds(60),
+                60,
+                null));
+        store.saveAll(List.of(), items);
+        Run run = store.findRun("mixed").orElseThrow();
+        Map<String, List<String>> tags = Map.of("c0", List.of("plan:files"), "c5", List.of("smoke"));
+
+        var whole = new RunReport(run, items, tags);
+        var readForFigures = new RunReport(run, new StoredItems(store, "mixed", 0), tags);
+        var readBrief = new RunReport(run, new StoredItems(store, "mixed"), tags);
+
+        assertThat(new StoredItems(store, "mixed", 0).forFigures().get(0))
+                .satisfies(item -> assertThat(item.prompt()).isEmpty())
+                .satisfies(item -> assertThat(item.checkerDetail().isNull()).isTrue());
+        for (RunReport report : List.of(readForFigures, readBrief)) {
+            assertThat(report.spreads()).isEqualTo(whole.spreads());
+            assertThat(report.countsByDimension()).isEqualTo(whole.countsByDimension());
+            assertThat(report.coverage()).isEqualTo(whole.coverage());
+            assertThat(report.passAtK()).isEqualTo(whole.passAtK());
+        }
+        assertThat(whole.coverage().calls()).containsEntry("read_file", 120).containsEntry("write_file", 120);
+        assertThat(whole.coverage().skipped()).isNotEmpty();
     }
 
     @Test

@@ -30,9 +30,9 @@ class SqliteStoreTest extends StoreContract {
 
     @Test
     void item_pages_are_read_through_the_index_without_sorting() throws SQLException {
-        for (boolean transcripts : new boolean[] {true, false}) {
+        for (ItemFields fields : ItemFields.values()) {
             for (boolean after : new boolean[] {true, false}) {
-                assertThat(plan(JdbiStore.itemsQuery(transcripts, after)))
+                assertThat(plan(JdbiStore.itemsQuery(fields, after)))
                         .anySatisfy(step -> assertThat(step).contains("evaluation_items_run_seq"))
                         .noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
             }

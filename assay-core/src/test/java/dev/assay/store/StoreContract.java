@@ -183,6 +183,38 @@ abstract class StoreContract {
     }
 
     @Test
+    void items_read_with_some_of_their_fields_leave_the_others_empty() {
+        store.createRun(runningRun("r1", T0, "", "m"));
+        Item item = fullItem("r1", "case-1", 0);
+        store.upsertItem(item);
+        Item brief = item.withTranscript(null);
+        Item figures = new Item(
+                item.runId(),
+                item.caseId(),
+                item.seq(),
+                item.dimension(),
+                item.status(),
+                item.score(),
+                item.maxScore(),
+                item.weight(),
+                null,
+                null,
+                item.toolCalls(),
+                null,
+                item.error(),
+                null,
+                item.startedAt(),
+                item.finishedAt(),
+                item.elapsedS(),
+                item.truncated());
+
+        assertThat(store.listItems("r1", 0, 10, ItemFields.WHOLE)).containsExactly(item);
+        assertThat(store.listItems("r1", 0, 10, ItemFields.BRIEF)).containsExactly(brief);
+        assertThat(store.listItems("r1", 0, 10, ItemFields.FIGURES)).containsExactly(figures);
+        assertThat(store.listItemsAfter("r1", null, 10, ItemFields.FIGURES)).containsExactly(figures);
+    }
+
+    @Test
     void upserting_an_item_twice_keeps_one_row_with_the_latest_values() {
         store.createRun(runningRun("r1", T0, "", "m"));
         store.upsertItem(simpleItem("r1", "case-1", 0, ItemStatus.CANCELLED));
