@@ -89,10 +89,12 @@ final class JdbiStore implements Store {
             checker_detail, error, NULL AS transcript, started_at, finished_at, elapsed_s, truncated
             FROM evaluation_items WHERE run_id = :run_id""";
 
+    // Nothing stored after the transcript either: SQLite reads a row's columns in order, through the overflow pages of
+    // a long transcript to reach what follows it.
     private static final String ITEM_FIGURES = """
             SELECT run_id, case_id, seq, dimension, status, score, max_score, weight, NULL AS prompt,
-            NULL AS final_answer, tool_calls, NULL AS checker_detail, error, NULL AS transcript, started_at, finished_at,
-            elapsed_s, truncated
+            NULL AS final_answer, tool_calls, NULL AS checker_detail, error, NULL AS transcript, NULL AS started_at,
+            NULL AS finished_at, 0 AS elapsed_s, 0 AS truncated
             FROM evaluation_items WHERE run_id = :run_id""";
 
     /**

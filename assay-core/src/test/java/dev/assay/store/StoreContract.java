@@ -203,10 +203,10 @@ abstract class StoreContract {
                 null,
                 item.error(),
                 null,
-                item.startedAt(),
-                item.finishedAt(),
-                item.elapsedS(),
-                item.truncated());
+                null,
+                null,
+                0,
+                false);
 
         assertThat(store.listItems("r1", 0, 10, ItemFields.WHOLE)).containsExactly(item);
         assertThat(store.listItems("r1", 0, 10, ItemFields.BRIEF)).containsExactly(brief);
