@@ -9,10 +9,7 @@ import dev.assay.Json;
 import dev.assay.tools.ToolSpec;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class RequestKeysTest {
@@ -70,55 +67,23 @@ class RequestKeysTest {
     @Test
     void an_answer_kept_by_an_earlier_version_is_found_under_the_key_it_made() throws InterruptedException {
         ModelRequest request = request(TOOLS, null);
-        var cache = new MapCache(true);
+        var cache = new MapResponseCache(true);
         cache.keep(
                 RequestKeys.legacy(MODEL, "c1", request), new ModelResponse("kept earlier", "", List.of(), null, ""));
 
         assertThat(cache.complete(MODEL, "c1", request).text()).isEqualTo("kept earlier");
         assertThat(cache.complete(MODEL, "c2", request).text()).isEqualTo(MockChatModel.ANSWER);
-        assertThat(cache.answers).containsKey(ResponseCache.key(MODEL, "c2", request));
+        assertThat(cache.answers()).containsKey(ResponseCache.key(MODEL, "c2", request));
     }
 
     @Test
     void a_cache_that_only_keeps_answers_makes_no_earlier_key() throws InterruptedException {
         ModelRequest request = request(TOOLS, null);
-        var cache = new MapCache(false);
+        var cache = new MapResponseCache(false);
 
         assertThat(cache.complete(MODEL, "c1", request).text()).isEqualTo(MockChatModel.ANSWER);
-        assertThat(cache.asked).containsExactly(ResponseCache.key(MODEL, "c1", request));
-        assertThat(cache.answers).containsOnlyKeys(ResponseCache.key(MODEL, "c1", request));
-    }
-
-    /** Answers in a map, with the keys it was asked for. */
-    private static final class MapCache implements ResponseCache {
-        private final boolean looksUp;
-        final Map<String, JsonNode> answers = new HashMap<>();
-        final List<String> asked = new ArrayList<>();
-
-        MapCache(boolean looksUp) {
-            this.looksUp = looksUp;
-        }
-
-        @Override
-        public Optional<JsonNode> find(String key) {
-            asked.add(key);
-            return looksUp ? Optional.ofNullable(answers.get(key)) : Optional.empty();
-        }
-
-        @Override
-        public void keep(String key, JsonNode answer) {
-            answers.put(key, answer);
-        }
-
-        @Override
-        public boolean looksUp() {
-            return looksUp;
-        }
-
-        @Override
-        public ResponseCache withinRun() {
-            return this;
-        }
+        assertThat(cache.asked()).containsExactly(ResponseCache.key(MODEL, "c1", request));
+        assertThat(cache.answers()).containsOnlyKeys(ResponseCache.key(MODEL, "c1", request));
     }
 
     @Test

@@ -2,12 +2,9 @@ package dev.assay.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.transcript.Usage;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class ResponseCacheTest {
@@ -28,26 +25,10 @@ class ResponseCacheTest {
 
     @Test
     void a_cache_that_keeps_trees_keeps_a_model_answer_as_its_tree() {
-        var kept = new HashMap<String, JsonNode>();
-        ResponseCache trees = new ResponseCache() {
-            @Override
-            public Optional<JsonNode> find(String key) {
-                return Optional.ofNullable(kept.get(key));
-            }
-
-            @Override
-            public void keep(String key, JsonNode answer) {
-                kept.put(key, answer);
-            }
-
-            @Override
-            public ResponseCache withinRun() {
-                return this;
-            }
-        };
+        var trees = new MapResponseCache(true);
 
         trees.keep("k", ANSWER);
 
-        assertThat(kept).containsEntry("k", Json.tree(ANSWER));
+        assertThat(trees.answers()).containsEntry("k", Json.tree(ANSWER));
     }
 }

@@ -50,7 +50,12 @@ class LargeRunReportTest {
         for (int seq = 0; seq < ITEMS; seq++) {
             items.add(item(runId, seq, statusOf.apply(seq)));
         }
-        Counts counts = Counts.of(ITEMS, items.stream().map(Item::status).toList());
+        storeRun(runId, List.of(), items);
+    }
+
+    /** Stores a finished run of these items, which offered these tools. */
+    private static Run storeRun(String runId, List<String> tools, List<Item> items) {
+        Counts counts = Counts.of(items.size(), items.stream().map(Item::status).toList());
         store.createRun(new Run(
                 runId,
                 Run.CAPABILITY,
@@ -61,15 +66,16 @@ class LargeRunReportTest {
                 "large",
                 "",
                 null,
-                List.of(),
-                Map.of("logic", (double) counts.passed() / ITEMS),
-                (double) counts.passed() / ITEMS,
+                tools,
+                Map.of("logic", (double) counts.passed() / items.size()),
+                (double) counts.passed() / items.size(),
                 counts,
                 T0,
                 T0.plusSeconds(60),
                 60,
                 null));
         store.saveAll(List.of(), items);
+        return store.findRun(runId).orElseThrow();
     }
 
     @AfterAll
@@ -145,26 +151,7 @@ class LargeRunReportTest {
                     item.elapsedS(),
                     false));
         }
-        store.createRun(new Run(
-                "mixed",
-                Run.CAPABILITY,
-                "",
-                "openai:bench",
-                "",
-                RunStatus.FINISHED,
-                "large",
-                "",
-                null,
-                List.of("read_file", "write_file", "list_files"),
-                Map.of(),
-                0.5,
-                Counts.of(items.size(), items.stream().map(Item::status).toList()),
-                T0,
-                T0.plusSeconds(60),
-                60,
-                null));
-        store.saveAll(List.of(), items);
-        Run run = store.findRun("mixed").orElseThrow();
+        Run run = storeRun("mixed", List.of("read_file", "write_file", "list_files"), items);
         Map<String, List<String>> tags = Map.of("c0", List.of("plan:files"), "c5", List.of("smoke"));
 
         var whole = new RunReport(run, items, tags);
