@@ -12,8 +12,8 @@ public enum ItemFields {
     BRIEF,
     /**
      * What a run's figures are counted from (counts, scores and their spread, tool coverage, pass@k): the item's case,
-     * sequence number, dimension, status, scores, weight, tool calls, error and times; no prompt, final answer, checker
-     * detail or transcript.
+     * sequence number, dimension, status, scores, weight, tool calls and error; no prompt, final answer, checker
+     * detail, transcript, times or truncation flag.
      */
     FIGURES
 }
