@@ -73,8 +73,9 @@ final class StoredItems extends AbstractList<Item> implements RandomAccess {
      * items, half the CPU of a pass over brief items
      */
     List<Item> forFigures() {
-        StoredItems brief = withoutTranscripts();
-        return size <= keptItems ? brief : new StoredItems(store, runId, size, ItemFields.FIGURES, keptItems);
+        return size <= keptItems
+                ? withoutTranscripts()
+                : new StoredItems(store, runId, size, ItemFields.FIGURES, keptItems);
     }
 
     /**
