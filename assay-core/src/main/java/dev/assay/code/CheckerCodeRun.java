@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
-import dev.assay.sandbox.Runtimes;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.SandboxLimits;
 import dev.assay.sandbox.SandboxRequest;
@@ -57,7 +56,7 @@ final class CheckerCodeRun {
                         .<ObjectNode>set("output", judged.output())
                         .set("expected", judged.expected());
             }
-            String python = Runtimes.find().python().map(Path::toString).orElse("python3");
+            String python = PythonRunner.interpreter();
             SandboxResult result = sandbox.run(new SandboxRequest(
                     List.of(python, "-I", "verify.py"), dir, Map.of(), Json.write(config) + "\n", limits, List.of()));
             return read(result, cases.size());

@@ -309,14 +309,29 @@ public final class CodeGrader {
             throws InterruptedException {
         ObjectNode config = Json.object();
         config.put("entry_point", question.entryPoint());
-        String signature = !question.starterCode().isEmpty() ? question.starterCode() : question.referenceSolution();
-        config.put("signature_source", signature);
+        config.put("signature_source", signatures(runner, question));
         config.put("case_timeout", options.caseTimeout().toMillis() / 1000.0);
         ArrayNode cases = config.putArray("cases");
         for (TestCase test : tests) {
             cases.addObject().put("design", test.design()).set("input", test.input());
         }
         return HarnessRun.execute(sandbox, runner.plan(program, config, tests.size(), limits(tests.size())));
+    }
+
+    /**
+     * {@return the signatures the harness binds the tests' arguments to}: the starter code, which the model was shown;
+     * else, for Python, the only harness that reads them, the reference solution's signatures without its code. The
+     * program under test runs in the harness's process and can read all of it: given the reference, it would return the
+     * reference's answers.
+     */
+    private String signatures(LanguageRunner runner, CodeQuestion question) throws InterruptedException {
+        if (!question.starterCode().isEmpty()) {
+            return question.starterCode();
+        }
+        if (!(runner instanceof PythonRunner) || question.referenceSolution().isEmpty()) {
+            return "";
+        }
+        return SandboxedPython.signatureSkeleton(sandbox, PythonRunner.interpreter(), question.referenceSolution());
     }
 
     /** The harness times each test; the wall clock is the backstop for a program that defeats its timer. */

@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * Turns a program and its cases into a harness execution for one language. The harness configuration holds
  * {@code entry_point}, {@code signature_source}, {@code test_code}, {@code case_timeout} (seconds) and {@code cases}
- * (each {@code {input, design}}); expected values never enter the sandbox.
+ * (each {@code {input, design}}); expected values never enter the sandbox, nor does a reference solution enter the
+ * process of the program under test.
  */
 sealed interface LanguageRunner permits PythonRunner, JavaScriptRunner, JavaRunner {
     /** {@return the files, command and limits that run {@code code} against the configured cases} */

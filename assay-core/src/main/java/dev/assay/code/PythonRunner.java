@@ -15,15 +15,20 @@ final class PythonRunner implements LanguageRunner {
     @Override
     public HarnessRun.Plan plan(String code, ObjectNode config, int caseCount, SandboxLimits limits) {
         // -I: ignore PYTHON* variables and the user's site directory, so the environment cannot change the harness.
-        // The real interpreter, not a version manager's shim: a shim costs a shell per run and lives in a home
-        // directory the sandbox does not show.
-        String python = Runtimes.find().python().map(Path::toString).orElse("python3");
         return new HarnessRun.Plan(
                 Map.of("solution.py", code, "harness.py", HARNESS),
-                List.of(python, "-I", "harness.py"),
+                List.of(interpreter(), "-I", "harness.py"),
                 config,
                 caseCount,
                 limits,
                 List.of());
+    }
+
+    /**
+     * {@return the Python interpreter programs run with}: the real one, not a version manager's shim, which costs a
+     * shell per run and lives in a home directory the sandbox does not show
+     */
+    static String interpreter() {
+        return Runtimes.find().python().map(Path::toString).orElse("python3");
     }
 }

@@ -24,6 +24,11 @@ import java.util.concurrent.ConcurrentHashMap;
 final class SandboxedPython {
     private static final Map<ScriptKey, byte[]> COMPILED = new ConcurrentHashMap<>();
     private static final Map<String, List<String>> SITE_PATHS = new ConcurrentHashMap<>();
+    private static final Map<SkeletonKey, String> SKELETONS = new ConcurrentHashMap<>();
+    /** Questions graded in one process; past this many, a skeleton is made again each time it is needed. */
+    private static final int KEPT_SKELETONS = 4096;
+
+    private static final String SKELETON_SCRIPT = LanguageRunner.resource("signature_skeleton.py");
 
     private SandboxedPython() {}
 
@@ -31,6 +36,8 @@ final class SandboxedPython {
      * A script's bytecode is the interpreter's and the source's: two scripts of one name may differ (tests make such).
      */
     private record ScriptKey(String python, String name, String source) {}
+
+    private record SkeletonKey(String python, String source) {}
 
     /** A script as written into a work directory: its file name and content. */
     static final class Script {
@@ -94,6 +101,27 @@ final class SandboxedPython {
                 .flatMap(SandboxedPython::strings);
         path.ifPresent(found -> SITE_PATHS.putIfAbsent(python, found));
         return path;
+    }
+
+    /**
+     * {@return the signatures of a reference solution without its code ({@code signature_skeleton.py}): its imports,
+     * classes and functions, every body {@code ...}}, or empty when it does not parse. The harness reads a question's
+     * signatures in the process the program under test runs in, where the program could read the reference itself. Made
+     * by parsing the source in a sandboxed run of its own, once per interpreter and source in a process.
+     */
+    static String signatureSkeleton(Sandbox sandbox, String python, String source) throws InterruptedException {
+        var key = new SkeletonKey(python, source);
+        String known = SKELETONS.get(key);
+        if (known != null) {
+            return known;
+        }
+        String skeleton = ask(sandbox, python, SKELETON_SCRIPT, Map.of("source.py", source), "skeleton.py")
+                .map(bytes -> new String(bytes, StandardCharsets.UTF_8))
+                .orElse("");
+        if (SKELETONS.size() < KEPT_SKELETONS) {
+            SKELETONS.putIfAbsent(key, skeleton);
+        }
+        return skeleton;
     }
 
     /** {@return the file {@code output} that {@code code} wrote, run by {@code python -I} beside {@code files}} */

@@ -72,7 +72,7 @@ final class StdioRun {
         return switch (language) {
             case "python" -> {
                 Files.writeString(dir.resolve("solution.py"), code);
-                yield quote(Runtimes.find().python().map(Path::toString).orElse("python3")) + " -I solution.py";
+                yield quote(PythonRunner.interpreter()) + " -I solution.py";
             }
             case "javascript" -> {
                 Files.writeString(dir.resolve("solution.js"), code);

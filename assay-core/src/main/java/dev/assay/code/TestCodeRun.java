@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
-import dev.assay.sandbox.Runtimes;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.SandboxLimits;
 import dev.assay.sandbox.SandboxProcess;
@@ -47,7 +46,7 @@ final class TestCodeRun {
             throws InterruptedException {
         Path checkerDir = null;
         Path programDir = null;
-        String python = Runtimes.find().python().map(Path::toString).orElse("python3");
+        String python = PythonRunner.interpreter();
         try {
             checkerDir = Files.createTempDirectory("assay-check");
             programDir = Files.createTempDirectory("assay-code");

@@ -212,6 +212,64 @@ class CodeGraderTest {
     }
 
     @Test
+    void trees_are_built_level_order_using_the_reference_solution_signature() throws InterruptedException {
+        var description = "示例 1：\n输入：root = [4,2,7,1,3,6,9]\n输出：[4,7,2,9,6,3,1]\n";
+        var reference = """
+                class Solution:
+                    def invertTree(self, root: Optional[TreeNode]) -> Optional[TreeNode]:
+                        if root:
+                            root.left, root.right = self.invertTree(root.right), self.invertTree(root.left)
+                        return root
+                """;
+        var question = new CodeQuestion("t", description, "python", "invertTree", List.of(), "", reference, "", "");
+        var grade = grader.grade(question, """
+                class Solution:
+                    def invertTree(self, root):
+                        if root:
+                            root.left, root.right = self.invertTree(root.right), self.invertTree(root.left)
+                        return root
+                """);
+
+        assertThat(grade.allPassed()).isTrue();
+    }
+
+    @Test
+    void the_reference_solution_never_reaches_the_program_under_test() throws InterruptedException {
+        var tests = CodeQuestion.readTests(Json.parse("""
+                [{"input": {"x": 2}, "expected": 17}, {"input": {"x": 5}, "expected": 38}]
+                """));
+        var reference = """
+                ANSWERS = {2: 17, 5: 38}
+                def solve(x: int) -> int:
+                    \"""Seven times x, plus three.\"""
+                    return ANSWERS.get(x, x * 7 + 3)
+                """;
+        var question = new CodeQuestion("q", "", "python", "solve", tests, "", reference, "", "");
+        // A hostile answer: it finds the harness's configuration on the stack and answers with what the question's
+        // signatures compute, else with the signatures themselves.
+        var grade = grader.grade(question, """
+                import sys
+                def solve(x):
+                    frame = sys._getframe()
+                    while frame is not None:
+                        config = frame.f_locals.get("config")
+                        if isinstance(config, dict) and "signature_source" in config:
+                            namespace = {}
+                            exec(config["signature_source"], namespace)
+                            found = namespace["solve"](x)
+                            return found if isinstance(found, int) else config["signature_source"]
+                        frame = frame.f_back
+                    return -1
+                """);
+
+        assertThat(statuses(grade)).as(grade.cases().toString()).containsOnly(CaseResult.Status.WRONG_ANSWER);
+        assertThat(grade.cases().get(0).actual().asText())
+                .contains("def solve(x: int) -> int:")
+                .doesNotContain("7")
+                .doesNotContain("ANSWERS");
+    }
+
+    @Test
     void in_place_problems_compare_the_mutated_argument() throws InterruptedException {
         var description = "Example 1:\nInput: nums = [0,1,0,3,12]\nOutput: [1,3,12,0,0]\n";
         var grade = grader.grade(question(description, "moveZeroes"), """
