@@ -3,6 +3,7 @@ package dev.assay.model;
 import dev.assay.AssayException;
 import dev.assay.Plugins;
 import dev.assay.Problem;
+import dev.assay.SecretMask;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
@@ -38,7 +39,9 @@ public final class ChatModels {
             throw invalid("give the model after '" + kind + ":', e.g. " + kind + ":" + provider.exampleModel());
         }
         String key = provider.defaultBaseUrl().isEmpty() ? "" : key(options, provider.defaultBaseUrl(), env);
-        return provider.create(name, options, key, log);
+        ChatModel model = provider.create(name, options, key, log);
+        var mask = new SecretMask(key);
+        return mask.equals(SecretMask.NONE) ? model : new SecretMaskingChatModel(model, mask);
     }
 
     static String key(ModelOptions options, String providerUrl, Function<String, String> env) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.AssayException;
+import dev.assay.Json;
 import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import java.time.Duration;
@@ -54,6 +55,39 @@ class ApiKeyDestinationTest {
             complete(new ModelOptions("openai:local", server.baseUrl(), "OPENAI_API_KEY", false, null, null));
 
             assertThat(server.authorizations()).containsExactly("Bearer sk-default-openai");
+        }
+    }
+
+    private static ChatModel namedKeyModel(ScriptedOpenAiServer server) {
+        return ChatModels.chatModel(
+                new ModelOptions("openai:local", server.baseUrl(), "LOCAL_KEY", false, null, null),
+                ENV::get,
+                line -> {});
+    }
+
+    @Test
+    void a_key_the_endpoint_quotes_back_is_masked_in_its_error_and_its_answers() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(
+                        ScriptedOpenAiServer.always(new ScriptedOpenAiServer.Reply.QuotingFailure(401)));
+                ChatModel model = namedKeyModel(server)) {
+            assertThatThrownBy(() -> model.complete(ask())).isInstanceOfSatisfying(AssayException.class, e -> {
+                assertThat(e.problem().type()).isEqualTo("target.auth_failed");
+                assertThat(e.problem().message())
+                        .contains("Incorrect API key provided: Bearer ***")
+                        .doesNotContain("sk-named-local");
+                assertThat(e).hasNoCause();
+            });
+        }
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(new ScriptedOpenAiServer.Reply.Answer(
+                        "your key is sk-named-local",
+                        List.of(ScriptedOpenAiServer.Call.of("echo", "{\"key\": \"sk-named-local\"}")))));
+                ChatModel model = namedKeyModel(server)) {
+            ModelResponse response = model.complete(ask());
+
+            assertThat(response.text()).isEqualTo("your key is ***");
+            assertThat(response.toolCalls())
+                    .singleElement()
+                    .satisfies(call -> assertThat(Json.write(call.arguments())).isEqualTo("{\"key\":\"***\"}"));
         }
     }
 

@@ -135,6 +135,16 @@ public final class ScriptedAnthropicServer implements AutoCloseable {
                         .put("message", "scripted failure " + failure.status());
                 send(exchange, failure.status(), Json.write(error));
             }
+            case Reply.QuotingFailure failure -> {
+                ObjectNode error = Json.object().put("type", "error");
+                error.putObject("error")
+                        .put("type", "authentication_error")
+                        .put(
+                                "message",
+                                "invalid x-api-key: "
+                                        + exchange.getRequestHeaders().getFirst("x-api-key"));
+                send(exchange, failure.status(), Json.write(error));
+            }
             case Reply.Malformed malformed -> send(exchange, 200, "{\"id\": \"msg_x\", \"content\": [");
             case Reply.Answer answer -> send(exchange, 200, Json.write(message(answer)));
             // Messages are not streamed here: a cut stream is a body that stops halfway, an endless one a body that

@@ -60,6 +60,9 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         /** An HTTP error with a JSON error body and optional headers. */
         record Failure(int status, Map<String, String> headers) implements Reply {}
 
+        /** An HTTP error whose message quotes the request's key header, as some servers' do. */
+        record QuotingFailure(int status) implements Reply {}
+
         /** A 200 answer whose body is not valid JSON. */
         record Malformed() implements Reply {}
 
@@ -211,6 +214,16 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
                         .put("message", "scripted failure " + failure.status())
                         .put("type", "scripted")
                         .put("code", String.valueOf(failure.status()));
+                send(exchange, failure.status(), "application/json", Json.write(error));
+            }
+            case Reply.QuotingFailure failure -> {
+                ObjectNode error = Json.object();
+                error.putObject("error")
+                        .put(
+                                "message",
+                                "Incorrect API key provided: "
+                                        + exchange.getRequestHeaders().getFirst("Authorization"))
+                        .put("type", "invalid_request_error");
                 send(exchange, failure.status(), "application/json", Json.write(error));
             }
             case Reply.Malformed malformed -> send(exchange, 200, "application/json", "{\"id\": \"x\", \"choices\": [");

@@ -7,6 +7,7 @@ import dev.assay.Deadlines;
 import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.SecretMask;
 import dev.assay.model.EndpointConcurrency;
 import dev.assay.model.ResponseCache;
 import dev.assay.model.RetryLoop;
@@ -179,7 +180,8 @@ public final class SseAgentClient {
         }
         throw new StatusException(
                 response.statusCode(),
-                body,
+                // Some servers quote the request's credential back in their error body.
+                new SecretMask(credential).apply(body),
                 RetryLoop.parseRetryAfter(
                         response.headers().firstValue("retry-after").orElse(null)));
     }
