@@ -15,4 +15,11 @@ class FileNamesTest {
         assertThat(FileNames.safe("../a b/c:d*é")).isEqualTo(".._a_b_c_d__");
         assertThat(FileNames.safe("Mac OS X-aarch64")).isEqualTo("Mac_OS_X-aarch64");
     }
+
+    @Test
+    void cutsLongTextSoThatAFileSystemTakesTheName() {
+        String name = FileNames.safe("x".repeat(300));
+
+        assertThat(name).hasSize(FileNames.LONGEST).isEqualTo("x".repeat(FileNames.LONGEST));
+    }
 }

@@ -211,6 +211,16 @@ class EngineTest {
     }
 
     @Test
+    void a_case_id_too_long_for_a_file_name_still_gets_a_workspace() throws Exception {
+        String id = "case-" + "x".repeat(300);
+        script.put("capital of France?", List.of(text("Paris")));
+        Run run = run(List.of(evalCase(id, "common", "capital of France?", "contains", "\"Paris\"")), ToolMode.NATIVE);
+
+        assertThat(run.status()).isEqualTo(RunStatus.FINISHED);
+        assertThat(items(run).get(id).status()).isEqualTo(ItemStatus.PASSED);
+    }
+
+    @Test
     void native_tool_calls_write_an_artifact_that_file_checkers_verify() throws Exception {
         script.put(
                 "write hello",
