@@ -1,9 +1,12 @@
 package dev.assay.sandbox;
 
 import dev.assay.AssayException;
+import dev.assay.Problem;
+import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -139,11 +142,16 @@ public final class BubblewrapSandbox implements Sandbox {
             // The runtimes are looked for at the first command, not when the sandbox is found: asking Python through
             // a version manager's shim costs about half a second, which a run that never executes code should not pay.
             Runtimes runtimes = Runtimes.find();
-            return ProcessRunner.run(
-                    command(request, cgroup, runtimes),
-                    environment(request, WORKSPACE, runtimes.path()),
-                    request,
-                    () -> cgroup.ifPresent(PidsCgroup::killAll));
+            Launch launch = launch(request, cgroup, runtimes);
+            try {
+                return ProcessRunner.run(
+                        launch.command(),
+                        environment(request, WORKSPACE, runtimes.path()),
+                        request,
+                        () -> cgroup.ifPresent(PidsCgroup::killAll));
+            } finally {
+                launch.discard();
+            }
         } finally {
             cgroup.ifPresent(PidsCgroup::close);
         }
@@ -154,30 +162,76 @@ public final class BubblewrapSandbox implements Sandbox {
         Optional<PidsCgroup> cgroup =
                 cgroupParent.flatMap(p -> PidsCgroup.create(p, request.limits().maxProcesses()));
         Runtimes runtimes = Runtimes.find();
+        Launch launch = launch(request, cgroup, runtimes);
         // The command runs in a pid namespace whose init is bubblewrap's child, which dies with it (--die-with-parent):
         // killing bubblewrap ends everything the command started.
         return ProcessRunner.start(
-                command(request, cgroup, runtimes),
-                environment(request, WORKSPACE, runtimes.path()),
-                request,
-                true,
-                () -> cgroup.ifPresent(PidsCgroup::close));
+                launch.command(), environment(request, WORKSPACE, runtimes.path()), request, true, () -> {
+                    launch.discard();
+                    cgroup.ifPresent(PidsCgroup::close);
+                });
     }
 
-    private List<String> command(SandboxRequest request, Optional<PidsCgroup> cgroup, Runtimes runtimes) {
+    /**
+     * A bubblewrap command line whose options are read from a file ({@code --args}) rather than given as arguments: the
+     * options name host paths (the workspace's, the sandbox identity's), and the sandbox's init, a copy of bubblewrap,
+     * shows its arguments to everything inside ({@code /proc/1/cmdline}). The file is the host's, in a directory the
+     * sandbox does not show, readable by its owner only; {@link #discard} removes it once the process is gone.
+     */
+    private record Launch(List<String> command, Path options) {
+        void discard() {
+            try {
+                Files.deleteIfExists(options);
+            } catch (IOException e) {
+                // A leftover in the host's temporary directory, readable by its owner only: nothing to stop for.
+            }
+        }
+    }
+
+    /**
+     * Starts bubblewrap through a shell that opens the options file as descriptor 3 (Java starts processes with the
+     * standard three only) and, under a cgroup, first writes its own pid into the group, so that every descendant is
+     * counted from the start. Arguments: the group's {@code cgroup.procs} (or {@code /dev/null}), bubblewrap, the
+     * options file, then {@code --} and the command.
+     */
+    private static final String LAUNCHER =
+            "procs=$1 bwrap=$2 options=$3; shift 3; echo $$ > \"$procs\" && exec \"$bwrap\" --args 3 \"$@\" 3< \"$options\"";
+
+    private Launch launch(SandboxRequest request, Optional<PidsCgroup> cgroup, Runtimes runtimes) {
+        List<String> command = arguments(request, cgroup.isEmpty(), runtimes);
+        int end = command.indexOf("--");
+        Path options;
+        try {
+            options = Files.createTempFile("assay-bwrap-", ".args");
+            var bytes = new ByteArrayOutputStream();
+            for (String option : command.subList(0, end)) {
+                bytes.writeBytes(option.getBytes(StandardCharsets.UTF_8));
+                bytes.write(0);
+            }
+            Files.write(options, bytes.toByteArray());
+        } catch (IOException e) {
+            throw new AssayException(
+                    Problem.of("sandbox.unavailable", "cannot write the sandbox's options: " + e.getMessage()), e);
+        }
+        var launcher = new ArrayList<String>(List.of(
+                "/bin/sh",
+                "-c",
+                LAUNCHER,
+                "sh",
+                cgroup.map(group -> group.procsFile().toString()).orElse("/dev/null"),
+                bwrap.toString(),
+                options.toString()));
+        launcher.addAll(command.subList(end, command.size()));
+        return new Launch(List.copyOf(launcher), options);
+    }
+
+    /** {@return bubblewrap's options, then {@code --} and the command as the sandbox runs it} */
+    private List<String> arguments(SandboxRequest request, boolean limitProcesses, Runtimes runtimes) {
         Path workDir = request.workDir().toAbsolutePath().normalize();
         if (setpriv.isPresent()) {
             giveToSandboxUser(workDir);
         }
-        var command = new ArrayList<String>();
-        cgroup.ifPresent(group -> command.addAll(List.of(
-                // The shell joins the group before exec'ing bwrap, so every descendant is counted from the start.
-                "/bin/sh",
-                "-c",
-                "echo $$ > \"$0\" && exec \"$@\"",
-                group.procsFile().toString())));
-        command.add(bwrap.toString());
-        command.addAll(mounts(workDir, request.readOnly(), runtimes));
+        var command = new ArrayList<String>(mounts(workDir, request.readOnly(), runtimes));
         command.addAll(List.of("--chdir", WORKSPACE, "--die-with-parent", "--new-session"));
         if (setpriv.isPresent()) {
             // No user namespace: bwrap runs as real root and hands the command to nobody with no capabilities left.
@@ -202,7 +256,7 @@ public final class BubblewrapSandbox implements Sandbox {
         } else {
             command.addAll(List.of("--unshare-all", "--"));
         }
-        command.addAll(prlimit(request.limits(), cgroup.isEmpty()));
+        command.addAll(prlimit(request.limits(), limitProcesses));
         command.addAll(request.command());
         return command;
     }
@@ -380,13 +434,18 @@ public final class BubblewrapSandbox implements Sandbox {
                         Map.of(),
                         "",
                         SandboxLimits.defaults().withWallTime(Duration.ofSeconds(20)));
-                return ProcessRunner.run(
-                                        command(probe, Optional.empty(), Runtimes.NONE),
-                                        environment(probe, WORKSPACE, Runtimes.NONE.path()),
-                                        probe,
-                                        () -> {})
-                                .exitCode()
-                        == 0;
+                Launch launch = launch(probe, Optional.empty(), Runtimes.NONE);
+                try {
+                    return ProcessRunner.run(
+                                            launch.command(),
+                                            environment(probe, WORKSPACE, Runtimes.NONE.path()),
+                                            probe,
+                                            () -> {})
+                                    .exitCode()
+                            == 0;
+                } finally {
+                    launch.discard();
+                }
             } finally {
                 Files.deleteIfExists(dir);
             }

@@ -72,6 +72,19 @@ class SandboxVisibilityTest {
     }
 
     @Test
+    void no_process_inside_shows_the_hosts_paths_in_its_arguments() throws InterruptedException {
+        // The sandbox's init is a copy of bubblewrap; its arguments would name the workspace's host directory.
+        var result = sh("for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done", List.of());
+
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.stdout())
+                .contains("bwrap")
+                .doesNotContain(work.toString())
+                .doesNotContain("--bind")
+                .doesNotContain(System.getProperty("java.io.tmpdir") + "/assay");
+    }
+
+    @Test
     void files_in_the_home_the_working_directory_and_next_to_a_database_are_neither_readable_nor_findable()
             throws Exception {
         Path home = plant(Path.of(System.getProperty("user.home")));
