@@ -2,9 +2,12 @@ package dev.assay.model;
 
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.assay.AssayException;
 import dev.assay.model.anthropic.AnthropicSettings;
 import dev.assay.testing.ScriptedAnthropicServer;
+import dev.assay.testing.ScriptedOpenAiServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +37,21 @@ class AnthropicKeyDestinationTest {
             assertThat(server.credentials()).hasSize(2);
             assertThat(server.credentials().get(0)).doesNotContain("sk-ant-default");
             assertThat(server.credentials().get(1)).contains("sk-named-local");
+        }
+    }
+
+    @Test
+    void a_key_the_endpoint_quotes_back_is_masked_in_its_error() throws Exception {
+        try (var server =
+                ScriptedAnthropicServer.start(request -> new ScriptedOpenAiServer.Reply.QuotingFailure(401))) {
+            assertThatThrownBy(() -> complete(new ModelOptions(
+                            "anthropic:claude-test", server.baseUrl(), "LOCAL_KEY", false, null, null)))
+                    .isInstanceOfSatisfying(
+                            AssayException.class,
+                            e -> assertThat(e.problem().message())
+                                    .contains("invalid credentials: ")
+                                    .contains("***")
+                                    .doesNotContain("sk-named-local"));
         }
     }
 

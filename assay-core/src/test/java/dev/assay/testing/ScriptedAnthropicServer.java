@@ -136,13 +136,16 @@ public final class ScriptedAnthropicServer implements AutoCloseable {
                 send(exchange, failure.status(), Json.write(error));
             }
             case Reply.QuotingFailure failure -> {
+                String apiKey = exchange.getRequestHeaders().getFirst("x-api-key");
                 ObjectNode error = Json.object().put("type", "error");
                 error.putObject("error")
                         .put("type", "authentication_error")
                         .put(
                                 "message",
-                                "invalid x-api-key: "
-                                        + exchange.getRequestHeaders().getFirst("x-api-key"));
+                                "invalid credentials: "
+                                        + (apiKey != null
+                                                ? apiKey
+                                                : exchange.getRequestHeaders().getFirst("Authorization")));
                 send(exchange, failure.status(), Json.write(error));
             }
             case Reply.Malformed malformed -> send(exchange, 200, "{\"id\": \"msg_x\", \"content\": [");
