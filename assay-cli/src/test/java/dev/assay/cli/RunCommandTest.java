@@ -212,6 +212,19 @@ class RunCommandTest {
     }
 
     @Test
+    void a_tool_named_that_is_not_there_is_a_usage_error_naming_the_tools() {
+        var result = new CliRunner(home)
+                .run("run", EXAMPLES.toString(), "--model", "mock", "--tools", "read_file,raed_file", "--limit", "1");
+
+        assertThat(result.code()).as(result.err()).isEqualTo(2);
+        assertThat(result.err())
+                .contains("config.unknown_tool")
+                .contains("raed_file")
+                .contains("read_file, ")
+                .doesNotContain("\tat ");
+    }
+
+    @Test
     void selection_options_limit_the_cases() throws Exception {
         var result = new CliRunner(home)
                 .run(

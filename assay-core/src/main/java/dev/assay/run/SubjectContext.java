@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -109,6 +110,16 @@ public final class SubjectContext {
             Toolbox toolbox = provider.open(toolRequest);
             toolboxes.put(provider.name(), toolbox);
             offered.addAll(toolbox.tools());
+        }
+        var known = new TreeSet<>(withheld.keySet());
+        offered.forEach(tool -> known.add(tool.name()));
+        List<String> unknown = options.unknownAmong(known);
+        if (!unknown.isEmpty()) {
+            throw new AssayException(Problem.of(
+                            "config.unknown_tool",
+                            "no tool named " + String.join(", ", unknown) + " here; the tools are "
+                                    + String.join(", ", known))
+                    .withDetail("field", "tools"));
         }
         tools = options.filter(offered);
         return tools;

@@ -35,6 +35,17 @@ public record ToolOptions(
         this(mcpServers, mcpTimeout, allowed, false);
     }
 
+    /**
+     * {@return the allowed names that name none of the {@code known} tools (canonical names), in the order given}: a
+     * misspelt name would otherwise leave its tool out without a word
+     */
+    public List<String> unknownAmong(Set<String> known) {
+        return allowed.stream()
+                .filter(name -> !known.contains(ToolNames.canonical(name)))
+                .distinct()
+                .toList();
+    }
+
     /** {@return the tools that may be offered, in the order given} */
     public List<Tool> filter(List<Tool> tools) {
         if (allowed.isEmpty()) {
