@@ -44,6 +44,9 @@ final class ApiProblems {
         if (type.equals("request.too_large")) {
             return 413;
         }
+        if (type.equals("request.not_acceptable")) {
+            return 406;
+        }
         if (type.startsWith("request.")
                 || type.startsWith("config.")
                 || type.startsWith("suite.")
@@ -111,6 +114,7 @@ final class ApiProblems {
             case 400 -> "Bad Request";
             case 401 -> "Unauthorized";
             case 404 -> "Not Found";
+            case 406 -> "Not Acceptable";
             case 409 -> "Conflict";
             case 413 -> "Content Too Large";
             default -> "Internal Server Error";

@@ -1,7 +1,9 @@
 package dev.assay.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.Problem;
 import dev.assay.result.Run;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -39,10 +41,24 @@ final class StreamRoutes {
     }
 
     void register(RoutesConfig routes, String path) {
-        // Checked before the SSE handler, which commits a 200 as soon as it runs: an unknown run gets a JSON 404.
-        routes.before(path, ctx -> runs.run(ctx.pathParam("run_id")));
+        // Checked before the SSE handler, which commits a 200 as soon as it runs: an unknown run gets a JSON 404. The
+        // handler streams only to a request that accepts exactly an event stream, and answers any other with an empty
+        // 200, which looks like a run with nothing to say.
+        routes.before(path, ctx -> {
+            runs.run(ctx.pathParam("run_id"));
+            if (!EVENT_STREAM.equals(ctx.header("Accept"))) {
+                throw new AssayException(Problem.of(
+                                "request.not_acceptable",
+                                "the run's events are a server-sent event stream: send the header 'Accept: "
+                                        + EVENT_STREAM + "' (an EventSource does; with curl: -N -H 'Accept: "
+                                        + EVENT_STREAM + "')")
+                        .withDetail("field", "Accept"));
+            }
+        });
         routes.sse(path, this::stream);
     }
+
+    private static final String EVENT_STREAM = "text/event-stream";
 
     private void stream(SseClient client) {
         Context ctx = client.ctx();

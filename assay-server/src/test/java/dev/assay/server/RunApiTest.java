@@ -77,6 +77,17 @@ class RunApiTest {
     }
 
     @Test
+    void a_stream_asked_for_without_accepting_an_event_stream_says_what_to_send() throws Exception {
+        String runId = server.start("basic.jsonl", "");
+
+        var plain = server.get("/api/runs/" + runId + "/events");
+
+        assertThat(plain.status()).isEqualTo(406);
+        assertThat(plain.json().path("type").asText()).isEqualTo("request.not_acceptable");
+        assertThat(plain.json().path("detail").asText()).contains("Accept: text/event-stream");
+    }
+
+    @Test
     void a_stream_from_the_first_event_id_holds_every_item_and_progress_in_order() throws Exception {
         String runId = server.start("slow.jsonl", "\"concurrency\": 2");
         List<ServerFixture.Event> events;
