@@ -1,7 +1,6 @@
 package dev.assay.cli;
 
 import dev.assay.AssayException;
-import dev.assay.Problem;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeCheckerFactory;
@@ -27,6 +26,7 @@ import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.ToolMode;
 import dev.assay.tools.McpServerConfig;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -537,9 +537,28 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         RunHandle launch(Engine engine, Store store, RunPlan plan, RunListener listener);
     }
 
+    /**
+     * The options a continued run takes; it is otherwise run as its stored description says, so that its items stay
+     * comparable (the cases, the target, the limits).
+     */
+    private static final List<String> OPTIONS_OF_A_CONTINUED_RUN = List.of(
+            "--resume",
+            "--retry-errors",
+            "--db",
+            "--db-retry",
+            "--config",
+            "--cache",
+            "--workspace-dir",
+            "--keep-workspaces",
+            "--out",
+            "--format",
+            "--threshold",
+            "--quiet",
+            "--verbose");
+
     /** {@code --resume} / {@code --retry-errors}: the stored run's own description, continued under its id. */
     private int continueRun() throws Exception {
-        String runId = resume != null ? resume : retryErrors;
+        String given = resume != null ? resume : retryErrors;
         if (resume != null && retryErrors != null) {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "give --resume or --retry-errors, not both");
@@ -549,13 +568,24 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     spec.commandLine(),
                     "a continued run takes its suites and target from its stored description; give only the run id");
         }
+        List<String> ignored = spec.commandLine().getParseResult().matchedOptions().stream()
+                .map(picocli.CommandLine.Model.OptionSpec::longestName)
+                .filter(name -> !OPTIONS_OF_A_CONTINUED_RUN.contains(name))
+                .distinct()
+                .toList();
+        if (!ignored.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    String.join(", ", ignored) + ": a continued run keeps the settings it was started with; with "
+                            + "--resume or --retry-errors give only where it is stored and where and how it is "
+                            + "reported (" + String.join(", ", OPTIONS_OF_A_CONTINUED_RUN) + ")");
+        }
         CheckerRegistry checkers = checkers(configuration());
         Run stored;
         try (Store store = database.open()) {
-            stored = store.findRun(runId)
-                    .orElseThrow(() -> new AssayException(Problem.of("run.not_found", "no run " + runId + " is stored")
-                            .withDetail("run_id", runId)));
+            stored = store.findRun(RunIds.resolve(store, given)).orElseThrow();
         }
+        String runId = stored.runId();
         if (stored.kind().equals(Run.DIALOG)) {
             // A dialog's errors are always replayed on resume, so --retry-errors continues it as --resume does.
             return DialogCommand.resume(
@@ -581,8 +611,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
      * What the report phase needs of a run that has ended: nothing of its suite or system under test, which are
      * released first (a run of 100 000 cases reports in the memory of a page of items), and only the tags of the cases
      * that have any ({@link dev.assay.cases.Suite#caseTags}).
+     *
+     * @param cancelOnSignal still installed: a signal that cancelled the run waits for its reports and summary, and the
+     *     caller closes it once they are written
      */
-    private record Ended(Run run, Map<String, List<String>> caseTags, Path workspaces) {}
+    private record Ended(Run run, Map<String, List<String>> caseTags, Path workspaces, CancelOnSignal cancelOnSignal) {}
 
     private int runAndReport(
             Preparation preparation,
@@ -605,27 +638,38 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         }
         try (Store store = opening.await()) {
             Ended ended = runToEnd(pending.take(), planOf, checkers, launch, store, stderr);
-            Run run = ended.run();
-            // Said before the report is read: when the database stayed away, reading it fails too.
-            explainEnd(run, stderr);
-            RunReport report = RunReport.ofEnded(store, run, ended.caseTags());
-            if (out != null) {
-                Reporters.builtins().writeAll(report, out);
+            try {
+                return report(ended, store, stdout, stderr);
+            } finally {
+                ended.cancelOnSignal().close();
             }
-            Summary.print(stdout, report, format.toString(), out);
-            Counts counts = run.counts();
-            boolean kept = keepWorkspaces || counts.failed() + counts.partial() + counts.error() > 0;
-            Path runWorkspaces = ended.workspaces().resolve(run.runId());
-            if (kept && format != OutputFormats.Table.json && java.nio.file.Files.isDirectory(runWorkspaces)) {
-                stdout.println("Workspaces kept for inspection: " + runWorkspaces);
-            }
-            return exitCode(run);
         } finally {
             RunRequest.Prepared unused = pending.take();
             if (unused != null) {
                 unused.close();
             }
         }
+    }
+
+    /** Writes the ended run's reports and summary; {@return the exit code} */
+    private int report(Ended ended, Store store, PrintWriter stdout, PrintWriter stderr) throws IOException {
+        Run run = ended.run();
+        // Said before the report is read: when the database stayed away, reading it fails too.
+        explainEnd(run, stderr);
+        RunReport report = RunReport.ofEnded(store, run, ended.caseTags());
+        if (out != null) {
+            Reporters.builtins().writeAll(report, out);
+        }
+        Summary.print(stdout, report, format.toString(), out);
+        Counts counts = run.counts();
+        boolean kept = keepWorkspaces || counts.failed() + counts.partial() + counts.error() > 0;
+        Path runWorkspaces = ended.workspaces().resolve(run.runId());
+        if (kept && format != OutputFormats.Table.json && java.nio.file.Files.isDirectory(runWorkspaces)) {
+            stdout.println("Workspaces kept for inspection: " + runWorkspaces);
+        }
+        // A signal's exit follows as soon as this returns: what was printed must be out by then.
+        stdout.flush();
+        return exitCode(run);
     }
 
     /** A prepared run until it is taken: the frame holding this keeps nothing of the run reachable afterwards. */
@@ -665,9 +709,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             CancelOnSignal cancelOnSignal = CancelOnSignal.install(handle, stderr);
             try {
                 return new Ended(
-                        handle.await(), plan.suite().caseTags(), plan.config().workspaceRoot());
-            } finally {
+                        handle.await(), plan.suite().caseTags(), plan.config().workspaceRoot(), cancelOnSignal);
+            } catch (Exception | Error e) {
                 cancelOnSignal.close();
+                throw e;
             }
         }
     }

@@ -24,7 +24,7 @@ final class QuickThenSlowRun {
     }
 
     /** {@return the CLI running the suite against the model, stdout and stderr merged} */
-    static Process start(Path home, ScriptedOpenAiServer model) throws IOException {
+    static Process start(Path home, ScriptedOpenAiServer model, String... options) throws IOException {
         var lines = new StringBuilder("{\"id\": \"quick\", \"dimension\": \"common\", \"prompt\": \"quick\", "
                 + "\"checker\": \"contains\", \"expected\": \"ok\"}\n");
         for (int i = 0; i < 3; i++) {
@@ -35,8 +35,7 @@ final class QuickThenSlowRun {
                     .append("\", \"checker\": \"contains\", \"expected\": \"ok\"}\n");
         }
         Path suite = Files.writeString(home.resolve("suite.jsonl"), lines);
-        return cli(
-                home,
+        var args = new ArrayList<>(List.of(
                 "run",
                 suite.toString(),
                 "--model",
@@ -47,7 +46,9 @@ final class QuickThenSlowRun {
                 "NONE",
                 "--concurrency",
                 "1",
-                "--verbose");
+                "--verbose"));
+        args.addAll(List.of(options));
+        return cli(home, args.toArray(String[]::new));
     }
 
     /** {@return the CLI in a process of its own with {@code home} as its Assay home, stdout and stderr merged} */

@@ -2,6 +2,7 @@ package dev.assay.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.assay.Json;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.RunStatus;
 import dev.assay.store.RunQuery;
@@ -9,6 +10,7 @@ import dev.assay.store.Stores;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -20,9 +22,10 @@ class SignalCancellationTest {
     Path home;
 
     @Test
-    void sigterm_stores_the_run_as_cancelled_with_its_finished_items() throws Exception {
+    void sigterm_stores_the_run_as_cancelled_with_its_finished_items_and_writes_its_reports() throws Exception {
+        Path reports = home.resolve("reports");
         try (var server = QuickThenSlowRun.model(() -> true)) {
-            Process process = QuickThenSlowRun.start(home, server);
+            Process process = QuickThenSlowRun.start(home, server, "--out", reports.toString());
             var output = new StringBuilder();
             try (var reader =
                     new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -43,6 +46,12 @@ class SignalCancellationTest {
                     .isTrue();
             assertThat(process.exitValue()).as(output.toString()).isEqualTo(143);
             assertThat(output.toString()).contains("cancelling");
+            // CI stops a job with SIGTERM: the reports of what finished are still there to read.
+            assertThat(reports.resolve("junit.xml")).isRegularFile();
+            assertThat(Json.parse(Files.readString(reports.resolve("report.json")))
+                            .path("status")
+                            .asText())
+                    .isEqualTo("cancelled");
 
             try (var store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"))) {
                 var run = store.listRuns(RunQuery.all()).getFirst();
