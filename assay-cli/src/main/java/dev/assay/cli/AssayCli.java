@@ -149,6 +149,7 @@ public final class AssayCli implements Callable<Integer> {
         });
         commandLine.setExecutionExceptionHandler((exception, line, parseResult) -> {
             if (exception instanceof AssayException assay) {
+                Problems.listed(assay.problem()).forEach(listed -> line.getErr().println("error: " + listed));
                 line.getErr().println("error: " + Problems.describe(assay.problem()));
                 return ExitCodes.forProblem(assay.problem());
             }

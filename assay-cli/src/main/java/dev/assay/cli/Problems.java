@@ -4,15 +4,24 @@ import dev.assay.Problem;
 
 /** How the CLI shows a problem: message, then its type and details, on one line. */
 final class Problems {
+    /** The detail of an invalid suite's problem that lists its problems, each a map of its own fields. */
+    private static final String LISTED = "problems";
+
     private Problems() {}
 
+    /**
+     * {@return the problem on one line}: a problem that lists others ({@link #listed}), printed a line each before it,
+     * is summed up by their number rather than repeating the first of them
+     */
     static String describe(Problem problem) {
-        var text = new StringBuilder(problem.message())
-                .append(" [")
-                .append(problem.type())
-                .append(']');
+        int listed = listed(problem).size();
+        String message = listed == 0
+                ? problem.message()
+                : "suite '" + problem.details().get("suite") + "' has " + listed + " problem(s), each listed above";
+        var text =
+                new StringBuilder(message).append(" [").append(problem.type()).append(']');
         problem.details().forEach((key, value) -> {
-            if (value != null) {
+            if (value != null && !(listed > 0 && (key.equals(LISTED) || key.equals("suite")))) {
                 text.append(' ').append(key).append('=').append(value);
             }
         });
@@ -24,7 +33,7 @@ final class Problems {
      * case 'id' field 'f': message}}; empty when it lists none
      */
     static java.util.List<String> listed(Problem problem) {
-        if (!(problem.details().get("problems") instanceof java.util.List<?> problems)) {
+        if (!(problem.details().get(LISTED) instanceof java.util.List<?> problems)) {
             return java.util.List.of();
         }
         var lines = new java.util.ArrayList<String>();

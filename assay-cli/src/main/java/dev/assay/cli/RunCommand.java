@@ -1,6 +1,5 @@
 package dev.assay.cli;
 
-import dev.assay.AssayException;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeCheckerFactory;
@@ -519,16 +518,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     private RunRequest.Prepared prepare(RunRequest request, String runId, Path workspaces, CheckerRegistry checkers)
             throws InterruptedException {
         PrintWriter stderr = spec.commandLine().getErr();
-        try {
-            return request.prepare(runId, workspaces, checkers, env::get, line -> {
-                if (!quiet) {
-                    stderr.println("  " + line);
-                }
-            });
-        } catch (AssayException e) {
-            Problems.listed(e.problem()).forEach(line -> stderr.println("error: " + line));
-            throw e;
-        }
+        return request.prepare(runId, workspaces, checkers, env::get, line -> {
+            if (!quiet) {
+                stderr.println("  " + line);
+            }
+        });
     }
 
     /** How a prepared plan becomes a running run: started afresh, or a stored run continued. */

@@ -182,6 +182,12 @@ class RunCommandTest {
         var refused = new CliRunner(home).run("run", suite.toString(), "--model", "mock");
         assertThat(refused.code()).isEqualTo(2);
         assertThat(refused.err()).contains("bad.jsonl:2").contains("check.invalid_expected");
+        // Each problem once, on a line of its own, and a last line that sums them up.
+        assertThat(refused.err().lines().filter(line -> line.contains("bad.jsonl:2")))
+                .singleElement()
+                .asString()
+                .startsWith("error: ");
+        assertThat(refused.err()).doesNotContain("problems=");
 
         var skipped = new CliRunner(home).run("run", suite.toString(), "--model", "mock", "--skip-invalid", "-q");
         assertThat(skipped.code()).isEqualTo(0);

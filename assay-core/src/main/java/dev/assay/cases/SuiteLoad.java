@@ -40,8 +40,9 @@ public record SuiteLoad(Suite suite, List<CaseProblem> problems) {
     /**
      * {@return the suite when there were no problems}
      *
-     * @throws AssayException {@code suite.invalid}; its details hold {@code problems}, a list of problem maps
-     *     ({@code type}, {@code message}, {@code file}, {@code line}, {@code case_id}...)
+     * @throws AssayException {@code suite.invalid}; its details hold {@code suite}, the suite's name, and
+     *     {@code problems}, a list of problem maps ({@code type}, {@code message}, {@code file}, {@code line},
+     *     {@code case_id}...)
      */
     public Suite requireValid() {
         if (isValid()) {
@@ -51,7 +52,7 @@ public record SuiteLoad(Suite suite, List<CaseProblem> problems) {
         throw new AssayException(new Problem(
                 "suite.invalid",
                 "suite '" + suite.name() + "' has " + problems.size() + " problem(s); first: " + problems.getFirst(),
-                Map.of("problems", listed)));
+                Map.of("suite", suite.name(), "problems", listed)));
     }
 
     private static Map<String, Object> asMap(CaseProblem problem) {
