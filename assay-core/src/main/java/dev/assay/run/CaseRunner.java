@@ -28,7 +28,10 @@ import dev.assay.transcript.TranscriptBuilder;
 import dev.assay.transcript.TranscriptEvent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -324,27 +327,35 @@ final class CaseRunner {
     private static Workspace seed(
             Path directory, Map<String, String> fixtures, Case evalCase, Map<String, String> placeholders) {
         Workspace workspace = new Workspace(directory);
-        try {
-            for (var fixture : fixtures.entrySet()) {
-                write(workspace, Placeholders.fill(fixture.getKey(), placeholders), fixture.getValue());
-            }
-            for (var file : evalCase.files().entrySet()) {
-                write(workspace, file.getKey(), file.getValue());
-            }
-        } catch (IOException e) {
-            throw new AssayException(
-                    Problem.of(
-                            "workspace.seed_failed",
-                            "could not seed the workspace of case " + evalCase.id() + ": " + e.getMessage()),
-                    e);
+        for (var fixture : fixtures.entrySet()) {
+            write(workspace, evalCase, Placeholders.fill(fixture.getKey(), placeholders), fixture.getValue());
+        }
+        for (var file : evalCase.files().entrySet()) {
+            write(workspace, evalCase, file.getKey(), file.getValue());
         }
         return workspace;
     }
 
-    private static void write(Workspace workspace, String relative, String content) throws IOException {
-        Path path = workspace.resolve(relative);
-        Files.createDirectories(path.getParent());
-        Files.writeString(path, content, StandardCharsets.UTF_8);
+    private static void write(Workspace workspace, Case evalCase, String relative, String content) {
+        try {
+            Path path = workspace.resolve(relative);
+            Files.createDirectories(path.getParent());
+            Files.writeString(path, content, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            // Named as the case names it: the exception's message holds the workspace's host path.
+            String reason = e instanceof FileAlreadyExistsException || e instanceof NotDirectoryException
+                    ? "another of its files stands where this one needs a directory"
+                    : e instanceof FileSystemException failed && failed.getReason() != null
+                            ? failed.getReason()
+                            : e.getClass().getSimpleName();
+            throw new AssayException(
+                    Problem.of(
+                                    "workspace.seed_failed",
+                                    "could not write " + relative + " into the workspace of case " + evalCase.id()
+                                            + ": " + reason)
+                            .withDetail("file", relative),
+                    e);
+        }
     }
 
     private static String sessionId(String runId, Case evalCase) {

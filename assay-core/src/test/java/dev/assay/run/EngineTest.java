@@ -221,6 +221,32 @@ class EngineTest {
     }
 
     @Test
+    void a_case_whose_files_clash_is_an_error_naming_the_file_not_the_host_path() throws Exception {
+        Case base = evalCase("clash", "common", "capital of France?", "contains", "\"Paris\"");
+        var clashing = new Case(
+                base.id(),
+                base.dimension(),
+                base.language(),
+                base.prompt(),
+                base.weight(),
+                base.timeout(),
+                base.checks(),
+                base.prerequisites(),
+                base.tags(),
+                Map.of("a", "x", "a/b", "y"),
+                base.attributes(),
+                base.source());
+        Run run = run(List.of(clashing), ToolMode.NATIVE);
+
+        Item item = items(run).get("clash");
+        assertThat(item.status()).isEqualTo(ItemStatus.ERROR);
+        assertThat(item.error().type()).isEqualTo("workspace.seed_failed");
+        // Whichever of the two is written second fails.
+        assertThat(item.error().message()).containsAnyOf("write a into", "write a/b into");
+        assertThat(item.error().message()).doesNotContain(temp.toString());
+    }
+
+    @Test
     void native_tool_calls_write_an_artifact_that_file_checkers_verify() throws Exception {
         script.put(
                 "write hello",
