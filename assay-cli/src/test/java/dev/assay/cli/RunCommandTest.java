@@ -231,6 +231,17 @@ class RunCommandTest {
     }
 
     @Test
+    void a_selection_that_matches_nothing_says_what_the_suite_holds() {
+        var result = new CliRunner(home).run("run", EXAMPLES.toString(), "--model", "mock", "--dimensions", "nosuch");
+
+        assertThat(result.code()).as(result.err()).isEqualTo(2);
+        assertThat(result.err())
+                .contains("suite.empty_selection")
+                .contains("dimensions common, complex, logic, tool")
+                .contains("languages en-US, zh-CN");
+    }
+
+    @Test
     void selection_options_limit_the_cases() throws Exception {
         var result = new CliRunner(home)
                 .run(

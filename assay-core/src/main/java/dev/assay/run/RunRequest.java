@@ -7,6 +7,7 @@ import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Plugins;
 import dev.assay.Problem;
+import dev.assay.cases.Case;
 import dev.assay.cases.CaseProblem;
 import dev.assay.cases.Selection;
 import dev.assay.cases.Suite;
@@ -34,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -233,6 +235,20 @@ public record RunRequest(
         }
     }
 
+    /** {@return what a selection can choose among: the suite's dimensions and languages} */
+    private static String whatItHolds(Suite suite) {
+        var dimensions = new TreeSet<String>();
+        var languages = new TreeSet<String>();
+        for (Case evalCase : suite.cases()) {
+            dimensions.add(evalCase.dimension());
+            languages.add(evalCase.language());
+        }
+        return suite.cases().isEmpty()
+                ? "the suite holds no case"
+                : "the suite's " + suite.cases().size() + " case(s) are in the dimensions "
+                        + String.join(", ", dimensions) + " and the languages " + String.join(", ", languages);
+    }
+
     private Prepared prepareWith(
             String runId,
             Path workspaceRoot,
@@ -247,10 +263,12 @@ public record RunRequest(
             checkers.register(new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults()));
         }
         SuiteLoad load = new SuiteLoader(checkers).load(suites);
-        Suite suite = selection.select(load.suite(skipInvalid));
+        Suite loaded = load.suite(skipInvalid);
+        Suite suite = selection.select(loaded);
         if (suite.cases().isEmpty()) {
-            throw new AssayException(Problem.of("suite.empty_selection", "no case matches the selection")
-                    .withDetail("field", "selection"));
+            throw new AssayException(
+                    Problem.of("suite.empty_selection", "no case matches the selection; " + whatItHolds(loaded))
+                            .withDetail("field", "selection"));
         }
         var context = new SubjectContext(this, subject == null ? "" : pluginArgument(subject), env, log, sandboxes);
         Subject target;
