@@ -10,13 +10,18 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.assay.Json;
 import dev.assay.Yaml;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -31,8 +36,9 @@ import java.util.regex.Pattern;
  * @param caseSet the file-level {@code case_set}; empty when absent (always for JSONL)
  * @param language the file-level {@code language}, the default for its cases; empty when absent
  * @param problems the file-level problems
- * @param complete false when the file could not be read to its end (unreadable, not UTF-8, a document that does not
- *     parse): the entries it handed on must then be dropped, so that a half-read file never contributes a half suite
+ * @param complete false when the file could not be read to its end (an I/O error, a document that is not UTF-8 or does
+ *     not parse): the entries it handed on must then be dropped, so that a half-read file never contributes a half
+ *     suite. A JSONL line that is not UTF-8 costs only that line, as one that does not parse
  */
 record CaseFile(String file, String caseSet, String language, List<CaseProblem> problems, boolean complete) {
     /** The extensions read from directories, lower-case. */
@@ -76,70 +82,79 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
                 text = text.substring(1);
             }
             return readDocument(name.endsWith(".json") ? Json.MAPPER : Yaml.MAPPER, text, file, entries);
-        } catch (java.nio.charset.CharacterCodingException e) {
-            return failed(
-                    file,
-                    new CaseProblem(
-                            "suite.unreadable",
-                            new SourceRef(file, 0),
-                            "",
-                            "",
-                            "the file is not valid UTF-8",
-                            "a readable UTF-8 file"));
+        } catch (CharacterCodingException e) {
+            return failed(file, documentNotUtf8(path, file));
         } catch (IOException e) {
-            return failed(
-                    file,
-                    new CaseProblem(
-                            "suite.unreadable",
-                            new SourceRef(file, 0),
-                            "",
-                            "",
-                            "cannot read the file: " + e.getMessage(),
-                            "a readable UTF-8 file"));
+            return failed(file, unreadable(file, e));
         }
     }
 
     /**
-     * JSONL: each line stands alone, so one bad line costs only that case. Lines end at {@code \n}, a {@code \r} before
-     * it is dropped; the decoder refuses malformed UTF-8 as {@link Files#readString} does.
+     * Where a document stopped being UTF-8: {@link Files#readString} does not say, so the file is read again a line at
+     * a time, as JSONL is; only a file that does not decode pays for the second read.
+     */
+    private static CaseProblem documentNotUtf8(Path path, String file) {
+        var first = new ArrayList<CaseProblem>(1);
+        try {
+            eachLine(path, (line, decoded) -> {
+                if (first.isEmpty() && decoded instanceof NotUtf8 bad) {
+                    first.add(new CaseProblem(
+                            "suite.unreadable",
+                            new SourceRef(file, line),
+                            "",
+                            "",
+                            "the file is not valid UTF-8: " + bad.describe(),
+                            "a readable UTF-8 file"));
+                }
+            });
+        } catch (IOException e) {
+            return unreadable(file, e);
+        }
+        if (first.isEmpty()) {
+            // The file changed between the two reads: there is no line to name.
+            return new CaseProblem(
+                    "suite.unreadable",
+                    new SourceRef(file, 0),
+                    "",
+                    "",
+                    "the file is not valid UTF-8",
+                    "a readable UTF-8 file");
+        }
+        return first.getFirst();
+    }
+
+    private static CaseProblem unreadable(String file, IOException e) {
+        return new CaseProblem(
+                "suite.unreadable",
+                new SourceRef(file, 0),
+                "",
+                "",
+                "cannot read the file: " + e.getMessage(),
+                "a readable UTF-8 file");
+    }
+
+    /**
+     * JSONL: each line stands alone, so one bad line, whether it does not parse or is not UTF-8, costs only that case.
      */
     private static CaseFile readLines(Path path, String file, Entries entries) throws IOException {
         var problems = new ArrayList<CaseProblem>();
-        CharsetDecoder utf8 = StandardCharsets.UTF_8
-                .newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        try (var reader = new InputStreamReader(Files.newInputStream(path), utf8)) {
-            char[] buffer = new char[1 << 16];
-            var text = new StringBuilder();
-            int line = 1;
-            int read;
-            while ((read = reader.read(buffer)) != -1) {
-                int start = 0;
-                for (int at = 0; at < read; at++) {
-                    if (buffer[at] == '\n') {
-                        text.append(buffer, start, at - start);
-                        readLine(text, file, line++, entries, problems);
-                        text.setLength(0);
-                        start = at + 1;
-                    }
-                }
-                text.append(buffer, start, read - start);
+        eachLine(path, (line, decoded) -> {
+            switch (decoded) {
+                case Text text -> readLine(text.text(), file, line, entries, problems);
+                case NotUtf8 bad ->
+                    problems.add(new CaseProblem(
+                            "case.parse_error",
+                            new SourceRef(file, line),
+                            "",
+                            "",
+                            "the line is not valid UTF-8: " + bad.describe(),
+                            "a line of UTF-8 text"));
             }
-            readLine(text, file, line, entries, problems);
-        }
+        });
         return new CaseFile(file, "", "", problems, true);
     }
 
-    private static void readLine(
-            StringBuilder text, String file, int line, Entries entries, List<CaseProblem> problems) {
-        if (!text.isEmpty() && text.charAt(text.length() - 1) == '\r') {
-            text.setLength(text.length() - 1);
-        }
-        if (line == 1 && !text.isEmpty() && text.charAt(0) == BYTE_ORDER_MARK) {
-            text.deleteCharAt(0);
-        }
-        String json = text.toString();
+    private static void readLine(String json, String file, int line, Entries entries, List<CaseProblem> problems) {
         if (json.isBlank()) {
             return;
         }
@@ -154,6 +169,102 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
             problems.add(parseError(file, line, e.getOriginalMessage()));
         } catch (IOException e) {
             problems.add(parseError(file, line, e.getMessage()));
+        }
+    }
+
+    /** A line as decoded: its text, or where its bytes stopped being UTF-8. */
+    private sealed interface Decoded permits Text, NotUtf8 {}
+
+    private record Text(String text) implements Decoded {}
+
+    /**
+     * @param column the 1-based column of the first bad byte, counted in the characters before it
+     * @param value the bad byte
+     */
+    private record NotUtf8(int column, int value) implements Decoded {
+        String describe() {
+            return "byte 0x%02X at column %d".formatted(value, column);
+        }
+    }
+
+    /** Receives each line of a file with its 1-based number. */
+    @FunctionalInterface
+    private interface LineVisitor {
+        void visit(int line, Decoded decoded);
+    }
+
+    /**
+     * Reads a file a line at a time, holding one line. Lines end at {@code \n}, a {@code \r} before it is dropped, and
+     * so is a byte-order mark opening the file. Each line is decoded on its own: {@code \n} is never part of a
+     * multi-byte UTF-8 sequence, so a bad byte is confined to its line, and the file is UTF-8 exactly when each line
+     * is.
+     */
+    private static void eachLine(Path path, LineVisitor visitor) throws IOException {
+        var bytes = new LineBytes();
+        try (InputStream in = Files.newInputStream(path)) {
+            byte[] buffer = new byte[1 << 16];
+            int line = 1;
+            int read;
+            while ((read = in.read(buffer)) != -1) {
+                int start = 0;
+                for (int at = 0; at < read; at++) {
+                    if (buffer[at] == '\n') {
+                        bytes.append(buffer, start, at - start);
+                        visitor.visit(line, bytes.decode(line == 1));
+                        line++;
+                        start = at + 1;
+                    }
+                }
+                bytes.append(buffer, start, read - start);
+            }
+            visitor.visit(line, bytes.decode(line == 1));
+        }
+    }
+
+    /** The bytes of the line being read, and the decoder and characters reused from line to line. */
+    private static final class LineBytes {
+        private final CharsetDecoder utf8 = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        private byte[] bytes = new byte[1 << 12];
+        private int length;
+        private CharBuffer chars = CharBuffer.allocate(1 << 12);
+
+        void append(byte[] from, int start, int count) {
+            if (length + count > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(2 * bytes.length, length + count));
+            }
+            System.arraycopy(from, start, bytes, length, count);
+            length += count;
+        }
+
+        /** {@return the line read so far, decoded}, and starts the next line */
+        Decoded decode(boolean first) {
+            if (length > 0 && bytes[length - 1] == '\r') {
+                length--;
+            }
+            // UTF-8 gives at most one character per byte, so the characters never overflow.
+            if (chars.capacity() < length) {
+                chars = CharBuffer.allocate(Math.max(2 * chars.capacity(), length));
+            }
+            chars.clear();
+            ByteBuffer in = ByteBuffer.wrap(bytes, 0, length);
+            utf8.reset();
+            CoderResult result = utf8.decode(in, chars, true);
+            if (result.isUnderflow()) {
+                result = utf8.flush(chars);
+            }
+            length = 0;
+            int decoded = chars.position();
+            boolean byteOrderMark = first && decoded > 0 && chars.get(0) == BYTE_ORDER_MARK;
+            if (result.isError()) {
+                // The decoder stops at the start of the bad sequence, after the characters before it.
+                return new NotUtf8(decoded + 1 - (byteOrderMark ? 1 : 0), in.get(in.position()) & 0xFF);
+            }
+            chars.flip();
+            chars.position(byteOrderMark ? 1 : 0);
+            return new Text(chars.toString());
         }
     }
 

@@ -2,12 +2,11 @@ package dev.assay.cases;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.assay.Json;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -191,24 +190,27 @@ class SpilledCasesTest {
         int count = SpilledCases.Builder.IN_MEMORY_CASES + 10;
         var text = new StringBuilder();
         IntStream.range(0, count).forEach(index -> text.append(line(index)));
-        Files.writeString(dir.resolve("a.jsonl"), text);
-        SuiteLoad alone = new SuiteLoader(TestCheckers.registry()).load(dir);
-        var broken = new ByteArrayOutputStream();
-        IntStream.range(count, count + 300)
-                .forEach(index -> broken.writeBytes(line(index).getBytes(StandardCharsets.UTF_8)));
-        broken.writeBytes(new byte[] {(byte) 0xC3, '(', '\n'});
-        Files.write(dir.resolve("b.jsonl"), broken.toByteArray());
-        Files.writeString(dir.resolve("c.jsonl"), line(count + 1000));
+        var broken = new StringBuilder();
+        IntStream.range(count, count + 300).forEach(index -> broken.append(line(index)));
+        try (var suite = FailingHalfWay.write(
+                dir, Map.of("a.jsonl", text.toString(), "c.jsonl", line(count + 1000)), "b.jsonl", broken.toString())) {
+            SuiteLoad alone = new SuiteLoader(TestCheckers.registry())
+                    .load(suite.directory().resolve("a.jsonl"));
 
-        SuiteLoad load = new SuiteLoader(TestCheckers.registry()).load(dir);
+            SuiteLoad load = new SuiteLoader(TestCheckers.registry()).load(suite.directory());
 
-        assertThat(load.problems()).extracting(CaseProblem::type).containsExactly("suite.unreadable");
-        List<Case> cases = load.suite().cases();
-        assertThat(cases).hasSize(count + 1);
-        assertThat(cases.get(count - 1)).isEqualTo(alone.suite().cases().get(count - 1));
-        assertThat(cases.get(count).id()).isEqualTo("c" + (count + 1000));
-        var expected = new ArrayList<>(alone.suite().cases());
-        expected.add(cases.get(count));
-        assertThat(load.suite().version()).isEqualTo(SuiteSnapshots.version(expected, Map.of()));
+            assertThat(load.problems())
+                    .extracting(CaseProblem::type, p -> p.source().file())
+                    .containsExactly(tuple(
+                            "suite.unreadable",
+                            suite.directory().resolve("b.jsonl").toString()));
+            List<Case> cases = load.suite().cases();
+            assertThat(cases).hasSize(count + 1);
+            assertThat(cases.get(count - 1)).isEqualTo(alone.suite().cases().get(count - 1));
+            assertThat(cases.get(count).id()).isEqualTo("c" + (count + 1000));
+            var expected = new ArrayList<>(alone.suite().cases());
+            expected.add(cases.get(count));
+            assertThat(load.suite().version()).isEqualTo(SuiteSnapshots.version(expected, Map.of()));
+        }
     }
 }

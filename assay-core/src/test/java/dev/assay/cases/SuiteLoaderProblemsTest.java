@@ -293,6 +293,64 @@ class SuiteLoaderProblemsTest {
     }
 
     @Test
+    void a_document_that_is_not_utf8_is_refused_naming_the_line_and_byte() throws IOException {
+        Path json = writeBytes("a.json", "[\n" + good("a") + ",\n{\"id\": \"caf", "\"}\n]\n");
+        // The byte-order mark is no column.
+        Path yaml = writeBytes("a.yaml", "\uFEFF- id: caf", "\n");
+
+        assertThat(loader.load(json, yaml).problems())
+                .extracting(
+                        CaseProblem::type,
+                        p -> p.source().file(),
+                        p -> p.source().line(),
+                        CaseProblem::message)
+                .containsExactly(
+                        tuple(
+                                "suite.unreadable",
+                                json.toString(),
+                                3,
+                                "the file is not valid UTF-8: byte 0xE9 at column 12"),
+                        tuple(
+                                "suite.unreadable",
+                                yaml.toString(),
+                                1,
+                                "the file is not valid UTF-8: byte 0xE9 at column 10"));
+    }
+
+    /** A file of {@code before}, the byte 0xE9 (é in Latin-1, never alone in UTF-8), and {@code after}. */
+    private Path writeBytes(String name, String before, String after) throws IOException {
+        var bytes = new java.io.ByteArrayOutputStream();
+        bytes.writeBytes(before.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        bytes.write(0xE9);
+        bytes.writeBytes(after.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return Files.write(dir.resolve(name), bytes.toByteArray());
+    }
+
+    @Test
+    void a_jsonl_line_that_is_not_utf8_is_dropped_alone_naming_its_line() throws IOException {
+        writeBytes(
+                "a.jsonl",
+                good("a") + "\n" + good("b") + "\n{\"id\": \"caf",
+                "\", \"dimension\": \"logic\"}\n" + good("d") + "\n");
+
+        SuiteLoad load = loader.load(dir);
+
+        assertThat(load.suite().cases()).extracting(Case::id).containsExactly("a", "b", "d");
+        assertThat(load.suite().cases()).extracting(c -> c.source().line()).containsExactly(1, 2, 4);
+        assertThat(load.problems())
+                .extracting(
+                        CaseProblem::type,
+                        p -> p.source().file(),
+                        p -> p.source().line(),
+                        CaseProblem::message)
+                .containsExactly(tuple(
+                        "case.parse_error",
+                        dir.resolve("a.jsonl").toString(),
+                        3,
+                        "the line is not valid UTF-8: byte 0xE9 at column 12"));
+    }
+
+    @Test
     void jsonl_read_a_line_at_a_time_keeps_line_numbers_across_crlf_a_byte_order_mark_and_a_last_line_without_end()
             throws IOException {
         write("c.jsonl", "\uFEFF" + good("a") + "\r\n\r\n{\"id\": \"b\"}\r\n" + good("c"));
@@ -323,38 +381,60 @@ class SuiteLoaderProblemsTest {
     }
 
     @Test
-    void jsonl_that_turns_out_not_utf8_half_way_gives_none_of_its_cases() throws IOException {
+    void jsonl_lines_past_the_first_read_that_are_not_utf8_cost_only_their_line() throws IOException {
         var bytes = new java.io.ByteArrayOutputStream();
         for (int i = 0; i < 5_000; i++) {
             bytes.writeBytes((good("a" + i) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
-        bytes.writeBytes(new byte[] {'{', (byte) 0xC3, '(', '}', '\n'});
+        // A character cut short by the line's end, then one whose continuation byte is missing.
+        bytes.writeBytes(new byte[] {'{', '"', (byte) 0xC3, '\r', '\n', '"', (byte) 0xC3, '(', '}', '\n'});
+        bytes.writeBytes((good("z") + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
         Files.write(dir.resolve("a.jsonl"), bytes.toByteArray());
-        write("b.jsonl", good("b") + "\n");
 
         SuiteLoad load = loader.load(dir);
 
         assertThat(load.problems())
-                .extracting(CaseProblem::type, p -> p.source().file())
+                .extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::message)
                 .containsExactly(
-                        tuple("suite.unreadable", dir.resolve("a.jsonl").toString()));
-        assertThat(load.suite().cases()).extracting(Case::id).containsExactly("b");
+                        tuple("case.parse_error", 5_001, "the line is not valid UTF-8: byte 0xC3 at column 3"),
+                        tuple("case.parse_error", 5_002, "the line is not valid UTF-8: byte 0xC3 at column 2"));
+        assertThat(load.suite().cases()).hasSize(5_001);
+        assertThat(load.suite().cases().getLast().source().line()).isEqualTo(5_003);
+    }
+
+    @Test
+    void jsonl_characters_split_between_two_reads_are_decoded_whole() throws IOException {
+        // Three bytes a character, so some character straddles the end of the 64 KiB read.
+        String longPrompt = "\u4f60\u597d".repeat(40_000);
+        write(
+                "c.jsonl",
+                good("a").replace("\"prompt\": \"p\"", "\"prompt\": \"" + longPrompt + "\"") + "\n" + good("b"));
+
+        SuiteLoad load = loader.load(dir);
+
+        assertThat(load.problems()).isEmpty();
+        assertThat(load.suite().cases()).extracting(Case::prompt).containsExactly(longPrompt, "p");
     }
 
     @Test
     void an_id_from_a_file_that_failed_half_way_is_free_for_the_next_file() throws IOException {
-        var broken = new java.io.ByteArrayOutputStream();
-        broken.writeBytes((good("x") + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-        broken.writeBytes(new byte[] {(byte) 0xC3, '(', '\n'});
-        Files.write(dir.resolve("a.jsonl"), broken.toByteArray());
-        write("b.jsonl", good("x") + "\n");
+        var broken = new StringBuilder(good("x") + "\n");
+        for (int i = 0; i < 2_000; i++) {
+            broken.append(good("a" + i)).append('\n');
+        }
+        try (var suite = FailingHalfWay.write(dir, Map.of("b.jsonl", good("x") + "\n"), "a.jsonl", broken.toString())) {
+            SuiteLoad load = loader.load(suite.directory());
 
-        SuiteLoad load = loader.load(dir);
-
-        assertThat(load.problems()).extracting(CaseProblem::type).containsExactly("suite.unreadable");
-        assertThat(load.suite().cases())
-                .extracting(c -> c.source().file())
-                .containsExactly(dir.resolve("b.jsonl").toString());
+            assertThat(load.problems())
+                    .extracting(CaseProblem::type, p -> p.source().file())
+                    .containsExactly(tuple(
+                            "suite.unreadable",
+                            suite.directory().resolve("a.jsonl").toString()));
+            assertThat(load.problems().getFirst().message()).startsWith("cannot read the file: ");
+            assertThat(load.suite().cases())
+                    .extracting(c -> c.source().file())
+                    .containsExactly(suite.directory().resolve("b.jsonl").toString());
+        }
     }
 
     @Test
