@@ -7,6 +7,7 @@ import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.CaseProblem;
+import dev.assay.cases.SourceRef;
 import dev.assay.cases.SuiteLoad;
 import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
@@ -23,6 +24,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -34,10 +36,10 @@ import java.util.stream.Stream;
 
 /**
  * The case sets a client may run: the entries of the configured suites directory. A body names one by its path relative
- * to that directory; absolute paths, {@code ..} and symlinks leading out are refused, so HTTP can never make the server
- * read an arbitrary file. An entry's listing is kept while none of its files changed: loading a suite reads and
- * validates every case (a 100 000-case file takes seconds), and the page asks for the list each time it opens.
- * Thread-safe.
+ * to that directory; absolute paths, {@code ..} and symlinks leading out are refused, and so is a directory holding a
+ * case file that is a symlink leading out, so HTTP can never make the server read an arbitrary file. An entry's listing
+ * is kept while none of its files changed: loading a suite reads and validates every case (a 100 000-case file takes
+ * seconds), and the page asks for the list each time it opens. Thread-safe.
  */
 final class CaseSets {
     /** Problems listed per entry; {@code problem_count} has them all ({@code assay cases validate} lists each). */
@@ -79,7 +81,8 @@ final class CaseSets {
     /**
      * {@return the file or directory a case-set name refers to}
      *
-     * @throws AssayException {@code request.invalid_field} for a name leading outside, {@code case_set.not_found}
+     * @throws AssayException {@code request.invalid_field} for a name leading outside or a directory holding a case
+     *     file that leads outside ({@link #outsideFiles}), {@code case_set.not_found}
      */
     Path resolve(String name) {
         if (!Files.isDirectory(directory)) {
@@ -88,9 +91,10 @@ final class CaseSets {
                             "the suites directory " + directory + " does not exist; start the server with --suites DIR")
                     .withDetail("field", "case_set"));
         }
+        var suites = new Workspace(directory);
         Path path;
         try {
-            path = new Workspace(directory).resolve(name);
+            path = suites.resolve(name);
         } catch (AssayException escape) {
             throw ApiProblems.badField(
                     "case_set", "case_set must be a path inside the suites directory, got '" + name + "'");
@@ -99,7 +103,60 @@ final class CaseSets {
             throw new AssayException(Problem.of("case_set.not_found", "no case set '" + name + "'; see GET /api/suites")
                     .withDetail("field", "case_set"));
         }
+        List<String> outside = outsideFiles(Path.of(suites.relativize(path)));
+        if (!outside.isEmpty()) {
+            throw ApiProblems.badField(
+                    "case_set", "case_set must hold only files inside the suites directory: " + inWords(outside));
+        }
         return path;
+    }
+
+    /**
+     * {@return the case files the suite loader would read from an entry that lie outside the suites directory, named
+     * relative to it}: the loader follows a symlink to a file (the command line reads the user's own files, links
+     * included), so the server keeps its boundary for every file of a case set, not only for the name it is given. Of
+     * an entry the loader reads the entry itself when it is a file, and below a directory each case file, following
+     * links to files but not to directories ({@link dev.assay.cases.SuiteLoader}). A file whose real path cannot be
+     * told (gone meanwhile, unreadable) is counted as outside, since it cannot be shown to be inside.
+     *
+     * @param entry the entry's path relative to the suites directory
+     */
+    List<String> outsideFiles(Path entry) {
+        Path root;
+        try {
+            root = directory.toRealPath();
+        } catch (IOException e) {
+            return List.of(slashed(entry));
+        }
+        Path start = root.resolve(entry).normalize();
+        try (Stream<Path> walk = Files.walk(start)) {
+            return walk.filter(file -> Files.isRegularFile(file) && (file.equals(start) || isCaseFile(file)))
+                    .filter(file -> !isInside(file, root))
+                    .sorted()
+                    .map(file -> slashed(root.relativize(file)))
+                    .toList();
+        } catch (IOException | UncheckedIOException e) {
+            // The loader cannot list the directory either: it reads nothing from it and reports why.
+            return List.of();
+        }
+    }
+
+    /** {@return files leading outside in words}: the first and how many more, so that a message stays short */
+    static String inWords(List<String> outside) {
+        String more = outside.size() == 1 ? "" : " (and " + (outside.size() - 1) + " more)";
+        return "'" + outside.getFirst() + "' is a link leading outside the suites directory" + more;
+    }
+
+    private static boolean isInside(Path file, Path root) {
+        try {
+            return file.toRealPath().startsWith(root);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static String slashed(Path relative) {
+        return relative.toString().replace('\\', '/');
     }
 
     /**
@@ -136,7 +193,7 @@ final class CaseSets {
         List<FileState> files = fileStates(path);
         Listed kept = listed.get(path);
         if (kept == null || files == null || !kept.files().equals(files)) {
-            kept = new Listed(files, describe(directory.relativize(path).toString(), path));
+            kept = new Listed(files, describe(directory.relativize(path), path));
             if (files != null && settled(files, read)) {
                 listed.put(path, kept);
             } else {
@@ -185,11 +242,35 @@ final class CaseSets {
         }
     }
 
-    private ObjectNode describe(String name, Path path) {
+    /**
+     * The entry as listed. One that holds a file leading outside the suites directory is not loaded at all, since a
+     * start refuses it ({@link #resolve}) and a listing must not tell what such a file holds (its cases, or a parse
+     * error quoting it): it is listed with one problem per such file.
+     */
+    private ObjectNode describe(Path name, Path path) {
+        List<String> outside = outsideFiles(name);
+        if (!outside.isEmpty()) {
+            return describe(
+                    slashed(name),
+                    List.of(),
+                    outside.stream()
+                            .map(file -> new CaseProblem(
+                                    "suite.outside",
+                                    new SourceRef(file, 0),
+                                    "",
+                                    "",
+                                    "the file is a link leading outside the suites directory; the server does not read it",
+                                    "a file inside the suites directory"))
+                            .toList());
+        }
         SuiteLoad load = loader.apply(path);
+        return describe(slashed(name), load.suite().cases(), load.problems());
+    }
+
+    private ObjectNode describe(String name, List<Case> cases, List<CaseProblem> problems) {
         var languages = new TreeSet<String>();
         Map<String, Integer> dimensions = new TreeMap<>();
-        for (Case evalCase : load.suite().cases()) {
+        for (Case evalCase : cases) {
             if (!evalCase.language().isEmpty()) {
                 languages.add(evalCase.language());
             }
@@ -203,10 +284,10 @@ final class CaseSets {
         node.put(
                 "case_count",
                 dimensions.values().stream().mapToInt(Integer::intValue).sum());
-        node.put("problem_count", load.problems().size());
-        node.put("runnable", !load.suite().cases().isEmpty());
-        ArrayNode problems = node.putArray("problems");
-        load.problems().stream().limit(LISTED_PROBLEMS).forEach(problem -> problems.add(describe(problem)));
+        node.put("problem_count", problems.size());
+        node.put("runnable", !cases.isEmpty());
+        ArrayNode shown = node.putArray("problems");
+        problems.stream().limit(LISTED_PROBLEMS).forEach(problem -> shown.add(describe(problem)));
         return node;
     }
 
@@ -227,8 +308,9 @@ final class CaseSets {
         return text.replace(absolute, "").replace(directory + java.io.File.separator, "");
     }
 
+    /** As the suite loader tells them, whatever the case of the extension. */
     private static boolean isCaseFile(Path path) {
-        String name = path.getFileName().toString();
+        String name = path.getFileName().toString().toLowerCase(Locale.ROOT);
         return name.endsWith(".json") || name.endsWith(".jsonl") || name.endsWith(".yaml") || name.endsWith(".yml");
     }
 }

@@ -132,9 +132,9 @@ final class Runs {
 
     /**
      * Continues a stored run that ended without finishing, from its stored description, as {@code assay run --resume}
-     * does; only runs whose suites lie in the server's suites directory, since nothing outside it is run over HTTP (for
-     * a dialog run, its dataset in the datasets directory). {@return {@code run_id}, {@code status} and {@code kept},
-     * the items kept}
+     * does; only runs whose suites, every file of them, lie in the server's suites directory, since nothing outside it
+     * is run over HTTP (for a dialog run, its dataset in the datasets directory). {@return {@code run_id},
+     * {@code status} and {@code kept}, the items kept}
      *
      * @throws AssayException {@code run.not_found}, {@code run.still_running}, or {@code run.not_resumable}
      */
@@ -151,6 +151,16 @@ final class Runs {
                                 "run.not_resumable",
                                 "run " + runId + " reads suites outside "
                                         + "the server's suites directory; resume it with `assay run --resume " + runId
+                                        + "`")
+                        .withDetail("run_id", runId));
+            }
+            List<String> outside = caseSets.outsideFiles(
+                    suites.relativize(suite.toAbsolutePath().normalize()));
+            if (!outside.isEmpty()) {
+                throw new AssayException(Problem.of(
+                                "run.not_resumable",
+                                "run " + runId + " reads suites outside the server's suites directory: "
+                                        + CaseSets.inWords(outside) + "; resume it with `assay run --resume " + runId
                                         + "`")
                         .withDetail("run_id", runId));
             }
