@@ -302,8 +302,20 @@ final class CaseSets {
         return node;
     }
 
+    /**
+     * {@return the problem with the suites directory's path taken out of its message and its text details}, as
+     * {@link #withoutDirectory(String)}: for a suite's problems met while a run is prepared
+     */
+    Problem withoutDirectory(Problem problem) {
+        var details = new java.util.LinkedHashMap<String, Object>();
+        problem.details()
+                .forEach((key, value) ->
+                        details.put(key, value instanceof String text ? withoutDirectory(text) : value));
+        return new Problem(problem.type(), withoutDirectory(problem.message()), details);
+    }
+
     /** The text with the suites directory's path taken out: a client learns names inside it, nothing about the host. */
-    private String withoutDirectory(String text) {
+    String withoutDirectory(String text) {
         String absolute = directory.toAbsolutePath().normalize() + java.io.File.separator;
         return text.replace(absolute, "").replace(directory + java.io.File.separator, "");
     }

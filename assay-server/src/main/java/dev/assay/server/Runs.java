@@ -81,9 +81,15 @@ final class Runs {
     ObjectNode start(JsonNode body) throws InterruptedException {
         // The id is chosen here so the event log exists before the engine's first callback.
         String runId = Engine.newRunId();
-        RunRequest.Prepared prepared = StartBody.parse(body, caseSets, "ASSAY_TOKEN")
-                .resolve()
-                .prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {});
+        RunRequest.Prepared prepared;
+        try {
+            prepared = StartBody.parse(body, caseSets, "ASSAY_TOKEN")
+                    .resolve()
+                    .prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {});
+        } catch (AssayException e) {
+            // A suite's problems name its files by their host paths.
+            throw new AssayException(caseSets.withoutDirectory(e.problem()), e);
+        }
         RunPlan plan = prepared.plan();
         RunHandle handle = StartBody.queued(body)
                 ? launchQueued(prepared)
@@ -98,7 +104,7 @@ final class Runs {
         response.set(
                 "warnings",
                 Json.tree(prepared.skippedProblems().stream()
-                        .map(Object::toString)
+                        .map(problem -> caseSets.withoutDirectory(problem.toString()))
                         .toList()));
         return response;
     }
