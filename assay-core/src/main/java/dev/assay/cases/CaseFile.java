@@ -352,7 +352,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
                                 at,
                                 "",
                                 field,
-                                "`version` is not a whole number",
+                                "`version` is " + version + ", not a whole number of 0 or more",
                                 "an integer >= 0"));
                     }
                 }

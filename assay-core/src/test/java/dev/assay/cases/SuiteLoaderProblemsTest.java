@@ -136,6 +136,15 @@ class SuiteLoaderProblemsTest {
     }
 
     @Test
+    void a_negative_version_is_named_as_given() throws IOException {
+        var problems = problemsOf("v.json", "{\"version\": -1, \"cases\": [" + good("a") + "]}");
+
+        assertThat(problems)
+                .singleElement()
+                .satisfies(problem -> assertThat(problem.message()).contains("`version` is -1"));
+    }
+
+    @Test
     void missing_id_is_a_missing_field() throws IOException {
         var problems = problemsOf(
                 "c.jsonl",
