@@ -14,6 +14,12 @@ final class MarkdownReporter implements Reporter {
     /** The most items that did not pass a report lists: past this, a table is no longer read. */
     static final int LISTED = 1000;
 
+    /**
+     * The marks that open links and images ({@code [ ] ( ) !}), emphasis and strikethrough ({@code * _ ~}), code
+     * ({@code `}), headings ({@code #}), math ({@code $}), table cells ({@code |}), and the backslash that escapes.
+     */
+    private static final String MARKDOWN_MARKS = "\\`*_[]()!#|~$";
+
     @Override
     public String name() {
         return "markdown";
@@ -29,15 +35,15 @@ final class MarkdownReporter implements Reporter {
         var text = new StreamedText(out);
         StringBuilder md = text.text();
         Run run = report.run();
-        md.append("# Assay report: ").append(cell(run.caseSet())).append("\n\n");
+        md.append("# Assay report: ").append(literal(run.caseSet())).append("\n\n");
         md.append("- Run: `")
                 .append(run.runId())
                 .append("` (")
                 .append(run.status().wireName())
                 .append(")\n");
-        md.append("- Target: ").append(cell(run.modelName())).append('\n');
+        md.append("- Target: ").append(literal(run.modelName())).append('\n');
         md.append("- Case set version: `").append(run.caseSetVersion()).append("`\n");
-        md.append("- Scoring: ").append(ItemText.scoring(run)).append('\n');
+        md.append("- Scoring: ").append(literal(ItemText.scoring(run))).append('\n');
         md.append("- Started: ")
                 .append(run.startedAt())
                 .append(", elapsed ")
@@ -48,7 +54,7 @@ final class MarkdownReporter implements Reporter {
         var spreads = report.spreads();
         report.countsByDimension()
                 .forEach((dimension, row) -> md.append("| ")
-                        .append(cell(dimension))
+                        .append(literal(dimension))
                         .append(" | ")
                         .append(ItemText.percent(run.dimensionScores().get(dimension)))
                         .append(" | ")
@@ -111,17 +117,17 @@ final class MarkdownReporter implements Reporter {
                     break;
                 }
                 md.append("| ")
-                        .append(cell(item.caseId()))
+                        .append(literal(item.caseId()))
                         .append(" | ")
-                        .append(cell(item.dimension()))
+                        .append(literal(item.dimension()))
                         .append(" | ")
                         .append(item.status().wireName())
                         .append(" | ")
                         .append("%.2f".formatted(item.score()))
                         .append(" | ")
-                        .append(cell(ItemText.cut(ItemText.reason(item), 200)))
+                        .append(literal(ItemText.cut(ItemText.reason(item), 200)))
                         .append(" | ")
-                        .append(cell(ItemText.cut(item.finalAnswer(), 120)))
+                        .append(literal(ItemText.cut(item.finalAnswer(), 120)))
                         .append(" |\n");
                 text.flushIfFull();
             }
@@ -141,7 +147,7 @@ final class MarkdownReporter implements Reporter {
             md.append("| Tool | Offered | Calls |\n|---|---|---:|\n");
             coverage.calls()
                     .forEach((tool, count) -> md.append("| ")
-                            .append(cell(tool))
+                            .append(literal(tool))
                             .append(" | ")
                             .append(coverage.available().contains(tool) ? "yes" : "no")
                             .append(" | ")
@@ -151,14 +157,14 @@ final class MarkdownReporter implements Reporter {
         }
         if (!coverage.neverCalled().isEmpty()) {
             md.append("Never called: ")
-                    .append(cell(String.join(", ", coverage.neverCalled())))
+                    .append(literal(String.join(", ", coverage.neverCalled())))
                     .append("\n\n");
         }
         md.append(
                 "| Tag | Cases | Passed | Partial | Failed | Error | Skipped |\n|---|---:|---:|---:|---:|---:|---:|\n");
         coverage.byTag()
                 .forEach((tag, counts) -> md.append("| ")
-                        .append(cell(tag))
+                        .append(literal(tag))
                         .append(" | ")
                         .append(counts.total())
                         .append(" | ")
@@ -177,9 +183,9 @@ final class MarkdownReporter implements Reporter {
             md.append("### Skipped cases\n\n| Case | Reason |\n|---|---|\n");
             for (Coverage.Skip skip : coverage.skipped()) {
                 md.append("| ")
-                        .append(cell(skip.caseId()))
+                        .append(literal(skip.caseId()))
                         .append(" | ")
-                        .append(cell(ItemText.skipReason(skip)))
+                        .append(literal(ItemText.skipReason(skip)))
                         .append(" |\n");
             }
             md.append('\n');
@@ -192,13 +198,33 @@ final class MarkdownReporter implements Reporter {
                 : ItemText.percent(spread.low()) + "–" + ItemText.percent(spread.high());
     }
 
-    /** Model output may hold pipes, newlines and HTML; in a table cell it must stay inert text. */
-    private static String cell(String text) {
-        return text.replace("\\", "\\\\")
-                .replace("|", "\\|")
-                .replace("\r", "")
-                .replace("\n", " ")
-                .replace("<", "&lt;")
-                .replace(">", "&gt;");
+    /**
+     * Text Assay did not write (answers, checker messages, errors, case ids, names from the suite) as literal text
+     * wherever it lands: a table cell, the title, a list item. report.md is rendered as a CI job summary or a merge
+     * request comment, where Markdown in model output would be live: a link to anywhere, an image fetched from a remote
+     * host (a tracking pixel), emphasis, math, a code span or fence that breaks the layout. Each ASCII mark that can
+     * open such syntax is backslash-escaped, which CommonMark renders as the mark itself, the pipe among them so a cell
+     * stays one cell; {@code <}, {@code >} and {@code &} become entities, so no HTML tag or entity forms; line breaks
+     * become spaces, as a table row is one line.
+     */
+    private static String literal(String text) {
+        var out = new StringBuilder(text.length() + 16);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\r' -> {}
+                case '\n' -> out.append(' ');
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '&' -> out.append("&amp;");
+                default -> {
+                    if (MARKDOWN_MARKS.indexOf(c) >= 0) {
+                        out.append('\\');
+                    }
+                    out.append(c);
+                }
+            }
+        }
+        return out.toString();
     }
 }

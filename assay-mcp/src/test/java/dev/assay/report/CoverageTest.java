@@ -242,7 +242,7 @@ class CoverageTest {
         String markdown = Files.readString(directory.resolve("report.md"), StandardCharsets.UTF_8);
         String html = Files.readString(directory.resolve("report.html"), StandardCharsets.UTF_8);
         assertThat(markdown)
-                .contains("## Tool coverage", "3 of 12 available tools exercised", "| mcp-down | case.missing_tools");
+                .contains("## Tool coverage", "3 of 12 available tools exercised", "| mcp-down | case.missing\\_tools");
         assertThat(html).contains("<h2>Tool coverage</h2>", "<td>mcp-down</td>");
     }
 }
