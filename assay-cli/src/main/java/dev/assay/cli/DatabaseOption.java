@@ -25,8 +25,9 @@ final class DatabaseOption implements EnvironmentFactory.NeedsEnvironment {
         this.env = environment;
     }
 
+    /** {@return the Assay home, created owner-only when it does not exist ({@link AssayHome#createIfMissing})} */
     Path home() {
-        return AssayHome.of(env);
+        return AssayHome.createIfMissing(AssayHome.of(env));
     }
 
     String url() {

@@ -63,8 +63,11 @@ final class JudgeOptionsMixin {
                         new ModelOptions(model, baseUrl, apiKeyEnv, false, null, null), workers));
     }
 
-    /** {@return where the judge's answers are kept: {@code cache/judge} below {@code home}} */
+    /**
+     * {@return where the judge's answers are kept: {@code cache/judge} below {@code home}, which is created owner-only
+     * when it does not exist ({@link AssayHome#createIfMissing})}
+     */
     static JudgeCache cache(Path home) {
-        return JudgeCache.in(home.resolve("cache").resolve("judge"));
+        return JudgeCache.in(AssayHome.createIfMissing(home).resolve("cache").resolve("judge"));
     }
 }

@@ -1,9 +1,9 @@
 package dev.assay.store;
 
 import dev.assay.AssayException;
+import dev.assay.OwnerOnly;
 import dev.assay.Problem;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -30,7 +30,12 @@ final class SqliteDialect implements StoreDialect {
         return "jdbc:sqlite:<file path>";
     }
 
-    /** Refuses in-memory databases and creates the file's parent directories. */
+    /**
+     * Refuses in-memory databases and creates the database file owner-only (0600), with its missing parent directories
+     * (0700), when it does not exist: it holds prompts, answers and transcripts, SQLite would create it under the umask
+     * (0644 commonly), and SQLite gives its -wal and -shm files the database file's mode. An existing file or directory
+     * keeps the mode its owner chose.
+     */
     @Override
     public void prepare(String jdbcUrl) {
         String path = jdbcUrl.substring("jdbc:sqlite:".length());
@@ -41,19 +46,29 @@ final class SqliteDialect implements StoreDialect {
             // Each pooled connection would see its own empty in-memory database.
             throw Stores.unsupported("in-memory SQLite is not supported");
         }
-        Path parent = Path.of(path).toAbsolutePath().getParent();
+        Path file = Path.of(path).toAbsolutePath();
+        Path parent = file.getParent();
         try {
             if (parent != null) {
-                Files.createDirectories(parent);
+                OwnerOnly.createDirectories(parent);
             }
         } catch (IOException e) {
-            throw new AssayException(
-                    new Problem(
-                            "store.unavailable",
-                            "cannot create the directory " + parent + " for the database " + Stores.redact(jdbcUrl),
-                            Map.of("url", Stores.redact(jdbcUrl))),
-                    e);
+            throw unavailable("cannot create the directory " + parent + " for the database", jdbcUrl, e);
         }
+        try {
+            OwnerOnly.createFile(file);
+        } catch (IOException e) {
+            throw unavailable("cannot create the database file", jdbcUrl, e);
+        }
+    }
+
+    private static AssayException unavailable(String reason, String jdbcUrl, IOException cause) {
+        return new AssayException(
+                new Problem(
+                        "store.unavailable",
+                        reason + " " + Stores.redact(jdbcUrl),
+                        Map.of("url", Stores.redact(jdbcUrl))),
+                cause);
     }
 
     /** {@return the pool size}: SQLite serialises writers anyway, so a few connections only serve readers. */

@@ -1,5 +1,6 @@
 package dev.assay.server;
 
+import dev.assay.OwnerOnly;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -10,7 +11,10 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 
-/** The admin token: read from a file in the Assay home, created there (owner-only) on first start. */
+/**
+ * The admin token: read from a file in the Assay home, created there (owner-only, as is the home when it does not
+ * exist) on first start.
+ */
 public final class AdminToken {
     public static final String FILE_NAME = "server-token";
 
@@ -30,7 +34,7 @@ public final class AdminToken {
                     return stored;
                 }
             }
-            Files.createDirectories(home);
+            OwnerOnly.createDirectories(home);
             byte[] bytes = new byte[24];
             new SecureRandom().nextBytes(bytes);
             String token = HexFormat.of().formatHex(bytes);

@@ -21,6 +21,20 @@ class AdminTokenTest {
     }
 
     @Test
+    void a_home_it_creates_is_owner_only_and_one_that_exists_keeps_its_mode() throws Exception {
+        Path created = home.resolve("created");
+        Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwxr-x---"));
+
+        AdminToken.loadOrCreate(created);
+        AdminToken.loadOrCreate(home);
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(created)))
+                .isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home)))
+                .isEqualTo("rwxr-x---");
+    }
+
+    @Test
     void an_empty_token_file_gets_a_token_which_later_starts_read_back() throws Exception {
         Files.writeString(home.resolve(AdminToken.FILE_NAME), "\n");
 
