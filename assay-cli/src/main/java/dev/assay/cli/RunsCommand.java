@@ -18,6 +18,7 @@ import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -51,6 +52,14 @@ final class RunsCommand implements Callable<Integer> {
 
     @Command(name = "list", mixinStandardHelpOptions = true, description = "List runs, newest first.")
     static final class ListRuns implements Callable<Integer> {
+        /** The status column is as wide as the longest status, so every row's columns line up under the header. */
+        private static final int STATUS_WIDTH = Arrays.stream(RunStatus.values())
+                .mapToInt(status -> status.wireName().length())
+                .max()
+                .orElseThrow();
+
+        private static final String ROW = "%-32s %-" + STATUS_WIDTH + "s %-10s %-24s %-20s %8s %11s%n";
+
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
 
@@ -105,19 +114,19 @@ final class RunsCommand implements Callable<Integer> {
                     out.println(Json.write(java.util.Map.of("runs", runs, "total", store.countRuns(query))));
                     return ExitCodes.OK;
                 }
-                out.printf(
-                        "%-32s %-9s %-10s %-24s %-20s %8s %6s%n",
-                        "run_id", "status", "kind", "model", "case_set", "total", "items");
+                out.printf(ROW, "run_id", "status", "kind", "model", "case_set", "total", "items");
                 for (Run run : runs) {
                     out.printf(
-                            "%-32s %-9s %-10s %-24s %-20s %8s %6d%n",
+                            ROW,
                             run.runId(),
                             run.status().wireName(),
                             run.kind(),
                             cut(run.modelName(), 24),
                             cut(run.caseSet(), 20),
                             run.totalScore() == null ? "-" : "%.1f%%".formatted(run.totalScore() * 100),
-                            run.counts().total());
+                            // Items with an outcome out of those selected: a run that was killed or cancelled
+                            // holds fewer than it selected, and its counts are those of its stored items.
+                            run.counts().completed() + "/" + run.counts().total());
                 }
                 out.printf("%d of %d runs%n", runs.size(), store.countRuns(query));
                 return ExitCodes.OK;

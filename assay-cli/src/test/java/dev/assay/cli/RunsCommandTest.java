@@ -4,8 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
+import dev.assay.result.Counts;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.store.Stores;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,6 +52,56 @@ class RunsCommandTest {
         var missing = cli.run("runs", "show", runId);
         assertThat(missing.code()).isEqualTo(2);
         assertThat(missing.err()).contains("run.not_found");
+    }
+
+    @Test
+    void the_table_shows_the_items_that_ended_out_of_those_selected_under_columns_that_fit_every_status()
+            throws Exception {
+        try (var store = Stores.open(Stores.defaultUrl(home))) {
+            store.createRun(storedRun("killed", RunStatus.INTERRUPTED, new Counts(40, 10, 3, 1, 0, 2, 0)));
+        }
+        var cli = new CliRunner(home);
+
+        var table = cli.run("runs", "list");
+        var json = cli.run("runs", "list", "--format", "json");
+
+        assertThat(table.code()).as(table.err()).isZero();
+        String header = table.out().lines().findFirst().orElseThrow();
+        String row = table.out()
+                .lines()
+                .filter(line -> line.startsWith("killed "))
+                .findFirst()
+                .orElseThrow();
+        assertThat(row.substring(header.indexOf("status"))).startsWith("interrupted ");
+        assertThat(row.substring(header.indexOf("kind"))).startsWith("capability ");
+        assertThat(row.substring(header.indexOf("model"))).startsWith("m ");
+        assertThat(row.substring(header.indexOf("case_set"))).startsWith("s ");
+        assertThat(row).hasSameSizeAs(header).endsWith(" 16/40");
+        JsonNode counts = Json.parse(json.out()).at("/runs/0/counts");
+        assertThat(counts.path("total").asInt()).isEqualTo(40);
+        assertThat(counts.path("passed").asInt()).isEqualTo(10);
+    }
+
+    private static Run storedRun(String runId, RunStatus status, Counts counts) {
+        Instant started = Instant.parse("2026-11-27T08:00:00Z");
+        return new Run(
+                runId,
+                Run.CAPABILITY,
+                null,
+                "m",
+                null,
+                status,
+                "s",
+                "v",
+                null,
+                null,
+                null,
+                null,
+                counts,
+                started,
+                started.plusSeconds(60),
+                60,
+                null);
     }
 
     @Test
