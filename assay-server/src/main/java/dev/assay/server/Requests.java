@@ -10,10 +10,16 @@ import dev.assay.store.RunQuery;
 import io.javalin.http.Context;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.stream.Collectors;
 
 /** Reads query parameters and bodies, naming the field in every refusal. */
 final class Requests {
+    /** Every run status by its wire name, from the enum, so a refusal never leaves one out. */
+    private static final String RUN_STATUSES =
+            Arrays.stream(RunStatus.values()).map(RunStatus::wireName).collect(Collectors.joining(", "));
+
     private Requests() {}
 
     static JsonNode body(Context ctx) {
@@ -69,7 +75,7 @@ final class Requests {
             try {
                 status = RunStatus.parse(statusText);
             } catch (IllegalArgumentException e) {
-                throw ApiProblems.badField("status", "status must be running, finished, failed or cancelled");
+                throw ApiProblems.badField("status", "status must be one of " + RUN_STATUSES);
             }
         }
         String kind = blankToNull(ctx.queryParam("kind"));

@@ -28,6 +28,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -184,6 +185,20 @@ class RunApiTest {
         assertThat(items.path("items").findValuesAsText("status")).doesNotContain("cancelled");
         assertThat(run.path("counts").path("total").asInt()).isEqualTo(8);
         assertThat(server.post("/api/runs/nothing-here/resume", null).status()).isEqualTo(404);
+    }
+
+    @Test
+    void a_run_status_filter_that_names_no_status_is_refused_naming_every_status_interrupted_among_them()
+            throws Exception {
+        ServerFixture.Response bad = server.get("/api/runs?status=bogus");
+
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.json().path("field").asText()).isEqualTo("status");
+        assertThat(bad.json().path("detail").asText())
+                .contains(Arrays.stream(RunStatus.values())
+                        .map(RunStatus::wireName)
+                        .toList());
+        assertThat(server.get("/api/runs?status=interrupted").status()).isEqualTo(200);
     }
 
     @Test
