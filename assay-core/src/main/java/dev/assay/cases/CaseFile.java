@@ -138,7 +138,9 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
      */
     private static CaseFile readLines(Path path, String file, Entries entries) throws IOException {
         var problems = new ArrayList<CaseProblem>();
+        boolean[] anyLine = {false};
         eachLine(path, (line, decoded) -> {
+            anyLine[0] |= !(decoded instanceof Text text) || !text.text().isBlank();
             switch (decoded) {
                 case Text text -> readLine(text.text(), file, line, entries, problems);
                 case NotUtf8 bad ->
@@ -151,6 +153,11 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
                             "a line of UTF-8 text"));
             }
         });
+        if (!anyLine[0]) {
+            // As an empty JSON or YAML file is: a file given as a suite that holds nothing is a mistake to say.
+            problems.add(new CaseProblem(
+                    "suite.invalid_file", new SourceRef(file, 0), "", "", "the file is empty", "one case per line"));
+        }
         return new CaseFile(file, "", "", problems, true);
     }
 

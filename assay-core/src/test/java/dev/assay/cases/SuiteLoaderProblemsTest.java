@@ -145,6 +145,16 @@ class SuiteLoaderProblemsTest {
     }
 
     @Test
+    void an_empty_jsonl_file_is_an_invalid_file_as_an_empty_json_file_is() throws IOException {
+        assertThat(problemsOf("blank.jsonl", "\n  \n"))
+                .extracting(CaseProblem::type, CaseProblem::message)
+                .containsExactly(tuple("suite.invalid_file", "the file is empty"));
+        assertThat(problemsOf("empty.json", ""))
+                .extracting(CaseProblem::type, CaseProblem::message)
+                .containsExactly(tuple("suite.invalid_file", "the file is empty"));
+    }
+
+    @Test
     void missing_id_is_a_missing_field() throws IOException {
         var problems = problemsOf(
                 "c.jsonl",
