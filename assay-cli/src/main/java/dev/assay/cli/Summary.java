@@ -78,8 +78,14 @@ final class Summary {
         out.println(extent(counts, run.elapsedS()) + "; skipped cases are left out of the scores, errors count as 0.");
         if (!report.passAtK().isEmpty()) {
             var rates = new java.util.StringJoiner(", ");
-            report.passAtK().forEach((k, value) -> rates.add("pass@" + k + " = " + percent(value)));
-            out.printf("%d samples per case: %s%n", report.samples(), rates);
+            report.passAtK().forEach((k, value) -> {
+                if (shownK(k, report.samples())) {
+                    rates.add("pass@" + k + " = " + percent(value));
+                }
+            });
+            out.printf(
+                    "%d samples per case: %s%s%n",
+                    report.samples(), rates, report.samples() > SHOWN_SAMPLES ? " (every k in the reports)" : "");
         }
         EndpointConcurrency.throttledEndpoints()
                 .forEach((endpoint, settled) -> out.printf(
@@ -88,6 +94,16 @@ final class Summary {
         if (reportDirectory != null) {
             out.println("Reports: " + reportDirectory.toAbsolutePath());
         }
+    }
+
+    /** Up to this many samples, pass@k is printed for every k; past it, for the usual few and the last. */
+    private static final int SHOWN_SAMPLES = 10;
+
+    private static boolean shownK(int k, int samples) {
+        return samples <= SHOWN_SAMPLES
+                || k == 1
+                || k == samples
+                || java.util.Set.of(5, 10, 20, 50, 100, 200, 500).contains(k);
     }
 
     /**

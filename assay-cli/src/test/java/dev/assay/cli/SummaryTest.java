@@ -29,26 +29,17 @@ class SummaryTest {
     private static String summary(RunStatus status, int total, List<ItemStatus> statuses, String format) {
         var items = new ArrayList<Item>();
         for (int i = 0; i < statuses.size(); i++) {
-            items.add(new Item(
-                    "r1",
-                    "c" + i,
-                    i,
-                    "common",
-                    statuses.get(i),
-                    0,
-                    1,
-                    1,
-                    "p",
-                    "a",
-                    List.of(),
-                    null,
-                    null,
-                    null,
-                    T0,
-                    T0,
-                    0));
+            items.add(item("c" + i, i, statuses.get(i)));
         }
-        var run = new Run(
+        return print(run(status, null, Counts.of(total, statuses), 12.3), items, format);
+    }
+
+    private static Item item(String id, int seq, ItemStatus status) {
+        return new Item("r1", id, seq, "common", status, 0, 1, 1, "p", "a", List.of(), null, null, null, T0, T0, 0);
+    }
+
+    private static Run run(RunStatus status, JsonNode config, Counts counts, double elapsedS) {
+        return new Run(
                 "r1",
                 Run.CAPABILITY,
                 "",
@@ -57,15 +48,18 @@ class SummaryTest {
                 status,
                 "s",
                 "v",
-                null,
+                config,
                 List.of(),
                 Map.of(),
                 null,
-                Counts.of(total, statuses),
+                counts,
                 T0,
                 T0,
-                12.3,
+                elapsedS,
                 null);
+    }
+
+    private static String print(Run run, List<Item> items, String format) {
         var out = new StringWriter();
         Summary.print(new PrintWriter(out, true), new RunReport(run, items), format, null);
         return out.toString();
@@ -93,6 +87,26 @@ class SummaryTest {
                 .orElseThrow();
         assertThat(header.split("\\s+")).endsWith("skipped", "cancelled");
         assertThat(total.split("\\s+")).endsWith("40", "0", "0", "0", "4", "3");
+    }
+
+    @Test
+    void pass_at_k_of_many_samples_is_printed_for_a_few_k_and_the_last() {
+        var items = new ArrayList<Item>();
+        for (int k = 1; k <= 40; k++) {
+            items.add(item("c#" + k, k - 1, k % 2 == 0 ? ItemStatus.PASSED : ItemStatus.FAILED));
+        }
+        Counts counts = Counts.of(40, items.stream().map(Item::status).toList());
+
+        String summary = print(run(RunStatus.FINISHED, Json.parse("{\"samples\": 40}"), counts, 1.0), items, "table");
+
+        String line = summary.lines()
+                .filter(text -> text.startsWith("40 samples per case"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(line)
+                .contains("pass@1 = ", "pass@5 = ", "pass@10 = ", "pass@20 = ", "pass@40 = ")
+                .doesNotContain("pass@2 = ", "pass@39 = ")
+                .endsWith("(every k in the reports)");
     }
 
     @Test
