@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.assay.Json;
@@ -173,7 +174,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
             }
             entries.accept(new Entry(node, line), "");
         } catch (JsonProcessingException e) {
-            problems.add(parseError(file, line, e.getOriginalMessage()));
+            problems.add(parseError(file, line, reason(e)));
         } catch (IOException e) {
             problems.add(parseError(file, line, e.getMessage()));
         }
@@ -307,7 +308,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
                             "a list of cases, or an object with `cases`"));
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
-            return failed(file, parseError(file, at == null ? 0 : at.getLineNr(), e.getOriginalMessage()));
+            return failed(file, parseError(file, at == null ? 0 : at.getLineNr(), reason(e)));
         }
     }
 
@@ -401,6 +402,17 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
 
     private static int lineOf(JsonParser parser) {
         return Math.max(parser.currentTokenLocation().getLineNr(), 0);
+    }
+
+    /**
+     * {@return why the text did not parse}: the parser's words, less the Jackson method its limits' messages name (the
+     * length they give is where the parser stopped counting, not the value's)
+     */
+    private static String reason(JsonProcessingException e) {
+        if (e instanceof StreamConstraintsException) {
+            return "too large for the parser: " + e.getOriginalMessage().replaceAll(", from `[^`]*`", "");
+        }
+        return e.getOriginalMessage();
     }
 
     private static CaseProblem parseError(String file, int line, String message) {

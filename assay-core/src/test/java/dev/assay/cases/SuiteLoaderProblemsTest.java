@@ -155,6 +155,20 @@ class SuiteLoaderProblemsTest {
     }
 
     @Test
+    void a_value_too_large_for_the_parser_is_named_without_the_parsers_internals() throws IOException {
+        String huge = "x".repeat(20_000_001);
+        var problems = problemsOf(
+                "big.jsonl", good("a") + "\n{\"id\": \"b\", \"dimension\": \"logic\", \"prompt\": \"" + huge + "\"}\n");
+
+        assertThat(problems).singleElement().satisfies(problem -> {
+            assertThat(problem.source().line()).isEqualTo(2);
+            assertThat(problem.message())
+                    .startsWith("too large for the parser: ")
+                    .doesNotContain("StreamReadConstraints");
+        });
+    }
+
+    @Test
     void missing_id_is_a_missing_field() throws IOException {
         var problems = problemsOf(
                 "c.jsonl",
