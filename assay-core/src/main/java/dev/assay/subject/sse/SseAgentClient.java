@@ -119,8 +119,12 @@ public final class SseAgentClient {
                 return;
             }
             Duration left = Duration.between(Instant.now(), deadline);
+            var mask = new SecretMask(credential);
             read(
-                    response.body(),
+                    // An agent may echo the credential it was sent; its events are kept in the item's transcript.
+                    mask.equals(SecretMask.NONE)
+                            ? response.body()
+                            : response.body().map(mask::apply),
                     left.isNegative() ? Duration.ZERO : left,
                     new EventCollector(settings.events(), transcript, workspace, events),
                     transcript);

@@ -437,14 +437,14 @@ class SseAgentSubjectTest {
         assertThat(item.error().details()).containsEntry("status", 400).containsEntry("attempts", 1);
     }
 
-    @Test
-    void the_request_is_the_reference_body_with_the_credential_from_the_named_variable() throws Exception {
-        var settings = new SseAgentSettings(
+    /** Settings whose credential is read from {@code AGENT_TOKEN}, offering {@code toolNames}. */
+    private SseAgentSettings credentialed(List<String> toolNames) {
+        return new SseAgentSettings(
                 URI.create(agent.url()),
                 null,
                 "qwen-test",
                 "",
-                List.of("read", "写入文件"),
+                toolNames,
                 null,
                 null,
                 null,
@@ -454,9 +454,28 @@ class SseAgentSubjectTest {
                 null,
                 RetryPolicy.none(),
                 1);
+    }
 
+    @Test
+    void a_credential_the_agent_echoes_is_masked_in_the_stored_item() throws Exception {
+        script.put("who are you", events(event("final", "{\"answer\": \"I was called with agent-s3cret-token\"}")));
+
+        Run run = start(
+                        credentialed(List.of()),
+                        Map.of("AGENT_TOKEN", "agent-s3cret-token"),
+                        Duration.ofSeconds(10),
+                        evalCase("echo", "common", "who are you", "contains", "\"called\""))
+                .await();
+
+        Item item = items(run).get("echo");
+        assertThat(item.finalAnswer()).isEqualTo("I was called with ***");
+        assertThat(Json.write(item.transcript())).doesNotContain("agent-s3cret-token");
+    }
+
+    @Test
+    void the_request_is_the_reference_body_with_the_credential_from_the_named_variable() throws Exception {
         start(
-                        settings,
+                        credentialed(List.of("read", "写入文件")),
                         Map.of("AGENT_TOKEN", "s3cret"),
                         Duration.ofSeconds(10),
                         new Case(
