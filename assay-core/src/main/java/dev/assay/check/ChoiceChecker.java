@@ -35,14 +35,16 @@ record ChoiceChecker(List<String> accepted, ChoiceAnswer answers) implements Che
                 }
             }
         }
-        var accepted = expected.texts("answer", answer).stream()
+        // The answer is named as the case gives it: {"answer": ...} or the expectation itself.
+        String answerField = expected.isObject() ? "answer" : "expected";
+        var accepted = expected.texts(answerField, answer).stream()
                 .map(letter -> Normalizer.normalize(letter, Normalizer.Form.NFKC)
                         .strip()
                         .toUpperCase(Locale.ROOT))
                 .toList();
         for (String letter : accepted) {
             if (letter.length() != 1 || letters.indexOf(letter.charAt(0)) < 0) {
-                throw expected.invalid("answer", "one letter of " + letters + " or a list of them", answer);
+                throw expected.invalid(answerField, "one letter of " + letters + " or a list of them", answer);
             }
         }
         return new ChoiceChecker(accepted, new ChoiceAnswer(letters));

@@ -261,11 +261,15 @@ class ChoiceCheckerTest {
     }
 
     @Test
-    void expected_that_is_not_a_letter_is_rejected_at_create_time() {
+    void expected_that_is_not_a_letter_is_rejected_at_create_time_naming_the_field_as_the_case_gives_it() {
         assertThatThrownBy(() -> Judge.checker("choice", "\"BC\"")).isInstanceOfSatisfying(AssayException.class, e -> {
             assertThat(e.problem().type()).isEqualTo("check.invalid_expected");
-            assertThat(e.problem().details()).containsEntry("field", "answer");
+            assertThat(e.problem().details()).containsEntry("field", "expected");
         });
+        assertThatThrownBy(() -> Judge.checker("choice", "{\"answer\": \"BC\"}"))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().details()).containsEntry("field", "answer"));
     }
 
     @Test
