@@ -56,6 +56,14 @@ public final class DialogWorkload implements Workload {
     private final String userId;
     private final ObjectNode request;
     private final DialogReplayer replayer;
+    /**
+     * The dataset position each item replays: one item per dialog id, the id's last line. The reference keeps one
+     * result per id (the last line's) in its dictionaries, and an item is stored under its id: a repeated id made two
+     * items of one id, the second overwriting the first, and the run could never count its items right. The stored item
+     * counts for every line of its id ({@link ProfileMetric}), so the traces still hold one line per dataset line.
+     */
+    private final List<Integer> itemPositions;
+
     private final Map<String, Integer> seqById = new HashMap<>();
     private final AtomicInteger replayedHere = new AtomicInteger();
     private final AtomicReference<Outcome> outcome = new AtomicReference<>();
@@ -88,8 +96,13 @@ public final class DialogWorkload implements Workload {
         this.request = request == null ? null : request.deepCopy();
         this.replayer = new DialogReplayer(subject, config);
         List<Dialog> dialogs = dataset.dialogs();
-        for (int seq = 0; seq < dialogs.size(); seq++) {
-            seqById.putIfAbsent(dialogs.get(seq).dialogId(), seq);
+        var lastPosition = new HashMap<String, Integer>();
+        for (int position = 0; position < dialogs.size(); position++) {
+            lastPosition.put(dialogs.get(position).dialogId(), position);
+        }
+        this.itemPositions = lastPosition.values().stream().sorted().toList();
+        for (int seq = 0; seq < itemPositions.size(); seq++) {
+            seqById.put(dialogs.get(itemPositions.get(seq)).dialogId(), seq);
         }
     }
 
@@ -141,9 +154,10 @@ public final class DialogWorkload implements Workload {
                 null);
     }
 
+    /** {@return one item per dialog id} (a dataset's lines, unless an id is repeated) */
     @Override
     public int itemCount() {
-        return dataset.dialogs().size();
+        return itemPositions.size();
     }
 
     @Override
@@ -158,7 +172,7 @@ public final class DialogWorkload implements Workload {
 
     @Override
     public WorkItem item(int seq) {
-        Dialog dialog = dataset.dialogs().get(seq);
+        Dialog dialog = dataset.dialogs().get(itemPositions.get(seq));
         String prompt =
                 dialog.pairs().isEmpty() ? "" : dialog.pairs().getFirst().userText();
         return new WorkItem(dialog.dialogId(), prompt, context -> run(dialog, seq, context));

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.assay.Json;
 import dev.assay.model.ChatMessage;
+import dev.assay.result.Item;
+import dev.assay.result.RunStatus;
 import dev.assay.run.Metric;
 import dev.assay.run.MetricContext;
 import dev.assay.run.MetricRegistry;
@@ -127,6 +129,26 @@ class DialogWorkloadTest {
                 .extracting(line -> Json.parse(line).path("dialog_id").asText())
                 .containsExactly("d1", "invalid_json_line_2", "d3");
         assertThat(Json.parse(lines.get(1)).path("skip_reason").asText()).isEqualTo("invalid_json");
+    }
+
+    @Test
+    void a_repeated_dialog_id_is_one_item_whose_replay_counts_for_each_of_its_lines() throws IOException {
+        String repeated = dialog("d1", user("一问"), assistant("a")).toString();
+        var dataset = Dialogs.dataset(
+                repeated, dialog("d2", user("二问"), assistant("b")).toString(), repeated);
+
+        DialogEngine.Result outcome = DialogEngine.run(
+                dataset,
+                new ChatModelSubject(ScriptedChatModel.answering(), "", null, null),
+                config("r1", 2, Duration.ofSeconds(5), 0, false),
+                dir);
+
+        assertThat(outcome.run().status()).isEqualTo(RunStatus.FINISHED);
+        assertThat(outcome.run().counts().total()).isEqualTo(2);
+        assertThat(outcome.items()).extracting(Item::caseId).containsExactlyInAnyOrder("d1", "d2");
+        assertThat(Files.readAllLines(dir.resolve(DialogWorkload.TRACE_FILE)))
+                .extracting(line -> Json.parse(line).path("dialog_id").asText())
+                .containsExactly("d1", "d2", "d1");
     }
 
     @Test
