@@ -35,6 +35,18 @@ public final class AssayServer {
     }
 
     /**
+     * The page acts with the token it keeps: no other site may frame it and have a user click through it
+     * (clickjacking). Cache-Control is Javalin's default for static files, which a map of headers replaces.
+     */
+    private static final java.util.Map<String, String> PAGE_HEADERS = java.util.Map.of(
+            "Cache-Control",
+            "max-age=0",
+            "X-Frame-Options",
+            "DENY",
+            "Content-Security-Policy",
+            "frame-ancestors 'none'");
+
+    /**
      * {@return a server that has not started}; call {@code start(port)} (tests use port 0) and {@code stop()}. Stopping
      * it cancels the runs it started; their finished items are kept.
      *
@@ -60,7 +72,11 @@ public final class AssayServer {
             javalin.concurrency.useVirtualThreads = true;
             javalin.jetty.host = config.host();
             javalin.jsonMapper(new JavalinJackson(Json.MAPPER, true));
-            javalin.staticFiles.add("/public", Location.CLASSPATH);
+            javalin.staticFiles.add(files -> {
+                files.directory = "/public";
+                files.location = Location.CLASSPATH;
+                files.headers = PAGE_HEADERS;
+            });
             javalin.staticFiles.enableWebjars();
             javalin.events.serverStopping(live::cancelAll);
             javalin.events.serverStopped(metrics::close);

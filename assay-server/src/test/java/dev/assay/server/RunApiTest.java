@@ -431,6 +431,18 @@ class RunApiTest {
     }
 
     @Test
+    void the_page_may_not_be_framed_by_another_site() throws Exception {
+        var page = server.http.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url("/")))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+        assertThat(page.headers().firstValue("Content-Security-Policy")).hasValue("frame-ancestors 'none'");
+    }
+
+    @Test
     void mutating_calls_without_the_token_are_refused() throws Exception {
         var noToken = server.send("POST", "/api/runs", server.startBody("basic.jsonl", ""), false);
         assertThat(noToken.status()).isEqualTo(401);
