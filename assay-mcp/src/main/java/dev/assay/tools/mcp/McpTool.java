@@ -9,6 +9,7 @@ import dev.assay.tools.Workspace;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 
 /** One tool of a connected MCP server, offered as {@code server@tool}. Thread-safe (the SDK client is). */
 final class McpTool implements Tool {
@@ -19,11 +20,31 @@ final class McpTool implements Tool {
     private final McpSchema.Tool tool;
     private final McpSyncClient client;
     private final JsonNode parameters;
+    private final Unanswered unanswered;
 
-    McpTool(String server, McpSchema.Tool tool, McpSyncClient client) {
+    /**
+     * Whether a server left a call unanswered: once one of its calls ran out of time, its other tools fail at once for
+     * the rest of the run instead of each waiting out the time limit. A server that stops reading (an answer over the
+     * transport's size limit kills the SDK's reader) or whose process exits is noticed only so. Shared by a server's
+     * tools; thread-safe.
+     */
+    static final class Unanswered {
+        private final AtomicReference<Problem> first = new AtomicReference<>();
+
+        Problem problem() {
+            return first.get();
+        }
+
+        void set(Problem problem) {
+            first.compareAndSet(null, problem);
+        }
+    }
+
+    McpTool(String server, McpSchema.Tool tool, McpSyncClient client, Unanswered unanswered) {
         this.server = server;
         this.tool = tool;
         this.client = client;
+        this.unanswered = unanswered;
         JsonNode schema = tool.inputSchema() == null ? null : Json.tree(tool.inputSchema());
         // MCP requires an object schema; a server that sends none still gets a valid function definition.
         this.parameters =
@@ -54,12 +75,28 @@ final class McpTool implements Tool {
                 : Json.MAPPER.convertValue(
                         arguments,
                         Json.MAPPER.getTypeFactory().constructMapType(Map.class, String.class, Object.class));
+        Problem unansweredBefore = unanswered.problem();
+        if (unansweredBefore != null) {
+            return ToolResult.failed(unansweredBefore);
+        }
         McpSchema.CallToolResult result;
         try {
             result = client.callTool(McpSchema.CallToolRequest.builder(tool.name())
                     .arguments(args)
                     .build());
         } catch (RuntimeException e) {
+            if (timedOut(e)) {
+                unanswered.set(Problem.of(
+                                "mcp.server_unanswering",
+                                "the MCP server " + server + " left " + name() + " unanswered; its tools are not called"
+                                        + " again in this run")
+                        .withDetail("server", server));
+                return ToolResult.failed(Problem.of(
+                                "mcp.call_failed",
+                                name() + " was not answered in time; the server's tools are not called again in this"
+                                        + " run")
+                        .withDetail("server", server));
+            }
             return ToolResult.failed(Problem.of("mcp.call_failed", name() + " could not be called: " + message(e))
                     .withDetail("server", server));
         }
@@ -92,6 +129,15 @@ final class McpTool implements Tool {
         return out.length() <= MAX_OUTPUT_CHARS
                 ? out.toString()
                 : out.substring(0, MAX_OUTPUT_CHARS) + "\n[output cut at " + MAX_OUTPUT_CHARS + " characters]";
+    }
+
+    private static boolean timedOut(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof java.util.concurrent.TimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static String message(Throwable e) {

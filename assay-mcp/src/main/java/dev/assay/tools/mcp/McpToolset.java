@@ -116,10 +116,11 @@ public final class McpToolset implements Toolbox {
         try {
             client.initialize();
             var tools = new ArrayList<McpTool>();
+            var unanswered = new McpTool.Unanswered();
             String cursor = null;
             do {
                 McpSchema.ListToolsResult page = client.listTools(cursor);
-                page.tools().forEach(tool -> tools.add(new McpTool(server.name(), tool, client)));
+                page.tools().forEach(tool -> tools.add(new McpTool(server.name(), tool, client, unanswered)));
                 cursor = page.nextCursor();
             } while (cursor != null && !cursor.isEmpty());
             return new Connected(client, List.copyOf(tools));

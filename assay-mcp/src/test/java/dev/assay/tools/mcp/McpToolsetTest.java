@@ -83,6 +83,25 @@ class McpToolsetTest {
     }
 
     @Test
+    void a_server_that_leaves_a_call_unanswered_is_not_called_again() throws Exception {
+        List<String> command = new java.util.ArrayList<>(TestMcpServer.stdioCommand());
+        command.add(TestMcpServer.SLOW);
+        var slowServer =
+                new McpServerConfig.Stdio("calc", command.getFirst(), command.subList(1, command.size()), List.of());
+        try (var toolset = McpToolset.connect(List.of(slowServer), Duration.ofSeconds(5), McpToolsetTest::noEnv)) {
+            ToolResult slow = call(toolset, "calc@sleep", "{\"ms\": 8000}");
+            ToolResult after = call(toolset, "calc@echo", "{\"text\": \"hi\"}");
+
+            assertThat(slow.ok()).isFalse();
+            assertThat(slow.error().type()).isEqualTo("mcp.call_failed");
+            assertThat(slow.error().message()).contains("not answered in time").doesNotContain("Mono");
+            assertThat(after.ok()).isFalse();
+            assertThat(after.error().type()).isEqualTo("mcp.server_unanswering");
+            assertThat(after.error().message()).contains("calc@sleep");
+        }
+    }
+
+    @Test
     void stdio_server_sees_the_named_variables_and_not_the_rest_of_the_environment() throws Exception {
         var defaults = Set.of("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER");
         String unnamed = System.getenv().keySet().stream()

@@ -22,7 +22,7 @@ import org.eclipse.jetty.server.ServerConnector;
  * A real MCP server built with the SDK's server side, for tests: over stdio ({@link #main}, launched as a child JVM
  * with the test class path) or over streamable HTTP on an embedded Jetty ({@link #startHttp}). Its tools: {@code add}
  * (a + b), {@code echo} (the text back), {@code broken} (always an {@code isError} result) and {@code env} (the value
- * of a named environment variable, or {@code <unset>}).
+ * of a named environment variable, or {@code <unset>}); started with {@value #SLOW}, also {@code sleep}.
  */
 public final class TestMcpServer {
     private static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(new ObjectMapper());
@@ -47,6 +47,22 @@ public final class TestMcpServer {
                     return text(value == null ? "<unset>" : value, false);
                 }));
     }
+
+    /** {@code sleep}: answers after {@code ms} milliseconds; offered only when started with {@value #SLOW}. */
+    static SyncToolSpecification sleep() {
+        return tool("sleep", "Answers after the given milliseconds.", """
+                        {"type":"object","properties":{"ms":{"type":"number"}},"required":["ms"]}""", args -> {
+            try {
+                Thread.sleep(((Number) args.get("ms")).longValue());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return text("awake", false);
+        });
+    }
+
+    /** The argument that adds {@link #sleep} to the tools. */
+    static final String SLOW = "--slow";
 
     private static SyncToolSpecification tool(
             String name,
@@ -78,7 +94,11 @@ public final class TestMcpServer {
         McpServer.sync(new StdioServerTransportProvider(MAPPER))
                 .serverInfo("calc", "1.0")
                 .capabilities(capabilities())
-                .tools(tools())
+                .tools(
+                        java.util.Arrays.asList(args).contains(SLOW)
+                                ? java.util.stream.Stream.concat(tools().stream(), java.util.stream.Stream.of(sleep()))
+                                        .toList()
+                                : tools())
                 .build();
         Thread.currentThread().join();
     }
