@@ -6,6 +6,13 @@ import dev.assay.Json;
 import dev.assay.Problem;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +79,11 @@ final class ApiProblems {
 
     private static void write(Context ctx, Problem problem) {
         int status = status(problem.type());
+        ctx.status(status).contentType("application/json").result(Json.write(body(problem, status)));
+    }
+
+    /** {@return the JSON body of a problem answered with {@code status}} */
+    static ObjectNode body(Problem problem, int status) {
         ObjectNode body = Json.object();
         body.put("type", problem.type());
         body.put("title", title(status));
@@ -79,7 +91,24 @@ final class ApiProblems {
         body.put("detail", problem.message());
         Object field = problem.details().get("field");
         body.put("field", field == null ? null : field.toString());
-        ctx.status(status).contentType("application/json").result(Json.write(body));
+        return body;
+    }
+
+    /**
+     * Jetty's answers to requests that never reach Javalin (a path it cannot take, such as {@code /%2e%2e/etc}, a
+     * header it cannot parse), as the same JSON body instead of its HTML page.
+     */
+    static final class JettyErrors extends ErrorHandler {
+        @Override
+        protected void generateResponse(
+                Request request, Response response, int code, String message, Throwable cause, Callback callback) {
+            Problem problem = Problem.of(
+                    code == 404 ? "route.not_found" : "request.rejected",
+                    message == null || message.isBlank() ? "the request was refused" : message);
+            byte[] bytes = Json.write(body(problem, code)).getBytes(StandardCharsets.UTF_8);
+            response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+            response.write(true, ByteBuffer.wrap(bytes), callback);
+        }
     }
 
     static void register(io.javalin.config.RoutesConfig routes) {

@@ -71,6 +71,7 @@ public final class AssayServer {
             javalin.startup.showJavalinBanner = false;
             javalin.concurrency.useVirtualThreads = true;
             javalin.jetty.host = config.host();
+            javalin.jetty.modifyServer(server -> server.setErrorHandler(new ApiProblems.JettyErrors()));
             javalin.jsonMapper(new JavalinJackson(Json.MAPPER, true));
             javalin.staticFiles.add(files -> {
                 files.directory = "/public";

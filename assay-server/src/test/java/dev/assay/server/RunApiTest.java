@@ -431,6 +431,23 @@ class RunApiTest {
     }
 
     @Test
+    void a_path_jetty_refuses_is_answered_with_the_json_problem() throws Exception {
+        var uri = java.net.URI.create(server.url("/"));
+        try (var socket = new java.net.Socket(uri.getHost(), uri.getPort())) {
+            socket.getOutputStream()
+                    .write(("GET /%2e%2e/%2e%2e/etc/passwd HTTP/1.1\r\nHost: " + uri.getHost() + ":" + uri.getPort()
+                                    + "\r\nConnection: close\r\n\r\n")
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            String answer = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+
+            assertThat(answer).startsWith("HTTP/1.1 400").containsIgnoringCase("content-type: application/json");
+            String body = answer.substring(answer.indexOf("\r\n\r\n") + 4);
+            assertThat(Json.parse(body).path("type").asText()).isEqualTo("request.rejected");
+            assertThat(Json.parse(body).path("status").asInt()).isEqualTo(400);
+        }
+    }
+
+    @Test
     void the_page_may_not_be_framed_by_another_site() throws Exception {
         var page = server.http.send(
                 java.net.http.HttpRequest.newBuilder(java.net.URI.create(server.url("/")))
