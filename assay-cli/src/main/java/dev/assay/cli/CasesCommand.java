@@ -9,7 +9,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -62,13 +61,11 @@ final class CasesCommand implements Callable<Integer> {
                                         .toList())));
             } else {
                 load.problems().forEach(problem -> out.println(problem));
-                var byDimension = new TreeMap<String, Integer>();
-                load.suite().cases().forEach(c -> byDimension.merge(c.dimension(), 1, Integer::sum));
                 out.printf(
                         "%s: %d valid cases %s, %d problem(s); version %s%n",
                         load.suite().name(),
                         load.suite().cases().size(),
-                        byDimension,
+                        load.suite().breakdown().casesByDimension(),
                         load.problems().size(),
                         load.suite().version());
             }

@@ -1,9 +1,14 @@
 package dev.assay.cases;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * A loaded set of cases: what a run evaluates. Immutable.
@@ -22,12 +27,39 @@ public record Suite(String name, String version, List<Case> cases, Map<String, S
         // A loaded suite's many cases live in a scratch file; that list is immutable already, and copying would read
         // every case into memory.
         cases = cases instanceof SpilledCases ? cases : List.copyOf(cases);
-        fixtures = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(fixtures));
+        fixtures = Collections.unmodifiableMap(new LinkedHashMap<>(fixtures));
         sources = List.copyOf(sources);
     }
 
     public Suite withCases(List<Case> selected) {
         return new Suite(name, version, selected, fixtures, sources);
+    }
+
+    /** {@return how many cases each dimension has and the languages they are in, counted in one pass} */
+    public Breakdown breakdown() {
+        return Breakdown.of(cases);
+    }
+
+    /**
+     * What a set of cases holds, as listings and messages show it.
+     *
+     * @param casesByDimension how many cases each dimension has, dimensions in alphabetical order
+     * @param languages the languages of the cases that name one, in alphabetical order
+     */
+    public record Breakdown(SortedMap<String, Integer> casesByDimension, SortedSet<String> languages) {
+        /** {@return the breakdown of {@code cases}, read once: a large suite's are read back from a scratch file} */
+        public static Breakdown of(List<Case> cases) {
+            var dimensions = new TreeMap<String, Integer>();
+            var languages = new TreeSet<String>();
+            for (Case evalCase : cases) {
+                dimensions.merge(evalCase.dimension(), 1, Integer::sum);
+                if (!evalCase.language().isEmpty()) {
+                    languages.add(evalCase.language());
+                }
+            }
+            return new Breakdown(
+                    Collections.unmodifiableSortedMap(dimensions), Collections.unmodifiableSortedSet(languages));
+        }
     }
 
     /**

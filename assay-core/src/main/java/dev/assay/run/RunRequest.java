@@ -7,7 +7,6 @@ import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Plugins;
 import dev.assay.Problem;
-import dev.assay.cases.Case;
 import dev.assay.cases.CaseProblem;
 import dev.assay.cases.Selection;
 import dev.assay.cases.Suite;
@@ -35,7 +34,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -237,16 +235,12 @@ public record RunRequest(
 
     /** {@return what a selection can choose among: the suite's dimensions and languages} */
     private static String whatItHolds(Suite suite) {
-        var dimensions = new TreeSet<String>();
-        var languages = new TreeSet<String>();
-        for (Case evalCase : suite.cases()) {
-            dimensions.add(evalCase.dimension());
-            languages.add(evalCase.language());
-        }
+        Suite.Breakdown breakdown = suite.breakdown();
         return suite.cases().isEmpty()
                 ? "the suite holds no case"
                 : "the suite's " + suite.cases().size() + " case(s) are in the dimensions "
-                        + String.join(", ", dimensions) + " and the languages " + String.join(", ", languages);
+                        + String.join(", ", breakdown.casesByDimension().keySet()) + " and the languages "
+                        + String.join(", ", breakdown.languages());
     }
 
     private Prepared prepareWith(

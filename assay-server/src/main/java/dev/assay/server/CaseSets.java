@@ -8,6 +8,7 @@ import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.CaseProblem;
 import dev.assay.cases.SourceRef;
+import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteLoad;
 import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
@@ -28,8 +29,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -268,14 +267,9 @@ final class CaseSets {
     }
 
     private ObjectNode describe(String name, List<Case> cases, List<CaseProblem> problems) {
-        var languages = new TreeSet<String>();
-        Map<String, Integer> dimensions = new TreeMap<>();
-        for (Case evalCase : cases) {
-            if (!evalCase.language().isEmpty()) {
-                languages.add(evalCase.language());
-            }
-            dimensions.merge(evalCase.dimension(), 1, Integer::sum);
-        }
+        Suite.Breakdown breakdown = Suite.Breakdown.of(cases);
+        var languages = breakdown.languages();
+        var dimensions = breakdown.casesByDimension();
         ObjectNode node = Json.object();
         node.put("name", name);
         node.set("languages", Json.tree(languages));
