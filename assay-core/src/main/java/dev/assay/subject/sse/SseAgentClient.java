@@ -43,10 +43,13 @@ import java.util.stream.Stream;
 public final class SseAgentClient {
     private final SseAgentSettings settings;
     private final String credential;
+    // An agent may echo the credential it was sent, in an error body or in its events: both are kept.
+    private final SecretMask credentialMask;
 
     private SseAgentClient(SseAgentSettings settings, String credential) {
         this.settings = settings;
         this.credential = credential;
+        this.credentialMask = new SecretMask(credential);
     }
 
     /**
@@ -119,12 +122,8 @@ public final class SseAgentClient {
                 return;
             }
             Duration left = Duration.between(Instant.now(), deadline);
-            var mask = new SecretMask(credential);
             read(
-                    // An agent may echo the credential it was sent; its events are kept in the item's transcript.
-                    mask.equals(SecretMask.NONE)
-                            ? response.body()
-                            : response.body().map(mask::apply),
+                    response.body().map(credentialMask::apply),
                     left.isNegative() ? Duration.ZERO : left,
                     new EventCollector(settings.events(), transcript, workspace, events),
                     transcript);
@@ -184,8 +183,7 @@ public final class SseAgentClient {
         }
         throw new StatusException(
                 response.statusCode(),
-                // Some servers quote the request's credential back in their error body.
-                new SecretMask(credential).apply(body),
+                credentialMask.apply(body),
                 RetryLoop.parseRetryAfter(
                         response.headers().firstValue("retry-after").orElse(null)));
     }
