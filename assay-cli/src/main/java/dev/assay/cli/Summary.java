@@ -99,11 +99,10 @@ final class Summary {
     /** Up to this many samples, pass@k is printed for every k; past it, for the usual few and the last. */
     private static final int SHOWN_SAMPLES = 10;
 
+    private static final java.util.Set<Integer> USUAL_K = java.util.Set.of(1, 5, 10, 20, 50, 100, 200, 500);
+
     private static boolean shownK(int k, int samples) {
-        return samples <= SHOWN_SAMPLES
-                || k == 1
-                || k == samples
-                || java.util.Set.of(5, 10, 20, 50, 100, 200, 500).contains(k);
+        return samples <= SHOWN_SAMPLES || k == samples || USUAL_K.contains(k);
     }
 
     /**

@@ -99,39 +99,22 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
         try {
             eachLine(path, (line, decoded) -> {
                 if (first.isEmpty() && decoded instanceof NotUtf8 bad) {
-                    first.add(new CaseProblem(
-                            "suite.unreadable",
-                            new SourceRef(file, line),
-                            "",
-                            "",
-                            "the file is not valid UTF-8: " + bad.describe(),
-                            "a readable UTF-8 file"));
+                    first.add(unreadable(file, line, "the file is not valid UTF-8: " + bad.describe()));
                 }
             });
         } catch (IOException e) {
             return unreadable(file, e);
         }
-        if (first.isEmpty()) {
-            // The file changed between the two reads: there is no line to name.
-            return new CaseProblem(
-                    "suite.unreadable",
-                    new SourceRef(file, 0),
-                    "",
-                    "",
-                    "the file is not valid UTF-8",
-                    "a readable UTF-8 file");
-        }
-        return first.getFirst();
+        // Nothing found: the file changed between the two reads, and there is no line to name.
+        return first.isEmpty() ? unreadable(file, 0, "the file is not valid UTF-8") : first.getFirst();
     }
 
     private static CaseProblem unreadable(String file, IOException e) {
-        return new CaseProblem(
-                "suite.unreadable",
-                new SourceRef(file, 0),
-                "",
-                "",
-                "cannot read the file: " + e.getMessage(),
-                "a readable UTF-8 file");
+        return unreadable(file, 0, "cannot read the file: " + e.getMessage());
+    }
+
+    private static CaseProblem unreadable(String file, int line, String message) {
+        return new CaseProblem("suite.unreadable", new SourceRef(file, line), "", "", message, "a readable UTF-8 file");
     }
 
     /**
