@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * A failure described as data: a machine-readable dotted {@code type} (for example {@code target.timeout},
@@ -29,6 +30,16 @@ public record Problem(String type, String message, Map<String, Object> details) 
         var copy = new LinkedHashMap<String, Object>(details);
         copy.put(key, value);
         return new Problem(type, message, copy);
+    }
+
+    /**
+     * {@return the problem with {@code rewrite} applied to its message and to each of its details that is text}: for
+     * what must not be shown as it is (a secret an endpoint echoed, a host path)
+     */
+    public Problem withTextRewritten(UnaryOperator<String> rewrite) {
+        var copy = new LinkedHashMap<String, Object>();
+        details.forEach((key, value) -> copy.put(key, value instanceof String text ? rewrite.apply(text) : value));
+        return new Problem(type, rewrite.apply(message), copy);
     }
 
     private static Map<String, Object> unmodifiableCopy(Map<String, Object> details) {

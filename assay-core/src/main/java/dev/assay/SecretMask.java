@@ -1,7 +1,5 @@
 package dev.assay;
 
-import java.util.LinkedHashMap;
-
 /**
  * Masks a secret's value (an API key, an agent's credential) in text Assay did not write and is about to keep: an
  * endpoint's error body, which some servers fill with the request's own {@code Authorization} header, or an answer.
@@ -44,11 +42,6 @@ public record SecretMask(String secret) {
 
     /** {@return the problem with the secret masked in its message and its text details; the same one if absent} */
     public Problem apply(Problem problem) {
-        if (!appearsIn(problem)) {
-            return problem;
-        }
-        var details = new LinkedHashMap<String, Object>();
-        problem.details().forEach((key, value) -> details.put(key, value instanceof String text ? apply(text) : value));
-        return new Problem(problem.type(), apply(problem.message()), details);
+        return appearsIn(problem) ? problem.withTextRewritten(this::apply) : problem;
     }
 }

@@ -301,11 +301,7 @@ final class CaseSets {
      * {@link #withoutDirectory(String)}: for a suite's problems met while a run is prepared
      */
     Problem withoutDirectory(Problem problem) {
-        var details = new java.util.LinkedHashMap<String, Object>();
-        problem.details()
-                .forEach((key, value) ->
-                        details.put(key, value instanceof String text ? withoutDirectory(text) : value));
-        return new Problem(problem.type(), withoutDirectory(problem.message()), details);
+        return problem.withTextRewritten(this::withoutDirectory);
     }
 
     /** The text with the suites directory's path taken out: a client learns names inside it, nothing about the host. */
