@@ -177,10 +177,10 @@ final class RunsCommand implements Callable<Integer> {
                     var lines = new PrintWriter(writer, false);
                     report.briefItems()
                             .forEach(item -> lines.printf(
-                                    "  %-9s %-28s %5.2f  %s%n",
+                                    "  %-9s %-28s %s  %s%n",
                                     item.status().wireName(),
                                     item.caseId(),
-                                    item.score(),
+                                    Summary.itemScore(report.run(), item),
                                     cut(oneLine(item.finalAnswer()), 60)));
                     lines.flush();
                 }

@@ -2,12 +2,17 @@ package dev.assay.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.dialog.DialogRunRecords;
 import dev.assay.model.EndpointConcurrency;
 import dev.assay.report.RunReport;
 import dev.assay.result.Counts;
+import dev.assay.result.Item;
 import dev.assay.result.Run;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.StringJoiner;
 
 /** The run summary on stdout: a table for people, or one JSON object for scripts. */
 final class Summary {
@@ -38,6 +43,10 @@ final class Summary {
                         .put("rate_limited", settled.throttled()));
             }
             out.println(Json.write(node));
+            return;
+        }
+        if (run.kind().equals(Run.DIALOG)) {
+            printDialog(out, run, reportDirectory);
             return;
         }
         Counts counts = run.counts();
@@ -77,7 +86,7 @@ final class Summary {
                 anyCancelled ? " %9d".formatted(counts.cancelled()) : "");
         out.println(extent(counts, run.elapsedS()) + "; skipped cases are left out of the scores, errors count as 0.");
         if (!report.passAtK().isEmpty()) {
-            var rates = new java.util.StringJoiner(", ");
+            var rates = new StringJoiner(", ");
             report.passAtK().forEach((k, value) -> {
                 if (shownK(k, report.samples())) {
                     rates.add("pass@" + k + " = " + percent(value));
@@ -94,6 +103,56 @@ final class Summary {
         if (reportDirectory != null) {
             out.println("Reports: " + reportDirectory.toAbsolutePath());
         }
+    }
+
+    /**
+     * A dialog run's summary: its metrics M1–M5 (and the LLM judge's when it had one) by their headline values, the
+     * total (the mean of M1–M5), and what became of its dialogs.
+     */
+    private static void printDialog(PrintWriter out, Run run, Path reportDirectory) {
+        out.printf("%nRun %s  %s  %s%n", run.runId(), run.status().wireName(), run.modelName());
+        out.printf("%-9s %-42s %8s%n", "dimension", "metric", "score");
+        DialogRunRecords.dimensionNames().forEach((dimension, name) -> {
+            if (run.dimensionScores().containsKey(dimension)) {
+                out.printf(
+                        "%-9s %-42s %8s%n",
+                        dimension, name, percent(run.dimensionScores().get(dimension)));
+            }
+        });
+        out.printf("%-9s %-42s %8s%n", "TOTAL", "mean of m1-m5", percent(run.totalScore()));
+        Counts counts = run.counts();
+        out.printf(
+                Locale.ROOT,
+                "%d dialogs in %.1f s: %d ok, %d partial, %d failed, %d skipped, %d cancelled%n",
+                counts.total(),
+                run.elapsedS(),
+                counts.passed(),
+                counts.partial() + counts.failed(),
+                counts.error(),
+                counts.skipped(),
+                counts.cancelled());
+        if (reportDirectory != null) {
+            out.println("Reports: " + reportDirectory.toAbsolutePath());
+        }
+    }
+
+    /**
+     * {@return an item's score as {@code runs show} prints it: a capability item's score, or a dialog's M1–M5 values (a
+     * metric with no eligible turn in the dialog as "-")}
+     */
+    static String itemScore(Run run, Item item) {
+        if (!run.kind().equals(Run.DIALOG)) {
+            return String.format(Locale.ROOT, "%5.2f", item.score());
+        }
+        Map<String, Double> values = DialogRunRecords.itemScores(item);
+        var text = new StringJoiner(" ");
+        DialogRunRecords.dimensionNames().keySet().forEach(dimension -> {
+            Double value = values.get(dimension);
+            if (value != null || !dimension.equals(DialogRunRecords.JUDGE_DIMENSION)) {
+                text.add(dimension + " " + (value == null ? "-   " : String.format(Locale.ROOT, "%.2f", value)));
+            }
+        });
+        return text.toString();
     }
 
     /** Up to this many samples, pass@k is printed for every k; past it, for the usual few and the last. */

@@ -172,6 +172,44 @@ public final class DialogRunRecords {
     }
 
     /**
+     * {@return each metric's dimension ({@code m1}…{@code m5}) and the name of its headline value, as
+     * "m1_context_continuity key_coverage", in metric order, then the LLM judge's ({@value #JUDGE_DIMENSION})}: the
+     * names of a dialog run's dimension scores
+     */
+    public static Map<String, String> dimensionNames() {
+        var names = new LinkedHashMap<String, String>();
+        HEADLINES.forEach((metric, key) -> names.put(dimension(metric), metric + " " + key));
+        names.put(JUDGE_DIMENSION, ExplainabilityJudge.METRIC + " " + JUDGE_HEADLINE);
+        return Collections.unmodifiableMap(names);
+    }
+
+    /**
+     * {@return a stored dialog's headline values by dimension ({@code m1}…{@code m5}, then {@code m5_judge} when it was
+     * judged)}: a metric with no eligible turn in the dialog is absent
+     *
+     * @param item the dialog's stored item
+     */
+    public static Map<String, Double> itemScores(Item item) {
+        JsonNode metrics =
+                item.checkerDetail() == null ? null : item.checkerDetail().path("metrics");
+        var values = new LinkedHashMap<String, Double>();
+        if (metrics == null) {
+            return values;
+        }
+        HEADLINES.forEach((metric, key) -> {
+            JsonNode value = metrics.path(dimension(metric)).path(key);
+            if (value.isNumber()) {
+                values.put(dimension(metric), value.doubleValue());
+            }
+        });
+        JsonNode judged = metrics.path(JUDGE_DIMENSION).path(JUDGE_HEADLINE);
+        if (judged.isNumber()) {
+            values.put(JUDGE_DIMENSION, judged.doubleValue());
+        }
+        return values;
+    }
+
+    /**
      * {@return the trace of a dialog as its stored item tells it, with the dataset's ground truth; empty for an item
      * that is not a replayed dialog's (cancelled)}
      *
