@@ -21,6 +21,7 @@ import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
 import dev.assay.run.RunSettings;
 import dev.assay.score.Weights;
+import dev.assay.store.RunIds;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.ToolMode;

@@ -9,6 +9,7 @@ import dev.assay.report.TranscriptExport;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.InterruptedRuns;
+import dev.assay.store.RunIds;
 import dev.assay.store.RunQuery;
 import dev.assay.store.Store;
 import java.io.IOException;

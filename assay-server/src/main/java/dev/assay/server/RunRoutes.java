@@ -2,6 +2,7 @@ package dev.assay.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.cases.Case;
 import dev.assay.report.Reporter;
@@ -9,6 +10,7 @@ import dev.assay.report.Reporters;
 import dev.assay.report.RunComparison;
 import dev.assay.report.RunReport;
 import dev.assay.result.Run;
+import dev.assay.store.RunIds;
 import dev.assay.store.RunQuery;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -180,9 +182,19 @@ final class RunRoutes {
     }
 
     void compare(Context ctx) {
-        Run a = runs.run(required(ctx, "a"));
-        Run b = runs.run(required(ctx, "b"));
+        Run a = runs.run(resolved(ctx, "a"));
+        Run b = runs.run(resolved(ctx, "b"));
         ctx.json(RunComparison.of(runs.store(), a, b));
+    }
+
+    /** The run id a query parameter names, whole or by a unique prefix as on the command line. */
+    private String resolved(Context ctx, String name) {
+        String given = required(ctx, name);
+        try {
+            return RunIds.resolve(runs.store(), given);
+        } catch (AssayException notOne) {
+            throw new AssayException(notOne.problem().withDetail("field", name), notOne);
+        }
     }
 
     private static String required(Context ctx, String name) {

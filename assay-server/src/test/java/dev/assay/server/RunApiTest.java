@@ -348,6 +348,62 @@ class RunApiTest {
     }
 
     @Test
+    void compare_takes_the_id_prefixes_the_command_line_takes_and_refuses_ambiguous_or_short_ones() throws Exception {
+        String a = server.start("basic.jsonl", "");
+        server.awaitEnd(a);
+        String b = server.start("basic.jsonl", "");
+        server.awaitEnd(b);
+
+        var byPrefix = server.get("/api/compare?a=" + a.substring(0, 8) + "&b=" + b.substring(0, 8));
+
+        assertThat(byPrefix.status()).as(byPrefix.text()).isEqualTo(200);
+        assertThat(byPrefix.json().path("a").path("run_id").asText()).isEqualTo(a);
+        assertThat(byPrefix.json().path("b").path("run_id").asText()).isEqualTo(b);
+
+        // Two runs whose ids share "twin-": the prefix names neither.
+        for (String id : List.of("twin-one", "twin-two")) {
+            var plan = new RunPlan(
+                    new Suite(
+                            "twins",
+                            "v1",
+                            List.of(Case.of(
+                                    "twin",
+                                    "common",
+                                    "Capital of France?",
+                                    Check.of("contains", Json.parse("\"Paris\"")))),
+                            Map.of(),
+                            List.of()),
+                    new AgentSubject(
+                            new OpenAiChatModel(
+                                    new OpenAiSettings(
+                                            "scripted",
+                                            server.model.baseUrl(),
+                                            "",
+                                            false,
+                                            Duration.ofSeconds(10),
+                                            RetryPolicy.none()),
+                                    line -> {}),
+                            List.of(),
+                            AgentSettings.defaults(),
+                            1),
+                    RunConfig.defaults(home.resolve("twins")).withRunId(id));
+            new Engine(server.store, CheckerRegistry.builtins())
+                    .start(plan, RunListener.NONE)
+                    .await();
+        }
+        var ambiguous = server.get("/api/compare?a=twin-&b=" + b);
+        var tooShort = server.get("/api/compare?a=" + a + "&b=" + b.substring(0, 3));
+
+        assertThat(ambiguous.status()).isEqualTo(404);
+        assertThat(ambiguous.json().path("type").asText()).isEqualTo("run.not_found");
+        assertThat(ambiguous.json().path("field").asText()).isEqualTo("a");
+        assertThat(ambiguous.json().path("detail").asText()).contains("matches 2 runs");
+        assertThat(tooShort.status()).isEqualTo(404);
+        assertThat(tooShort.json().path("field").asText()).isEqualTo("b");
+        assertThat(tooShort.json().path("detail").asText()).contains("at least 4 characters");
+    }
+
+    @Test
     @Tag("fault")
     void a_run_another_engine_is_writing_is_refused_with_409_and_kept_whole() throws Exception {
         // Another process on the same database: its own store and engine, so the server does not own the run.
