@@ -59,6 +59,23 @@ function show(view) {
   if (view === 'history') loadHistory();
 }
 
+// The address names what is shown (#/history, #/runs/ID, #/compare/A/B): a run can be linked to, and the back button
+// walks back through the views and runs opened. Going somewhere sets the address; the address change shows it.
+const VIEWS = ['run', 'history', 'detail', 'compare'];
+
+function go(...parts) {
+  const hash = '#/' + parts.map(encodeURIComponent).join('/');
+  if (location.hash === hash) route();
+  else location.hash = hash;
+}
+
+function route() {
+  const [view, ...ids] = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  if (view === 'runs' && ids[0]) openDetail(ids[0]);
+  else if (view === 'compare' && ids.length === 2) compare(ids[0], ids[1]);
+  else show(VIEWS.includes(view) ? view : 'run');
+}
+
 // ---- charts --------------------------------------------------------------------------------------------------
 // Whiskers for each bar's 95 % interval (report field dimension_stats), drawn over the bars.
 const intervalWhiskers = {
@@ -324,6 +341,7 @@ async function loadHistory() {
     const rows = page.runs.map((run) => {
       const row = el('tr');
       row.dataset.runId = run.run_id;
+      row.dataset.startedAt = run.started_at || '';
       const pick = el('input');
       pick.type = 'checkbox';
       pick.className = 'pick';
@@ -338,7 +356,7 @@ async function loadHistory() {
       actions.append(remove);
       row.append(cell, el('td', shortId(run.run_id)), el('td', run.kind), el('td', run.model_name), status, el('td', percent(run.total_score)),
         el('td', run.counts.total), el('td', when(run.started_at)), actions);
-      row.addEventListener('click', () => openDetail(run.run_id));
+      row.addEventListener('click', () => go('runs', run.run_id));
       return row;
     });
     $('#history-table tbody').replaceChildren(...rows);
@@ -377,7 +395,7 @@ async function resumeRun(runId) {
   try {
     const resumed = await api('/api/runs/' + runId + '/resume', { method: 'POST' });
     showMessage('Resumed run ' + shortId(runId) + ': ' + resumed.kept + ' finished items kept');
-    show('run');
+    go('run');
     $('#live-log').replaceChildren();
     follow(runId, true);
   } catch (error) {
@@ -1102,13 +1120,17 @@ async function compareCase(a, b, caseId, row) {
 }
 
 // ---- compare -------------------------------------------------------------------------------------------------
+// A is the baseline and B is compared with it: deltas are B − A.
 async function compare(a, b) {
   show('compare');
   const form = $('#compare-form');
   form.a.value = a;
   form.b.value = b;
+  $('#compare-baseline').textContent = '';
   try {
     const result = await api('/api/compare?a=' + encodeURIComponent(a) + '&b=' + encodeURIComponent(b));
+    const described = (run) => shortId(run.run_id) + ' (' + run.model_name + ', started ' + when(run.started_at) + ')';
+    $('#compare-baseline').textContent = 'Baseline A: ' + described(result.a) + ' · compared B: ' + described(result.b);
     const deltaCell = (delta) => el('td', delta === null ? '–' : (delta > 0 ? '+' : '') + (delta * 100).toFixed(1),
       delta > 0 ? 'delta-up' : delta < 0 ? 'delta-down' : '');
     const rows = result.dimensions.map((row) => {
@@ -1151,7 +1173,7 @@ function init() {
     state.token = event.target.value.trim();
     localStorage.setItem('assay-token', state.token);
   });
-  document.querySelectorAll('.tab').forEach((tab) => tab.addEventListener('click', () => show(tab.dataset.view)));
+  document.querySelectorAll('.tab').forEach((tab) => tab.addEventListener('click', () => go(tab.dataset.view)));
   $('#case-set').addEventListener('change', fillSuite);
   $('#run-form').addEventListener('submit', startRun);
   $('#run-kind').addEventListener('change', showKind);
@@ -1176,17 +1198,26 @@ function init() {
   document.addEventListener('keydown', onKey);
   $('#detail-resume').addEventListener('click', () => state.detailRunId && resumeRun(state.detailRunId));
   $('#detail-cancel').addEventListener('click', () => state.detailRunId && cancelInterrupted(state.detailRunId));
-  $('#detail-delete').addEventListener('click', () => state.detailRunId && deleteRun(state.detailRunId).then(() => show('history')));
+  $('#detail-delete').addEventListener('click', () => state.detailRunId && deleteRun(state.detailRunId).then(() => go('history')));
+  // Whatever order they were ticked in, the older run is the baseline, so a newer run's gains read as gains (the
+  // history lists the newest first, which breaks ties of the start time).
   $('#compare-selected').addEventListener('click', () => {
-    const picked = [...document.querySelectorAll('#history-table .pick:checked')].map((box) => box.closest('tr').dataset.runId);
+    const picked = [...document.querySelectorAll('#history-table .pick:checked')].map((box) => box.closest('tr').dataset)
+      .reverse().sort((x, y) => Date.parse(x.startedAt) - Date.parse(y.startedAt));
     if (picked.length !== 2) { showMessage('Tick exactly two runs to compare.'); return; }
     showMessage('');
-    compare(picked[0], picked[1]);
+    go('compare', picked[0].runId, picked[1].runId);
   });
   $('#compare-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    compare(event.target.a.value.trim(), event.target.b.value.trim());
+    go('compare', event.target.a.value.trim(), event.target.b.value.trim());
   });
+  $('#compare-swap').addEventListener('click', () => {
+    const form = $('#compare-form');
+    if (form.a.value.trim() && form.b.value.trim()) go('compare', form.b.value.trim(), form.a.value.trim());
+  });
+  window.addEventListener('hashchange', route);
+  route();
   loadForm().catch((error) => showMessage('Could not load the case sets: ' + error.message));
 }
 

@@ -465,6 +465,62 @@ class PageBrowserTest {
     }
 
     @Test
+    void a_run_opens_from_its_address_the_address_follows_the_runs_opened_and_back_returns() throws Exception {
+        String first = server.start("basic.jsonl", "");
+        server.awaitEnd(first);
+        String second = server.start("basic.jsonl", "");
+        server.awaitEnd(second);
+
+        browser.get("about:blank");
+        browser.get(server.url("/#/runs/" + first));
+        awaitDetailOf(first);
+        openFromHistory(second);
+        awaitDetailOf(second);
+        assertThat(browser.getCurrentUrl()).endsWith("#/runs/" + second);
+
+        browser.navigate().back();
+        wait.until(driver ->
+                driver.findElement(By.id("view-history")).getAttribute("class").contains("active"));
+        browser.navigate().back();
+        awaitDetailOf(first);
+        assertThat(browser.getCurrentUrl()).endsWith("#/runs/" + first);
+    }
+
+    @Test
+    void two_runs_ticked_newer_first_are_compared_with_the_older_as_baseline_and_can_be_swapped() throws Exception {
+        String older = server.start("basic.jsonl", "");
+        server.awaitEnd(older);
+        String newer = server.post("/api/runs", "{\"model_name\": \"mock\", \"case_set\": \"basic.jsonl\"}")
+                .json()
+                .path("run_id")
+                .asText();
+        server.awaitEnd(newer);
+        browser.findElement(By.cssSelector(".tab[data-view=history]")).click();
+        for (String runId : new String[] {newer, older}) {
+            By pick = By.cssSelector("#history-table tr[data-run-id='" + runId + "'] .pick");
+            wait.until(ExpectedConditions.elementToBeClickable(pick)).click();
+        }
+
+        browser.findElement(By.id("compare-selected")).click();
+
+        wait.until(driver ->
+                driver.findElement(By.id("compare-baseline")).getText().startsWith("Baseline A: "));
+        assertThat(compareInput("a")).isEqualTo(older);
+        assertThat(compareInput("b")).isEqualTo(newer);
+        assertThat(browser.findElement(By.id("compare-baseline")).getText())
+                .startsWith("Baseline A: " + older.substring(0, 8));
+        assertThat(browser.getCurrentUrl()).endsWith("#/compare/" + older + "/" + newer);
+
+        browser.findElement(By.id("compare-swap")).click();
+
+        wait.until(driver -> driver.findElement(By.id("compare-baseline"))
+                .getText()
+                .startsWith("Baseline A: " + newer.substring(0, 8)));
+        assertThat(compareInput("a")).isEqualTo(newer);
+        assertThat(compareInput("b")).isEqualTo(older);
+    }
+
+    @Test
     void the_detail_of_a_run_with_tool_switches_shows_its_tool_coverage() throws Exception {
         String runId = server.start("tools.jsonl", "\"tool_names\": [\"read_file\"]");
         server.awaitEnd(runId);
@@ -588,6 +644,17 @@ class PageBrowserTest {
         browser.findElement(By.cssSelector(".tab[data-view=history]")).click();
         By row = By.cssSelector("#history-table tr[data-run-id='" + runId + "']");
         wait.until(ExpectedConditions.elementToBeClickable(row)).click();
+    }
+
+    private void awaitDetailOf(String runId) {
+        wait.until(ExpectedConditions.textToBe(By.id("detail-run-id"), runId.substring(0, 8)));
+        assertThat(browser.findElement(By.id("view-detail")).getAttribute("class"))
+                .contains("active");
+    }
+
+    private String compareInput(String name) {
+        return browser.findElement(By.cssSelector("#compare-form input[name=" + name + "]"))
+                .getAttribute("value");
     }
 
     private void fill(String name, String value) {
