@@ -10,7 +10,6 @@ import dev.assay.queue.CaseQueue;
 import dev.assay.queue.QueuedWorkload;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunReport;
-import dev.assay.result.Counts;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.CaseWorkload;
@@ -656,15 +655,29 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             Reporters.builtins().writeAll(report, out);
         }
         Summary.print(stdout, report, format.toString(), out);
-        Counts counts = run.counts();
-        boolean kept = keepWorkspaces || counts.failed() + counts.partial() + counts.error() > 0;
-        Path runWorkspaces = ended.workspaces().resolve(run.runId());
-        if (kept && format != OutputFormats.Table.json && java.nio.file.Files.isDirectory(runWorkspaces)) {
-            stdout.println("Workspaces kept for inspection: " + runWorkspaces);
-        }
+        sayKeptWorkspaces(ended.workspaces().resolve(run.runId()), stderr);
         // A signal's exit follows as soon as this returns: what was printed must be out by then.
         stdout.flush();
         return exitCode(run);
+    }
+
+    /**
+     * Says where the run left case workspaces (those of failed cases, or all with {@code --keep-workspaces}), on stderr
+     * in every output format, since they stay until deleted: the run's own directory is removed when it is empty.
+     */
+    private static void sayKeptWorkspaces(Path runWorkspaces, PrintWriter stderr) throws IOException {
+        if (!java.nio.file.Files.isDirectory(runWorkspaces)) {
+            return;
+        }
+        long cases;
+        try (var entries = java.nio.file.Files.list(runWorkspaces)) {
+            cases = entries.count();
+        }
+        if (cases > 0) {
+            stderr.println("Workspaces of " + cases + " cases kept for inspection: " + runWorkspaces
+                    + " (assay runs prune deletes kept workspaces, e.g. --older-than 7d)");
+            stderr.flush();
+        }
     }
 
     /** A prepared run until it is taken: the frame holding this keeps nothing of the run reachable afterwards. */

@@ -28,18 +28,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code assay runs list|show|compare|cancel|delete|export}: the stored runs. */
+/** {@code assay runs list|show|compare|cancel|delete|export|prune}: the stored runs and their kept workspaces. */
 @Command(
         name = "runs",
         mixinStandardHelpOptions = true,
-        description = "List, show, compare, cancel, delete and export stored runs.",
+        description = "List, show, compare, cancel, delete and export stored runs; prune their kept workspaces.",
         subcommands = {
             RunsCommand.ListRuns.class,
             RunsCommand.ShowRun.class,
             RunsCommand.CompareRuns.class,
             RunsCommand.CancelRun.class,
             RunsCommand.DeleteRun.class,
-            RunsCommand.ExportRun.class
+            RunsCommand.ExportRun.class,
+            PruneWorkspaces.class
         })
 final class RunsCommand implements Callable<Integer> {
     @Spec
