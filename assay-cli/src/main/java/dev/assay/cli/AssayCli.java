@@ -49,6 +49,7 @@ public final class AssayCli implements Callable<Integer> {
             CodeCommand.class,
             CacheCommand.class,
             ServeCommand.class,
+            ViewCommand.class,
             WorkerCommand.class);
 
     private static final String DIALOG = "dialog";

@@ -32,14 +32,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code assay serve}: the web page and the REST/SSE API over the same database as the other commands. */
+/**
+ * {@code assay serve}: the web page and the REST/SSE API over the same database as the other commands.
+ * {@link ViewCommand} is the same server that then opens the page in a browser.
+ */
 @Command(
         name = "serve",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = "Serve the web page and the REST/SSE API (Ctrl-C stops; running runs are cancelled, "
                 + "finished items kept).")
-final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnvironment {
+class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnvironment {
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
@@ -88,7 +91,7 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
             description = "Where case workspaces are created (default: $ASSAY_HOME/workspaces).")
     Path workspaceDir;
 
-    private Map<String, String> env = Map.of();
+    Map<String, String> env = Map.of();
 
     @Override
     public void environment(Map<String, String> environment) {
@@ -146,10 +149,27 @@ final class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsE
                     "case sets: %s; database: %s; Ctrl-C stops%n",
                     config.suitesDirectory(), Stores.redact(database.url()));
             out.flush();
-            stopped.await();
+            served(shownHost, app.port(), out);
+            try {
+                stopped.await();
+            } catch (InterruptedException interrupted) {
+                // Stopped by the thread that ran the command (an embedding, a test) rather than by a signal.
+                app.stop();
+                Runtime.getRuntime().removeShutdownHook(stopOnSignal);
+                throw interrupted;
+            }
             return ExitCodes.OK;
         }
     }
+
+    /**
+     * Called once the server answers, its address printed: {@code serve} does nothing more.
+     *
+     * @param shownHost the host as the printed address shows it (an IPv6 address in brackets)
+     * @param port the port it listens on
+     * @param out where the command prints
+     */
+    void served(String shownHost, int port, PrintWriter out) {}
 
     private String environmentToken() {
         try {

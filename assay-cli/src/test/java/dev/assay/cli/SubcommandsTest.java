@@ -28,13 +28,14 @@ class SubcommandsTest {
                 .containsOnlyKeys("dialog");
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "--help")
                         .getSubcommands())
-                .containsOnlyKeys("init", "run", "runs", "cases", "code", "cache", "serve", "worker", "dialog", "help");
+                .containsOnlyKeys(
+                        "init", "run", "runs", "cases", "code", "cache", "serve", "view", "worker", "dialog", "help");
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "help", "run")
                         .getSubcommands())
-                .hasSize(10);
+                .hasSize(11);
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "rnu")
                         .getSubcommands())
-                .hasSize(10);
+                .hasSize(11);
     }
 
     @Test
@@ -52,6 +53,7 @@ class SubcommandsTest {
                         "  code ",
                         "  cache ",
                         "  serve ",
+                        "  view ",
                         "  worker ",
                         "  dialog ",
                         "  help ");
