@@ -198,14 +198,14 @@ public final class RetryLoop {
     }
 
     /**
-     * {@return the retryable failure for a streamed answer that ended (the connection closed or broke) before its last
-     * event: what arrived is incomplete, so it is not used}
+     * {@return the retryable failure for an answer that ended (the connection closed or broke) before its end: a stream
+     * before its last event, a body before its length or its last chunk; what arrived is incomplete, so it is not used}
      */
     public static Failure truncated() {
         return new Failure(
                 Problem.of(
                         "target.truncated",
-                        "the answer's stream ended before it was complete (the connection closed mid-answer)"),
+                        "the answer ended before it was complete (the connection closed mid-answer)"),
                 true,
                 null);
     }

@@ -165,9 +165,9 @@ public final class OpenAiChatModel implements ChatModel {
             if (Thread.interrupted()) {
                 throw new InterruptedException("the call to " + endpoint + " was interrupted");
             }
-            // Events already read, then a broken connection: the answer was cut mid-way.
-            throw new CallFailure(
-                    events != null && events.started() ? RetryLoop.truncated() : RetryLoop.unreachable(e));
+            // Events already read, or a body begun, then a broken connection: the answer was cut mid-way.
+            boolean cut = e instanceof BodyCut || (events != null && events.started());
+            throw new CallFailure(cut ? RetryLoop.truncated() : RetryLoop.unreachable(e));
         }
     }
 
@@ -239,7 +239,13 @@ public final class OpenAiChatModel implements ChatModel {
         }
         try (InputStream in = connection.getInputStream()) {
             if (events == null) {
-                return single(in.readAllBytes());
+                byte[] whole;
+                try {
+                    whole = in.readAllBytes();
+                } catch (IOException e) {
+                    throw new BodyCut(e);
+                }
+                return single(whole);
             }
             var lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
@@ -247,6 +253,15 @@ public final class OpenAiChatModel implements ChatModel {
             }
             events.end();
             return events.answer();
+        }
+    }
+
+    /** A body whose status said success and whose connection broke before its end (its length, its last chunk). */
+    private static final class BodyCut extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        BodyCut(IOException cause) {
+            super(cause.getMessage(), cause);
         }
     }
 

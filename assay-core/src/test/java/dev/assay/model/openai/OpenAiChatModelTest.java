@@ -310,6 +310,24 @@ class OpenAiChatModelTest {
     }
 
     @Test
+    void a_body_cut_short_of_its_length_is_a_truncated_error_not_a_connection_error() {
+        String begun = "{\"id\": \"c\", \"object\": \"chat.completion\", \"ch";
+        try (var cut = CutStreamServer.answering(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + "Content-Length: 500\r\n\r\n" + begun)) {
+            var model = new OpenAiChatModel(
+                    new OpenAiSettings("scripted", cut.url("/v1"), "", false, Duration.ofSeconds(5), FAST_RETRY),
+                    log::add);
+
+            assertThatThrownBy(() -> model.complete(ask("q"))).isInstanceOfSatisfying(AssayException.class, e -> {
+                assertThat(e.problem().type()).isEqualTo("target.truncated");
+                assertThat(e.problem().message()).doesNotContain("EOF").doesNotContain("Exception");
+                assertThat(e.problem().details()).containsEntry("attempts", 3);
+            });
+            assertThat(cut.requests()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void a_key_ending_in_a_line_break_is_sent_without_it_and_a_key_with_control_characters_is_refused_unquoted()
             throws Exception {
         server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text("ok")));
