@@ -20,7 +20,8 @@ import java.util.Optional;
  *   <li>A client without {@code Last-Event-ID} first gets the current state (one {@code eval_progress}, or
  *       {@code eval_finished} for an ended run), then every later event.
  *   <li>With {@code Last-Event-ID} it gets every buffered event after that id; if some are no longer buffered it gets
- *       the current state flagged {@code resync: true} instead (the page then reloads the item list).
+ *       the current state flagged {@code resync: true} instead (the page then reloads the item list). An ended run's
+ *       stream ends with {@code eval_finished} whatever the id, one past the run's last included.
  *   <li>A run this server is not running (ended long ago, or run by the CLI on the same database) is followed through
  *       the store: its state now, then a new {@code eval_progress} whenever the stored record changes, and
  *       {@code eval_finished} when it ends.
@@ -83,6 +84,12 @@ final class StreamRoutes {
                     if (!send(client, event)) {
                         return;
                     }
+                }
+                // An ended run's stream ends with its final event, even for an id past it (a client's own count, a
+                // stale id): a client waits for it.
+                EventLog.Event last = subscription.finalEvent();
+                if (last != null && after >= last.id()) {
+                    send(client, last);
                 }
             } else if (subscription.finalEvent() != null) {
                 send(client, subscription.finalEvent());

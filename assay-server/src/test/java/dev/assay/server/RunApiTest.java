@@ -137,6 +137,23 @@ class RunApiTest {
     }
 
     @Test
+    void a_client_reconnecting_to_an_ended_run_with_an_id_past_its_end_still_gets_eval_finished() throws Exception {
+        String runId = server.start("basic.jsonl", "");
+        server.awaitEnd(runId);
+
+        for (long lastEventId : new long[] {99_999_999L, 0L}) {
+            List<ServerFixture.Event> events;
+            try (var stream = server.stream(runId, lastEventId)) {
+                events = stream.untilFinished();
+            }
+
+            assertThat(events).as("Last-Event-ID %d", lastEventId).isNotEmpty();
+            assertThat(events.getLast().name()).isEqualTo("eval_finished");
+            assertThat(events.getLast().data().path("status").asText()).isEqualTo("finished");
+        }
+    }
+
+    @Test
     void cancelling_mid_run_keeps_the_finished_items() throws Exception {
         String runId = server.start("slow.jsonl", "\"concurrency\": 1");
         try (var stream = server.stream(runId, 0L)) {
