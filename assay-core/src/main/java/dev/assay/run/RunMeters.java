@@ -9,13 +9,22 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The engine's meters in Micrometer's global registry: runs in flight, cases waiting in them (the queue's depth), and
  * finished cases by status, whose rate is the cases per second. Shared by every engine of the process, as a scrape of
- * {@code /metrics} describes the process.
+ * {@code /metrics} describes the process. Thread-safe.
  */
-final class RunMeters {
+public final class RunMeters {
     private static final AtomicLong ACTIVE_RUNS = new AtomicLong();
     private static final AtomicLong WAITING_CASES = new AtomicLong();
 
     static {
+        register();
+    }
+
+    /**
+     * Registers the gauges of runs in flight and cases waiting, reading 0 while nothing runs. The first run registers
+     * them anyway; a server calls this when it starts, so that an idle one's {@code /metrics} shows them too.
+     * Registering again changes nothing.
+     */
+    public static void register() {
         Gauge.builder("assay.runs.active", ACTIVE_RUNS, AtomicLong::get)
                 .description("Runs in flight in this process")
                 .register(Metrics.globalRegistry);

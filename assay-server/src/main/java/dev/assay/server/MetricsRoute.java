@@ -1,5 +1,6 @@
 package dev.assay.server;
 
+import dev.assay.run.RunMeters;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.micrometer.core.instrument.Metrics;
@@ -29,6 +30,7 @@ final class MetricsRoute implements AutoCloseable {
         new UptimeMetrics().bindTo(registry);
         gc.bindTo(registry);
         Metrics.addRegistry(registry);
+        RunMeters.register();
     }
 
     void register(RoutesConfig routes) {
