@@ -115,8 +115,9 @@ final class CaseSets {
      * relative to it}: the loader follows a symlink to a file (the command line reads the user's own files, links
      * included), so the server keeps its boundary for every file of a case set, not only for the name it is given. Of
      * an entry the loader reads the entry itself when it is a file, and below a directory each case file, following
-     * links to files but not to directories ({@link dev.assay.cases.SuiteLoader}). A file whose real path cannot be
-     * told (gone meanwhile, unreadable) is counted as outside, since it cannot be shown to be inside.
+     * links to files but not to directories ({@link dev.assay.cases.SuiteLoader}). An entry that is itself a link
+     * leading outside, to a directory as well as to a file, is the one such file. A file whose real path cannot be told
+     * (gone meanwhile, unreadable) is counted as outside, since it cannot be shown to be inside.
      *
      * @param entry the entry's path relative to the suites directory
      */
@@ -128,6 +129,9 @@ final class CaseSets {
             return List.of(slashed(entry));
         }
         Path start = root.resolve(entry).normalize();
+        if (Files.isSymbolicLink(start) && !isInside(start, root)) {
+            return List.of(slashed(entry));
+        }
         try (Stream<Path> walk = Files.walk(start)) {
             return walk.filter(file -> Files.isRegularFile(file) && (file.equals(start) || isCaseFile(file)))
                     .filter(file -> !isInside(file, root))
@@ -258,7 +262,8 @@ final class CaseSets {
                                     new SourceRef(file, 0),
                                     "",
                                     "",
-                                    "the file is a link leading outside the suites directory; the server does not read it",
+                                    "the file or directory is a link leading outside the suites directory; the "
+                                            + "server does not read it",
                                     "a file inside the suites directory"))
                             .toList());
         }

@@ -67,6 +67,7 @@ class CaseSetLinksTest {
             // The loader reads case files whatever the case of their extension.
             Files.createSymbolicLink(sub.resolve("LINKED.JSONL"), outside);
             Files.createSymbolicLink(suites.resolve("linked.jsonl"), outside);
+            Files.createSymbolicLink(suites.resolve("linked-dir"), outside.getParent());
             Files.createDirectories(suites.resolve("shared"));
             Files.createSymbolicLink(suites.resolve("shared/basic.jsonl"), Path.of("../basic.jsonl"));
 
@@ -87,6 +88,12 @@ class CaseSetLinksTest {
             JsonNode linked = byName.get("linked.jsonl");
             assertThat(linked.path("runnable").asBoolean()).isFalse();
             assertThat(linked.path("problems").findValuesAsText("file")).containsExactly("linked.jsonl");
+            JsonNode linkedDirectory = byName.get("linked-dir");
+            assertThat(linkedDirectory.path("runnable").asBoolean()).isFalse();
+            assertThat(linkedDirectory.path("problems").findValuesAsText("type"))
+                    .containsExactly("suite.outside");
+            assertThat(linkedDirectory.path("problems").findValuesAsText("file"))
+                    .containsExactly("linked-dir");
             assertThat(byName.get("shared").path("case_count").asInt()).isEqualTo(4);
         }
     }
