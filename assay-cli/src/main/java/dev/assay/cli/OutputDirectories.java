@@ -1,9 +1,12 @@
 package dev.assay.cli;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
@@ -30,13 +33,23 @@ final class OutputDirectories {
         }
     }
 
+    /** {@return why, in words}: the JDK's exceptions say it by their class, which is no message for a user */
     private static String reason(Exception failure) {
         if (failure instanceof FileAlreadyExistsException) {
             return "a file of that name exists";
         }
+        if (failure instanceof AccessDeniedException || failure instanceof SecurityException) {
+            return "permission denied";
+        }
+        if (failure instanceof NoSuchFileException) {
+            return "it cannot be made there (no such file or directory)";
+        }
+        if (failure instanceof NotDirectoryException) {
+            return "a part of its path is a file";
+        }
         if (failure instanceof FileSystemException fileSystem && fileSystem.getReason() != null) {
             return fileSystem.getReason();
         }
-        return failure.getClass().getSimpleName() + (failure.getMessage() == null ? "" : ": " + failure.getMessage());
+        return failure.getMessage() == null ? "it cannot be written" : failure.getMessage();
     }
 }

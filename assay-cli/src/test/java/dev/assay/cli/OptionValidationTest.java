@@ -88,6 +88,9 @@ class OptionValidationTest {
                 // A continued run runs as it was started: an option that would change it is refused, not dropped.
                 Arguments.of("--concurrency", List.of("run", "--resume", "0123abcd", "-c", "8")),
                 Arguments.of("--limit", List.of("run", "--retry-errors", "0123abcd", "--out", "r", "--limit", "5")),
+                // A directory that cannot be made where it is asked for: named with the reason, no exception's name.
+                run("--out", "--out", "/proc/x"),
+                Arguments.of("--out", List.of("runs", "show", "abc", "--out", "/proc/x")),
                 Arguments.of("--kind", List.of("runs", "list", "--kind", "weird")),
                 Arguments.of("--limit", List.of("runs", "list", "--limit", "0")),
                 Arguments.of("--offset", List.of("runs", "list", "--offset", "-1")),
