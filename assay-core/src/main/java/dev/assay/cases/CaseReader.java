@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.WorkspacePath;
+import java.io.IOException;
+import java.io.Writer;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Duration;
@@ -22,6 +25,9 @@ import java.util.regex.Pattern;
  */
 final class CaseReader implements ReferenceFormat.Problems {
     static final Pattern DIMENSION = Pattern.compile("[a-z][a-z0-9_]*");
+
+    /** The most characters a check's {@code expected} may take written as JSON: 1 Mi, the cap on one stored text. */
+    static final int LARGEST_EXPECTED = 1 << 20;
 
     /** Fields with a meaning of their own; everything else is kept in {@link Case#attributes()}. */
     private static final Set<String> FIELDS = Set.of(
@@ -42,6 +48,9 @@ final class CaseReader implements ReferenceFormat.Problems {
     private final SourceRef source;
     private final List<CaseProblem> problems = new ArrayList<>();
     private String caseId = "";
+
+    /** Characters the case's {@code expected} values read so far take as JSON, up to past the cap. */
+    private long expectedChars;
 
     /**
      * The outcome for one entry.
@@ -108,7 +117,7 @@ final class CaseReader implements ReferenceFormat.Problems {
         double weight = number(node.get("weight"), "weight", 1.0, value -> value >= 0, "a number >= 0");
         double timeoutSeconds = number(node.get("timeout_s"), "timeout_s", 0, value -> value > 0, "a number > 0");
         List<Located> checks = checks();
-        checks.forEach(located -> validate(located, registry));
+        checks.stream().filter(this::withinCap).forEach(located -> validate(located, registry));
         List<String> prerequisites = strings("prerequisites");
         List<String> tags = strings("tags");
         Map<String, String> files = files();
@@ -210,12 +219,15 @@ final class CaseReader implements ReferenceFormat.Problems {
         var files = new LinkedHashMap<String, String>();
         value.properties().forEach(entry -> {
             String path = entry.getKey();
-            if (!isRelative(path)) {
+            // The workspace's own rules: a path that passes here is one the case's run can write.
+            String notAFile = WorkspacePath.notAFile(path);
+            if (notAFile != null) {
                 add(
                         "case.invalid_field",
                         "files." + path,
-                        "'" + path + "' is not a relative path inside the " + "workspace",
-                        "a relative path without `..`");
+                        "'" + path + "' is not a file's path inside the workspace: " + notAFile,
+                        "a relative path without `..` that climbs out, naming a file, each name at most "
+                                + WorkspacePath.LONGEST_NAME + " bytes");
             } else if (!entry.getValue().isTextual()) {
                 add(
                         "case.invalid_field",
@@ -226,20 +238,10 @@ final class CaseReader implements ReferenceFormat.Problems {
                 files.put(path, entry.getValue().textValue());
             }
         });
+        WorkspacePath.clashes(files.keySet())
+                .forEach((path, clash) ->
+                        add("case.invalid_field", "files." + path, clash, "paths of which none is inside another"));
         return files;
-    }
-
-    /** Seeded files are written before the run; refuse paths that could leave the workspace already here. */
-    private static boolean isRelative(String path) {
-        if (path.isBlank() || path.startsWith("/") || path.startsWith("\\") || path.matches("^[A-Za-z]:.*")) {
-            return false;
-        }
-        for (String segment : path.split("[/\\\\]")) {
-            if (segment.equals("..")) {
-                return false;
-            }
-        }
-        return true;
     }
 
     private List<Located> checks() {
@@ -327,6 +329,59 @@ final class CaseReader implements ReferenceFormat.Problems {
                 "the checker is " + describe(checker),
                 "a checker name, or an object with `type` (reference shape)");
         return null;
+    }
+
+    /**
+     * {@return whether the case's {@code expected} values so far, this check's included, take at most
+     * {@value #LARGEST_EXPECTED} characters written as JSON} More is a problem, on the check that passes the cap: they
+     * are copied into every item of the case and every report (a 30 MB list made a 90 MB report), and the cap on stored
+     * texts (as large) applies to each string, not to a list of them.
+     */
+    private boolean withinCap(Located located) {
+        JsonNode expected = located.check().expected();
+        if (expected == null) {
+            return true;
+        }
+        var counted = new CharCounter(LARGEST_EXPECTED - expectedChars);
+        try {
+            Json.MAPPER.writeValue(counted, expected);
+        } catch (IOException pastTheCap) {
+            // The counter stops the writing once past the cap.
+        }
+        expectedChars += counted.count;
+        if (expectedChars <= LARGEST_EXPECTED) {
+            return true;
+        }
+        add(
+                "suite.expected_too_large",
+                located.expectedField(),
+                "the case's `expected` values take more than " + LARGEST_EXPECTED + " characters written as JSON",
+                "expected values of at most " + LARGEST_EXPECTED + " characters (1 Mi) as JSON in all");
+        return false;
+    }
+
+    /** Counts what is written to it, and refuses more once past a limit. */
+    private static final class CharCounter extends Writer {
+        private final long limit;
+        private long count;
+
+        CharCounter(long limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public void write(char[] buffer, int offset, int length) throws IOException {
+            count += length;
+            if (count > limit) {
+                throw new IOException("past the limit");
+            }
+        }
+
+        @Override
+        public void flush() {}
+
+        @Override
+        public void close() {}
     }
 
     /** The checker's own factory decides whether {@code expected} makes sense, so bad options fail at load. */

@@ -2,6 +2,7 @@ package dev.assay.tools;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.WorkspacePath;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryNotEmptyException;
@@ -54,23 +55,19 @@ public final class Workspace {
     }
 
     /**
-     * Resolves a path given by a model or a case file.
+     * Resolves a path given by a model or a case file: refused by the rules of {@link WorkspacePath#outside}, or when
+     * it goes through a link that leaves.
      *
      * @param relative a path relative to the workspace; {@code ""} or {@code "."} is the workspace itself
      * @return the absolute path inside the workspace (which need not exist yet)
      * @throws AssayException with {@code workspace.escape} when the path would leave the workspace
      */
     public Path resolve(String relative) {
-        if (relative == null) {
-            throw escape("", "no path given");
+        String outside = WorkspacePath.outside(relative);
+        if (outside != null) {
+            throw escape(relative == null ? "" : relative, outside);
         }
         String cleaned = relative.strip().replace('\\', '/');
-        if (cleaned.startsWith("/") || cleaned.matches("^[A-Za-z]:.*") || cleaned.startsWith("~")) {
-            throw escape(relative, "absolute paths are not allowed; give a path relative to the workspace");
-        }
-        if (cleaned.indexOf('\0') >= 0) {
-            throw escape(relative, "the path contains a NUL character");
-        }
         Path root = root();
         Path candidate = root.resolve(cleaned.isEmpty() ? "." : cleaned).normalize();
         if (!candidate.startsWith(root)) {

@@ -256,6 +256,42 @@ class SuiteLoaderProblemsTest {
     }
 
     @Test
+    void seeded_file_paths_the_case_could_not_write_when_it_runs_are_refused_at_load() throws IOException {
+        String longName = "n".repeat(5000);
+        var problems = problemsOf(
+                "c.jsonl",
+                "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"exact\", "
+                        + "\"expected\": \"x\", \"files\": {\"nul\\u0000.txt\": \"x\", \".\": \"x\", \"~/x\": \"x\", "
+                        + "\"" + longName + "\": \"x\", \"a\": \"x\", \"a/b\": \"x\", \"ok/c.txt\": \"x\"}}\n");
+
+        assertThat(problems)
+                .extracting(CaseProblem::type, CaseProblem::caseId, CaseProblem::field)
+                .containsExactlyInAnyOrder(
+                        tuple("case.invalid_field", "a", "files.nul\u0000.txt"),
+                        tuple("case.invalid_field", "a", "files.."),
+                        tuple("case.invalid_field", "a", "files.~/x"),
+                        tuple("case.invalid_field", "a", "files." + longName),
+                        tuple("case.invalid_field", "a", "files.a"));
+        assertThat(problems)
+                .allSatisfy(problem -> assertThat(problem.source().line()).isEqualTo(1));
+    }
+
+    @Test
+    void an_expected_value_larger_than_the_cap_is_refused_at_load_naming_its_case_and_field() throws IOException {
+        String item = "\"" + "x".repeat(1000) + "\"";
+        String large = String.join(", ", java.util.Collections.nCopies(1100, item));
+        var problems = problemsOf(
+                "c.jsonl",
+                "{\"id\": \"big\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checks\": ["
+                        + "{\"checker\": \"exact\", \"expected\": \"x\"}, "
+                        + "{\"checker\": \"contains\", \"expected\": [" + large + "]}]}\n");
+
+        assertThat(problems)
+                .extracting(CaseProblem::type, CaseProblem::caseId, CaseProblem::field)
+                .containsExactly(tuple("suite.expected_too_large", "big", "checks[1].expected"));
+    }
+
+    @Test
     void unparsable_json_file_gives_one_problem_with_its_line_and_the_others_still_load() throws IOException {
         write("a.json", "[\n  " + good("a") + ",\n  {\"id\": \"b\",,}\n]\n");
         write("b.jsonl", good("c") + "\n");
