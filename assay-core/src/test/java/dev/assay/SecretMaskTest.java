@@ -2,6 +2,8 @@ package dev.assay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import org.junit.jupiter.api.Test;
 
 class SecretMaskTest {
@@ -37,5 +39,50 @@ class SecretMaskTest {
         assertThat(placeholder).isEqualTo(SecretMask.NONE);
         assertThat(placeholder.apply("x marks the spot")).isEqualTo("x marks the spot");
         assertThat(new SecretMask(null)).isEqualTo(SecretMask.NONE);
+    }
+
+    private static final String KEY = "sk-proj-Qm7xT2vLk9WcR4nB8yHd3ZsF6gJp1aEu";
+
+    private static String base64(String text, Base64.Encoder encoder) {
+        return encoder.encodeToString(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void a_key_echoed_with_a_character_more_or_cut_short_is_masked_whole() {
+        var mask = new SecretMask(KEY);
+
+        assertThat(mask.apply("key X" + KEY.substring(8) + "Y here")).isEqualTo("key X***Y here");
+        assertThat(mask.apply("key " + KEY.substring(0, 30) + "... here")).isEqualTo("key sk-proj-***... here");
+        assertThat(mask.apply("key " + KEY.substring(8, 8 + SecretMask.FRAGMENT) + " here"))
+                .isEqualTo("key *** here");
+        assertThat(mask.appearsIn("key " + KEY.substring(8, 8 + SecretMask.FRAGMENT - 1) + " here"))
+                .isFalse();
+    }
+
+    @Test
+    void a_key_echoed_in_base64_standard_or_url_safe_alone_or_as_basic_credentials_is_masked() {
+        var mask = new SecretMask(KEY);
+        for (Base64.Encoder encoder : java.util.List.of(Base64.getEncoder(), Base64.getUrlEncoder())) {
+            for (String before : java.util.List.of("", ":", "u:", "us:", "user:", "api:")) {
+                for (String after : java.util.List.of("", "\n", "X")) {
+                    String echo = base64(before + KEY + after, encoder);
+
+                    String masked = mask.apply("Authorization: Basic " + echo + " was refused");
+
+                    assertThat(masked)
+                            .as(echo)
+                            .startsWith("Authorization: Basic ")
+                            .endsWith(" was refused");
+                    // What is left of the echo is the base64 of what is not the key's core, and the characters that
+                    // mix its bits with the core's: never a part of the key.
+                    int notCore = (before + "sk-proj-" + after).length() * 4 / 3 + 8;
+                    assertThat(masked.length() - "Authorization: Basic  was refused".length())
+                            .as(echo)
+                            .isLessThan(notCore + SecretMask.MASKED.length());
+                }
+            }
+        }
+        assertThat(mask.appearsIn(base64("an ordinary answer of some length", Base64.getEncoder())))
+                .isFalse();
     }
 }

@@ -92,6 +92,38 @@ class ApiKeyDestinationTest {
     }
 
     @Test
+    void a_key_the_endpoint_echoes_in_base64_or_cut_short_is_masked_in_its_error_and_its_answers() throws Exception {
+        String key = "sk-proj-Qm7xT2vLk9WcR4nB8yHd3ZsF6gJp1aEu";
+        Map<String, String> env = Map.of("LOCAL_KEY", key);
+        String base64 =
+                java.util.Base64.getUrlEncoder().encodeToString(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        String echo = "key " + base64 + " or " + key.substring(0, 30) + " or " + key + "!";
+        try (var server = ScriptedOpenAiServer.start(
+                        ScriptedOpenAiServer.always(new ScriptedOpenAiServer.Reply.Saying(401, echo)));
+                ChatModel model = ChatModels.chatModel(
+                        new ModelOptions("openai:local", server.baseUrl(), "LOCAL_KEY", false, null, null),
+                        env::get,
+                        line -> {})) {
+            assertThatThrownBy(() -> model.complete(ask())).isInstanceOfSatisfying(AssayException.class, e -> {
+                assertThat(e.problem().type()).isEqualTo("target.auth_failed");
+                assertThat(e.problem().message())
+                        .doesNotContain(base64.substring(12, 32))
+                        .doesNotContain(key.substring(8, 30));
+            });
+        }
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text(echo)));
+                ChatModel model = ChatModels.chatModel(
+                        new ModelOptions("openai:local", server.baseUrl(), "LOCAL_KEY", false, null, null),
+                        env::get,
+                        line -> {})) {
+            String answer = model.complete(ask()).text();
+
+            assertThat(answer).doesNotContain(base64.substring(12, 32)).doesNotContain(key.substring(8, 30));
+            assertThat(answer).startsWith("key ").contains("***");
+        }
+    }
+
+    @Test
     void the_providers_own_host_gets_the_default_key_and_refuses_to_start_without_one() {
         assertThat(ChatModels.key(ModelOptions.of("openai:gpt-4o-mini"), OpenAiSettings.DEFAULT_BASE_URL, ENV::get))
                 .isEqualTo("sk-default-openai");

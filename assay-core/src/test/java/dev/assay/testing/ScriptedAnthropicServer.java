@@ -135,6 +135,11 @@ public final class ScriptedAnthropicServer implements AutoCloseable {
                         .put("message", "scripted failure " + failure.status());
                 send(exchange, failure.status(), Json.write(error));
             }
+            case Reply.Saying saying -> {
+                ObjectNode error = Json.object().put("type", "error");
+                error.putObject("error").put("type", "api_error").put("message", saying.message());
+                send(exchange, saying.status(), Json.write(error));
+            }
             case Reply.QuotingFailure failure -> {
                 String apiKey = exchange.getRequestHeaders().getFirst("x-api-key");
                 ObjectNode error = Json.object().put("type", "error");

@@ -60,6 +60,9 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
         /** An HTTP error with a JSON error body and optional headers. */
         record Failure(int status, Map<String, String> headers) implements Reply {}
 
+        /** An HTTP error whose JSON error body has this message. */
+        record Saying(int status, String message) implements Reply {}
+
         /** An HTTP error whose message quotes the request's key header, as some servers' do. */
         record QuotingFailure(int status) implements Reply {}
 
@@ -215,6 +218,11 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
                         .put("type", "scripted")
                         .put("code", String.valueOf(failure.status()));
                 send(exchange, failure.status(), "application/json", Json.write(error));
+            }
+            case Reply.Saying saying -> {
+                ObjectNode error = Json.object();
+                error.putObject("error").put("message", saying.message()).put("type", "scripted");
+                send(exchange, saying.status(), "application/json", Json.write(error));
             }
             case Reply.QuotingFailure failure -> {
                 ObjectNode error = Json.object();

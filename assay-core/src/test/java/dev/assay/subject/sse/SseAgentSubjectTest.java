@@ -473,6 +473,32 @@ class SseAgentSubjectTest {
     }
 
     @Test
+    void a_credential_the_agent_echoes_in_base64_or_with_a_character_more_is_masked_in_the_stored_item()
+            throws Exception {
+        String token = "agt_Qm7xT2vLk9WcR4nB8yHd3ZsF";
+        String basic = java.util.Base64.getEncoder()
+                .encodeToString(("user:" + token).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        script.put(
+                "who are you",
+                events(event(
+                        "final",
+                        Json.write(Map.of(
+                                "answer", "Basic " + basic + " and " + token + "X and " + token.substring(2))))));
+
+        Run run = start(
+                        credentialed(List.of()),
+                        Map.of("AGENT_TOKEN", token),
+                        Duration.ofSeconds(10),
+                        evalCase("echo", "common", "who are you", "contains", "\"and\""))
+                .await();
+
+        Item item = items(run).get("echo");
+        String stored = item.finalAnswer() + Json.write(item.transcript());
+        assertThat(stored).doesNotContain(basic.substring(8, 28)).doesNotContain(token.substring(4, 16));
+        assertThat(item.finalAnswer()).contains("***");
+    }
+
+    @Test
     void the_request_is_the_reference_body_with_the_credential_from_the_named_variable() throws Exception {
         start(
                         credentialed(List.of("read", "写入文件")),
