@@ -75,7 +75,8 @@ public final class AssayCli implements Callable<Integer> {
      * @param env the environment variables the command may read (ASSAY_HOME, API keys named by options)
      */
     public static int run(PrintWriter out, PrintWriter err, Map<String, String> env, String... args) {
-        return run(out, err, env, chatModels(env, err), args);
+        PrintWriter escapedErr = TerminalText.writer(err);
+        return run(out, escapedErr, env, chatModels(env, escapedErr), args);
     }
 
     /**
@@ -121,7 +122,7 @@ public final class AssayCli implements Callable<Integer> {
 
     /** {@return how commands make the chat models that options describe, their retry lines going to {@code err}} */
     static Function<ModelOptions, ChatModel> chatModels(Map<String, String> env, PrintWriter err) {
-        return options -> ChatModels.chatModel(options, env::get, line -> err.println("  " + line));
+        return options -> ChatModels.chatModel(options, env::get, line -> err.println("  " + TerminalText.line(line)));
     }
 
     /**
@@ -135,8 +136,11 @@ public final class AssayCli implements Callable<Integer> {
             Function<ModelOptions, ChatModel> models,
             String... args) {
         var commandLine = commandLine(env, models, args);
-        commandLine.setOut(out);
-        commandLine.setErr(err);
+        // Everything a command prints may hold text from a model, an endpoint or a file: none reaches the terminal
+        // raw. The usage is printed without colours, whose escape sequences would be shown as text.
+        commandLine.setOut(TerminalText.writer(out));
+        commandLine.setErr(TerminalText.writer(err));
+        commandLine.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         // One line naming the option instead of picocli's message followed by the whole usage text.
         commandLine.setParameterExceptionHandler((exception, arguments) -> {
@@ -168,8 +172,8 @@ public final class AssayCli implements Callable<Integer> {
             return ExitCodes.CANNOT_RUN;
         });
         int code = commandLine.execute(args);
-        out.flush();
-        err.flush();
+        commandLine.getOut().flush();
+        commandLine.getErr().flush();
         return code;
     }
 

@@ -60,7 +60,7 @@ final class CasesCommand implements Callable<Integer> {
                                         .map(CaseProblem::toProblem)
                                         .toList())));
             } else {
-                load.problems().forEach(problem -> out.println(problem));
+                load.problems().forEach(problem -> out.println(TerminalText.line(problem.toString())));
                 out.printf(
                         "%s: %d valid cases %s, %d problem(s); version %s%n",
                         load.suite().name(),

@@ -160,7 +160,7 @@ final class DialogCommand implements Callable<Integer> {
                 requireSomeTrace(contents);
                 contents.problems()
                         .forEach(problem -> err.println("warning: " + problem.type() + " line "
-                                + problem.details().get("line") + ": " + problem.message()));
+                                + problem.details().get("line") + ": " + TerminalText.line(problem.message())));
                 Optional<Dataset> joined = Optional.ofNullable(dataset).map(Dataset::load);
                 String datasetPath = dataset != null ? dataset.toString() : "";
                 Scoring.Result result = Scoring.score(contents.traces(), joined, runId, datasetPath, options, judge);
@@ -439,7 +439,7 @@ final class DialogCommand implements Callable<Integer> {
             throws InterruptedException {
         PrintWriter out = commandLine.getOut();
         PrintWriter err = commandLine.getErr();
-        Consumer<String> log = line -> err.println("  " + line);
+        Consumer<String> log = line -> err.println("  " + TerminalText.line(line));
         try (DialogRunRequest.Prepared prepared =
                         request.prepare(id, models, env::get, log, JudgeOptionsMixin.cache(database.home()));
                 Store store = database.open()) {
@@ -451,14 +451,14 @@ final class DialogCommand implements Callable<Integer> {
             RunListener progress = new RunListener() {
                 @Override
                 public void itemFinished(dev.assay.result.Run run, Item item) {
-                    err.println("dialog " + (item.seq() + 1) + " " + item.caseId() + ": "
+                    err.println("dialog " + (item.seq() + 1) + " " + TerminalText.line(item.caseId()) + ": "
                             + item.status().wireName());
                     err.flush();
                 }
 
                 @Override
                 public void log(dev.assay.result.Run run, String message) {
-                    err.println("  " + message);
+                    err.println("  " + TerminalText.line(message));
                     err.flush();
                 }
             };

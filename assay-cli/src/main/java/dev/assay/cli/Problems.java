@@ -2,7 +2,10 @@ package dev.assay.cli;
 
 import dev.assay.Problem;
 
-/** How the CLI shows a problem: message, then its type and details, on one line. */
+/**
+ * How the CLI shows a problem: message, then its type and details, on one line, with the control characters of an
+ * endpoint's or a file's text in it escaped ({@link TerminalText#line}).
+ */
 final class Problems {
     /** The detail of an invalid suite's problem that lists its problems, each a map of its own fields. */
     private static final String LISTED = "problems";
@@ -25,7 +28,7 @@ final class Problems {
                 text.append(' ').append(key).append('=').append(value);
             }
         });
-        return text.toString();
+        return TerminalText.line(text);
     }
 
     /**
@@ -54,7 +57,7 @@ final class Problems {
                 if (map.get("expected") != null) {
                     line.append(" (expected: ").append(map.get("expected")).append(')');
                 }
-                lines.add(line.toString());
+                lines.add(TerminalText.line(line));
             }
         }
         return lines;

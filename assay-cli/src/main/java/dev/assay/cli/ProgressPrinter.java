@@ -92,7 +92,10 @@ final class ProgressPrinter implements RunListener {
     public synchronized void runStarted(Run run) {
         err.printf(
                 "run %s: %d cases of %s against %s%n",
-                run.runId(), run.counts().total(), run.caseSet(), run.modelName());
+                run.runId(),
+                run.counts().total(),
+                TerminalText.line(run.caseSet()),
+                TerminalText.line(run.modelName()));
         err.flush();
         startedNanos = clock.getAsLong();
         lastLineNanos = startedNanos;
@@ -132,7 +135,7 @@ final class ProgressPrinter implements RunListener {
                         counts.completed(),
                         counts.total(),
                         item.status().wireName(),
-                        item.caseId(),
+                        TerminalText.line(item.caseId()),
                         item.elapsedS(),
                         item.error() == null ? "" : " " + item.error().type());
                 err.flush();
@@ -147,8 +150,10 @@ final class ProgressPrinter implements RunListener {
             return;
         }
         // On a terminal the message goes above the bar: clear the bar's line, print, and let the bar redraw.
-        err.print(mode == Mode.BAR ? "\r\033[K  " : "  ");
-        err.println(message);
+        if (mode == Mode.BAR) {
+            TerminalText.unescaped(err).print("\r\033[K");
+        }
+        err.println("  " + TerminalText.line(message));
         err.flush();
     }
 
@@ -171,9 +176,11 @@ final class ProgressPrinter implements RunListener {
     }
 
     private void redraw(String rendered) {
-        err.print('\r');
-        err.print(rendered);
-        err.flush();
+        // The bar, drawn by Assay from counts alone, goes to the terminal as it is: its carriage return redraws it.
+        PrintWriter terminal = TerminalText.unescaped(err);
+        terminal.print('\r');
+        terminal.print(rendered);
+        terminal.flush();
     }
 
     private String line(Counts counts, long now) {

@@ -751,7 +751,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     private static void explainEnd(Run run, PrintWriter stderr) {
         String reason = run.error() == null
                 ? ""
-                : ": " + run.error().message() + " (" + run.error().type() + ")";
+                : ": " + TerminalText.line(run.error().message()) + " ("
+                        + run.error().type() + ")";
         switch (run.status()) {
             case FAILED -> stderr.println("error: the run failed" + reason);
             case INTERRUPTED -> stderr.println("error: the run was interrupted" + reason);

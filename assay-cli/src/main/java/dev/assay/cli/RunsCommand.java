@@ -181,7 +181,7 @@ final class RunsCommand implements Callable<Integer> {
                             .forEach(item -> lines.printf(
                                     "  %-9s %-28s %s  %s%n",
                                     item.status().wireName(),
-                                    item.caseId(),
+                                    TerminalText.line(item.caseId()),
                                     Summary.itemScore(report.run(), item),
                                     cut(oneLine(item.finalAnswer()), 60)));
                     lines.flush();
@@ -252,13 +252,15 @@ final class RunsCommand implements Callable<Integer> {
                     out.println(Json.write(comparison));
                     return ExitCodes.OK;
                 }
-                out.printf("A %s  %s%nB %s  %s%n%n", a.runId(), a.modelName(), b.runId(), b.modelName());
+                out.printf(
+                        "A %s  %s%nB %s  %s%n%n",
+                        a.runId(), TerminalText.line(a.modelName()), b.runId(), TerminalText.line(b.modelName()));
                 out.printf("%-12s %8s %8s %8s%n", "dimension", "A", "B", "B-A");
                 comparison
                         .path("dimensions")
                         .forEach(row -> out.printf(
                                 "%-12s %8s %8s %8s%n",
-                                row.path("dimension").asText(),
+                                TerminalText.line(row.path("dimension").asText()),
                                 points(row.path("a")),
                                 points(row.path("b")),
                                 points(row.path("delta"))));
@@ -292,7 +294,7 @@ final class RunsCommand implements Callable<Integer> {
                     }
                     out.printf(
                             "  %-28s %-9s -> %s%n",
-                            change.path("case_id").asText(),
+                            TerminalText.line(change.path("case_id").asText()),
                             change.path("a_status").asText(),
                             change.path("b_status").asText());
                 }
@@ -402,8 +404,10 @@ final class RunsCommand implements Callable<Integer> {
         }
     }
 
+    /** {@return a table's cell: the text on one line, its control characters escaped, cut to {@code max}} */
     static String cut(String text, int max) {
-        return text.length() <= max ? text : text.substring(0, max - 1) + "…";
+        String cell = TerminalText.line(text);
+        return cell.length() <= max ? cell : cell.substring(0, max - 1) + "…";
     }
 
     static String oneLine(String text) {

@@ -52,7 +52,7 @@ final class Summary {
         Counts counts = run.counts();
         // The cancelled column appears only when something was cancelled, so finished runs print as they always did.
         boolean anyCancelled = counts.cancelled() > 0;
-        out.printf("%nRun %s  %s  %s%n", run.runId(), run.status().wireName(), run.modelName());
+        out.printf("%nRun %s  %s  %s%n", run.runId(), run.status().wireName(), TerminalText.line(run.modelName()));
         out.printf(
                 "%-10s %8s %7s %8s %7s %6s %8s%s%n",
                 "dimension",
@@ -66,7 +66,7 @@ final class Summary {
         report.countsByDimension()
                 .forEach((dimension, row) -> out.printf(
                         "%-10s %8s %7d %8d %7d %6d %8d%s%n",
-                        dimension,
+                        TerminalText.line(dimension),
                         percent(run.dimensionScores().get(dimension)),
                         row.passed(),
                         row.partial(),

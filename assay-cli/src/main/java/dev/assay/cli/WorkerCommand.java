@@ -103,7 +103,7 @@ final class WorkerCommand implements Callable<Integer>, EnvironmentFactory.Needs
                     settings,
                     line -> {
                         synchronized (err) {
-                            err.println(line);
+                            err.println(TerminalText.line(line));
                             err.flush();
                         }
                     });
