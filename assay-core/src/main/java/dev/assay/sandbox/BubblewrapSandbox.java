@@ -231,7 +231,8 @@ public final class BubblewrapSandbox implements Sandbox {
         if (setpriv.isPresent()) {
             giveToSandboxUser(workDir);
         }
-        var command = new ArrayList<String>(mounts(workDir, request.readOnly(), runtimes));
+        var command = new ArrayList<String>(
+                mounts(workDir, request.readOnly(), runtimes, request.limits().tmpBytes()));
         command.addAll(List.of("--chdir", WORKSPACE, "--die-with-parent", "--new-session"));
         if (setpriv.isPresent()) {
             // No user namespace: bwrap runs as real root and hands the command to nobody with no capabilities left.
@@ -261,8 +262,12 @@ public final class BubblewrapSandbox implements Sandbox {
         return command;
     }
 
-    /** The bubblewrap arguments that build the sandbox's file system, in the order they must be applied. */
-    List<String> mounts(Path workDir, List<Path> readOnly, Runtimes runtimes) {
+    /**
+     * The bubblewrap arguments that build the sandbox's file system, in the order they must be applied. {@code /tmp} is
+     * a tmpfs of {@code tmpBytes}: its pages are memory that RLIMIT_AS does not count, and bubblewrap's default is half
+     * the machine's.
+     */
+    List<String> mounts(Path workDir, List<Path> readOnly, Runtimes runtimes, long tmpBytes) {
         var args = new ArrayList<String>(List.of("--ro-bind", "/usr", "/usr"));
         for (String top : List.of("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")) {
             Path path = Path.of(top);
@@ -289,6 +294,8 @@ public final class BubblewrapSandbox implements Sandbox {
                 "/dev",
                 "--perms",
                 "1777",
+                "--size",
+                Long.toString(tmpBytes),
                 "--tmpfs",
                 "/tmp",
                 "--bind",
@@ -333,8 +340,11 @@ public final class BubblewrapSandbox implements Sandbox {
     }
 
     static List<String> prlimit(SandboxLimits limits, boolean limitProcesses) {
-        var args = new ArrayList<>(
-                List.of("prlimit", "--as=" + limits.memoryBytes(), "--fsize=" + MAX_FILE_BYTES, "--core=0"));
+        // No single file larger than the workspace may hold: the watch that stops a command filling it looks only now
+        // and then.
+        long fileBytes = Math.min(MAX_FILE_BYTES, limits.workspaceBytes());
+        var args =
+                new ArrayList<>(List.of("prlimit", "--as=" + limits.memoryBytes(), "--fsize=" + fileBytes, "--core=0"));
         if (limitProcesses) {
             args.add("--nproc=" + limits.maxProcesses());
         }

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts one process, feeds its stdin, drains both streams up to the output cap and kills the whole tree at the
- * wall-clock limit. Shared by both sandbox kinds so they differ only in the command line they build.
+ * wall-clock limit or when the work directory goes over its limit ({@link WorkspaceWatch}). Shared by both sandbox
+ * kinds so they differ only in the command line they build.
  */
 final class ProcessRunner {
     private ProcessRunner() {}
@@ -30,19 +31,23 @@ final class ProcessRunner {
         Thread outReader = Thread.ofVirtual().start(() -> stdout.drain(process.getInputStream()));
         Thread errReader = Thread.ofVirtual().start(() -> stderr.drain(process.getErrorStream()));
         Thread.ofVirtual().start(() -> feed(process.getOutputStream(), request.stdin()));
+        var workspace = new WorkspaceWatch(request.workDir(), request.limits().workspaceBytes());
         boolean finished;
         try {
-            finished = process.waitFor(request.limits().wallTime().toMillis(), TimeUnit.MILLISECONDS);
+            finished = workspace.waitFor(process, request.limits().wallTime());
         } catch (InterruptedException e) {
             killTree(process);
             afterExit.run();
             throw e;
         }
-        if (!finished) {
+        boolean overLimit = workspace.overLimit();
+        if (!finished && !overLimit) {
             killTree(process);
             process.waitFor();
         }
         afterExit.run();
+        // A command that filled the workspace faster than it was looked at, and ended, is judged all the same.
+        overLimit = overLimit || workspace.exceeded();
         // Readers end when the last holder of the pipes dies; a grandchild that escaped the kill must not hang us.
         outReader.join(Duration.ofSeconds(2));
         errReader.join(Duration.ofSeconds(2));
@@ -50,9 +55,10 @@ final class ProcessRunner {
                 finished ? process.exitValue() : -1,
                 stdout.text(),
                 stderr.text(),
-                !finished,
+                !finished && !workspace.overLimit(),
                 stdout.truncated() || stderr.truncated(),
-                Duration.ofNanos(System.nanoTime() - started));
+                Duration.ofNanos(System.nanoTime() - started),
+                overLimit);
     }
 
     /** Starts the process in the work directory with exactly {@code env}; {@code onFailure} runs if it cannot. */
@@ -71,10 +77,10 @@ final class ProcessRunner {
     }
 
     /**
-     * Starts one process with its streams left to the caller; a watchdog kills the tree at the wall-clock limit.
-     * {@code afterExit} runs once, when the process is closed. {@code treeDiesWithIt} says that killing the process
-     * ends all its descendants (bubblewrap's, the init of a pid namespace), so they need not be looked for: walking the
-     * host's process table costs milliseconds.
+     * Starts one process with its streams left to the caller; a watchdog kills the tree at the wall-clock limit or when
+     * the work directory goes over its limit. {@code afterExit} runs once, when the process is closed.
+     * {@code treeDiesWithIt} says that killing the process ends all its descendants (bubblewrap's, the init of a pid
+     * namespace), so they need not be looked for: walking the host's process table costs milliseconds.
      */
     static SandboxProcess start(
             List<String> command,
@@ -88,7 +94,9 @@ final class ProcessRunner {
         var live = new LiveProcess(process, stderr, treeDiesWithIt, afterExit);
         Thread.ofVirtual().start(() -> {
             try {
-                if (!process.waitFor(request.limits().wallTime().toMillis(), TimeUnit.MILLISECONDS)) {
+                var workspace =
+                        new WorkspaceWatch(request.workDir(), request.limits().workspaceBytes());
+                if (!workspace.waitFor(process, request.limits().wallTime())) {
                     live.close();
                 }
             } catch (InterruptedException e) {

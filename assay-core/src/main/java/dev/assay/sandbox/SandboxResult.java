@@ -11,6 +11,14 @@ import java.time.Duration;
  * @param timedOut whether the wall-clock limit killed it
  * @param outputTruncated whether either stream was cut
  * @param elapsed wall time spent
+ * @param workspaceOverLimit whether the work directory came to hold more than {@link SandboxLimits#workspaceBytes()}
+ *     (the command was stopped then, or had just ended)
  */
 public record SandboxResult(
-        int exitCode, String stdout, String stderr, boolean timedOut, boolean outputTruncated, Duration elapsed) {}
+        int exitCode,
+        String stdout,
+        String stderr,
+        boolean timedOut,
+        boolean outputTruncated,
+        Duration elapsed,
+        boolean workspaceOverLimit) {}

@@ -13,8 +13,9 @@ import java.util.Map;
 /**
  * {@code execute_command(command, timeout_s?)}: runs {@code bash -c command} in the workspace through the
  * {@link Sandbox}. A command that exits non-zero is still a successful call (the exit code is part of the output the
- * model reasons about); running out of time is a failure ({@code command.timeout}), and so is a sandbox that cannot run
- * anything (its own problem, e.g. {@code sandbox.unavailable}).
+ * model reasons about); running out of time is a failure ({@code command.timeout}), and so are filling the workspace
+ * past its limit ({@code command.workspace_full}) and a sandbox that cannot run anything (its own problem, e.g.
+ * {@code sandbox.unavailable}).
  */
 final class ExecuteCommandTool extends BuiltinTool {
     static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
@@ -46,10 +47,11 @@ final class ExecuteCommandTool extends BuiltinTool {
             throw Arguments.invalid("command", "argument 'command' must not be empty");
         }
         Duration timeout = timeout(arguments);
-        SandboxLimits defaults = SandboxLimits.defaults();
-        var limits = new SandboxLimits(timeout, defaults.memoryBytes(), defaults.maxProcesses(), OUTPUT_CAP_BYTES);
+        SandboxLimits limits;
         SandboxResult result;
         try {
+            SandboxLimits defaults = SandboxLimits.defaults();
+            limits = new SandboxLimits(timeout, defaults.memoryBytes(), defaults.maxProcesses(), OUTPUT_CAP_BYTES);
             result = sandbox.run(
                     new SandboxRequest(List.of("bash", "-c", command), workspace.root(), Map.of(), "", limits));
         } catch (AssayException e) {
@@ -59,6 +61,14 @@ final class ExecuteCommandTool extends BuiltinTool {
                     Problem.of("sandbox.failed", String.valueOf(e.getMessage())).withDetail("sandbox", sandbox.kind()));
         }
         String report = report(result);
+        if (result.workspaceOverLimit()) {
+            long mib = limits.workspaceBytes() >> 20;
+            return ToolResult.failed(Problem.of(
+                            "command.workspace_full",
+                            "the workspace came to hold more than its limit of " + mib
+                                    + " MiB and the command was stopped; delete files to go on\n" + report)
+                    .withDetail("limit_mib", mib));
+        }
         if (result.timedOut()) {
             return ToolResult.failed(Problem.of(
                             "command.timeout",

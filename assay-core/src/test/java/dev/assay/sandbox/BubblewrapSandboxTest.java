@@ -163,6 +163,50 @@ class BubblewrapSandboxTest {
         assertThat(after.stdout()).isEqualTo("alive\n");
     }
 
+    private static SandboxLimits disk(long tmpBytes, long workspaceBytes) {
+        return new SandboxLimits(Duration.ofSeconds(120), 1L << 30, 64, 1L << 20, tmpBytes, workspaceBytes);
+    }
+
+    @Test
+    void writing_past_the_size_of_tmp_fails_inside_the_sandbox() throws InterruptedException {
+        var result = sh(
+                "head -c 8388608 /dev/zero > /tmp/big; echo \"exit=$?\"; stat -c %s /tmp/big",
+                disk(4L << 20, 64L << 20));
+
+        assertThat(result.stdout()).contains("exit=1");
+        assertThat(result.stderr()).contains("No space left on device");
+        long written = Long.parseLong(result.stdout().lines().toList().get(1).strip());
+        assertThat(written).isLessThanOrEqualTo(4L << 20);
+        assertThat(result.workspaceOverLimit()).isFalse();
+    }
+
+    @Test
+    void a_command_that_fills_the_workspace_past_its_limit_is_stopped_and_says_so() throws InterruptedException {
+        var result = sh(
+                "for i in 1 2 3 4 5 6 7 8; do head -c 1048576 /dev/zero > f$i; done; sleep 60; echo slept",
+                disk(64L << 20, 4L << 20));
+
+        assertThat(result.workspaceOverLimit()).isTrue();
+        assertThat(result.timedOut()).isFalse();
+        assertThat(result.exitCode()).isEqualTo(-1);
+        assertThat(result.stdout()).doesNotContain("slept");
+    }
+
+    @Test
+    void a_command_that_filled_the_workspace_and_ended_is_over_its_limit_too() throws InterruptedException {
+        var result = sh("head -c 6291456 /dev/zero > big; touch small", disk(64L << 20, 4L << 20));
+
+        assertThat(result.workspaceOverLimit()).isTrue();
+        assertThat(work.resolve("big")).exists();
+    }
+
+    @Test
+    void a_flood_of_empty_files_counts_against_the_workspace() throws InterruptedException {
+        var result = sh("mkdir d && cd d && seq 1 2000 | xargs touch", disk(64L << 20, 4L << 20));
+
+        assertThat(result.workspaceOverLimit()).isTrue();
+    }
+
     @Test
     void detect_prefers_bubblewrap() throws InterruptedException {
         assertThat(Sandboxes.detect(false).kind()).isEqualTo("bubblewrap");

@@ -162,6 +162,24 @@ class ExecuteCommandToolTest {
     }
 
     @Test
+    void a_command_stopped_for_filling_the_workspace_fails_with_workspace_full_and_its_output() throws Exception {
+        var filling = new RecordingSandbox() {
+            @Override
+            public SandboxResult run(SandboxRequest request) {
+                return new SandboxResult(-1, "wrote\n", "", false, false, Duration.ZERO, true);
+            }
+        };
+
+        ToolResult result =
+                ToolTesting.tool("execute_command", filling).call(Json.object().put("command", "yes > f"), workspace);
+
+        assertThat(result.ok()).isFalse();
+        assertThat(result.error().type()).isEqualTo("command.workspace_full");
+        assertThat(result.error().details()).containsKey("limit_mib");
+        assertThat(result.error().message()).contains("wrote");
+    }
+
+    @Test
     void description_mentions_isolation_only_for_an_isolating_sandbox() {
         var isolating = new RecordingSandbox() {
             @Override
@@ -187,7 +205,7 @@ class ExecuteCommandToolTest {
         @Override
         public SandboxResult run(SandboxRequest request) {
             requests.add(request);
-            return new SandboxResult(0, "", "", false, false, Duration.ZERO);
+            return new SandboxResult(0, "", "", false, false, Duration.ZERO, false);
         }
     }
 }

@@ -53,7 +53,8 @@ final class ProcessSandbox implements Sandbox {
                 text(err, cap),
                 !finished,
                 out.length > cap || err.length > cap,
-                Duration.ofNanos(System.nanoTime() - started));
+                Duration.ofNanos(System.nanoTime() - started),
+                false);
     }
 
     private static byte[] drain(InputStream in) {
