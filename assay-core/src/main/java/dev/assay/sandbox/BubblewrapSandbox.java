@@ -174,9 +174,9 @@ public final class BubblewrapSandbox implements Sandbox {
 
     /**
      * A bubblewrap command line whose options are read from a file ({@code --args}) rather than given as arguments: the
-     * options name host paths (the workspace's, the sandbox identity's), and the sandbox's init, a copy of bubblewrap,
-     * shows its arguments to everything inside ({@code /proc/1/cmdline}). The file is the host's, in a directory the
-     * sandbox does not show, readable by its owner only; {@link #discard} removes it once the process is gone.
+     * options name host paths (the workspace's), and the sandbox's init, a copy of bubblewrap, shows its arguments to
+     * everything inside ({@code /proc/1/cmdline}). The file is the host's, in a directory the sandbox does not show,
+     * readable by its owner only; {@link #discard} removes it once the process is gone.
      */
     private record Launch(List<String> command, Path options) {
         void discard() {
@@ -189,13 +189,13 @@ public final class BubblewrapSandbox implements Sandbox {
     }
 
     /**
-     * Starts bubblewrap through a shell that opens the options file as descriptor 3 (Java starts processes with the
-     * standard three only) and, under a cgroup, first writes its own pid into the group, so that every descendant is
-     * counted from the start. Arguments: the group's {@code cgroup.procs} (or {@code /dev/null}), bubblewrap, the
-     * options file, then {@code --} and the command.
+     * Starts bubblewrap through a shell that opens the options file as descriptor 3 and the account files as 4 and 5
+     * (Java starts processes with the standard three only) and, under a cgroup, first writes its own pid into the
+     * group, so that every descendant is counted from the start. Arguments: the group's {@code cgroup.procs} (or
+     * {@code /dev/null}), bubblewrap, the options file, the identity directory, then {@code --} and the command.
      */
-    private static final String LAUNCHER =
-            "procs=$1 bwrap=$2 options=$3; shift 3; echo $$ > \"$procs\" && exec \"$bwrap\" --args 3 \"$@\" 3< \"$options\"";
+    private static final String LAUNCHER = "procs=$1 bwrap=$2 options=$3 identity=$4; shift 4; echo $$ > \"$procs\""
+            + " && exec \"$bwrap\" --args 3 \"$@\" 3< \"$options\" 4< \"$identity/passwd\" 5< \"$identity/group\"";
 
     private Launch launch(SandboxRequest request, Optional<PidsCgroup> cgroup, Runtimes runtimes) {
         List<String> command = arguments(request, cgroup.isEmpty(), runtimes);
@@ -220,7 +220,8 @@ public final class BubblewrapSandbox implements Sandbox {
                 "sh",
                 cgroup.map(group -> group.procsFile().toString()).orElse("/dev/null"),
                 bwrap.toString(),
-                options.toString()));
+                options.toString(),
+                identity.toString()));
         launcher.addAll(command.subList(end, command.size()));
         return new Launch(List.copyOf(launcher), options);
     }
@@ -265,7 +266,8 @@ public final class BubblewrapSandbox implements Sandbox {
     /**
      * The bubblewrap arguments that build the sandbox's file system, in the order they must be applied. {@code /tmp} is
      * a tmpfs of {@code tmpBytes}: its pages are memory that RLIMIT_AS does not count, and bubblewrap's default is half
-     * the machine's.
+     * the machine's. The account files are copied in from descriptors 4 and 5 rather than bound, so that no mount names
+     * the host's temporary directory ({@code /proc/self/mountinfo} shows a bind's source path).
      */
     List<String> mounts(Path workDir, List<Path> readOnly, Runtimes runtimes, long tmpBytes) {
         var args = new ArrayList<String>(List.of("--ro-bind", "/usr", "/usr"));
@@ -282,11 +284,15 @@ public final class BubblewrapSandbox implements Sandbox {
             args.addAll(List.of("--ro-bind-try", "/etc/" + entry, "/etc/" + entry));
         }
         args.addAll(List.of(
-                "--ro-bind",
-                identity.resolve("passwd").toString(),
+                "--perms",
+                "0644",
+                "--file",
+                "4",
                 "/etc/passwd",
-                "--ro-bind",
-                identity.resolve("group").toString(),
+                "--perms",
+                "0644",
+                "--file",
+                "5",
                 "/etc/group",
                 "--proc",
                 "/proc",
@@ -407,7 +413,7 @@ public final class BubblewrapSandbox implements Sandbox {
         }
     }
 
-    /** Minimal account files: the sandbox's users by name, no one else's. */
+    /** Minimal account files, which the launcher opens for bubblewrap to copy: the sandbox's users, no one else's. */
     private static Path identityFiles() throws IOException {
         Path dir = Files.createTempDirectory("assay-sandbox-identity");
         dir.toFile().deleteOnExit();
@@ -420,9 +426,6 @@ public final class BubblewrapSandbox implements Sandbox {
         Files.writeString(group, "root:x:0:\nnogroup:x:65534:\n");
         passwd.toFile().deleteOnExit();
         group.toFile().deleteOnExit();
-        // Readable by nobody inside the sandbox.
-        dir.toFile().setReadable(true, false);
-        dir.toFile().setExecutable(true, false);
         return dir;
     }
 

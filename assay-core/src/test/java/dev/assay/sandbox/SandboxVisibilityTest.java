@@ -85,6 +85,19 @@ class SandboxVisibilityTest {
     }
 
     @Test
+    void the_mount_table_names_no_file_under_the_hosts_temporary_directory() throws InterruptedException {
+        // A bind's source path is shown in /proc/self/mountinfo; the account files are copied in, not bound.
+        var result = sh("cat /proc/self/mountinfo", List.of());
+
+        assertThat(result.exitCode()).isZero();
+        assertThat(result.stdout())
+                .contains(" /workspace ")
+                .doesNotContain(System.getProperty("java.io.tmpdir") + "/assay")
+                .doesNotContain("/tmp/assay")
+                .doesNotContain("bindfile");
+    }
+
+    @Test
     void files_in_the_home_the_working_directory_and_next_to_a_database_are_neither_readable_nor_findable()
             throws Exception {
         Path home = plant(Path.of(System.getProperty("user.home")));
