@@ -3,10 +3,12 @@ package dev.assay;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.Set;
 
 /**
@@ -45,6 +47,44 @@ public final class OwnerOnly {
         } catch (FileAlreadyExistsException exists) {
             // The user's own file, or one another process made a moment ago: its mode is theirs.
         }
+    }
+
+    /**
+     * Makes {@code directory}, one of Assay's own that nobody else may change (the native library it loads lies in it),
+     * owner-only. {@return whether it is now a directory (not a link) of this user that no one else may write}; always
+     * true where there are no POSIX permissions.
+     */
+    public static boolean makePrivate(Path directory) throws IOException {
+        if (!isPosix(directory)) {
+            return true;
+        }
+        if (!Files.isDirectory(directory, LinkOption.NOFOLLOW_LINKS) || !ownedByUser(directory)) {
+            return false;
+        }
+        Files.setPosixFilePermissions(directory, DIRECTORY.value());
+        return true;
+    }
+
+    /**
+     * {@return whether {@code directory} is a directory of this user that no one else may write}, so that nobody else
+     * can replace what lies in it; true where there are no POSIX permissions. Its mode is left as its owner gave it.
+     */
+    public static boolean noOneElseWrites(Path directory) throws IOException {
+        if (!isPosix(directory)) {
+            return true;
+        }
+        Set<PosixFilePermission> permissions = Files.getPosixFilePermissions(directory);
+        return Files.isDirectory(directory)
+                && ownedByUser(directory)
+                && !permissions.contains(PosixFilePermission.GROUP_WRITE)
+                && !permissions.contains(PosixFilePermission.OTHERS_WRITE);
+    }
+
+    private static boolean ownedByUser(Path path) throws IOException {
+        UserPrincipal user = path.getFileSystem()
+                .getUserPrincipalLookupService()
+                .lookupPrincipalByName(System.getProperty("user.name"));
+        return Files.getOwner(path, LinkOption.NOFOLLOW_LINKS).equals(user);
     }
 
     private static boolean isPosix(Path path) {

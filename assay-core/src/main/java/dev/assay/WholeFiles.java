@@ -24,7 +24,10 @@ public final class WholeFiles {
 
     private WholeFiles() {}
 
-    /** Writes the file whole, its parent directories made when needed. */
+    /**
+     * Writes the file whole and owner-only (0600, as every temporary file is made), its missing parent directories made
+     * owner-only too: a report or a cache holds what is the user's alone, whatever the umask.
+     */
     public static void write(Path file, Content content) throws IOException {
         write(file, content, false);
     }
@@ -39,7 +42,7 @@ public final class WholeFiles {
 
     private static void write(Path file, Content content, boolean synced) throws IOException {
         Path directory = file.toAbsolutePath().getParent();
-        Files.createDirectories(directory);
+        OwnerOnly.createDirectories(directory);
         Path partial = Files.createTempFile(directory, file.getFileName().toString(), ".partial");
         try {
             try (FileChannel channel = FileChannel.open(partial, StandardOpenOption.WRITE);

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,6 +26,20 @@ class WholeFilesTest {
         try (var files = Files.list(file.getParent())) {
             assertThat(files).containsExactly(file);
         }
+    }
+
+    @Test
+    void the_directories_made_for_a_file_and_the_file_are_owner_only_whatever_the_umask() throws IOException {
+        Path file = dir.resolve("out/nested/report.json");
+
+        WholeFiles.write(file, out -> out.write("x".getBytes(StandardCharsets.UTF_8)));
+
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("out"))))
+                .isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file.getParent())))
+                .isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+                .isEqualTo("rw-------");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.assay.cli;
 
+import dev.assay.OwnerOnly;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
@@ -19,13 +20,14 @@ final class OutputDirectories {
     private OutputDirectories() {}
 
     /**
-     * Creates the directory if needed and proves it writable by creating and deleting a file in it.
+     * Creates the directory if needed, owner-only (reports hold prompts and answers, whatever the umask), and proves it
+     * writable by creating and deleting a file in it.
      *
      * @throws ParameterException naming the option and what is wrong
      */
     static void requireWritable(CommandLine commandLine, String option, Path directory) {
         try {
-            Files.createDirectories(directory);
+            OwnerOnly.createDirectories(directory);
             Files.delete(Files.createTempFile(directory, ".assay-write-check-", ".tmp"));
         } catch (IOException | SecurityException e) {
             throw new ParameterException(

@@ -1,6 +1,7 @@
 package dev.assay.cli;
 
 import dev.assay.Json;
+import dev.assay.OwnerOnly;
 import dev.assay.report.Reporter;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunComparison;
@@ -392,8 +393,10 @@ final class RunsCommand implements Callable<Integer> {
                 Path workspaces =
                         workspaceDir != null ? workspaceDir : database.home().resolve("workspaces");
                 if (file.toAbsolutePath().getParent() != null) {
-                    Files.createDirectories(file.toAbsolutePath().getParent());
+                    OwnerOnly.createDirectories(file.toAbsolutePath().getParent());
                 }
+                // Transcripts are the user's alone, whatever the umask; a file that exists keeps its mode.
+                OwnerOnly.createFile(file);
                 int written;
                 try (var out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
                     written = TranscriptExport.write(store, id, workspaces, out);

@@ -1,10 +1,10 @@
 package dev.assay.report;
 
 import dev.assay.AssayException;
+import dev.assay.OwnerOnly;
 import dev.assay.Plugins;
 import dev.assay.WholeFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,12 +35,12 @@ public final class Reporters {
     }
 
     /**
-     * Writes every format into {@code directory}; {@return the files written} Each file is written beside its name and
-     * moved there once complete: the items are read from the store as the file is written, and a report cut short by a
-     * failure must not pass for a whole one.
+     * Writes every format into {@code directory} (made owner-only when missing, the files owner-only); {@return the
+     * files written} Each file is written beside its name and moved there once complete: the items are read from the
+     * store as the file is written, and a report cut short by a failure must not pass for a whole one.
      */
     public List<Path> writeAll(RunReport report, Path directory) throws IOException {
-        Files.createDirectories(directory);
+        OwnerOnly.createDirectories(directory);
         var written = new ArrayList<Path>();
         for (Reporter reporter : byName.all()) {
             Path file = directory.resolve(reporter.fileName());

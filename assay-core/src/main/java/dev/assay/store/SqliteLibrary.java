@@ -1,6 +1,7 @@
 package dev.assay.store;
 
 import dev.assay.FileNames;
+import dev.assay.OwnerOnly;
 import dev.assay.WholeFiles;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,8 +23,8 @@ import org.sqlite.util.OSInfo;
  * out of its jar into a new temporary file and reads both back to compare them: about 90 ms of CPU, most of it
  * inflating the library twice, on the way to a short command's first query. Given a directory, the library is extracted
  * there once per driver version and platform (again when it no longer matches the jar's entry, size and CRC-32), and
- * the driver loads it from there ({@code org.sqlite.lib.path}); where that cannot be done, or the user set the path,
- * the driver does as it always did. Thread-safe.
+ * the driver loads it from there ({@code org.sqlite.lib.path}); where that cannot be done, where someone else could
+ * write there, or the user set the path, the driver does as it always did. Thread-safe.
  */
 public final class SqliteLibrary {
     private static final String PATH_PROPERTY = "org.sqlite.lib.path";
@@ -48,6 +49,9 @@ public final class SqliteLibrary {
                 return;
             }
             Path kept = driverDirectory.resolve(folder).resolve(name);
+            if (!privateDirectories(directory, kept.getParent())) {
+                return;
+            }
             URLConnection entry = library.openConnection();
             long crc = entry instanceof JarURLConnection jar ? jar.getJarEntry().getCrc() : -1;
             if (!matches(kept, entry.getContentLengthLong(), crc)) {
@@ -61,6 +65,26 @@ public final class SqliteLibrary {
         } catch (IOException | RuntimeException cannotKeep) {
             // A read-only or full home: the driver extracts its library to a temporary file, as without this.
         }
+    }
+
+    /**
+     * The kept library is checked by size and CRC-32 only, which someone who can write where it lies can match: Assay
+     * loads it only from directories nobody else may write. {@return whether {@code directory} (the cache, whose mode
+     * is its owner's) and every directory from there to {@code libraryDirectory} (Assay's own, made owner-only here,
+     * also when an older Assay made them under a permissive umask) are this user's and written by no one else}
+     */
+    private static boolean privateDirectories(Path directory, Path libraryDirectory) throws IOException {
+        OwnerOnly.createDirectories(libraryDirectory);
+        if (!OwnerOnly.noOneElseWrites(directory.toAbsolutePath())) {
+            return false;
+        }
+        Path cache = directory.toAbsolutePath();
+        for (Path dir = libraryDirectory.toAbsolutePath(); !dir.equals(cache); dir = dir.getParent()) {
+            if (!OwnerOnly.makePrivate(dir)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

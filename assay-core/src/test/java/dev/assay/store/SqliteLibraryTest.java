@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -67,6 +68,52 @@ class SqliteLibraryTest {
                         + System.mapLibraryName("sqlitejdbc"))
                 .openConnection()
                 .getContentLengthLong();
+    }
+
+    private static String mode(Path path) throws IOException {
+        return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
+    }
+
+    @Test
+    void directories_an_older_assay_left_writable_by_anyone_are_made_owner_only_before_the_library_is_kept()
+            throws IOException {
+        // What Files.createDirectories made under umask 000.
+        Path folder = Files.createDirectories(expected().getParent());
+        for (Path dir = folder; !dir.equals(cache); dir = dir.getParent()) {
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        }
+
+        SqliteLibrary.keepIn(cache);
+
+        assertThat(System.getProperty(PATH)).isEqualTo(folder.toString());
+        for (Path dir = folder; !dir.equals(cache); dir = dir.getParent()) {
+            assertThat(mode(dir)).as(dir.toString()).isEqualTo("rwx------");
+        }
+        assertThat(mode(expected())).isEqualTo("rw-------");
+    }
+
+    @Test
+    void a_new_cache_is_owner_only() throws IOException {
+        Path fresh = cache.resolve("home/cache");
+
+        SqliteLibrary.keepIn(fresh);
+
+        assertThat(System.getProperty(PATH)).startsWith(fresh.toString());
+        assertThat(mode(fresh)).isEqualTo("rwx------");
+        assertThat(mode(fresh.resolve("sqlite-jdbc-" + SQLiteJDBCLoader.getVersion())))
+                .isEqualTo("rwx------");
+    }
+
+    @Test
+    void a_cache_anyone_may_write_is_not_used_to_load_the_library() throws IOException {
+        Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rwxrwxrwx"));
+
+        SqliteLibrary.keepIn(cache);
+
+        assertThat(System.getProperty(PATH))
+                .as("the driver extracts its library as it always did")
+                .isNull();
+        assertThat(expected()).doesNotExist();
     }
 
     @Test
