@@ -1,6 +1,7 @@
 package dev.assay.sandbox;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,7 +64,10 @@ final class WorkspaceWatch {
         return overLimit;
     }
 
-    /** {@return whether the directory holds more than the limit now} (a vanished or unreadable entry counts nothing) */
+    /**
+     * {@return whether the directory holds more than the limit now} An entry that vanished while it was measured counts
+     * nothing; a directory that cannot be read counts as over the limit, since what it holds cannot be known.
+     */
     boolean exceeded() {
         var visitor = new SimpleFileVisitor<Path>() {
             long bytes;
@@ -82,6 +86,11 @@ final class WorkspaceWatch {
 
             @Override
             public FileVisitResult visitFileFailed(Path path, IOException e) {
+                // A directory the command closed to its owner (chmod 000) would hide what it holds: it counts as full.
+                if (e instanceof AccessDeniedException) {
+                    bytes = Long.MAX_VALUE;
+                    return FileVisitResult.TERMINATE;
+                }
                 return FileVisitResult.CONTINUE;
             }
 

@@ -1,10 +1,12 @@
 package dev.assay.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -205,6 +207,17 @@ class BubblewrapSandboxTest {
         var result = sh("mkdir d && cd d && seq 1 2000 | xargs touch", disk(64L << 20, 4L << 20));
 
         assertThat(result.workspaceOverLimit()).isTrue();
+    }
+
+    @Test
+    void a_directory_closed_to_its_owner_counts_as_a_full_workspace() throws Exception {
+        // Run as root, Assay reads it all the same (and the command runs as nobody): the hole is a user's alone.
+        assumeFalse(BubblewrapSandbox.runningAsRoot(), "root reads a closed directory");
+
+        var result = sh("mkdir d && head -c 1024 /dev/zero > d/f && chmod 000 d", disk(64L << 20, 64L << 20));
+
+        assertThat(result.workspaceOverLimit()).isTrue();
+        Files.setPosixFilePermissions(work.resolve("d"), PosixFilePermissions.fromString("rwx------"));
     }
 
     @Test
