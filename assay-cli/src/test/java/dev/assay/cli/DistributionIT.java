@@ -13,11 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.stream.Stream;
@@ -72,9 +72,11 @@ class DistributionIT {
         try (Stream<Path> files = Files.list(dist.resolve("lib"))) {
             jars = files.map(file -> file.getFileName().toString()).sorted().toList();
         }
-        // A plain classpath: the CLI's jar next to each dependency's own jar, none of them shaded together.
+        // A plain classpath: the CLI's jar next to each dependency's own jar, none of them shaded together; and the
+        // search for a Java that bin/assay shares with ./assay.
         assertThat(jars)
-                .allMatch(name -> name.endsWith(".jar"))
+                .allMatch(name -> name.endsWith(".jar") || name.equals("launcher.sh"))
+                .contains("launcher.sh")
                 .contains("assay-cli.jar")
                 .anyMatch(name -> name.startsWith("assay-core-"))
                 .anyMatch(name -> name.startsWith("picocli-"))
@@ -167,24 +169,85 @@ class DistributionIT {
 
     @Test
     void a_java_older_than_21_is_refused_with_a_clear_message() throws Exception {
-        Path fakeJdk = Files.createDirectories(home.resolve("old-jdk/bin"));
-        Path fakeJava = Files.writeString(
-                fakeJdk.resolve("java"),
-                "#!/bin/sh\necho '    java.specification.version = 17' >&2\necho 'openjdk version \"17\"' >&2\n");
-        Files.setPosixFilePermissions(
-                fakeJava,
-                Set.of(
-                        PosixFilePermission.OWNER_READ,
-                        PosixFilePermission.OWNER_EXECUTE,
-                        PosixFilePermission.OWNER_WRITE));
+        Path fakeJdk = oldJava();
         var env = new HashMap<>(environment());
         env.put("JAVA_HOME", fakeJdk.getParent().toString());
         env.put("PATH", fakeJdk + File.pathSeparator + path());
+        // No installation directory to fall back on (this machine's /usr/lib/jvm may hold a newer one).
+        env.put(
+                "ASSAY_JDK_DIRS",
+                Files.createDirectories(home.resolve("no-jdks")).toString());
 
         Result run = exec(List.of(dist.resolve("bin/assay").toString(), "--help"), env, work);
 
         assertThat(run.code()).isEqualTo(3);
         assertThat(run.output()).contains("Java 21 or newer", "version 17", "JAVA_HOME");
+    }
+
+    @Test
+    void a_java_17_on_the_path_does_not_hide_a_newer_jdk_installed_beside_it_as_for_the_source_launcher()
+            throws Exception {
+        Path fakeJdk = oldJava();
+        // An installation directory like /usr/lib/jvm, holding the JDK this test runs on.
+        Path jvms = Files.createDirectories(home.resolve("jvm"));
+        Files.createSymbolicLink(jvms.resolve("jdk-new"), Path.of(System.getProperty("java.home")));
+        var env = new HashMap<>(environment());
+        env.remove("JAVA_HOME");
+        env.put("PATH", fakeJdk + File.pathSeparator + path());
+        env.put("ASSAY_JDK_DIRS", jvms.toString());
+
+        Result help = exec(List.of(dist.resolve("bin/assay").toString(), "--help"), env, work);
+
+        assertThat(help.code()).as(help.output()).isZero();
+        assertThat(help.output()).contains("Usage: assay");
+    }
+
+    @Test
+    void an_empty_entry_in_assay_plugins_does_not_put_the_working_directory_on_the_class_path() throws Exception {
+        // An untrusted checkout as the working directory, registering a checker of its own.
+        Path services = Files.createDirectories(work.resolve("META-INF/services"));
+        Files.writeString(services.resolve("dev.assay.check.CheckerFactory"), "planted.Evil\n");
+        var env = new HashMap<>(environment());
+        env.put("ASSAY_PLUGINS", ":" + home.resolve("missing.jar"));
+
+        Result validate = exec(
+                List.of(
+                        dist.resolve("bin/assay").toString(),
+                        "cases",
+                        "validate",
+                        dist.resolve("examples/capability").toString()),
+                env,
+                work);
+
+        assertThat(validate.code()).as(validate.output()).isZero();
+        assertThat(validate.output()).doesNotContain("planted.Evil");
+    }
+
+    @Test
+    void a_plugin_folder_anyone_may_write_is_named_in_one_warning() throws Exception {
+        Path plugins = Files.createDirectories(home.resolve(".assay/plugins"));
+        Files.setPosixFilePermissions(plugins, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path jar = Files.createFile(home.resolve("open.jar"));
+        Files.setPosixFilePermissions(jar, PosixFilePermissions.fromString("rw-rw-rw-"));
+        var env = new HashMap<>(environment());
+        env.put("ASSAY_PLUGINS", jar.toString());
+
+        Result help = exec(List.of(dist.resolve("bin/assay").toString(), "--help"), env, work);
+
+        assertThat(help.code()).as(help.output()).isZero();
+        assertThat(help.output().lines().filter(line -> line.startsWith("assay: warning:")))
+                .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains(plugins.toString(), jar.toString());
+    }
+
+    /** {@return the bin directory of a fake Java 17, which says its version as a real one does} */
+    private Path oldJava() throws IOException {
+        Path fakeJdk = Files.createDirectories(home.resolve("old-jdk/bin"));
+        Path fakeJava = Files.writeString(
+                fakeJdk.resolve("java"),
+                "#!/bin/sh\necho '    java.specification.version = 17' >&2\necho 'openjdk version \"17\"' >&2\n");
+        Files.setPosixFilePermissions(fakeJava, PosixFilePermissions.fromString("rwx------"));
+        return fakeJdk;
     }
 
     private Result assay(String... args) throws Exception {
