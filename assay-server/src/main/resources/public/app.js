@@ -39,7 +39,9 @@ async function api(path, options = {}) {
   const body = response.headers.get('Content-Type')?.includes('json') ? await response.json() : await response.text();
   if (!response.ok) {
     const problem = typeof body === 'object' ? body : { detail: body };
-    throw new Error((problem.detail || response.statusText) + (problem.field ? ' [' + problem.field + ']' : ''));
+    const error = new Error((problem.detail || response.statusText) + (problem.field ? ' [' + problem.field + ']' : ''));
+    error.problem = problem;
+    throw error;
   }
   return body;
 }
@@ -391,14 +393,22 @@ async function cancelInterrupted(runId) {
   }
 }
 
-async function resumeRun(runId) {
+// A run whose suite files changed since it started is refused (run.suite_changed): its finished items were judged by
+// the cases it started with. Asked, it continues with those cases as the database keeps them.
+async function resumeRun(runId, storedCases = false) {
   try {
-    const resumed = await api('/api/runs/' + runId + '/resume', { method: 'POST' });
+    const options = storedCases ? { method: 'POST', body: { stored_cases: true } } : { method: 'POST' };
+    const resumed = await api('/api/runs/' + runId + '/resume', options);
     showMessage('Resumed run ' + shortId(runId) + ': ' + resumed.kept + ' finished items kept');
     go('run');
     $('#live-log').replaceChildren();
     follow(runId, true);
   } catch (error) {
+    if (!storedCases && error.problem && error.problem.type === 'run.suite_changed'
+        && confirm(error.message + '\n\nContinue the run with the cases it was started with?')) {
+      await resumeRun(runId, true);
+      return;
+    }
     showMessage('Could not resume: ' + error.message);
   }
 }

@@ -54,7 +54,8 @@ final class DatabaseOption implements EnvironmentFactory.NeedsEnvironment {
         return store;
     }
 
-    private Duration silence() {
+    /** {@return how long a run may be silent before it is taken for dead} */
+    Duration silence() {
         String seconds = env.get("ASSAY_RUN_SILENCE_S");
         if (seconds == null || seconds.isBlank()) {
             return SilentRuns.DEFAULT_SILENCE;

@@ -36,6 +36,7 @@ final class ExitCodes {
                 || type.equals("run.not_found")
                 || type.equals("run.still_running")
                 || type.equals("run.not_running")
+                || type.equals("run.suite_changed")
                 || type.equals("store.unsupported_url")
                 || type.equals("queue.needs_postgres")
                 || type.equals("queue.unsupported_run")

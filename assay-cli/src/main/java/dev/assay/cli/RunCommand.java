@@ -1,5 +1,6 @@
 package dev.assay.cli;
 
+import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeCheckerFactory;
@@ -19,6 +20,8 @@ import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
 import dev.assay.run.RunSettings;
+import dev.assay.run.SilentRuns;
+import dev.assay.run.StoredCases;
 import dev.assay.score.Weights;
 import dev.assay.store.RunIds;
 import dev.assay.store.Store;
@@ -79,6 +82,12 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description = "Run again the items of a stored run that ended in error (and any it did not finish); "
                     + "the others are kept.")
     String retryErrors;
+
+    @Option(
+            names = "--stored-cases",
+            description = "With --resume or --retry-errors: run the cases the run was started with, as the database "
+                    + "keeps them, even when its suite files have changed since (without it such a run is refused).")
+    boolean storedCases;
 
     @Mixin
     ModelOptionsMixin modelFlags;
@@ -356,6 +365,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         if (resume != null || retryErrors != null) {
             return continueRun();
         }
+        if (storedCases) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(), "--stored-cases continues a run: give it with --resume or --retry-errors");
+        }
         if (queue && !database.url().startsWith("jdbc:postgresql://")) {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(),
@@ -538,6 +551,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     private static final List<String> OPTIONS_OF_A_CONTINUED_RUN = List.of(
             "--resume",
             "--retry-errors",
+            "--stored-cases",
             "--db",
             "--db-retry",
             "--config",
@@ -576,11 +590,18 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         }
         CheckerRegistry checkers = checkers(configuration());
         Run stored;
+        Suite storedSuite;
         try (Store store = database.open()) {
-            stored = store.findRun(RunIds.resolve(store, given)).orElseThrow();
+            stored = SilentRuns.ended(
+                    store, store.findRun(RunIds.resolve(store, given)).orElseThrow(), database.silence());
+            storedSuite = storedCases && stored.kind().equals(Run.CAPABILITY) ? StoredCases.suite(store, stored) : null;
         }
         String runId = stored.runId();
         if (stored.kind().equals(Run.DIALOG)) {
+            if (storedCases) {
+                throw new picocli.CommandLine.ParameterException(
+                        spec.commandLine(), "--stored-cases continues a capability run; a dialog run has no cases");
+            }
             // A dialog's errors are always replayed on resume, so --retry-errors continues it as --resume does.
             return DialogCommand.resume(
                     runId, AssayCli.chatModels(env, spec.commandLine().getErr()), database, env, spec.commandLine());
@@ -590,7 +611,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         boolean errorsToo = retryErrors != null;
         return runAndReport(
                 () -> prepare(request, runId, workspaces, checkers),
-                prepared -> prepared.planOf(stored),
+                prepared -> storedSuite == null
+                        ? prepared.planOf(stored)
+                        : prepared.planOf(stored).withSuite(storedSuite),
                 checkers,
                 (engine, store, resumed, listener) -> engine.resume(resumed, errorsToo, listener));
     }
@@ -650,6 +673,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         Run run = ended.run();
         // Said before the report is read: when the database stayed away, reading it fails too.
         explainEnd(run, stderr);
+        if (run.error() != null && run.error().type().equals("store.outage")) {
+            // The report is read from the database that stayed away: the line above is all there is to say.
+            return exitCode(run);
+        }
         RunReport report = RunReport.ofEnded(store, run, ended.caseTags());
         if (out != null) {
             Reporters.builtins().writeAll(report, out);

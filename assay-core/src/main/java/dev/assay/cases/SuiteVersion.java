@@ -83,6 +83,15 @@ final class SuiteVersion {
         return node;
     }
 
+    /** {@return the hex SHA-256 of one case's canonical node}: equal for two cases exactly when the version would be */
+    static String fingerprint(Case evalCase) {
+        try {
+            return HexFormat.of().formatHex(sha256().digest(SORTED.writeValueAsBytes(canonical(evalCase))));
+        } catch (IOException e) {
+            throw new UncheckedIOException("hashing in memory failed", e);
+        }
+    }
+
     private static void strings(ArrayNode array, List<String> values) {
         values.forEach(array::add);
     }

@@ -3,6 +3,7 @@ package dev.assay.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
 import dev.assay.check.CheckerRegistry;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
@@ -61,6 +63,11 @@ public record CaseWorkload(RunPlan plan, CheckerRegistry checkers) implements Wo
                         SuiteSnapshots.withoutCases(plan.suite()),
                         started),
                 SuiteSnapshots.caseDocuments(plan.suite()));
+    }
+
+    @Override
+    public Optional<Problem> resumeRefusal(Store store, Run stored) {
+        return StoredCases.refusal(store, stored, plan.suite());
     }
 
     @Override

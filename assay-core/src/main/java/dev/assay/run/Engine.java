@@ -131,7 +131,8 @@ public final class Engine {
      * ({@link Workload#keptOnResume}) and running the others, under the same run id.
      *
      * @param workload the run's work, rebuilt from its stored description; it carries the run id
-     * @throws AssayException {@code run.not_found}, or {@code run.still_running} for a run that has not ended
+     * @throws AssayException {@code run.not_found}, {@code run.still_running} for a run that has not ended, or the
+     *     workload's refusal ({@link Workload#resumeRefusal}: {@code run.suite_changed})
      */
     public RunHandle resume(Workload workload, boolean retryErrors, RunListener listener) {
         String runId = Objects.requireNonNull(workload.requestedRunId(), "the run id of the run to resume");
@@ -144,6 +145,9 @@ public final class Engine {
                             "run " + runId + " is still running; " + "it can be resumed once it has ended")
                     .withDetail("run_id", runId));
         }
+        workload.resumeRefusal(store, stored).ifPresent(problem -> {
+            throw new AssayException(problem);
+        });
         var kept = new ArrayList<Item>();
         for (int offset = 0; ; offset += RESUME_PAGE) {
             List<Item> page = store.listItems(runId, offset, RESUME_PAGE);
@@ -536,7 +540,10 @@ public final class Engine {
             synchronized (this) {
                 unstored.add(itemId);
             }
-            log(itemId + ": not stored: " + problem.message());
+            // Past an outage's limit every item in flight is lost to it: the run's end says so once.
+            if (!writes.gaveUp()) {
+                log(itemId + ": not stored: " + problem.message());
+            }
         }
 
         /**
@@ -572,9 +579,6 @@ public final class Engine {
             }
             // With the database away there is nothing to compute the run's metrics from.
             Run run = writes.gaveUp() ? tallied : concluded(tallied);
-            if (writes.gaveUp()) {
-                log("storing the run's end as " + status.wireName());
-            }
             writes.allowLastWrite();
             try {
                 writes.write(() -> store.updateRun(run));
@@ -588,14 +592,20 @@ public final class Engine {
                 }
                 // The items are stored but not the end: the database still says "running". The caller learns it
                 // from the record it gets, which is interrupted whatever the run's own outcome was.
+                Problem outage = writes.outageProblem();
                 Run unstored;
                 synchronized (this) {
                     unstored = tally(
                             RunStatus.INTERRUPTED,
                             run.finishedAt(),
-                            writes.outageProblem().withDetail("end_stored", false));
+                            new Problem(
+                                            outage.type(),
+                                            outage.message() + "; its end could not be stored either, so the "
+                                                    + "database lists it as running until the next assay command "
+                                                    + "on this host, or after a minute of silence any other, ends it",
+                                            outage.details())
+                                    .withDetail("end_stored", false));
                 }
-                log("the run's end could not be stored; the database still lists it as running");
                 handle.update(unstored);
                 safely(() -> listener.runFinished(unstored));
                 return unstored;

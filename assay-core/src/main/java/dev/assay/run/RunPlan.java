@@ -17,4 +17,9 @@ public record RunPlan(Suite suite, Subject target, RunConfig config) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(config, "config");
     }
+
+    /** {@return this plan running {@code other}'s cases instead} */
+    public RunPlan withSuite(Suite other) {
+        return new RunPlan(other, target, config);
+    }
 }

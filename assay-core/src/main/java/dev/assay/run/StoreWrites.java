@@ -20,13 +20,22 @@ final class StoreWrites {
     private static final Duration FIRST_BACKOFF = Duration.ofMillis(100);
     private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
+    /**
+     * How long the run's final record is retried once the writes gave up: long enough for a database that is coming
+     * back, short enough that the process ends soon after the limit (a run left running by a process that has ended is
+     * recognised by the next one on its host at once, {@link SilentRuns}).
+     */
+    static final Duration LAST_WRITE = Duration.ofSeconds(5);
+
     private final Duration outageLimit;
     private final Consumer<String> log;
+    private Duration window;
     private Instant outageSince;
     private boolean gaveUp;
 
     StoreWrites(Duration outageLimit, Consumer<String> log) {
         this.outageLimit = outageLimit;
+        this.window = outageLimit;
         this.log = log;
     }
 
@@ -76,11 +85,16 @@ final class StoreWrites {
 
     /**
      * Gives the run's final record a window of its own after the writes gave up: the record that says
-     * {@code interrupted} is worth waiting for once more, and only one record is held.
+     * {@code interrupted} is worth waiting for once more ({@link #LAST_WRITE}, at most the limit), and only one record
+     * is held.
      */
     synchronized void allowLastWrite() {
+        if (gaveUp) {
+            window = LAST_WRITE.compareTo(outageLimit) < 0 ? LAST_WRITE : outageLimit;
+            // The same outage, said once: its window starts again without a second line.
+            outageSince = Instant.now();
+        }
         gaveUp = false;
-        outageSince = null;
     }
 
     /**
@@ -128,16 +142,16 @@ final class StoreWrites {
 
     /** Records a failed attempt; {@return whether the outage has now lasted too long} */
     private synchronized boolean failed(Problem problem, Instant attempt) {
-        Instant now = Instant.now();
         if (outageSince == null) {
             outageSince = attempt;
             // One line per outage, not per attempt: concurrent cases would otherwise repeat it.
             log.accept(problem.message() + "; holding finished items and retrying for up to " + seconds(outageLimit));
         }
-        if (!gaveUp && Duration.between(outageSince, now).compareTo(outageLimit) > 0) {
+        // After the line: the time its listener took is part of the outage.
+        Instant now = Instant.now();
+        // Giving up is said once, by the run's end (store.outage), not here too.
+        if (!gaveUp && Duration.between(outageSince, now).compareTo(window) > 0) {
             gaveUp = true;
-            log.accept("the database stayed unavailable for more than " + seconds(outageLimit)
-                    + "; the run stops as interrupted");
         }
         return gaveUp;
     }

@@ -87,8 +87,11 @@ final class StoredResponses implements ResponseCache {
         try {
             commits.response(new KeptResponse(runId, key, Json.write(answer)));
         } catch (AssayException unwritable) {
-            log.accept("the answer could not be kept in the response cache: "
-                    + unwritable.problem().message());
+            // Past an outage's limit the run's end says so, once.
+            if (!unwritable.problem().type().equals("store.outage")) {
+                log.accept("the answer could not be kept in the response cache: "
+                        + unwritable.problem().message());
+            }
         } catch (InterruptedException cancelled) {
             // The run is being cancelled: the answer is not kept, and the case ends as the cancel decides.
             Thread.currentThread().interrupt();

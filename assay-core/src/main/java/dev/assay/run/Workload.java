@@ -1,5 +1,6 @@
 package dev.assay.run;
 
+import dev.assay.Problem;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
@@ -7,6 +8,7 @@ import dev.assay.score.Weights;
 import dev.assay.store.Store;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What the engine runs: a run's items, in order, how each one is produced, and what the run computes once they have
@@ -85,6 +87,14 @@ public interface Workload {
      */
     default boolean keptOnResume(Item item, boolean retryErrors) {
         return item.status() != ItemStatus.CANCELLED && !(retryErrors && item.status() == ItemStatus.ERROR);
+    }
+
+    /**
+     * {@return why the stored run cannot continue as this workload, or empty when it can} Asked before a resumed run
+     * changes anything: a capability run whose suite changed since it started is refused ({@link StoredCases}).
+     */
+    default Optional<Problem> resumeRefusal(Store store, Run stored) {
+        return Optional.empty();
     }
 
     /** Called once the item is stored: what it leaves behind (a workspace) can go. */

@@ -48,11 +48,11 @@ final class JdbiStore implements Store {
             INSERT INTO evaluation_runs (run_id, kind, user_id, model_name, language, status, case_set,
                 case_set_version, config_snapshot, tool_snapshot, dimension_scores, total_score, total_count,
                 passed_count, failed_count, partial_count, skipped_count, error_count, cancelled_count, started_at,
-                finished_at, elapsed_s, error, heartbeat_at, metrics)
+                finished_at, elapsed_s, error, heartbeat_at, metrics, owner_host, owner_pid, owner_started_at)
             VALUES (:run_id, :kind, :user_id, :model_name, :language, :status, :case_set,
                 :case_set_version, :config_snapshot, :tool_snapshot, :dimension_scores, :total_score, :total_count,
                 :passed_count, :failed_count, :partial_count, :skipped_count, :error_count, :cancelled_count, :started_at,
-                :finished_at, :elapsed_s, :error, :heartbeat_at, :metrics)
+                :finished_at, :elapsed_s, :error, :heartbeat_at, :metrics, :owner_host, :owner_pid, :owner_started_at)
             ON CONFLICT (run_id) DO NOTHING""";
 
     private static final String UPDATE_RUN = """
@@ -63,7 +63,8 @@ final class JdbiStore implements Store {
                 passed_count = :passed_count, failed_count = :failed_count, partial_count = :partial_count,
                 skipped_count = :skipped_count, error_count = :error_count, cancelled_count = :cancelled_count,
                 started_at = :started_at, finished_at = :finished_at, elapsed_s = :elapsed_s, error = :error,
-                heartbeat_at = :heartbeat_at, metrics = :metrics
+                heartbeat_at = :heartbeat_at, metrics = :metrics, owner_host = :owner_host, owner_pid = :owner_pid,
+                owner_started_at = :owner_started_at
             WHERE run_id = :run_id""";
 
     // The two statements of saveAll are plain JDBC with positional parameters, on the held writer's connection.
@@ -331,8 +332,9 @@ final class JdbiStore implements Store {
 
     @Override
     public void heartbeat(String runId) {
-        inTransaction(handle -> handle.createUpdate(
-                        "UPDATE evaluation_runs SET heartbeat_at = :now WHERE run_id = :run_id AND status = :running")
+        inTransaction(handle -> bindOwner(handle.createUpdate("UPDATE evaluation_runs SET heartbeat_at = :now,"
+                        + " owner_host = :owner_host, owner_pid = :owner_pid,"
+                        + " owner_started_at = :owner_started_at WHERE run_id = :run_id AND status = :running"))
                 .bind("now", time(Instant.now()))
                 .bind("run_id", runId)
                 .bind("running", RunStatus.RUNNING.wireName())
@@ -340,12 +342,23 @@ final class JdbiStore implements Store {
     }
 
     @Override
-    public List<String> silentRuns(Instant since) {
-        return inTransaction(handle -> handle.createQuery("SELECT run_id FROM evaluation_runs WHERE status = :running"
-                        + " AND COALESCE(heartbeat_at, started_at) < :since ORDER BY started_at")
+    public List<RunLife> runningRuns() {
+        return inTransaction(handle -> handle.createQuery("SELECT run_id, owner_host, owner_pid, owner_started_at,"
+                        + " COALESCE(heartbeat_at, started_at) AS last_sign FROM evaluation_runs"
+                        + " WHERE status = :running ORDER BY started_at")
                 .bind("running", RunStatus.RUNNING.wireName())
-                .bind("since", time(since))
-                .mapTo(String.class)
+                .map((row, context) -> {
+                    String host = row.getString("owner_host");
+                    return new RunLife(
+                            row.getString("run_id"),
+                            host == null
+                                    ? null
+                                    : new RunOwner(
+                                            host,
+                                            row.getLong("owner_pid"),
+                                            dialect.getInstant(row, "owner_started_at")),
+                            dialect.getInstant(row, "last_sign"));
+                })
                 .list());
     }
 
@@ -579,7 +592,7 @@ final class JdbiStore implements Store {
 
     private <S extends SqlStatement<S>> S bindRun(S statement, Run run) {
         Counts counts = run.counts();
-        return statement
+        statement
                 .bind("run_id", text(run.runId()))
                 .bind("kind", text(run.kind()))
                 .bind("user_id", text(run.userId()))
@@ -606,6 +619,16 @@ final class JdbiStore implements Store {
                 .bind("elapsed_s", run.elapsedS())
                 .bind("error", json(run.error()))
                 .bind("metrics", json(run.metrics()));
+        // Every write of the run says which process runs it, too.
+        return bindOwner(statement);
+    }
+
+    private <S extends SqlStatement<S>> S bindOwner(S statement) {
+        RunOwner owner = RunOwner.current();
+        return statement
+                .bind("owner_host", text(owner.host()))
+                .bind("owner_pid", owner.pid())
+                .bind("owner_started_at", time(owner.started()));
     }
 
     /** Binds an item to {@link #UPSERT_ITEM}'s parameters, in the order of its columns. */

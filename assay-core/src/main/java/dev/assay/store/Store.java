@@ -108,14 +108,17 @@ public interface Store extends AutoCloseable {
      */
     boolean deleteRun(String runId);
 
-    /** Records that the process running a run is alive; every {@link #updateRun} does too. Only running runs. */
+    /**
+     * Records that the process running a run is alive, and which process that is ({@link RunOwner#current}); every
+     * {@link #createRun} and {@link #updateRun} does too. Only running runs.
+     */
     void heartbeat(String runId);
 
     /**
-     * {@return the ids of the runs stored as running whose last sign of life (heartbeat, else start) is older than
-     * {@code since}, oldest first: their process died (kill -9, power loss) or lost the database for good}
+     * {@return every run stored as running, oldest first, with its process and its last sign of life (heartbeat, else
+     * start)}: a run whose process died (kill -9, power loss) or lost the database for good falls silent
      */
-    List<String> silentRuns(Instant since);
+    List<RunLife> runningRuns();
 
     /** Keeps a model answer (JSON) of a run under its key; a second one under the same key replaces it. */
     void saveResponse(String runId, String key, String response);

@@ -3,6 +3,7 @@ package dev.assay.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.assay.Json;
+import dev.assay.Problem;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
@@ -12,6 +13,9 @@ import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.transcript.Transcript;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -70,27 +74,93 @@ class SilentRunsTest {
     @Test
     void a_run_that_beat_within_the_silence_is_left_running() throws Exception {
         try (Store store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"))) {
-            store.createRun(new Run(
-                    "alive",
-                    Run.CAPABILITY,
-                    "",
-                    "m",
-                    "",
-                    RunStatus.RUNNING,
-                    "suite",
-                    "v",
-                    Json.object(),
-                    List.of(),
-                    Map.of(),
-                    null,
-                    new Counts(1, 0, 0, 0, 0, 0, 0),
-                    Instant.now(),
-                    null,
-                    0,
-                    null));
+            store.createRun(running("alive"));
 
             assertThat(SilentRuns.interrupt(store, SilentRuns.DEFAULT_SILENCE)).isEmpty();
             assertThat(store.findRun("alive").orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+        }
+    }
+
+    @Test
+    void a_run_whose_process_on_this_host_has_ended_is_interrupted_at_once_without_waiting_for_its_silence()
+            throws Exception {
+        try (Store store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"))) {
+            store.createRun(running("killed"));
+            Process ended = new ProcessBuilder("true").start();
+            ended.waitFor();
+            setOwner("killed", "owner_pid = " + ended.pid());
+
+            List<Run> interrupted = SilentRuns.interrupt(store, SilentRuns.DEFAULT_SILENCE);
+
+            assertThat(interrupted).extracting(Run::runId).containsExactly("killed");
+            assertThat(store.findRun("killed").orElseThrow().error().type()).isEqualTo("run.process_died");
+        }
+    }
+
+    @Test
+    void a_run_whose_pid_now_belongs_to_a_later_process_is_interrupted_at_once() throws Exception {
+        try (Store store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"))) {
+            store.createRun(running("reused"));
+            // This process's PID, as if an owner that started a minute earlier had died and left it to this one.
+            long earlier = ProcessHandle.current()
+                    .info()
+                    .startInstant()
+                    .orElseThrow()
+                    .minusSeconds(60)
+                    .toEpochMilli();
+            setOwner("reused", "owner_started_at = " + earlier);
+
+            assertThat(SilentRuns.interrupt(store, SilentRuns.DEFAULT_SILENCE))
+                    .extracting(Run::runId)
+                    .containsExactly("reused");
+        }
+    }
+
+    @Test
+    void a_run_of_another_host_is_left_running_and_its_refusal_says_when_it_will_be_taken_for_ended() throws Exception {
+        try (Store store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"))) {
+            store.createRun(running("remote"));
+            Process ended = new ProcessBuilder("true").start();
+            ended.waitFor();
+            setOwner("remote", "owner_host = 'elsewhere/boot/pid:[1]', owner_pid = " + ended.pid());
+
+            assertThat(SilentRuns.interrupt(store, SilentRuns.DEFAULT_SILENCE)).isEmpty();
+            Problem refusal =
+                    SilentRuns.stillRunning(store, store.findRun("remote").orElseThrow(), SilentRuns.DEFAULT_SILENCE);
+
+            assertThat(refusal.type()).isEqualTo("run.still_running");
+            assertThat((Long) refusal.details().get("dead_in_s")).isBetween(1L, 60L);
+        }
+    }
+
+    private static Run running(String runId) {
+        return new Run(
+                runId,
+                Run.CAPABILITY,
+                "",
+                "m",
+                "",
+                RunStatus.RUNNING,
+                "suite",
+                "v",
+                Json.object(),
+                List.of(),
+                Map.of(),
+                null,
+                new Counts(1, 0, 0, 0, 0, 0, 0),
+                Instant.now(),
+                null,
+                0,
+                null);
+    }
+
+    /** Rewrites the owner the store recorded (this process) as a test's other process. */
+    private void setOwner(String runId, String assignments) throws Exception {
+        try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + home.resolve("assay.db"));
+                Statement statement = connection.createStatement()) {
+            assertThat(statement.executeUpdate(
+                            "UPDATE evaluation_runs SET " + assignments + " WHERE run_id = '" + runId + "'"))
+                    .isEqualTo(1);
         }
     }
 

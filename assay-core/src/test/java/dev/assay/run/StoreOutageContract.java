@@ -165,15 +165,22 @@ abstract class StoreOutageContract {
         assertThat(String.join("\n", outage.logs)).doesNotContain("INSERT", "evaluation_items", "question ");
     }
 
+    private static final Duration LIMIT = Duration.ofMillis(500);
+
     @Test
     void an_outage_longer_than_the_limit_interrupts_the_run_with_counts_equal_to_the_stored_items() throws Exception {
         var outage = new Outage() {
             @Override
             void onLog(String message) {
-                // The database comes back only for the run's final record, so that the record is readable.
-                if (message.startsWith("storing the run's end")) {
+                // The database comes back only once the writes have given up, for the run's final record, so that
+                // the record is readable: the outage's first line holds the writers until the limit has passed.
+                if (message.startsWith("the database is unavailable")) {
                     try {
+                        Thread.sleep(LIMIT.toMillis() + 200);
                         restore();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
                     } catch (Exception e) {
                         throw new IllegalStateException(e);
                     }
@@ -181,7 +188,7 @@ abstract class StoreOutageContract {
             }
         };
 
-        Run run = engine(Duration.ofMillis(500)).run(plan(), outage);
+        Run run = engine(LIMIT).run(plan(), outage);
 
         assertThat(run.status()).as("%s", outage.logs).isEqualTo(RunStatus.INTERRUPTED);
         assertThat(run.error().type()).isEqualTo("store.outage");

@@ -24,6 +24,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -71,9 +72,20 @@ abstract class StoreContract {
         store.heartbeat("beating");
         store.heartbeat("done");
 
-        assertThat(store.silentRuns(between)).containsExactly("quiet");
-        assertThat(store.silentRuns(T0)).isEmpty();
-        assertThat(store.silentRuns(Instant.now().plusSeconds(1))).containsExactlyInAnyOrder("quiet", "beating");
+        Map<String, Instant> lastSigns =
+                store.runningRuns().stream().collect(Collectors.toMap(RunLife::runId, RunLife::lastSign));
+        assertThat(lastSigns).containsOnlyKeys("quiet", "beating");
+        assertThat(lastSigns.get("quiet")).isBefore(between);
+        assertThat(lastSigns.get("beating")).isAfter(between);
+    }
+
+    @Test
+    void a_running_run_is_stored_with_this_process_as_its_owner() {
+        store.createRun(runningRun("owned", T0, "u", "m"));
+
+        assertThat(store.runningRuns())
+                .singleElement()
+                .satisfies(life -> assertThat(life.owner()).isEqualTo(RunOwner.current()));
     }
 
     @Test

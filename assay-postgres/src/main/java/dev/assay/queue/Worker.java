@@ -9,7 +9,7 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.assay.AssayException;
 import dev.assay.EndpointUrl;
-import dev.assay.Problem;
+import dev.assay.cases.SuiteChanges;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
@@ -18,6 +18,7 @@ import dev.assay.run.CaseWorkload;
 import dev.assay.run.Engine;
 import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
+import dev.assay.run.StoredCases;
 import dev.assay.run.Workload;
 import dev.assay.store.Store;
 import java.nio.file.Path;
@@ -233,14 +234,15 @@ public final class Worker implements AutoCloseable {
                                 env,
                                 line -> log.accept(run.runId() + " " + line));
                 RunPlan plan = prepared.planOf(run);
-                if (!plan.suite().version().equals(run.caseSetVersion())) {
+                Optional<SuiteChanges> changed = StoredCases.changes(store, run, plan.suite());
+                if (changed.isPresent()) {
                     prepared.close();
-                    throw new AssayException(Problem.of(
-                                    "queue.suite_changed",
-                                    "the suite files of run " + run.runId() + " differ here from those it was started "
-                                            + "with (another version, or another machine's copy); workers need the "
-                                            + "same files at the same paths")
-                            .withDetail("run_id", run.runId()));
+                    throw new AssayException(StoredCases.problem(
+                            "queue.suite_changed",
+                            run,
+                            changed.get(),
+                            "the suite files differ here (another version, or another machine's copy); workers need "
+                                    + "the same files at the same paths"));
                 }
                 loaded = new Loaded(prepared, new CaseWorkload(plan, checkers), endpoint(plan));
                 runs.put(run.runId(), loaded);

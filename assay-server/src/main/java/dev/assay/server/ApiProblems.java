@@ -8,6 +8,7 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
@@ -45,7 +46,10 @@ final class ApiProblems {
         if (type.endsWith(".not_found")) {
             return 404;
         }
-        if (type.equals("run.still_running") || type.equals("run.not_running") || type.equals("run.not_resumable")) {
+        if (type.equals("run.still_running")
+                || type.equals("run.not_running")
+                || type.equals("run.not_resumable")
+                || type.equals("run.suite_changed")) {
             return 409;
         }
         if (type.equals("request.too_large")) {
@@ -91,6 +95,12 @@ final class ApiProblems {
         body.put("detail", problem.message());
         Object field = problem.details().get("field");
         body.put("field", field == null ? null : field.toString());
+        if (problem.type().equals("run.suite_changed")) {
+            // What changed, for a client to show before it continues the run with its stored cases.
+            for (String detail : List.of("added", "removed", "modified", "fixtures_changed")) {
+                body.set(detail, Json.tree(problem.details().get(detail)));
+            }
+        }
         return body;
     }
 

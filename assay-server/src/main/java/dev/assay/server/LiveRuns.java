@@ -29,6 +29,8 @@ final class LiveRuns {
     void add(RunHandle handle, EventLog events) {
         synchronized (order) {
             runs.put(handle.runId(), new LiveRun(handle, events));
+            // A resumed run is this server's again: once in the order, or its second entry would outlive its run.
+            order.remove(handle.runId());
             order.addLast(handle.runId());
             long ended =
                     order.stream().filter(id -> runs.get(id).handle().isDone()).count();

@@ -59,12 +59,18 @@ final class RunRoutes {
         ctx.status(201).json(DialogStartBody.isDialog(body) ? runs.startDialog(body) : runs.start(body));
     }
 
-    /** A body is optional: {@code {"retry_errors": true}} runs the items in error again too. */
+    /**
+     * A body is optional: {@code {"retry_errors": true}} runs the items in error again too, {@code {"stored_cases":
+     * true}} runs the cases the run was started with even when its suite files changed since.
+     */
     void resume(Context ctx) throws InterruptedException {
         String body = ctx.body();
-        boolean retryErrors =
-                !body.isBlank() && Json.parse(body).path("retry_errors").asBoolean(false);
-        ctx.status(202).json(runs.resume(ctx.pathParam("run_id"), retryErrors));
+        JsonNode options = body.isBlank() ? Json.object() : Json.parse(body);
+        ctx.status(202)
+                .json(runs.resume(
+                        ctx.pathParam("run_id"),
+                        options.path("retry_errors").asBoolean(false),
+                        options.path("stored_cases").asBoolean(false)));
     }
 
     void list(Context ctx) {

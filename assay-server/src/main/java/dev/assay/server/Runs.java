@@ -6,6 +6,7 @@ import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
+import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.dialog.Dataset;
@@ -26,6 +27,8 @@ import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
+import dev.assay.run.SilentRuns;
+import dev.assay.run.StoredCases;
 import dev.assay.store.Store;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -142,13 +145,18 @@ final class Runs {
      * is run over HTTP (for a dialog run, its dataset in the datasets directory). {@return {@code run_id},
      * {@code status} and {@code kept}, the items kept}
      *
-     * @throws AssayException {@code run.not_found}, {@code run.still_running}, or {@code run.not_resumable}
+     * @param storedCases run the cases the run was started with, as the store keeps them, rather than refuse a run
+     *     whose suite files changed since ({@code run.suite_changed})
+     * @throws AssayException {@code run.not_found}, {@code run.still_running}, {@code run.suite_changed}, or
+     *     {@code run.not_resumable}
      */
-    ObjectNode resume(String runId, boolean retryErrors) throws InterruptedException {
-        Run stored = store.findRun(runId).orElseThrow(() -> ApiProblems.notFound(runId));
+    ObjectNode resume(String runId, boolean retryErrors, boolean storedCases) throws InterruptedException {
+        Run stored = SilentRuns.ended(
+                store, store.findRun(runId).orElseThrow(() -> ApiProblems.notFound(runId)), SilentRuns.DEFAULT_SILENCE);
         if (stored.kind().equals(Run.DIALOG)) {
             return resumeDialog(stored, retryErrors);
         }
+        Suite storedSuite = storedCases ? StoredCases.suite(store, stored) : null;
         RunRequest request = RunRequest.fromSnapshot(stored);
         Path suites = config.suitesDirectory().toAbsolutePath().normalize();
         for (Path suite : request.suites()) {
@@ -173,7 +181,9 @@ final class Runs {
         }
         RunRequest.Prepared prepared =
                 request.prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {});
-        RunPlan plan = prepared.planOf(stored);
+        RunPlan plan = storedSuite == null
+                ? prepared.planOf(stored)
+                : prepared.planOf(stored).withSuite(storedSuite);
         RunHandle handle = launch(prepared, listener -> engine.resume(plan, retryErrors, listener));
         return resumed(handle);
     }

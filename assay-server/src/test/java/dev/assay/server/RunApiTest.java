@@ -205,6 +205,42 @@ class RunApiTest {
     }
 
     @Test
+    void a_run_whose_suite_file_changed_is_not_resumed_over_http_unless_asked_to_run_its_stored_cases()
+            throws Exception {
+        Path file = server.home.resolve("suites").resolve("changing.jsonl");
+        Files.writeString(file, """
+                {"id": "kept", "dimension": "common", "prompt": "Capital of France? kept", "checker": "contains", "expected": "Paris"}
+                {"id": "edited", "dimension": "common", "prompt": "Capital of France? edited", "checker": "contains", "expected": "Paris"}
+                {"id": "dropped", "dimension": "common", "prompt": "Capital of France? dropped", "checker": "contains", "expected": "Paris"}
+                """);
+        String runId = server.start("changing.jsonl", "");
+        assertThat(server.awaitEnd(runId).path("status").asText()).isEqualTo("finished");
+        Files.writeString(file, """
+                {"id": "kept", "dimension": "common", "prompt": "Capital of France? kept", "checker": "contains", "expected": "Paris"}
+                {"id": "edited", "dimension": "common", "prompt": "Capital of France? edited", "checker": "exact", "expected": "Berlin"}
+                {"id": "added", "dimension": "common", "prompt": "Capital of France? added", "checker": "contains", "expected": "Paris"}
+                """);
+
+        var refused = server.post("/api/runs/" + runId + "/resume", null);
+
+        assertThat(refused.status()).as(refused.text()).isEqualTo(409);
+        assertThat(refused.json().path("type").asText()).isEqualTo("run.suite_changed");
+        assertThat(refused.json().path("modified").toString()).isEqualTo("[\"edited\"]");
+        assertThat(refused.json().path("added").toString()).isEqualTo("[\"added\"]");
+        assertThat(refused.json().path("removed").toString()).isEqualTo("[\"dropped\"]");
+        assertThat(server.get("/api/runs/" + runId).json().at("/run/status").asText())
+                .isEqualTo("finished");
+
+        var resumed = server.post("/api/runs/" + runId + "/resume", "{\"stored_cases\": true}");
+
+        assertThat(resumed.status()).as(resumed.text()).isEqualTo(202);
+        JsonNode run = server.awaitEnd(runId);
+        assertThat(run.path("status").asText()).isEqualTo("finished");
+        assertThat(run.path("counts").path("total").asInt()).isEqualTo(3);
+        assertThat(run.path("counts").path("passed").asInt()).isEqualTo(3);
+    }
+
+    @Test
     void a_run_status_filter_that_names_no_status_is_refused_naming_every_status_interrupted_among_them()
             throws Exception {
         ServerFixture.Response bad = server.get("/api/runs?status=bogus");
