@@ -36,7 +36,7 @@ class SqliteStoreTest extends StoreContract {
     void item_pages_are_read_through_the_index_without_sorting() throws SQLException {
         for (ItemFields fields : ItemFields.values()) {
             for (boolean after : new boolean[] {true, false}) {
-                assertThat(plan(JdbiStore.itemsQuery(fields, after)))
+                assertThat(plan(ItemRepository.itemsQuery(fields, after)))
                         .anySatisfy(step -> assertThat(step).contains("evaluation_items_run_seq"))
                         .noneSatisfy(step -> assertThat(step).contains("TEMP B-TREE"));
             }
