@@ -214,7 +214,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             names = "--scoring",
             paramLabel = "<preset>",
             description = "assay (default) or reference: the reference server's weights (tool=30,logic=25,common=15,"
-                    + "complex=30), pass/fail items and a total over every dimension; --weights still override.")
+                    + "complex=30), pass/fail items, a total over every dimension and its reading of a choice answer; "
+                    + "--weights still override.")
     String scoring;
 
     @Option(

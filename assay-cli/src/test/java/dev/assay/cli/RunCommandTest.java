@@ -94,6 +94,50 @@ class RunCommandTest {
                 .contains("config.invalid_scoring");
     }
 
+    /** docs/checkers.md, difference C9: the English article is read as an answer only under the reference's reading. */
+    @Test
+    void the_article_a_is_no_answer_unless_the_run_scores_as_the_reference() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text("This is a mock answer.")))) {
+            Path suite = Files.writeString(home.resolve("suite.jsonl"), """
+                    {"id": "pick", "dimension": "logic", "prompt": "A) 1 B) 2", "checker": "choice", "expected": "A"}
+                    """);
+            var cli = new CliRunner(home).withEnv("SCRIPTED_KEY", "sk-test");
+            JsonNode own = null;
+            JsonNode reference = null;
+            for (String scoring : new String[] {"assay", "reference"}) {
+                var result = cli.run(
+                        "run",
+                        suite.toString(),
+                        "--model",
+                        "openai:scripted",
+                        "--base-url",
+                        server.baseUrl(),
+                        "--api-key-env",
+                        "SCRIPTED_KEY",
+                        "--scoring",
+                        scoring,
+                        "--out",
+                        home.resolve(scoring).toString(),
+                        "-q");
+                assertThat(result.err()).doesNotContain("Exception");
+                JsonNode item = Json.MAPPER
+                        .readTree(home.resolve(scoring).resolve("report.json").toFile())
+                        .path("items")
+                        .get(0);
+                if (scoring.equals("assay")) {
+                    own = item;
+                } else {
+                    reference = item;
+                }
+            }
+            assertThat(own.path("status").asText()).isEqualTo("failed");
+            assertThat(own.at("/checker_detail/checks/0/error_type").asText()).isEqualTo("choice.no_answer");
+            assertThat(reference.path("status").asText()).isEqualTo("passed");
+            assertThat(reference.at("/checker_detail/checks/0/detail/rule").asText())
+                    .isEqualTo("short_line");
+        }
+    }
+
     @Test
     void an_out_path_that_cannot_be_a_directory_is_refused_before_the_run_starts() throws Exception {
         Path out = Files.writeString(home.resolve("a-file"), "");

@@ -2,6 +2,7 @@ package dev.assay.check;
 
 import dev.assay.cases.Case;
 import dev.assay.model.ResponseCache;
+import dev.assay.score.Weights;
 import dev.assay.tools.Workspace;
 import dev.assay.transcript.AnswerText;
 import dev.assay.transcript.Transcript;
@@ -18,6 +19,9 @@ import java.util.List;
  *     are; {@link ResponseCache#NONE} outside a run
  * @param scope what tells this item's answers apart from another's: the case and sample ({@code case#2}); empty outside
  *     a run
+ * @param scoring the run's scoring preset ({@code --scoring}); under {@link Weights.Scoring#REFERENCE} a checker whose
+ *     reading docs/checkers.md says follows the reference there reads the answer as the reference server does;
+ *     {@link Weights.Scoring#ASSAY} when null
  */
 public record CheckContext(
         Case evalCase,
@@ -25,10 +29,23 @@ public record CheckContext(
         String finalAnswer,
         Workspace workspace,
         ResponseCache responses,
-        String scope) {
+        String scope,
+        Weights.Scoring scoring) {
     public CheckContext {
         responses = responses == null ? ResponseCache.NONE : responses;
         scope = scope == null ? "" : scope;
+        scoring = scoring == null ? Weights.Scoring.ASSAY : scoring;
+    }
+
+    /** A context under Assay's own scoring. */
+    public CheckContext(
+            Case evalCase,
+            Transcript transcript,
+            String finalAnswer,
+            Workspace workspace,
+            ResponseCache responses,
+            String scope) {
+        this(evalCase, transcript, finalAnswer, workspace, responses, scope, Weights.Scoring.ASSAY);
     }
 
     /** A context outside a run: no answers kept. */
@@ -40,10 +57,18 @@ public record CheckContext(
         return new CheckContext(evalCase, transcript, transcript.finalAnswer(), workspace);
     }
 
-    /** {@return the context of a run's item: its answers kept in {@code responses} under {@code scope}} */
+    /**
+     * {@return the context of a run's item: its answers kept in {@code responses} under {@code scope}, judged under the
+     * run's scoring preset}
+     */
     public static CheckContext of(
-            Case evalCase, Transcript transcript, Workspace workspace, ResponseCache responses, String scope) {
-        return new CheckContext(evalCase, transcript, transcript.finalAnswer(), workspace, responses, scope);
+            Case evalCase,
+            Transcript transcript,
+            Workspace workspace,
+            ResponseCache responses,
+            String scope,
+            Weights.Scoring scoring) {
+        return new CheckContext(evalCase, transcript, transcript.finalAnswer(), workspace, responses, scope, scoring);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.assay.check;
 
+import dev.assay.score.Weights;
 import dev.assay.transcript.AnswerText;
 import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.MatchResult;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,7 +32,9 @@ import java.util.regex.Pattern;
  *   <li>{@code short_line}: if the whole text is one line of at most 32 UTF-8 bytes, its only standalone letter in
  *       either case, as in the reference ({@code I pick b}); two or more (even the same letter twice) give no answer,
  *       except that (Assay) one standalone upper-case letter beside lower-case ones is read, so the English article "a"
- *       does not hide it ({@code It is a C}).
+ *       does not hide it ({@code It is a C}). Under Assay's reading a lone lower-case {@code a} followed by a word is
+ *       the article, not an answer ({@code This is a mock answer.} gives none); the reference's reading (under
+ *       {@code --scoring reference}) takes it as A.
  * </ol>
  *
  * Immutable and thread-safe.
@@ -40,6 +44,9 @@ final class ChoiceAnswer {
     private static final int SHORT_LINE_BYTES = 32;
     private static final Pattern ANY_TAG = Pattern.compile("</?[A-Za-z][^>]*>");
     private static final Pattern LINE_LEAD = Pattern.compile("^[-*>`\\s]+");
+    /** The English article: a lower-case {@code a} with a word after it ({@code a mock answer}). */
+    private static final Pattern ARTICLE = Pattern.compile("a\\s+\\p{L}");
+
     private static final String LABEL = "(?:最终答案|答案|选择|选项|answer)[*_]*\\s*(?:[:：]|is\\s*[:：]?|为|是\\s*[:：]?)\\s*";
     /**
      * Opening wrappers, LaTeX's {@code \boxed{B}} and {@code $B$} included (maths-tuned models answer that way). A run
@@ -88,8 +95,13 @@ final class ChoiceAnswer {
         return "(?:[" + extraCharacters + "(\\[{<\"'`*_~“‘「【$]++|\\\\boxed\\{|\\\\text\\{)*";
     }
 
-    /** {@return the chosen letter, or empty when the text names none unambiguously} */
-    Optional<Extraction> extract(String answer) {
+    /**
+     * {@return the chosen letter, or empty when the text names none unambiguously}
+     *
+     * @param reading the run's scoring preset: {@link Weights.Scoring#REFERENCE} reads a short line as the reference
+     *     server does, the English article included
+     */
+    Optional<Extraction> extract(String answer, Weights.Scoring reading) {
         String text = clean(answer);
         if (text.isEmpty()) {
             return Optional.empty();
@@ -102,7 +114,7 @@ final class ChoiceAnswer {
         return lastLabel(text)
                 .or(() -> bottomLine(lines))
                 .or(() -> leadingLetter(lines))
-                .or(() -> shortLine(text, lines));
+                .or(() -> shortLine(text, lines, reading));
     }
 
     /** The text the rules read: what remains after markup is removed, in NFKC. */
@@ -143,22 +155,30 @@ final class ChoiceAnswer {
         return letters.size() == 1 ? found(letters.iterator().next(), "leading_letter") : Optional.empty();
     }
 
-    private Optional<Extraction> shortLine(String text, List<String> lines) {
+    private Optional<Extraction> shortLine(String text, List<String> lines, Weights.Scoring reading) {
         if (lines.size() != 1 || text.getBytes(StandardCharsets.UTF_8).length > SHORT_LINE_BYTES) {
             return Optional.empty();
         }
-        return onlyMatch(standalone, text)
-                .or(() -> onlyMatch(standaloneUpper, text))
-                .flatMap(letter -> found(letter, "short_line"));
+        Optional<MatchResult> only = onlyMatch(standalone, text);
+        if (reading != Weights.Scoring.REFERENCE && only.isPresent() && isArticle(text, only.get())) {
+            return Optional.empty();
+        }
+        return only.or(() -> onlyMatch(standaloneUpper, text)).flatMap(match -> found(match.group(1), "short_line"));
     }
 
-    /** {@return the group of the pattern's only match in the text; empty for none or several} */
-    private static Optional<String> onlyMatch(Pattern pattern, String text) {
+    /** {@return whether the match is the English article: a lower-case "a" with a word after it} */
+    private static boolean isArticle(String text, MatchResult match) {
+        Matcher article = ARTICLE.matcher(text).region(match.start(1), text.length());
+        return article.lookingAt();
+    }
+
+    /** {@return the pattern's only match in the text; empty for none or several} */
+    private static Optional<MatchResult> onlyMatch(Pattern pattern, String text) {
         Matcher matcher = pattern.matcher(text);
-        String only = null;
+        MatchResult only = null;
         int count = 0;
         while (matcher.find()) {
-            only = matcher.group(1);
+            only = matcher.toMatchResult();
             count++;
         }
         return count == 1 ? Optional.of(only) : Optional.empty();

@@ -12,7 +12,8 @@ import java.util.Set;
  * {@code choice}: the letter the model chose (found by {@link ChoiceAnswer}) must be one of the accepted letters.
  * Expected: {@code "B"}, {@code ["B", "C"]}, or {@code {"answer": "B" | [...], "letters": "ABCDE"}} where
  * {@code letters} lists the options (default {@code ABCD}). The letter is read from the model's last text as written
- * (the transcript's raw final text, else the cleaned final answer), because the answer label is evidence.
+ * (the transcript's raw final text, else the cleaned final answer), because the answer label is evidence. Under the
+ * run's {@code --scoring reference} a short line is read as the reference server reads it (docs/checkers.md, C9).
  *
  * @param accepted the accepted letters, upper case
  * @param answers the extractor for the case's option letters
@@ -56,7 +57,7 @@ record ChoiceChecker(List<String> accepted, ChoiceAnswer answers) implements Che
         // final answer has lost it. The normaliser strips tool calls and thinking itself.
         String raw = context.transcript().rawFinalText();
         String actual = (raw.isBlank() ? context.finalAnswer() == null ? "" : context.finalAnswer() : raw).strip();
-        var extraction = answers.extract(actual);
+        var extraction = answers.extract(actual, context.scoring());
         ObjectNode detail = Json.object();
         detail.set("expected", Json.strings(accepted));
         detail.put("actual", actual);

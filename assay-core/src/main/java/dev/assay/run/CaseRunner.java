@@ -18,6 +18,7 @@ import dev.assay.model.ResponseCache;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.ToolCallView;
+import dev.assay.score.Weights;
 import dev.assay.subject.Session;
 import dev.assay.subject.SubjectInput;
 import dev.assay.tools.McpServerConfig;
@@ -211,7 +212,14 @@ final class CaseRunner {
                     started);
         }
         try {
-            return judge(runId, seq, evalCase, result, workspace, started);
+            return judge(
+                    runId,
+                    seq,
+                    evalCase,
+                    result,
+                    workspace,
+                    plan.config().weights().scoring(),
+                    started);
         } catch (InterruptedException e) {
             // A checker that waits (a judge model, a sandboxed program) was interrupted by the cancellation.
             if (cancelled.getAsBoolean()) {
@@ -236,9 +244,15 @@ final class CaseRunner {
     }
 
     private Item judge(
-            String runId, int seq, Case evalCase, Transcript transcript, Workspace workspace, Instant started)
+            String runId,
+            int seq,
+            Case evalCase,
+            Transcript transcript,
+            Workspace workspace,
+            Weights.Scoring scoring,
+            Instant started)
             throws InterruptedException {
-        var context = CheckContext.of(evalCase, transcript, workspace, responses, evalCase.id());
+        var context = CheckContext.of(evalCase, transcript, workspace, responses, evalCase.id(), scoring);
         ArrayNode details = Json.MAPPER.createArrayNode();
         double weighted = 0;
         double totalWeight = 0;

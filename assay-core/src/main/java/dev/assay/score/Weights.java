@@ -26,7 +26,8 @@ public record Weights(Map<String, Double> byDimension, Scoring scoring) {
          * differences S1-S3, S5): weights 30/25/15/30, the total divided by the sum of every configured weight (a
          * dimension with no judged item counts 0), items are pass or fail (a partial one counts 0), and a dimension
          * whose case weights are all 0 is dropped, so its numbers can be compared with the reference's (which are
-         * 0-100).
+         * 0-100). Checkers see the preset too ({@code CheckContext#scoring}): {@code choice} then reads the article "a"
+         * as the reference does (C9).
          */
         REFERENCE;
 

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.cases.Case;
+import dev.assay.cases.Check;
+import dev.assay.score.Weights;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -186,6 +190,33 @@ class ChoiceCheckerTest {
     void a_short_line_with_the_article_a_and_one_upper_case_letter_is_read() {
         assertThat(normalized("It is a C")).isEqualTo("C");
         assertThat(choice("\"A\"", "a or b").errorType()).isEqualTo("choice.no_answer");
+    }
+
+    /** docs/checkers.md, difference C9: a lower-case "a" followed by a word is the English article. */
+    @Test
+    void the_article_a_in_a_short_sentence_is_no_answer() {
+        assertThat(choice("\"A\"", "This is a mock answer.").errorType()).isEqualTo("choice.no_answer");
+        assertThat(normalized("I pick a")).isEqualTo("A");
+        assertThat(normalized("Option a.")).isEqualTo("A");
+    }
+
+    /** C9 under {@code --scoring reference}: the reference's reading takes the article as the letter. */
+    @Test
+    void under_the_reference_scoring_the_article_a_is_read_as_the_letter() throws InterruptedException {
+        Check check = Check.of("choice", Json.parse("\"A\""));
+        var context = new CheckContext(
+                Case.of("case_1", "logic", "prompt", check),
+                Judge.answer("This is a mock answer."),
+                "This is a mock answer.",
+                null,
+                null,
+                "",
+                Weights.Scoring.REFERENCE);
+
+        Verdict verdict = CheckerRegistry.builtins().create(check).check(context);
+
+        assertThat(verdict.status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(verdict.detail().get("rule").asText()).isEqualTo("short_line");
     }
 
     /** docs/checkers.md, difference C7: spaces may stand among the wrappers of a line that is only the letter. */
