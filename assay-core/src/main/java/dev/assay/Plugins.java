@@ -68,13 +68,18 @@ public final class Plugins<T> {
      * {@return the plug-in of this name}
      *
      * @param field the field of the user's input that named it, for the problem's {@code field} detail; null for none
-     * @throws AssayException {@code plugin.unknown} listing the known names
+     * @throws AssayException {@code plugin.unknown} listing the known names, and the one meant when the name is a near
+     *     miss ({@link Spelling})
      */
     public T get(String name, String field) {
         T plugin = byName.get(name);
         if (plugin == null) {
+            String guess = Spelling.closest(name, byName.keySet())
+                    .map(known -> "; did you mean '" + known + "'?")
+                    .orElse("");
             Problem unknown = Problem.of(
-                    "plugin.unknown", "unknown " + kind + " '" + name + "'; known: " + String.join(", ", names()));
+                    "plugin.unknown",
+                    "unknown " + kind + " '" + name + "'" + guess + "; known: " + String.join(", ", names()));
             throw new AssayException(field == null ? unknown : unknown.withDetail("field", field));
         }
         return plugin;

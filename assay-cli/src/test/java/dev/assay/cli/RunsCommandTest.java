@@ -173,7 +173,8 @@ class RunsCommandTest {
         JsonNode report = Json.parse(result.out());
         assertThat(report.path("valid").asBoolean()).isFalse();
         assertThat(report.path("problems").size()).isGreaterThanOrEqualTo(2);
-        assertThat(report.at("/problems/0/details/line").asInt()).isEqualTo(1);
+        // The bad expectation is named at its own line, not at the line its case starts on.
+        assertThat(report.at("/problems/0/details/line").asInt()).isEqualTo(5);
     }
 
     @Test

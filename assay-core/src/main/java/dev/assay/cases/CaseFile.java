@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.Yaml;
 import java.io.IOException;
@@ -23,8 +24,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -54,8 +57,28 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
      *
      * @param node the entry as written (normally an object)
      * @param line the 1-based line it starts on
+     * @param fieldLines the 1-based line of each of an object's own fields, where it differs from {@code line} (a JSON
+     *     or YAML document); empty for a JSONL line
      */
-    record Entry(JsonNode node, int line) {}
+    record Entry(JsonNode node, int line, Map<String, Integer> fieldLines) {
+        Entry {
+            fieldLines = Map.copyOf(fieldLines);
+        }
+
+        Entry(JsonNode node, int line) {
+            this(node, line, Map.of());
+        }
+
+        /** {@return the line of the field a problem names ({@code checks[1].expected} is on the line of checks)} */
+        int lineOf(String field) {
+            int end = field.length();
+            for (char separator : new char[] {'.', '['}) {
+                int at = field.indexOf(separator);
+                end = at >= 0 ? Math.min(end, at) : end;
+            }
+            return fieldLines.getOrDefault(field.substring(0, end), line);
+        }
+    }
 
     /** Where a file's entries go, each with the file's default language. */
     @FunctionalInterface
@@ -364,9 +387,25 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
 
     private static void readEntries(ObjectMapper mapper, JsonParser parser, List<Entry> entries) throws IOException {
         while (parser.nextToken() != JsonToken.END_ARRAY) {
-            int line = lineOf(parser);
-            entries.add(new Entry(mapper.readTree(parser), line));
+            entries.add(readEntry(mapper, parser));
         }
+    }
+
+    /** One entry, an object's fields read one by one so that a problem can name the line of its field. */
+    private static Entry readEntry(ObjectMapper mapper, JsonParser parser) throws IOException {
+        int line = lineOf(parser);
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            return new Entry(mapper.readTree(parser), line);
+        }
+        ObjectNode node = mapper.createObjectNode();
+        var fieldLines = new HashMap<String, Integer>();
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+            String field = parser.currentName();
+            fieldLines.put(field, lineOf(parser));
+            parser.nextToken();
+            node.set(field, mapper.readTree(parser));
+        }
+        return new Entry(node, line, fieldLines);
     }
 
     private static String fileText(

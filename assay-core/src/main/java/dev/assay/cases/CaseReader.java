@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.Spelling;
 import dev.assay.WorkspacePath;
 import java.io.IOException;
 import java.io.Writer;
@@ -45,7 +46,8 @@ final class CaseReader implements ReferenceFormat.Problems {
             "files");
 
     private final ObjectNode node;
-    private final SourceRef source;
+    private final CaseFile.Entry entry;
+    private final String file;
     private final List<CaseProblem> problems = new ArrayList<>();
     private String caseId = "";
 
@@ -68,9 +70,10 @@ final class CaseReader implements ReferenceFormat.Problems {
     /** A check with the fields it came from, so a checker's complaint can name the right one. */
     private record Located(Check check, String checkerField, String expectedField) {}
 
-    private CaseReader(ObjectNode node, SourceRef source) {
-        this.node = node;
-        this.source = source;
+    private CaseReader(CaseFile.Entry entry, String file) {
+        this.node = (ObjectNode) entry.node();
+        this.entry = entry;
+        this.file = file;
     }
 
     static Result read(CaseFile.Entry entry, String file, String fileLanguage, CheckValidator registry) {
@@ -87,7 +90,7 @@ final class CaseReader implements ReferenceFormat.Problems {
                             "the case is not an object",
                             "an object with id, dimension, prompt and a checker")));
         }
-        return new CaseReader((ObjectNode) entry.node(), source).read(fileLanguage, registry);
+        return new CaseReader(entry, file).read(fileLanguage, registry);
     }
 
     private Result read(String fileLanguage, CheckValidator registry) {
@@ -144,20 +147,50 @@ final class CaseReader implements ReferenceFormat.Problems {
                 tags,
                 files,
                 attributes,
-                source);
+                new SourceRef(file, entry.line()));
         return new Result(evalCase, caseId, List.of());
     }
 
+    /** Adds a problem at the line of the field it names (the case's first line for a JSONL case). */
     @Override
     public void add(String type, String field, String message, String expected) {
-        problems.add(new CaseProblem(type, source, caseId, field, message, expected));
+        addAt(field, type, field, message, expected);
+    }
+
+    private void addAt(String lineOf, String type, String field, String message, String expected) {
+        var at = new SourceRef(file, entry.lineOf(lineOf));
+        problems.add(new CaseProblem(type, at, caseId, field, message, expected));
+    }
+
+    /**
+     * Reports a missing field. When the case has an unknown field that is a near miss of one of {@code meant} (the typo
+     * {@code promt}), the problem names it, at its line: a typo reported as a missing field alone sends the user
+     * looking for a field that is there.
+     */
+    private void missing(String field, Set<String> meant, String message, String expected) {
+        for (var property : node.properties()) {
+            String name = property.getKey();
+            if (!FIELDS.contains(name)) {
+                var guess = Spelling.closest(name, FIELDS).filter(meant::contains);
+                if (guess.isPresent()) {
+                    addAt(
+                            name,
+                            "case.missing_field",
+                            field,
+                            "unknown field '" + name + "'; did you mean '" + guess.get() + "'?",
+                            expected);
+                    return;
+                }
+            }
+        }
+        add("case.missing_field", field, message, expected);
     }
 
     private String text(String field, boolean required, String expected) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {
             if (required) {
-                add("case.missing_field", field, "the case has no `" + field + "`", expected);
+                missing(field, Set.of(field), "the case has no `" + field + "`", expected);
             }
             return null;
         }
@@ -259,9 +292,9 @@ final class CaseReader implements ReferenceFormat.Problems {
             return checkList(checks);
         }
         if (checker == null || checker.isNull()) {
-            add(
-                    "case.missing_field",
+            missing(
                     "checker",
+                    Set.of("checker", "checks"),
                     "the case has no checker",
                     "`checker` (a name, with `expected`) or `checks`");
             return List.of();
@@ -392,13 +425,12 @@ final class CaseReader implements ReferenceFormat.Problems {
             Problem problem = e.problem();
             boolean unknown = problem.type().equals("plugin.unknown");
             Object expected = problem.details().get("expected");
+            // An unknown checker's message lists the known ones (and the one meant); it is not repeated as expected.
             add(
                     problem.type(),
                     unknown ? located.checkerField() : located.expectedField(),
                     problem.message(),
-                    expected != null
-                            ? String.valueOf(expected)
-                            : unknown ? "one of: " + String.join(", ", registry.names()) : "");
+                    expected != null ? String.valueOf(expected) : "");
         } catch (RuntimeException e) {
             // A factory that lets its own exception escape still must not stop the whole load.
             add("check.invalid_expected", located.expectedField(), String.valueOf(e.getMessage()), "");

@@ -1,7 +1,5 @@
 package dev.assay.cases;
 
-import java.util.Set;
-
 /**
  * What a suite is validated against when it loads: the checkers by name, each judging whether a check's
  * {@code expected} makes sense, so a bad option fails before any model is called. The checker registry implements it;
@@ -15,7 +13,4 @@ public interface CheckValidator {
      *     problem ({@code check.invalid_expected}) for options it refuses
      */
     void validate(Check check);
-
-    /** {@return the names of the checkers, sorted, for messages} */
-    Set<String> names();
 }

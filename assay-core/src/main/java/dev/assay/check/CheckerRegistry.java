@@ -37,7 +37,6 @@ public final class CheckerRegistry implements CheckValidator {
     }
 
     /** {@return the registered names, sorted} */
-    @Override
     public Set<String> names() {
         return new TreeSet<>(factories.names());
     }

@@ -46,7 +46,7 @@ class SuiteLoaderProblemsTest {
     }
 
     @Test
-    void json_problem_names_the_line_the_case_starts_on() throws IOException {
+    void json_problem_names_the_line_of_its_field() throws IOException {
         var problems = problemsOf("c.json", """
                 [
                   %s,
@@ -60,7 +60,7 @@ class SuiteLoaderProblemsTest {
 
         assertThat(problems)
                 .extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field)
-                .containsExactly(tuple("case.invalid_field", 3, "dimension"));
+                .containsExactly(tuple("case.invalid_field", 5, "dimension"));
     }
 
     @Test
@@ -76,7 +76,7 @@ class SuiteLoaderProblemsTest {
     }
 
     @Test
-    void yaml_problem_names_the_line_the_case_starts_on() throws IOException {
+    void yaml_problem_names_the_line_of_its_field() throws IOException {
         var problems = problemsOf("c.yaml", """
                 cases:
                   - id: a
@@ -94,7 +94,52 @@ class SuiteLoaderProblemsTest {
 
         assertThat(problems)
                 .extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field)
-                .containsExactly(tuple("case.invalid_field", 7, "weight"));
+                .containsExactly(tuple("case.invalid_field", 10, "weight"));
+    }
+
+    @Test
+    void a_nested_field_is_reported_at_the_line_of_its_case_field_and_the_loaded_case_at_its_first_line()
+            throws IOException {
+        Path file = write("c.yaml", """
+                cases:
+                  - id: a
+                    dimension: logic
+                    prompt: p
+                    checks:
+                      - checker: exact
+                        expected: x
+                      - checker: nope
+                  - id: b
+                    dimension: logic
+                    prompt: p
+                    checker: exact
+                    expected: x
+                """);
+
+        var load = loader.load(file);
+
+        assertThat(load.problems())
+                .extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field)
+                .containsExactly(tuple("plugin.unknown", 5, "checks[1].checker"));
+        assertThat(load.suite().cases().getFirst().source().line()).isEqualTo(9);
+    }
+
+    @Test
+    void a_misspelt_field_is_named_with_the_field_meant_at_its_own_line() throws IOException {
+        var problems = problemsOf("c.yaml", """
+                cases:
+                  - id: a
+                    dimension: logic
+                    promt: What is 2+2?
+                    chekcer: exact
+                    expected: "4"
+                """);
+
+        assertThat(problems)
+                .extracting(CaseProblem::type, p -> p.source().line(), CaseProblem::field, CaseProblem::message)
+                .containsExactly(
+                        tuple("case.missing_field", 4, "prompt", "unknown field 'promt'; did you mean 'prompt'?"),
+                        tuple("case.missing_field", 5, "checker", "unknown field 'chekcer'; did you mean 'checker'?"));
     }
 
     @Test
@@ -218,7 +263,20 @@ class SuiteLoaderProblemsTest {
         assertThat(problems)
                 .extracting(CaseProblem::type, CaseProblem::field)
                 .containsExactly(tuple("plugin.unknown", "checker"));
-        assertThat(problems.getFirst().expected()).contains("exact");
+        assertThat(problems.getFirst().toString()).containsOnlyOnce("exact");
+    }
+
+    @Test
+    void a_misspelt_checker_is_named_with_the_checker_meant_and_the_known_ones_listed_once() throws IOException {
+        var problems = problemsOf(
+                "c.jsonl",
+                "{\"id\": \"a\", \"dimension\": \"logic\", \"prompt\": \"p\", \"checker\": \"contain\", \"expected\": \"x\"}\n");
+
+        assertThat(problems).singleElement().satisfies(problem -> {
+            assertThat(problem.type()).isEqualTo("plugin.unknown");
+            assertThat(problem.message()).contains("unknown checker 'contain'; did you mean 'contains'?");
+            assertThat(problem.toString()).containsOnlyOnce("tool_called");
+        });
     }
 
     @Test
