@@ -109,9 +109,17 @@ public final class AssayCli implements Callable<Integer> {
             if (argument.startsWith("-")) {
                 continue;
             }
-            boolean known =
-                    argument.equals(DIALOG) || COMMANDS.stream().anyMatch(command -> argument.equals(nameOf(command)));
-            return known ? argument : null;
+            if (argument.equals(DIALOG)) {
+                return DIALOG;
+            }
+            // An alias (eval for run) names its command.
+            return COMMANDS.stream()
+                    .filter(command -> argument.equals(nameOf(command))
+                            || List.of(command.getAnnotation(Command.class).aliases())
+                                    .contains(argument))
+                    .map(AssayCli::nameOf)
+                    .findFirst()
+                    .orElse(null);
         }
         return null;
     }

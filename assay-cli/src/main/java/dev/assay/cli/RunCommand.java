@@ -52,6 +52,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
         name = "run",
+        aliases = "eval",
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = "Evaluate one or more suites (files or directories of cases) against a model, an agent service "

@@ -22,20 +22,26 @@ class SubcommandsTest {
     void a_command_line_that_names_a_subcommand_builds_that_one_alone() {
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "run", "suite", "--model", "mock")
                         .getSubcommands())
-                .containsOnlyKeys("run");
+                .containsKey("run")
+                .doesNotContainKeys("runs", "dialog");
+        assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "eval", "suite", "--model", "mock")
+                        .getSubcommands())
+                .containsKeys("run", "eval")
+                .doesNotContainKeys("runs", "dialog");
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "dialog", "run")
                         .getSubcommands())
                 .containsOnlyKeys("dialog");
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "--help")
                         .getSubcommands())
                 .containsOnlyKeys(
-                        "init", "run", "runs", "cases", "code", "cache", "serve", "view", "worker", "dialog", "help");
+                        "init", "run", "eval", "runs", "cases", "code", "cache", "serve", "view", "worker", "dialog",
+                        "help");
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "help", "run")
                         .getSubcommands())
-                .hasSize(11);
+                .hasSize(12);
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "rnu")
                         .getSubcommands())
-                .hasSize(11);
+                .hasSize(12);
     }
 
     @Test
@@ -47,7 +53,7 @@ class SubcommandsTest {
         assertThat(usage.out())
                 .containsSubsequence(
                         "  init ",
-                        "  run ",
+                        "  run, eval ",
                         "  runs ",
                         "  cases ",
                         "  code ",
@@ -65,6 +71,10 @@ class SubcommandsTest {
         var runHelp = cli.run("run", "--help");
         assertThat(runHelp.code()).isZero();
         assertThat(runHelp.out()).contains("Usage: assay run ");
+
+        var eval = cli.run("eval", "--help");
+        assertThat(eval.code()).isZero();
+        assertThat(eval.out()).contains("Usage: assay run ");
 
         var mistyped = cli.run("rnu");
         assertThat(mistyped.code()).isEqualTo(ExitCodes.USAGE);
