@@ -90,3 +90,13 @@ plugin_classpath() {
   fi
   return 0
 }
+
+invoked_as() {
+  # How the user ran the launcher given as $1 (its $0), so that the commands the CLI suggests (`assay init`'s "Next:")
+  # work as they are typed: `assay` when that name on the PATH is this launcher, else the path they gave (./assay).
+  if [ "$(command -v assay 2>/dev/null)" -ef "$1" ]; then
+    echo assay
+  else
+    case "$1" in */*) echo "$1" ;; *) echo "./$1" ;; esac
+  fi
+}

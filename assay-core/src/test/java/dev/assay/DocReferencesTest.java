@@ -39,6 +39,48 @@ class DocReferencesTest {
         assertThat(missing).as("citations of documents outside the repository").isEmpty();
     }
 
+    /**
+     * The pages under docs/ that a shipped file names exist: the README, every Markdown file (docs, examples), the
+     * launchers, the distribution's files and every module's resources (the starter project {@code assay init} writes,
+     * the web page). Case files are not read: a page named there is a file in a case's workspace.
+     */
+    @Test
+    void every_docs_page_a_shipped_file_names_is_in_the_repository() throws IOException {
+        Pattern page = Pattern.compile("\\bdocs/[A-Za-z0-9_./-]*[A-Za-z0-9_-]\\.md\\b");
+        List<String> missing = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            for (Path file : files.filter(DocReferencesTest::isShipped).toList()) {
+                String text;
+                try {
+                    text = Files.readString(file);
+                } catch (java.nio.charset.MalformedInputException binary) {
+                    continue; // an image or an archive names no page
+                }
+                Matcher named = page.matcher(text);
+                while (named.find()) {
+                    if (!Files.exists(ROOT.resolve(named.group()))) {
+                        missing.add(ROOT.relativize(file) + ": " + named.group());
+                    }
+                }
+            }
+        }
+        assertThat(missing).as("docs pages named by shipped files but missing").isEmpty();
+    }
+
+    private static boolean isShipped(Path path) {
+        String text = ROOT.relativize(path).toString().replace('\\', '/');
+        if (!Files.isRegularFile(path)
+                || text.startsWith(".git/")
+                || text.contains("/target/")
+                || text.contains("node_modules/")) {
+            return false;
+        }
+        return text.endsWith(".md")
+                || text.equals("assay")
+                || text.contains("/src/main/resources/")
+                || text.contains("/src/dist/");
+    }
+
     private static boolean isSource(Path path) {
         String text = path.toString();
         return text.endsWith(".java")

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,6 +46,36 @@ class InitCommandTest {
         assertThat(report.path("status").asText()).isEqualTo("finished");
         assertThat(report.path("items").size()).isEqualTo(4);
         assertThat(report.at("/config/target/model").asText()).isEqualTo("mock");
+    }
+
+    @Test
+    void the_next_steps_spell_the_launcher_as_it_was_run_from_the_project_directory() throws Exception {
+        Path project = home.resolve("project");
+        Path launcher = Path.of("assay").toAbsolutePath();
+
+        var init = new CliRunner(home).withEnv("ASSAY_INVOKED_AS", "./assay").run("init", project.toString());
+
+        assertThat(init.code()).as(init.err()).isZero();
+        String next = init.out().substring(init.out().indexOf("Next:"));
+        assertThat(next).contains("  cd " + project);
+        Matcher run = Pattern.compile("\n  (\\S+) run evals ").matcher(next);
+        assertThat(run.find()).as(next).isTrue();
+        String command = run.group(1);
+        assertThat(project.resolve(command).normalize()).isEqualTo(launcher);
+        assertThat(next).contains("  " + command + " cases validate evals");
+        assertThat(Files.readString(project.resolve("evals/starter.en-US.yaml")))
+                .contains("`" + command + " run evals`")
+                .doesNotContain("{{assay}}");
+    }
+
+    @Test
+    void the_next_steps_name_assay_when_the_launcher_is_on_the_path() throws Exception {
+        var init = new CliRunner(home).withEnv("ASSAY_INVOKED_AS", "assay").run("init", home.toString());
+
+        assertThat(init.code()).as(init.err()).isZero();
+        assertThat(init.out()).contains("  assay run evals ", "  assay cases validate evals ");
+        assertThat(Files.readString(home.resolve("evals/starter.en-US.yaml")))
+                .contains("`assay run evals`", "docs/case-format.md");
     }
 
     @Test
