@@ -262,6 +262,21 @@ async function stopRun() {
 }
 
 // ---- live progress -------------------------------------------------------------------------------------------
+/**
+ * Why a run ended without a result, as a problem type: its items' most frequent error type when every judged item was
+ * an error (run.all_items_errored), else the run's own error type; '' for none. As `assay runs list` shows it.
+ */
+function errorType(run) {
+  if (!run.error) return '';
+  return (run.error.details && run.error.details.error_type) || run.error.type;
+}
+
+/** Whether every judged item of the run is an error: it has no score to show, as `assay runs list` shows none. */
+function judgedNothing(run) {
+  const c = run.counts;
+  return c.error > 0 && c.passed + c.failed + c.partial === 0;
+}
+
 function setStatus(node, status) {
   node.textContent = status;
   node.className = 'badge ' + status;
@@ -352,11 +367,16 @@ async function loadHistory() {
       cell.append(pick);
       const status = el('td');
       status.append(el('span', run.status, 'badge ' + run.status));
+      const reason = errorType(run);
+      if (reason) {
+        status.append(document.createTextNode(' '), el('span', reason, 'error-type'));
+        status.title = run.error.message || '';
+      }
       const remove = el('button', 'Delete', 'danger');
       remove.addEventListener('click', (event) => { event.stopPropagation(); deleteRun(run.run_id); });
       const actions = el('td');
       actions.append(remove);
-      row.append(cell, el('td', shortId(run.run_id)), el('td', run.kind), el('td', run.model_name), status, el('td', percent(run.total_score)),
+      row.append(cell, el('td', shortId(run.run_id)), el('td', run.kind), el('td', run.model_name), status, el('td', percent(judgedNothing(run) ? null : run.total_score)),
         el('td', run.counts.total), el('td', when(run.started_at)), actions);
       row.addEventListener('click', () => go('runs', run.run_id));
       return row;
@@ -442,9 +462,11 @@ async function loadDetail() {
     const c = run.counts;
     const noun = run.kind === 'dialog' ? ' dialogs: ok ' : ' items: passed ';
     $('#detail-summary').textContent = run.kind + ' · ' + run.model_name + ' · ' + run.case_set + ' · total '
-      + percent(run.total_score) + ' · ' + c.total + noun + c.passed + ', failed ' + c.failed + ', partial '
+      + percent(judgedNothing(run) ? null : run.total_score) + ' · ' + c.total + noun + c.passed + ', failed ' + c.failed + ', partial '
       + c.partial + ', skipped ' + c.skipped + ', errors ' + c.error + ', cancelled ' + c.cancelled + ' · started '
       + when(run.started_at);
+    $('#detail-reason').hidden = !run.error;
+    $('#detail-reason').textContent = run.error ? 'Reason: ' + run.error.message + ' (' + run.error.type + ')' : '';
     document.querySelectorAll('.exports a').forEach((link) => {
       link.href = withToken('/api/runs/' + runId + '/report?format=' + link.dataset.format);
       link.target = '_blank';

@@ -32,7 +32,7 @@ import picocli.CommandLine.Command;
             "1:a run finished but missed --threshold",
             "2:invalid usage or invalid input (a bad option, an invalid suite)",
             "3:could not run (database, model configuration or credentials, sandbox), the run was interrupted, "
-                    + "or every judged item is an error",
+                    + "or every judged item is an error (the run failed)",
             "130:the run was cancelled by Ctrl-C (143: by SIGTERM); finished items are kept"
         })
 public final class AssayCli implements Callable<Integer> {

@@ -776,7 +776,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         };
     }
 
-    /** One line on stderr for a run that did not finish on its own, or finished without judging anything. */
+    /**
+     * One line on stderr for a run that did not finish on its own; one whose every judged item is an error has failed
+     * ({@code run.all_items_errored}).
+     */
     private static void explainEnd(Run run, PrintWriter stderr) {
         String reason = run.error() == null
                 ? ""
@@ -785,13 +788,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         switch (run.status()) {
             case FAILED -> stderr.println("error: the run failed" + reason);
             case INTERRUPTED -> stderr.println("error: the run was interrupted" + reason);
-            default -> {
-                if (run.counts().everyJudgedItemIsAnError()) {
-                    stderr.println("error: every judged item is an error ("
-                            + run.counts().error() + " of " + run.counts().total()
-                            + "); nothing was evaluated, see the items' errors");
-                }
-            }
+            default -> {}
         }
         stderr.flush();
     }
@@ -800,9 +797,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         if (run.status() == RunStatus.CANCELLED) {
             return ExitCodes.CANCELLED;
         }
-        if (run.status() == RunStatus.FAILED
-                || run.status() == RunStatus.INTERRUPTED
-                || run.counts().everyJudgedItemIsAnError()) {
+        if (run.status() == RunStatus.FAILED || run.status() == RunStatus.INTERRUPTED) {
             return ExitCodes.CANNOT_RUN;
         }
         if (threshold != null && (run.totalScore() == null || run.totalScore() < threshold)) {

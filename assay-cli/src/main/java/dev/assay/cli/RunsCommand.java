@@ -61,7 +61,7 @@ final class RunsCommand implements Callable<Integer> {
                 .max()
                 .orElseThrow();
 
-        private static final String ROW = "%-32s %-" + STATUS_WIDTH + "s %-10s %-24s %-20s %8s %11s%n";
+        private static final String ROW = "%-32s %-" + STATUS_WIDTH + "s %-10s %-24s %-20s %8s %11s";
 
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
@@ -117,24 +117,42 @@ final class RunsCommand implements Callable<Integer> {
                     out.println(Json.write(java.util.Map.of("runs", runs, "total", store.countRuns(query))));
                     return ExitCodes.OK;
                 }
-                out.printf(ROW, "run_id", "status", "kind", "model", "case_set", "total", "items");
+                // The error column is there when a listed run has an error: why it failed or was interrupted.
+                boolean errors = runs.stream().anyMatch(run -> run.error() != null);
+                String header = ROW.formatted("run_id", "status", "kind", "model", "case_set", "total", "items");
+                out.println(errors ? header + "  error" : header);
                 for (Run run : runs) {
-                    out.printf(
-                            ROW,
+                    String row = ROW.formatted(
                             run.runId(),
                             run.status().wireName(),
                             run.kind(),
                             cut(run.modelName(), 24),
                             cut(run.caseSet(), 20),
-                            run.totalScore() == null ? "-" : "%.1f%%".formatted(run.totalScore() * 100),
+                            // A run that judged nothing has no score: 0 % would read as a result.
+                            run.totalScore() == null || run.counts().everyJudgedItemIsAnError()
+                                    ? "-"
+                                    : "%.1f%%".formatted(run.totalScore() * 100),
                             // Items with an outcome out of those selected: a run that was killed or cancelled
                             // holds fewer than it selected, and its counts are those of its stored items.
                             run.counts().completed() + "/" + run.counts().total());
+                    out.println(run.error() != null ? row + "  " + TerminalText.line(errorType(run)) : row);
                 }
                 out.printf("%d of %d runs%n", runs.size(), store.countRuns(query));
                 return ExitCodes.OK;
             }
         }
+    }
+
+    /**
+     * {@return why a run ended without a result, as a problem type: its items' most frequent error type when every
+     * judged item was an error ({@code run.all_items_errored}), else the run's own error type; empty for none}
+     */
+    static String errorType(Run run) {
+        if (run.error() == null) {
+            return "";
+        }
+        Object itemsType = run.error().details().get("error_type");
+        return itemsType != null ? String.valueOf(itemsType) : run.error().type();
     }
 
     @Command(name = "show", mixinStandardHelpOptions = true, description = "Show one run's summary and items.")

@@ -33,6 +33,9 @@ final class Summary {
             if (!run.metrics().isEmpty()) {
                 node.set("metrics", Json.tree(run.metrics()));
             }
+            if (run.error() != null) {
+                node.set("error", Json.tree(run.error()));
+            }
             node.put("report_dir", reportDirectory == null ? null : reportDirectory.toString());
             var throttled = EndpointConcurrency.throttledEndpoints();
             if (!throttled.isEmpty()) {
@@ -53,6 +56,11 @@ final class Summary {
         // The cancelled column appears only when something was cancelled, so finished runs print as they always did.
         boolean anyCancelled = counts.cancelled() > 0;
         out.printf("%nRun %s  %s  %s%n", run.runId(), run.status().wireName(), TerminalText.line(run.modelName()));
+        if (run.error() != null) {
+            out.printf(
+                    "Reason: %s (%s)%n",
+                    TerminalText.line(run.error().message()), run.error().type());
+        }
         out.printf(
                 "%-10s %8s %7s %8s %7s %6s %8s%s%n",
                 "dimension",

@@ -84,13 +84,29 @@ class RunFaultsTest {
     }
 
     @Test
-    void a_run_whose_every_judged_item_is_an_error_exits_3() throws Exception {
+    void a_run_whose_every_judged_item_is_an_error_fails_with_exit_3_and_shows_the_items_error_type() throws Exception {
         try (var model = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(failure(500)))) {
-            var result = run(model, suite(3), "--quiet");
+            var result = run(model, suite(3), "--quiet", "--format", "json");
 
             assertThat(result.code()).as(result.err()).isEqualTo(ExitCodes.CANNOT_RUN);
-            assertThat(result.err()).contains("every judged item is an error (3 of 3)");
-            assertThat(result.out()).contains("finished");
+            assertThat(result.err()).contains("error: the run failed", "run.all_items_errored");
+            JsonNode summary = Json.parse(result.out());
+            assertThat(summary.path("status").asText()).isEqualTo("failed");
+            assertThat(summary.at("/error/type").asText()).isEqualTo("run.all_items_errored");
+            assertThat(summary.at("/error/details/error_type").asText()).isEqualTo("target.http_error");
+            assertThat(summary.at("/counts/error").asInt()).isEqualTo(3);
+            String runId = summary.path("run_id").asText();
+            var cli = new CliRunner(home);
+
+            var list = cli.run("runs", "list");
+            assertThat(list.out().lines().filter(line -> line.startsWith(runId)))
+                    .singleElement()
+                    .satisfies(row -> assertThat(row.split("\\s+"))
+                            .contains("failed", "target.http_error")
+                            .doesNotContain("0.0%"));
+
+            var show = cli.run("runs", "show", runId);
+            assertThat(show.out()).contains("Reason: every judged item is an error", "(run.all_items_errored)");
         }
     }
 

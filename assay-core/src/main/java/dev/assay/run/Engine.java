@@ -15,7 +15,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -225,6 +227,11 @@ public final class Engine {
             } else {
                 error = progress.missingItems();
                 status = error == null ? RunStatus.FINISHED : RunStatus.INTERRUPTED;
+                if (error == null) {
+                    // A run that judged nothing has no score to report: 0 % would read as a real result.
+                    error = progress.nothingJudged();
+                    status = error == null ? RunStatus.FINISHED : RunStatus.FAILED;
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -447,6 +454,10 @@ public final class Engine {
         private final Metric.Tally scores;
         // Counted as items finish: recounting every status per item made a large run quadratic.
         private Counts counted = Counts.ZERO;
+        // The error items' problem types, counted, with the first message of each: why a run that judged nothing
+        // failed.
+        private final Map<String, Integer> errorTypes = new LinkedHashMap<>();
+        private final Map<String, String> firstErrors = new HashMap<>();
         private Instant lastStored = Instant.EPOCH;
 
         Progress(RunHandle handle, Workload workload, RunListener listener) {
@@ -465,6 +476,7 @@ public final class Engine {
             for (Item item : kept) {
                 scores.accept(item);
                 counted = counted.plus(item.status());
+                countError(item);
             }
         }
 
@@ -509,6 +521,7 @@ public final class Engine {
             synchronized (this) {
                 scores.accept(item);
                 counted = counted.plus(item.status());
+                countError(item);
                 RunMeters.caseFinished(item.status());
                 run = tally(RunStatus.RUNNING, null, null);
                 Instant now = Instant.now();
@@ -528,6 +541,40 @@ public final class Engine {
                 }
             }
             safely(() -> listener.itemFinished(run, item));
+        }
+
+        private void countError(Item item) {
+            if (item.status() == ItemStatus.ERROR && item.error() != null) {
+                errorTypes.merge(item.error().type(), 1, Integer::sum);
+                firstErrors.putIfAbsent(
+                        item.error().type(), shortened(item.error().message()));
+            }
+        }
+
+        /** An item's error message, which may quote what an endpoint answered, cut to a line's length for the run's. */
+        private static String shortened(String message) {
+            return message.length() <= 300 ? message : message.substring(0, 299) + "…";
+        }
+
+        /**
+         * {@return why a run that judged no item measured nothing ({@code run.all_items_errored}, its detail
+         * {@code error_type} the items' most frequent error type), or null when an item was judged}
+         */
+        synchronized Problem nothingJudged() {
+            if (!counted.everyJudgedItemIsAnError() || errorTypes.isEmpty()) {
+                return null;
+            }
+            var dominant = errorTypes.entrySet().stream()
+                    .max(Map.Entry.comparingByValue())
+                    .orElseThrow();
+            return Problem.of(
+                            "run.all_items_errored",
+                            "every judged item is an error (" + counted.error() + " of "
+                                    + workload.itemCount() + "), most often " + dominant.getKey() + " ("
+                                    + dominant.getValue() + "): " + firstErrors.get(dominant.getKey()))
+                    .withDetail("error_type", dominant.getKey())
+                    .withDetail("error_type_count", dominant.getValue())
+                    .withDetail("errors", counted.error());
         }
 
         void log(String message) {

@@ -325,6 +325,26 @@ class EngineTest {
     }
 
     @Test
+    void a_run_whose_every_judged_item_is_an_error_fails_naming_the_most_frequent_error_type() throws Exception {
+        script.put("broken", List.of(failure(500)));
+        script.put("also_broken", List.of(failure(500)));
+        var cases = List.of(
+                evalCase("broken", "common", "broken case", "contains", "\"ok\""),
+                evalCase("also_broken", "logic", "also broken case", "contains", "\"ok\""));
+
+        Run run = run(cases, ToolMode.NATIVE);
+
+        assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(run.error().type()).isEqualTo("run.all_items_errored");
+        assertThat(run.error().details())
+                .containsEntry("error_type", "target.http_error")
+                .containsEntry("error_type_count", 2)
+                .containsEntry("errors", 2);
+        assertThat(items(run)).hasSize(2);
+        assertThat(store.findRun(run.runId()).orElseThrow().status()).isEqualTo(RunStatus.FAILED);
+    }
+
+    @Test
     void server_errors_are_retried_then_the_item_is_error_and_the_run_goes_on() throws Exception {
         script.put("broken", List.of(failure(500)));
         script.put("fine", List.of(text("ok")));

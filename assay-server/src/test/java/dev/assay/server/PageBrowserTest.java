@@ -226,6 +226,31 @@ class PageBrowserTest {
     }
 
     @Test
+    void a_run_whose_every_item_is_an_error_shows_failed_and_the_items_error_type_in_history_and_detail()
+            throws Exception {
+        // Nothing listens on port 9 (discard): every call is refused, once.
+        var started = server.post("/api/runs", """
+                {"model_name": "openai:scripted", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "%s",
+                 "case_set": "xss.jsonl", "retries": 0}
+                """.formatted(ServerFixture.KEY_VARIABLE));
+        assertThat(started.status()).as(started.text()).isEqualTo(201);
+        String runId = started.json().path("run_id").asText();
+        JsonNode run = server.awaitEnd(runId);
+        assertThat(run.path("status").asText()).isEqualTo("failed");
+        assertThat(run.at("/error/type").asText()).isEqualTo("run.all_items_errored");
+        String itemsType = run.at("/error/details/error_type").asText();
+        assertThat(itemsType).startsWith("target.");
+
+        openFromHistory(runId);
+
+        wait.until(ExpectedConditions.textToBe(By.id("detail-status"), "failed"));
+        assertThat(browser.findElement(By.id("detail-reason")).getText()).contains(itemsType, "run.all_items_errored");
+        browser.findElement(By.cssSelector(".tab[data-view=history]")).click();
+        By row = By.cssSelector("#history-table tr[data-run-id='" + runId + "'] .error-type");
+        wait.until(ExpectedConditions.textToBe(row, itemsType));
+    }
+
+    @Test
     void the_detail_shows_a_model_answer_with_a_script_tag_as_text() throws Exception {
         String runId = server.start("xss.jsonl", "");
         server.awaitEnd(runId);
