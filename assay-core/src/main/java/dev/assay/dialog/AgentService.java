@@ -17,7 +17,7 @@ public interface AgentService {
     String name();
 
     /**
-     * Sends one user message in a session and {@return the agent's reply}.
+     * {@return the agent's reply to one user message, sent in a session}
      *
      * @param sessionId the dialog's session, {@code eval_session_<dialog_id>}
      * @param userId the dialog's user, {@code eval_user_<dialog_id>}

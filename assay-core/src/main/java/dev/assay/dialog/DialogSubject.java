@@ -34,7 +34,7 @@ public interface DialogSubject {
     /** One dialog's conversation with the target. */
     interface Session {
         /**
-         * Sends one user turn and {@return the answer}. A thrown exception makes the turn an error (it may be retried);
+         * {@return the answer to one user turn, sent} A thrown exception makes the turn an error (it may be retried);
          * the timeout is also enforced by the caller.
          *
          * @param userText the user's message

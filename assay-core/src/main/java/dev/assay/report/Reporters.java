@@ -35,8 +35,8 @@ public final class Reporters {
     }
 
     /**
-     * Writes every format into {@code directory} (made owner-only when missing, the files owner-only); {@return the
-     * files written} Each file is written beside its name and moved there once complete: the items are read from the
+     * {@return the files written: every format, into {@code directory} (made owner-only when missing, the files
+     * owner-only)} Each file is written beside its name and moved there once complete: the items are read from the
      * store as the file is written, and a report cut short by a failure must not pass for a whole one.
      */
     public List<Path> writeAll(RunReport report, Path directory) throws IOException {

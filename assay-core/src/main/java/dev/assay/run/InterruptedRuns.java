@@ -15,8 +15,8 @@ public final class InterruptedRuns {
     private InterruptedRuns() {}
 
     /**
-     * Cancels an interrupted run; {@return the run as it is now stored} Its counts and scores stay those of its stored
-     * items, and it can still be resumed or deleted, as any cancelled run.
+     * {@return an interrupted run cancelled, as it is now stored} Its counts and scores stay those of its stored items,
+     * and it can still be resumed or deleted, as any cancelled run.
      *
      * @throws AssayException {@code run.not_found}; {@code run.still_running} for a run whose process is alive (stop
      *     that process, or cancel it where it runs); {@code run.not_running} for a run that ended otherwise

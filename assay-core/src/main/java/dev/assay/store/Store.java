@@ -23,9 +23,9 @@ public interface Store extends AutoCloseable {
     void updateRun(Run run);
 
     /**
-     * Replaces a run's record only while its stored status is {@code expected}, in one statement: {@return whether it
-     * was replaced} (what a front end deciding from a status it read needs, so that a process that changed the run
-     * meanwhile is not overwritten)
+     * {@return whether the run's record was replaced} It is replaced only while its stored status is {@code expected},
+     * in one statement: what a front end deciding from a status it read needs, so that a process that changed the run
+     * meanwhile is not overwritten.
      */
     boolean updateRunIf(Run run, RunStatus expected);
 
@@ -100,8 +100,8 @@ public interface Store extends AutoCloseable {
     Optional<Item> findItem(String runId, int seq);
 
     /**
-     * Deletes a run and its items in one transaction, unless the run is running (in any process using this database);
-     * {@return whether the run existed}
+     * {@return whether the run existed} Deletes it and its items in one transaction, unless the run is running (in any
+     * process using this database).
      *
      * @throws dev.assay.AssayException {@code run.still_running} when the run's status is {@code running}; nothing is
      *     deleted
@@ -132,7 +132,7 @@ public interface Store extends AutoCloseable {
     /** {@return how many answers are kept, from how many runs, and since when} */
     ResponseStats responseStats();
 
-    /** Forgets the answers kept before {@code before} (all of them when null); {@return how many} */
+    /** {@return how many answers were forgotten: those kept before {@code before}, all of them when null} */
     int clearResponses(Instant before);
 
     /** Stores a snapshot, its cases inside its content, unless one with the same version exists. */
