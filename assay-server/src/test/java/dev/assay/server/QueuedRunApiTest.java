@@ -63,8 +63,6 @@ class QueuedRunApiTest {
 
                 // From the first event on: the run may have ended before the stream is opened.
                 var streamed = send(app, "GET", "/api/runs/" + runId + "/events", null, "0");
-                System.err.println("DEBUG " + streamed.statusCode() + " "
-                        + streamed.headers().map() + " [" + streamed.body() + "]");
                 List<String> events = streamed.body()
                         .lines()
                         .filter(line -> line.startsWith("event:"))
