@@ -48,6 +48,12 @@ class PageBrowserTest {
 
     static ServerFixture server;
     static WebDriver browser;
+    /**
+     * Selenium warns through java.util.logging that Debian's Chromium is newer than the DevTools versions it knows; the
+     * page needs none of them. Held here, as java.util.logging keeps only weak references to its loggers.
+     */
+    private static final java.util.logging.Logger DEVTOOLS = java.util.logging.Logger.getLogger("org.openqa.selenium");
+
     WebDriverWait wait;
 
     @BeforeAll
@@ -57,6 +63,7 @@ class PageBrowserTest {
             throw new IllegalStateException("ASSAY_REQUIRE_BROWSER=1 but /usr/bin/chromium or /usr/bin/chromedriver "
                     + "is missing: apt-get install -y chromium chromium-driver");
         }
+        DEVTOOLS.setLevel(java.util.logging.Level.SEVERE);
         Assumptions.assumeTrue(
                 present,
                 "browser tests skipped: /usr/bin/chromium and /usr/bin/chromedriver are not "
