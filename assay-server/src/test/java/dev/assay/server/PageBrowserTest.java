@@ -675,7 +675,15 @@ class PageBrowserTest {
     private void openFromHistory(String runId) {
         browser.findElement(By.cssSelector(".tab[data-view=history]")).click();
         By row = By.cssSelector("#history-table tr[data-run-id='" + runId + "']");
-        wait.until(ExpectedConditions.elementToBeClickable(row)).click();
+        // The tab reloads the history: a row already listed may be replaced between finding and clicking it.
+        wait.ignoring(org.openqa.selenium.StaleElementReferenceException.class).until(driver -> {
+            WebElement found = ExpectedConditions.elementToBeClickable(row).apply(driver);
+            if (found == null) {
+                return false;
+            }
+            found.click();
+            return true;
+        });
     }
 
     private void awaitDetailOf(String runId) {
