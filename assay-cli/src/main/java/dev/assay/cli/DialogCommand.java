@@ -2,7 +2,6 @@ package dev.assay.cli;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
-import dev.assay.check.CheckerRegistry;
 import dev.assay.dialog.Dataset;
 import dev.assay.dialog.DialogRunConfig;
 import dev.assay.dialog.DialogRunRequest;
@@ -447,7 +446,7 @@ final class DialogCommand implements Callable<Integer> {
                     .skipCounts()
                     .forEach((reason, count) -> err.println("skipped " + count + " line(s): " + reason.wireName()));
             DialogWorkload workload = prepared.workload();
-            var engine = new Engine(store, CheckerRegistry.builtins());
+            var engine = new Engine(store);
             RunListener progress = new RunListener() {
                 @Override
                 public void itemFinished(dev.assay.result.Run run, Item item) {

@@ -428,7 +428,6 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             return runAndReport(
                     preparation,
                     RunRequest.Prepared::plan,
-                    checkers,
                     (engine, store, plan, listener) -> engine.start(plan, listener));
         }
         try (CaseQueue cases = CaseQueue.open(database.url())) {
@@ -442,9 +441,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                         return prepared;
                     },
                     RunRequest.Prepared::plan,
-                    checkers,
                     (engine, store, plan, listener) ->
-                            engine.start(new QueuedWorkload(new CaseWorkload(plan, checkers), cases, store), listener));
+                            engine.start(new QueuedWorkload(new CaseWorkload(plan), cases, store), listener));
         }
     }
 
@@ -518,7 +516,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             JudgeCache cache = Boolean.FALSE.equals(defaults.judgeCache())
                     ? JudgeCache.disabled()
                     : JudgeCache.in(database.home().resolve("cache").resolve("judge"));
-            checkers.register(new JudgeCheckerFactory(config.judgeModels(env::get, line -> {}), cache));
+            checkers = checkers.with(new JudgeCheckerFactory(config.judgeModels(env::get, line -> {}), cache));
         }
         if (database.url == null && defaults.db() != null) {
             database.url = defaults.db();
@@ -616,7 +614,6 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 prepared -> storedSuite == null
                         ? prepared.planOf(stored)
                         : prepared.planOf(stored).withSuite(storedSuite),
-                checkers,
                 (engine, store, resumed, listener) -> engine.resume(resumed, errorsToo, listener));
     }
 
@@ -636,11 +633,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
      */
     private record Ended(Run run, Map<String, List<String>> caseTags, Path workspaces, CancelOnSignal cancelOnSignal) {}
 
-    private int runAndReport(
-            Preparation preparation,
-            Function<RunRequest.Prepared, RunPlan> planOf,
-            CheckerRegistry checkers,
-            Launch launch)
+    private int runAndReport(Preparation preparation, Function<RunRequest.Prepared, RunPlan> planOf, Launch launch)
             throws Exception {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
@@ -656,7 +649,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             throw e;
         }
         try (Store store = opening.await()) {
-            Ended ended = runToEnd(pending.take(), planOf, checkers, launch, store, stderr);
+            Ended ended = runToEnd(pending.take(), planOf, launch, store, stderr);
             try {
                 return report(ended, store, stdout, stderr);
             } finally {
@@ -729,14 +722,13 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     private Ended runToEnd(
             RunRequest.Prepared preparedRun,
             Function<RunRequest.Prepared, RunPlan> planOf,
-            CheckerRegistry checkers,
             Launch launch,
             Store store,
             PrintWriter stderr)
             throws Exception {
         try (RunRequest.Prepared prepared = preparedRun) {
             RunPlan plan = planOf.apply(prepared);
-            var engine = new Engine(store, checkers, Duration.ofMillis((long) (dbRetrySeconds * 1000)), cacheMaxAge());
+            var engine = new Engine(store, Duration.ofMillis((long) (dbRetrySeconds * 1000)), cacheMaxAge());
             var progress = ProgressPrinter.forStderr(
                     stderr,
                     ProgressPrinter.Mode.choose(

@@ -127,7 +127,7 @@ class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnviron
                 database.url().startsWith("jdbc:postgresql://") ? database.url() : null);
         try (Store store = database.open()) {
             CheckerRegistry checkers = CheckerRegistry.builtins();
-            Javalin app = AssayServer.create(config, new Engine(store, checkers), store, checkers);
+            Javalin app = AssayServer.create(config, new Engine(store), store, checkers);
             try {
                 app.start(port);
             } catch (JavalinBindException e) {

@@ -230,7 +230,7 @@ public final class Assay {
                             environment,
                             line -> LOG.log(System.Logger.Level.INFO, line));
                     Store store = Stores.open(databaseUrl != null ? databaseUrl : Stores.defaultUrl(scratch))) {
-                Run run = awaitEnd(new Engine(store, checkers).start(prepared.plan(), RunListener.NONE));
+                Run run = awaitEnd(new Engine(store).start(prepared.plan(), RunListener.NONE));
                 RunReport report =
                         RunReport.ofEnded(store, run, prepared.plan().suite().caseTags());
                 List<Path> files =

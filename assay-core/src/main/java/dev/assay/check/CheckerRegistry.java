@@ -9,13 +9,14 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Checkers by name. The built-ins are registered in {@link #builtins()}; others arrive through {@link Plugins} or
- * {@link #register}. Thread-safe.
+ * Checkers by name, a fixed set: {@link #builtins()} holds Assay's own and those found through {@link Plugins}, and
+ * {@link #with} makes another set with one more. A run gets its own set ({@code RunRequest.prepare} adds the code
+ * checker its sandbox policy allows), so nothing one run sets reaches another. Immutable, thread-safe.
  */
 public final class CheckerRegistry implements CheckValidator {
-    private volatile Plugins<CheckerFactory> factories;
+    private final Plugins<CheckerFactory> factories;
 
-    /** An empty registry; {@link #register} fills it. */
+    /** An empty registry; {@link #with} makes fuller ones. */
     public CheckerRegistry() {
         this(Plugins.of("checker", CheckerFactory::name, List.of()));
     }
@@ -30,10 +31,11 @@ public final class CheckerRegistry implements CheckValidator {
                 Plugins.load(CheckerFactory.class, "checker", CheckerFactory::name, BuiltinCheckers.all()));
     }
 
-    /** Adds {@code factory}, replacing a checker of the same name. */
-    public synchronized CheckerRegistry register(CheckerFactory factory) {
-        factories = factories.with(factory);
-        return this;
+    /**
+     * {@return these checkers and {@code factory}, which replaces a checker of the same name; this set is unchanged}
+     */
+    public CheckerRegistry with(CheckerFactory factory) {
+        return new CheckerRegistry(factories.with(factory));
     }
 
     /** {@return the registered names, sorted} */

@@ -21,7 +21,15 @@ public final class CodeCheckerFactory implements CheckerFactory {
 
     /** Detects bubblewrap on first use; grading fails with {@code sandbox.unavailable} without it. */
     public CodeCheckerFactory() {
-        this.sandbox = new Detected();
+        this(Sandboxes.ISOLATING);
+    }
+
+    /**
+     * Looks for a confining sandbox with {@code finder} on first use, never falling back to an unconfined one; grading
+     * fails with {@code sandbox.unavailable} while it finds none.
+     */
+    public CodeCheckerFactory(Sandboxes.Finder finder) {
+        this.sandbox = new Detected(Objects.requireNonNull(finder, "finder"));
         this.options = CodeGrader.Options.defaults();
     }
 
@@ -56,7 +64,12 @@ public final class CodeCheckerFactory implements CheckerFactory {
 
     /** Detects once, remembering success; a failure is retried so installing bubblewrap needs no restart. */
     private static final class Detected implements Supplier<Sandbox> {
+        private final Sandboxes.Finder finder;
         private volatile Sandbox found;
+
+        Detected(Sandboxes.Finder finder) {
+            this.finder = finder;
+        }
 
         @Override
         public Sandbox get() {
@@ -67,7 +80,7 @@ public final class CodeCheckerFactory implements CheckerFactory {
             synchronized (this) {
                 if (found == null) {
                     try {
-                        found = Sandboxes.detect(false);
+                        found = Sandboxes.detect(false, finder);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                         throw AssayException.of("sandbox.unavailable", "interrupted while detecting the sandbox");

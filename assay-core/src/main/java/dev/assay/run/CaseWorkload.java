@@ -6,7 +6,6 @@ import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
-import dev.assay.check.CheckerRegistry;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
@@ -32,16 +31,14 @@ import java.util.stream.Stream;
  * {@link CaseRunner} in a workspace of its own ({@code <workspace root>/<run id>/<seq>_<case id>}), kept or deleted as
  * the run's {@link WorkspacePolicy} says. Thread-safe.
  *
- * @param plan the cases, the system under test and the settings
- * @param checkers the checkers the cases name
+ * @param plan the cases, the system under test, the settings and the checkers the cases name
  */
-public record CaseWorkload(RunPlan plan, CheckerRegistry checkers) implements Workload {
+public record CaseWorkload(RunPlan plan) implements Workload {
     /** The field of the run's snapshot that names its extra metrics ({@link RunRequest#metrics()}). */
     static final String METRICS = "metrics";
 
     public CaseWorkload {
         Objects.requireNonNull(plan, "plan");
-        Objects.requireNonNull(checkers, "checkers");
     }
 
     @Override
@@ -120,7 +117,7 @@ public record CaseWorkload(RunPlan plan, CheckerRegistry checkers) implements Wo
         // Read once: past the in-memory limit each read of a case is a read of the suite's scratch file and a parse.
         Case evalCase = evalCase(seq);
         return new WorkItem(evalCase.id(), evalCase.prompt(), context -> {
-            var runner = new CaseRunner(checkers, context.subjectThreads(), context.responses());
+            var runner = new CaseRunner(plan.checkers(), context.subjectThreads(), context.responses());
             return runner.run(
                     context.runId(),
                     seq,

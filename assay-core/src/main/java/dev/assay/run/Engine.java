@@ -3,7 +3,6 @@ package dev.assay.run;
 import dev.assay.AssayException;
 import dev.assay.FileNames;
 import dev.assay.Problem;
-import dev.assay.check.CheckerRegistry;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
@@ -52,7 +51,6 @@ public final class Engine {
     public static final Duration FOREVER = Duration.ofDays(3_650_000);
 
     private final Store store;
-    private final CheckerRegistry checkers;
     private final Duration storeOutageLimit;
     private final Duration answersAcrossRuns;
 
@@ -60,30 +58,28 @@ public final class Engine {
      * An engine that waits up to three minutes for an unavailable database before a run ends interrupted.
      *
      * @param store where runs, items and case-set snapshots go
-     * @param checkers the checkers cases may name
      */
-    public Engine(Store store, CheckerRegistry checkers) {
-        this(store, checkers, StoreWrites.DEFAULT_OUTAGE_LIMIT);
+    public Engine(Store store) {
+        this(store, StoreWrites.DEFAULT_OUTAGE_LIMIT);
     }
 
     /**
      * @param storeOutageLimit how long a run holds its finished items and retries while the database is unavailable
      *     before it ends {@code interrupted}; positive
      */
-    public Engine(Store store, CheckerRegistry checkers, Duration storeOutageLimit) {
-        this(store, checkers, storeOutageLimit, null);
+    public Engine(Store store, Duration storeOutageLimit) {
+        this(store, storeOutageLimit, null);
     }
 
     /**
      * @param answersAcrossRuns how old a model answer kept by another run may be to be used instead of asking the model
      *     ({@code --cache}); null to use only the run's own ({@link #FOREVER} for any age)
      */
-    public Engine(Store store, CheckerRegistry checkers, Duration storeOutageLimit, Duration answersAcrossRuns) {
+    public Engine(Store store, Duration storeOutageLimit, Duration answersAcrossRuns) {
         if (storeOutageLimit.isNegative() || storeOutageLimit.isZero()) {
             throw new IllegalArgumentException("the store outage limit must be positive");
         }
         this.store = store;
-        this.checkers = checkers;
         this.storeOutageLimit = storeOutageLimit;
         this.answersAcrossRuns = answersAcrossRuns;
     }
@@ -100,7 +96,7 @@ public final class Engine {
 
     /** Starts a capability run in the background; see {@link #start(Workload, RunListener)}. */
     public RunHandle start(RunPlan plan, RunListener listener) {
-        return start(new CaseWorkload(plan, checkers), listener);
+        return start(new CaseWorkload(plan), listener);
     }
 
     /**
@@ -125,7 +121,7 @@ public final class Engine {
      *     configuration carries the run id
      */
     public RunHandle resume(RunPlan plan, boolean retryErrors, RunListener listener) {
-        return resume(new CaseWorkload(plan, checkers), retryErrors, listener);
+        return resume(new CaseWorkload(plan), retryErrors, listener);
     }
 
     /**

@@ -1,25 +1,29 @@
 package dev.assay.run;
 
 import dev.assay.cases.Suite;
+import dev.assay.check.CheckerRegistry;
 import dev.assay.subject.Subject;
 import java.util.Objects;
 
 /**
- * Everything one run needs: which cases, against what, how.
+ * Everything one run needs: which cases, against what, how, and judged by which checkers.
  *
  * @param suite the selected cases (selection already applied) with their fixtures
  * @param target the system under test
  * @param config the run settings
+ * @param checkers this run's checkers: the process's plug-ins with the code checker its sandbox policy allows
+ *     ({@link RunRequest#prepare}); never shared with another run's changes, since a registry is immutable
  */
-public record RunPlan(Suite suite, Subject target, RunConfig config) {
+public record RunPlan(Suite suite, Subject target, RunConfig config, CheckerRegistry checkers) {
     public RunPlan {
         Objects.requireNonNull(suite, "suite");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(checkers, "checkers");
     }
 
     /** {@return this plan running {@code other}'s cases instead} */
     public RunPlan withSuite(Suite other) {
-        return new RunPlan(other, target, config);
+        return new RunPlan(other, target, config, checkers);
     }
 }

@@ -172,7 +172,8 @@ public record RunRequest(
          * run is what it was started as.
          */
         public RunPlan planOf(Run stored) {
-            return new RunPlan(plan.suite(), plan.target(), plan.config().withSnapshot(stored.config()));
+            return new RunPlan(
+                    plan.suite(), plan.target(), plan.config().withSnapshot(stored.config()), plan.checkers());
         }
 
         @Override
@@ -191,7 +192,9 @@ public record RunRequest(
      *
      * @param runId the run's id; null for a new one
      * @param workspaceRoot where the cases' workspaces go
-     * @param checkers the checkers; the code checker is replaced by an unconfined one when the request allows it
+     * @param checkers the process's checkers, left as they are: the plan holds a set of its own, whose code checker is
+     *     this run's (confined by the sandbox {@code sandboxes} finds, or unconfined without one when the request
+     *     allows it)
      * @param env reads environment variables (API keys and the agent service's credential only); front ends pass their
      *     environment
      * @param log receives model retry lines
@@ -251,12 +254,12 @@ public record RunRequest(
             Consumer<String> log,
             Sandboxes.Finder sandboxes)
             throws InterruptedException {
-        Sandbox codeSandbox = null;
-        if (allowUnsandboxedCode) {
-            codeSandbox = Sandboxes.detect(true, sandboxes);
-            checkers.register(new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults()));
-        }
-        SuiteLoad load = new SuiteLoader(checkers).load(suites);
+        Sandbox codeSandbox = allowUnsandboxedCode ? Sandboxes.detect(true, sandboxes) : null;
+        CheckerRegistry runCheckers = checkers.with(
+                codeSandbox != null
+                        ? new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults())
+                        : new CodeCheckerFactory(sandboxes));
+        SuiteLoad load = new SuiteLoader(runCheckers).load(suites);
         Suite loaded = load.suite(skipInvalid);
         Suite suite = selection.select(loaded);
         if (suite.cases().isEmpty()) {
@@ -278,7 +281,7 @@ public record RunRequest(
             snapshot.put("code_sandbox", codeSandbox.kind());
         }
         return new Prepared(
-                new RunPlan(suite, target, config(runId, workspaceRoot).withSnapshot(snapshot)),
+                new RunPlan(suite, target, config(runId, workspaceRoot).withSnapshot(snapshot), runCheckers),
                 load.problems(),
                 context.sandbox(),
                 context.toolboxes());

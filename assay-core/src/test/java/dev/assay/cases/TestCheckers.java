@@ -27,12 +27,12 @@ final class TestCheckers {
         Predicate<JsonNode> letter =
                 node -> node.isTextual() && node.textValue().matches("[A-Z]");
         return new CheckerRegistry()
-                .register(new Shape(
+                .with(new Shape(
                         "choice",
                         node -> letter.test(node) || (node.isArray() && !node.isEmpty() && all(node, letter)),
                         "a letter or a list of letters"))
-                .register(new Shape("exact", JsonNode::isTextual, "a string"))
-                .register(new Shape(
+                .with(new Shape("exact", JsonNode::isTextual, "a string"))
+                .with(new Shape(
                         "regex",
                         node -> text.test(node)
                                 ? compiles(node.textValue())
@@ -40,23 +40,23 @@ final class TestCheckers {
                                         && (node.path("on_invalid").asText().equals("fail")
                                                 || compiles(node.path("pattern").textValue())),
                         "a valid pattern"))
-                .register(new Shape("contains", texts, "a string or a list of strings"))
-                .register(new Shape("tool_called", texts, "a tool name or a list of names"))
-                .register(new Shape(
+                .with(new Shape("contains", texts, "a string or a list of strings"))
+                .with(new Shape("tool_called", texts, "a tool name or a list of names"))
+                .with(new Shape(
                         "tool_args",
                         node -> text.test(node.path("tool")) && (isArgs(node.path("args")) || node.has("required")),
                         "{tool, args}"))
-                .register(new Shape(
+                .with(new Shape(
                         "file_exists", node -> text.test(node) || text.test(node.path("path")), "a relative path"))
-                .register(new Shape(
+                .with(new Shape(
                         "file_contains",
                         node -> text.test(node.path("path")) && texts.test(node.path("contains")),
                         "{path, contains}"))
-                .register(new Shape(
+                .with(new Shape(
                         "json_schema",
                         node -> node.path("schema").isObject() && (!node.has("path") || text.test(node.path("path"))),
                         "{schema, path?}"))
-                .register(new Shape(
+                .with(new Shape(
                         "json_contains",
                         node -> text.test(node.path("path")) && node.has("required"),
                         "{path, required}"));
@@ -66,7 +66,7 @@ final class TestCheckers {
     static CheckerRegistry accepting(String... names) {
         var registry = new CheckerRegistry();
         for (String name : names) {
-            registry.register(new Shape(name, node -> true, "anything"));
+            registry.with(new Shape(name, node -> true, "anything"));
         }
         return registry;
     }

@@ -1,6 +1,5 @@
 package dev.assay.dialog;
 
-import dev.assay.check.CheckerRegistry;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
 import dev.assay.run.Engine;
@@ -54,7 +53,7 @@ final class DialogEngine {
         }
         try (Store store = Stores.open("jdbc:sqlite:" + database)) {
             var workload = new DialogWorkload(dataset, subject, config, runDirectory, judge, "", null);
-            var engine = new Engine(store, CheckerRegistry.builtins());
+            var engine = new Engine(store);
             RunHandle handle = store.findRun(config.runId()).isPresent()
                     ? engine.resume(workload, false, RunListener.NONE)
                     : engine.start(workload, RunListener.NONE);

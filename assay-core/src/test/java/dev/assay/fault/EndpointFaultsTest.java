@@ -116,9 +116,13 @@ class EndpointFaultsTest {
                     .withConcurrency(8)
                     .withDefaultTimeout(Duration.ofSeconds(30));
 
-            Run run = new Engine(store, CheckerRegistry.builtins())
+            Run run = new Engine(store)
                     .run(
-                            new RunPlan(new Suite("faults", "v1", cases, Map.of(), List.of()), target, config),
+                            new RunPlan(
+                                    new Suite("faults", "v1", cases, Map.of(), List.of()),
+                                    target,
+                                    config,
+                                    CheckerRegistry.builtins()),
                             RunListener.NONE);
 
             List<Item> items = RunReport.load(store, run.runId()).items();

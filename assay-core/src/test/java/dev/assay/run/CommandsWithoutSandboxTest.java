@@ -57,7 +57,7 @@ class CommandsWithoutSandboxTest {
                         line -> {},
                         NO_BUBBLEWRAP);
                 Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
-            Run run = new Engine(store, checkers).run(prepared.plan(), RunListener.NONE);
+            Run run = new Engine(store).run(prepared.plan(), RunListener.NONE);
             assertThat(run.config().path("sandbox").asText())
                     .isEqualTo(tools.allowUnsandboxedCommands() ? "none" : "unavailable");
             return RunReport.load(store, run.runId()).items().getFirst();

@@ -101,8 +101,8 @@ class EngineTest {
         var config = RunConfig.defaults(temp.resolve("work"))
                 .withConcurrency(concurrency)
                 .withDefaultTimeout(timeout);
-        return new Engine(store, CheckerRegistry.builtins())
-                .start(new RunPlan(suite, target, config), RunListener.NONE);
+        return new Engine(store)
+                .start(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
     }
 
     private static Case evalCase(String id, String dimension, String prompt, String checker, String expectedJson) {
@@ -118,7 +118,7 @@ class EngineTest {
     /** Starts a run of one case, answered "ok", whose only check is {@code checker} (a plug-in named "plugin"). */
     private RunHandle startWithChecker(String caseId, Checker checker) {
         script.put(caseId, List.of(text("ok")));
-        var checkers = CheckerRegistry.builtins().register(new CheckerFactory() {
+        var checkers = CheckerRegistry.builtins().with(new CheckerFactory() {
             @Override
             public String name() {
                 return "plugin";
@@ -139,8 +139,10 @@ class EngineTest {
                 List.of(evalCase(caseId, "common", caseId + " case", "plugin", "null")),
                 Map.of(),
                 List.of());
-        return new Engine(store, checkers)
-                .start(new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
+        return new Engine(store)
+                .start(
+                        new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work")), checkers),
+                        RunListener.NONE);
     }
 
     /** Runs the cases on the scripted model, with {@code metrics} the extra metrics the run's description names. */
@@ -151,9 +153,13 @@ class EngineTest {
         var suite = new Suite("engine-test", "v1", cases, Map.of(), List.of());
         var config = RunConfig.defaults(temp.resolve("work"))
                 .withSnapshot(Json.object().set("metrics", Json.parse(metrics)));
-        return new Engine(store, CheckerRegistry.builtins())
+        return new Engine(store)
                 .run(
-                        new RunPlan(suite, new AgentSubject(model, List.of(), AgentSettings.defaults(), 4), config),
+                        new RunPlan(
+                                suite,
+                                new AgentSubject(model, List.of(), AgentSettings.defaults(), 4),
+                                config,
+                                CheckerRegistry.builtins()),
                         RunListener.NONE);
     }
 
@@ -555,8 +561,11 @@ class EngineTest {
         var model = new OpenAiChatModel(
                 new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()), line -> {});
         var target = new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(), 4);
-        Run run = new Engine(store, CheckerRegistry.builtins())
-                .run(new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), RunListener.NONE);
+        Run run = new Engine(store)
+                .run(
+                        new RunPlan(
+                                suite, target, RunConfig.defaults(temp.resolve("work")), CheckerRegistry.builtins()),
+                        RunListener.NONE);
         Item item = items(run).get("fixture");
         assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
         assertThat(item.prompt()).isEqualTo("summarise eval/" + run.runId() + "/fixtures/alpha.txt");
@@ -571,19 +580,22 @@ class EngineTest {
         var target = new AgentSubject(model, List.of(), AgentSettings.defaults(), 4);
         Function<Integer, Case> make = i -> evalCase("fine_" + i, "common", "fine case " + i, "contains", "\"ok\"");
         var suite = new Suite("listen", "v1", List.of(make.apply(1), make.apply(2)), Map.of(), List.of());
-        new Engine(store, CheckerRegistry.builtins())
-                .run(new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work"))), new RunListener() {
-                    @Override
-                    public void itemFinished(Run run, Item item) {
-                        seen.add(item.caseId());
-                    }
+        new Engine(store)
+                .run(
+                        new RunPlan(
+                                suite, target, RunConfig.defaults(temp.resolve("work")), CheckerRegistry.builtins()),
+                        new RunListener() {
+                            @Override
+                            public void itemFinished(Run run, Item item) {
+                                seen.add(item.caseId());
+                            }
 
-                    @Override
-                    public void runFinished(Run run) {
-                        seen.add("finished:" + run.counts().passed());
-                        throw new IllegalStateException("a failing listener must not break the run");
-                    }
-                });
+                            @Override
+                            public void runFinished(Run run) {
+                                seen.add("finished:" + run.counts().passed());
+                                throw new IllegalStateException("a failing listener must not break the run");
+                            }
+                        });
         assertThat(seen).containsExactlyInAnyOrder("fine_1", "fine_2", "finished:2");
     }
 }

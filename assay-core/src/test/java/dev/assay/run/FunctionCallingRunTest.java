@@ -104,9 +104,13 @@ class FunctionCallingRunTest {
                     line -> {});
             var target = new AgentSubject(
                     chat, BuiltinTools.all(new UnsandboxedSandbox()), new AgentSettings(mode, 4, 0.0, null, null), 2);
-            Run run = new Engine(store, CheckerRegistry.builtins())
+            Run run = new Engine(store)
                     .run(
-                            new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work-" + mode))),
+                            new RunPlan(
+                                    suite,
+                                    target,
+                                    RunConfig.defaults(temp.resolve("work-" + mode)),
+                                    CheckerRegistry.builtins()),
                             RunListener.NONE);
             var items = new HashMap<String, dev.assay.result.Item>();
             RunReport.load(store, run.runId()).items().forEach(item -> items.put(item.caseId(), item));

@@ -66,7 +66,7 @@ class ReferenceSuiteEndToEndTest {
             var target =
                     new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(), 8);
             var config = RunConfig.defaults(temp.resolve("work")).withRunId(RUN_ID);
-            Run run = new Engine(store, checkers).run(new RunPlan(suite, target, config), RunListener.NONE);
+            Run run = new Engine(store).run(new RunPlan(suite, target, config, checkers), RunListener.NONE);
 
             var items = RunReport.load(store, run.runId()).items();
             assertThat(items).hasSize(21);

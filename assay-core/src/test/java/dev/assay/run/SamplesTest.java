@@ -47,8 +47,9 @@ class SamplesTest {
             var plan = new RunPlan(
                     new Suite("samples", "v1", cases, Map.of(), List.of()),
                     new AgentSubject(model, List.of(), AgentSettings.defaults(), 1),
-                    RunConfig.defaults(temp.resolve("work")).withConcurrency(1).withSamples(3));
-            Run run = new Engine(store, CheckerRegistry.builtins()).run(plan, RunListener.NONE);
+                    RunConfig.defaults(temp.resolve("work")).withConcurrency(1).withSamples(3),
+                    CheckerRegistry.builtins());
+            Run run = new Engine(store).run(plan, RunListener.NONE);
 
             assertThat(run.counts().total()).isEqualTo(6);
             var report = RunReport.load(store, run.runId());

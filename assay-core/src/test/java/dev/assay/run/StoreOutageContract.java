@@ -82,7 +82,7 @@ abstract class StoreOutageContract {
     }
 
     protected Engine engine(Duration outageLimit) {
-        return new Engine(store, CheckerRegistry.builtins(), outageLimit);
+        return new Engine(store, outageLimit);
     }
 
     protected RunPlan plan() {
@@ -96,7 +96,10 @@ abstract class StoreOutageContract {
                 .toList();
         var suite = new Suite("outage", "v1", cases, Map.of(), List.of());
         return new RunPlan(
-                suite, target, RunConfig.defaults(temp.resolve("work")).withConcurrency(CONCURRENCY));
+                suite,
+                target,
+                RunConfig.defaults(temp.resolve("work")).withConcurrency(CONCURRENCY),
+                CheckerRegistry.builtins());
     }
 
     /** Cuts the database once the third item is stored, and records what the engine says meanwhile. */

@@ -67,8 +67,7 @@ class SubjectPluginsTest {
             RunRequest back = RunRequest.fromSnapshot(prepared.plan().config().snapshot(), "");
 
             assertThat(back.metrics()).containsExactly("weighted-score");
-            assertThat(new CaseWorkload(prepared.plan(), CheckerRegistry.builtins()).metrics())
-                    .containsExactly("weighted-score");
+            assertThat(new CaseWorkload(prepared.plan()).metrics()).containsExactly("weighted-score");
         }
     }
 

@@ -206,8 +206,8 @@ class HostileModelTest {
             var suite =
                     new SuiteLoader(CheckerRegistry.builtins()).load(suiteFile).suite();
             var config = RunConfig.defaults(temp.resolve("work")).withRunId(RUN_ID);
-            Run run = new Engine(store, CheckerRegistry.builtins())
-                    .run(new RunPlan(suite, target, config), RunListener.NONE);
+            Run run = new Engine(store)
+                    .run(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
             RunReport report = RunReport.load(store, run.runId());
             item = report.items().getFirst();
             reports = render(report);

@@ -135,8 +135,8 @@ class CoverageTest {
                     List.of());
             var config = RunConfig.defaults(temp.resolve("work"))
                     .withSnapshot(Json.object().set("mcp", toolset.snapshot()));
-            Run run = new Engine(store, CheckerRegistry.builtins())
-                    .run(new RunPlan(suite, target, config), RunListener.NONE);
+            Run run = new Engine(store)
+                    .run(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
             report = RunReport.load(store, run.runId());
         }
     }

@@ -124,7 +124,7 @@ public final class Worker implements AutoCloseable {
             Consumer<String> log) {
         this.store = store;
         this.checkers = checkers;
-        this.engine = new Engine(store, checkers);
+        this.engine = new Engine(store);
         this.workspaceRoot = workspaceRoot;
         this.env = env;
         this.log = log;
@@ -244,7 +244,7 @@ public final class Worker implements AutoCloseable {
                             "the suite files differ here (another version, or another machine's copy); workers need "
                                     + "the same files at the same paths"));
                 }
-                loaded = new Loaded(prepared, new CaseWorkload(plan, checkers), endpoint(plan));
+                loaded = new Loaded(prepared, new CaseWorkload(plan), endpoint(plan));
                 runs.put(run.runId(), loaded);
             }
             return loaded;

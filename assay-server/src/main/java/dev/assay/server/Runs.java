@@ -88,7 +88,7 @@ final class Runs {
         try {
             prepared = StartBody.parse(body, caseSets, "ASSAY_TOKEN")
                     .resolve()
-                    .prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {});
+                    .prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {}, config.sandboxes());
         } catch (AssayException e) {
             // A suite's problems name its files by their host paths.
             throw new AssayException(caseSets.withoutDirectory(e.problem()), e);
@@ -180,7 +180,7 @@ final class Runs {
             }
         }
         RunRequest.Prepared prepared =
-                request.prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {});
+                request.prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {}, config.sandboxes());
         RunPlan plan = storedSuite == null
                 ? prepared.planOf(stored)
                 : prepared.planOf(stored).withSuite(storedSuite);
@@ -251,7 +251,7 @@ final class Runs {
         try {
             queue = CaseQueue.open(config.queueDatabase());
             try {
-                workload = new QueuedWorkload(new CaseWorkload(prepared.plan(), checkers), queue, store);
+                workload = new QueuedWorkload(new CaseWorkload(prepared.plan()), queue, store);
             } catch (RuntimeException e) {
                 queue.close();
                 throw e;

@@ -1,5 +1,6 @@
 package dev.assay.server;
 
+import dev.assay.sandbox.Sandboxes;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.nio.file.Path;
@@ -21,6 +22,8 @@ import java.util.function.Function;
  * @param queueDatabase the PostgreSQL database (JDBC URL, the store's) whose queue a start body with {@code "queue":
  *     true} puts its cases on, for workers ({@code assay worker}); null when the store is not PostgreSQL, and such a
  *     body is refused
+ * @param sandboxes how a confining sandbox is found for the runs it starts and resumes ({@link Sandboxes#ISOLATING} by
+ *     default): their commands and code checks run in it, or, where a run allows it and none is found, unconfined
  */
 public record ServerConfig(
         String host,
@@ -29,7 +32,8 @@ public record ServerConfig(
         Path workspaceRoot,
         Function<String, String> env,
         Path datasetsDirectory,
-        String queueDatabase) {
+        String queueDatabase,
+        Sandboxes.Finder sandboxes) {
     public static final String DEFAULT_HOST = "127.0.0.1";
 
     public ServerConfig {
@@ -45,6 +49,19 @@ public record ServerConfig(
         datasetsDirectory = datasetsDirectory == null
                 ? suitesDirectory
                 : datasetsDirectory.toAbsolutePath().normalize();
+        sandboxes = sandboxes == null ? Sandboxes.ISOLATING : sandboxes;
+    }
+
+    /** Sandboxes found as {@link Sandboxes#ISOLATING} finds them. */
+    public ServerConfig(
+            String host,
+            String token,
+            Path suitesDirectory,
+            Path workspaceRoot,
+            Function<String, String> env,
+            Path datasetsDirectory,
+            String queueDatabase) {
+        this(host, token, suitesDirectory, workspaceRoot, env, datasetsDirectory, queueDatabase, null);
     }
 
     /** No queue. */
@@ -66,7 +83,14 @@ public record ServerConfig(
 
     /** {@return a copy whose start bodies may queue their cases in that database} */
     public ServerConfig withQueue(String jdbcUrl) {
-        return new ServerConfig(host, token, suitesDirectory, workspaceRoot, env, datasetsDirectory, jdbcUrl);
+        return new ServerConfig(
+                host, token, suitesDirectory, workspaceRoot, env, datasetsDirectory, jdbcUrl, sandboxes);
+    }
+
+    /** {@return a copy that finds sandboxes with {@code finder}} */
+    public ServerConfig withSandboxes(Sandboxes.Finder finder) {
+        return new ServerConfig(
+                host, token, suitesDirectory, workspaceRoot, env, datasetsDirectory, queueDatabase, finder);
     }
 
     /** {@return whether reads need the token as well: true unless bound to a loopback address} */

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
-import dev.assay.check.CheckerRegistry;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.dialog.DialogRunRequest;
 import dev.assay.model.ChatModels;
@@ -213,7 +212,7 @@ class DialogRunApiTest {
                 name -> null,
                 line -> {},
                 JudgeCache.disabled())) {
-            new Engine(server.store, CheckerRegistry.builtins()).run(prepared.workload(), RunListener.NONE);
+            new Engine(server.store).run(prepared.workload(), RunListener.NONE);
         }
 
         var resumed = server.post("/api/runs/outside-run/resume", null);

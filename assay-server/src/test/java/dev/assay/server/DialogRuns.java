@@ -2,7 +2,6 @@ package dev.assay.server;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
-import dev.assay.check.CheckerRegistry;
 import dev.assay.dialog.Dataset;
 import dev.assay.dialog.DialogRunConfig;
 import dev.assay.dialog.DialogSubject;
@@ -50,9 +49,7 @@ final class DialogRuns {
                 null);
         var workload = new DialogWorkload(dataset, new ScriptedAgent(), config, runDir, Optional.empty(), "", null);
         try {
-            return new Engine(store, CheckerRegistry.builtins())
-                    .run(workload, RunListener.NONE)
-                    .runId();
+            return new Engine(store).run(workload, RunListener.NONE).runId();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

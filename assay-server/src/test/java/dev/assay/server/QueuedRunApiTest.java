@@ -48,7 +48,7 @@ class QueuedRunApiTest {
                 Store store = Stores.open(url)) {
             var config = new ServerConfig("127.0.0.1", ServerFixture.TOKEN, suites, home.resolve("workspaces"), env)
                     .withQueue(url);
-            Javalin app = AssayServer.create(config, new Engine(store, checkers), store, checkers)
+            Javalin app = AssayServer.create(config, new Engine(store), store, checkers)
                     .start(0);
             Worker worker = Worker.start(
                     url, store, checkers, home.resolve("worker"), env, Worker.Settings.defaults(2), line -> {});
@@ -99,7 +99,7 @@ class QueuedRunApiTest {
                 Store store = Stores.open(url)) {
             var config = new ServerConfig("127.0.0.1", ServerFixture.TOKEN, suites, home.resolve("workspaces"), env)
                     .withQueue(url);
-            Javalin app = AssayServer.create(config, new Engine(store, checkers), store, checkers)
+            Javalin app = AssayServer.create(config, new Engine(store), store, checkers)
                     .start(0);
             try {
                 String body = """

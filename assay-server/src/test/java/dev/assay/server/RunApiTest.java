@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
-import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
@@ -439,10 +438,9 @@ class RunApiTest {
                             List.of(),
                             AgentSettings.defaults(),
                             1),
-                    RunConfig.defaults(home.resolve("twins")).withRunId(id));
-            new Engine(server.store, CheckerRegistry.builtins())
-                    .start(plan, RunListener.NONE)
-                    .await();
+                    RunConfig.defaults(home.resolve("twins")).withRunId(id),
+                    CheckerRegistry.builtins());
+            new Engine(server.store).start(plan, RunListener.NONE).await();
         }
         var ambiguous = server.get("/api/compare?a=twin-&b=" + b);
         var tooShort = server.get("/api/compare?a=" + a + "&b=" + b.substring(0, 3));
@@ -475,8 +473,9 @@ class RunApiTest {
             var plan = new RunPlan(
                     new Suite("other", "v1", cases, Map.of(), List.of()),
                     new AgentSubject(chat, List.of(), AgentSettings.defaults(), 1),
-                    RunConfig.defaults(home.resolve("other-work")).withConcurrency(1));
-            RunHandle writing = new Engine(other, CheckerRegistry.builtins()).start(plan, RunListener.NONE);
+                    RunConfig.defaults(home.resolve("other-work")).withConcurrency(1),
+                    CheckerRegistry.builtins());
+            RunHandle writing = new Engine(other).start(plan, RunListener.NONE);
 
             var refused = server.send("DELETE", "/api/runs/" + writing.runId(), null, true);
 
@@ -511,19 +510,11 @@ class RunApiTest {
             var plan = new RunPlan(
                     new Suite("left", "v1", cases, Map.of(), List.of()),
                     new AgentSubject(chat, List.of(), AgentSettings.defaults(), 1),
-                    RunConfig.defaults(home.resolve("left-work")));
-            Run ended = new Engine(other, CheckerRegistry.builtins())
-                    .start(plan, RunListener.NONE)
-                    .await();
+                    RunConfig.defaults(home.resolve("left-work")),
+                    CheckerRegistry.builtins());
+            Run ended = new Engine(other).start(plan, RunListener.NONE).await();
             runId = ended.runId();
-            other.updateRun(ended.withProgress(
-                    RunStatus.INTERRUPTED,
-                    ended.dimensionScores(),
-                    ended.totalScore(),
-                    ended.counts(),
-                    ended.finishedAt(),
-                    ended.elapsedS(),
-                    Problem.of("run.process_died", "killed")));
+            ServerFixture.leaveInterrupted(other, ended);
         }
 
         var cancelled = server.send("POST", "/api/runs/" + runId + "/cancel", "", true);

@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
+import dev.assay.Problem;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
 import dev.assay.run.Engine;
+import dev.assay.sandbox.Sandboxes;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.testing.ScriptedOpenAiServer;
@@ -45,6 +49,11 @@ final class ServerFixture implements AutoCloseable {
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     ServerFixture(Path home) throws IOException {
+        this(home, Sandboxes.ISOLATING);
+    }
+
+    /** As {@link #ServerFixture(Path)}, the server finding sandboxes with {@code sandboxes}. */
+    ServerFixture(Path home, Sandboxes.Finder sandboxes) throws IOException {
         this.home = home;
         Path suites = Files.createDirectories(home.resolve("suites"));
         Files.writeString(suites.resolve("basic.jsonl"), cases("basic", 4, ""));
@@ -104,9 +113,13 @@ final class ServerFixture implements AutoCloseable {
         });
         CheckerRegistry checkers = CheckerRegistry.builtins();
         var config = new ServerConfig(
-                "127.0.0.1", TOKEN, suites, home.resolve("workspaces"), Map.of(KEY_VARIABLE, "sk-scripted")::get);
-        app = AssayServer.create(config, new Engine(store, checkers), store, checkers)
-                .start(0);
+                        "127.0.0.1",
+                        TOKEN,
+                        suites,
+                        home.resolve("workspaces"),
+                        Map.of(KEY_VARIABLE, "sk-scripted")::get)
+                .withSandboxes(sandboxes);
+        app = AssayServer.create(config, new Engine(store), store, checkers).start(0);
     }
 
     /**
@@ -124,6 +137,18 @@ final class ServerFixture implements AutoCloseable {
                     .formatted(prefix, i, dimension, i, promptSuffix, check));
         }
         return lines.toString();
+    }
+
+    /** Marks a run another process wrote as {@code interrupted}, as SilentRuns leaves a run whose process died. */
+    static void leaveInterrupted(Store store, Run ended) {
+        store.updateRun(ended.withProgress(
+                RunStatus.INTERRUPTED,
+                ended.dimensionScores(),
+                ended.totalScore(),
+                ended.counts(),
+                ended.finishedAt(),
+                ended.elapsedS(),
+                Problem.of("run.process_died", "killed")));
     }
 
     String url(String path) {

@@ -78,9 +78,13 @@ public final class CapabilityBench {
             var config = RunConfig.defaults(dir.resolve("work"))
                     .withConcurrency(concurrency)
                     .withDefaultTimeout(Duration.ofSeconds(120));
-            var plan = new RunPlan(new Suite("bench", "bench-" + n, cases, Map.of(), List.of()), target, config);
+            var plan = new RunPlan(
+                    new Suite("bench", "bench-" + n, cases, Map.of(), List.of()),
+                    target,
+                    config,
+                    CheckerRegistry.builtins());
             long start = System.nanoTime();
-            Run run = new Engine(store, CheckerRegistry.builtins()).run(plan, RunListener.NONE);
+            Run run = new Engine(store).run(plan, RunListener.NONE);
             double wall = (System.nanoTime() - start) / 1e9;
             double ideal = latencyMillis == 0 ? 0 : n * latencyMillis / 1000.0 / concurrency;
             System.out.printf(

@@ -144,12 +144,13 @@ class AnthropicChatModelTest {
                     "complex",
                     "write hello into out/hello.txt",
                     Check.of("file_contains", Json.parse("{\"path\": \"out/hello.txt\", \"contains\": \"hello\"}")));
-            var run = new Engine(store, CheckerRegistry.builtins())
+            var run = new Engine(store)
                     .run(
                             new RunPlan(
                                     new Suite("anthropic", "v1", List.of(evalCase), Map.of(), List.of()),
                                     target,
-                                    RunConfig.defaults(temp.resolve("work"))),
+                                    RunConfig.defaults(temp.resolve("work")),
+                                    CheckerRegistry.builtins()),
                             RunListener.NONE);
 
             Item item = RunReport.load(store, run.runId()).items().get(0);

@@ -62,7 +62,7 @@ class JudgeCheckerTest {
                         new RetryPolicy(1, Duration.ofMillis(10), Duration.ofMillis(10), Duration.ofSeconds(1))),
                 line -> {});
         return CheckerRegistry.builtins()
-                .register(new JudgeCheckerFactory(
+                .with(new JudgeCheckerFactory(
                         List.of(new JudgeModel("default", model, server.baseUrl(), Duration.ofSeconds(10))), cache));
     }
 

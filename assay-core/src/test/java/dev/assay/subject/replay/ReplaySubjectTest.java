@@ -143,7 +143,7 @@ class ReplaySubjectTest {
                 temp.resolve("work"),
                 WorkspacePolicy.KEEP_ALL,
                 null);
-        return new Engine(store, CheckerRegistry.builtins()).run(new RunPlan(suite, target, config), RunListener.NONE);
+        return new Engine(store).run(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
     }
 
     private Run live() throws InterruptedException {

@@ -97,8 +97,8 @@ class SseAgentSubjectTest {
         var target = SseAgentSubject.open(settings, env::get);
         var suite = new Suite("sse-test", "v1", List.of(cases), Map.of(), List.of());
         var config = RunConfig.defaults(temp.resolve("shared")).withDefaultTimeout(timeout);
-        return new Engine(store, CheckerRegistry.builtins())
-                .start(new RunPlan(suite, target, config), RunListener.NONE);
+        return new Engine(store)
+                .start(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
     }
 
     private Map<String, Item> run(Case... cases) throws InterruptedException {
@@ -264,12 +264,13 @@ class SseAgentSubjectTest {
                     Map.of("eval/{run_id}/fixtures/alpha.txt", "alpha beta gamma\n"),
                     List.of());
             var config = RunConfig.defaults(temp.resolve("shared")).withRunId(runId);
-            Run run = new Engine(store, CheckerRegistry.builtins())
+            Run run = new Engine(store)
                     .start(
                             new RunPlan(
                                     suite,
                                     SseAgentSubject.open(settings(service), Map.<String, String>of()::get),
-                                    config),
+                                    config,
+                                    CheckerRegistry.builtins()),
                             RunListener.NONE)
                     .await();
 

@@ -81,8 +81,8 @@ class McpAgentRunTest {
                     List.of());
             var config = RunConfig.defaults(temp.resolve("work"))
                     .withSnapshot(Json.object().set("mcp", toolset.snapshot()));
-            Run run = new Engine(store, CheckerRegistry.builtins())
-                    .run(new RunPlan(suite, target, config), RunListener.NONE);
+            Run run = new Engine(store)
+                    .run(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
 
             Map<String, Item> items = new java.util.HashMap<>();
             RunReport.load(store, run.runId()).items().forEach(item -> items.put(item.caseId(), item));
