@@ -6,6 +6,7 @@ import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeCheckerFactory;
 import dev.assay.config.AssayConfig;
 import dev.assay.config.RunDefaults;
+import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.queue.CaseQueue;
 import dev.assay.queue.QueuedWorkload;
@@ -471,7 +472,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                         .ids(ids.isEmpty() ? null : ids)
                         .seed(modelFlags.seed)
                         .limit(limit)
-                        .model(modelFlags.given() ? modelFlags.toOptions(false, null, null) : null)
+                        .model(modelFlags.given() ? ModelOptions.of(modelFlags.model) : null)
+                        .baseUrl(modelFlags.baseUrl)
+                        .apiKeyEnv(modelFlags.apiKeyEnv)
                         .agentService(
                                 agentFlags.given()
                                         ? agentFlags.settings(

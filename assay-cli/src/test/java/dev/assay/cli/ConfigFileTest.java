@@ -59,6 +59,51 @@ class ConfigFileTest {
     }
 
     @Test
+    void the_base_url_and_key_variable_flags_override_a_configured_targets_and_are_stored() throws Exception {
+        try (var named = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(ScriptedOpenAiServer.text("Paris")));
+                var configured =
+                        ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(ScriptedOpenAiServer.text("Paris")))) {
+            Path config = home.resolve("assay.yaml");
+            Files.writeString(config, """
+                    version: 1
+                    targets:
+                      openai:
+                        model: openai:scripted
+                        base_url: %s
+                        api_key_env: CONFIGURED_KEY
+                    """.formatted(configured.baseUrl()));
+            var result = new CliRunner(home)
+                    .withEnv("CONFIGURED_KEY", "sk-configured")
+                    .withEnv("NAMED_KEY", "sk-named")
+                    .run(
+                            "run",
+                            suite().toString(),
+                            "--config",
+                            config.toString(),
+                            "--target",
+                            "openai",
+                            "--base-url",
+                            named.baseUrl(),
+                            "--api-key-env",
+                            "NAMED_KEY",
+                            "--format",
+                            "json",
+                            "-q");
+
+            assertThat(result.code()).as(result.err()).isZero();
+            assertThat(configured.requests()).isEmpty();
+            assertThat(named.requests()).isNotEmpty();
+            assertThat(named.authorizations()).allMatch(header -> header.equals("Bearer sk-named"));
+            String runId = Json.parse(result.out()).path("run_id").asText();
+            JsonNode report = Json.parse(new CliRunner(home)
+                    .run("runs", "show", runId, "--format", "json")
+                    .out());
+            assertThat(report.at("/config/model/base_url").asText()).isEqualTo(named.baseUrl());
+            assertThat(report.at("/config/model/api_key_env").asText()).isEqualTo("NAMED_KEY");
+        }
+    }
+
+    @Test
     void only_the_allowed_tools_are_offered_and_cases_needing_others_are_skipped() throws Exception {
         try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(ScriptedOpenAiServer.text("Paris")))) {
             var result = new CliRunner(home)

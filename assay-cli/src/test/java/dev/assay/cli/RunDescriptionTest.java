@@ -225,6 +225,51 @@ class RunDescriptionTest {
     }
 
     @Test
+    void every_flag_with_a_field_in_a_configured_target_overrides_that_field() throws Exception {
+        Path yaml = dir.resolve("assay.yaml");
+        Files.writeString(yaml, """
+                targets:
+                  openai:
+                    model: openai:a
+                    base_url: http://127.0.0.1:1/v1
+                    api_key_env: CONFIGURED_KEY
+                    temperature: 1
+                    max_tokens: 10
+                    max_steps: 9
+                    tool_mode: native
+                """);
+        AssayConfig config = AssayConfig.load(yaml);
+
+        RunRequest request = RunSettings.resolve(List.of(
+                config.settings("openai"),
+                commandLine(
+                        suite().toString(),
+                        "--base-url",
+                        "http://127.0.0.1:2/v1",
+                        "--api-key-env",
+                        "NAMED_KEY",
+                        "--stream",
+                        "--temperature",
+                        "0.5",
+                        "--max-tokens",
+                        "20",
+                        "--max-steps",
+                        "3",
+                        "--tool-mode",
+                        "text",
+                        "--retries",
+                        "0")));
+
+        assertThat(request.model().model()).isEqualTo("openai:a");
+        assertThat(request.model().baseUrl()).isEqualTo("http://127.0.0.1:2/v1");
+        assertThat(request.model().apiKeyEnv()).isEqualTo("NAMED_KEY");
+        assertThat(request.model().apiKeyEnvNamed()).isTrue();
+        assertThat(request.model().stream()).isTrue();
+        assertThat(request.model().retry().maxAttempts()).isEqualTo(1);
+        assertThat(request.agent()).isEqualTo(new AgentSettings(ToolMode.TEXT, 3, 0.5, null, 20));
+    }
+
+    @Test
     void the_stored_snapshot_reads_back_into_the_description_it_was_written_from() throws Exception {
         RunRequest request = expected(suite());
 

@@ -47,6 +47,8 @@ public final class RunSettings {
     private SseAgentSettings agentService;
     private Path replay;
     private String subject;
+    private String baseUrl;
+    private String apiKeyEnv;
     private Integer retries;
     private Duration maxRetryWait;
     private Boolean stream;
@@ -134,6 +136,18 @@ public final class RunSettings {
     /** Evaluate a plug-in's system under test, {@code NAME} or {@code NAME:ARGUMENT} ({@link SubjectFactory}). */
     public RunSettings subject(String value) {
         subject = value;
+        return this;
+    }
+
+    /** The model's API root, over the one the model (a configured target's {@code base_url}) gives. */
+    public RunSettings baseUrl(String value) {
+        baseUrl = value;
+        return this;
+    }
+
+    /** The variable holding the model's API key, named by the user, over the one the model gives. */
+    public RunSettings apiKeyEnv(String value) {
+        apiKeyEnv = value;
         return this;
     }
 
@@ -286,6 +300,8 @@ public final class RunSettings {
             replay = higher.replay;
             subject = higher.subject;
         }
+        baseUrl = pick(higher.baseUrl, baseUrl);
+        apiKeyEnv = pick(higher.apiKeyEnv, apiKeyEnv);
         retries = pick(higher.retries, retries);
         maxRetryWait = pick(higher.maxRetryWait, maxRetryWait);
         stream = pick(higher.stream, stream);
@@ -328,7 +344,7 @@ public final class RunSettings {
                 suites == null ? List.of() : suites,
                 Boolean.TRUE.equals(skipInvalid),
                 new Selection(dimensions, language, tags, ids, seed, limit == null ? 0 : limit),
-                model == null ? null : withRetryAndStream(model),
+                model == null ? null : withOverrides(model),
                 agent,
                 agentService,
                 replay,
@@ -344,8 +360,11 @@ public final class RunSettings {
                 metrics);
     }
 
-    /** The model's own retry policy (a configured target's {@code max_attempts}) unless a source sets retries. */
-    private ModelOptions withRetryAndStream(ModelOptions given) {
+    /**
+     * {@return the model with what sources set over its own fields}: the base URL, the key's variable, streaming, and
+     * the retries (a configured target's {@code max_attempts} unless a source sets them)
+     */
+    private ModelOptions withOverrides(ModelOptions given) {
         RetryPolicy retry = retries == null && maxRetryWait == null
                 ? given.retry()
                 : new RetryPolicy(
@@ -355,12 +374,12 @@ public final class RunSettings {
                         maxRetryWait != null ? maxRetryWait : Duration.ofSeconds(DEFAULT_MAX_RETRY_WAIT_S));
         return new ModelOptions(
                 given.model(),
-                given.baseUrl(),
-                given.apiKeyEnv(),
+                baseUrl != null ? baseUrl : given.baseUrl(),
+                apiKeyEnv != null ? apiKeyEnv : given.apiKeyEnv(),
                 stream != null ? stream : given.stream(),
                 given.requestTimeout(),
                 retry,
-                given.apiKeyEnvNamed());
+                apiKeyEnv != null || given.apiKeyEnvNamed());
     }
 
     private static <T> T pick(T higher, T lower) {
