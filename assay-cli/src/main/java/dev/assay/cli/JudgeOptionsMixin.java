@@ -33,6 +33,7 @@ final class JudgeOptionsMixin {
     @Option(
             names = "--judge-api-key-env",
             paramLabel = "<name>",
+            converter = OptionValues.EnvName.class,
             description = "Environment variable holding the judge's API key (default: OPENAI_API_KEY, or "
                     + "ANTHROPIC_API_KEY for anthropic:).")
     String apiKeyEnv;

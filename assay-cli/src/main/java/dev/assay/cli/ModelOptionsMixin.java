@@ -28,6 +28,7 @@ final class ModelOptionsMixin {
     @Option(
             names = "--api-key-env",
             paramLabel = "<name>",
+            converter = OptionValues.EnvName.class,
             description = "Environment variable holding the API key (default: OPENAI_API_KEY, or ANTHROPIC_API_KEY for "
                     + "anthropic:). Keys are never stored.")
     String apiKeyEnv;

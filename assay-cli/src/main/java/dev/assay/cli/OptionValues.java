@@ -1,5 +1,6 @@
 package dev.assay.cli;
 
+import dev.assay.EnvNames;
 import dev.assay.result.Run;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -70,6 +71,18 @@ final class OptionValues {
         @Override
         public Double convert(String value) {
             return within(decimal(value), 0, 2, value);
+        }
+    }
+
+    /** The name of an environment variable: letters, digits and '_', not starting with a digit. */
+    static final class EnvName implements ITypeConverter<String> {
+        @Override
+        public String convert(String value) {
+            if (!EnvNames.isName(value)) {
+                throw new TypeConversionException(
+                        "must be the NAME of an environment variable (letters, digits, '_'), got '" + value + "'");
+            }
+            return value;
         }
     }
 

@@ -104,6 +104,27 @@ class ConfigFileTest {
     }
 
     @Test
+    void a_key_variable_that_is_no_variable_name_is_refused_from_the_flags_and_the_file() throws Exception {
+        var flag = new CliRunner(home)
+                .run("run", suite().toString(), "--model", "openai:scripted", "--api-key-env", "A B");
+        assertThat(flag.code()).isEqualTo(2);
+        assertThat(flag.err()).contains("--api-key-env");
+
+        Path config = home.resolve("assay.yaml");
+        Files.writeString(config, """
+                version: 1
+                targets:
+                  spaced:
+                    model: openai:scripted
+                    api_key_env: A B
+                """);
+        var file =
+                new CliRunner(home).run("run", suite().toString(), "--config", config.toString(), "--target", "spaced");
+        assertThat(file.code()).isEqualTo(2);
+        assertThat(file.err()).contains("config.invalid").contains("api_key_env");
+    }
+
+    @Test
     void only_the_allowed_tools_are_offered_and_cases_needing_others_are_skipped() throws Exception {
         try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(ScriptedOpenAiServer.text("Paris")))) {
             var result = new CliRunner(home)

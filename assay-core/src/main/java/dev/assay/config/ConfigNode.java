@@ -3,6 +3,7 @@ package dev.assay.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import dev.assay.AssayException;
+import dev.assay.EnvNames;
 import dev.assay.Problem;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,7 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * One value of the parsed file with its JSON-pointer path, read with typed accessors that fail with
@@ -22,7 +22,6 @@ import java.util.regex.Pattern;
  */
 final class ConfigNode {
     static final String INVALID = "config.invalid";
-    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
     private final JsonNode node;
     private final String pointer;
@@ -107,7 +106,7 @@ final class ConfigNode {
     /** {@return an environment variable's NAME; a value that looks like a secret is refused by the secret scan} */
     String envName(String defaultValue) {
         String value = text(defaultValue);
-        if (value != null && !ENV_NAME.matcher(value).matches()) {
+        if (value != null && !EnvNames.isName(value)) {
             throw invalid("must be the NAME of an environment variable (letters, digits, '_'), got '"
                     + abbreviate(value) + "'");
         }

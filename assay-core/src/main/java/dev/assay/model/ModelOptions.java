@@ -2,8 +2,11 @@ package dev.assay.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
 import dev.assay.EndpointUrl;
+import dev.assay.EnvNames;
 import dev.assay.Json;
+import dev.assay.Problem;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -45,6 +48,13 @@ public record ModelOptions(
         apiKeyEnv = apiKeyEnv == null || apiKeyEnv.isBlank()
                 ? model.strip().startsWith("anthropic:") ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"
                 : apiKeyEnv;
+        if (!EnvNames.isName(apiKeyEnv)) {
+            throw new AssayException(Problem.of(
+                            "config.invalid_api_key_env",
+                            "api_key_env must be the NAME of an environment variable (letters, digits, '_'), got '"
+                                    + apiKeyEnv + "'")
+                    .withDetail("field", "api_key_env"));
+        }
         requestTimeout = requestTimeout == null ? Duration.ofSeconds(120) : requestTimeout;
         retry = retry == null ? RetryPolicy.defaults() : retry;
     }

@@ -74,6 +74,19 @@ class StartBodyTest {
     }
 
     @Test
+    void a_key_variable_that_is_no_variable_name_is_refused_naming_the_field() throws Exception {
+        Files.writeString(suites.resolve("suite.jsonl"), "");
+        var body = Json.MAPPER.readTree(
+                "{\"model_name\": \"openai:m\", \"api_key_env\": \"A B\", \"case_set\": \"suite.jsonl\"}");
+
+        assertThatThrownBy(() -> StartBody.parse(body, caseSets(), "ASSAY_TOKEN"))
+                .isInstanceOfSatisfying(AssayException.class, e -> {
+                    assertThat(e.problem().type()).isEqualTo("request.invalid_field");
+                    assertThat(e.problem().details()).containsEntry("field", "api_key_env");
+                });
+    }
+
+    @Test
     void a_body_naming_only_the_model_and_cases_gets_the_same_defaults_as_the_command_line() throws Exception {
         Path suite = Files.writeString(suites.resolve("suite.jsonl"), "");
         var body = Json.MAPPER.readTree("{\"model_name\": \"mock\", \"case_set\": \"suite.jsonl\"}");
