@@ -2,6 +2,7 @@ package dev.assay.cli;
 
 import dev.assay.Json;
 import dev.assay.OwnerOnly;
+import dev.assay.queue.CaseQueue;
 import dev.assay.report.Reporter;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunComparison;
@@ -22,7 +23,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -185,7 +188,8 @@ final class RunsCommand implements Callable<Integer> {
                 OutputDirectories.requireWritable(spec.commandLine(), "--out", out);
             }
             try (Store store = database.open()) {
-                RunReport report = RunReport.load(store, RunIds.resolve(store, runId));
+                String id = RunIds.resolve(store, runId);
+                RunReport report = RunReport.load(store, id);
                 if (out != null) {
                     Reporters.builtins().writeAll(report, out);
                 }
@@ -194,6 +198,7 @@ final class RunsCommand implements Callable<Integer> {
                     printJson(report, out, writer);
                 } else {
                     Summary.print(writer, report, "table", out);
+                    printWorkers(database.url(), id, writer);
                     // A line per item, flushed once: the command line's writer flushes every line it prints.
                     var lines = new PrintWriter(writer, false);
                     report.briefItems()
@@ -207,6 +212,30 @@ final class RunsCommand implements Callable<Integer> {
                 }
                 return ExitCodes.OK;
             }
+        }
+    }
+
+    /**
+     * Prints the workers that ran a queued run's cases, and how many each; nothing for a run that was not queued (or a
+     * database without a queue).
+     */
+    private static void printWorkers(String url, String runId, PrintWriter writer) {
+        // The queue and its counts exist on PostgreSQL only.
+        if (!url.startsWith("jdbc:postgresql://")) {
+            return;
+        }
+        Map<String, Integer> workers;
+        try (CaseQueue queue = CaseQueue.open(url)) {
+            workers = queue.workersOf(runId);
+        }
+        if (!workers.isEmpty()) {
+            writer.printf(
+                    "  run by %d worker%s: %s%n",
+                    workers.size(),
+                    workers.size() == 1 ? "" : "s",
+                    workers.entrySet().stream()
+                            .map(worker -> worker.getKey() + " " + worker.getValue() + " cases")
+                            .collect(Collectors.joining(", ")));
         }
     }
 

@@ -2,6 +2,7 @@ package dev.assay.cli;
 
 import dev.assay.check.CheckerRegistry;
 import dev.assay.queue.Worker;
+import dev.assay.server.MetricsServer;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import java.io.PrintWriter;
@@ -62,6 +63,14 @@ final class WorkerCommand implements Callable<Integer>, EnvironmentFactory.Needs
     int missedHeartbeats;
 
     @Option(
+            names = "--metrics-port",
+            paramLabel = "<port>",
+            description = "Serve GET /metrics (Prometheus) on this port, on all addresses: the cases waiting on the "
+                    + "queue (assay_cases_waiting), in flight (assay_cases_running) and finished "
+                    + "(assay_cases_finished_total) (default: none).")
+    Integer metricsPort;
+
+    @Option(
             names = "--workspace-dir",
             paramLabel = "<dir>",
             description = "Where case workspaces are created (default: $ASSAY_HOME/workspaces).")
@@ -93,7 +102,11 @@ final class WorkerCommand implements Callable<Integer>, EnvironmentFactory.Needs
         var settings = Worker.Settings.defaults(concurrency)
                 .withHeartbeat(Duration.ofMillis((long) (heartbeatSeconds * 1000)))
                 .withMissedHeartbeats(missedHeartbeats);
-        try (Store store = database.open()) {
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65_535)) {
+            throw new ParameterException(spec.commandLine(), "--metrics-port must be between 0 and 65535");
+        }
+        try (Store store = database.open();
+                MetricsServer metrics = metricsPort == null ? null : MetricsServer.start("0.0.0.0", metricsPort)) {
             Worker worker = Worker.start(
                     database.url(),
                     store,
@@ -118,6 +131,9 @@ final class WorkerCommand implements Callable<Integer>, EnvironmentFactory.Needs
             err.printf(
                     "Assay worker taking cases from %s, %d at once; Ctrl-C stops%n",
                     Stores.redact(database.url()), concurrency);
+            if (metrics != null) {
+                err.printf("Worker metrics at http://0.0.0.0:%d/metrics%n", metrics.port());
+            }
             err.flush();
             stopped.await();
             return ExitCodes.OK;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.queue.CaseQueue;
 import dev.assay.queue.Worker;
 import dev.assay.result.Item;
 import dev.assay.store.Store;
@@ -14,6 +15,10 @@ import dev.assay.testing.TestPostgres;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +30,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -129,6 +136,72 @@ class QueuedRunTest {
     }
 
     @Test
+    void a_worker_reports_its_cases_at_its_metrics_port_and_runs_show_lists_it() throws Exception {
+        String url = TestPostgres.freshUrl();
+        try (var model = ScriptedOpenAiServer.start(request -> ScriptedOpenAiServer.text("ok"))) {
+            WorkerProcess worker = WorkerProcess.start(home, url, 4, "--metrics-port", "0");
+            try {
+                String served = worker.awaitLine("Worker metrics at ", 60);
+                worker.awaitLine("Assay worker taking cases", 60);
+                var result = new CliRunner(home).run(run(suite(CASES), model, url, "-c", "4", "--queue"));
+                assertThat(result.code()).as(result.err()).isZero();
+
+                URI metricsUri =
+                        URI.create(served.substring(served.indexOf("http://")).replace("0.0.0.0", "127.0.0.1"));
+                HttpResponse<String> metrics = scrape(metricsUri);
+                // The front end returns once the items are stored; the worker counts a case just after storing it.
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while ((sample(metrics.body(), "assay_cases_finished_total") < CASES
+                                || sample(metrics.body(), "assay_cases_running") > 0)
+                        && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                    metrics = scrape(metricsUri);
+                }
+
+                assertThat(metrics.statusCode()).isEqualTo(200);
+                assertThat(sample(metrics.body(), "assay_cases_finished_total")).isEqualTo(CASES);
+                assertThat(sample(metrics.body(), "assay_cases_running")).isZero();
+                assertThat(sample(metrics.body(), "assay_cases_waiting")).isNotNaN();
+
+                worker.process.destroy(); // SIGTERM: the worker stops and adds its last counts
+                assertThat(worker.process.waitFor(90, TimeUnit.SECONDS)).isTrue();
+                String runId = Json.parse(result.out()).path("run_id").asText();
+                String name = "-" + worker.process.pid();
+                try (CaseQueue queue = CaseQueue.open(url)) {
+                    assertThat(queue.workersOf(runId)).hasSize(1).allSatisfy((servedBy, cases) -> {
+                        assertThat(servedBy).endsWith(name);
+                        assertThat(cases).isEqualTo(CASES);
+                    });
+                }
+                var shown = new CliRunner(home).run("runs", "show", runId, "--db", url);
+                assertThat(shown.code()).as(shown.err()).isZero();
+                assertThat(shown.out()).contains(name + " " + CASES + " cases");
+            } finally {
+                worker.process.destroyForcibly();
+            }
+        }
+    }
+
+    private static HttpResponse<String> scrape(URI uri) throws IOException, InterruptedException {
+        try (var client = HttpClient.newHttpClient()) {
+            return client.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString());
+        }
+    }
+
+    /** {@return the sum of the Prometheus samples of the metric, whatever their labels} */
+    private static double sample(String scrape, String name) {
+        Matcher sample = Pattern.compile("^" + name + "(\\{[^}]*})? (\\S+)$", Pattern.MULTILINE)
+                .matcher(scrape);
+        double sum = 0;
+        boolean found = false;
+        while (sample.find()) {
+            sum += Double.parseDouble(sample.group(2));
+            found = true;
+        }
+        return found ? sum : Double.NaN;
+    }
+
+    @Test
     void a_queue_on_sqlite_is_refused_as_a_usage_error() throws Exception {
         try (var model = ScriptedOpenAiServer.start(request -> ScriptedOpenAiServer.text("ok"))) {
             var result = new CliRunner(home)
@@ -227,10 +300,10 @@ class QueuedRunTest {
 
     /** {@code assay worker} in a JVM of its own, its output (stderr) collected line by line. */
     private record WorkerProcess(Process process, List<String> lines) {
-        static WorkerProcess start(Path home, String url, int concurrency) throws IOException {
+        static WorkerProcess start(Path home, String url, int concurrency, String... more) throws IOException {
             String java =
                     Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            var builder = new ProcessBuilder(
+            var command = new ArrayList<>(List.of(
                     java,
                     "-XX:TieredStopAtLevel=1",
                     "-XX:+UseSerialGC",
@@ -245,7 +318,9 @@ class QueuedRunTest {
                     "--heartbeat",
                     "0.5",
                     "--missed-heartbeats",
-                    "4");
+                    "4"));
+            command.addAll(List.of(more));
+            var builder = new ProcessBuilder(command);
             builder.environment().put("ASSAY_HOME", home.toString());
             builder.redirectErrorStream(true);
             Process process = builder.start();

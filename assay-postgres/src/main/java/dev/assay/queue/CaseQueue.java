@@ -9,7 +9,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.store.Stores;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -58,6 +61,30 @@ public final class CaseQueue implements AutoCloseable {
                     .<TaskInstance<?>>map(seq -> task.instance(new QueuedCase(runId, seq).instanceId()))
                     .toList();
             client.scheduleBatch(batch, Instant.now());
+        }
+    }
+
+    /**
+     * {@return the workers that ran cases of the run and how many each, by worker name ({@code host-pid}); empty for a
+     * run that was not queued} A worker adds its counts once a second and when it stops.
+     *
+     * @throws AssayException {@code store.unavailable} when the database cannot be read
+     */
+    public Map<String, Integer> workersOf(String runId) {
+        try (Connection connection = dataSource.getConnection();
+                var select = connection.prepareStatement(
+                        "SELECT worker, cases FROM queue_workers WHERE run_id = ? ORDER BY worker")) {
+            select.setString(1, runId);
+            var workers = new LinkedHashMap<String, Integer>();
+            try (var result = select.executeQuery()) {
+                while (result.next()) {
+                    workers.put(result.getString(1), result.getInt(2));
+                }
+            }
+            return workers;
+        } catch (SQLException e) {
+            throw new AssayException(Problem.of(
+                    "store.unavailable", "the queue's workers cannot be read in the database: " + e.getMessage()));
         }
     }
 

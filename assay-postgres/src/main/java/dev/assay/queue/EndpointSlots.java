@@ -2,50 +2,87 @@ package dev.assay.queue;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 
 /**
  * The per-endpoint concurrency limit, shared by every worker on the database: an endpoint with limit {@code n} has
- * {@code n} slots, each a PostgreSQL session-level advisory lock, and a case runs only while its worker holds one.
- * PostgreSQL releases a lock when the session holding it ends, so a worker that dies (kill -9, a lost node) frees its
- * slots with its connections; nothing needs cleaning up. Runs with different limits on one endpoint share its slots
- * from 0 up, so the endpoint gets at most the largest of their limits at once. Thread-safe.
+ * {@code n} slots, rows of the table {@code endpoint_slots}, and a case runs only while its worker holds one. A worker
+ * holds a slot as a lease ({@link #renew}, at each heartbeat), so a worker that dies (kill -9, a lost node) frees its
+ * slots when their lease lapses. Runs with different limits on one endpoint share its slots from 0 up, so the endpoint
+ * gets at most the largest of their limits at once.
+ *
+ * <p>The database is asked in batches, not once per case: the cases of an endpoint waiting here are served by one query
+ * that claims as many free slots as there are waiters ({@code FOR UPDATE SKIP LOCKED}); a slot a case frees goes
+ * straight to a case waiting here for the same endpoint, and otherwise waits for {@link #flush}, which frees all such
+ * slots in one statement. Thread-safe.
  */
 final class EndpointSlots {
-    /** How long a worker waits, on average, before it tries again for a slot when all are taken. */
-    private static final Duration RETRY = Duration.ofMillis(100);
+    /** How long a case waits, on average, before its worker asks again for a slot when all were taken. */
+    private static final Duration RETRY = Duration.ofMillis(50);
 
     private final DataSource dataSource;
+    private final String holder;
+    private final Duration lease;
+    private final Map<String, Endpoint> endpoints = new HashMap<>();
 
-    /** @param dataSource connections to hold the slots with: one per slot held, so as many as cases at once */
-    EndpointSlots(DataSource dataSource) {
+    /**
+     * @param dataSource connections to claim and free slots with, each only for a statement
+     * @param holder the worker's name, unique among the workers of the database
+     * @param lease how long a slot stays held without being renewed
+     */
+    EndpointSlots(DataSource dataSource, String holder, Duration lease) {
         this.dataSource = dataSource;
+        this.holder = holder;
+        this.lease = lease;
+    }
+
+    /** What this worker holds of an endpoint; guarded by itself. */
+    private static final class Endpoint {
+        /** Slots held but not in use: handed to the next case, or freed at the next flush. */
+        final ArrayDeque<Integer> idle = new ArrayDeque<>();
+
+        /** The limits of the cases waiting for a slot, one entry per case. */
+        final List<Integer> waiting = new ArrayList<>();
+
+        /** Whether a case is asking the database for slots for all of them. */
+        boolean claiming;
+
+        /** Slots whose rows exist up to (the limits already seen). */
+        int rows;
     }
 
     /** A slot held; closing it frees it. */
-    static final class Slot implements AutoCloseable {
-        private final Connection connection;
-        private final String key;
+    final class Slot implements AutoCloseable {
+        private final String endpoint;
+        private final int number;
 
-        private Slot(Connection connection, String key) {
-            this.connection = connection;
-            this.key = key;
+        private Slot(String endpoint, int number) {
+            this.endpoint = endpoint;
+            this.number = number;
+        }
+
+        /** {@return its number, from 0} */
+        int number() {
+            return number;
         }
 
         @Override
         public void close() {
-            try (connection;
-                    var unlock = connection.prepareStatement("SELECT pg_advisory_unlock(hashtextextended(?, 0))")) {
-                // A pooled connection outlives the case: the lock must go before the connection returns to the pool.
-                unlock.setString(1, key);
-                unlock.execute();
-            } catch (SQLException e) {
-                // The connection broke: its session ended, and with it the lock.
+            Endpoint held = endpoint(endpoint);
+            synchronized (held) {
+                held.idle.push(number);
+                held.notifyAll();
             }
         }
     }
@@ -60,28 +97,194 @@ final class EndpointSlots {
      * @throws AssayException {@code store.unavailable} when the database cannot be reached
      */
     Slot acquire(String endpoint, int limit, BooleanSupplier stop) throws InterruptedException {
-        int first = ThreadLocalRandom.current().nextInt(limit);
-        while (!stop.getAsBoolean()) {
-            Connection connection = connection();
-            try (var tryLock = connection.prepareStatement("SELECT pg_try_advisory_lock(hashtextextended(?, 0))")) {
-                // Starting at a random slot spreads workers over the slots instead of all contending for slot 0.
-                for (int i = 0; i < limit; i++) {
-                    String key = "assay-endpoint:" + endpoint + "#" + (first + i) % limit;
-                    tryLock.setString(1, key);
-                    try (var result = tryLock.executeQuery()) {
-                        if (result.next() && result.getBoolean(1)) {
-                            return new Slot(connection, key);
+        Endpoint held = endpoint(endpoint);
+        Integer me = limit;
+        synchronized (held) {
+            held.waiting.add(me);
+        }
+        try {
+            while (!stop.getAsBoolean()) {
+                int rows;
+                int wanted;
+                int widest;
+                synchronized (held) {
+                    Integer slot = take(held, limit);
+                    if (slot != null) {
+                        return new Slot(endpoint, slot);
+                    }
+                    if (held.claiming) {
+                        // Another case of this endpoint is asking the database for every waiting case.
+                        held.wait(RETRY.toMillis());
+                        continue;
+                    }
+                    held.claiming = true;
+                    rows = held.rows;
+                    wanted = held.waiting.size();
+                    widest = held.waiting.stream()
+                            .mapToInt(Integer::intValue)
+                            .max()
+                            .orElse(limit);
+                }
+                List<Integer> claimed = List.of();
+                boolean asked = false;
+                try {
+                    claimed = claim(endpoint, rows, widest, wanted);
+                    asked = true;
+                } finally {
+                    synchronized (held) {
+                        held.claiming = false;
+                        if (asked) {
+                            // Its rows exist now; the slots are handed out before the other waiters wake.
+                            held.rows = Math.max(held.rows, widest);
+                            held.idle.addAll(claimed);
                         }
+                        held.notifyAll();
                     }
                 }
-            } catch (SQLException e) {
-                close(connection);
-                throw unavailable(e);
+                synchronized (held) {
+                    Integer slot = take(held, limit);
+                    if (slot != null) {
+                        return new Slot(endpoint, slot);
+                    }
+                    if (claimed.isEmpty()) {
+                        held.wait(RETRY.toMillis() / 2
+                                + ThreadLocalRandom.current().nextLong(RETRY.toMillis()));
+                    }
+                }
             }
-            close(connection);
-            Thread.sleep(RETRY.toMillis() / 2 + ThreadLocalRandom.current().nextLong(RETRY.toMillis()));
+            return null;
+        } finally {
+            synchronized (held) {
+                held.waiting.remove(me);
+            }
+        }
+    }
+
+    /**
+     * Frees, in one statement, the slots held here that no case uses or waits for.
+     *
+     * @throws AssayException {@code store.unavailable} when the database cannot be reached; the slots stay held, and
+     *     their lease lapses if it stays away
+     */
+    void flush() {
+        Map<String, List<Integer>> free = new HashMap<>();
+        synchronized (endpoints) {
+            for (Map.Entry<String, Endpoint> entry : endpoints.entrySet()) {
+                Endpoint held = entry.getValue();
+                synchronized (held) {
+                    if (held.waiting.isEmpty() && !held.idle.isEmpty()) {
+                        free.put(entry.getKey(), List.copyOf(held.idle));
+                        held.idle.clear();
+                    }
+                }
+            }
+        }
+        if (free.isEmpty()) {
+            return;
+        }
+        var endpointNames = new ArrayList<String>();
+        var slots = new ArrayList<Integer>();
+        free.forEach((endpoint, numbers) -> numbers.forEach(number -> {
+            endpointNames.add(endpoint);
+            slots.add(number);
+        }));
+        try (Connection connection = connection();
+                var update = connection.prepareStatement("UPDATE endpoint_slots s SET holder = NULL, expires = NULL"
+                        + " FROM unnest(?::text[], ?::int[]) AS f(endpoint, slot)"
+                        + " WHERE s.endpoint = f.endpoint AND s.slot = f.slot AND s.holder = ?")) {
+            Array names = connection.createArrayOf("text", endpointNames.toArray());
+            Array numbers = connection.createArrayOf("integer", slots.toArray());
+            update.setArray(1, names);
+            update.setArray(2, numbers);
+            update.setString(3, holder);
+            update.executeUpdate();
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    /** Extends the lease of every slot this worker holds, in one statement. */
+    void renew() {
+        try (Connection connection = connection();
+                var update = connection.prepareStatement(
+                        "UPDATE endpoint_slots SET expires = now() + ? * interval '1 millisecond' WHERE holder = ?")) {
+            update.setLong(1, lease.toMillis());
+            update.setString(2, holder);
+            update.executeUpdate();
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    /** Frees every slot this worker holds, in one statement: the worker stops. */
+    void releaseAll() {
+        synchronized (endpoints) {
+            endpoints.clear();
+        }
+        try (Connection connection = connection();
+                var update = connection.prepareStatement(
+                        "UPDATE endpoint_slots SET holder = NULL, expires = NULL WHERE holder = ?")) {
+            update.setString(1, holder);
+            update.executeUpdate();
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
+    }
+
+    private Endpoint endpoint(String endpoint) {
+        synchronized (endpoints) {
+            return endpoints.computeIfAbsent(endpoint, key -> new Endpoint());
+        }
+    }
+
+    /** {@return an idle slot below {@code limit}, taken out of the idle ones, or null}; called holding {@code held} */
+    private static Integer take(Endpoint held, int limit) {
+        for (var slots = held.idle.iterator(); slots.hasNext(); ) {
+            Integer slot = slots.next();
+            if (slot < limit) {
+                slots.remove();
+                return slot;
+            }
         }
         return null;
+    }
+
+    /**
+     * {@return up to {@code wanted} free slots below {@code limit}, now held by this worker}: one statement, and one
+     * more the first time a limit wider than {@code rows} is seen, to make its rows
+     */
+    private List<Integer> claim(String endpoint, int rows, int limit, int wanted) {
+        try (Connection connection = connection()) {
+            if (limit > rows) {
+                try (var insert = connection.prepareStatement("INSERT INTO endpoint_slots (endpoint, slot)"
+                        + " SELECT ?, g FROM generate_series(0, ? - 1) AS g ON CONFLICT DO NOTHING")) {
+                    insert.setString(1, endpoint);
+                    insert.setInt(2, limit);
+                    insert.executeUpdate();
+                }
+            }
+            try (var update = connection.prepareStatement("UPDATE endpoint_slots s"
+                    + " SET holder = ?, expires = now() + ? * interval '1 millisecond'"
+                    + " FROM (SELECT slot FROM endpoint_slots WHERE endpoint = ? AND slot < ?"
+                    + " AND (holder IS NULL OR expires < now()) LIMIT ? FOR UPDATE SKIP LOCKED) AS f"
+                    + " WHERE s.endpoint = ? AND s.slot = f.slot RETURNING s.slot")) {
+                update.setString(1, holder);
+                update.setLong(2, lease.toMillis());
+                update.setString(3, endpoint);
+                update.setInt(4, limit);
+                update.setInt(5, wanted);
+                update.setString(6, endpoint);
+                var claimed = new ArrayList<Integer>();
+                try (var result = update.executeQuery()) {
+                    while (result.next()) {
+                        claimed.add(result.getInt(1));
+                    }
+                }
+                return claimed;
+            }
+        } catch (SQLException e) {
+            throw unavailable(e);
+        }
     }
 
     private Connection connection() {
@@ -89,14 +292,6 @@ final class EndpointSlots {
             return dataSource.getConnection();
         } catch (SQLException e) {
             throw unavailable(e);
-        }
-    }
-
-    private static void close(Connection connection) {
-        try {
-            connection.close();
-        } catch (SQLException ignored) {
-            // Returned to the pool or gone; either way nothing is held.
         }
     }
 

@@ -9,6 +9,7 @@ import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.assay.AssayException;
 import dev.assay.EndpointUrl;
+import dev.assay.Problem;
 import dev.assay.cases.SuiteChanges;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.result.Item;
@@ -22,12 +23,22 @@ import dev.assay.run.StoredCases;
 import dev.assay.run.Workload;
 import dev.assay.store.Store;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -37,7 +48,11 @@ import java.util.function.Function;
  * case it runs, and hands the case of a worker whose heartbeat lapsed to another worker. A case runs as the engine runs
  * it ({@link Engine#runItem}), from the run's stored description, rebuilt once per run as {@code --resume} does, and
  * only while its worker holds one of the endpoint's slots ({@link EndpointSlots}). A case of a run that is no longer
- * running (cancelled, ended) is dropped. Thread-safe.
+ * running (cancelled, ended) is dropped. db-scheduler claims due cases in batches (lock-and-fetch: one {@code UPDATE
+ * ... FOR UPDATE SKIP LOCKED} takes up to as many as the worker has threads); the slots are claimed and freed in
+ * batches too, and a run's status is read at most once per {@link #STATUS_CHECK}, not per case. Every {@link #REPORT}
+ * the worker logs one line: cases done, their rate, cases in flight and cases waiting on the queue
+ * ({@link WorkerMeters}). Thread-safe.
  */
 public final class Worker implements AutoCloseable {
     /** How long a case that could not start (its run could not be rebuilt here) waits before any worker tries again. */
@@ -45,6 +60,18 @@ public final class Worker implements AutoCloseable {
 
     /** The fewest missed heartbeats db-scheduler accepts before it takes a case for dead. */
     public static final int MIN_MISSED_HEARTBEATS = 4;
+
+    /** How often the worker logs its throughput and reads the queue's depth. */
+    static final Duration REPORT = Duration.ofSeconds(10);
+
+    /** How long slots no case of this worker waits for stay held before they are freed, in one statement. */
+    private static final Duration FLUSH = Duration.ofMillis(100);
+
+    /** How often the cases this worker finished are added to the counts of {@code queue_workers}. */
+    private static final Duration SERVED = Duration.ofSeconds(1);
+
+    /** How long a run read as running is taken to be running before its status is read again. */
+    private static final Duration STATUS_CHECK = Duration.ofSeconds(1);
 
     /**
      * How a worker works.
@@ -110,6 +137,15 @@ public final class Worker implements AutoCloseable {
     private static final Duration SWEEP = Duration.ofMinutes(1);
 
     private final Map<String, Loaded> runs = new HashMap<>();
+    /** When each run was last read as running, in {@link System#nanoTime()}. */
+    private final Map<String, Long> runningAt = new ConcurrentHashMap<>();
+
+    private final ScheduledExecutorService chores;
+    /** This worker's name in the database: its host and process id. */
+    private final String name;
+    /** The cases this worker finished per run, not yet added to {@code queue_workers}. */
+    private final Map<String, AtomicInteger> served = new ConcurrentHashMap<>();
+
     private Instant lastSweep = Instant.EPOCH;
     private final Scheduler scheduler;
     private volatile boolean stopping;
@@ -128,17 +164,21 @@ public final class Worker implements AutoCloseable {
         this.workspaceRoot = workspaceRoot;
         this.env = env;
         this.log = log;
-        // One connection per slot held (a case holds one while it runs), and a few for db-scheduler's polls,
-        // heartbeats and completions.
-        this.dataSource = CaseQueue.connect(jdbcUrl, settings.concurrency() + 4, "assay-worker");
-        this.slots = new EndpointSlots(dataSource);
+        // Statements only, none held across a call: db-scheduler's polls, heartbeats and completions, the slots' claims
+        // and frees.
+        this.dataSource = CaseQueue.connect(jdbcUrl, Math.min(settings.concurrency(), 8) + 4, "assay-worker");
+        this.name = new SchedulerName.Hostname().getName() + "-"
+                + ProcessHandle.current().pid();
+        this.slots = new EndpointSlots(
+                dataSource,
+                name + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()),
+                settings.heartbeat().multipliedBy(settings.missedHeartbeats()));
         OneTimeTask<Void> task = Tasks.oneTime(CaseQueue.TASK)
                 .onFailure(new FailureHandler.OnFailureRetryLater<>(RETRY))
                 .onDeadExecutionRevive()
                 .execute((instance, context) -> execute(instance));
         this.scheduler = Scheduler.create(dataSource, task)
-                .schedulerName(new SchedulerName.Fixed(new SchedulerName.Hostname().getName() + "-"
-                        + ProcessHandle.current().pid()))
+                .schedulerName(new SchedulerName.Fixed(name))
                 .threads(settings.concurrency())
                 .pollingInterval(settings.pollingInterval())
                 .heartbeatInterval(settings.heartbeat())
@@ -146,6 +186,92 @@ public final class Worker implements AutoCloseable {
                 .pollUsingLockAndFetch(0.5, 1.0)
                 .shutdownMaxWait(settings.shutdownWait())
                 .build();
+        this.chores = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofVirtual().name("assay-worker-chores").factory());
+        long started = System.nanoTime();
+        chore(FLUSH, slots::flush);
+        chore(settings.heartbeat(), slots::renew);
+        chore(SERVED, this::storeServed);
+        var last = new long[] {started, 0};
+        chore(REPORT, () -> {
+            WorkerMeters.waiting(waitingCases());
+            long now = System.nanoTime();
+            long done = WorkerMeters.finished();
+            double rate = (done - last[1]) * 1e9 / Math.max(1, now - last[0]);
+            last[0] = now;
+            last[1] = done;
+            log.accept(String.format(
+                    Locale.ROOT,
+                    "worker: %d cases done, %.1f/s, %d in flight, %d waiting",
+                    done,
+                    rate,
+                    WorkerMeters.running(),
+                    WorkerMeters.waiting()));
+        });
+    }
+
+    /** Runs {@code chore} every {@code period}; a failure (the database away) is logged and tried at the next one. */
+    private void chore(Duration period, Runnable chore) {
+        // The schedule's future has nothing to report: failures are logged here.
+        var unused = chores.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        chore.run();
+                    } catch (AssayException e) {
+                        log.accept("worker: " + e.problem().message() + " ("
+                                + e.problem().type() + ")");
+                    }
+                },
+                period.toMillis(),
+                period.toMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    /** Adds the cases finished since the last time to this worker's counts per run, in one statement. */
+    private void storeServed() {
+        var runIds = new ArrayList<String>();
+        var counts = new ArrayList<Integer>();
+        served.forEach((runId, count) -> {
+            int cases = count.getAndSet(0);
+            if (cases > 0) {
+                runIds.add(runId);
+                counts.add(cases);
+            }
+        });
+        if (runIds.isEmpty()) {
+            return;
+        }
+        try (Connection connection = dataSource.getConnection();
+                var upsert = connection.prepareStatement("INSERT INTO queue_workers (run_id, worker, cases)"
+                        + " SELECT r, ?, n FROM unnest(?::text[], ?::int[]) AS t(r, n)"
+                        + " ON CONFLICT (run_id, worker) DO UPDATE SET cases = queue_workers.cases + EXCLUDED.cases")) {
+            upsert.setString(1, name);
+            upsert.setArray(2, connection.createArrayOf("text", runIds.toArray()));
+            upsert.setArray(3, connection.createArrayOf("integer", counts.toArray()));
+            upsert.executeUpdate();
+        } catch (SQLException e) {
+            // Counted again at the next try.
+            for (int i = 0; i < runIds.size(); i++) {
+                served.get(runIds.get(i)).addAndGet(counts.get(i));
+            }
+            throw new AssayException(Problem.of(
+                    "store.unavailable", "the workers' counts cannot be stored in the database: " + e.getMessage()));
+        }
+    }
+
+    /** {@return the cases on the queue no worker has taken yet} */
+    private long waitingCases() {
+        try (Connection connection = dataSource.getConnection();
+                var count = connection.prepareStatement(
+                        "SELECT count(*) FROM scheduled_tasks WHERE task_name = ? AND NOT picked")) {
+            count.setString(1, CaseQueue.TASK);
+            try (var result = count.executeQuery()) {
+                return result.next() ? result.getLong(1) : 0;
+            }
+        } catch (SQLException e) {
+            throw new AssayException(
+                    Problem.of("store.unavailable", "the queue cannot be read in the database: " + e.getMessage()));
+        }
     }
 
     /**
@@ -177,6 +303,14 @@ public final class Worker implements AutoCloseable {
     public void close() {
         stopping = true;
         scheduler.stop();
+        chores.shutdownNow();
+        try {
+            slots.releaseAll();
+            storeServed();
+        } catch (AssayException e) {
+            // Their lease lapses instead.
+            log.accept("worker: " + e.problem().message() + " (" + e.problem().type() + ")");
+        }
         synchronized (runs) {
             runs.values().forEach(loaded -> loaded.prepared().close());
             runs.clear();
@@ -187,14 +321,25 @@ public final class Worker implements AutoCloseable {
     private void execute(TaskInstance<Void> instance) {
         releaseEndedRuns();
         QueuedCase queued = QueuedCase.parse(instance.getId());
-        Optional<Run> run = store.findRun(queued.runId());
-        if (run.isEmpty() || run.get().status() != RunStatus.RUNNING) {
-            // Cancelled, ended or deleted: its remaining cases are dropped with the task.
-            forget(queued.runId());
-            return;
+        Long readAt = runningAt.get(queued.runId());
+        Loaded cached;
+        synchronized (runs) {
+            cached = runs.get(queued.runId());
         }
+        Run run = null;
+        if (cached == null || readAt == null || System.nanoTime() - readAt > STATUS_CHECK.toNanos()) {
+            Optional<Run> found = store.findRun(queued.runId());
+            if (found.isEmpty() || found.get().status() != RunStatus.RUNNING) {
+                // Cancelled, ended or deleted: its remaining cases are dropped with the task.
+                forget(queued.runId());
+                return;
+            }
+            run = found.get();
+            runningAt.put(queued.runId(), System.nanoTime());
+        }
+        WorkerMeters.caseStarted();
         try {
-            Loaded loaded = loaded(run.get());
+            Loaded loaded = run == null ? cached : loaded(run);
             try (var slot = slots.acquire(loaded.endpoint(), loaded.workload().concurrency(), () -> stopping)) {
                 if (slot == null) {
                     throw new IllegalStateException("the worker is stopping; " + queued.instanceId() + " runs later");
@@ -210,6 +355,9 @@ public final class Worker implements AutoCloseable {
                         line -> log.accept(queued.runId() + " " + line));
                 log.accept("finished " + queued.instanceId() + " " + itemId + " "
                         + item.status().wireName());
+                WorkerMeters.caseFinished(item.status());
+                served.computeIfAbsent(queued.runId(), key -> new AtomicInteger())
+                        .incrementAndGet();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -218,6 +366,8 @@ public final class Worker implements AutoCloseable {
             log.accept("cannot run " + queued.instanceId() + " here, retrying in " + RETRY.toSeconds() + " s: "
                     + e.problem().message() + " (" + e.problem().type() + ")");
             throw e;
+        } finally {
+            WorkerMeters.caseEnded();
         }
     }
 
@@ -272,6 +422,7 @@ public final class Worker implements AutoCloseable {
     }
 
     private void forget(String runId) {
+        runningAt.remove(runId);
         synchronized (runs) {
             Loaded loaded = runs.remove(runId);
             if (loaded != null) {
