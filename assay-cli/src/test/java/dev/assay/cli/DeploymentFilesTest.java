@@ -74,11 +74,36 @@ class DeploymentFilesTest {
         String jdbcUrl = secret.path("stringData").path("jdbc-url").asText();
         assertThat(jdbcUrl)
                 .startsWith("jdbc:postgresql://" + database.at("/metadata/name").asText() + ":5432/");
-        assertThat(worker.at("/spec/replicas").asInt()).isGreaterThanOrEqualTo(1);
     }
 
     @Test
-    void compose_runs_postgres_the_server_and_two_workers_on_one_database() throws IOException {
+    void the_kubernetes_workers_scale_on_the_queue_depth_their_metrics_port_serves() throws IOException {
+        JsonNode worker = kind(manifests("worker.yaml"), "Deployment");
+        JsonNode autoscaler = kind(manifests("worker.yaml"), "HorizontalPodAutoscaler");
+        JsonNode container = worker.at("/spec/template/spec/containers/0");
+        String metricsPort = option(strings(container.path("args")), "--metrics-port");
+
+        assertThat(autoscaler.at("/spec/scaleTargetRef/kind").asText()).isEqualTo("Deployment");
+        assertThat(autoscaler.at("/spec/scaleTargetRef/name").asText())
+                .isEqualTo(worker.at("/metadata/name").asText());
+        assertThat(autoscaler.at("/spec/minReplicas").asInt()).isGreaterThanOrEqualTo(1);
+        assertThat(autoscaler.at("/spec/maxReplicas").asInt())
+                .isGreaterThan(autoscaler.at("/spec/minReplicas").asInt());
+        JsonNode metric = autoscaler.at("/spec/metrics/0");
+        assertThat(metric.path("type").asText()).isEqualTo("External");
+        assertThat(metric.at("/external/metric/name").asText()).isEqualTo("assay_cases_waiting");
+        assertThat(metric.at("/external/target/type").asText()).isEqualTo("AverageValue");
+        // The autoscaler owns the count: a count in the Deployment would reset it at every apply.
+        assertThat(worker.at("/spec").has("replicas")).isFalse();
+        assertThat(container.at("/ports/0/containerPort").asText()).isEqualTo(metricsPort);
+        assertThat(worker.at("/spec/template/metadata/annotations")
+                        .path("prometheus.io/port")
+                        .asText())
+                .isEqualTo(metricsPort);
+    }
+
+    @Test
+    void compose_runs_postgres_the_server_and_workers_that_scale_on_one_database() throws IOException {
         JsonNode services = YAML.readTree(ROOT.resolve("compose.yaml").toFile()).path("services");
         JsonNode server = services.path("server");
         JsonNode worker = services.path("worker");
@@ -91,6 +116,10 @@ class DeploymentFilesTest {
         assertThat(subcommand(serve)).isEqualTo("serve");
         assertThat(subcommand(work)).isEqualTo("worker");
         assertThat(worker.at("/deploy/replicas").asInt()).isEqualTo(2);
+        // docker compose up --scale worker=N: no fixed container name, no host port a second worker would collide on.
+        assertThat(worker.has("container_name")).isFalse();
+        assertThat(worker.has("ports")).isFalse();
+        assertThat(strings(worker.path("expose"))).containsExactly(option(work, "--metrics-port"));
         assertThat(option(work, "--db"))
                 .isEqualTo(option(serve, "--db"))
                 .startsWith("jdbc:postgresql://postgres:5432/");
