@@ -96,6 +96,11 @@ public final class MockOpenAiServer implements AutoCloseable {
         return requests.get();
     }
 
+    /** {@return the most chat requests in flight at once since the last reset} */
+    public int peakInFlight() {
+        return peakInFlight.get();
+    }
+
     /** {@return chat requests refused with 429} */
     public long rateLimited() {
         return rateLimited.get();

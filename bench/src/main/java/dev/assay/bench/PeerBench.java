@@ -27,17 +27,25 @@ import java.util.function.ToDoubleFunction;
  * <p>Usage: {@code PeerBench [--assay PATH] [--promptfoo PATH] [--rounds R] [--only NAME,...]} where the names are the
  * workloads printed in the table ({@code version}, {@code n10-0ms-c4}, {@code n1000-0ms-c4}, {@code n1000-200ms-c64},
  * {@code n5000-0ms-c64}, {@code n10000-0ms-c64}, {@code n10000-200ms-c64}, {@code n100000-0ms-c64-xmx256m}, and only
- * when named {@code n100000-0ms-c64-xmx64m} and {@code n200000-0ms-c64-xmx64m}). promptfoo is skipped where its path
- * does not exist (install: {@code bench/peer/install-promptfoo.sh}). Latency-bound workloads also time a bare JDK
- * client ({@link BareClient}), the floor of the mock and the machine.
+ * when named {@code n100000-0ms-c64-xmx64m}, {@code n200000-0ms-c64-xmx64m}, {@code n20000-1000ms-c1000-xmx512m} and
+ * {@code n1000000-0ms-c64-xmx256m}). A latency-bound row gives its floor ⌈N / concurrency⌉ × latency and the served
+ * span's ratio to it. promptfoo is skipped where its path does not exist (install:
+ * {@code bench/peer/install-promptfoo.sh}). Latency-bound workloads also time a bare JDK client ({@link BareClient}),
+ * the floor of the mock and the machine.
  */
 public final class PeerBench {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One measured workload; {@code cases == 0} times {@code --version}. */
     record Workload(String name, int cases, long latencyMillis, int concurrency, String javaOptions, boolean peer) {
-        double idealSeconds() {
-            return cases * latencyMillis / 1000.0 / concurrency;
+        /** {@return the floor of a latency-bound run: the calls go in rounds of {@code concurrency}} */
+        double floorSeconds() {
+            return floorSeconds(cases, concurrency, latencyMillis);
+        }
+
+        /** {@return ⌈cases / slots⌉ × latency, in seconds} */
+        static double floorSeconds(int cases, int slots, long latencyMillis) {
+            return Math.ceil(cases / (double) slots) * latencyMillis / 1000.0;
         }
     }
 
@@ -64,10 +72,18 @@ public final class PeerBench {
             // Twice the cases in a quarter of that heap: memory that does not grow with N. Minutes a round, so only
             // when named with --only.
             new Workload("n100000-0ms-c64-xmx64m", 100_000, 0, 64, "-Xmx64m", false),
-            new Workload("n200000-0ms-c64-xmx64m", 200_000, 0, 64, "-Xmx64m", false));
+            new Workload("n200000-0ms-c64-xmx64m", 200_000, 0, 64, "-Xmx64m", false),
+            // A thousand calls in flight against a slow endpoint, in at most 512 MiB of heap; promptfoo at -j 1000.
+            new Workload("n20000-1000ms-c1000-xmx512m", 20_000, 1000, 1000, "-Xmx512m", true),
+            // A million cases in the heap that holds 100 000.
+            new Workload("n1000000-0ms-c64-xmx256m", 1_000_000, 0, 64, "-Xmx256m", false));
 
     /** Workloads run only when named with {@code --only}. */
-    private static final List<String> ON_REQUEST = List.of("n100000-0ms-c64-xmx64m", "n200000-0ms-c64-xmx64m");
+    private static final List<String> ON_REQUEST = List.of(
+            "n100000-0ms-c64-xmx64m",
+            "n200000-0ms-c64-xmx64m",
+            "n20000-1000ms-c1000-xmx512m",
+            "n1000000-0ms-c64-xmx256m");
 
     private PeerBench() {}
 
@@ -100,14 +116,15 @@ public final class PeerBench {
         warmUpRun.start().waitFor();
         deleteTree(warmUp);
         System.out.printf(
-                "%-26s %-9s %8s %8s %9s %8s %8s %8s %9s %7s%n",
+                "%-28s %-10s %8s %8s %9s %8s %8s %7s %8s %9s %7s%n",
                 "workload",
                 "tool",
                 "wall s",
                 "cpu s",
                 "peak MiB",
-                "ideal s",
+                "floor s",
                 "served s",
+                "x floor",
                 "requests",
                 "passed",
                 "ratio");
@@ -185,14 +202,15 @@ public final class PeerBench {
                             ? ""
                             : "  INCOMPLETE: expected " + workload.cases() + " requests and passes";
             System.out.printf(
-                    "%-26s %-9s %8.2f %8.2f %9d %8s %8s %8d %9d %7s%s%n",
+                    "%-28s %-10s %8.2f %8.2f %9d %8s %8s %7s %8d %9d %7s%s%n",
                     workload.name(),
                     tool,
                     m.wallSeconds(),
                     m.cpuSeconds(),
                     m.peakRssKiB() >> 10,
-                    workload.latencyMillis() == 0 ? "-" : "%.2f".formatted(workload.idealSeconds()),
+                    workload.latencyMillis() == 0 ? "-" : "%.2f".formatted(workload.floorSeconds()),
                     workload.cases() == 0 ? "-" : "%.2f".formatted(m.servedSeconds()),
+                    workload.latencyMillis() == 0 ? "-" : "%.3f".formatted(m.servedSeconds() / workload.floorSeconds()),
                     m.requests(),
                     m.passed(),
                     ratio,
@@ -212,7 +230,7 @@ public final class PeerBench {
         return sorted.get(sorted.size() / 2);
     }
 
-    private static void writeInputs(Path dir, Workload workload, String baseUrl) throws IOException {
+    static void writeInputs(Path dir, Workload workload, String baseUrl) throws IOException {
         if (workload.cases() == 0) {
             return;
         }
@@ -326,13 +344,13 @@ public final class PeerBench {
     }
 
     /** A finished process with the figures {@code /usr/bin/time} reported for it. */
-    private record Timed(double wall, double cpu, long rssKiB, Path stdout, String error) {
+    record Timed(double wall, double cpu, long rssKiB, Path stdout, String error) {
         Measure measure(MockOpenAiServer mock, long passed) {
             return new Measure(wall, cpu, rssKiB, mock.servedSpan().toNanos() / 1e9, mock.requests(), passed, error);
         }
     }
 
-    private static Timed timed(List<String> command, Path dir, Map<String, String> env, Path stdout)
+    static Timed timed(List<String> command, Path dir, Map<String, String> env, Path stdout)
             throws IOException, InterruptedException {
         Path times = Files.createTempFile(dir, "time", ".txt");
         var full = new ArrayList<>(List.of("/usr/bin/time", "-f", "%e %U %S %M", "-o", times.toString()));
@@ -358,7 +376,7 @@ public final class PeerBench {
                 error);
     }
 
-    private static JsonNode lastJsonLine(Path stdout) throws IOException {
+    static JsonNode lastJsonLine(Path stdout) throws IOException {
         List<String> lines = Files.readAllLines(stdout);
         for (int i = lines.size() - 1; i >= 0; i--) {
             if (lines.get(i).startsWith("{")) {
@@ -368,7 +386,7 @@ public final class PeerBench {
         return JSON.createObjectNode();
     }
 
-    private static void deleteTree(Path dir) throws IOException {
+    static void deleteTree(Path dir) throws IOException {
         try (var paths = Files.walk(dir)) {
             paths.sorted((a, b) -> b.getNameCount() - a.getNameCount())
                     .forEach(path -> path.toFile().delete());
