@@ -162,6 +162,8 @@ class QueuedRunTest {
                 assertThat(sample(metrics.body(), "assay_cases_finished_total")).isEqualTo(CASES);
                 assertThat(sample(metrics.body(), "assay_cases_running")).isZero();
                 assertThat(sample(metrics.body(), "assay_cases_waiting")).isNotNaN();
+                // The queue's depth, not the engine's gauge of whole runs in this process, which a worker has none of.
+                assertThat(metrics.body()).contains("# HELP assay_cases_waiting Cases on the queue not yet taken");
 
                 worker.process.destroy(); // SIGTERM: the worker stops and adds its last counts
                 assertThat(worker.process.waitFor(90, TimeUnit.SECONDS)).isTrue();

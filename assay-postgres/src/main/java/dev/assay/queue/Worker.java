@@ -193,7 +193,8 @@ public final class Worker implements AutoCloseable {
         chore(settings.heartbeat(), slots::renew);
         chore(SERVED, this::storeServed);
         var last = new long[] {started, 0};
-        chore(REPORT, () -> {
+        // The first report at once: the queue's depth is in /metrics from the start.
+        chore(Duration.ZERO, REPORT, () -> {
             WorkerMeters.waiting(waitingCases());
             long now = System.nanoTime();
             long done = WorkerMeters.finished();
@@ -212,6 +213,10 @@ public final class Worker implements AutoCloseable {
 
     /** Runs {@code chore} every {@code period}; a failure (the database away) is logged and tried at the next one. */
     private void chore(Duration period, Runnable chore) {
+        chore(period, period, chore);
+    }
+
+    private void chore(Duration first, Duration period, Runnable chore) {
         // The schedule's future has nothing to report: failures are logged here.
         var unused = chores.scheduleWithFixedDelay(
                 () -> {
@@ -222,7 +227,7 @@ public final class Worker implements AutoCloseable {
                                 + e.problem().type() + ")");
                     }
                 },
-                period.toMillis(),
+                first.toMillis(),
                 period.toMillis(),
                 TimeUnit.MILLISECONDS);
     }

@@ -24,13 +24,23 @@ final class MetricsRoute implements AutoCloseable {
     private final JvmGcMetrics gc = new JvmGcMetrics();
 
     MetricsRoute() {
+        this(true);
+    }
+
+    /**
+     * @param runGauges whether to show the engine's gauges of runs in flight from the start; a worker's process runs no
+     *     whole runs, and its {@code assay.cases.waiting} is the queue's depth, which the worker registers
+     */
+    MetricsRoute(boolean runGauges) {
         new JvmMemoryMetrics().bindTo(registry);
         new JvmThreadMetrics().bindTo(registry);
         new ProcessorMetrics().bindTo(registry);
         new UptimeMetrics().bindTo(registry);
         gc.bindTo(registry);
         Metrics.addRegistry(registry);
-        RunMeters.register();
+        if (runGauges) {
+            RunMeters.register();
+        }
     }
 
     void register(RoutesConfig routes) {

@@ -15,13 +15,14 @@ public final class MetricsServer implements AutoCloseable {
     }
 
     /**
-     * Starts serving.
+     * Starts serving the meters of Micrometer's global registry and the JVM's, without the engine's gauges of whole
+     * runs (a worker's {@code assay.cases.waiting} is the queue's depth).
      *
      * @param host the address to listen on
      * @param port the port, 0 for any free one
      */
     public static MetricsServer start(String host, int port) {
-        var metrics = new MetricsRoute();
+        var metrics = new MetricsRoute(false);
         Javalin app = Javalin.create(javalin -> {
             javalin.startup.showJavalinBanner = false;
             javalin.concurrency.useVirtualThreads = true;
