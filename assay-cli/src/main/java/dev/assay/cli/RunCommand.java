@@ -672,7 +672,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         // Said before the report is read: when the database stayed away, reading it fails too.
         explainEnd(run, stderr);
         if (run.error() != null && run.error().type().equals("store.outage")) {
-            // The report is read from the database that stayed away: the line above is all there is to say.
+            // The report is read from the database that stayed away: the line above and what the engine holds of the
+            // run are all there is to say.
+            Summary.printUnreported(stdout, run, format.toString());
+            stdout.flush();
             return exitCode(run);
         }
         RunReport report = RunReport.ofEnded(store, run, ended.caseTags());

@@ -21,33 +21,52 @@ final class Summary {
     static void print(PrintWriter out, RunReport report, String format, Path reportDirectory) {
         Run run = report.run();
         if (format.equals("json")) {
-            ObjectNode node = Json.object();
-            node.put("run_id", run.runId());
-            node.put("status", run.status().wireName());
-            node.putPOJO("total_score", run.totalScore());
-            node.set("dimension_scores", Json.tree(run.dimensionScores()));
-            node.set("counts", Json.tree(run.counts()));
-            if (!report.passAtK().isEmpty()) {
-                node.set("pass_at_k", Json.tree(report.passAtK()));
-            }
-            if (!run.metrics().isEmpty()) {
-                node.set("metrics", Json.tree(run.metrics()));
-            }
-            if (run.error() != null) {
-                node.set("error", Json.tree(run.error()));
-            }
-            node.put("report_dir", reportDirectory == null ? null : reportDirectory.toString());
-            var throttled = EndpointConcurrency.throttledEndpoints();
-            if (!throttled.isEmpty()) {
-                ObjectNode endpoints = node.putObject("endpoints");
-                throttled.forEach((endpoint, settled) -> endpoints
-                        .putObject(endpoint)
-                        .put("concurrency", settled.limit())
-                        .put("rate_limited", settled.throttled()));
-            }
-            out.println(Json.write(node));
+            printJson(out, run, report.passAtK(), reportDirectory);
             return;
         }
+        printTable(out, run, report, reportDirectory);
+    }
+
+    /**
+     * The summary of a run whose report cannot be read because the database stayed away: the JSON object from what the
+     * engine holds of the run (a script still learns its id, status and error); nothing for a table, whose reader has
+     * the error line on stderr.
+     */
+    static void printUnreported(PrintWriter out, Run run, String format) {
+        if (format.equals("json")) {
+            printJson(out, run, Map.of(), null);
+        }
+    }
+
+    private static void printJson(PrintWriter out, Run run, Map<Integer, Double> passAtK, Path reportDirectory) {
+        ObjectNode node = Json.object();
+        node.put("run_id", run.runId());
+        node.put("status", run.status().wireName());
+        node.putPOJO("total_score", run.totalScore());
+        node.set("dimension_scores", Json.tree(run.dimensionScores()));
+        node.set("counts", Json.tree(run.counts()));
+        if (!passAtK.isEmpty()) {
+            node.set("pass_at_k", Json.tree(passAtK));
+        }
+        if (!run.metrics().isEmpty()) {
+            node.set("metrics", Json.tree(run.metrics()));
+        }
+        if (run.error() != null) {
+            node.set("error", Json.tree(run.error()));
+        }
+        node.put("report_dir", reportDirectory == null ? null : reportDirectory.toString());
+        var throttled = EndpointConcurrency.throttledEndpoints();
+        if (!throttled.isEmpty()) {
+            ObjectNode endpoints = node.putObject("endpoints");
+            throttled.forEach((endpoint, settled) -> endpoints
+                    .putObject(endpoint)
+                    .put("concurrency", settled.limit())
+                    .put("rate_limited", settled.throttled()));
+        }
+        out.println(Json.write(node));
+    }
+
+    private static void printTable(PrintWriter out, Run run, RunReport report, Path reportDirectory) {
         if (run.kind().equals(Run.DIALOG)) {
             printDialog(out, run, reportDirectory);
             return;
