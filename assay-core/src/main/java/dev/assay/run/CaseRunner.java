@@ -21,6 +21,7 @@ import dev.assay.result.ToolCallView;
 import dev.assay.score.Weights;
 import dev.assay.subject.Session;
 import dev.assay.subject.SubjectInput;
+import dev.assay.subject.TrialObserver;
 import dev.assay.tools.McpServerConfig;
 import dev.assay.tools.ToolNames;
 import dev.assay.tools.Workspace;
@@ -56,12 +57,18 @@ final class CaseRunner {
     private final CheckerRegistry checkers;
     private final ExecutorService targetThreads;
     private final ResponseCache responses;
+    private final TrialObserver observer;
 
-    /** @param responses where the run's model answers are kept and found again */
-    CaseRunner(CheckerRegistry checkers, ExecutorService targetThreads, ResponseCache responses) {
+    /**
+     * @param responses where the run's model answers are kept and found again
+     * @param observer told of the case's model and tool calls
+     */
+    CaseRunner(
+            CheckerRegistry checkers, ExecutorService targetThreads, ResponseCache responses, TrialObserver observer) {
         this.checkers = checkers;
         this.targetThreads = targetThreads;
         this.responses = responses;
+        this.observer = observer;
     }
 
     /** @param cancelled checked after an interruption to tell cancellation from a timeout */
@@ -169,7 +176,8 @@ final class CaseRunner {
                 Instant.now().plus(timeout),
                 transcript,
                 log,
-                responses);
+                responses,
+                observer);
         Future<Transcript> work = targetThreads.submit(() -> plan.target().run(input, session));
         Transcript result;
         try {

@@ -117,7 +117,8 @@ public record CaseWorkload(RunPlan plan) implements Workload {
         // Read once: past the in-memory limit each read of a case is a read of the suite's scratch file and a parse.
         Case evalCase = evalCase(seq);
         return new WorkItem(evalCase.id(), evalCase.prompt(), context -> {
-            var runner = new CaseRunner(plan.checkers(), context.subjectThreads(), context.responses());
+            var runner =
+                    new CaseRunner(plan.checkers(), context.subjectThreads(), context.responses(), context.observer());
             return runner.run(
                     context.runId(),
                     seq,

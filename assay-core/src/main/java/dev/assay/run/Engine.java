@@ -30,6 +30,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -53,6 +54,7 @@ public final class Engine {
     private final Store store;
     private final Duration storeOutageLimit;
     private final Duration answersAcrossRuns;
+    private final RunObserver observer;
 
     /**
      * An engine that waits up to three minutes for an unavailable database before a run ends interrupted.
@@ -76,12 +78,25 @@ public final class Engine {
      *     ({@code --cache}); null to use only the run's own ({@link #FOREVER} for any age)
      */
     public Engine(Store store, Duration storeOutageLimit, Duration answersAcrossRuns) {
+        this(store, storeOutageLimit, answersAcrossRuns, RunObserver.NONE);
+    }
+
+    private Engine(Store store, Duration storeOutageLimit, Duration answersAcrossRuns, RunObserver observer) {
         if (storeOutageLimit.isNegative() || storeOutageLimit.isZero()) {
             throw new IllegalArgumentException("the store outage limit must be positive");
         }
         this.store = store;
         this.storeOutageLimit = storeOutageLimit;
         this.answersAcrossRuns = answersAcrossRuns;
+        this.observer = Objects.requireNonNull(observer, "observer");
+    }
+
+    /**
+     * {@return this engine, its runs followed by {@code observer} (a tracer): told of every run, trial, model call and
+     * tool call} Closing the observer is the caller's, once its runs have ended.
+     */
+    public Engine observedBy(RunObserver observer) {
+        return new Engine(store, storeOutageLimit, answersAcrossRuns, observer);
     }
 
     /** Runs a capability run to the end and returns the final record. */
@@ -176,9 +191,10 @@ public final class Engine {
         RunMeters.runStarted(run.counts().total() - kept.size());
         handle.update(run);
         safely(() -> listener.runStarted(run));
+        RunObserver.Observation observation = observed(() -> observer.runStarted(run), RunObserver.Observation.NONE);
         Thread.ofVirtual()
                 .name("assay-run-" + run.runId())
-                .start(() -> execute(workload, handle, listener, kept, resumed));
+                .start(() -> execute(workload, handle, listener, observation, kept, resumed));
         Thread.ofVirtual().name("assay-heartbeat-" + run.runId()).start(() -> beat(handle));
         return handle;
     }
@@ -204,8 +220,14 @@ public final class Engine {
     /** The item error that stops a run: the endpoint refused the credentials, so every further call would too. */
     private static final String AUTH_FAILED = "target.auth_failed";
 
-    private void execute(Workload workload, RunHandle handle, RunListener listener, List<Item> kept, boolean resumed) {
-        var progress = new Progress(handle, workload, listener);
+    private void execute(
+            Workload workload,
+            RunHandle handle,
+            RunListener listener,
+            RunObserver.Observation observation,
+            List<Item> kept,
+            boolean resumed) {
+        var progress = new Progress(handle, workload, listener, observation);
         progress.keep(kept);
         Set<String> done = kept.stream().map(Item::caseId).collect(Collectors.toSet());
         RunStatus status = RunStatus.FINISHED;
@@ -247,6 +269,7 @@ public final class Engine {
         try {
             handle.finish(progress.end(status, error));
         } catch (RuntimeException storeFailure) {
+            safely(() -> observation.runEnded(handle.current()));
             handle.fail(storeFailure);
         } finally {
             RunMeters.runEnded(progress.unfinished());
@@ -291,21 +314,29 @@ public final class Engine {
                     limit.release();
                     continue;
                 }
-                var context = new ItemContext(
-                        handle.runId(),
-                        responses,
-                        subjectThreads,
-                        message -> progress.log(itemId + ": " + message),
-                        handle::isCancelRequested,
-                        (step, steps) -> progress.stepDone(itemId, step, steps));
                 // The prompt is let go once announced: a queued run's items all wait at once, for workers, and would
                 // otherwise hold every prompt until they end.
                 var prompt = new AtomicReference<>(work.prompt());
                 Workload.ItemRunner runner = work.runner();
                 var item = new FutureTask<Void>(() -> {
                     try {
-                        progress.started(itemId, prompt.getAndSet(null));
-                        progress.finished(runner.run(context));
+                        RunObserver.Trial trial = progress.started(itemId, prompt.getAndSet(null));
+                        var context = new ItemContext(
+                                handle.runId(),
+                                responses,
+                                subjectThreads,
+                                message -> progress.log(itemId + ": " + message),
+                                handle::isCancelRequested,
+                                (step, steps) -> progress.stepDone(itemId, step, steps),
+                                trial);
+                        Item ran = null;
+                        try {
+                            ran = runner.run(context);
+                        } finally {
+                            Item ended = ran;
+                            safely(() -> trial.ended(ended));
+                        }
+                        progress.finished(ran);
                     } catch (AssayException lost) {
                         // The item could not be stored (the database stayed away, or refused it): it is not counted,
                         // so the run's counts stay those of its stored items, and the run cannot end finished.
@@ -437,11 +468,22 @@ public final class Engine {
         }
     }
 
+    /** {@return what an observer gave, or {@code otherwise} when it failed: an observer never affects the run} */
+    private static <T> T observed(Supplier<T> call, T otherwise) {
+        try {
+            T given = call.get();
+            return given != null ? given : otherwise;
+        } catch (RuntimeException ignored) {
+            return otherwise;
+        }
+    }
+
     /** The run's mutable tally, guarded by its own lock; each change is stored and announced. */
     private final class Progress {
         private final RunHandle handle;
         private final Workload workload;
         private final RunListener listener;
+        private final RunObserver.Observation observation;
         final StoreWrites writes;
         final GroupCommit commits;
         private volatile Problem halt;
@@ -456,10 +498,11 @@ public final class Engine {
         private final Map<String, String> firstErrors = new HashMap<>();
         private Instant lastStored = Instant.EPOCH;
 
-        Progress(RunHandle handle, Workload workload, RunListener listener) {
+        Progress(RunHandle handle, Workload workload, RunListener listener, RunObserver.Observation observation) {
             this.handle = handle;
             this.workload = workload;
             this.listener = listener;
+            this.observation = observation;
             this.writes = new StoreWrites(storeOutageLimit, this::log);
             this.commits = new GroupCommit(store, writes);
             this.scores = MetricRegistry.METRICS
@@ -486,9 +529,11 @@ public final class Engine {
             return halt;
         }
 
-        void started(String itemId, String prompt) {
+        /** {@return what observes the item} */
+        RunObserver.Trial started(String itemId, String prompt) {
             Run run = handle.current();
             safely(() -> listener.itemStarted(run, itemId, prompt));
+            return observed(() -> observation.trialStarted(itemId), RunObserver.Trial.NONE);
         }
 
         void stepDone(String itemId, int step, int steps) {
@@ -650,10 +695,12 @@ public final class Engine {
                                     .withDetail("end_stored", false));
                 }
                 handle.update(unstored);
+                safely(() -> observation.runEnded(unstored));
                 safely(() -> listener.runFinished(unstored));
                 return unstored;
             }
             handle.update(run);
+            safely(() -> observation.runEnded(run));
             safely(() -> listener.runFinished(run));
             return run;
         }

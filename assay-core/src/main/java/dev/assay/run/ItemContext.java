@@ -1,6 +1,7 @@
 package dev.assay.run;
 
 import dev.assay.model.ResponseCache;
+import dev.assay.subject.TrialObserver;
 import java.util.concurrent.ExecutorService;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
@@ -14,6 +15,7 @@ import java.util.function.Consumer;
  * @param log a line worth showing (retries, tool errors), prefixed with the item's id by the engine
  * @param cancelled whether the run was asked to stop; checked after an interruption to tell a cancel from a timeout
  * @param steps told of each finished step of a multi-step item (a dialog's turns): the step done and how many there are
+ * @param observer told of the item's model and tool calls ({@link TrialObserver#NONE} when nothing observes the run)
  */
 public record ItemContext(
         String runId,
@@ -21,7 +23,19 @@ public record ItemContext(
         ExecutorService subjectThreads,
         Consumer<String> log,
         BooleanSupplier cancelled,
-        StepListener steps) {
+        StepListener steps,
+        TrialObserver observer) {
+
+    /** A context whose item nothing observes. */
+    public ItemContext(
+            String runId,
+            ResponseCache responses,
+            ExecutorService subjectThreads,
+            Consumer<String> log,
+            BooleanSupplier cancelled,
+            StepListener steps) {
+        this(runId, responses, subjectThreads, log, cancelled, steps, TrialObserver.NONE);
+    }
 
     /** Told of each finished step of an item. */
     @FunctionalInterface

@@ -32,6 +32,10 @@ import java.util.Set;
  * per-case state lives in the {@link Session}).
  */
 public final class AgentSubject implements Subject {
+    /** How an observer learns of a call cut short by the case's deadline or the run's cancellation. */
+    private static final Problem INTERRUPTED =
+            Problem.of("target.interrupted", "the call was cut short by the case's deadline or a cancellation");
+
     private final ChatModel model;
     private final Offer runTools;
     private final AgentSettings settings;
@@ -120,22 +124,25 @@ public final class AgentSubject implements Subject {
         messages.add(ChatMessage.user(input.prompt()));
         for (int step = 0; step < settings.maxSteps(); step++) {
             ModelResponse response;
+            var request = new ModelRequest(
+                    messages,
+                    settings.toolMode() == ToolMode.NATIVE ? offer.nativeSpecs() : List.of(),
+                    settings.temperature(),
+                    settings.seed(),
+                    settings.maxTokens(),
+                    session.remaining());
+            TrialObserver.ModelCall observed = session.observer().modelCall(model.name(), request);
             try {
-                response = session.responses()
-                        .complete(
-                                model,
-                                input.caseId(),
-                                new ModelRequest(
-                                        messages,
-                                        settings.toolMode() == ToolMode.NATIVE ? offer.nativeSpecs() : List.of(),
-                                        settings.temperature(),
-                                        settings.seed(),
-                                        settings.maxTokens(),
-                                        session.remaining()));
+                response = session.responses().complete(model, input.caseId(), request);
             } catch (AssayException e) {
+                observed.failed(e.problem());
                 transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
                 return transcript.build();
+            } catch (InterruptedException e) {
+                observed.failed(INTERRUPTED);
+                throw e;
             }
+            observed.answered(response);
             transcript.add(new TranscriptEvent.ModelTurn(
                     Instant.now(), response.text(), response.reasoning(), response.usage()));
             List<ToolCallRequest> calls = settings.toolMode() == ToolMode.NATIVE
@@ -152,7 +159,15 @@ public final class AgentSubject implements Subject {
                 String canonical = offer.resolve(call.name(), settings.toolMode() == ToolMode.NATIVE);
                 transcript.add(new TranscriptEvent.ToolCall(
                         Instant.now(), call.id(), canonical, call.name(), call.arguments()));
-                ToolResult result = execute(offer, canonical, call.arguments(), session);
+                TrialObserver.ToolCall observedTool = session.observer().toolCall(canonical, call.id());
+                ToolResult result;
+                try {
+                    result = execute(offer, canonical, call.arguments(), session);
+                } catch (InterruptedException e) {
+                    observedTool.ended(ToolResult.failed(INTERRUPTED));
+                    throw e;
+                }
+                observedTool.ended(result);
                 transcript.add(new TranscriptEvent.ToolOutput(
                         Instant.now(), call.id(), canonical, result.ok(), result.output(), result.error()));
                 if (ToolNames.FINAL_ANSWER.equals(canonical) && result.ok()) {

@@ -19,6 +19,7 @@ import java.util.function.Consumer;
  * @param transcript where the target records what happens, as it happens
  * @param log receives human-readable progress lines (retries, tool errors); never secrets
  * @param responses where model answers are kept and found again ({@link ResponseCache#NONE} to keep none)
+ * @param observer told of the trial's model and tool calls ({@link TrialObserver#NONE} when nothing observes the run)
  */
 public record Session(
         String runId,
@@ -28,7 +29,21 @@ public record Session(
         Instant deadline,
         TranscriptBuilder transcript,
         Consumer<String> log,
-        ResponseCache responses) {
+        ResponseCache responses,
+        TrialObserver observer) {
+
+    /** A session that nothing observes. */
+    public Session(
+            String runId,
+            String sessionId,
+            String userId,
+            Workspace workspace,
+            Instant deadline,
+            TranscriptBuilder transcript,
+            Consumer<String> log,
+            ResponseCache responses) {
+        this(runId, sessionId, userId, workspace, deadline, transcript, log, responses, TrialObserver.NONE);
+    }
 
     /** A session whose model answers are not kept. */
     public Session(
@@ -39,7 +54,7 @@ public record Session(
             Instant deadline,
             TranscriptBuilder transcript,
             Consumer<String> log) {
-        this(runId, sessionId, userId, workspace, deadline, transcript, log, ResponseCache.NONE);
+        this(runId, sessionId, userId, workspace, deadline, transcript, log, ResponseCache.NONE, TrialObserver.NONE);
     }
 
     /** {@return the time left before the deadline; never negative} */
