@@ -18,6 +18,7 @@ import dev.assay.run.CaseWorkload;
 import dev.assay.run.Engine;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
+import dev.assay.run.RunObserver;
 import dev.assay.run.RunPlan;
 import dev.assay.run.RunRequest;
 import dev.assay.run.RunSettings;
@@ -335,6 +336,14 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     boolean queue;
 
     @Option(
+            names = "--otel",
+            description =
+                    "Export the run as OpenTelemetry traces (a span per run, case, model call and tool call) over "
+                            + "OTLP, configured by the OTEL_* variables (default endpoint http://localhost:4318); on without "
+                            + "it when OTEL_EXPORTER_OTLP_ENDPOINT is set. See docs/otel.md.")
+    boolean otel;
+
+    @Option(
             names = "--format",
             paramLabel = "<format>",
             defaultValue = "table",
@@ -562,6 +571,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             "--workspace-dir",
             "--keep-workspaces",
             "--out",
+            "--otel",
             "--format",
             "--threshold",
             "--quiet",
@@ -732,9 +742,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             Store store,
             PrintWriter stderr)
             throws Exception {
-        try (RunRequest.Prepared prepared = preparedRun) {
+        try (RunRequest.Prepared prepared = preparedRun;
+                RunObserver observer = Telemetry.observer(otel, env, stderr)) {
             RunPlan plan = planOf.apply(prepared);
-            var engine = new Engine(store, Duration.ofMillis((long) (dbRetrySeconds * 1000)), cacheMaxAge());
+            var engine = new Engine(store, Duration.ofMillis((long) (dbRetrySeconds * 1000)), cacheMaxAge())
+                    .observedBy(observer);
             var progress = ProgressPrinter.forStderr(
                     stderr,
                     ProgressPrinter.Mode.choose(
