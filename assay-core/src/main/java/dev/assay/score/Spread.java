@@ -6,8 +6,9 @@ import java.util.TreeMap;
 
 /**
  * How sure a dimension score is: the standard error of the mean item score and a 95 % confidence interval (Student's t,
- * clipped to [0, 1]). Items are treated as independent draws; cases that share a scenario make the interval too narrow.
- * Skipped and cancelled items do not count, as in {@link Scores}.
+ * clipped to [0, 1]). Unclustered, items are treated as independent draws; cases that share a scenario then make the
+ * interval too narrow, and {@link #clustered} gives the cluster-robust (CR1) standard error instead
+ * (docs/statistics.md). Skipped and cancelled items do not count, as in {@link Scores}.
  *
  * @param n scored items
  * @param mean the unweighted mean item score (equal to the dimension score when case weights are equal)
@@ -36,6 +37,58 @@ public record Spread(int n, double mean, double stderr, double low, double high)
         return spreads;
     }
 
+    /**
+     * {@return the spread of each dimension's scored items with cluster-robust standard errors}
+     *
+     * @param entries the items
+     * @param clusters the cluster of each entry, in the same order (a case field's value; items of one case share it)
+     */
+    public static Map<String, Spread> byDimension(List<Scores.Entry> entries, List<String> clusters) {
+        if (entries.size() != clusters.size()) {
+            throw new IllegalArgumentException("one cluster per entry: " + entries.size() + " != " + clusters.size());
+        }
+        var values = new TreeMap<String, java.util.ArrayList<Double>>();
+        var keys = new TreeMap<String, java.util.ArrayList<String>>();
+        for (int i = 0; i < entries.size(); i++) {
+            Scores.Entry entry = entries.get(i);
+            if (entry.scored()) {
+                values.computeIfAbsent(entry.dimension(), dimension -> new java.util.ArrayList<>())
+                        .add(entry.score());
+                keys.computeIfAbsent(entry.dimension(), dimension -> new java.util.ArrayList<>())
+                        .add(clusters.get(i));
+            }
+        }
+        var spreads = new TreeMap<String, Spread>();
+        values.forEach((dimension, list) -> spreads.put(dimension, clustered(list, keys.get(dimension))));
+        return spreads;
+    }
+
+    /**
+     * {@return the spread of values with the CR1 cluster-robust standard error of their mean}: with n values in G
+     * clusters, {@code SE² = G/(G-1) · Σ_g (Σ_{i∈g} (x_i − x̄))² / n²} (statsmodels' {@code cov_type='cluster'} of an
+     * OLS on a constant; its second factor {@code (n-1)/(n-k)} is 1 with k = 1). The interval is Student's t with G − 1
+     * degrees of freedom. With one cluster the standard error is 0, as with one value.
+     *
+     * @param values the values
+     * @param clusters each value's cluster, in the same order
+     */
+    public static Spread clustered(List<Double> values, List<String> clusters) {
+        int n = values.size();
+        double mean = values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+        var sums = new java.util.HashMap<String, Double>();
+        for (int i = 0; i < n; i++) {
+            sums.merge(clusters.get(i), values.get(i) - mean, Double::sum);
+        }
+        int groups = sums.size();
+        if (groups < 2) {
+            return new Spread(n, mean, 0, mean, mean);
+        }
+        double meat = sums.values().stream().mapToDouble(sum -> sum * sum).sum();
+        double stderr = Math.sqrt((double) groups / (groups - 1) * meat) / n;
+        double half = t975(groups - 1) * stderr;
+        return new Spread(n, mean, stderr, Math.max(0, mean - half), Math.min(1, mean + half));
+    }
+
     static Spread of(List<Double> values) {
         double[] interval = tInterval(values);
         return new Spread(
@@ -57,7 +110,11 @@ public record Spread(int n, double mean, double stderr, double low, double high)
                 .mapToDouble(value -> (value - mean) * (value - mean))
                 .sum();
         double stderr = Math.sqrt(squares / (n - 1)) / Math.sqrt(n);
-        double t = n - 1 <= T_975.length ? T_975[n - 2] : 1.96;
-        return new double[] {mean, stderr, t * stderr};
+        return new double[] {mean, stderr, t975(n - 1) * stderr};
+    }
+
+    /** {@return the 97.5 % quantile of Student's t with these degrees of freedom (at least 1); 1.96 beyond 30} */
+    static double t975(int degrees) {
+        return degrees <= T_975.length ? T_975[degrees - 1] : 1.96;
     }
 }

@@ -43,4 +43,16 @@ class PassAtKTest {
         assertThat(rates.get(3)).isCloseTo(1.0, within(1e-12));
         assertThat(PassAtK.upTo(java.util.List.of(new int[] {1, 0}), 2)).containsOnlyKeys(1);
     }
+
+    @Test
+    void pass_hat_k_is_the_chance_that_k_samples_all_pass() {
+        // tau-bench: C(c, k) / C(n, k). n = 5, c = 3: k = 1 -> 3/5, k = 2 -> 3/10, k = 4 -> 0.
+        assertThat(PassAtK.hat(5, 3, 1)).isCloseTo(0.6, within(1e-12));
+        assertThat(PassAtK.hat(5, 3, 2)).isCloseTo(0.3, within(1e-12));
+        assertThat(PassAtK.hat(5, 3, 4)).isZero();
+        assertThat(PassAtK.hat(4, 4, 4)).isEqualTo(1.0);
+        var rates = PassAtK.hatUpTo(java.util.List.of(new int[] {5, 3}, new int[] {2, 2}), 3);
+        assertThat(rates.get(2)).isCloseTo((0.3 + 1.0) / 2, within(1e-12));
+        assertThat(rates.get(3)).isCloseTo(0.1, within(1e-12));
+    }
 }
