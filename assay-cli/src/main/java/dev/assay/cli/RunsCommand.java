@@ -182,6 +182,13 @@ final class RunsCommand implements Callable<Integer> {
                 description = "Also write the reports here.")
         Path out;
 
+        @Option(
+                names = "--cluster-by",
+                paramLabel = "<field>",
+                description = "Also show each dimension's standard error and 95% interval clustered by this case "
+                        + "field (dimension, language, a field of the case file, or a FIELD:VALUE tag).")
+        String clusterBy;
+
         @Override
         public Integer call() throws Exception {
             if (out != null) {
@@ -199,6 +206,12 @@ final class RunsCommand implements Callable<Integer> {
                 } else {
                     Summary.print(writer, report, "table", out);
                     printWorkers(database.url(), id, writer);
+                    if (clusterBy != null) {
+                        Summary.printClustered(
+                                writer,
+                                clusterBy,
+                                report.clusteredSpreads(clusterBy, RunReport.storedCases(store, report.run())));
+                    }
                     // A line per item, flushed once: the command line's writer flushes every line it prints.
                     var lines = new PrintWriter(writer, false);
                     report.briefItems()
@@ -329,6 +342,7 @@ final class RunsCommand implements Callable<Integer> {
                         points(paired.path("mean_delta")),
                         points(paired.path("delta_low")),
                         points(paired.path("delta_high")));
+                out.println(paired.path("sentence").asText());
                 int shown = 0;
                 for (var change : comparison.path("changed")) {
                     if (shown++ == 0) {

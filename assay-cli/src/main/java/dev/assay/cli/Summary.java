@@ -8,8 +8,10 @@ import dev.assay.report.RunReport;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
+import dev.assay.score.Spread;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.StringJoiner;
@@ -21,7 +23,7 @@ final class Summary {
     static void print(PrintWriter out, RunReport report, String format, Path reportDirectory) {
         Run run = report.run();
         if (format.equals("json")) {
-            printJson(out, run, report.passAtK(), reportDirectory);
+            printJson(out, run, report.passAtK(), report.passHatK(), reportDirectory);
             return;
         }
         printTable(out, run, report, reportDirectory);
@@ -34,11 +36,16 @@ final class Summary {
      */
     static void printUnreported(PrintWriter out, Run run, String format) {
         if (format.equals("json")) {
-            printJson(out, run, Map.of(), null);
+            printJson(out, run, Map.of(), Map.of(), null);
         }
     }
 
-    private static void printJson(PrintWriter out, Run run, Map<Integer, Double> passAtK, Path reportDirectory) {
+    private static void printJson(
+            PrintWriter out,
+            Run run,
+            Map<Integer, Double> passAtK,
+            Map<Integer, Double> passHatK,
+            Path reportDirectory) {
         ObjectNode node = Json.object();
         node.put("run_id", run.runId());
         node.put("status", run.status().wireName());
@@ -47,6 +54,7 @@ final class Summary {
         node.set("counts", Json.tree(run.counts()));
         if (!passAtK.isEmpty()) {
             node.set("pass_at_k", Json.tree(passAtK));
+            node.set("pass_hat_k", Json.tree(passHatK));
         }
         if (!run.metrics().isEmpty()) {
             node.set("metrics", Json.tree(run.metrics()));
@@ -112,16 +120,25 @@ final class Summary {
                 counts.skipped(),
                 anyCancelled ? " %9d".formatted(counts.cancelled()) : "");
         out.println(extent(counts, run.elapsedS()) + "; skipped cases are left out of the scores, errors count as 0.");
+        var intervals = new StringJoiner(", ");
+        report.spreads()
+                .forEach((dimension, spread) -> intervals.add("%s %.1f to %.1f"
+                        .formatted(TerminalText.line(dimension), spread.low() * 100, spread.high() * 100)));
+        if (intervals.length() > 0) {
+            out.println("95% intervals: " + intervals);
+        }
         if (!report.passAtK().isEmpty()) {
             var rates = new StringJoiner(", ");
             report.passAtK().forEach((k, value) -> {
                 if (shownK(k, report.samples())) {
-                    rates.add("pass@" + k + " = " + percent(value));
+                    rates.add("pass@" + k + " = " + percent(value) + ", pass^" + k + " = "
+                            + percent(report.passHatK().get(k)));
                 }
             });
             out.printf(
                     "%d samples per case: %s%s%n",
                     report.samples(), rates, report.samples() > SHOWN_SAMPLES ? " (every k in the reports)" : "");
+            printSampleSpreads(out, report);
         }
         EndpointConcurrency.throttledEndpoints()
                 .forEach((endpoint, settled) -> out.printf(
@@ -185,6 +202,8 @@ final class Summary {
     /** Up to this many samples, pass@k is printed for every k; past it, for the usual few and the last. */
     private static final int SHOWN_SAMPLES = 10;
 
+    private static final int SHOWN_SPREADS = 10;
+
     private static final java.util.Set<Integer> USUAL_K = java.util.Set.of(1, 5, 10, 20, 50, 100, 200, 500);
 
     private static boolean shownK(int k, int samples) {
@@ -203,6 +222,43 @@ final class Summary {
         }
         return "%d of %d cases ran in %.1f s, %d cancelled while running, %d not started"
                 .formatted(ended, counts.total(), elapsedS, counts.cancelled(), notStarted);
+    }
+
+    /** Prints each dimension's clustered standard error and 95 % interval ({@code --cluster-by}). */
+    static void printClustered(PrintWriter out, String field, Map<String, Spread> spreads) {
+        out.printf("%nclustered by %s:%n", TerminalText.line(field));
+        spreads.forEach((dimension, spread) -> out.printf(
+                "%-10s %8s  SE %.1f  95%% CI %.1f to %.1f  (n = %d)%n",
+                TerminalText.line(dimension),
+                percent(spread.mean()),
+                spread.stderr() * 100,
+                spread.low() * 100,
+                spread.high() * 100,
+                spread.n()));
+    }
+
+    /** Prints the cases whose samples disagree, the most spread first, at most {@link #SHOWN_SPREADS}. */
+    private static void printSampleSpreads(PrintWriter out, RunReport report) {
+        var spread = report.sampleSpreads().entrySet().stream()
+                .filter(entry -> entry.getValue().max() > entry.getValue().min())
+                .sorted(Map.Entry.comparingByValue(Comparator.comparingDouble(RunReport.SampleSpread::stddev)
+                        .reversed()))
+                .toList();
+        if (spread.isEmpty()) {
+            return;
+        }
+        out.printf("%d cases whose samples disagree (passed/samples, mean, min-max, sd):%n", spread.size());
+        spread.stream()
+                .limit(SHOWN_SPREADS)
+                .forEach(entry -> out.printf(
+                        "  %-28s %d/%d  %s  %.2f-%.2f  %.2f%n",
+                        TerminalText.line(entry.getKey()),
+                        entry.getValue().passed(),
+                        entry.getValue().samples(),
+                        percent(entry.getValue().mean()),
+                        entry.getValue().min(),
+                        entry.getValue().max(),
+                        entry.getValue().stddev()));
     }
 
     private static String percent(Double score) {

@@ -198,5 +198,16 @@ class RunsCommandTest {
         assertThat(json.at("/paired/n").asInt()).isEqualTo(1);
         assertThat(json.at("/paired/both_passed").asInt()).isEqualTo(1);
         assertThat(json.path("changed_count").asInt()).isZero();
+        assertThat(json.at("/paired/sentence").asText()).startsWith("no difference detected");
+        assertThat(table.out()).contains("no difference detected");
+    }
+
+    @Test
+    void runs_show_gives_intervals_clustered_by_a_case_field() throws Exception {
+        var cli = new CliRunner(home);
+        String runId = runOnce(cli);
+        var shown = cli.run("runs", "show", runId, "--cluster-by", "scenario");
+        assertThat(shown.code()).as(shown.err()).isZero();
+        assertThat(shown.out()).contains("95% intervals: logic").contains("clustered by scenario:");
     }
 }

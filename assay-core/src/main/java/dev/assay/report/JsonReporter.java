@@ -88,6 +88,9 @@ final class JsonReporter implements Reporter {
         if (report.samples() > 1) {
             ObjectNode passAtK = root.putObject("pass_at_k");
             report.passAtK().forEach((k, value) -> passAtK.put(String.valueOf(k), value));
+            ObjectNode passHatK = root.putObject("pass_hat_k");
+            report.passHatK().forEach((k, value) -> passHatK.put(String.valueOf(k), value));
+            root.set("case_samples", Json.tree(report.sampleSpreads()));
         }
         return root;
     }

@@ -31,7 +31,7 @@ public final class RunComparison {
     /**
      * {@return the comparison as the API and the CLI show it}: {@code a}, {@code b}, {@code dimensions}, {@code total},
      * {@code common_cases}, {@code only_in_a}, {@code only_in_b}, {@code changed_count}, {@code changed} and
-     * {@code paired}
+     * {@code paired} (with its plain {@code sentence})
      */
     public static ObjectNode of(Store store, Run a, Run b) {
         Map<String, Outcome> left = outcomes(store, a.runId());
@@ -84,7 +84,10 @@ public final class RunComparison {
         node.put("only_in_a", left.size() - common);
         node.put("only_in_b", right.size() - common);
         node.put("changed_count", changedCount);
-        node.set("paired", Json.tree(PairedComparison.of(pairs)));
+        PairedComparison paired = PairedComparison.of(pairs);
+        ObjectNode pairedNode = (ObjectNode) Json.tree(paired);
+        pairedNode.put("sentence", paired.sentence());
+        node.set("paired", pairedNode);
         return node;
     }
 

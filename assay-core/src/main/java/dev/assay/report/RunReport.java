@@ -36,6 +36,8 @@ public final class RunReport {
     private Map<String, Counts> countsByDimension;
     private Coverage coverage;
     private Map<Integer, Double> passAtK;
+    private Map<Integer, Double> passHatK;
+    private Map<String, SampleSpread> sampleSpreads;
 
     /**
      * @param run the run record
@@ -100,6 +102,33 @@ public final class RunReport {
         return passAtK;
     }
 
+    /**
+     * {@return pass^k for k = 1..samples} (τ-bench's {@code C(c, k) / C(n, k)}, averaged over the cases); empty for a
+     * run with one sample per case
+     */
+    public synchronized Map<Integer, Double> passHatK() {
+        tally();
+        return passHatK;
+    }
+
+    /**
+     * How a case's samples spread.
+     *
+     * @param samples scored samples
+     * @param passed those that passed
+     * @param mean their mean score
+     * @param min the lowest score
+     * @param max the highest score
+     * @param stddev the samples' standard deviation (n − 1); 0 with one sample
+     */
+    public record SampleSpread(int samples, int passed, double mean, double min, double max, double stddev) {}
+
+    /** {@return each case's spread of samples, in run order}; empty for a run with one sample per case */
+    public synchronized Map<String, SampleSpread> sampleSpreads() {
+        tally();
+        return sampleSpreads;
+    }
+
     /** {@return the case an item belongs to: its id without a {@code #k} sample suffix} */
     public String caseOf(String itemId) {
         int hash = itemId.lastIndexOf('#');
@@ -110,6 +139,52 @@ public final class RunReport {
     public synchronized Map<String, Spread> spreads() {
         tally();
         return spreads;
+    }
+
+    /**
+     * {@return each dimension's spread with cluster-robust standard errors} ({@link Spread#clustered}), the items
+     * clustered by a case field: {@code dimension}, {@code language}, a field the case file sets (its
+     * {@code attributes}, e.g. {@code "scenario": "billing"}), or else a tag {@code FIELD:VALUE}; a case with none of
+     * these is a cluster of its own, and so are the samples of one case together. Reads the items again.
+     *
+     * @param field the case field
+     * @param cases the run's cases by id ({@link #storedCases})
+     */
+    public Map<String, Spread> clusteredSpreads(String field, Map<String, Case> cases) {
+        var entries = new ArrayList<Scores.Entry>();
+        var clusters = new ArrayList<String>();
+        for (Item item : items instanceof StoredItems stored ? stored.forFigures() : items) {
+            entries.add(new Scores.Entry(
+                    item.dimension(), item.weight(), item.score(), item.status().isScored(), false));
+            String caseId = caseOf(item.caseId());
+            clusters.add(clusterOf(cases.get(caseId), caseId, field));
+        }
+        return Spread.byDimension(entries, clusters);
+    }
+
+    /** {@return the cluster of a case by one of its fields}, one of the case's own when it has no such field */
+    static String clusterOf(Case evalCase, String caseId, String field) {
+        // "=" before a field's value, "#" before a case id: a value never names a case's own cluster.
+        String own = "#" + caseId;
+        if (evalCase == null) {
+            return own;
+        }
+        if (field.equals("dimension")) {
+            return "=" + evalCase.dimension();
+        }
+        if (field.equals("language")) {
+            return "=" + evalCase.language();
+        }
+        var value = evalCase.attributes().get(field);
+        if (value != null && value.isValueNode()) {
+            return "=" + value.asText();
+        }
+        String prefix = field + ":";
+        return evalCase.tags().stream()
+                .filter(tag -> tag.startsWith(prefix))
+                .findFirst()
+                .map(tag -> "=" + tag.substring(prefix.length()))
+                .orElse(own);
     }
 
     /** {@return each dimension's item counts by status, dimensions in alphabetical order} */
@@ -138,6 +213,7 @@ public final class RunReport {
         var counts = new TreeMap<String, Counts>();
         var coverageTally = new Coverage.Tally(run);
         var samplesByCase = new LinkedHashMap<String, int[]>();
+        var scoresByCase = new LinkedHashMap<String, List<Double>>();
         for (Item item : items instanceof StoredItems stored ? stored.forFigures() : items) {
             entries.add(new Scores.Entry(
                     item.dimension(),
@@ -155,6 +231,7 @@ public final class RunReport {
                 if (item.status() == ItemStatus.PASSED) {
                     scored[1]++;
                 }
+                scoresByCase.computeIfAbsent(caseId, id -> new ArrayList<>()).add(item.score());
             }
         }
         counts.replaceAll((dimension, tally) -> tally.withTotal(tally.completed()));
@@ -163,6 +240,30 @@ public final class RunReport {
         passAtK = sampled
                 ? Collections.unmodifiableMap(PassAtK.upTo(List.copyOf(samplesByCase.values()), samples()))
                 : Map.of();
+        passHatK = sampled
+                ? Collections.unmodifiableMap(PassAtK.hatUpTo(List.copyOf(samplesByCase.values()), samples()))
+                : Map.of();
+        var spreadsOfSamples = new LinkedHashMap<String, SampleSpread>();
+        scoresByCase.forEach((caseId, scores) -> {
+            Spread spread = Spread.of(scores);
+            double sd = spread.stderr() * Math.sqrt(scores.size());
+            spreadsOfSamples.put(
+                    caseId,
+                    new SampleSpread(
+                            scores.size(),
+                            samplesByCase.get(caseId)[1],
+                            spread.mean(),
+                            scores.stream()
+                                    .mapToDouble(Double::doubleValue)
+                                    .min()
+                                    .orElseThrow(),
+                            scores.stream()
+                                    .mapToDouble(Double::doubleValue)
+                                    .max()
+                                    .orElseThrow(),
+                            sd));
+        });
+        sampleSpreads = Collections.unmodifiableMap(spreadsOfSamples);
         spreads = Collections.unmodifiableMap(Spread.byDimension(entries));
     }
 

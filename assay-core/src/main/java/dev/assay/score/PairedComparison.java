@@ -70,6 +70,26 @@ public record PairedComparison(
                 Math.min(1, delta[0] + delta[2]));
     }
 
+    /**
+     * {@return the comparison in a plain sentence}: which run is better and by how many points with the 95 % interval
+     * when the interval excludes 0 ("B is better by 4.1 points, 95 % CI 1.2 to 7.0"), else "no difference detected"
+     * with the interval, so that what a difference is small enough to hide behind is plain
+     */
+    public String sentence() {
+        if (n == 0) {
+            return "no difference detected: no case was scored in both runs";
+        }
+        String interval = "95 %% CI %.1f to %.1f".formatted(deltaLow * 100, deltaHigh * 100);
+        if (deltaLow > 0) {
+            return "B is better by %.1f points, %s".formatted(meanDelta * 100, interval);
+        }
+        if (deltaHigh < 0) {
+            return "A is better by %.1f points, %s".formatted(-meanDelta * 100, interval);
+        }
+        return "no difference detected: B − A = %.1f points, %s (McNemar p = %.3g)"
+                .formatted(meanDelta * 100, interval, mcnemarP);
+    }
+
     /** Exact two-sided McNemar: P(X <= min) doubled, X ~ Binomial(b + c, 1/2), capped at 1. */
     static double mcnemar(int b, int c) {
         int discordant = b + c;

@@ -89,7 +89,8 @@ public record Spread(int n, double mean, double stderr, double low, double high)
         return new Spread(n, mean, stderr, Math.max(0, mean - half), Math.min(1, mean + half));
     }
 
-    static Spread of(List<Double> values) {
+    /** {@return the spread of these values, treated as independent draws} */
+    public static Spread of(List<Double> values) {
         double[] interval = tInterval(values);
         return new Spread(
                 values.size(),

@@ -46,6 +46,41 @@ class ReportsByDimensionTest {
     }
 
     @Test
+    void clustered_spreads_group_cases_by_a_field_of_the_case_file_or_a_tag() {
+        // logic: c1 = 0 (scenario: x), c4 = 0.5 (tag scenario:x), c6 = 1 (no scenario: a cluster of its own).
+        var cases = Map.of(
+                "c1", clusterCase("c1", List.of(), Json.object().put("scenario", "x")),
+                "c4", clusterCase("c4", List.of("scenario:x"), Json.object()),
+                "c6", clusterCase("c6", List.of("other"), Json.object()));
+        var clustered = report.clusteredSpreads("scenario", cases).get("logic");
+        // Cluster sums of residuals -0.5 and 0.5, G = 2: SE = sqrt(2 · 0.5) / 3.
+        assertThat(clustered.mean()).isEqualTo(0.5);
+        assertThat(clustered.stderr()).isCloseTo(1.0 / 3, org.assertj.core.api.Assertions.within(1e-12));
+        assertThat(clustered.stderr())
+                .isGreaterThan(report.spreads().get("logic").stderr());
+        // One cluster for every case: no spread.
+        assertThat(report.clusteredSpreads("dimension", cases).get("logic").stderr())
+                .isZero();
+    }
+
+    private static dev.assay.cases.Case clusterCase(
+            String id, List<String> tags, com.fasterxml.jackson.databind.node.ObjectNode attributes) {
+        return new dev.assay.cases.Case(
+                id,
+                "logic",
+                "",
+                "?",
+                1.0,
+                null,
+                List.of(dev.assay.cases.Check.of("exact", Json.parse("\"x\""))),
+                List.of(),
+                tags,
+                Map.of(),
+                attributes,
+                null);
+    }
+
+    @Test
     void junit_has_a_suite_per_dimension_in_the_order_first_seen_each_holding_only_its_cases() throws Exception {
         var out = new ByteArrayOutputStream();
         new JUnitReporter().write(report, out);

@@ -62,6 +62,17 @@ class SamplesTest {
             assertThat(report.passAtK().get(2)).isCloseTo(0.5, within(1e-12));
             assertThat(report.passAtK().get(3)).isCloseTo(0.5, within(1e-12));
             assertThat(run.dimensionScores().get("logic")).isCloseTo(2.0 / 6, within(1e-12));
+            // pass^k: flaky C(2,k)/C(3,k) = 2/3, 1/3, 0; hard 0.
+            assertThat(report.passHatK().get(1)).isCloseTo(1.0 / 3, within(1e-12));
+            assertThat(report.passHatK().get(2)).isCloseTo(1.0 / 6, within(1e-12));
+            assertThat(report.passHatK().get(3)).isZero();
+            var flaky = report.sampleSpreads().get("flaky");
+            assertThat(flaky.samples()).isEqualTo(3);
+            assertThat(flaky.passed()).isEqualTo(2);
+            assertThat(flaky.min()).isZero();
+            assertThat(flaky.max()).isEqualTo(1.0);
+            assertThat(flaky.stddev()).isCloseTo(Math.sqrt(1.0 / 3), within(1e-12));
+            assertThat(report.sampleSpreads().get("hard").stddev()).isZero();
         }
     }
 }

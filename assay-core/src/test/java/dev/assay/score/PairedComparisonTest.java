@@ -38,4 +38,22 @@ class PairedComparisonTest {
         assertThat(comparison.deltaHigh()).isGreaterThan(0.3);
         assertThat(comparison.mcnemarP()).isCloseTo(1.0, within(1e-12));
     }
+
+    @Test
+    void the_sentence_names_the_better_run_only_when_the_interval_excludes_zero() {
+        var better = new java.util.ArrayList<PairedComparison.Pair>();
+        for (int i = 0; i < 40; i++) {
+            better.add(new PairedComparison.Pair(i % 4 == 0 ? 1 : 0, 1, i % 4 == 0, true));
+        }
+        assertThat(PairedComparison.of(better).sentence()).startsWith("B is better by 75.0 points, 95 % CI");
+        var same = List.of(
+                new PairedComparison.Pair(1, 0, true, false),
+                new PairedComparison.Pair(0, 1, false, true),
+                new PairedComparison.Pair(1, 1, true, true));
+        assertThat(PairedComparison.of(same).sentence()).startsWith("no difference detected");
+        var worse = better.stream()
+                .map(pair -> new PairedComparison.Pair(pair.scoreB(), pair.scoreA(), pair.passedB(), pair.passedA()))
+                .toList();
+        assertThat(PairedComparison.of(worse).sentence()).startsWith("A is better by 75.0 points");
+    }
 }

@@ -93,6 +93,7 @@ final class RunRoutes {
         detail.set("dimension_stats", Json.tree(report.spreads()));
         detail.put("samples", report.samples());
         detail.set("pass_at_k", Json.tree(report.passAtK()));
+        detail.set("pass_hat_k", Json.tree(report.passHatK()));
         detail.set(
                 "languages",
                 Json.tree(RunReport.storedCases(runs.store(), report.run()).values().stream()
