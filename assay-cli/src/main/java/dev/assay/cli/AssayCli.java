@@ -48,6 +48,7 @@ public final class AssayCli implements Callable<Integer> {
             CasesCommand.class,
             CodeCommand.class,
             CacheCommand.class,
+            PlanCommand.class,
             ServeCommand.class,
             ViewCommand.class,
             WorkerCommand.class);

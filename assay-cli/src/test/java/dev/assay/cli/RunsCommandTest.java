@@ -203,6 +203,29 @@ class RunsCommandTest {
     }
 
     @Test
+    void plan_sizes_a_comparison_from_the_baseline_variance() throws Exception {
+        var cli = new CliRunner(home);
+        Path suite = home.resolve("four.jsonl");
+        var lines = new StringBuilder();
+        for (int i = 0; i < 4; i++) {
+            lines.append("{\"id\": \"c%d\", \"dimension\": \"logic\", \"prompt\": \"q\", \"checker\": \"exact\", "
+                            .formatted(i))
+                    .append("\"expected\": \"%s\"}\n".formatted(i < 2 ? "mock response" : "other"));
+        }
+        Files.writeString(suite, lines);
+        var result = cli.run("run", suite.toString(), "--model", "mock", "--format", "json", "-q");
+        String runId = Json.parse(result.out()).path("run_id").asText();
+
+        var plan = cli.run("plan", "--baseline", runId, "--mde", "10", "--format", "json");
+        assertThat(plan.code()).as(plan.err()).isZero();
+        JsonNode json = Json.parse(plan.out());
+        // s² = 1/3 (two of four pass); σ_D² = 2/3; (1.959964 + 0.841621)² · (2/3) / 0.1² = 523.3.
+        assertThat(json.at("/options/0/cases").asLong()).isEqualTo(524);
+        assertThat(json.path("baseline_cases").asInt()).isEqualTo(4);
+        assertThat(cli.run("plan", "--baseline", runId, "--mde", "0").code()).isEqualTo(ExitCodes.USAGE);
+    }
+
+    @Test
     void runs_show_gives_intervals_clustered_by_a_case_field() throws Exception {
         var cli = new CliRunner(home);
         String runId = runOnce(cli);

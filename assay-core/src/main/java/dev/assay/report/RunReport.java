@@ -162,6 +162,21 @@ public final class RunReport {
         return Spread.byDimension(entries, clusters);
     }
 
+    /**
+     * {@return each case's scored samples' scores (one with a single sample per case), in run order}, for planning
+     * ({@link dev.assay.score.SamplePlan}); reads the items again
+     */
+    public Map<String, List<Double>> caseScores() {
+        var scores = new LinkedHashMap<String, List<Double>>();
+        for (Item item : items instanceof StoredItems stored ? stored.forFigures() : items) {
+            if (item.status().isScored()) {
+                scores.computeIfAbsent(caseOf(item.caseId()), id -> new ArrayList<>())
+                        .add(item.score());
+            }
+        }
+        return scores;
+    }
+
     /** {@return the cluster of a case by one of its fields}, one of the case's own when it has no such field */
     static String clusterOf(Case evalCase, String caseId, String field) {
         // "=" before a field's value, "#" before a case id: a value never names a case's own cluster.
