@@ -189,6 +189,13 @@ final class RunsCommand implements Callable<Integer> {
                         + "field (dimension, language, a field of the case file, or a FIELD:VALUE tag).")
         String clusterBy;
 
+        @Option(
+                names = "--reducer",
+                paramLabel = "<name>",
+                description = "Also show each dimension's score with each case counted once, its samples reduced by "
+                        + "mean, majority, max, pass_at_k or pass_hat_k (k = the run's samples).")
+        String reducer;
+
         @Override
         public Integer call() throws Exception {
             if (out != null) {
@@ -211,6 +218,9 @@ final class RunsCommand implements Callable<Integer> {
                                 writer,
                                 clusterBy,
                                 report.clusteredSpreads(clusterBy, RunReport.storedCases(store, report.run())));
+                    }
+                    if (reducer != null) {
+                        Summary.printReduced(writer, reducer, report);
                     }
                     // A line per item, flushed once: the command line's writer flushes every line it prints.
                     var lines = new PrintWriter(writer, false);

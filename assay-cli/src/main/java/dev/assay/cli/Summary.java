@@ -8,6 +8,7 @@ import dev.assay.report.RunReport;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
+import dev.assay.score.Reducer;
 import dev.assay.score.Spread;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -226,7 +227,24 @@ final class Summary {
 
     /** Prints each dimension's clustered standard error and 95 % interval ({@code --cluster-by}). */
     static void printClustered(PrintWriter out, String field, Map<String, Spread> spreads) {
-        out.printf("%nclustered by %s:%n", TerminalText.line(field));
+        printSpreads(out, "clustered by " + TerminalText.line(field), spreads);
+    }
+
+    /**
+     * Prints each dimension's score over cases, samples reduced ({@code --reducer}).
+     *
+     * @throws IllegalArgumentException naming the known reducers when {@code name} is none (a usage error)
+     */
+    static void printReduced(PrintWriter out, String name, RunReport report) {
+        Reducer reducer = Reducer.of(name);
+        printSpreads(
+                out,
+                "samples reduced by " + reducer.wireName() + " (k = " + report.samples() + ")",
+                report.reducedSpreads(reducer, report.samples()));
+    }
+
+    private static void printSpreads(PrintWriter out, String title, Map<String, Spread> spreads) {
+        out.printf("%n%s:%n", title);
         spreads.forEach((dimension, spread) -> out.printf(
                 "%-10s %8s  SE %.1f  95%% CI %.1f to %.1f  (n = %d)%n",
                 TerminalText.line(dimension),

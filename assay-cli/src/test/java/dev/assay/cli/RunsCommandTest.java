@@ -232,5 +232,9 @@ class RunsCommandTest {
         var shown = cli.run("runs", "show", runId, "--cluster-by", "scenario");
         assertThat(shown.code()).as(shown.err()).isZero();
         assertThat(shown.out()).contains("95% intervals: logic").contains("clustered by scenario:");
+        var reduced = cli.run("runs", "show", runId, "--reducer", "majority");
+        assertThat(reduced.code()).as(reduced.err()).isZero();
+        assertThat(reduced.out()).contains("samples reduced by majority (k = 1):");
+        assertThat(cli.run("runs", "show", runId, "--reducer", "median").code()).isNotZero();
     }
 }

@@ -34,14 +34,14 @@ class SubcommandsTest {
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "--help")
                         .getSubcommands())
                 .containsOnlyKeys(
-                        "init", "run", "eval", "runs", "cases", "code", "cache", "serve", "view", "worker", "dialog",
-                        "help");
+                        "init", "run", "eval", "runs", "cases", "code", "cache", "plan", "serve", "view", "worker",
+                        "dialog", "help");
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "help", "run")
                         .getSubcommands())
-                .hasSize(12);
+                .hasSize(13);
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "rnu")
                         .getSubcommands())
-                .hasSize(12);
+                .hasSize(13);
     }
 
     @Test

@@ -177,6 +177,30 @@ public final class RunReport {
         return scores;
     }
 
+    /**
+     * {@return each dimension's spread over cases, each case counting once with its samples reduced to one score}
+     *
+     * @param reducer how a case's samples make its score
+     * @param k the k of pass@k and pass^k
+     */
+    public Map<String, Spread> reducedSpreads(dev.assay.score.Reducer reducer, int k) {
+        var scores = new LinkedHashMap<String, List<Double>>();
+        var passed = new LinkedHashMap<String, Integer>();
+        var dimensions = new LinkedHashMap<String, String>();
+        for (Item item : items instanceof StoredItems stored ? stored.forFigures() : items) {
+            if (item.status().isScored()) {
+                String caseId = caseOf(item.caseId());
+                scores.computeIfAbsent(caseId, id -> new ArrayList<>()).add(item.score());
+                passed.merge(caseId, item.status() == ItemStatus.PASSED ? 1 : 0, Integer::sum);
+                dimensions.put(caseId, item.dimension());
+            }
+        }
+        var entries = new ArrayList<Scores.Entry>();
+        scores.forEach((caseId, list) -> entries.add(
+                new Scores.Entry(dimensions.get(caseId), 1, reducer.reduce(list, passed.get(caseId), k), true, false)));
+        return Spread.byDimension(entries);
+    }
+
     /** {@return the cluster of a case by one of its fields}, one of the case's own when it has no such field */
     static String clusterOf(Case evalCase, String caseId, String field) {
         // "=" before a field's value, "#" before a case id: a value never names a case's own cluster.
