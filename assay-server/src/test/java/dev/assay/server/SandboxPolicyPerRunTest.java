@@ -41,7 +41,10 @@ class SandboxPolicyPerRunTest {
             assertThat(server.awaitEnd(resumable).path("status").asText()).isEqualTo("finished");
 
             String later = server.start("code.jsonl", "");
-            assertThat(server.awaitEnd(later).path("status").asText()).isEqualTo("finished");
+            // Its one item is an error, so the run fails as a run of nothing but errors does.
+            JsonNode ended = server.awaitEnd(later);
+            assertThat(ended.path("status").asText()).as(ended.toString()).isEqualTo("failed");
+            assertThat(ended.at("/error/type").asText()).isEqualTo("run.all_items_errored");
             JsonNode item = server.get("/api/runs/" + later + "/items?limit=10")
                     .json()
                     .path("items")
