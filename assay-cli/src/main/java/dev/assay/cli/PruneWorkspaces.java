@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -139,12 +140,7 @@ final class PruneWorkspaces implements Callable<Integer> {
                     spec.commandLine(),
                     "--older-than takes an age such as 7d, 12h or 30m (a number alone is days), not '" + text + "'");
         }
-        long amount = Long.parseLong(matcher.group(1));
-        return switch (matcher.group(2)) {
-            case "h" -> Duration.ofHours(amount);
-            case "m" -> Duration.ofMinutes(amount);
-            default -> Duration.ofDays(amount);
-        };
+        return Ages.of(Long.parseLong(matcher.group(1)), matcher.group(2), ChronoUnit.DAYS);
     }
 
     /** {@return the directories directly in {@code parent}, sorted by name; none when it does not exist} */

@@ -35,6 +35,7 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -777,13 +778,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "--cache takes a maximum age such as 90s, 30m, 12h or 7d, got '" + cache + "'");
         }
-        long amount = Long.parseLong(age.group(1));
-        return switch (age.group(2)) {
-            case "m" -> Duration.ofMinutes(amount);
-            case "h" -> Duration.ofHours(amount);
-            case "d" -> Duration.ofDays(amount);
-            default -> Duration.ofSeconds(amount);
-        };
+        return Ages.of(Long.parseLong(age.group(1)), age.group(2), ChronoUnit.SECONDS);
     }
 
     /**
