@@ -55,7 +55,12 @@ class ArchitectureTest {
         layeredArchitecture()
                 .consideringOnlyDependenciesInLayers()
                 .layer("Foundation")
-                .definedBy("dev.assay", "dev.assay.transcript..", "dev.assay.sandbox..", "dev.assay.score..")
+                .definedBy(
+                        "dev.assay",
+                        "dev.assay.transcript..",
+                        "dev.assay.sandbox..",
+                        "dev.assay.score..",
+                        "dev.assay.template..")
                 .layer("Cases")
                 .definedBy("dev.assay.cases..")
                 .layer("Tools")
