@@ -21,10 +21,10 @@ import java.util.regex.Pattern;
  * {@code sk-proj-}, {@code sk-ant-api03-}, {@code ghp_}...), which says nothing about the key and appears in ordinary
  * text.
  *
- * @param secret the value to mask; one shorter than {@value #SHORTEST_MASKED} characters (a placeholder such as
- *     {@code x} for a local server) is left alone, since masking it would garble ordinary text
+ * <p>Not a record: a record's {@code toString} would print the secret into whatever log or exception message mentions
+ * the mask, and the fragments are worked out once, when the mask is made, not per text.
  */
-public record SecretMask(String secret) {
+public final class SecretMask {
     /** No provider issues keys this short; shorter values are placeholders. */
     public static final int SHORTEST_MASKED = 8;
 
@@ -43,8 +43,16 @@ public record SecretMask(String secret) {
     /** A provider's prefix: short lowercase words, each followed by a dash or an underscore. */
     private static final Pattern PREFIX = Pattern.compile("^(?:[a-z][a-z0-9]{0,5}[-_])+");
 
-    public SecretMask {
-        secret = secret == null || secret.strip().length() < SHORTEST_MASKED ? "" : secret.strip();
+    private final String secret;
+    private final Fragments fragments;
+
+    /**
+     * @param secret the value to mask; one shorter than {@value #SHORTEST_MASKED} characters (a placeholder such as
+     *     {@code x} for a local server) is left alone, since masking it would garble ordinary text
+     */
+    public SecretMask(String secret) {
+        this.secret = secret == null || secret.strip().length() < SHORTEST_MASKED ? "" : secret.strip();
+        this.fragments = this.secret.isEmpty() ? null : Fragments.of(this.secret);
     }
 
     /** {@return whether {@code text} holds the secret, or part of it, or its base64} */
@@ -57,7 +65,7 @@ public record SecretMask(String secret) {
         if (secret.isEmpty() || text == null) {
             return text;
         }
-        return Fragments.of(secret).mask(text.replace(secret, MASKED));
+        return fragments.mask(text.replace(secret, MASKED));
     }
 
     /** {@return whether the problem's message or one of its text details holds the secret} */
@@ -72,9 +80,25 @@ public record SecretMask(String secret) {
         return appearsIn(problem) ? problem.withTextRewritten(this::apply) : problem;
     }
 
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof SecretMask mask && mask.secret.equals(secret);
+    }
+
+    @Override
+    public int hashCode() {
+        return secret.hashCode();
+    }
+
+    /** {@return a description that never holds the secret} */
+    @Override
+    public String toString() {
+        return secret.isEmpty() ? "SecretMask[none]" : "SecretMask[" + MASKED + "]";
+    }
+
     /**
      * The runs of characters that give a secret away: every {@code length}-character part of its core and of the core's
-     * base64 forms. Made per call: a secret is short, and a record holds nothing but its components.
+     * base64 forms.
      */
     private record Fragments(int length, Set<String> parts, Set<Long> hashes) {
         static Fragments of(String secret) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SecretMaskTest {
@@ -84,5 +85,11 @@ class SecretMaskTest {
         }
         assertThat(mask.appearsIn(base64("an ordinary answer of some length", Base64.getEncoder())))
                 .isFalse();
+    }
+
+    @Test
+    void the_mask_never_prints_its_secret() {
+        assertThat(MASK.toString()).doesNotContain("0123456789").doesNotContain("live");
+        assertThat(String.valueOf(List.of(MASK))).doesNotContain("0123456789");
     }
 }
