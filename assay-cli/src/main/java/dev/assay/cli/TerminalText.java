@@ -10,7 +10,9 @@ import java.io.Writer;
  * rings; a lone carriage return overwrites what the line said), so each is printed visibly instead, as its
  * {@code \}{@code u} escape ({@code \}{@code u001b}), which a JSON document printed whole also reads as the same
  * character. The control characters are C0 (but for line feed and tab where a text of several lines is printed on
- * purpose, and a carriage return before a line feed), DEL and C1.
+ * purpose, and a carriage return before a line feed), DEL and C1, and the bidirectional formatting characters (U+061C,
+ * U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), with which a text can show its characters in another order than
+ * they are (an answer that reads {@code passed} while holding {@code dessap}).
  *
  * <p>Every writer the command line prints to is {@link #writer escaping}, so that nothing printed reaches the terminal
  * raw; {@link #line} also escapes line feeds and tabs, for a value shown within a line. Only the progress bar's own
@@ -58,7 +60,11 @@ final class TerminalText {
         for (int index = first; index < end; index++) {
             char c = text.charAt(index);
             if (escaped(text, index, end, lines)) {
-                escaped.append("\\u00").append(HEX[c >> 4 & 0xf]).append(HEX[c & 0xf]);
+                escaped.append("\\u")
+                        .append(HEX[c >> 12 & 0xf])
+                        .append(HEX[c >> 8 & 0xf])
+                        .append(HEX[c >> 4 & 0xf])
+                        .append(HEX[c & 0xf]);
             } else {
                 escaped.append(c);
             }
@@ -69,12 +75,20 @@ final class TerminalText {
     private static boolean escaped(CharSequence text, int index, int end, boolean lines) {
         char c = text.charAt(index);
         if ((c >= 0x20 && c < 0x7f) || c > 0x9f) {
-            return false;
+            return isBidiControl(c);
         }
         if (!lines) {
             return true;
         }
         return !(c == '\n' || c == '\t' || (c == '\r' && index + 1 < end && text.charAt(index + 1) == '\n'));
+    }
+
+    private static boolean isBidiControl(char c) {
+        return c == 0x061c
+                || c == 0x200e
+                || c == 0x200f
+                || (c >= 0x202a && c <= 0x202e)
+                || (c >= 0x2066 && c <= 0x2069);
     }
 
     /**

@@ -64,6 +64,13 @@ class TerminalEscapesTest {
     }
 
     @Test
+    void bidirectional_formatting_characters_are_shown_as_escapes_and_other_scripts_as_they_are() {
+        assertThat(TerminalText.line("ok \u202edessap\u202c \u2066x\u2069 \u200f"))
+                .isEqualTo("ok \\u202edessap\\u202c \\u2066x\\u2069 \\u200f");
+        assertThat(TerminalText.escape("نعم 通过 ✓\n", 0, 9, true)).isEqualTo("نعم 通过 ✓\n");
+    }
+
+    @Test
     void a_models_answer_is_escaped_in_runs_show_and_kept_exact_in_its_json() throws Exception {
         String runId;
         try (var model = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(text(HOSTILE)))) {
