@@ -6,6 +6,7 @@ import dev.assay.score.Weights;
 import dev.assay.tools.Workspace;
 import dev.assay.transcript.AnswerText;
 import dev.assay.transcript.Transcript;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -22,6 +23,8 @@ import java.util.List;
  * @param scoring the run's scoring preset ({@code --scoring}); under {@link Weights.Scoring#REFERENCE} a checker whose
  *     reading docs/checkers.md says follows the reference there reads the answer as the reference server does;
  *     {@link Weights.Scoring#ASSAY} when null
+ * @param subjectTime how long the system under test took to answer (its whole trial, model calls and tools); null when
+ *     unknown (outside a run); what promptfoo's {@code latency} assertion judges
  */
 public record CheckContext(
         Case evalCase,
@@ -30,11 +33,24 @@ public record CheckContext(
         Workspace workspace,
         ResponseCache responses,
         String scope,
-        Weights.Scoring scoring) {
+        Weights.Scoring scoring,
+        Duration subjectTime) {
     public CheckContext {
         responses = responses == null ? ResponseCache.NONE : responses;
         scope = scope == null ? "" : scope;
         scoring = scoring == null ? Weights.Scoring.ASSAY : scoring;
+    }
+
+    /** A context whose system under test's time is unknown. */
+    public CheckContext(
+            Case evalCase,
+            Transcript transcript,
+            String finalAnswer,
+            Workspace workspace,
+            ResponseCache responses,
+            String scope,
+            Weights.Scoring scoring) {
+        this(evalCase, transcript, finalAnswer, workspace, responses, scope, scoring, null);
     }
 
     /** A context under Assay's own scoring. */
@@ -69,6 +85,11 @@ public record CheckContext(
             String scope,
             Weights.Scoring scoring) {
         return new CheckContext(evalCase, transcript, transcript.finalAnswer(), workspace, responses, scope, scoring);
+    }
+
+    /** {@return this context with the time the system under test took to answer} */
+    public CheckContext withSubjectTime(Duration time) {
+        return new CheckContext(evalCase, transcript, finalAnswer, workspace, responses, scope, scoring, time);
     }
 
     /**

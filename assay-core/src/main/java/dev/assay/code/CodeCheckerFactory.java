@@ -29,7 +29,7 @@ public final class CodeCheckerFactory implements CheckerFactory {
      * fails with {@code sandbox.unavailable} while it finds none.
      */
     public CodeCheckerFactory(Sandboxes.Finder finder) {
-        this.sandbox = new Detected(Objects.requireNonNull(finder, "finder"));
+        this.sandbox = Sandboxes.onFirstUse(Objects.requireNonNull(finder, "finder"));
         this.options = CodeGrader.Options.defaults();
     }
 
@@ -60,34 +60,5 @@ public final class CodeCheckerFactory implements CheckerFactory {
             CodeQuestion.readTests(expected.path("test_cases"));
         }
         return new CodeChecker(sandbox, options, expected);
-    }
-
-    /** Detects once, remembering success; a failure is retried so installing bubblewrap needs no restart. */
-    private static final class Detected implements Supplier<Sandbox> {
-        private final Sandboxes.Finder finder;
-        private volatile Sandbox found;
-
-        Detected(Sandboxes.Finder finder) {
-            this.finder = finder;
-        }
-
-        @Override
-        public Sandbox get() {
-            Sandbox current = found;
-            if (current != null) {
-                return current;
-            }
-            synchronized (this) {
-                if (found == null) {
-                    try {
-                        found = Sandboxes.detect(false, finder);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw AssayException.of("sandbox.unavailable", "interrupted while detecting the sandbox");
-                    }
-                }
-                return found;
-            }
-        }
     }
 }

@@ -178,6 +178,7 @@ final class CaseRunner {
                 log,
                 responses,
                 observer);
+        long subjectStart = System.nanoTime();
         Future<Transcript> work = targetThreads.submit(() -> plan.target().run(input, session));
         Transcript result;
         try {
@@ -219,6 +220,7 @@ final class CaseRunner {
                     targetError.get().problem(),
                     started);
         }
+        Duration subjectTime = Duration.ofNanos(System.nanoTime() - subjectStart);
         try {
             return judge(
                     runId,
@@ -227,6 +229,7 @@ final class CaseRunner {
                     result,
                     workspace,
                     plan.config().weights().scoring(),
+                    subjectTime,
                     started);
         } catch (InterruptedException e) {
             // A checker that waits (a judge model, a sandboxed program) was interrupted by the cancellation.
@@ -258,9 +261,11 @@ final class CaseRunner {
             Transcript transcript,
             Workspace workspace,
             Weights.Scoring scoring,
+            Duration subjectTime,
             Instant started)
             throws InterruptedException {
-        var context = CheckContext.of(evalCase, transcript, workspace, responses, evalCase.id(), scoring);
+        var context = CheckContext.of(evalCase, transcript, workspace, responses, evalCase.id(), scoring)
+                .withSubjectTime(subjectTime);
         ArrayNode details = Json.MAPPER.createArrayNode();
         double weighted = 0;
         double totalWeight = 0;

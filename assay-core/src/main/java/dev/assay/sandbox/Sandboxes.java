@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
+import java.util.function.Supplier;
 
 /**
  * Chooses the sandbox for untrusted code among the kinds registered ({@link SandboxProvider}), failing closed.
@@ -89,5 +90,42 @@ public final class Sandboxes {
                 "no usable sandbox for untrusted code: install bubblewrap and util-linux "
                         + "(apt-get install -y bubblewrap util-linux) and make sure user namespaces are allowed "
                         + "(sysctl kernel.unprivileged_userns_clone=1), or explicitly allow unsandboxed execution"));
+    }
+
+    /**
+     * {@return the confining sandbox {@code finder} finds, looked for when first asked}: a sandbox found is remembered,
+     * a failure ({@code sandbox.unavailable}, never an unconfined fallback) is looked for again when next asked, so
+     * installing bubblewrap needs no restart. Thread-safe.
+     */
+    public static Supplier<Sandbox> onFirstUse(Finder finder) {
+        return new OnFirstUse(finder);
+    }
+
+    private static final class OnFirstUse implements Supplier<Sandbox> {
+        private final Finder finder;
+        private volatile Sandbox found;
+
+        OnFirstUse(Finder finder) {
+            this.finder = finder;
+        }
+
+        @Override
+        public Sandbox get() {
+            Sandbox current = found;
+            if (current != null) {
+                return current;
+            }
+            synchronized (this) {
+                if (found == null) {
+                    try {
+                        found = detect(false, finder);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw AssayException.of("sandbox.unavailable", "interrupted while detecting the sandbox");
+                    }
+                }
+                return found;
+            }
+        }
     }
 }

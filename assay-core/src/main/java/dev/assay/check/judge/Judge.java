@@ -154,38 +154,64 @@ public final class Judge {
         var spec = new JudgeSpec(rubric, scale.passFail(), scale.min(), scale.max(), null, null);
         List<ChatMessage> messages = JudgePrompt.messages(
                 spec, Objects.requireNonNullElse(task, ""), Objects.requireNonNullElse(answer, ""));
-        var request = new ModelRequest(
-                messages, List.of(), TEMPERATURE, JudgeCheckerFactory.SEED, MAX_TOKENS, model.timeout());
-        String key = requestHash(request);
-        Optional<String> cached = cache.find(key).map(kept -> kept.path("text").asText(""));
-        String text;
-        ModelResponse response = null;
-        if (cached.isPresent()) {
-            text = cached.get();
-        } else {
-            try {
-                response = model.model().complete(request);
-            } catch (AssayException e) {
-                return new Failure(key, false, null, e.problem());
-            }
-            text = response.text();
+        Asked asked = ask(messages, text -> JudgeAnswer.parse(text, spec) instanceof JudgeAnswer.Grade);
+        if (asked.problem() != null) {
+            return new Failure(asked.requestHash(), false, null, asked.problem());
         }
-        return switch (JudgeAnswer.parse(text, spec)) {
-            case JudgeAnswer.Unusable(var problem) -> new Failure(key, cached.isPresent(), text, problem);
-            case JudgeAnswer.Grade grade -> {
-                if (response != null) {
-                    cache.keep(key, Json.tree(response));
-                }
-                yield new Grade(
-                        key,
-                        cached.isPresent(),
-                        text,
+        return switch (JudgeAnswer.parse(asked.reply(), spec)) {
+            case JudgeAnswer.Unusable unusable ->
+                new Failure(asked.requestHash(), asked.cached(), asked.reply(), unusable.problem());
+            case JudgeAnswer.Grade grade ->
+                new Grade(
+                        asked.requestHash(),
+                        asked.cached(),
+                        asked.reply(),
                         grade.raw(),
                         grade.clamped(),
                         (grade.clamped() - scale.min()) / (scale.max() - scale.min()),
                         grade.reasoning());
-            }
         };
+    }
+
+    /**
+     * The judge's reply to messages its caller wrote (another tool's grading prompt, such as promptfoo's
+     * {@code llm-rubric}), asked as {@link #grade} asks: temperature 0, the fixed seed, the same cache, a reply kept
+     * only when {@code usable} accepts it.
+     *
+     * @param requestHash the cache key of the request
+     * @param cached whether the reply came from the cache
+     * @param reply the judge's raw reply; null when it could not be asked
+     * @param problem why the judge could not be asked ({@code target.*}); null when it answered
+     */
+    public record Asked(String requestHash, boolean cached, String reply, Problem problem) {}
+
+    /**
+     * Asks the judge {@code messages}, or takes its earlier reply to the same request from the cache.
+     *
+     * @param messages the whole conversation, system message first
+     * @param usable whether a reply is worth keeping in the cache (an unreadable one is asked again next time)
+     * @return the reply, or why there is none; failures of the model are returned, never thrown
+     * @throws InterruptedException when interrupted while the model is asked
+     */
+    public Asked ask(List<ChatMessage> messages, java.util.function.Predicate<String> usable)
+            throws InterruptedException {
+        var request = new ModelRequest(
+                messages, List.of(), TEMPERATURE, JudgeCheckerFactory.SEED, MAX_TOKENS, model.timeout());
+        String key = requestHash(request);
+        Optional<String> cached = cache.find(key).map(kept -> kept.path("text").asText(""));
+        if (cached.isPresent()) {
+            return new Asked(key, true, cached.get(), null);
+        }
+        ModelResponse response;
+        try {
+            response = model.model().complete(request);
+        } catch (AssayException e) {
+            return new Asked(key, false, null, e.problem());
+        }
+        if (usable.test(response.text())) {
+            cache.keep(key, Json.tree(response));
+        }
+        return new Asked(key, false, response.text(), null);
     }
 
     /**

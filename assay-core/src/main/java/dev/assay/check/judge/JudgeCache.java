@@ -90,4 +90,15 @@ public final class JudgeCache implements ResponseCache {
         }
         return directory.resolve(key + ".txt");
     }
+
+    /**
+     * {@return where a judge keeps its answers for a check: the run's answers inside a run, reused from earlier runs
+     * only while this cache is enabled; this cache outside a run}
+     */
+    public ResponseCache forCheck(dev.assay.check.CheckContext context) {
+        if (context.responses() == ResponseCache.NONE) {
+            return this;
+        }
+        return enabled() ? context.responses() : context.responses().withinRun();
+    }
 }

@@ -85,9 +85,7 @@ public final class JudgeCheckerFactory implements CheckerFactory {
 
     private Verdict judge(JudgeSpec spec, JudgeModel judge, CheckContext context) throws InterruptedException {
         Judge.Scale scale = spec.passFail() ? Judge.Scale.PASS_FAIL : Judge.Scale.range(spec.min(), spec.max());
-        ResponseCache answers = context.responses() == ResponseCache.NONE
-                ? cache
-                : cache.enabled() ? context.responses() : context.responses().withinRun();
+        ResponseCache answers = cache.forCheck(context);
         Judge.Judgement judgement = new Judge(judge, answers, context.scope())
                 .grade(spec.rubric(), scale, context.evalCase().prompt(), context.finalAnswer());
         ObjectNode detail = Json.object();
