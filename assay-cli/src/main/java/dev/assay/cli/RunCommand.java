@@ -4,6 +4,7 @@ import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeCheckerFactory;
+import dev.assay.check.promptfoo.PromptfooCheckerFactory;
 import dev.assay.config.AssayConfig;
 import dev.assay.config.RunDefaults;
 import dev.assay.model.ModelOptions;
@@ -24,6 +25,7 @@ import dev.assay.run.RunRequest;
 import dev.assay.run.RunSettings;
 import dev.assay.run.SilentRuns;
 import dev.assay.run.StoredCases;
+import dev.assay.sandbox.Sandboxes;
 import dev.assay.score.Weights;
 import dev.assay.store.RunIds;
 import dev.assay.store.Store;
@@ -529,7 +531,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             JudgeCache cache = Boolean.FALSE.equals(defaults.judgeCache())
                     ? JudgeCache.disabled()
                     : JudgeCache.in(database.home().resolve("cache").resolve("judge"));
-            checkers = checkers.with(new JudgeCheckerFactory(config.judgeModels(env::get, line -> {}), cache));
+            var judges = config.judgeModels(env::get, line -> {});
+            checkers = checkers.with(new JudgeCheckerFactory(judges, cache))
+                    .with(new PromptfooCheckerFactory(judges, cache, Sandboxes.ISOLATING));
         }
         if (database.url == null && defaults.db() != null) {
             database.url = defaults.db();

@@ -44,7 +44,7 @@ public final class PromptfooCheckerFactory implements CheckerFactory {
     /**
      * @param judges the configured judges; the first grades {@code llm-rubric} and {@code model-graded-closedqa}; empty
      *     to skip them
-     * @param cache where the judge's answers are kept outside a run, as for the {@code judge} checker
+     * @param cache where the judge's answers are kept outside a run, as the judge checker keeps them
      * @param sandboxes how the confining sandbox of {@code javascript} and {@code python} is found
      */
     public PromptfooCheckerFactory(List<JudgeModel> judges, JudgeCache cache, Sandboxes.Finder sandboxes) {
