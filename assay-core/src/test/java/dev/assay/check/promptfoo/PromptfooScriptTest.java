@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * The {@code javascript} and {@code python} assertions, run in bubblewrap as promptfoo runs them
  * (src/assertions/javascript.ts, python.ts, scriptResultNormalization.ts): expressions and function bodies, results
  * read as booleans, numbers against the threshold or GradingResults, {@code not-} applied, the test's vars in
- * {@code context}; and the code confined, unable to read the home directory. Skipped without bubblewrap or the
- * runtime, failed then under {@code ASSAY_REQUIRE_SANDBOX=1}.
+ * {@code context}; and the code confined, unable to read the home directory. Skipped without bubblewrap or the runtime,
+ * failed then under {@code ASSAY_REQUIRE_SANDBOX=1}.
  */
 @Tag("security")
 class PromptfooScriptTest {
@@ -93,7 +93,8 @@ class PromptfooScriptTest {
         Verdict noThreshold = run(javascript("javascript", code, ""), "12345");
         assertThat(noThreshold.status()).isEqualTo(Verdict.Status.PASSED);
         assertThat(noThreshold.score()).isEqualTo(0.5);
-        assertThat(run(javascript("javascript", code, "\"threshold\": 0.5"), "12345").status())
+        assertThat(run(javascript("javascript", code, "\"threshold\": 0.5"), "12345")
+                        .status())
                 .isEqualTo(Verdict.Status.PASSED);
         Verdict below = run(javascript("javascript", code, "\"threshold\": 0.6"), "12345");
         assertThat(below.status()).isEqualTo(Verdict.Status.FAILED);
