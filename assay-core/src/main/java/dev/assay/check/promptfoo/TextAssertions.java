@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import dev.assay.check.promptfoo.Judged.Grading;
+import dev.assay.tools.DeadlineText;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -18,6 +20,7 @@ import java.util.regex.PatternSyntaxException;
  * same {@code not-} inversion, the same reason. Stateless, thread-safe.
  */
 final class TextAssertions {
+    private static final Duration REGEX_TIME_LIMIT = Duration.ofSeconds(2);
     private static final Pattern QUANTIFIER = Pattern.compile("\\{\\d+(,\\d*)?}");
 
     private TextAssertions() {}
@@ -111,7 +114,16 @@ final class TextAssertions {
         } catch (PatternSyntaxException e) {
             return Grading.of(false, "Invalid regex pattern: " + e.getDescription(), assertion);
         }
-        boolean pass = pattern.matcher(output).find() != assertion.inverse();
+        boolean found;
+        try {
+            found = pattern.matcher(DeadlineText.of(output, REGEX_TIME_LIMIT)).find();
+        } catch (DeadlineText.Exceeded e) {
+            // The output is the model's: a pattern that backtracks without end on it fails rather than stall the run.
+            return Grading.of(false, "The regex took longer than 2 s on this output", assertion);
+        } catch (StackOverflowError e) {
+            return Grading.of(false, "The regex is too deeply recursive for this output", assertion);
+        }
+        boolean pass = found != assertion.inverse();
         return Grading.of(
                 pass,
                 "Expected output to " + (assertion.inverse() ? "not " : "") + "match regex \""

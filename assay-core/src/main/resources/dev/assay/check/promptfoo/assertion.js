@@ -1,4 +1,4 @@
-// Runs one promptfoo `javascript` assertion inside Assay's sandbox (docs/promptfoo.md, "javascript").
+// Runs one promptfoo `javascript` assertion inside Assay's sandbox (docs/promptfoo-assertions.md, "javascript").
 // Reads input.json ({code, output, context}), runs the code as promptfoo does (src/assertions/javascript.ts: an
 // expression, or a function body when it spans lines, called with output, context and process) and writes what it
 // returned, or why it threw, to result.json for Assay to read.

@@ -1,4 +1,4 @@
-# Runs one promptfoo `python` assertion inside Assay's sandbox (docs/promptfoo.md, "python").
+# Runs one promptfoo `python` assertion inside Assay's sandbox (docs/promptfoo-assertions.md, "python").
 # Reads input.json ({script, output, context}), runs the script Assay built as promptfoo builds it
 # (src/assertions/python.ts: the code as the body of main(output, context)), calls main and writes what it returned,
 # or why it failed, to result.json for Assay to read.
