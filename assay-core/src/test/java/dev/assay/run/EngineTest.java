@@ -531,6 +531,24 @@ class EngineTest {
     }
 
     @Test
+    void checks_are_told_how_long_the_system_under_test_took_for_latency_assertions() throws Exception {
+        var seen = new java.util.concurrent.atomic.AtomicReference<Duration>();
+        Run run = startWithChecker("timed", context -> {
+                    seen.set(context.subjectTime());
+                    return dev.assay.check.Verdict.passed(null);
+                })
+                .await();
+
+        Item item = items(run).get("timed");
+        assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
+        assertThat(seen.get()).isNotNull().isPositive();
+        // Within the item's time, which is kept to the millisecond.
+        assertThat(seen.get().toMillis())
+                .isLessThanOrEqualTo(
+                        Duration.between(item.startedAt(), item.finishedAt()).toMillis() + 1);
+    }
+
+    @Test
     void a_case_that_fails_inside_the_engine_is_still_stored_as_an_error_item() throws Exception {
         // A plug-in's skipped verdict without the reason type that a stored problem needs.
         Run run = startWithChecker("untyped", context -> new Verdict(Verdict.Status.SKIPPED, 0, null, "skipped", null))
