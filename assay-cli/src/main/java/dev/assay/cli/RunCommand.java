@@ -314,6 +314,14 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     boolean allowUnsandboxedCommands;
 
     @Option(
+            names = "--sandbox",
+            paramLabel = "ENGINE",
+            description = "The container engine for cases that name an image (\"sandbox\": {\"image\": ...}): docker or "
+                    + "podman, reached over its socket (DOCKER_HOST, or the engine's usual one). Default: the first that "
+                    + "answers. See docs/sandboxes.md.")
+    String sandbox;
+
+    @Option(
             names = "--cache",
             paramLabel = "<max-age>",
             arity = "0..1",
@@ -508,6 +516,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                         .mcpServers(mcpServers.isEmpty() ? null : mcpServers)
                         .allowedTools(allowedTools.isEmpty() ? null : allowedTools)
                         .allowUnsandboxedCommands(allowUnsandboxedCommands ? true : null)
+                        .sandbox(sandbox)
                         .allowUnsandboxedCode(allowUnsandboxedCode ? true : null)
                         .concurrency(concurrency)
                         .timeout(timeoutSeconds == null ? null : Duration.ofMillis((long) (timeoutSeconds * 1000)))

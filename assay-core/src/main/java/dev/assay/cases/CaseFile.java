@@ -322,6 +322,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
             throws IOException {
         String caseSet = "";
         String language = "";
+        JsonNode sandbox = null;
         boolean hasCases = false;
         var problems = new ArrayList<CaseProblem>();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
@@ -370,7 +371,16 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
                                 "an integer >= 0"));
                     }
                 }
+                case "sandbox" -> sandbox = mapper.readTree(parser);
                 default -> parser.skipChildren(); // other file-level fields are comments as far as Assay cares
+            }
+        }
+        if (sandbox != null) {
+            // The suite's container is every case's that names none of its own.
+            for (Entry entry : entries) {
+                if (entry.node() instanceof ObjectNode object && !object.has("sandbox")) {
+                    object.set("sandbox", sandbox.deepCopy());
+                }
             }
         }
         if (!hasCases) {

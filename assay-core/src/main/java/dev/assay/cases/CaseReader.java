@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.sandbox.ContainerSpec;
 import dev.assay.Problem;
 import dev.assay.Spelling;
 import dev.assay.WorkspacePath;
@@ -125,6 +126,19 @@ final class CaseReader implements ReferenceFormat.Problems {
         List<String> tags = strings("tags");
         Map<String, String> files = files();
         DeclaredTools declared = DeclaredTools.read(node, this);
+        JsonNode sandbox = node.get(ContainerSpec.FIELD);
+        if (sandbox != null && !sandbox.isNull()) {
+            try {
+                ContainerSpec.parse(sandbox);
+            } catch (AssayException e) {
+                add(
+                        "case.invalid_field",
+                        String.valueOf(e.problem().details().getOrDefault("field", ContainerSpec.FIELD)),
+                        e.problem().message(),
+                        "{\"image\": \"name:tag\", \"workdir\": \"/repo\", \"network\": \"none\", "
+                                + "\"memory_mb\": 1024, \"pids\": 256, \"cpus\": 1}");
+            }
+        }
         checks.forEach(located -> requireDeclaredForBfcl(located, declared));
         if (!problems.isEmpty()) {
             return new Result(null, caseId, problems);

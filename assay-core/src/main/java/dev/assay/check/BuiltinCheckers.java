@@ -22,6 +22,7 @@ final class BuiltinCheckers {
                 FileExistsChecker.FACTORY,
                 FileContainsChecker.FACTORY,
                 JsonSchemaChecker.FACTORY,
-                JsonContainsChecker.FACTORY);
+                JsonContainsChecker.FACTORY,
+                CommandChecker.FACTORY);
     }
 }

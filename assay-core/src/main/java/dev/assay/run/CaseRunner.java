@@ -18,6 +18,8 @@ import dev.assay.model.ResponseCache;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.ToolCallView;
+import dev.assay.sandbox.ContainerTrial;
+import dev.assay.sandbox.Sandboxes;
 import dev.assay.score.Weights;
 import dev.assay.subject.Session;
 import dev.assay.subject.SubjectInput;
@@ -165,6 +167,36 @@ final class CaseRunner {
         } catch (AssayException e) {
             return item(runId, seq, evalCase, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null, e.problem(), started);
         }
+        var spec = ContainerSpecs.of(evalCase);
+        if (spec.isEmpty()) {
+            return runIn(runId, seq, evalCase, input, plan, workspace, log, cancelled, started);
+        }
+        // The trial's container is made (or taken warm) before the agent's first tool call, and ends after the checks.
+        ContainerTrial trial;
+        try {
+            trial = Sandboxes.containers(ContainerSpecs.engine(plan.config()))
+                    .open(spec.get(), workspace.root(), plan.config().workspaceRoot(), runId);
+        } catch (AssayException e) {
+            return item(runId, seq, evalCase, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null, e.problem(), started);
+        }
+        try {
+            return runIn(runId, seq, evalCase, input, plan, workspace.in(trial), log, cancelled, started);
+        } finally {
+            trial.close(plan.config().workspacePolicy() == WorkspacePolicy.KEEP_ALL);
+        }
+    }
+
+    private Item runIn(
+            String runId,
+            int seq,
+            Case evalCase,
+            SubjectInput input,
+            RunPlan plan,
+            Workspace workspace,
+            Consumer<String> log,
+            BooleanSupplier cancelled,
+            Instant started)
+            throws InterruptedException {
         Duration timeout =
                 evalCase.timeout() != null ? evalCase.timeout() : plan.config().defaultTimeout();
         var transcript = new TranscriptBuilder();
@@ -207,6 +239,21 @@ final class CaseRunner {
             return cancelledItem(runId, seq, evalCase, result, started);
         }
         var targetError = result.error();
+        // A container that died under the agent leaves nothing to judge: the item is an error, not a failure.
+        var died = workspace.sandbox().flatMap(ContainerSpecs::died);
+        if (targetError.isEmpty() && died.isPresent()) {
+            return item(
+                    runId,
+                    seq,
+                    evalCase,
+                    ItemStatus.ERROR,
+                    0,
+                    result,
+                    result.finalAnswer(),
+                    null,
+                    died.get(),
+                    started);
+        }
         if (targetError.isPresent()) {
             return item(
                     runId,

@@ -267,6 +267,7 @@ public record RunRequest(
                     Problem.of("suite.empty_selection", "no case matches the selection; " + whatItHolds(loaded))
                             .withDetail("field", "selection"));
         }
+        ContainerSpecs.prepare(suite, tools.containerEngine(), workspaceRoot);
         var context = new SubjectContext(this, subject == null ? "" : pluginArgument(subject), env, log, sandboxes);
         Subject target;
         try {
@@ -356,6 +357,7 @@ public record RunRequest(
         node.put("scoring", weights.scoring().wireName());
         node.put("sandbox", sandbox == null ? "unavailable" : sandbox.kind());
         node.put("allow_unsandboxed_commands", tools.allowUnsandboxedCommands());
+        node.put(ContainerSpecs.SNAPSHOT_FIELD, tools.containerEngine());
         node.put("allow_unsandboxed_code", allowUnsandboxedCode);
         node.put("workspace_policy", workspacePolicy.name().toLowerCase(Locale.ROOT));
         node.set("allowed_tools", Json.tree(tools.allowed()));
@@ -441,7 +443,8 @@ public record RunRequest(
                 mcpServers,
                 null,
                 strings(config.path("allowed_tools")),
-                config.path("allow_unsandboxed_commands").asBoolean(false));
+                config.path("allow_unsandboxed_commands").asBoolean(false),
+                config.path(ContainerSpecs.SNAPSHOT_FIELD).asText(""));
         JsonNode suitesNode = config.has("suites_resolved") ? config.path("suites_resolved") : config.path("suites");
         List<Path> suitePaths = strings(suitesNode).stream().map(Path::of).toList();
         Selection selection = Json.MAPPER.convertValue(config.path("selection"), Selection.class);

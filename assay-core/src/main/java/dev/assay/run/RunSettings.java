@@ -60,6 +60,7 @@ public final class RunSettings {
     private List<McpServerConfig> mcpServers;
     private List<String> allowedTools;
     private Boolean allowUnsandboxedCommands;
+    private String sandbox;
     private Boolean allowUnsandboxedCode;
     private Integer concurrency;
     private Duration timeout;
@@ -205,6 +206,12 @@ public final class RunSettings {
         return this;
     }
 
+    /** The container engine for cases that name an image: {@code docker} or {@code podman}; null for the first one. */
+    public RunSettings sandbox(String value) {
+        sandbox = value;
+        return this;
+    }
+
     public RunSettings allowUnsandboxedCommands(Boolean value) {
         allowUnsandboxedCommands = value;
         return this;
@@ -316,6 +323,7 @@ public final class RunSettings {
         }
         allowedTools = pick(higher.allowedTools, allowedTools);
         allowUnsandboxedCommands = pick(higher.allowUnsandboxedCommands, allowUnsandboxedCommands);
+        sandbox = pick(higher.sandbox, sandbox);
         allowUnsandboxedCode = pick(higher.allowUnsandboxedCode, allowUnsandboxedCode);
         concurrency = pick(higher.concurrency, concurrency);
         timeout = pick(higher.timeout, timeout);
@@ -349,7 +357,8 @@ public final class RunSettings {
                 agentService,
                 replay,
                 subject,
-                new ToolOptions(mcpServers, null, allowedTools, Boolean.TRUE.equals(allowUnsandboxedCommands)),
+                new ToolOptions(
+                        mcpServers, null, allowedTools, Boolean.TRUE.equals(allowUnsandboxedCommands), sandbox),
                 concurrency != null ? concurrency : DEFAULT_CONCURRENCY,
                 timeout != null ? timeout : Duration.ofSeconds(DEFAULT_TIMEOUT_S),
                 weights == null ? baseWeights : baseWeights.with(weights),

@@ -19,15 +19,31 @@ import java.util.Set;
  * @param allowUnsandboxedCommands let execute_command run commands on this machine, unconfined, when bubblewrap is not
  *     usable (default false: the tool is then not offered, and cases needing it are skipped with
  *     {@code sandbox.unavailable})
+ * @param containerEngine the container engine that runs the trials of cases naming an image ({@code --sandbox docker}
+ *     or {@code podman}); empty for the first one registered
  */
 public record ToolOptions(
-        List<McpServerConfig> mcpServers, Duration mcpTimeout, List<String> allowed, boolean allowUnsandboxedCommands) {
+        List<McpServerConfig> mcpServers,
+        Duration mcpTimeout,
+        List<String> allowed,
+        boolean allowUnsandboxedCommands,
+        String containerEngine) {
     public static final ToolOptions DEFAULTS = new ToolOptions(List.of(), null, List.of(), false);
 
     public ToolOptions {
         mcpServers = mcpServers == null ? List.of() : List.copyOf(mcpServers);
         mcpTimeout = mcpTimeout == null ? Duration.ofSeconds(20) : mcpTimeout;
         allowed = allowed == null ? List.of() : List.copyOf(allowed);
+        containerEngine = containerEngine == null ? "" : containerEngine;
+    }
+
+    /** Tools whose cases that name an image run in the first container engine registered. */
+    public ToolOptions(
+            List<McpServerConfig> mcpServers,
+            Duration mcpTimeout,
+            List<String> allowed,
+            boolean allowUnsandboxedCommands) {
+        this(mcpServers, mcpTimeout, allowed, allowUnsandboxedCommands, "");
     }
 
     /** Tools with commands confined to a sandbox, or withheld where there is none. */

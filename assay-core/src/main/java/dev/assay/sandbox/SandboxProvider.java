@@ -17,4 +17,12 @@ public interface SandboxProvider {
 
     /** {@return a sandbox of this kind if one is usable on this machine, else empty} */
     Optional<? extends Sandbox> find() throws InterruptedException;
+
+    /**
+     * {@return the container engine of this kind, when it is one ({@code docker}, {@code podman}): it runs the trials of
+     * cases that name an image}
+     */
+    default Optional<ContainerEngine> containers() {
+        return Optional.empty();
+    }
 }

@@ -65,6 +65,55 @@ public final class Sandboxes {
     }
 
     /**
+     * {@return a finder that searches with {@code finder} on its first use and gives that result ever after}: for a
+     * checker that needs the sandbox only if a case uses it
+     */
+    public static Finder once(Finder finder) {
+        return new Finder() {
+            private Optional<? extends Sandbox> found;
+
+            @Override
+            public synchronized Optional<? extends Sandbox> find() throws InterruptedException {
+                if (found == null) {
+                    found = finder.find();
+                }
+                return found;
+            }
+        };
+    }
+
+    /**
+     * {@return the container engine named {@code name} ({@code --sandbox docker}), or when {@code name} is blank the
+     * first container kind registered (docker, then podman: the provider tries each one's socket)}
+     *
+     * @throws AssayException {@code sandbox.unavailable} when no such engine is registered (assay-container is not on
+     *     the class path, or the name is no container kind)
+     */
+    public static ContainerEngine containers(String name) {
+        if (name != null && !name.isBlank()) {
+            return PROVIDERS.find(name)
+                    .flatMap(SandboxProvider::containers)
+                    .orElseThrow(() -> new AssayException(Problem.of(
+                                    "sandbox.unavailable",
+                                    "'" + name + "' is no container sandbox; known: " + String.join(", ", containerKinds()))
+                            .withDetail("sandbox", name)));
+        }
+        return PROVIDERS.all().stream()
+                .flatMap(provider -> provider.containers().stream())
+                .findFirst()
+                .orElseThrow(() -> new AssayException(Problem.of(
+                        "sandbox.unavailable",
+                        "a case names an image, but no container sandbox is installed (the assay-container module)")));
+    }
+
+    private static List<String> containerKinds() {
+        return PROVIDERS.all().stream()
+                .filter(provider -> provider.containers().isPresent())
+                .map(SandboxProvider::name)
+                .toList();
+    }
+
+    /**
      * {@return an isolating sandbox when one is usable (bubblewrap first); otherwise the unsandboxed runner if
      * {@code allowUnsandboxed}}
      *

@@ -49,16 +49,18 @@ final class ExecuteCommandTool extends BuiltinTool {
         Duration timeout = timeout(arguments);
         SandboxLimits limits;
         SandboxResult result;
+        // A trial in a container runs its commands there; the run's sandbox serves every other trial.
+        Sandbox runIn = workspace.sandbox().orElse(sandbox);
         try {
             SandboxLimits defaults = SandboxLimits.defaults();
             limits = new SandboxLimits(timeout, defaults.memoryBytes(), defaults.maxProcesses(), OUTPUT_CAP_BYTES);
-            result = sandbox.run(
+            result = runIn.run(
                     new SandboxRequest(List.of("bash", "-c", command), workspace.root(), Map.of(), "", limits));
         } catch (AssayException e) {
             return ToolResult.failed(e.problem());
         } catch (RuntimeException e) {
             return ToolResult.failed(
-                    Problem.of("sandbox.failed", String.valueOf(e.getMessage())).withDetail("sandbox", sandbox.kind()));
+                    Problem.of("sandbox.failed", String.valueOf(e.getMessage())).withDetail("sandbox", runIn.kind()));
         }
         String report = report(result);
         if (result.workspaceOverLimit()) {

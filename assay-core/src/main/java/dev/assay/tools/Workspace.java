@@ -3,12 +3,14 @@ package dev.assay.tools;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.WorkspacePath;
+import dev.assay.sandbox.Sandbox;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * The directory one case works in. Every path a tool or checker receives is resolved here, and nothing may leave it:
@@ -18,11 +20,30 @@ import java.nio.file.Path;
  */
 public final class Workspace {
     private final Path requested;
+    private final Sandbox sandbox;
     private volatile Path root;
 
     /** @param root the case's directory; it and its parents are created when the workspace is first used */
     public Workspace(Path root) {
+        this(root, null);
+    }
+
+    private Workspace(Path root, Sandbox sandbox) {
         this.requested = root.toAbsolutePath().normalize();
+        this.sandbox = sandbox;
+    }
+
+    /**
+     * {@return this workspace as the trial's own sandbox shows it}: a container whose workdir is this directory, in
+     * which the trial's commands and command checks run instead of the run's sandbox
+     */
+    public Workspace in(Sandbox trialSandbox) {
+        return new Workspace(requested, trialSandbox);
+    }
+
+    /** {@return the trial's own sandbox (its container), or empty when commands run in the run's sandbox} */
+    public Optional<Sandbox> sandbox() {
+        return Optional.ofNullable(sandbox);
     }
 
     /**
