@@ -316,9 +316,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Option(
             names = "--sandbox",
             paramLabel = "ENGINE",
-            description = "The container engine for cases that name an image (\"sandbox\": {\"image\": ...}): docker or "
-                    + "podman, reached over its socket (DOCKER_HOST, or the engine's usual one). Default: the first that "
-                    + "answers. See docs/sandboxes.md.")
+            description =
+                    "The container engine for cases that name an image (\"sandbox\": {\"image\": ...}): docker or "
+                            + "podman, reached over its socket (DOCKER_HOST, or the engine's usual one). Default: the first that "
+                            + "answers. See docs/sandboxes.md.")
     String sandbox;
 
     @Option(

@@ -19,8 +19,8 @@ import java.util.Set;
 /**
  * {@code command}: runs a command in the trial's workspace once the agent is done and judges it by its exit code, and
  * optionally by its output: {@code {"command": ["pytest", "-q", "tests/test_x.py"], "expect_exit": 0,
- * "output_contains": "passed", "timeout_s": 60}} (a command written as one string runs with {@code sh -c}). It runs
- * in the trial's container when the case names an image, else in the run's isolating sandbox (bubblewrap), never
+ * "output_contains": "passed", "timeout_s": 60}} (a command written as one string runs with {@code sh -c}). It runs in
+ * the trial's container when the case names an image, else in the run's isolating sandbox (bubblewrap), never
  * unconfined. SWE-style grading maps onto it: a check per FAIL_TO_PASS or PASS_TO_PASS test. A wrong exit code fails
  * with {@code command.exit_code}, missing output with {@code command.output}, a timeout with {@code command.timeout};
  * no sandbox is an error, {@code sandbox.unavailable}.
@@ -71,9 +71,8 @@ record CommandChecker(List<String> command, int expectExit, String outputContain
 
     @Override
     public Verdict check(CheckContext context) throws InterruptedException {
-        Optional<? extends Sandbox> sandbox = context.workspace().sandbox().isPresent()
-                ? context.workspace().sandbox()
-                : RUN_SANDBOX.find();
+        Optional<? extends Sandbox> sandbox =
+                context.workspace().sandbox().isPresent() ? context.workspace().sandbox() : RUN_SANDBOX.find();
         if (sandbox.isEmpty()) {
             return Verdict.error(Problem.of(
                     "sandbox.unavailable",

@@ -243,16 +243,7 @@ final class CaseRunner {
         var died = workspace.sandbox().flatMap(ContainerSpecs::died);
         if (targetError.isEmpty() && died.isPresent()) {
             return item(
-                    runId,
-                    seq,
-                    evalCase,
-                    ItemStatus.ERROR,
-                    0,
-                    result,
-                    result.finalAnswer(),
-                    null,
-                    died.get(),
-                    started);
+                    runId, seq, evalCase, ItemStatus.ERROR, 0, result, result.finalAnswer(), null, died.get(), started);
         }
         if (targetError.isPresent()) {
             return item(

@@ -32,7 +32,9 @@ final class ContainerSpecs {
 
     /** {@return the engine named in the run's snapshot; empty for the first one registered} */
     static String engine(RunConfig config) {
-        return config.snapshot() == null ? "" : config.snapshot().path(SNAPSHOT_FIELD).asText("");
+        return config.snapshot() == null
+                ? ""
+                : config.snapshot().path(SNAPSHOT_FIELD).asText("");
     }
 
     /** {@return why the trial's container stopped, when {@code sandbox} is one and it did} */

@@ -357,8 +357,7 @@ public final class RunSettings {
                 agentService,
                 replay,
                 subject,
-                new ToolOptions(
-                        mcpServers, null, allowedTools, Boolean.TRUE.equals(allowUnsandboxedCommands), sandbox),
+                new ToolOptions(mcpServers, null, allowedTools, Boolean.TRUE.equals(allowUnsandboxedCommands), sandbox),
                 concurrency != null ? concurrency : DEFAULT_CONCURRENCY,
                 timeout != null ? timeout : Duration.ofSeconds(DEFAULT_TIMEOUT_S),
                 weights == null ? baseWeights : baseWeights.with(weights),

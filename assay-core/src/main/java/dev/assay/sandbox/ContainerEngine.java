@@ -12,6 +12,9 @@ public interface ContainerEngine {
     /** {@return the engine's name, e.g. {@code docker} or {@code podman}} */
     String name();
 
+    /** {@return whether the engine's socket is on this machine (it may still not answer)} */
+    boolean present();
+
     /**
      * Makes sure a run can start its trials: the engine answers, every image is there, and the containers a killed
      * Assay left behind are removed. Starts warming the pools of {@code specs}. Called before any case runs.

@@ -34,17 +34,20 @@ public record ContainerSpec(String image, String workdir, String network, int me
         }
         workdir = workdir == null || workdir.isBlank() ? DEFAULT_WORKDIR : workdir;
         if (!workdir.startsWith("/") || workdir.equals("/") || workdir.contains("/..") || workdir.contains("//")) {
-            throw invalid("workdir", "`sandbox.workdir` must be an absolute directory other than /, got '" + workdir
-                    + "'");
+            throw invalid(
+                    "workdir", "`sandbox.workdir` must be an absolute directory other than /, got '" + workdir + "'");
         }
         network = network == null || network.isBlank() ? "none" : network;
         if (!NETWORK.matcher(network).matches() || network.equals("host")) {
-            throw invalid("network", "`sandbox.network` must be none or the name of an engine network other than "
-                    + "host, got '" + network + "'");
+            throw invalid(
+                    "network",
+                    "`sandbox.network` must be none or the name of an engine network other than " + "host, got '"
+                            + network + "'");
         }
         if (memoryMb < 6 || pids < 1 || !(cpus > 0)) {
-            throw invalid("limits", "`sandbox.memory_mb` (at least 6), `sandbox.pids` and `sandbox.cpus` must be "
-                    + "positive");
+            throw invalid(
+                    "limits",
+                    "`sandbox.memory_mb` (at least 6), `sandbox.pids` and `sandbox.cpus` must be " + "positive");
         }
     }
 
@@ -65,8 +68,10 @@ public record ContainerSpec(String image, String workdir, String network, int me
         for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!KEYS.contains(name)) {
-                throw invalid(name, "`sandbox." + name + "` is not a field of a sandbox; known: " + String.join(
-                        ", ", KEYS.stream().sorted().toList()));
+                throw invalid(
+                        name,
+                        "`sandbox." + name + "` is not a field of a sandbox; known: "
+                                + String.join(", ", KEYS.stream().sorted().toList()));
             }
         }
         return new ContainerSpec(

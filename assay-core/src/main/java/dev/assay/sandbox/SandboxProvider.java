@@ -19,8 +19,8 @@ public interface SandboxProvider {
     Optional<? extends Sandbox> find() throws InterruptedException;
 
     /**
-     * {@return the container engine of this kind, when it is one ({@code docker}, {@code podman}): it runs the trials of
-     * cases that name an image}
+     * {@return the container engine of this kind, when it is one ({@code docker}, {@code podman}): it runs the trials
+     * of cases that name an image}
      */
     default Optional<ContainerEngine> containers() {
         return Optional.empty();

@@ -84,23 +84,29 @@ public final class Sandboxes {
 
     /**
      * {@return the container engine named {@code name} ({@code --sandbox docker}), or when {@code name} is blank the
-     * first container kind registered (docker, then podman: the provider tries each one's socket)}
+     * first container kind registered whose socket is here (docker, then podman), else the first registered}
      *
      * @throws AssayException {@code sandbox.unavailable} when no such engine is registered (assay-container is not on
      *     the class path, or the name is no container kind)
      */
     public static ContainerEngine containers(String name) {
         if (name != null && !name.isBlank()) {
-            return PROVIDERS.find(name)
+            return PROVIDERS
+                    .find(name)
                     .flatMap(SandboxProvider::containers)
                     .orElseThrow(() -> new AssayException(Problem.of(
                                     "sandbox.unavailable",
-                                    "'" + name + "' is no container sandbox; known: " + String.join(", ", containerKinds()))
+                                    "'" + name + "' is no container sandbox; known: "
+                                            + String.join(", ", containerKinds()))
                             .withDetail("sandbox", name)));
         }
-        return PROVIDERS.all().stream()
+        var engines = PROVIDERS.all().stream()
                 .flatMap(provider -> provider.containers().stream())
+                .toList();
+        return engines.stream()
+                .filter(ContainerEngine::present)
                 .findFirst()
+                .or(() -> engines.stream().findFirst())
                 .orElseThrow(() -> new AssayException(Problem.of(
                         "sandbox.unavailable",
                         "a case names an image, but no container sandbox is installed (the assay-container module)")));
