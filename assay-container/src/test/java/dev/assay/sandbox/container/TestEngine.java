@@ -89,7 +89,14 @@ final class TestEngine {
                     .isNotNull();
         }
         Assumptions.assumeTrue(found != null, why);
-        importImage(found, busybox.orElseThrow());
+        image(
+                found,
+                IMAGE,
+                Map.of(
+                        "etc/image-marker", (MARKER + "\n").getBytes(StandardCharsets.UTF_8),
+                        "repo/README", "a repository inside the image\n".getBytes(StandardCharsets.UTF_8),
+                        "repo/tests/run.sh",
+                                "#!/bin/sh\ntest \"$(cat answer.txt)\" = 42\n".getBytes(StandardCharsets.UTF_8)));
         engine = found;
         return found;
     }
@@ -100,9 +107,13 @@ final class TestEngine {
                 .findFirst();
     }
 
-    private static void importImage(Engine engine, Path busybox) throws IOException {
+    /**
+     * Loads an image named {@code reference} unless the engine has it: busybox as its userland and {@code files} (path
+     * in the image to content; a path under {@code repo/tests/} or ending in {@code .sh} is executable).
+     */
+    static void image(Engine engine, String reference, Map<String, byte[]> files) throws IOException {
         try {
-            engine.client().inspectImageCmd(IMAGE).exec();
+            engine.client().inspectImageCmd(reference).exec();
             return;
         } catch (NotFoundException absent) {
             // Built below.
@@ -110,13 +121,19 @@ final class TestEngine {
         var layer = new ByteArrayOutputStream();
         try (var tar = new TarArchiveOutputStream(layer)) {
             tar.setLongFileMode(TarArchiveOutputStream.LONGFILE_POSIX);
-            for (String dir : List.of("bin", "etc", "tmp", "proc", "sys", "dev", "repo", "repo/tests")) {
+            var dirs = new java.util.TreeSet<>(List.of("bin", "etc", "tmp", "proc", "sys", "dev"));
+            for (String path : files.keySet()) {
+                for (int slash = path.indexOf('/'); slash > 0; slash = path.indexOf('/', slash + 1)) {
+                    dirs.add(path.substring(0, slash));
+                }
+            }
+            for (String dir : dirs) {
                 var entry = new TarArchiveEntry(dir + "/");
                 entry.setMode(dir.equals("tmp") ? 01777 : 0755);
                 tar.putArchiveEntry(entry);
                 tar.closeArchiveEntry();
             }
-            file(tar, "bin/busybox", Files.readAllBytes(busybox), 0755);
+            file(tar, "bin/busybox", Files.readAllBytes(busybox().orElseThrow()), 0755);
             for (String applet : APPLETS) {
                 var link = new TarArchiveEntry("bin/" + applet, TarArchiveEntry.LF_SYMLINK);
                 link.setLinkName("busybox");
@@ -125,12 +142,14 @@ final class TestEngine {
             }
             text(tar, "etc/passwd", "root:x:0:0::/:/bin/sh\nnobody:x:65534:65534::/:/bin/sh\n", 0644);
             text(tar, "etc/group", "root:x:0:\nnogroup:x:65534:\n", 0644);
-            text(tar, "etc/image-marker", MARKER + "\n", 0644);
-            text(tar, "repo/README", "a repository inside the image\n", 0644);
-            text(tar, "repo/tests/run.sh", "#!/bin/sh\ntest \"$(cat answer.txt)\" = 42\n", 0755);
+            for (var file : new java.util.TreeMap<>(files).entrySet()) {
+                boolean executable =
+                        file.getKey().endsWith(".sh") || file.getKey().startsWith("repo/tests/");
+                file(tar, file.getKey(), file.getValue(), executable ? 0755 : 0644);
+            }
         }
         engine.client()
-                .loadImageCmd(new ByteArrayInputStream(dockerArchive(IMAGE, layer.toByteArray())))
+                .loadImageCmd(new ByteArrayInputStream(dockerArchive(reference, layer.toByteArray())))
                 .exec();
     }
 
