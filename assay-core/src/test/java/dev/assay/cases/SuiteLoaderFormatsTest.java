@@ -54,6 +54,30 @@ class SuiteLoaderFormatsTest {
     }
 
     @Test
+    void a_suite_files_sandbox_is_every_cases_that_names_none_and_a_wrong_one_names_its_field() throws IOException {
+        Path file = write("repo.json", """
+                {"cases": [
+                  {"id": "a", "dimension": "logic", "prompt": "p", "checker": "exact", "expected": "x"},
+                  {"id": "b", "dimension": "logic", "prompt": "p", "checker": "exact", "expected": "x",
+                   "sandbox": {"image": "other:2", "memory_mb": 64}},
+                  {"id": "c", "dimension": "logic", "prompt": "p", "checker": "exact", "expected": "x",
+                   "sandbox": {"image": "other:2", "network": "host"}}
+                ], "sandbox": {"image": "local/repo-task:1", "workdir": "/repo"}}
+                """);
+
+        var load = loader.load(file);
+
+        assertThat(load.suite(true).cases())
+                .extracting(evalCase ->
+                        evalCase.attributes().path("sandbox").path("image").asText())
+                .containsExactly("local/repo-task:1", "other:2");
+        assertThat(load.problems()).singleElement().satisfies(problem -> {
+            assertThat(problem.caseId()).isEqualTo("c");
+            assertThat(problem.field()).isEqualTo("sandbox.network");
+        });
+    }
+
+    @Test
     void blank_case_language_falls_back_to_the_file_language() throws IOException {
         Path file = write("set.yaml", """
                 language: en-US

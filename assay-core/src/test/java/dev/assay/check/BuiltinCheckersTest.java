@@ -23,6 +23,7 @@ class BuiltinCheckersTest {
                         "file_contains",
                         "json_schema",
                         "json_contains",
+                        "command",
                         "code");
     }
 
