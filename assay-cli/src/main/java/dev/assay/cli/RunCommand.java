@@ -17,11 +17,12 @@ import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.CaseWorkload;
 import dev.assay.run.Engine;
+import dev.assay.run.EvalSpec;
+import dev.assay.run.Prepared;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunObserver;
 import dev.assay.run.RunPlan;
-import dev.assay.run.RunRequest;
 import dev.assay.run.RunSettings;
 import dev.assay.run.SilentRuns;
 import dev.assay.run.StoredCases;
@@ -435,7 +436,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         }
         sources.add(commandLine());
         Preparation preparation = () -> {
-            RunRequest.Prepared prepared = prepare(RunSettings.resolve(sources), null, workspaces, checkers);
+            Prepared prepared = prepare(RunSettings.resolve(sources), null, workspaces, checkers);
             prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
             if (prepared.plan().target() instanceof dev.assay.subject.AgentSubject
                     && prepared.sandbox() != null
@@ -448,21 +449,19 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         };
         if (!queue) {
             return runAndReport(
-                    preparation,
-                    RunRequest.Prepared::plan,
-                    (engine, store, plan, listener) -> engine.start(plan, listener));
+                    preparation, Prepared::plan, (engine, store, plan, listener) -> engine.start(plan, listener));
         }
         try (CaseQueue cases = CaseQueue.open(database.url())) {
             return runAndReport(
                     () -> {
-                        RunRequest.Prepared prepared = preparation.prepare();
+                        Prepared prepared = preparation.prepare();
                         if (!quiet) {
                             stderr.println("  the cases go on the queue in " + Stores.redact(database.url())
                                     + "; workers (assay worker) run them");
                         }
                         return prepared;
                     },
-                    RunRequest.Prepared::plan,
+                    Prepared::plan,
                     (engine, store, plan, listener) ->
                             engine.start(new QueuedWorkload(new CaseWorkload(plan), cases, store), listener));
         }
@@ -555,10 +554,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         return workspaceDir != null ? workspaceDir : database.home().resolve("workspaces");
     }
 
-    private RunRequest.Prepared prepare(RunRequest request, String runId, Path workspaces, CheckerRegistry checkers)
+    private Prepared prepare(EvalSpec description, String runId, Path workspaces, CheckerRegistry checkers)
             throws InterruptedException {
         PrintWriter stderr = spec.commandLine().getErr();
-        return request.prepare(runId, workspaces, checkers, env::get, line -> {
+        return description.prepare(runId, workspaces, checkers, env::get, line -> {
             if (!quiet) {
                 stderr.println("  " + line);
             }
@@ -634,11 +633,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             return DialogCommand.resume(
                     runId, AssayCli.chatModels(env, spec.commandLine().getErr()), database, env, spec.commandLine());
         }
-        RunRequest request = RunRequest.fromSnapshot(stored);
+        EvalSpec storedSpec = EvalSpec.toResume(stored);
         Path workspaces = workspaces();
         boolean errorsToo = retryErrors != null;
         return runAndReport(
-                () -> prepare(request, runId, workspaces, checkers),
+                () -> prepare(storedSpec, runId, workspaces, checkers),
                 prepared -> storedSuite == null
                         ? prepared.planOf(stored)
                         : prepared.planOf(stored).withSuite(storedSuite),
@@ -648,7 +647,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     /** Makes the run's description ready: the system under test, its tools, the suite. */
     @FunctionalInterface
     private interface Preparation {
-        RunRequest.Prepared prepare() throws Exception;
+        Prepared prepare() throws Exception;
     }
 
     /**
@@ -661,7 +660,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
      */
     private record Ended(Run run, Map<String, List<String>> caseTags, Path workspaces, CancelOnSignal cancelOnSignal) {}
 
-    private int runAndReport(Preparation preparation, Function<RunRequest.Prepared, RunPlan> planOf, Launch launch)
+    private int runAndReport(Preparation preparation, Function<Prepared, RunPlan> planOf, Launch launch)
             throws Exception {
         PrintWriter stdout = spec.commandLine().getOut();
         PrintWriter stderr = spec.commandLine().getErr();
@@ -684,7 +683,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 ended.cancelOnSignal().close();
             }
         } finally {
-            RunRequest.Prepared unused = pending.take();
+            Prepared unused = pending.take();
             if (unused != null) {
                 unused.close();
             }
@@ -735,15 +734,15 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
 
     /** A prepared run until it is taken: the frame holding this keeps nothing of the run reachable afterwards. */
     private static final class Pending {
-        private RunRequest.Prepared prepared;
+        private Prepared prepared;
 
-        Pending(RunRequest.Prepared prepared) {
+        Pending(Prepared prepared) {
             this.prepared = prepared;
         }
 
         /** {@return the prepared run, the first time; null after} */
-        RunRequest.Prepared take() {
-            RunRequest.Prepared taken = prepared;
+        Prepared take() {
+            Prepared taken = prepared;
             prepared = null;
             return taken;
         }
@@ -751,13 +750,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
 
     /** Runs and closes the run; only what the report needs outlives this call. */
     private Ended runToEnd(
-            RunRequest.Prepared preparedRun,
-            Function<RunRequest.Prepared, RunPlan> planOf,
-            Launch launch,
-            Store store,
-            PrintWriter stderr)
+            Prepared preparedRun, Function<Prepared, RunPlan> planOf, Launch launch, Store store, PrintWriter stderr)
             throws Exception {
-        try (RunRequest.Prepared prepared = preparedRun;
+        try (Prepared prepared = preparedRun;
                 RunObserver observer = Telemetry.observer(otel, env, stderr)) {
             RunPlan plan = planOf.apply(prepared);
             var engine = new Engine(store, Duration.ofMillis((long) (dbRetrySeconds * 1000)), cacheMaxAge())

@@ -9,7 +9,7 @@ import dev.assay.check.CheckerRegistry;
 import dev.assay.config.AssayConfig;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
-import dev.assay.run.RunRequest;
+import dev.assay.run.EvalSpec;
 import dev.assay.run.RunSettings;
 import dev.assay.run.ToolOptions;
 import dev.assay.run.WorkspacePolicy;
@@ -29,7 +29,7 @@ import picocli.CommandLine;
 
 /**
  * One run description from every front end: command-line flags and {@code assay.yaml} resolve to the same
- * {@link RunRequest} for the same settings, and the snapshot stored with a run reads back into it. The API's start body
+ * {@link EvalSpec} for the same settings, and the snapshot stored with a run reads back into it. The API's start body
  * is held to the same description in the server's {@code StartBodyTest}.
  */
 class RunDescriptionTest {
@@ -37,31 +37,31 @@ class RunDescriptionTest {
     Path dir;
 
     /** The description both front ends below are asked for; the server's test builds the same one. */
-    private RunRequest expected(Path suite) {
-        return new RunRequest(
-                List.of(suite),
-                true,
-                new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3),
-                new ModelOptions(
-                        "openai:gpt-test",
-                        "http://127.0.0.1:9/v1",
-                        "TEST_API_KEY",
-                        true,
+    private EvalSpec expected(Path suite) {
+        return new EvalSpec(
+                new EvalSpec.Dataset(
+                        List.of(suite),
                         null,
-                        new RetryPolicy(3, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(60))),
-                new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256),
-                null,
-                null,
-                null,
-                new ToolOptions(List.of(), null, List.of("read_file"), false),
-                8,
-                Duration.ofSeconds(30),
-                Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
-                2,
-                WorkspacePolicy.KEEP_ALL,
+                        true,
+                        new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3)),
+                new EvalSpec.SubjectSpec(
+                        new EvalSpec.Model(new ModelOptions(
+                                "openai:gpt-test",
+                                "http://127.0.0.1:9/v1",
+                                "TEST_API_KEY",
+                                true,
+                                null,
+                                new RetryPolicy(
+                                        3, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(60)))),
+                        new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256),
+                        new ToolOptions(List.of(), null, List.of("read_file"), false)),
+                new EvalSpec.Scoring(
+                        Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
+                        List.of("weighted-score"),
+                        false),
+                new EvalSpec.Limits(8, Duration.ofSeconds(30), 2, WorkspacePolicy.KEEP_ALL),
                 "ann",
-                false,
-                List.of("weighted-score"));
+                EvalSpec.Observed.NONE);
     }
 
     private RunSettings commandLine(String... args) {
@@ -73,7 +73,7 @@ class RunDescriptionTest {
     @Test
     void flags_resolve_to_the_description_they_name() throws Exception {
         Path suite = suite();
-        RunRequest fromFlags = RunSettings.resolve(List.of(commandLine(
+        EvalSpec fromFlags = RunSettings.resolve(List.of(commandLine(
                 suite.toString(),
                 "--model",
                 "openai:gpt-test",
@@ -180,7 +180,7 @@ class RunDescriptionTest {
                 "--metric",
                 "weighted-score");
 
-        RunRequest fromFile =
+        EvalSpec fromFile =
                 RunSettings.resolve(List.of(config.settings(config.defaults().target()), flags));
 
         assertThat(fromFile).isEqualTo(expected(suite));
@@ -198,7 +198,7 @@ class RunDescriptionTest {
                 """);
         AssayConfig config = AssayConfig.load(yaml);
 
-        RunRequest request = RunSettings.resolve(List.of(
+        EvalSpec request = RunSettings.resolve(List.of(
                 config.settings("test"),
                 commandLine(
                         suite().toString(),
@@ -211,15 +211,17 @@ class RunDescriptionTest {
                         "--mcp-url",
                         "web=http://127.0.0.1:9/mcp")));
 
-        assertThat(request.concurrency()).isEqualTo(6);
-        assertThat(request.timeout()).isEqualTo(Duration.ofSeconds(10));
-        assertThat(request.weights()).isEqualTo(Weights.defaults());
-        assertThat(request.agent().maxSteps()).isEqualTo(9);
-        assertThat(request.agent().seed()).as("--seed is the sampling seed too").isEqualTo(4L);
-        assertThat(request.model().retry().maxAttempts())
+        assertThat(request.limits().concurrency()).isEqualTo(6);
+        assertThat(request.limits().timeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(request.scoring().weights()).isEqualTo(Weights.defaults());
+        assertThat(request.subject().agent().maxSteps()).isEqualTo(9);
+        assertThat(request.subject().agent().seed())
+                .as("--seed is the sampling seed too")
+                .isEqualTo(4L);
+        assertThat(((EvalSpec.Model) request.subject().sut()).options().retry().maxAttempts())
                 .as("the target's max_attempts, no --retries given")
                 .isEqualTo(2);
-        assertThat(request.tools().mcpServers())
+        assertThat(request.subject().tools().mcpServers())
                 .extracting(McpServerConfig::name)
                 .containsExactly("files", "web");
     }
@@ -240,7 +242,7 @@ class RunDescriptionTest {
                 """);
         AssayConfig config = AssayConfig.load(yaml);
 
-        RunRequest request = RunSettings.resolve(List.of(
+        EvalSpec request = RunSettings.resolve(List.of(
                 config.settings("openai"),
                 commandLine(
                         suite().toString(),
@@ -260,28 +262,34 @@ class RunDescriptionTest {
                         "--retries",
                         "0")));
 
-        assertThat(request.model().model()).isEqualTo("openai:a");
-        assertThat(request.model().baseUrl()).isEqualTo("http://127.0.0.1:2/v1");
-        assertThat(request.model().apiKeyEnv()).isEqualTo("NAMED_KEY");
-        assertThat(request.model().apiKeyEnvNamed()).isTrue();
-        assertThat(request.model().stream()).isTrue();
-        assertThat(request.model().retry().maxAttempts()).isEqualTo(1);
-        assertThat(request.agent()).isEqualTo(new AgentSettings(ToolMode.TEXT, 3, 0.5, null, 20));
+        assertThat(((EvalSpec.Model) request.subject().sut()).options().model()).isEqualTo("openai:a");
+        assertThat(((EvalSpec.Model) request.subject().sut()).options().baseUrl())
+                .isEqualTo("http://127.0.0.1:2/v1");
+        assertThat(((EvalSpec.Model) request.subject().sut()).options().apiKeyEnv())
+                .isEqualTo("NAMED_KEY");
+        assertThat(((EvalSpec.Model) request.subject().sut()).options().apiKeyEnvNamed())
+                .isTrue();
+        assertThat(((EvalSpec.Model) request.subject().sut()).options().stream())
+                .isTrue();
+        assertThat(((EvalSpec.Model) request.subject().sut()).options().retry().maxAttempts())
+                .isEqualTo(1);
+        assertThat(request.subject().agent()).isEqualTo(new AgentSettings(ToolMode.TEXT, 3, 0.5, null, 20));
     }
 
     @Test
     void the_stored_snapshot_reads_back_into_the_description_it_was_written_from() throws Exception {
-        RunRequest request = expected(suite());
+        EvalSpec request = expected(suite());
 
         JsonNode stored;
         try (var prepared = request.prepare(
                 null, dir.resolve("work"), CheckerRegistry.builtins(), Map.<String, String>of()::get, line -> {})) {
             // As the store keeps it: JSON text.
             stored = Json.MAPPER.readTree(
-                    Json.MAPPER.writeValueAsString(prepared.plan().config().snapshot()));
+                    Json.MAPPER.writeValueAsString(prepared.plan().config().spec()));
+            assertThat(EvalSpec.read(stored)).isEqualTo(prepared.plan().config().spec());
         }
 
-        assertThat(RunRequest.fromSnapshot(stored, "")).isEqualTo(request);
+        assertThat(EvalSpec.read(stored).withObserved(EvalSpec.Observed.NONE)).isEqualTo(request);
     }
 
     private Path suite() throws Exception {

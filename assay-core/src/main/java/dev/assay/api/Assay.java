@@ -6,9 +6,10 @@ import dev.assay.report.Reporters;
 import dev.assay.report.RunReport;
 import dev.assay.result.Run;
 import dev.assay.run.Engine;
+import dev.assay.run.EvalSpec;
+import dev.assay.run.Prepared;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
-import dev.assay.run.RunRequest;
 import dev.assay.run.RunSettings;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
@@ -218,12 +219,12 @@ public final class Assay {
      *     items it finished
      */
     public Evaluation run() throws InterruptedException {
-        RunRequest request = request();
+        EvalSpec spec = spec();
         Path scratch = databaseUrl == null || workspaces == null ? createScratch() : null;
         try {
             CheckerRegistry checkers = CheckerRegistry.builtins();
             Path workspaceRoot = workspaces != null ? workspaces : scratch.resolve("workspaces");
-            try (RunRequest.Prepared prepared = request.prepare(
+            try (Prepared prepared = spec.prepare(
                             null,
                             workspaceRoot,
                             checkers,
@@ -247,7 +248,7 @@ public final class Assay {
     }
 
     /** {@return the run this describes, resolved as the command line's flags are, over the same defaults} */
-    RunRequest request() {
+    EvalSpec spec() {
         return description().resolve();
     }
 

@@ -10,8 +10,8 @@ import java.util.TreeSet;
 
 /**
  * Checkers by name, a fixed set: {@link #builtins()} holds Assay's own and those found through {@link Plugins}, and
- * {@link #with} makes another set with one more. A run gets its own set ({@code RunRequest.prepare} adds the code
- * checker its sandbox policy allows), so nothing one run sets reaches another. Immutable, thread-safe.
+ * {@link #with} makes another set with one more. A run gets its own set ({@code EvalSpec.prepare} adds the code checker
+ * its sandbox policy allows), so nothing one run sets reaches another. Immutable, thread-safe.
  */
 public final class CheckerRegistry implements CheckValidator {
     private final Plugins<CheckerFactory> factories;

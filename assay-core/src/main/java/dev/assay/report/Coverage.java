@@ -5,6 +5,7 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.ToolCallView;
+import dev.assay.run.EvalSpec;
 import dev.assay.tools.McpServerConfig;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -127,7 +128,8 @@ public record Coverage(
         var missing = new LinkedHashMap<String, String>();
         if (item.error().details().get("missing_tools") instanceof List<?> tools) {
             tools.forEach(tool -> missing.put(String.valueOf(tool), ""));
-            missing.putAll(McpServerConfig.skipReasons(run.config().path("mcp"), missing.keySet()));
+            missing.putAll(
+                    McpServerConfig.skipReasons(EvalSpec.of(run).observed().tool("mcp"), missing.keySet()));
         }
         return new Skip(item.caseId(), item.error().type(), item.error().message(), missing);
     }

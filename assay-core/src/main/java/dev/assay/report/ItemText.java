@@ -40,13 +40,12 @@ final class ItemText {
     }
 
     /**
-     * {@return the run's scoring preset as its snapshot records it, with the weights}: {@code assay} for runs stored
-     * before presets existed
+     * {@return the run's scoring preset as its spec records it, with the weights}: {@code assay} for runs stored before
+     * presets existed
      */
     static String scoring(dev.assay.result.Run run) {
-        var config = run.config();
-        String preset = config.path("scoring").asText("assay");
-        return config.path("weights").isObject() ? preset + " " + config.path("weights") : preset;
+        var weights = dev.assay.run.EvalSpec.of(run).scoring().weights();
+        return weights.scoring().wireName() + " " + dev.assay.Json.tree(weights.byDimension());
     }
 
     /** {@return "pass@1 = 66.7%, pass@2 = 83.3%"} */

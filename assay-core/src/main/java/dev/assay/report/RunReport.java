@@ -8,6 +8,7 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.run.EvalSpec;
 import dev.assay.score.PassAtK;
 import dev.assay.score.Scores;
 import dev.assay.score.Spread;
@@ -90,7 +91,7 @@ public final class RunReport {
 
     /** {@return how many answers were drawn per case (the run's {@code samples}; 1 unless {@code --samples})} */
     public int samples() {
-        return Math.max(1, run.config().path("samples").asInt(1));
+        return EvalSpec.of(run).limits().samples();
     }
 
     /**

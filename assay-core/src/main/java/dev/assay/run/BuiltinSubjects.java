@@ -20,10 +20,15 @@ final class BuiltinSubjects {
 
         @Override
         public Subject create(SubjectContext context) throws InterruptedException {
-            RunRequest request = context.request();
-            ChatModel chatModel = ChatModels.chatModel(request.model(), context.env(), context.log());
+            EvalSpec spec = context.spec();
+            var model = (EvalSpec.Model) spec.subject().sut();
+            ChatModel chatModel = ChatModels.chatModel(model.options(), context.env(), context.log());
             return new AgentSubject(
-                    chatModel, context.tools(), request.agent(), request.concurrency(), context.withheldTools());
+                    chatModel,
+                    context.tools(),
+                    spec.subject().agent(),
+                    spec.limits().concurrency(),
+                    context.withheldTools());
         }
     };
 
@@ -36,7 +41,8 @@ final class BuiltinSubjects {
 
         @Override
         public Subject create(SubjectContext context) throws InterruptedException {
-            return SseAgentSubject.open(context.request().agentService(), context.env());
+            return SseAgentSubject.open(
+                    ((EvalSpec.AgentService) context.spec().subject().sut()).settings(), context.env());
         }
     };
 
@@ -49,7 +55,8 @@ final class BuiltinSubjects {
 
         @Override
         public Subject create(SubjectContext context) {
-            return new ReplaySubject(Recording.read(context.request().replay()));
+            return new ReplaySubject(
+                    Recording.read(((EvalSpec.Replay) context.spec().subject().sut()).path()));
         }
     };
 

@@ -141,7 +141,7 @@ final class CaseRunner {
                     .withDetail("missing_tools", List.copyOf(missing));
             // A tool of an MCP server that was down is missing for a reason the user can act on: say which.
             var mcpReasons =
-                    McpServerConfig.skipReasons(plan.config().snapshot().path("mcp"), missing);
+                    McpServerConfig.skipReasons(plan.config().spec().observed().tool("mcp"), missing);
             if (!mcpReasons.isEmpty()) {
                 problem = problem.withDetail("mcp", mcpReasons);
             }

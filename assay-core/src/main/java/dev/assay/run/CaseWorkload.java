@@ -1,8 +1,5 @@
 package dev.assay.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
@@ -19,7 +16,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,8 +30,6 @@ import java.util.stream.Stream;
  * @param plan the cases, the system under test, the settings and the checkers the cases name
  */
 public record CaseWorkload(RunPlan plan) implements Workload {
-    /** The field of the run's snapshot that names its extra metrics ({@link RunRequest#metrics()}). */
-    static final String METRICS = "metrics";
 
     public CaseWorkload {
         Objects.requireNonNull(plan, "plan");
@@ -78,7 +72,7 @@ public record CaseWorkload(RunPlan plan) implements Workload {
                 RunStatus.RUNNING,
                 plan.suite().name(),
                 plan.suite().version(),
-                snapshot(plan.config()),
+                plan.config().spec().toJson(),
                 plan.target().toolNames().stream().sorted().toList(),
                 Map.of(),
                 null,
@@ -107,9 +101,7 @@ public record CaseWorkload(RunPlan plan) implements Workload {
     /** The extra metrics its description names: a resumed run computes those it was started with. */
     @Override
     public List<String> metrics() {
-        var names = new ArrayList<String>();
-        plan.config().snapshot().path(METRICS).forEach(name -> names.add(name.asText()));
-        return names;
+        return plan.config().spec().scoring().metrics();
     }
 
     @Override
@@ -169,15 +161,5 @@ public record CaseWorkload(RunPlan plan) implements Workload {
 
     private Path caseDirectory(String runId, int seq, String itemId) {
         return Engine.caseDirectory(plan.config().workspaceRoot(), runId, seq, itemId);
-    }
-
-    /** Reports read the sample count from the stored snapshot, so it is always there when cases are sampled. */
-    private static JsonNode snapshot(RunConfig config) {
-        if (config.samples() == 1) {
-            return config.snapshot();
-        }
-        ObjectNode snapshot =
-                config.snapshot().isObject() ? ((ObjectNode) config.snapshot()).deepCopy() : Json.object();
-        return snapshot.put("samples", config.samples());
     }
 }

@@ -132,8 +132,8 @@ public final class Engine {
      * items it stored are kept and counted, and only the cases without one run, under the same run id; with
      * {@code retryErrors}, items in {@code error} run again too. Cancelled items always run again.
      *
-     * @param plan the run's plan, rebuilt from its stored description ({@link RunRequest#fromSnapshot}); its
-     *     configuration carries the run id
+     * @param plan the run's plan, rebuilt from its stored description ({@link EvalSpec#toResume}); its configuration
+     *     carries the run id
      */
     public RunHandle resume(RunPlan plan, boolean retryErrors, RunListener listener) {
         return resume(new CaseWorkload(plan), retryErrors, listener);

@@ -12,7 +12,7 @@ import java.util.Objects;
  * @param target the system under test
  * @param config the run settings
  * @param checkers this run's checkers: the process's plug-ins with the code checker its sandbox policy allows
- *     ({@link RunRequest#prepare}); never shared with another run's changes, since a registry is immutable
+ *     ({@link EvalSpec#prepare}); never shared with another run's changes, since a registry is immutable
  */
 public record RunPlan(Suite suite, Subject target, RunConfig config, CheckerRegistry checkers) {
     public RunPlan {

@@ -1,5 +1,7 @@
 package dev.assay.run;
 
+import dev.assay.AssayException;
+import dev.assay.Problem;
 import dev.assay.cases.Selection;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
@@ -17,8 +19,8 @@ import java.util.Map;
 /**
  * What one source says about a run: the values a front end was given (CLI flags, an API start body) or a file holds
  * ({@code assay.yaml}'s defaults and named target), each null when that source is silent. {@link #resolve} lays the
- * sources over each other and over Assay's defaults into the one {@link RunRequest}, so a setting, its default and its
- * precedence live here once, whichever front end the run came from.
+ * sources over each other and over Assay's defaults into the one {@link EvalSpec}, so a setting, its default, its
+ * precedence and its validation live here once, whichever front end the run came from.
  *
  * <p>A source names at most one system under test (a model, an agent service, a recording or a plug-in's); the highest
  * source that names one decides it. MCP servers add up across sources; every other value is taken from the highest
@@ -27,9 +29,9 @@ import java.util.Map;
  */
 public final class RunSettings {
     /** Cases at once unless a source says otherwise. */
-    public static final int DEFAULT_CONCURRENCY = 4;
+    public static final int DEFAULT_CONCURRENCY = EvalSpec.Limits.DEFAULT_CONCURRENCY;
     /** Seconds per case unless a source or the case says otherwise. */
-    public static final int DEFAULT_TIMEOUT_S = 120;
+    public static final int DEFAULT_TIMEOUT_S = EvalSpec.Limits.DEFAULT_TIMEOUT_S;
     /** Retries of a failed model call unless a source says otherwise. */
     public static final int DEFAULT_RETRIES = 3;
     /** Seconds one call may spend waiting between retries unless a source says otherwise. */
@@ -274,16 +276,17 @@ public final class RunSettings {
      * {@return the run the sources describe, each over the ones before it, all over Assay's defaults}
      *
      * @param lowestFirst the sources, lowest precedence first (e.g. {@code assay.yaml}, then the command line)
-     * @throws dev.assay.AssayException {@code config.missing_suite}, {@code config.missing_target}
+     * @throws dev.assay.AssayException {@code config.missing_suite}, {@code config.missing_target},
+     *     {@code config.conflicting_targets}, {@code config.invalid_subject}, {@code plugin.unknown} (a metric)
      */
-    public static RunRequest resolve(List<RunSettings> lowestFirst) {
+    public static EvalSpec resolve(List<RunSettings> lowestFirst) {
         RunSettings merged = new RunSettings();
         lowestFirst.forEach(merged::takeFrom);
-        return merged.toRequest();
+        return merged.toSpec();
     }
 
     /** {@return the run these settings describe alone, over Assay's defaults} */
-    public RunRequest resolve() {
+    public EvalSpec resolve() {
         return resolve(List.of(this));
     }
 
@@ -339,7 +342,11 @@ public final class RunSettings {
         metrics = pick(higher.metrics, metrics);
     }
 
-    private RunRequest toRequest() {
+    private EvalSpec toSpec() {
+        if (suites == null || suites.isEmpty()) {
+            throw new AssayException(Problem.of("config.missing_suite", "name at least one suite")
+                    .withDetail("field", "suites"));
+        }
         Long sampling = samplingSeed != null ? samplingSeed : seed;
         var agent = new AgentSettings(
                 toolMode != null ? toolMode : ToolMode.NATIVE,
@@ -348,24 +355,71 @@ public final class RunSettings {
                 sampling,
                 maxTokens);
         var baseWeights = Weights.preset(scoring != null ? scoring : Weights.Scoring.ASSAY);
-        return new RunRequest(
-                suites == null ? List.of() : suites,
-                Boolean.TRUE.equals(skipInvalid),
-                new Selection(dimensions, language, tags, ids, seed, limit == null ? 0 : limit),
-                model == null ? null : withOverrides(model),
-                agent,
-                agentService,
-                replay,
-                subject,
-                new ToolOptions(mcpServers, null, allowedTools, Boolean.TRUE.equals(allowUnsandboxedCommands), sandbox),
-                concurrency != null ? concurrency : DEFAULT_CONCURRENCY,
-                timeout != null ? timeout : Duration.ofSeconds(DEFAULT_TIMEOUT_S),
-                weights == null ? baseWeights : baseWeights.with(weights),
-                samples != null ? samples : 1,
-                Boolean.TRUE.equals(keepWorkspaces) ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE,
+        List<String> metricNames = metrics == null ? List.of() : metrics;
+        metricNames.forEach(name -> MetricRegistry.METRICS.get(name, "metrics"));
+        EvalSpec.Limits defaults = EvalSpec.Limits.DEFAULTS;
+        return new EvalSpec(
+                new EvalSpec.Dataset(
+                        suites,
+                        null,
+                        Boolean.TRUE.equals(skipInvalid),
+                        new Selection(dimensions, language, tags, ids, seed, limit == null ? 0 : limit)),
+                new EvalSpec.SubjectSpec(
+                        sut(),
+                        agent,
+                        new ToolOptions(
+                                mcpServers,
+                                null,
+                                allowedTools,
+                                Boolean.TRUE.equals(allowUnsandboxedCommands),
+                                sandbox)),
+                new EvalSpec.Scoring(
+                        weights == null ? baseWeights : baseWeights.with(weights),
+                        metricNames,
+                        Boolean.TRUE.equals(allowUnsandboxedCode)),
+                new EvalSpec.Limits(
+                        concurrency != null ? concurrency : defaults.concurrency(),
+                        timeout != null ? timeout : defaults.timeout(),
+                        samples != null ? samples : defaults.samples(),
+                        Boolean.TRUE.equals(keepWorkspaces) ? WorkspacePolicy.KEEP_ALL : defaults.workspacePolicy()),
                 userId,
-                Boolean.TRUE.equals(allowUnsandboxedCode),
-                metrics);
+                EvalSpec.Observed.NONE);
+    }
+
+    /** {@return the one system under test the sources name} */
+    private EvalSpec.Sut sut() {
+        int named = (model != null ? 1 : 0)
+                + (agentService != null ? 1 : 0)
+                + (replay != null ? 1 : 0)
+                + (subject != null ? 1 : 0);
+        if (named > 1) {
+            throw new AssayException(Problem.of(
+                            "config.conflicting_targets",
+                            "evaluate one of a model, an agent service, a recording and a plug-in's system, not several")
+                    .withDetail("field", "target"));
+        }
+        if (model != null) {
+            return new EvalSpec.Model(withOverrides(model));
+        }
+        if (agentService != null) {
+            return new EvalSpec.AgentService(agentService);
+        }
+        if (replay != null) {
+            return new EvalSpec.Replay(replay);
+        }
+        if (subject == null) {
+            throw new AssayException(Problem.of(
+                            "config.missing_target", "name what to evaluate: a model, an agent service or a recording")
+                    .withDetail("field", "target"));
+        }
+        EvalSpec.Plugin plugin = EvalSpec.Plugin.parse(subject);
+        if (Preparation.isBuiltin(plugin.name())) {
+            throw new AssayException(Problem.of(
+                            "config.invalid_subject",
+                            "'" + plugin.name() + "' is Assay's own: name it with --model, --agent or --replay")
+                    .withDetail("field", "subject"));
+        }
+        return plugin;
     }
 
     /**

@@ -1,6 +1,5 @@
 package dev.assay.run;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.result.Counts;
@@ -9,16 +8,13 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.score.Scores;
-import dev.assay.score.Weights;
 import dev.assay.store.RunLife;
 import dev.assay.store.RunOwner;
 import dev.assay.store.Store;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -116,7 +112,7 @@ public final class SilentRuns {
     }
 
     private static Run recounted(Store store, Run run, String why) {
-        Metric.Tally tally = WeightedScore.tally(weights(run.config()));
+        Metric.Tally tally = WeightedScore.tally(EvalSpec.of(run).scoring().weights());
         var statuses = new ArrayList<ItemStatus>();
         for (int offset = 0; ; offset += PAGE) {
             List<Item> page = store.listItems(run.runId(), offset, PAGE);
@@ -145,18 +141,5 @@ public final class SilentRuns {
                 now,
                 Duration.between(run.startedAt(), now).toMillis() / 1000.0,
                 problem);
-    }
-
-    /** The weights the run was scored with, as its configuration snapshot records them. */
-    private static Weights weights(JsonNode config) {
-        Map<String, Double> byDimension = new LinkedHashMap<>();
-        config.path("weights")
-                .properties()
-                .forEach(entry ->
-                        byDimension.put(entry.getKey(), entry.getValue().asDouble()));
-        Weights.Scoring scoring = config.path("scoring").isTextual()
-                ? Weights.Scoring.of(config.path("scoring").asText())
-                : Weights.Scoring.ASSAY;
-        return byDimension.isEmpty() ? Weights.preset(scoring) : new Weights(byDimension, scoring);
     }
 }

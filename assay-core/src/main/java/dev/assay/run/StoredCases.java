@@ -105,8 +105,7 @@ public final class StoredCases {
         store.forEachCaseSetCase(run.caseSetVersion(), json -> cases.add(SuiteSnapshots.caseFromJson(json)));
         // A suite's cases are stored once per version, as the first run of that version selected them: another
         // selection of the same files is not this run's cases.
-        int samples = Math.max(
-                1, run.config() == null ? 1 : run.config().path("samples").asInt(1));
+        int samples = EvalSpec.of(run).limits().samples();
         if ((long) cases.size() * samples != run.counts().total()) {
             throw new AssayException(Problem.of(
                             "run.not_resumable",

@@ -33,7 +33,7 @@ public final class SubjectContext {
     /** The tool provider of MCP servers' tools (assay-mcp). */
     private static final String MCP = "mcp";
 
-    private final RunRequest request;
+    private final EvalSpec spec;
     private final String argument;
     private final Function<String, String> env;
     private final Consumer<String> log;
@@ -44,12 +44,12 @@ public final class SubjectContext {
     private Map<String, Problem> withheld = Map.of();
 
     SubjectContext(
-            RunRequest request,
+            EvalSpec spec,
             String argument,
             Function<String, String> env,
             Consumer<String> log,
             Sandboxes.Finder sandboxes) {
-        this.request = request;
+        this.spec = spec;
         this.argument = argument;
         this.env = env;
         this.log = log;
@@ -57,8 +57,8 @@ public final class SubjectContext {
     }
 
     /** {@return the run's description} */
-    public RunRequest request() {
-        return request;
+    public EvalSpec spec() {
+        return spec;
     }
 
     /** {@return what follows {@code NAME:} in {@code --subject NAME:ARGUMENT}; empty when nothing does} */
@@ -86,7 +86,7 @@ public final class SubjectContext {
         if (tools != null) {
             return tools;
         }
-        ToolOptions options = request.tools();
+        ToolOptions options = spec.subject().tools();
         if (!options.mcpServers().isEmpty()) {
             // MCP servers were asked for: without assay-mcp on the class path that is an error, not a silent skip.
             TOOL_PROVIDERS.get(MCP, "mcp_servers");

@@ -9,7 +9,7 @@ import dev.assay.model.ModelOptions;
 import dev.assay.result.Counts;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.RunStatus;
-import dev.assay.run.RunRequest;
+import dev.assay.run.EvalSpec;
 import dev.assay.run.RunSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
 import java.nio.file.Files;
@@ -139,7 +139,7 @@ class AssayTest {
 
     @Test
     void the_description_resolves_to_the_run_the_same_flags_of_assay_run_describe() {
-        RunRequest fromApi = Assay.suite(suite)
+        EvalSpec fromApi = Assay.suite(suite)
                 .model("openai:gpt-test")
                 .baseUrl("http://127.0.0.1:9/v1")
                 .apiKeyEnv("TEST_API_KEY")
@@ -152,10 +152,10 @@ class AssayTest {
                 .tags("files")
                 .ids("a", "b")
                 .weights(Map.of("tool", 50.0))
-                .request();
+                .spec();
 
         // What RunCommand#commandLine gives for the flags of the same names (RunDescriptionTest in assay-cli).
-        RunRequest fromFlags = new RunSettings()
+        EvalSpec fromFlags = new RunSettings()
                 .suites(List.of(suite))
                 .model(new ModelOptions("openai:gpt-test", "http://127.0.0.1:9/v1", "TEST_API_KEY", false, null, null))
                 .concurrency(8)
@@ -169,17 +169,17 @@ class AssayTest {
                 .weights(Map.of("tool", 50.0))
                 .resolve();
         assertThat(fromApi).isEqualTo(fromFlags);
-        assertThat(fromApi.concurrency()).isEqualTo(8);
-        assertThat(fromApi.selection().ids()).containsExactly("a", "b");
+        assertThat(fromApi.limits().concurrency()).isEqualTo(8);
+        assertThat(fromApi.dataset().selection().ids()).containsExactly("a", "b");
     }
 
     @Test
     void a_setting_not_given_has_the_default_of_assay_run() {
-        RunRequest request = Assay.suite(suite).model("mock").request();
+        EvalSpec spec = Assay.suite(suite).model("mock").spec();
 
-        assertThat(request.concurrency()).isEqualTo(RunSettings.DEFAULT_CONCURRENCY);
-        assertThat(request.timeout()).isEqualTo(Duration.ofSeconds(RunSettings.DEFAULT_TIMEOUT_S));
-        assertThat(request.samples()).isEqualTo(1);
+        assertThat(spec.limits()).isEqualTo(EvalSpec.Limits.DEFAULTS);
+        assertThat(spec.limits().concurrency()).isEqualTo(RunSettings.DEFAULT_CONCURRENCY);
+        assertThat(spec.limits().timeout()).isEqualTo(Duration.ofSeconds(RunSettings.DEFAULT_TIMEOUT_S));
     }
 
     @Test

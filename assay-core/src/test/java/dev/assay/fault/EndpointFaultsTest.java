@@ -18,7 +18,6 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.Engine;
-import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.store.Store;
@@ -28,6 +27,7 @@ import dev.assay.subject.AgentSubject;
 import dev.assay.subject.ToolMode;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
+import dev.assay.testing.TestSpecs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -112,9 +112,8 @@ class EndpointFaultsTest {
                             null,
                             null))
                     .toList();
-            var config = RunConfig.defaults(temp.resolve("work"))
-                    .withConcurrency(8)
-                    .withDefaultTimeout(Duration.ofSeconds(30));
+            var config = TestSpecs.config(
+                    temp.resolve("work"), settings -> settings.concurrency(8).timeout(Duration.ofSeconds(30)));
 
             Run run = new Engine(store)
                     .run(

@@ -33,6 +33,7 @@ import dev.assay.subject.ToolMode;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
+import dev.assay.testing.TestSpecs;
 import dev.assay.tools.BuiltinTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,9 +99,9 @@ class EngineTest {
         var target = new AgentSubject(
                 model, BuiltinTools.all(new UnsandboxedSandbox()), new AgentSettings(mode, 6, 0.0, null, null), 64);
         var suite = new Suite("engine-test", "v1", cases, Map.of(), List.of());
-        var config = RunConfig.defaults(temp.resolve("work"))
-                .withConcurrency(concurrency)
-                .withDefaultTimeout(timeout);
+        var config = TestSpecs.config(
+                temp.resolve("work"),
+                settings -> settings.concurrency(concurrency).timeout(timeout));
         return new Engine(store)
                 .start(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
     }
@@ -140,19 +141,16 @@ class EngineTest {
                 Map.of(),
                 List.of());
         return new Engine(store)
-                .start(
-                        new RunPlan(suite, target, RunConfig.defaults(temp.resolve("work")), checkers),
-                        RunListener.NONE);
+                .start(new RunPlan(suite, target, TestSpecs.config(temp.resolve("work")), checkers), RunListener.NONE);
     }
 
     /** Runs the cases on the scripted model, with {@code metrics} the extra metrics the run's description names. */
-    private Run runNaming(String metrics, List<Case> cases) throws InterruptedException {
+    private Run runNaming(List<String> metrics, List<Case> cases) throws InterruptedException {
         var model = new OpenAiChatModel(
                 new OpenAiSettings("scripted", server.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
                 line -> {});
         var suite = new Suite("engine-test", "v1", cases, Map.of(), List.of());
-        var config = RunConfig.defaults(temp.resolve("work"))
-                .withSnapshot(Json.object().set("metrics", Json.parse(metrics)));
+        var config = TestSpecs.config(temp.resolve("work"), settings -> settings.metrics(metrics));
         return new Engine(store)
                 .run(
                         new RunPlan(
@@ -169,7 +167,7 @@ class EngineTest {
         script.put("colour", List.of(text("red")));
 
         Run run = runNaming(
-                "[\"weighted-score\"]",
+                List.of("weighted-score"),
                 List.of(
                         evalCase("contains_pass", "common", "capital of France?", "contains", "\"Paris\""),
                         evalCase("exact_fail", "logic", "colour of the sky?", "exact", "\"blue\"")));
@@ -184,7 +182,7 @@ class EngineTest {
         script.put("capital", List.of(text("The answer is Paris.")));
 
         Run run = runNaming(
-                "[\"memfin-v1\"]",
+                List.of("memfin-v1"),
                 List.of(evalCase("contains_pass", "common", "capital of France?", "contains", "\"Paris\"")));
 
         assertThat(run.status()).isEqualTo(RunStatus.FAILED);
@@ -581,8 +579,7 @@ class EngineTest {
         var target = new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(), 4);
         Run run = new Engine(store)
                 .run(
-                        new RunPlan(
-                                suite, target, RunConfig.defaults(temp.resolve("work")), CheckerRegistry.builtins()),
+                        new RunPlan(suite, target, TestSpecs.config(temp.resolve("work")), CheckerRegistry.builtins()),
                         RunListener.NONE);
         Item item = items(run).get("fixture");
         assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
@@ -600,8 +597,7 @@ class EngineTest {
         var suite = new Suite("listen", "v1", List.of(make.apply(1), make.apply(2)), Map.of(), List.of());
         new Engine(store)
                 .run(
-                        new RunPlan(
-                                suite, target, RunConfig.defaults(temp.resolve("work")), CheckerRegistry.builtins()),
+                        new RunPlan(suite, target, TestSpecs.config(temp.resolve("work")), CheckerRegistry.builtins()),
                         new RunListener() {
                             @Override
                             public void itemFinished(Run run, Item item) {

@@ -25,6 +25,7 @@ import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.ChatRequest;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
+import dev.assay.testing.TestSpecs;
 import dev.assay.tools.BuiltinTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -109,7 +110,7 @@ class FunctionCallingRunTest {
                             new RunPlan(
                                     suite,
                                     target,
-                                    RunConfig.defaults(temp.resolve("work-" + mode)),
+                                    TestSpecs.config(temp.resolve("work-" + mode)),
                                     CheckerRegistry.builtins()),
                             RunListener.NONE);
             var items = new HashMap<String, dev.assay.result.Item>();

@@ -27,6 +27,7 @@ import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
 import dev.assay.testing.SharedData;
+import dev.assay.testing.TestSpecs;
 import dev.assay.tools.BuiltinTools;
 import dev.assay.tools.ToolNames;
 import java.nio.file.Path;
@@ -65,7 +66,7 @@ class ReferenceSuiteEndToEndTest {
                     new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()), line -> {});
             var target =
                     new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(), 8);
-            var config = RunConfig.defaults(temp.resolve("work")).withRunId(RUN_ID);
+            var config = TestSpecs.config(temp.resolve("work")).withRunId(RUN_ID);
             Run run = new Engine(store).run(new RunPlan(suite, target, config, checkers), RunListener.NONE);
 
             var items = RunReport.load(store, run.runId()).items();

@@ -3,11 +3,12 @@ package dev.assay.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.assay.testing.TestSpecs;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 class RunConfigTest {
-    private static final RunConfig DEFAULTS = RunConfig.defaults(Path.of("work"));
+    private static final RunConfig DEFAULTS = TestSpecs.config(Path.of("work"));
 
     @Test
     void a_run_id_that_would_leave_the_workspace_root_is_refused() {

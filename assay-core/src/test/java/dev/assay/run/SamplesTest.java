@@ -18,6 +18,7 @@ import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
 import dev.assay.testing.ScriptedOpenAiServer;
+import dev.assay.testing.TestSpecs;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -47,7 +48,9 @@ class SamplesTest {
             var plan = new RunPlan(
                     new Suite("samples", "v1", cases, Map.of(), List.of()),
                     new AgentSubject(model, List.of(), AgentSettings.defaults(), 1),
-                    RunConfig.defaults(temp.resolve("work")).withConcurrency(1).withSamples(3),
+                    TestSpecs.config(
+                            temp.resolve("work"),
+                            settings -> settings.concurrency(1).samples(3)),
                     CheckerRegistry.builtins());
             Run run = new Engine(store).run(plan, RunListener.NONE);
 

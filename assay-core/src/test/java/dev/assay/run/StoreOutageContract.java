@@ -18,6 +18,7 @@ import dev.assay.store.Store;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
 import dev.assay.testing.ScriptedOpenAiServer;
+import dev.assay.testing.TestSpecs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -98,7 +99,7 @@ abstract class StoreOutageContract {
         return new RunPlan(
                 suite,
                 target,
-                RunConfig.defaults(temp.resolve("work")).withConcurrency(CONCURRENCY),
+                TestSpecs.config(temp.resolve("work"), settings -> settings.concurrency(CONCURRENCY)),
                 CheckerRegistry.builtins());
     }
 

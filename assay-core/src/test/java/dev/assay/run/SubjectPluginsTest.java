@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.AssayException;
+import dev.assay.Json;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.model.ModelOptions;
 import dev.assay.tools.McpServerConfig;
@@ -22,7 +23,7 @@ class SubjectPluginsTest {
     @TempDir
     Path temp;
 
-    private RunRequest.Prepared prepare(RunSettings settings) throws Exception {
+    private Prepared prepare(RunSettings settings) throws Exception {
         Path suite = Files.writeString(temp.resolve("suite.jsonl"), """
                 {"id": "a", "dimension": "common", "prompt": "hi", "checker": "contains", "expected": "hi"}
                 """);
@@ -64,9 +65,10 @@ class SubjectPluginsTest {
     void the_metrics_a_run_names_are_read_back_from_its_snapshot() throws Exception {
         try (var prepared =
                 prepare(new RunSettings().model(ModelOptions.of("mock")).metrics(List.of("weighted-score")))) {
-            RunRequest back = RunRequest.fromSnapshot(prepared.plan().config().snapshot(), "");
+            EvalSpec back =
+                    EvalSpec.read(Json.parse(Json.write(prepared.plan().config().spec())));
 
-            assertThat(back.metrics()).containsExactly("weighted-score");
+            assertThat(back.scoring().metrics()).containsExactly("weighted-score");
             assertThat(new CaseWorkload(prepared.plan()).metrics()).containsExactly("weighted-score");
         }
     }

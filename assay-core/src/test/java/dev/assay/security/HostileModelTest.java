@@ -17,7 +17,6 @@ import dev.assay.result.Item;
 import dev.assay.result.Run;
 import dev.assay.result.ToolCallView;
 import dev.assay.run.Engine;
-import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.sandbox.Sandbox;
@@ -30,6 +29,7 @@ import dev.assay.subject.AgentSubject;
 import dev.assay.subject.ToolMode;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
+import dev.assay.testing.TestSpecs;
 import dev.assay.tools.BuiltinTools;
 import dev.assay.tools.Tool;
 import java.io.ByteArrayOutputStream;
@@ -205,7 +205,7 @@ class HostileModelTest {
             var target = new AgentSubject(model, tools, new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 1);
             var suite =
                     new SuiteLoader(CheckerRegistry.builtins()).load(suiteFile).suite();
-            var config = RunConfig.defaults(temp.resolve("work")).withRunId(RUN_ID);
+            var config = TestSpecs.config(temp.resolve("work")).withRunId(RUN_ID);
             Run run = new Engine(store)
                     .run(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
             RunReport report = RunReport.load(store, run.runId());

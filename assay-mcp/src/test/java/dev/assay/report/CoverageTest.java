@@ -16,7 +16,6 @@ import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.result.Counts;
 import dev.assay.result.Run;
 import dev.assay.run.Engine;
-import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.sandbox.UnsandboxedSandbox;
@@ -28,6 +27,7 @@ import dev.assay.subject.ToolMode;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
+import dev.assay.testing.TestSpecs;
 import dev.assay.tools.BuiltinTools;
 import dev.assay.tools.McpServerConfig;
 import dev.assay.tools.Tool;
@@ -133,8 +133,7 @@ class CoverageTest {
                             evalCase("logic", "Which letter", List.of(), List.of(), check("choice", "\"B\""))),
                     Map.of(),
                     List.of());
-            var config = RunConfig.defaults(temp.resolve("work"))
-                    .withSnapshot(Json.object().set("mcp", toolset.snapshot()));
+            var config = TestSpecs.withToolSnapshot(TestSpecs.config(temp.resolve("work")), "mcp", toolset.snapshot());
             Run run = new Engine(store)
                     .run(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
             report = RunReport.load(store, run.runId());

@@ -5,8 +5,8 @@ import dev.assay.Problem;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
 import dev.assay.run.CaseWorkload;
+import dev.assay.run.EvalSpec;
 import dev.assay.run.ItemContext;
-import dev.assay.run.RunRequest;
 import dev.assay.run.Workload;
 import dev.assay.score.Weights;
 import dev.assay.store.Store;
@@ -48,7 +48,7 @@ public final class QueuedWorkload implements Workload {
     public QueuedWorkload(CaseWorkload cases, CaseQueue queue, Store store) {
         try {
             // The record's snapshot is the one the workers will read: what they cannot rebuild is refused now.
-            RunRequest.fromSnapshot(cases.newRun("queued", Instant.now()));
+            EvalSpec.toResume(cases.newRun("queued", Instant.now()));
         } catch (AssayException e) {
             throw new AssayException(Problem.of(
                     "queue.unsupported_run",

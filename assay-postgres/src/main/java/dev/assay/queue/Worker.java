@@ -17,8 +17,9 @@ import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.CaseWorkload;
 import dev.assay.run.Engine;
+import dev.assay.run.EvalSpec;
+import dev.assay.run.Prepared;
 import dev.assay.run.RunPlan;
-import dev.assay.run.RunRequest;
 import dev.assay.run.StoredCases;
 import dev.assay.run.Workload;
 import dev.assay.store.Store;
@@ -123,7 +124,7 @@ public final class Worker implements AutoCloseable {
     }
 
     /** A run as this worker runs its cases: what preparing it holds (MCP servers, HTTP clients) and its endpoint. */
-    private record Loaded(RunRequest.Prepared prepared, CaseWorkload workload, String endpoint) {}
+    private record Loaded(Prepared prepared, CaseWorkload workload, String endpoint) {}
 
     private final Store store;
     private final CheckerRegistry checkers;
@@ -381,7 +382,7 @@ public final class Worker implements AutoCloseable {
         synchronized (runs) {
             Loaded loaded = runs.get(run.runId());
             if (loaded == null) {
-                RunRequest.Prepared prepared = RunRequest.fromSnapshot(run)
+                Prepared prepared = EvalSpec.toResume(run)
                         .prepare(
                                 run.runId(),
                                 workspaceRoot,
@@ -441,7 +442,10 @@ public final class Worker implements AutoCloseable {
      * name when it has none (the provider's default endpoint)}
      */
     private static String endpoint(RunPlan plan) {
-        String baseUrl = plan.config().snapshot().path("model").path("base_url").asText("");
+        String baseUrl = plan.config().spec().subject().sut() instanceof EvalSpec.Model model
+                        && model.options().baseUrl() != null
+                ? model.options().baseUrl()
+                : "";
         return baseUrl.isEmpty() ? plan.target().name() : EndpointUrl.hostAndPort(baseUrl);
     }
 }

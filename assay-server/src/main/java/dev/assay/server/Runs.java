@@ -22,11 +22,12 @@ import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.CaseWorkload;
 import dev.assay.run.Engine;
+import dev.assay.run.EvalSpec;
 import dev.assay.run.InterruptedRuns;
+import dev.assay.run.Prepared;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
-import dev.assay.run.RunRequest;
 import dev.assay.run.SilentRuns;
 import dev.assay.run.StoredCases;
 import dev.assay.store.Store;
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What the routes do, once for {@code /api} and the reference aliases alike: start a run through
- * {@link RunRequest#prepare} and {@link Engine#start} (the CLI's path), cancel, read, delete. Thread-safe.
+ * {@link EvalSpec#prepare} and {@link Engine#start} (the CLI's path), cancel, read, delete. Thread-safe.
  */
 final class Runs {
     private static final Logger LOG = LoggerFactory.getLogger(Runs.class);
@@ -84,7 +85,7 @@ final class Runs {
     ObjectNode start(JsonNode body) throws InterruptedException {
         // The id is chosen here so the event log exists before the engine's first callback.
         String runId = Engine.newRunId();
-        RunRequest.Prepared prepared;
+        Prepared prepared;
         try {
             prepared = StartBody.parse(body, caseSets, "ASSAY_TOKEN")
                     .resolve()
@@ -157,9 +158,9 @@ final class Runs {
             return resumeDialog(stored, retryErrors);
         }
         Suite storedSuite = storedCases ? StoredCases.suite(store, stored) : null;
-        RunRequest request = RunRequest.fromSnapshot(stored);
+        EvalSpec spec = EvalSpec.toResume(stored);
         Path suites = config.suitesDirectory().toAbsolutePath().normalize();
-        for (Path suite : request.suites()) {
+        for (Path suite : spec.dataset().suites()) {
             if (!suite.toAbsolutePath().normalize().startsWith(suites)) {
                 throw new AssayException(Problem.of(
                                 "run.not_resumable",
@@ -179,8 +180,8 @@ final class Runs {
                         .withDetail("run_id", runId));
             }
         }
-        RunRequest.Prepared prepared =
-                request.prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {}, config.sandboxes());
+        Prepared prepared =
+                spec.prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {}, config.sandboxes());
         RunPlan plan = storedSuite == null
                 ? prepared.planOf(stored)
                 : prepared.planOf(stored).withSuite(storedSuite);
@@ -237,7 +238,7 @@ final class Runs {
      *
      * @throws AssayException {@code queue.needs_postgres} when the server's database is not PostgreSQL
      */
-    private RunHandle launchQueued(RunRequest.Prepared prepared) {
+    private RunHandle launchQueued(Prepared prepared) {
         if (config.queueDatabase() == null) {
             closeQuietly(prepared);
             throw new AssayException(Problem.of(

@@ -14,7 +14,6 @@ import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.Engine;
-import dev.assay.run.RunConfig;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
@@ -22,6 +21,7 @@ import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
+import dev.assay.testing.TestSpecs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -438,7 +438,7 @@ class RunApiTest {
                             List.of(),
                             AgentSettings.defaults(),
                             1),
-                    RunConfig.defaults(home.resolve("twins")).withRunId(id),
+                    TestSpecs.config(home.resolve("twins")).withRunId(id),
                     CheckerRegistry.builtins());
             new Engine(server.store).start(plan, RunListener.NONE).await();
         }
@@ -473,7 +473,7 @@ class RunApiTest {
             var plan = new RunPlan(
                     new Suite("other", "v1", cases, Map.of(), List.of()),
                     new AgentSubject(chat, List.of(), AgentSettings.defaults(), 1),
-                    RunConfig.defaults(home.resolve("other-work")).withConcurrency(1),
+                    TestSpecs.config(home.resolve("other-work"), settings -> settings.concurrency(1)),
                     CheckerRegistry.builtins());
             RunHandle writing = new Engine(other).start(plan, RunListener.NONE);
 
@@ -510,7 +510,7 @@ class RunApiTest {
             var plan = new RunPlan(
                     new Suite("left", "v1", cases, Map.of(), List.of()),
                     new AgentSubject(chat, List.of(), AgentSettings.defaults(), 1),
-                    RunConfig.defaults(home.resolve("left-work")),
+                    TestSpecs.config(home.resolve("left-work")),
                     CheckerRegistry.builtins());
             Run ended = new Engine(other).start(plan, RunListener.NONE).await();
             runId = ended.runId();

@@ -7,8 +7,9 @@ import dev.assay.check.CheckerRegistry;
 import dev.assay.model.ModelOptions;
 import dev.assay.result.Run;
 import dev.assay.run.Engine;
+import dev.assay.run.EvalSpec;
+import dev.assay.run.Prepared;
 import dev.assay.run.RunListener;
-import dev.assay.run.RunRequest;
 import dev.assay.run.RunSettings;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.store.Store;
@@ -60,14 +61,14 @@ class SandboxPolicyPerRunTest {
      * another process on the same database and left {@code interrupted} (as when that process died)}
      */
     private String storedInterruptedRunAllowingUnconfinedCode(ServerFixture server) throws Exception {
-        RunRequest request = new RunSettings()
+        EvalSpec request = new RunSettings()
                 .suites(List.of(server.home.resolve("suites").resolve("basic.jsonl")))
                 .model(new ModelOptions(
                         "openai:scripted", server.model.baseUrl(), ServerFixture.KEY_VARIABLE, false, null, null))
                 .allowUnsandboxedCode(true)
                 .resolve();
         try (Store other = Stores.open("jdbc:sqlite:" + server.home.resolve("assay.db"));
-                RunRequest.Prepared prepared = request.prepare(
+                Prepared prepared = request.prepare(
                         null,
                         server.home.resolve("other-work"),
                         CheckerRegistry.builtins(),

@@ -9,7 +9,7 @@ import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
-import dev.assay.run.RunRequest;
+import dev.assay.run.EvalSpec;
 import dev.assay.run.ToolOptions;
 import dev.assay.run.WorkspacePolicy;
 import dev.assay.score.Weights;
@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The API's start body resolves to the same {@link RunRequest} as the command line and {@code assay.yaml} for the same
+ * The API's start body resolves to the same {@link EvalSpec} as the command line and {@code assay.yaml} for the same
  * settings (the CLI's {@code RunDescriptionTest} builds the same description), and to the same defaults when silent.
  */
 class StartBodyTest {
@@ -43,33 +43,33 @@ class StartBodyTest {
                  "metrics": ["weighted-score"], "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"}}
                 """);
 
-        RunRequest request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
+        EvalSpec request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
 
-        var expected = new RunRequest(
-                List.of(suite),
-                true,
-                new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3),
-                new ModelOptions(
-                        "openai:gpt-test",
-                        "http://127.0.0.1:9/v1",
-                        "TEST_API_KEY",
-                        true,
+        var expected = new EvalSpec(
+                new EvalSpec.Dataset(
+                        List.of(suite),
                         null,
-                        // The API has no max_retry_wait; the default total wait applies.
-                        new RetryPolicy(3, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(120))),
-                new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256),
-                null,
-                null,
-                null,
-                new ToolOptions(List.of(), null, List.of("read_file"), false),
-                8,
-                Duration.ofSeconds(30),
-                Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
-                2,
-                WorkspacePolicy.KEEP_ALL,
+                        true,
+                        new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3)),
+                new EvalSpec.SubjectSpec(
+                        new EvalSpec.Model(new ModelOptions(
+                                "openai:gpt-test",
+                                "http://127.0.0.1:9/v1",
+                                "TEST_API_KEY",
+                                true,
+                                null,
+                                // The API has no max_retry_wait; the default total wait applies.
+                                new RetryPolicy(
+                                        3, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(120)))),
+                        new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256),
+                        new ToolOptions(List.of(), null, List.of("read_file"), false)),
+                new EvalSpec.Scoring(
+                        Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
+                        List.of("weighted-score"),
+                        false),
+                new EvalSpec.Limits(8, Duration.ofSeconds(30), 2, WorkspacePolicy.KEEP_ALL),
                 "ann",
-                false,
-                List.of("weighted-score"));
+                EvalSpec.Observed.NONE);
         assertThat(request).isEqualTo(expected);
     }
 
@@ -91,17 +91,17 @@ class StartBodyTest {
         Path suite = Files.writeString(suites.resolve("suite.jsonl"), "");
         var body = Json.MAPPER.readTree("{\"model_name\": \"mock\", \"case_set\": \"suite.jsonl\"}");
 
-        RunRequest request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
+        EvalSpec request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
 
         assertThat(request)
                 .isEqualTo(new dev.assay.run.RunSettings()
                         .suites(List.of(suite))
                         .model(ModelOptions.of("mock"))
                         .resolve());
-        assertThat(request.concurrency()).isEqualTo(4);
-        assertThat(request.timeout()).isEqualTo(Duration.ofSeconds(120));
-        assertThat(request.agent()).isEqualTo(AgentSettings.defaults());
-        assertThat(request.weights()).isEqualTo(Weights.defaults());
+        assertThat(request.limits().concurrency()).isEqualTo(4);
+        assertThat(request.limits().timeout()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(request.subject().agent()).isEqualTo(AgentSettings.defaults());
+        assertThat(request.scoring().weights()).isEqualTo(Weights.defaults());
     }
 
     @Test

@@ -5,6 +5,7 @@ import dev.assay.cases.Case;
 import dev.assay.cases.Check;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.model.openai.OpenAiChatModel;
 import dev.assay.model.openai.OpenAiSettings;
@@ -13,6 +14,7 @@ import dev.assay.run.Engine;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
+import dev.assay.run.RunSettings;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
@@ -75,9 +77,14 @@ public final class CapabilityBench {
                             "bench", server.baseUrl(), "", false, Duration.ofSeconds(60), RetryPolicy.none()),
                     line -> {});
             var target = new AgentSubject(model, List.of(), AgentSettings.defaults(), concurrency);
-            var config = RunConfig.defaults(dir.resolve("work"))
-                    .withConcurrency(concurrency)
-                    .withDefaultTimeout(Duration.ofSeconds(120));
+            // The engine reads the run's settings from its spec, resolved as any front end's: the suite is built here
+            // in memory, so the spec names the directory only for the record.
+            var spec = new RunSettings()
+                    .suites(List.of(dir))
+                    .model(ModelOptions.of("openai:bench"))
+                    .concurrency(concurrency)
+                    .resolve();
+            var config = new RunConfig(null, dir.resolve("work"), spec);
             var plan = new RunPlan(
                     new Suite("bench", "bench-" + n, cases, Map.of(), List.of()),
                     target,

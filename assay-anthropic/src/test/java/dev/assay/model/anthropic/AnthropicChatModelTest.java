@@ -21,7 +21,6 @@ import dev.assay.report.RunReport;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.run.Engine;
-import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.sandbox.UnsandboxedSandbox;
@@ -33,6 +32,7 @@ import dev.assay.subject.ToolMode;
 import dev.assay.testing.ScriptedAnthropicServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
+import dev.assay.testing.TestSpecs;
 import dev.assay.tools.BuiltinTools;
 import dev.assay.tools.ToolSpec;
 import java.nio.file.Path;
@@ -149,7 +149,7 @@ class AnthropicChatModelTest {
                             new RunPlan(
                                     new Suite("anthropic", "v1", List.of(evalCase), Map.of(), List.of()),
                                     target,
-                                    RunConfig.defaults(temp.resolve("work")),
+                                    TestSpecs.config(temp.resolve("work")),
                                     CheckerRegistry.builtins()),
                             RunListener.NONE);
 

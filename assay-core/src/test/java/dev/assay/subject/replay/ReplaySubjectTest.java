@@ -22,12 +22,9 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.run.Engine;
-import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
-import dev.assay.run.WorkspacePolicy;
 import dev.assay.sandbox.UnsandboxedSandbox;
-import dev.assay.score.Weights;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
@@ -36,6 +33,7 @@ import dev.assay.subject.Subject;
 import dev.assay.subject.ToolMode;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
+import dev.assay.testing.TestSpecs;
 import dev.assay.tools.BuiltinTools;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -133,16 +131,9 @@ class ReplaySubjectTest {
 
     private Run run(Subject target, List<Case> cases) throws InterruptedException {
         var suite = new Suite("replay-test", "v1", cases, Map.of(), List.of());
-        var config = new RunConfig(
-                null,
-                "",
-                "",
-                4,
-                Duration.ofSeconds(20),
-                Weights.defaults(),
+        var config = TestSpecs.config(
                 temp.resolve("work"),
-                WorkspacePolicy.KEEP_ALL,
-                null);
+                settings -> settings.timeout(Duration.ofSeconds(20)).keepWorkspaces(true));
         return new Engine(store).run(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
     }
 

@@ -23,7 +23,6 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.Engine;
-import dev.assay.run.RunConfig;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
@@ -32,6 +31,7 @@ import dev.assay.store.Stores;
 import dev.assay.testing.CutStreamServer;
 import dev.assay.testing.ScriptedSseAgent;
 import dev.assay.testing.ScriptedSseAgent.Reply;
+import dev.assay.testing.TestSpecs;
 import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptEvent;
 import java.net.URI;
@@ -96,7 +96,7 @@ class SseAgentSubjectTest {
             throws InterruptedException {
         var target = SseAgentSubject.open(settings, env::get);
         var suite = new Suite("sse-test", "v1", List.of(cases), Map.of(), List.of());
-        var config = RunConfig.defaults(temp.resolve("shared")).withDefaultTimeout(timeout);
+        var config = TestSpecs.config(temp.resolve("shared"), given -> given.timeout(timeout));
         return new Engine(store)
                 .start(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
     }
@@ -263,7 +263,7 @@ class SseAgentSubjectTest {
                     List.of(summary),
                     Map.of("eval/{run_id}/fixtures/alpha.txt", "alpha beta gamma\n"),
                     List.of());
-            var config = RunConfig.defaults(temp.resolve("shared")).withRunId(runId);
+            var config = TestSpecs.config(temp.resolve("shared")).withRunId(runId);
             Run run = new Engine(store)
                     .start(
                             new RunPlan(

@@ -17,7 +17,6 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.run.Engine;
-import dev.assay.run.RunConfig;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.store.Store;
@@ -28,6 +27,7 @@ import dev.assay.subject.ToolMode;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
+import dev.assay.testing.TestSpecs;
 import dev.assay.tools.McpServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -79,8 +79,7 @@ class McpAgentRunTest {
                                     Check.of("tool_called", Json.parse("\"search@query\"")))),
                     Map.of(),
                     List.of());
-            var config = RunConfig.defaults(temp.resolve("work"))
-                    .withSnapshot(Json.object().set("mcp", toolset.snapshot()));
+            var config = TestSpecs.withToolSnapshot(TestSpecs.config(temp.resolve("work")), "mcp", toolset.snapshot());
             Run run = new Engine(store)
                     .run(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
 

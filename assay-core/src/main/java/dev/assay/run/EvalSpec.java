@@ -1,0 +1,616 @@
+package dev.assay.run;
+
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
+import com.fasterxml.jackson.annotation.JsonAnySetter;
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
+import dev.assay.cases.Selection;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.model.ModelOptions;
+import dev.assay.result.Run;
+import dev.assay.sandbox.Sandboxes;
+import dev.assay.score.Weights;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.ToolMode;
+import dev.assay.subject.sse.SseAgentSettings;
+import dev.assay.tools.McpServerConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The description of a capability run, in four parts: what is evaluated ({@link Dataset}), the system under test
+ * ({@link SubjectSpec}), how it is scored ({@link Scoring}) and within which limits ({@link Limits}); plus who runs it
+ * and what preparing the run found ({@link Observed}). Every front end arrives here through one resolver
+ * ({@link RunSettings#resolve}), which writes the defaults once.
+ *
+ * <p>Written by Jackson, it <em>is</em> the configuration snapshot stored with the run ({@code spec_version}
+ * {@value #VERSION}, snake_case keys, flat as the snapshot always was): written once when the run is prepared, read
+ * back by {@link #read} alone, which upgrades an older version by code. Engine, workers, resume and reports read this
+ * type, never the snapshot by path. Holds no secrets: API keys and credentials are named by the environment variable
+ * that holds them, and URLs are stored without credentials. Immutable.
+ *
+ * @param dataset the suites and which of their cases
+ * @param subject what answers the cases, and the tools it is offered
+ * @param scoring how answers are judged and summed up
+ * @param limits how much runs at once, for how long, how often
+ * @param userId who runs it; empty when not given
+ * @param observed what preparing the run found; {@link Observed#NONE} until then
+ */
+public record EvalSpec(
+        Dataset dataset, SubjectSpec subject, Scoring scoring, Limits limits, String userId, Observed observed) {
+    /**
+     * The version of the stored layout. 1: the system under test only as built ({@code target}); 2: adds what it was
+     * made from ({@code agent}, {@code agent_service}, {@code replay}, {@code subject}) and the MCP servers as
+     * configured ({@code mcp_servers}).
+     */
+    public static final int VERSION = 2;
+
+    public EvalSpec {
+        Objects.requireNonNull(dataset, "dataset");
+        Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(scoring, "scoring");
+        Objects.requireNonNull(limits, "limits");
+        userId = userId == null ? "" : userId;
+        observed = observed == null ? Observed.NONE : observed;
+    }
+
+    /**
+     * What is evaluated: the cases of suite files.
+     *
+     * @param suites case files or directories, as given; a resumed run's are {@code resolved}
+     * @param resolved the same, absolute: where they were, wherever the run is resumed from (computed from
+     *     {@code suites} when null)
+     * @param skipInvalid run the valid cases of an invalid suite instead of refusing
+     * @param selection which cases
+     */
+    public record Dataset(List<Path> suites, List<Path> resolved, boolean skipInvalid, Selection selection) {
+        public Dataset {
+            suites = List.copyOf(suites);
+            resolved = resolved == null
+                    ? suites.stream()
+                            .map(path -> path.toAbsolutePath().normalize())
+                            .toList()
+                    : List.copyOf(resolved);
+            selection = selection == null ? Selection.ALL : selection;
+        }
+    }
+
+    /**
+     * The system under test and the tools offered to it.
+     *
+     * @param sut what answers the cases
+     * @param agent how Assay's agent loop drives a model (used with {@link Model} only)
+     * @param tools MCP servers, the allowed-tool list and whether commands may run unconfined
+     */
+    public record SubjectSpec(Sut sut, AgentSettings agent, ToolOptions tools) {
+        public SubjectSpec {
+            Objects.requireNonNull(sut, "sut");
+            agent = agent == null ? AgentSettings.defaults() : agent;
+            tools = tools == null ? ToolOptions.DEFAULTS : tools;
+        }
+    }
+
+    /** What answers the cases: exactly one of these. */
+    public sealed interface Sut {
+        /** {@return the name of the {@link SubjectFactory} that builds it} */
+        String factory();
+    }
+
+    /** A model driven by Assay's agent loop. */
+    public record Model(ModelOptions options) implements Sut {
+        public Model {
+            Objects.requireNonNull(options, "options");
+        }
+
+        @Override
+        public String factory() {
+            return BuiltinSubjects.AGENT.name();
+        }
+    }
+
+    /** An agent service, which runs its own loop. */
+    public record AgentService(SseAgentSettings settings) implements Sut {
+        public AgentService {
+            Objects.requireNonNull(settings, "settings");
+        }
+
+        @Override
+        public String factory() {
+            return BuiltinSubjects.SSE.name();
+        }
+    }
+
+    /** A recording, re-scored without calling anything. */
+    public record Replay(Path path) implements Sut {
+        public Replay {
+            Objects.requireNonNull(path, "path");
+        }
+
+        @Override
+        public String factory() {
+            return BuiltinSubjects.REPLAY.name();
+        }
+    }
+
+    /**
+     * A plug-in's system under test ({@link SubjectFactory}).
+     *
+     * @param name the factory's name
+     * @param argument what follows {@code NAME:}; empty without one
+     */
+    public record Plugin(String name, String argument) implements Sut {
+        public Plugin {
+            Objects.requireNonNull(name, "name");
+            argument = argument == null ? "" : argument;
+        }
+
+        /** {@return the plug-in named by {@code NAME} or {@code NAME:ARGUMENT}} */
+        public static Plugin parse(String text) {
+            int colon = text.indexOf(':');
+            return colon < 0
+                    ? new Plugin(text.strip(), "")
+                    : new Plugin(text.substring(0, colon).strip(), text.substring(colon + 1));
+        }
+
+        @Override
+        public String factory() {
+            return name;
+        }
+
+        @Override
+        public String toString() {
+            return argument.isEmpty() ? name : name + ":" + argument;
+        }
+    }
+
+    /**
+     * A system under test a stored snapshot does not describe well enough to build it again: a run stored by an older
+     * Assay, or an agent service whose URL held credentials (never stored). Such a run is reported, never resumed.
+     *
+     * @param type the system's type as stored
+     * @param why why it cannot be built again
+     */
+    public record Unrecorded(String type, String why) implements Sut {
+        @Override
+        public String factory() {
+            return type;
+        }
+    }
+
+    /**
+     * How answers are judged and summed up.
+     *
+     * @param weights dimension weights and the total rule
+     * @param metrics extra metrics by name ({@link Metric}), computed over the run's items when it ends; empty for none
+     * @param allowUnsandboxedCode let the code checker run model-written code unconfined when bubblewrap is missing
+     */
+    public record Scoring(Weights weights, List<String> metrics, boolean allowUnsandboxedCode) {
+        public Scoring {
+            weights = weights == null ? Weights.defaults() : weights;
+            metrics = metrics == null ? List.of() : List.copyOf(metrics);
+        }
+    }
+
+    /**
+     * How much runs at once, for how long, how often, and what is kept.
+     *
+     * @param concurrency cases at once, >= 1 (the system under test's own limit also applies)
+     * @param timeout per-case time limit unless the case sets {@code timeout_s}
+     * @param samples answers drawn per case, >= 1
+     * @param workspacePolicy which case workspaces are kept afterwards
+     */
+    public record Limits(int concurrency, Duration timeout, int samples, WorkspacePolicy workspacePolicy) {
+        /** Cases at once unless a source says otherwise. */
+        public static final int DEFAULT_CONCURRENCY = 4;
+        /** Seconds per case, unless a source or the case says otherwise: the one place this default is written. */
+        public static final int DEFAULT_TIMEOUT_S = 120;
+        /** {@link #DEFAULT_TIMEOUT_S} as a duration. */
+        public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(DEFAULT_TIMEOUT_S);
+        /** Assay's defaults: 4 cases at once, 120 s per case, one sample, keep the workspaces of failures. */
+        public static final Limits DEFAULTS =
+                new Limits(DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, 1, WorkspacePolicy.KEEP_ON_FAILURE);
+
+        public Limits {
+            if (concurrency < 1) {
+                throw new IllegalArgumentException("concurrency must be >= 1");
+            }
+            Objects.requireNonNull(timeout, "timeout");
+            if (samples < 1) {
+                throw new IllegalArgumentException("samples must be >= 1");
+            }
+            workspacePolicy = workspacePolicy == null ? WorkspacePolicy.KEEP_ON_FAILURE : workspacePolicy;
+        }
+
+        /** {@return the items a run of {@code cases} cases has: one per case and sample} */
+        public int itemCount(int cases) {
+            return cases * samples;
+        }
+    }
+
+    /**
+     * What preparing the run found, stored for the record and for reports.
+     *
+     * @param target the system under test as built ({@code Subject#describe}); null before
+     * @param sandbox the kind of sandbox commands run in, {@code unavailable} without one; null before
+     * @param codeSandbox the sandbox the code checker was given when unconfined code was allowed; null otherwise
+     * @param tools each tool provider's snapshot by its name (the MCP servers' as {@code mcp}); empty for none
+     */
+    public record Observed(JsonNode target, String sandbox, String codeSandbox, Map<String, JsonNode> tools) {
+        /** Nothing prepared yet. */
+        public static final Observed NONE = new Observed(null, null, null, Map.of());
+
+        public Observed {
+            tools = tools == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(tools));
+        }
+
+        /** {@return the snapshot tool provider {@code name} gave; JSON missing when it gave none} */
+        public JsonNode tool(String name) {
+            JsonNode snapshot = tools.get(name);
+            return snapshot == null ? Json.object().path(name) : snapshot;
+        }
+    }
+
+    /** {@return this spec with what preparing it found} */
+    public EvalSpec withObserved(Observed found) {
+        return new EvalSpec(dataset, subject, scoring, limits, userId, found);
+    }
+
+    /** {@return this spec as stored: versioned JSON} */
+    public ObjectNode toJson() {
+        return Json.MAPPER.valueToTree(this);
+    }
+
+    /**
+     * {@return the spec a stored snapshot holds, upgraded from an older version by code} Never fails on a run's stored
+     * snapshot: what is missing takes Assay's defaults, and a system under test that cannot be built again is
+     * {@link Unrecorded}.
+     *
+     * @param snapshot the stored JSON; null or not an object for a run stored without one
+     */
+    @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
+    public static EvalSpec read(JsonNode snapshot) {
+        ObjectNode node = snapshot instanceof ObjectNode object ? object.deepCopy() : Json.object();
+        if (node.path("spec_version").asInt(0) < 2) {
+            upgradeFrom1(node);
+        }
+        return Json.MAPPER.convertValue(node, Stored.class).spec();
+    }
+
+    /** {@return the spec of a stored capability run} */
+    public static EvalSpec of(Run run) {
+        return read(run.config());
+    }
+
+    /**
+     * {@return the spec to continue {@code run} with}: what resuming the run needs, without the user repeating a flag.
+     * API keys are read again from the variables the spec names.
+     *
+     * @throws AssayException {@code run.not_resumable} for a run whose spec cannot be built again: a recording's run
+     *     (it calls nothing, so running it again re-scores it whole), an agent service whose URL held credentials or a
+     *     query (never stored), one stored by an Assay too old to say what it ran, or by a later one
+     */
+    public static EvalSpec toResume(Run run) {
+        JsonNode config = run.config() == null ? Json.object() : run.config();
+        int version = config.path("spec_version").asInt(0);
+        EvalSpec spec = read(config);
+        String why = version < 1 || version > VERSION
+                ? "its configuration snapshot is version " + version + ", this Assay reads versions 1 to " + VERSION
+                : spec.subject().sut() instanceof Replay
+                        ? "a recording's run calls nothing: run the recording again to re-score it"
+                        : spec.subject().sut() instanceof Unrecorded unrecorded ? unrecorded.why() : null;
+        if (why != null) {
+            throw new AssayException(
+                    Problem.of("run.not_resumable", "run " + run.runId() + " cannot be resumed: " + why)
+                            .withDetail("run_id", run.runId()));
+        }
+        // The suites are read where they were, wherever the run is resumed from; a snapshot of an older Assay may not
+        // name the user, the run record does.
+        Dataset where = spec.dataset();
+        return new EvalSpec(
+                new Dataset(where.resolved(), where.resolved(), where.skipInvalid(), where.selection()),
+                spec.subject(),
+                spec.scoring(),
+                spec.limits(),
+                spec.userId().isEmpty() ? run.userId() : spec.userId(),
+                spec.observed());
+    }
+
+    /**
+     * {@return a plan ready for {@link Engine#start}}: loads and selects the cases, builds the system under test, and
+     * fills in what it found ({@link Observed}). Close it once the run has ended.
+     *
+     * @param runId the run's id; null for a new one
+     * @param workspaceRoot where the cases' workspaces go
+     * @param checkers the process's checkers, left as they are: the plan holds a set of its own, whose code checker is
+     *     this run's (confined by the sandbox found, or unconfined without one when the spec allows it)
+     * @param env reads environment variables (API keys and the agent service's credential only); front ends pass their
+     *     environment
+     * @param log receives model retry lines
+     * @throws AssayException {@code suite.invalid}, {@code suite.empty_selection}, or the system under test's
+     *     configuration problem ({@code replay.*}, {@code target.missing_api_key}, {@code target.discovery_failed})
+     */
+    public Prepared prepare(
+            String runId,
+            Path workspaceRoot,
+            CheckerRegistry checkers,
+            Function<String, String> env,
+            Consumer<String> log)
+            throws InterruptedException {
+        return Preparation.prepare(this, runId, workspaceRoot, checkers, env, log, Sandboxes.ISOLATING);
+    }
+
+    /**
+     * As {@link #prepare(String, Path, CheckerRegistry, Function, Consumer)}, finding sandboxes with {@code sandboxes}.
+     */
+    public Prepared prepare(
+            String runId,
+            Path workspaceRoot,
+            CheckerRegistry checkers,
+            Function<String, String> env,
+            Consumer<String> log,
+            Sandboxes.Finder sandboxes)
+            throws InterruptedException {
+        return Preparation.prepare(this, runId, workspaceRoot, checkers, env, log, sandboxes);
+    }
+
+    @JsonValue
+    Stored stored() {
+        Sut sut = subject.sut();
+        AgentSettings agent = subject.agent();
+        ToolOptions tools = subject.tools();
+        return new Stored(
+                VERSION,
+                sut instanceof Model model ? model.options().describe() : null,
+                observed.target(),
+                new StoredAgent(
+                        agent.toolMode(), agent.maxSteps(), agent.temperature(), agent.seed(), agent.maxTokens()),
+                sut instanceof AgentService service ? service.settings().describe() : null,
+                sut instanceof Replay replay ? replay.path().toString() : null,
+                sut instanceof Plugin plugin ? plugin.toString() : null,
+                dataset.suites().stream().map(Path::toString).toList(),
+                dataset.resolved().stream().map(Path::toString).toList(),
+                dataset.skipInvalid(),
+                dataset.selection(),
+                limits.concurrency(),
+                limits.samples(),
+                limits.timeout().toMillis() / 1000.0,
+                scoring.weights().byDimension(),
+                scoring.weights().scoring().wireName(),
+                observed.sandbox(),
+                tools.allowUnsandboxedCommands(),
+                tools.containerEngine(),
+                scoring.allowUnsandboxedCode(),
+                limits.workspacePolicy().name().toLowerCase(Locale.ROOT),
+                tools.allowed(),
+                tools.mcpServers().stream().map(EvalSpec::mcpServer).toList(),
+                userId,
+                scoring.metrics(),
+                observed.codeSandbox(),
+                observed.tools());
+    }
+
+    /**
+     * The stored layout: one flat object whose keys are those the snapshot has always had (version 1), plus those
+     * version 2 added. Bound by Jackson in both directions; {@link #spec} and {@link EvalSpec#stored} are its only
+     * translations.
+     */
+    @JsonPropertyOrder({
+        "spec_version",
+        "model",
+        "target",
+        "agent",
+        "agent_service",
+        "replay",
+        "subject",
+        "suites",
+        "suites_resolved",
+        "skip_invalid",
+        "selection",
+        "concurrency",
+        "samples",
+        "timeout_s",
+        "weights",
+        "scoring",
+        "sandbox",
+        "allow_unsandboxed_commands",
+        "allow_unsandboxed_code",
+        "workspace_policy",
+        "allowed_tools",
+        "mcp_servers",
+        "user_id",
+        "metrics",
+        "code_sandbox"
+    })
+    record Stored(
+            int specVersion,
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode model,
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode target,
+            StoredAgent agent,
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode agentService,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String replay,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String subject,
+            List<String> suites,
+            List<String> suitesResolved,
+            boolean skipInvalid,
+            Selection selection,
+            Integer concurrency,
+            Integer samples,
+            Double timeoutS,
+            Map<String, Double> weights,
+            String scoring,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String sandbox,
+            boolean allowUnsandboxedCommands,
+            String containerEngine,
+            boolean allowUnsandboxedCode,
+            String workspacePolicy,
+            List<String> allowedTools,
+            List<JsonNode> mcpServers,
+            String userId,
+            @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> metrics,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String codeSandbox,
+            @JsonAnySetter @JsonAnyGetter Map<String, JsonNode> tools) {
+        @JsonCreator
+        Stored {
+            tools = tools == null ? new LinkedHashMap<>() : tools;
+        }
+
+        EvalSpec spec() {
+            Limits defaults = Limits.DEFAULTS;
+            List<Path> given = paths(suites);
+            Weights.Scoring preset = scoring == null ? Weights.Scoring.ASSAY : Weights.Scoring.of(scoring);
+            return new EvalSpec(
+                    new Dataset(given, suitesResolved == null ? given : paths(suitesResolved), skipInvalid, selection),
+                    new SubjectSpec(
+                            sut(),
+                            agent == null ? null : agent.settings(),
+                            new ToolOptions(
+                                    mcpServers == null
+                                            ? List.of()
+                                            : mcpServers.stream()
+                                                    .map(EvalSpec::mcpServer)
+                                                    .toList(),
+                                    null,
+                                    allowedTools,
+                                    allowUnsandboxedCommands,
+                                    containerEngine)),
+                    new Scoring(
+                            weights == null || weights.isEmpty()
+                                    ? Weights.preset(preset)
+                                    : new Weights(weights, preset),
+                            metrics,
+                            allowUnsandboxedCode),
+                    new Limits(
+                            concurrency == null ? defaults.concurrency() : concurrency,
+                            timeoutS == null ? defaults.timeout() : Duration.ofMillis(Math.round(timeoutS * 1000)),
+                            samples == null ? defaults.samples() : samples,
+                            workspacePolicy == null
+                                    ? defaults.workspacePolicy()
+                                    : WorkspacePolicy.valueOf(workspacePolicy.toUpperCase(Locale.ROOT))),
+                    userId,
+                    new Observed(target, sandbox, codeSandbox, tools));
+        }
+
+        private Sut sut() {
+            String type = target == null ? "unknown" : target.path("type").asText("unknown");
+            if (model != null && model.isObject()) {
+                return new Model(ModelOptions.fromSnapshot(model));
+            }
+            if (agentService != null && agentService.isObject()) {
+                return SseAgentSettings.notStoredWhole(agentService)
+                        .<Sut>map(why -> new Unrecorded("sse_agent", why))
+                        .orElseGet(() -> new AgentService(SseAgentSettings.fromSnapshot(agentService)));
+            }
+            if (replay != null) {
+                return new Replay(Path.of(replay));
+            }
+            if (subject != null) {
+                return Plugin.parse(subject);
+            }
+            return new Unrecorded(type, "its system under test (" + type + ") cannot be read back");
+        }
+
+        private static List<Path> paths(List<String> texts) {
+            return texts == null ? List.of() : texts.stream().map(Path::of).toList();
+        }
+    }
+
+    /** The agent loop's settings as stored under {@code agent}. */
+    record StoredAgent(ToolMode toolMode, Integer maxSteps, Double temperature, Long seed, Integer maxTokens) {
+        AgentSettings settings() {
+            return new AgentSettings(
+                    toolMode,
+                    maxSteps == null ? AgentSettings.defaults().maxSteps() : maxSteps,
+                    temperature,
+                    seed,
+                    maxTokens);
+        }
+    }
+
+    /**
+     * Version 1 stored the agent loop's settings and an agent service's only inside the system under test as built
+     * ({@code target}), and the MCP servers only inside their tool provider's snapshot ({@code mcp.servers}): version 2
+     * states them on their own.
+     */
+    private static void upgradeFrom1(ObjectNode node) {
+        JsonNode target = node.path("target");
+        String type = target.path("type").asText("");
+        if (type.equals("agent")) {
+            ObjectNode agent = node.putObject("agent");
+            for (String field : List.of("tool_mode", "max_steps", "temperature", "seed", "max_tokens")) {
+                if (target.has(field)) {
+                    agent.set(field, target.get(field));
+                }
+            }
+        }
+        if (type.equals("sse_agent")) {
+            node.set("agent_service", target);
+        }
+        if (type.equals("replay") && target.path("file").isTextual()) {
+            node.put("replay", target.path("file").asText());
+        }
+        var servers = new ArrayList<JsonNode>();
+        for (JsonNode server : node.path("mcp").path("servers")) {
+            ObjectNode configured = server.deepCopy();
+            configured.remove(List.of("status", "tools", "reason"));
+            servers.add(configured);
+        }
+        node.set("mcp_servers", Json.tree(servers));
+        node.put("spec_version", 2);
+    }
+
+    /**
+     * {@return an MCP server as stored}: variables and headers named, never their values, and the URL without
+     * credentials
+     */
+    private static JsonNode mcpServer(McpServerConfig server) {
+        ObjectNode node = Json.object();
+        node.put("name", server.name());
+        switch (server) {
+            case McpServerConfig.Stdio stdio -> {
+                node.put("transport", "stdio");
+                node.put("command", stdio.command());
+                node.set("args", Json.strings(stdio.args()));
+                node.set("env", Json.strings(stdio.env()));
+            }
+            case McpServerConfig.Http http -> {
+                node.put("transport", "http");
+                node.put("url", dev.assay.EndpointUrl.redacted(http.url()));
+                node.set("headers", Json.tree(new java.util.TreeMap<>(http.headers())));
+            }
+        }
+        return node;
+    }
+
+    private static McpServerConfig mcpServer(JsonNode server) {
+        return server.path("transport").asText().equals("stdio")
+                ? new McpServerConfig.Stdio(
+                        server.path("name").asText(),
+                        server.path("command").asText(),
+                        Json.MAPPER.convertValue(server.path("args"), STRINGS),
+                        Json.MAPPER.convertValue(server.path("env"), STRINGS))
+                : new McpServerConfig.Http(
+                        server.path("name").asText(),
+                        server.path("url").asText(),
+                        Json.MAPPER.convertValue(server.path("headers"), STRING_MAP));
+    }
+
+    private static final com.fasterxml.jackson.core.type.TypeReference<List<String>> STRINGS =
+            new com.fasterxml.jackson.core.type.TypeReference<>() {};
+    private static final com.fasterxml.jackson.core.type.TypeReference<Map<String, String>> STRING_MAP =
+            new com.fasterxml.jackson.core.type.TypeReference<>() {};
+}

@@ -1,0 +1,134 @@
+package dev.assay.run;
+
+import dev.assay.AssayException;
+import dev.assay.Plugins;
+import dev.assay.Problem;
+import dev.assay.cases.Suite;
+import dev.assay.cases.SuiteLoad;
+import dev.assay.cases.SuiteLoader;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.code.CodeCheckerFactory;
+import dev.assay.code.CodeGrader;
+import dev.assay.sandbox.Sandbox;
+import dev.assay.sandbox.Sandboxes;
+import dev.assay.subject.Subject;
+import dev.assay.tools.Toolbox;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Turns a spec into a plan ({@link EvalSpec#prepare}): loads and selects the cases, builds this run's checkers and its
+ * system under test, and records what it found in the spec. Nothing process-wide is changed: the checkers given are
+ * left as they are.
+ */
+final class Preparation {
+    /** The systems under test by name: Assay's own, then plug-ins. */
+    private static final Plugins<SubjectFactory> SUBJECTS =
+            Plugins.load(SubjectFactory.class, "system under test", SubjectFactory::name, BuiltinSubjects.all());
+
+    private Preparation() {}
+
+    /** {@return whether {@code name} names one of Assay's own systems under test, which are not plug-ins} */
+    static boolean isBuiltin(String name) {
+        return BuiltinSubjects.all().stream().anyMatch(builtin -> builtin.name().equals(name));
+    }
+
+    static Prepared prepare(
+            EvalSpec spec,
+            String runId,
+            Path workspaceRoot,
+            CheckerRegistry checkers,
+            Function<String, String> env,
+            Consumer<String> log,
+            Sandboxes.Finder sandboxes)
+            throws InterruptedException {
+        // The agent loop needs the sandbox (to offer execute_command or not) once the suite is read: it is looked for
+        // meanwhile. Code checks need it before, and share the same search.
+        if (!spec.scoring().allowUnsandboxedCode() && !(spec.subject().sut() instanceof EvalSpec.Model)) {
+            return prepareWith(spec, runId, workspaceRoot, checkers, env, log, sandboxes);
+        }
+        Sandboxes.Finder search = Sandboxes.searching(sandboxes);
+        try {
+            return prepareWith(spec, runId, workspaceRoot, checkers, env, log, search);
+        } catch (RuntimeException failed) {
+            endSearch(search);
+            throw failed;
+        }
+    }
+
+    private static Prepared prepareWith(
+            EvalSpec spec,
+            String runId,
+            Path workspaceRoot,
+            CheckerRegistry checkers,
+            Function<String, String> env,
+            Consumer<String> log,
+            Sandboxes.Finder sandboxes)
+            throws InterruptedException {
+        Sandbox codeSandbox = spec.scoring().allowUnsandboxedCode() ? Sandboxes.detect(true, sandboxes) : null;
+        CheckerRegistry runCheckers = checkers.with(
+                codeSandbox != null
+                        ? new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults())
+                        : new CodeCheckerFactory(sandboxes));
+        EvalSpec.Dataset dataset = spec.dataset();
+        SuiteLoad load = new SuiteLoader(runCheckers).load(dataset.suites());
+        Suite loaded = load.suite(dataset.skipInvalid());
+        Suite suite = dataset.selection().select(loaded);
+        if (suite.cases().isEmpty()) {
+            throw new AssayException(
+                    Problem.of("suite.empty_selection", "no case matches the selection; " + whatItHolds(loaded))
+                            .withDetail("field", "selection"));
+        }
+        ContainerSpecs.prepare(suite, spec.subject().tools().containerEngine(), workspaceRoot);
+        EvalSpec.Sut sut = spec.subject().sut();
+        String argument = sut instanceof EvalSpec.Plugin plugin ? plugin.argument() : "";
+        var context = new SubjectContext(spec, argument, env, log, sandboxes);
+        Subject target;
+        try {
+            target = SUBJECTS.get(sut.factory(), "subject").create(context);
+        } catch (InterruptedException | RuntimeException e) {
+            closeAll(context.toolboxes());
+            throw e;
+        }
+        Sandbox sandbox = context.sandbox();
+        var observed = new EvalSpec.Observed(
+                target.describe(),
+                sandbox == null ? "unavailable" : sandbox.kind(),
+                codeSandbox == null ? null : codeSandbox.kind(),
+                context.toolSnapshots());
+        return new Prepared(
+                new RunPlan(
+                        suite, target, new RunConfig(runId, workspaceRoot, spec.withObserved(observed)), runCheckers),
+                load.problems(),
+                sandbox,
+                context.toolboxes());
+    }
+
+    /** {@return what a selection can choose among: the suite's dimensions and languages} */
+    private static String whatItHolds(Suite suite) {
+        Suite.Breakdown breakdown = suite.breakdown();
+        return suite.cases().isEmpty()
+                ? "the suite holds no case"
+                : "the suite's " + suite.cases().size() + " case(s) are in the dimensions "
+                        + String.join(", ", breakdown.casesByDimension().keySet()) + " and the languages "
+                        + String.join(", ", breakdown.languages());
+    }
+
+    /**
+     * Lets a sandbox search begun for a preparation that failed end first: a command exits at once with the failure,
+     * and a probe cut off by the exit would leave its directory behind. What it found no longer matters.
+     */
+    private static void endSearch(Sandboxes.Finder finder) throws InterruptedException {
+        try {
+            finder.find();
+        } catch (RuntimeException notNeeded) {
+            // The preparation's own failure is the one reported.
+        }
+    }
+
+    private static void closeAll(List<Toolbox> toolboxes) {
+        toolboxes.forEach(Toolbox::close);
+    }
+}

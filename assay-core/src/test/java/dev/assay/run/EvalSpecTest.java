@@ -1,0 +1,228 @@
+package dev.assay.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
+import dev.assay.result.Run;
+import dev.assay.result.RunStatus;
+import dev.assay.score.Weights;
+import dev.assay.subject.AgentSettings;
+import dev.assay.subject.ToolMode;
+import dev.assay.subject.sse.SseAgentSettings;
+import dev.assay.tools.McpServerConfig;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The run's spec is its stored snapshot: written by Jackson, read back equal, older versions upgraded by code. */
+class EvalSpecTest {
+    /** A snapshot as Assay wrote it at spec_version 1 (RunRequest#snapshot), kept literally. */
+    private static final String VERSION_1 = """
+            {"model": {"model": "openai:gpt-test", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "TEST_API_KEY",
+                       "api_key_env_named": true, "stream": true, "request_timeout_s": 120.0,
+                       "retry": {"max_attempts": 3, "initial_delay_s": 1.0, "max_delay_s": 30.0,
+                                 "max_total_wait_s": 60.0}},
+             "target": {"type": "agent", "model": "openai:gpt-test", "tool_mode": "text", "max_steps": 5,
+                        "temperature": 0.5, "seed": 7, "max_tokens": 256, "tools": ["read_file", "final_answer"]},
+             "spec_version": 1,
+             "suites": ["suite.jsonl"], "suites_resolved": ["/evals/suite.jsonl"], "skip_invalid": true,
+             "selection": {"dimensions": ["tool"], "language": "en-US", "tags": [], "ids": [], "seed": 7, "limit": 3},
+             "concurrency": 8, "samples": 2, "timeout_s": 30.0,
+             "weights": {"tool": 50.0, "logic": 10.0}, "scoring": "reference",
+             "sandbox": "bubblewrap", "allow_unsandboxed_commands": false, "allow_unsandboxed_code": true,
+             "workspace_policy": "keep_all", "allowed_tools": ["read_file"], "user_id": "ann",
+             "metrics": ["weighted-score"],
+             "mcp": {"servers": [{"name": "calc", "transport": "http", "url": "http://127.0.0.1:9/mcp",
+                                  "headers": {"Authorization": "CALC_TOKEN"}, "status": "unavailable",
+                                  "reason": "connection refused"}]},
+             "code_sandbox": "unconfined"}
+            """;
+
+    private static EvalSpec roundTrip(EvalSpec spec) {
+        // As the store keeps it: JSON text.
+        return Json.read(Json.write(spec), EvalSpec.class);
+    }
+
+    private static Run stored(String runId, JsonNode config) {
+        return new Run(
+                runId,
+                Run.CAPABILITY,
+                "",
+                "openai:gpt-test",
+                "",
+                RunStatus.INTERRUPTED,
+                "suite",
+                "v1",
+                config,
+                List.of(),
+                Map.of(),
+                null,
+                null,
+                Instant.EPOCH,
+                null,
+                0,
+                null);
+    }
+
+    @Test
+    void a_spec_of_each_system_under_test_is_equal_after_a_json_round_trip() {
+        var base = new RunSettings().suites(List.of(Path.of("suite.jsonl"))).userId("ann");
+        List<EvalSpec> specs = List.of(
+                base.model(ModelOptions.of("openai:m")).resolve(),
+                new RunSettings()
+                        .suites(List.of(Path.of("suite.jsonl")))
+                        .agentService(SseAgentSettings.of(URI.create("http://127.0.0.1:9/run")))
+                        .resolve(),
+                new RunSettings()
+                        .suites(List.of(Path.of("suite.jsonl")))
+                        .replay(Path.of("recording.jsonl"))
+                        .resolve(),
+                new RunSettings()
+                        .suites(List.of(Path.of("suite.jsonl")))
+                        .subject("echo:hello:world")
+                        .mcpServers(List.of(
+                                new McpServerConfig.Stdio("files", "files-server", List.of("-v"), List.of("HOME")),
+                                new McpServerConfig.Http(
+                                        "calc", "http://127.0.0.1:9/mcp", Map.of("Authorization", "CALC_TOKEN"))))
+                        .keepWorkspaces(true)
+                        .resolve());
+
+        for (EvalSpec spec : specs) {
+            assertThat(roundTrip(spec)).isEqualTo(spec);
+        }
+        assertThat(specs.get(3).subject().sut()).isEqualTo(new EvalSpec.Plugin("echo", "hello:world"));
+    }
+
+    @Test
+    void the_stored_spec_keeps_the_keys_of_the_snapshot_and_adds_what_it_was_made_from() {
+        JsonNode stored = Json.tree(new RunSettings()
+                .suites(List.of(Path.of("suite.jsonl")))
+                .model(ModelOptions.of("openai:m"))
+                .resolve());
+
+        assertThat(stored.path("spec_version").asInt()).isEqualTo(EvalSpec.VERSION);
+        for (String key : List.of(
+                "model",
+                "suites",
+                "suites_resolved",
+                "skip_invalid",
+                "selection",
+                "concurrency",
+                "samples",
+                "timeout_s",
+                "weights",
+                "scoring",
+                "allow_unsandboxed_commands",
+                "allow_unsandboxed_code",
+                "workspace_policy",
+                "allowed_tools",
+                "user_id",
+                "agent",
+                "mcp_servers")) {
+            assertThat(stored.has(key)).as(key).isTrue();
+        }
+        assertThat(stored.path("timeout_s").asDouble()).isEqualTo(120.0);
+        assertThat(stored.path("workspace_policy").asText()).isEqualTo("keep_on_failure");
+        assertThat(stored.path("agent").path("tool_mode").asText()).isEqualTo("native");
+    }
+
+    @Test
+    void a_version_1_snapshot_is_upgraded_into_the_spec_it_described() {
+        EvalSpec spec = EvalSpec.read(Json.parse(VERSION_1));
+
+        assertThat(spec.subject().sut())
+                .isEqualTo(new EvalSpec.Model(new ModelOptions(
+                        "openai:gpt-test",
+                        "http://127.0.0.1:9/v1",
+                        "TEST_API_KEY",
+                        true,
+                        Duration.ofSeconds(120),
+                        new RetryPolicy(3, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(60)),
+                        true)));
+        assertThat(spec.subject().agent()).isEqualTo(new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256));
+        assertThat(spec.subject().tools().allowed()).containsExactly("read_file");
+        assertThat(spec.subject().tools().mcpServers())
+                .containsExactly(new McpServerConfig.Http(
+                        "calc", "http://127.0.0.1:9/mcp", Map.of("Authorization", "CALC_TOKEN")));
+        assertThat(spec.dataset().suites()).containsExactly(Path.of("suite.jsonl"));
+        assertThat(spec.dataset().resolved()).containsExactly(Path.of("/evals/suite.jsonl"));
+        assertThat(spec.dataset().selection().limit()).isEqualTo(3);
+        assertThat(spec.limits())
+                .isEqualTo(new EvalSpec.Limits(8, Duration.ofSeconds(30), 2, WorkspacePolicy.KEEP_ALL));
+        assertThat(spec.scoring())
+                .isEqualTo(new EvalSpec.Scoring(
+                        new Weights(Map.of("tool", 50.0, "logic", 10.0), Weights.Scoring.REFERENCE),
+                        List.of("weighted-score"),
+                        true));
+        assertThat(spec.userId()).isEqualTo("ann");
+        assertThat(spec.observed().sandbox()).isEqualTo("bubblewrap");
+        assertThat(spec.observed().codeSandbox()).isEqualTo("unconfined");
+        assertThat(spec.observed()
+                        .tool("mcp")
+                        .path("servers")
+                        .get(0)
+                        .path("status")
+                        .asText())
+                .isEqualTo("unavailable");
+        assertThat(roundTrip(spec)).isEqualTo(spec);
+    }
+
+    @Test
+    void a_version_1_run_resumes_from_where_its_suites_were() {
+        EvalSpec resumed = EvalSpec.toResume(stored("r1", Json.parse(VERSION_1)));
+
+        assertThat(resumed.dataset().suites()).containsExactly(Path.of("/evals/suite.jsonl"));
+        assertThat(resumed.subject().sut()).isInstanceOf(EvalSpec.Model.class);
+    }
+
+    @Test
+    void a_recordings_run_and_a_later_versions_run_are_not_resumable() {
+        var replay = Json.parse("""
+                {"spec_version": 1, "target": {"type": "replay", "file": "recording.jsonl"}, "suites": ["s.jsonl"]}
+                """);
+        var later = Json.object().put("spec_version", EvalSpec.VERSION + 1);
+
+        for (JsonNode config : List.of(replay, later)) {
+            assertThatThrownBy(() -> EvalSpec.toResume(stored("r2", config)))
+                    .isInstanceOfSatisfying(
+                            AssayException.class,
+                            e -> assertThat(e.problem().type()).isEqualTo("run.not_resumable"));
+        }
+        assertThat(EvalSpec.read(replay).subject().sut()).isEqualTo(new EvalSpec.Replay(Path.of("recording.jsonl")));
+    }
+
+    @Test
+    void an_agent_service_whose_url_held_credentials_is_stored_without_them_and_not_resumed() {
+        EvalSpec spec = new RunSettings()
+                .suites(List.of(Path.of("suite.jsonl")))
+                .agentService(SseAgentSettings.of(URI.create("http://user:secret@127.0.0.1:9/run")))
+                .resolve();
+
+        String stored = Json.write(spec);
+
+        assertThat(stored).doesNotContain("secret");
+        assertThat(EvalSpec.read(Json.parse(stored)).subject().sut()).isInstanceOf(EvalSpec.Unrecorded.class);
+        assertThatThrownBy(() -> EvalSpec.toResume(stored("r3", Json.parse(stored))))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("run.not_resumable"));
+    }
+
+    @Test
+    void a_run_stored_without_a_snapshot_reads_as_assays_defaults() {
+        EvalSpec spec = EvalSpec.read(null);
+
+        assertThat(spec.limits()).isEqualTo(EvalSpec.Limits.DEFAULTS);
+        assertThat(spec.scoring().weights()).isEqualTo(Weights.defaults());
+        assertThat(spec.subject().sut()).isInstanceOf(EvalSpec.Unrecorded.class);
+    }
+}
