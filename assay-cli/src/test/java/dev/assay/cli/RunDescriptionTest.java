@@ -64,6 +64,11 @@ class RunDescriptionTest {
                 EvalSpec.Observed.NONE);
     }
 
+    /** {@return the spec as the store gives it back: written as JSON text and read} */
+    static EvalSpec roundTrip(EvalSpec spec) {
+        return EvalSpec.read(Json.parse(Json.write(spec)));
+    }
+
     private RunSettings commandLine(String... args) {
         var command = new RunCommand();
         new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true).parseArgs(args);
@@ -124,6 +129,7 @@ class RunDescriptionTest {
                 "weighted-score")));
 
         assertThat(fromFlags).isEqualTo(expected(suite));
+        assertThat(roundTrip(fromFlags)).isEqualTo(fromFlags);
     }
 
     @Test
@@ -184,6 +190,7 @@ class RunDescriptionTest {
                 RunSettings.resolve(List.of(config.settings(config.defaults().target()), flags));
 
         assertThat(fromFile).isEqualTo(expected(suite));
+        assertThat(roundTrip(fromFile)).isEqualTo(fromFile);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.assay.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
@@ -71,6 +72,7 @@ public record Coverage(
      */
     static final class Tally {
         private final Run run;
+        private final JsonNode mcp;
         private final Map<String, Integer> calls = new TreeMap<>();
         private final Map<String, Counts> byPlanTag = new LinkedHashMap<>();
         private final Map<String, Counts> byOtherTag = new TreeMap<>();
@@ -82,6 +84,7 @@ public record Coverage(
          */
         Tally(Run run) {
             this.run = run;
+            this.mcp = EvalSpec.of(run).observed().tool("mcp");
             run.toolSnapshot().forEach(tool -> calls.put(tool, 0));
             TAGS.forEach(tag -> byPlanTag.put(tag, Counts.ZERO));
         }
@@ -96,7 +99,7 @@ public record Coverage(
                         .merge(tag, Counts.ZERO.plus(item.status()), (sum, one) -> sum.plus(item.status()));
             }
             if (item.status() == ItemStatus.SKIPPED) {
-                skipped.add(skip(run, item));
+                skipped.add(skip(mcp, item));
             }
         }
 
@@ -121,15 +124,14 @@ public record Coverage(
         }
     }
 
-    private static Skip skip(Run run, Item item) {
+    private static Skip skip(JsonNode mcp, Item item) {
         if (item.error() == null) {
             return new Skip(item.caseId(), "", "", Map.of());
         }
         var missing = new LinkedHashMap<String, String>();
         if (item.error().details().get("missing_tools") instanceof List<?> tools) {
             tools.forEach(tool -> missing.put(String.valueOf(tool), ""));
-            missing.putAll(
-                    McpServerConfig.skipReasons(EvalSpec.of(run).observed().tool("mcp"), missing.keySet()));
+            missing.putAll(McpServerConfig.skipReasons(mcp, missing.keySet()));
         }
         return new Skip(item.caseId(), item.error().type(), item.error().message(), missing);
     }

@@ -1,6 +1,8 @@
 package dev.assay.run;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
+import dev.assay.Json;
 import dev.assay.Plugins;
 import dev.assay.Problem;
 import dev.assay.cases.Suite;
@@ -14,6 +16,7 @@ import dev.assay.sandbox.Sandboxes;
 import dev.assay.subject.Subject;
 import dev.assay.tools.Toolbox;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -93,11 +96,15 @@ final class Preparation {
             throw e;
         }
         Sandbox sandbox = context.sandbox();
+        // As stored: the same JSON read back from its text (a long 7 is an int 7 then), so that the spec a run starts
+        // with is equal to the one read back from its record.
+        var toolSnapshots = new LinkedHashMap<String, JsonNode>();
+        context.toolSnapshots().forEach((name, snapshot) -> toolSnapshots.put(name, asStored(snapshot)));
         var observed = new EvalSpec.Observed(
-                target.describe(),
+                asStored(target.describe()),
                 sandbox == null ? "unavailable" : sandbox.kind(),
                 codeSandbox == null ? null : codeSandbox.kind(),
-                context.toolSnapshots());
+                toolSnapshots);
         return new Prepared(
                 new RunPlan(
                         suite, target, new RunConfig(runId, workspaceRoot, spec.withObserved(observed)), runCheckers),
@@ -126,6 +133,10 @@ final class Preparation {
         } catch (RuntimeException notNeeded) {
             // The preparation's own failure is the one reported.
         }
+    }
+
+    private static JsonNode asStored(JsonNode node) {
+        return node == null ? null : Json.parse(Json.write(node));
     }
 
     private static void closeAll(List<Toolbox> toolboxes) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import dev.assay.Json;
 import dev.assay.model.ModelOptions;
 import dev.assay.result.Counts;
 import dev.assay.result.ItemStatus;
@@ -169,6 +170,7 @@ class AssayTest {
                 .weights(Map.of("tool", 50.0))
                 .resolve();
         assertThat(fromApi).isEqualTo(fromFlags);
+        assertThat(EvalSpec.read(Json.parse(Json.write(fromApi)))).isEqualTo(fromApi);
         assertThat(fromApi.limits().concurrency()).isEqualTo(8);
         assertThat(fromApi.dataset().selection().ids()).containsExactly("a", "b");
     }

@@ -71,6 +71,7 @@ class StartBodyTest {
                 "ann",
                 EvalSpec.Observed.NONE);
         assertThat(request).isEqualTo(expected);
+        assertThat(EvalSpec.read(Json.parse(Json.write(request)))).isEqualTo(request);
     }
 
     @Test
