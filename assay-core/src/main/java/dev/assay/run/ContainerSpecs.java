@@ -19,8 +19,6 @@ import java.util.Set;
  * (empty: the first engine registered). Stateless.
  */
 final class ContainerSpecs {
-    /** The snapshot's field that names the container engine. */
-    static final String SNAPSHOT_FIELD = "container_engine";
 
     private ContainerSpecs() {}
 
@@ -30,11 +28,9 @@ final class ContainerSpecs {
         return node == null || node.isNull() ? Optional.empty() : Optional.of(ContainerSpec.parse(node));
     }
 
-    /** {@return the engine named in the run's snapshot; empty for the first one registered} */
+    /** {@return the engine named in the run's spec; empty for the first one registered} */
     static String engine(RunConfig config) {
-        return config.snapshot() == null
-                ? ""
-                : config.snapshot().path(SNAPSHOT_FIELD).asText("");
+        return config.spec().subject().tools().containerEngine();
     }
 
     /** {@return why the trial's container stopped, when {@code sandbox} is one and it did} */
