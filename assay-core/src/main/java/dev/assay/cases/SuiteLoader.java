@@ -11,6 +11,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -21,7 +22,8 @@ import java.util.stream.Stream;
  * {@code *.jsonl} (one case per line) and {@code *.yaml}/{@code *.yml} (a list, or an object with {@code cases});
  * directories are read recursively, files sorted by path. Both case shapes are accepted: Assay's ({@code checker} name
  * + {@code expected}, or {@code checks}) and the reference server's ({@code checker: {type: ...}}), whose files also
- * bring the reference workspace fixtures. Thread-safe.
+ * bring the reference workspace fixtures. One path that a plug-in's {@link SuiteFormat} reads (a promptfoo config) is
+ * read by that format instead. Thread-safe.
  */
 public final class SuiteLoader {
     private final CheckValidator registry;
@@ -42,6 +44,13 @@ public final class SuiteLoader {
      * with one id the first is kept.
      */
     public SuiteLoad load(List<Path> paths) {
+        if (paths.size() == 1) {
+            // A suite in another format (a promptfoo config) is read whole by its plug-in.
+            Optional<SuiteFormat> format = SuiteFormat.of(paths.getFirst());
+            if (format.isPresent()) {
+                return format.get().load(paths.getFirst(), registry);
+            }
+        }
         var problems = new ArrayList<CaseProblem>();
         var caseFiles = new ArrayList<Path>();
         for (Path path : paths) {

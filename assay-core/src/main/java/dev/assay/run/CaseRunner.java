@@ -22,6 +22,7 @@ import dev.assay.sandbox.ContainerTrial;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.score.Weights;
 import dev.assay.subject.Session;
+import dev.assay.subject.Subject;
 import dev.assay.subject.SubjectInput;
 import dev.assay.subject.TrialObserver;
 import dev.assay.tools.McpServerConfig;
@@ -116,9 +117,10 @@ final class CaseRunner {
             throws InterruptedException {
         Case evalCase = template.withPlaceholders(placeholders);
         SubjectInput input = SubjectInput.of(evalCase);
-        Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames(input));
+        Subject target = plan.target().labelled(evalCase.subjectLabel());
+        Set<String> missing = missingTools(checkers, evalCase, target.toolNames(input));
         Optional<Problem> withheld = missing.stream()
-                .map(plan.target().withheldTools()::get)
+                .map(target.withheldTools()::get)
                 .filter(Objects::nonNull)
                 .findFirst();
         if (withheld.isPresent()) {
@@ -147,7 +149,7 @@ final class CaseRunner {
             }
             return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null, problem, started);
         }
-        var unavailable = plan.target().unavailable(input);
+        var unavailable = target.unavailable(input);
         if (unavailable.isPresent()) {
             return item(
                     runId,
@@ -211,7 +213,7 @@ final class CaseRunner {
                 responses,
                 observer);
         long subjectStart = System.nanoTime();
-        Future<Transcript> work = targetThreads.submit(() -> plan.target().run(input, session));
+        Future<Transcript> work = targetThreads.submit(() -> target.run(input, session));
         Transcript result;
         try {
             result = Deadlines.await(work, timeout);

@@ -340,6 +340,9 @@ public record RunRequest(
             node.set("model", model.describe());
         }
         node.set("target", target);
+        if (subject != null) {
+            node.put("subject", subject);
+        }
         node.put("spec_version", SPEC_VERSION);
         node.set("suites", Json.tree(suites.stream().map(Path::toString).toList()));
         // Where the suites were, wherever the run is resumed from.
@@ -372,6 +375,8 @@ public record RunRequest(
      * {@return the request a stored run was made from, read back from its configuration snapshot}: what resuming the
      * run needs, without the user repeating a flag. The API key is read again from the variable the snapshot names.
      *
+     * <p>A plug-in's system under test is read back by its {@code NAME:ARGUMENT}.
+     *
      * @throws AssayException {@code run.not_resumable} for a run whose snapshot cannot be read back: a recording's run
      *     (it calls nothing, so running it again re-scores it whole), an agent service whose URL held credentials or a
      *     query (never stored), or one stored by a later Assay
@@ -383,13 +388,17 @@ public record RunRequest(
         String why = config.path("spec_version").asInt(0) != SPEC_VERSION
                 ? "its configuration snapshot is version "
                         + config.path("spec_version").asInt(0) + ", this Assay reads version " + SPEC_VERSION
-                : type.equals("replay")
-                        ? "a recording's run calls nothing: run the recording again to re-score it"
-                        : type.equals(SSE_AGENT)
-                                ? SseAgentSettings.notStoredWhole(target).orElse(null)
-                                : !type.equals("agent") || !config.path("model").isObject()
-                                        ? "its system under test (" + type + ") cannot be read back"
-                                        : null;
+                : config.path("subject").isTextual()
+                        ? null
+                        : type.equals("replay")
+                                ? "a recording's run calls nothing: run the recording again to re-score it"
+                                : type.equals(SSE_AGENT)
+                                        ? SseAgentSettings.notStoredWhole(target)
+                                                .orElse(null)
+                                        : !type.equals("agent")
+                                                        || !config.path("model").isObject()
+                                                ? "its system under test (" + type + ") cannot be read back"
+                                                : null;
         if (why != null) {
             throw new AssayException(
                     Problem.of("run.not_resumable", "run " + run.runId() + " cannot be resumed: " + why)
@@ -409,7 +418,9 @@ public record RunRequest(
         JsonNode model = config.path("model");
         JsonNode target = config.path("target");
         boolean agentService = SSE_AGENT.equals(target.path("type").asText());
-        var modelOptions = agentService ? null : ModelOptions.fromSnapshot(model);
+        String plugin =
+                config.path("subject").isTextual() ? config.path("subject").asText() : null;
+        var modelOptions = agentService || plugin != null ? null : ModelOptions.fromSnapshot(model);
         var agent = new AgentSettings(
                 ToolMode.parse(target.path("tool_mode").asText("native")),
                 target.path("max_steps").asInt(AgentSettings.defaults().maxSteps()),
@@ -456,7 +467,7 @@ public record RunRequest(
                 agent,
                 agentService ? SseAgentSettings.fromSnapshot(target) : null,
                 null,
-                null,
+                plugin,
                 tools,
                 config.path("concurrency").asInt(4),
                 seconds(config.path("timeout_s")),

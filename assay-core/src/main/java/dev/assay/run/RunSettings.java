@@ -1,6 +1,7 @@
 package dev.assay.run;
 
 import dev.assay.cases.Selection;
+import dev.assay.cases.SuiteFormat;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.score.Weights;
@@ -356,7 +357,7 @@ public final class RunSettings {
                 agent,
                 agentService,
                 replay,
-                subject,
+                namesSubject() ? subject : suiteSubject(),
                 new ToolOptions(mcpServers, null, allowedTools, Boolean.TRUE.equals(allowUnsandboxedCommands), sandbox),
                 concurrency != null ? concurrency : DEFAULT_CONCURRENCY,
                 timeout != null ? timeout : Duration.ofSeconds(DEFAULT_TIMEOUT_S),
@@ -366,6 +367,19 @@ public final class RunSettings {
                 userId,
                 Boolean.TRUE.equals(allowUnsandboxedCode),
                 metrics);
+    }
+
+    /**
+     * {@return the system under test a suite in another format names itself (a promptfoo config's providers), for a run
+     * that names none; null otherwise}
+     */
+    private String suiteSubject() {
+        if (suites == null || suites.size() != 1) {
+            return null;
+        }
+        return SuiteFormat.of(suites.getFirst())
+                .flatMap(format -> format.subject(suites.getFirst()))
+                .orElse(null);
     }
 
     /**
