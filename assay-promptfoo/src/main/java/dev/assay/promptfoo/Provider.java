@@ -141,7 +141,10 @@ public record Provider(String id, String label, ObjectNode config) {
                         entry.path("id").textValue().strip(),
                         entry.path("label").asText(null),
                         entry.path("config").isObject() ? (ObjectNode) entry.path("config") : null);
-            } else if (entry.isObject() && entry.size() == 1) {
+            } else if (entry.isObject()
+                    && entry.size() == 1
+                    && (entry.elements().next().isObject()
+                            || entry.elements().next().isNull())) {
                 var only = entry.properties().iterator().next();
                 JsonNode options = only.getValue();
                 provider = new Provider(

@@ -23,10 +23,8 @@ import java.util.Map;
  * promptfoo reads them. A config without tests runs each prompt once with no vars, as promptfoo does. Stateless.
  */
 final class Tests {
-    private static final CsvMapper CSV = CsvMapper.builder()
-            .enable(CsvParser.Feature.TRIM_SPACES)
-            .enable(CsvParser.Feature.SKIP_EMPTY_LINES)
-            .build();
+    private static final CsvMapper CSV =
+            CsvMapper.builder().enable(CsvParser.Feature.SKIP_EMPTY_LINES).build();
 
     private Tests() {}
 
