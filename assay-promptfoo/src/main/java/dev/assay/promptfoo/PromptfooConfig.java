@@ -1,5 +1,7 @@
 package dev.assay.promptfoo;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.assay.Yaml;
@@ -103,16 +105,23 @@ public record PromptfooConfig(
         if (!(name.endsWith(".yaml") || name.endsWith(".yml") || name.endsWith(".json"))) {
             return false;
         }
-        try {
-            JsonNode root = Yaml.MAPPER.readTree(file.toFile());
-            return root != null
-                    && root.isObject()
-                    && root.has("prompts")
-                    && (root.has("providers") || root.has("targets"))
-                    && !root.has("cases");
+        // Only the top-level keys are read, their values skipped: a large case file is not parsed whole to say no.
+        var keys = new java.util.HashSet<String>();
+        try (JsonParser parser = Yaml.MAPPER.getFactory().createParser(file.toFile())) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                keys.add(parser.currentName());
+                parser.nextToken();
+                parser.skipChildren();
+            }
         } catch (IOException | RuntimeException notYaml) {
             return false;
         }
+        return keys.contains("prompts")
+                && (keys.contains("providers") || keys.contains("targets"))
+                && !keys.contains("cases");
     }
 
     /** {@return the config in {@code file}, with every problem found; a file that does not parse is one problem} */
