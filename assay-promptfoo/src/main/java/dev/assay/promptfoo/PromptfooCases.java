@@ -19,10 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -51,7 +51,8 @@ public final class PromptfooCases {
      *
      * @param cases every case, in promptfoo's order
      * @param problems templates that do not render and vars files that do not read, each naming its test
-     * @param unsupported by case id, the assertion types Assay does not have: such a case is skipped, never passed
+     * @param unsupported by case id, why the checker cannot judge some of its assertions (the type Assay does not
+     *     have, named): such a case is skipped, never passed
      */
     public record Built(List<Case> cases, List<CaseProblem> problems, Map<String, List<String>> unsupported) {
         public Built {
@@ -81,7 +82,6 @@ public final class PromptfooCases {
                     continue;
                 }
                 Map<String, Object> bindings = Json.MAPPER.convertValue(loaded, VARS);
-                List<String> missing = unsupportedTypes(test.asserts());
                 int column = 0;
                 for (Provider provider : config.providers()) {
                     for (Prompt prompt : config.prompts()) {
@@ -113,8 +113,9 @@ public final class PromptfooCases {
                                 Map.of(),
                                 attributes(test, testIdx, column, prompt, provider, loaded, rendered, config),
                                 test.source()));
-                        if (!missing.isEmpty()) {
-                            unsupported.put(id, missing);
+                        List<String> reasons = unsupportedReasons(checks);
+                        if (!reasons.isEmpty()) {
+                            unsupported.put(id, reasons);
                         }
                         column++;
                     }
@@ -220,23 +221,16 @@ public final class PromptfooCases {
         return value;
     }
 
-    /** {@return the assertion types among {@code asserts} (sets' included) that Assay does not have, once each} */
-    static List<String> unsupportedTypes(List<JsonNode> asserts) {
-        var types = new LinkedHashSet<String>();
-        collectUnsupported(asserts, types);
-        return List.copyOf(types);
-    }
-
-    private static void collectUnsupported(Iterable<JsonNode> asserts, Set<String> out) {
-        for (JsonNode assertion : asserts) {
-            String type = assertion.path("type").asText();
-            if (!PromptfooAssertions.supports(type)) {
-                out.add(type);
-            }
-            if (assertion.path("assert").isArray()) {
-                collectUnsupported(assertion.path("assert"), out);
-            }
-        }
+    /**
+     * {@return why the checker cannot judge some of {@code checks}, once each}: an assertion type Assay does not have
+     * (its own or one inside an {@code assert-set}), or a form of a supported type it does not run
+     */
+    static List<String> unsupportedReasons(List<Check> checks) {
+        return checks.stream()
+                .map(check -> PromptfooAssertions.unsupportedReason(check.expected().path("assertion")))
+                .flatMap(Optional::stream)
+                .distinct()
+                .toList();
     }
 
     /**

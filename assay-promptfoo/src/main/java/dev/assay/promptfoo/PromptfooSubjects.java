@@ -11,7 +11,8 @@ import dev.assay.subject.Subject;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.TreeMap;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * The providers of a promptfoo config as the run's systems under test, one per provider label ({@code --subject
@@ -61,21 +62,20 @@ public final class PromptfooSubjects implements SubjectFactory {
         return new LabelledSubjects(byLabel);
     }
 
-    /** One line per assertion type Assay lacks, naming the config and the tests it skips. */
+    /** One line per reason an assertion cannot be judged, naming the config and the tests it skips. */
     private static void reportUnsupported(PromptfooConfig config, PromptfooCases.Built built, SubjectContext context) {
-        var testsByType = new TreeMap<String, java.util.Set<String>>();
+        var testsByReason = new LinkedHashMap<String, Set<String>>();
         built.cases().forEach(evalCase -> {
-            List<String> types = built.unsupported().get(evalCase.id());
-            if (types != null) {
-                String test =
-                        evalCase.attributes().path("promptfoo").path("test").asText();
-                types.forEach(type -> testsByType
-                        .computeIfAbsent(type, key -> new java.util.LinkedHashSet<>())
+            List<String> reasons = built.unsupported().get(evalCase.id());
+            if (reasons != null) {
+                String test = evalCase.attributes().path("promptfoo").path("test").asText();
+                reasons.forEach(reason -> testsByReason
+                        .computeIfAbsent(reason, key -> new LinkedHashSet<>())
                         .add(test));
             }
         });
-        testsByType.forEach((type, tests) -> context.log()
-                .accept("promptfoo: " + config.file() + ": the assertion type '" + type
-                        + "' is not supported, so these tests are skipped: " + String.join(", ", tests)));
+        testsByReason.forEach((reason, tests) -> context.log()
+                .accept("promptfoo: " + config.file() + ": " + reason + "; these tests are skipped: "
+                        + String.join(", ", tests)));
     }
 }

@@ -9,12 +9,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /** Reads a config's {@code prompts} as promptfoo does (docs/promptfoo.md). Stateless. */
 final class Prompts {
     /** promptfoo separates the prompts of one text file by a line of three dashes. */
-    private static final Pattern DELIMITER = Pattern.compile("\\r?\\n---\\r?\\n");
+    private static final String SEPARATOR = "---";
 
     private Prompts() {}
 
@@ -101,10 +100,18 @@ final class Prompts {
                 }
             }
         } else {
-            for (String part : DELIMITER.split(content)) {
-                String prompt = part.strip().isEmpty() ? null : part;
-                if (prompt != null) {
-                    out.add(new String[] {prompt, label.isEmpty() ? written + ": " + prompt : label});
+            // Split at lines that are `---` once trimmed, each prompt trimmed, empty ones dropped, as promptfoo does.
+            var buffer = new StringBuilder();
+            for (String line : (content + "\n" + SEPARATOR).split("\r?\n", -1)) {
+                if (!line.strip().equals(SEPARATOR)) {
+                    buffer.append(buffer.isEmpty() ? "" : "\n").append(line);
+                    continue;
+                }
+                String prompt = buffer.toString().strip();
+                buffer.setLength(0);
+                if (!prompt.isEmpty()) {
+                    String path = label.isEmpty() ? written : label + ": " + written;
+                    out.add(new String[] {prompt, path + ": " + prompt});
                 }
             }
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.check.promptfoo.PromptfooAssertions;
 import dev.assay.model.ChatMessage;
 import dev.assay.model.ChatModel;
 import dev.assay.model.ModelRequest;
@@ -41,7 +42,7 @@ final class ProviderSubject implements Subject {
 
     /**
      * @param model the model called; null for {@code echo}
-     * @param unsupported by case id, the assertion types Assay does not have
+     * @param unsupported by case id, why the checker cannot judge some of its assertions
      */
     ProviderSubject(Provider provider, ChatModel model, int maxConcurrency, Map<String, List<String>> unsupported) {
         this.provider = provider;
@@ -67,15 +68,14 @@ final class ProviderSubject implements Subject {
 
     @Override
     public Optional<Problem> unavailable(SubjectInput input) {
-        List<String> types = unsupported.get(input.caseId());
-        if (types == null) {
+        List<String> reasons = unsupported.get(input.caseId());
+        if (reasons == null) {
             return Optional.empty();
         }
         return Optional.of(Problem.of(
-                        "promptfoo.unsupported_assertion",
-                        "Assay does not have the assertion type(s) " + String.join(", ", types)
-                                + " (docs/promptfoo.md), so the test is skipped")
-                .withDetail("types", types));
+                        PromptfooAssertions.UNSUPPORTED,
+                        String.join("; ", reasons) + " (docs/promptfoo.md), so the test is skipped")
+                .withDetail("reasons", reasons));
     }
 
     @Override

@@ -194,7 +194,7 @@ class PromptfooCasesTest {
     }
 
     @Test
-    void a_test_with_an_assertion_assay_lacks_is_marked_unsupported_by_type() throws Exception {
+    void a_test_with_an_assertion_assay_lacks_is_marked_unsupported_naming_the_type() throws Exception {
         PromptfooConfig config = config("""
                 prompts: ["hi"]
                 providers: [echo]
@@ -206,7 +206,10 @@ class PromptfooCasesTest {
         PromptfooCases.Built built = PromptfooCases.of(config);
 
         assertThat(built.unsupported()).containsOnlyKeys("t2-p1");
-        assertThat(built.unsupported().get("t2-p1")).containsExactly("moderation", "not-webhook");
+        assertThat(built.unsupported().get("t2-p1"))
+                .hasSize(2)
+                .anySatisfy(reason -> assertThat(reason).contains("(moderation)"))
+                .anySatisfy(reason -> assertThat(reason).contains("(not-webhook)"));
     }
 
     @Test
@@ -230,5 +233,20 @@ class PromptfooCasesTest {
                         org.assertj.core.groups.Tuple.tuple("promptfoo.invalid_assertion", "tests[1].assert[0]"));
         assertThat(config.problems())
                 .allSatisfy(problem -> assertThat(problem.source().file()).endsWith("promptfooconfig.yaml"));
+    }
+
+    @Test
+    void the_example_config_reads_whole_into_its_matrix() {
+        PromptfooConfig config = PromptfooConfig.read(
+                PromptfooConfig.configFile(Path.of("..", "examples", "promptfoo")));
+
+        assertThat(config.problems()).isEmpty();
+        PromptfooCases.Built built = PromptfooCases.of(config);
+        assertThat(built.problems()).isEmpty();
+        // (1 inline test + 2 CSV rows) x 2 providers x 2 prompts
+        assertThat(built.cases()).hasSize(12);
+        assertThat(built.cases().get(1).prompt()).isEqualTo("Name the capital city of FRANCE.");
+        assertThat(built.cases().get(4).attributes().path("promptfoo").path("description").asText())
+                .isEqualTo("Peru");
     }
 }

@@ -132,7 +132,7 @@ class PromptfooRunTest {
         assertThat(items.get("t2-p1").status()).isEqualTo(ItemStatus.SKIPPED);
         assertThat(items.get("t2-p1").error().type()).isEqualTo("promptfoo.unsupported_assertion");
         assertThat(server.requests()).hasSize(1);
-        assertThat(log).anySatisfy(line -> assertThat(line).contains("moderation", "tests[1]"));
+        assertThat(log).anySatisfy(line -> assertThat(line).contains("(moderation)", "tests[1]"));
         assertThat(run.dimensionScores())
                 .containsKeys(
                         "[scripted] What is the capital of {{country}}?", "[echo] What is the capital of {{country}}?");

@@ -31,7 +31,9 @@ final class RunRoutes {
             "junit",
             "application/xml",
             "html",
-            "text/html; charset=utf-8");
+            "text/html; charset=utf-8",
+            "promptfoo",
+            "application/json");
 
     private final Runs runs;
     private final Reporters reporters;
