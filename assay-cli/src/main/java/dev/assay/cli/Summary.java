@@ -89,8 +89,15 @@ final class Summary {
                     "Reason: %s (%s)%n",
                     TerminalText.line(run.error().message()), run.error().type());
         }
+        // A promptfoo config's dimensions are its matrix's columns, "[provider] prompt": the column is as wide as they.
+        int width = Math.max(
+                10,
+                report.countsByDimension().keySet().stream()
+                        .mapToInt(dimension -> TerminalText.line(dimension).length())
+                        .max()
+                        .orElse(0));
         out.printf(
-                "%-10s %8s %7s %8s %7s %6s %8s%s%n",
+                "%-" + width + "s %8s %7s %8s %7s %6s %8s%s%n",
                 "dimension",
                 "score",
                 "passed",
@@ -101,7 +108,7 @@ final class Summary {
                 anyCancelled ? " %9s".formatted("cancelled") : "");
         report.countsByDimension()
                 .forEach((dimension, row) -> out.printf(
-                        "%-10s %8s %7d %8d %7d %6d %8d%s%n",
+                        "%-" + width + "s %8s %7d %8d %7d %6d %8d%s%n",
                         TerminalText.line(dimension),
                         percent(run.dimensionScores().get(dimension)),
                         row.passed(),

@@ -51,8 +51,8 @@ public final class PromptfooCases {
      *
      * @param cases every case, in promptfoo's order
      * @param problems templates that do not render and vars files that do not read, each naming its test
-     * @param unsupported by case id, why the checker cannot judge some of its assertions (the type Assay does not
-     *     have, named): such a case is skipped, never passed
+     * @param unsupported by case id, why the checker cannot judge some of its assertions (the type Assay does not have,
+     *     named): such a case is skipped, never passed
      */
     public record Built(List<Case> cases, List<CaseProblem> problems, Map<String, List<String>> unsupported) {
         public Built {
@@ -145,10 +145,11 @@ public final class PromptfooCases {
         promptfoo.put("prompt_raw", prompt.raw());
         promptfoo.put("prompt_label", prompt.label());
         promptfoo.put("provider_id", provider.id());
-        promptfoo.put("provider_label", provider.key());
+        promptfoo.put("provider_label", provider.label());
         promptfoo.put("description", test.description());
         promptfoo.put("test", test.key());
         promptfoo.put("config", config.file().toString());
+        promptfoo.set("options", test.options());
         ArrayNode asserts = promptfoo.putArray("assert");
         test.asserts().forEach(asserts::add);
         if (test.threshold() != null) {
@@ -227,7 +228,8 @@ public final class PromptfooCases {
      */
     static List<String> unsupportedReasons(List<Check> checks) {
         return checks.stream()
-                .map(check -> PromptfooAssertions.unsupportedReason(check.expected().path("assertion")))
+                .map(check ->
+                        PromptfooAssertions.unsupportedReason(check.expected().path("assertion")))
                 .flatMap(Optional::stream)
                 .distinct()
                 .toList();

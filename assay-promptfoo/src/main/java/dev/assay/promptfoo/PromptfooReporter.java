@@ -101,7 +101,7 @@ public final class PromptfooReporter implements Reporter {
                 ObjectNode prompt = Json.object();
                 prompt.put("raw", promptfoo.path("prompt_raw").asText());
                 prompt.put("label", promptfoo.path("prompt_label").asText());
-                prompt.put("provider", promptfoo.path("provider_label").asText());
+                prompt.put("provider", evalCase.subjectLabel());
                 columns.put(column, prompt);
             }
         });
@@ -127,6 +127,7 @@ public final class PromptfooReporter implements Reporter {
         testCase.set(
                 "assert",
                 promptfoo.path("assert").isArray() ? promptfoo.path("assert") : Json.MAPPER.createArrayNode());
+        testCase.set("options", promptfoo.path("options").isObject() ? promptfoo.path("options") : Json.object());
         ObjectNode provider = row.putObject("provider");
         provider.put("id", promptfoo.path("provider_id").asText(""));
         provider.put("label", promptfoo.path("provider_label").asText(""));

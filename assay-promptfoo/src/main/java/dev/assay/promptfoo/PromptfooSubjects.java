@@ -10,8 +10,8 @@ import dev.assay.subject.LabelledSubjects;
 import dev.assay.subject.Subject;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -68,7 +68,8 @@ public final class PromptfooSubjects implements SubjectFactory {
         built.cases().forEach(evalCase -> {
             List<String> reasons = built.unsupported().get(evalCase.id());
             if (reasons != null) {
-                String test = evalCase.attributes().path("promptfoo").path("test").asText();
+                String test =
+                        evalCase.attributes().path("promptfoo").path("test").asText();
                 reasons.forEach(reason -> testsByReason
                         .computeIfAbsent(reason, key -> new LinkedHashSet<>())
                         .add(test));

@@ -15,7 +15,7 @@ import java.util.function.Function;
  * One provider of a config: a model called once per prompt and test, as promptfoo's providers are.
  *
  * @param id promptfoo's provider id ({@code openai:chat:gpt-4o-mini}, {@code anthropic:messages:M}, {@code echo})
- * @param label what results name it: the {@code label} given, else the id; each case is bound to its provider by it
+ * @param label the {@code label} given; empty when none is (results then name the provider by its id, {@link #key})
  * @param config the provider's {@code config} ({@code temperature}, {@code max_tokens}, {@code apiBaseUrl},
  *     {@code apiKeyEnvar}...); an empty object when none is given
  */
@@ -25,13 +25,13 @@ public record Provider(String id, String label, ObjectNode config) {
 
     public Provider {
         Objects.requireNonNull(id, "id");
-        label = label == null || label.isEmpty() ? id : label;
+        label = label == null ? "" : label;
         config = config == null ? Json.object() : config.deepCopy();
     }
 
-    /** {@return the key results name this provider by: its label, else its id} */
+    /** {@return the key results name this provider by, and each case is bound to it by: its label, else its id} */
     public String key() {
-        return label;
+        return label.isEmpty() ? id : label;
     }
 
     /** {@return whether this provider is promptfoo's {@code echo}} */

@@ -237,8 +237,8 @@ class PromptfooCasesTest {
 
     @Test
     void the_example_config_reads_whole_into_its_matrix() {
-        PromptfooConfig config = PromptfooConfig.read(
-                PromptfooConfig.configFile(Path.of("..", "examples", "promptfoo")));
+        PromptfooConfig config =
+                PromptfooConfig.read(PromptfooConfig.configFile(Path.of("..", "examples", "promptfoo")));
 
         assertThat(config.problems()).isEmpty();
         PromptfooCases.Built built = PromptfooCases.of(config);
@@ -246,7 +246,12 @@ class PromptfooCasesTest {
         // (1 inline test + 2 CSV rows) x 2 providers x 2 prompts
         assertThat(built.cases()).hasSize(12);
         assertThat(built.cases().get(1).prompt()).isEqualTo("Name the capital city of FRANCE.");
-        assertThat(built.cases().get(4).attributes().path("promptfoo").path("description").asText())
+        assertThat(built.cases()
+                        .get(4)
+                        .attributes()
+                        .path("promptfoo")
+                        .path("description")
+                        .asText())
                 .isEqualTo("Peru");
     }
 }
