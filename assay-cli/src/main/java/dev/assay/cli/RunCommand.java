@@ -1,6 +1,7 @@
 package dev.assay.cli;
 
 import dev.assay.cases.Suite;
+import dev.assay.cases.SuiteFormat;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeCheckerFactory;
@@ -408,13 +409,19 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--db-retry must be more than 0 s");
         }
         AssayConfig config = configuration();
-        String configuredTarget = configuredTarget(config);
+        // A suite that names its own systems under test (a promptfoo config's providers) needs no target flag, and
+        // assay.yaml's default target does not replace them.
+        boolean suiteNamesSubject = suites.size() == 1
+                && SuiteFormat.of(suites.getFirst())
+                        .flatMap(format -> format.subject(suites.getFirst()))
+                        .isPresent();
+        String configuredTarget = suiteNamesSubject && targetName == null ? null : configuredTarget(config);
         int targets = (modelFlags.given() ? 1 : 0)
                 + (agentFlags.given() ? 1 : 0)
                 + (replay != null ? 1 : 0)
                 + (subject != null ? 1 : 0)
                 + (configuredTarget != null ? 1 : 0);
-        if (targets != 1) {
+        if (targets > 1 || (targets == 0 && !suiteNamesSubject)) {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "give exactly one of --model, --agent, --replay, --subject and --target");
         }
