@@ -310,6 +310,7 @@ final class CaseRunner {
         double weighted = 0;
         double totalWeight = 0;
         double plainSum = 0;
+        boolean allPassed = !evalCase.checks().isEmpty();
         Verdict decisive = null;
         for (Check check : evalCase.checks()) {
             Verdict verdict = verdict(check, context);
@@ -321,6 +322,7 @@ final class CaseRunner {
             weighted += check.weight() * verdict.score();
             totalWeight += check.weight();
             plainSum += verdict.score();
+            allPassed &= verdict.status() == Verdict.Status.PASSED;
             if (verdict.status() == Verdict.Status.SKIPPED
                     || (verdict.status() == Verdict.Status.ERROR
                             && (decisive == null || decisive.status() != Verdict.Status.SKIPPED))) {
@@ -348,14 +350,17 @@ final class CaseRunner {
                 ? weighted / totalWeight
                 : evalCase.checks().isEmpty() ? 0 : plainSum / evalCase.checks().size();
         score = Math.max(0, Math.min(1, score));
-        ItemStatus status =
-                score >= 1 - 1e-9 ? ItemStatus.PASSED : score <= 1e-9 ? ItemStatus.FAILED : ItemStatus.PARTIAL;
+        // A check may pass below full marks (a promptfoo assertion at its threshold): a case whose every check passed
+        // has passed, with the score its checks gave.
+        ItemStatus status = allPassed || score >= 1 - 1e-9
+                ? ItemStatus.PASSED
+                : score <= 1e-9 ? ItemStatus.FAILED : ItemStatus.PARTIAL;
         return item(
                 runId,
                 seq,
                 evalCase,
                 status,
-                status == ItemStatus.PASSED ? 1.0 : score,
+                status == ItemStatus.PASSED && !allPassed ? 1.0 : score,
                 transcript,
                 context.finalAnswer(),
                 checkerDetail,

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
-import dev.assay.check.Checker;
-import dev.assay.check.CheckerFactory;
 import dev.assay.check.CheckerRegistry;
-import dev.assay.check.Verdict;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunReport;
 import dev.assay.result.Item;
@@ -45,29 +42,6 @@ class PromptfooRunTest {
     private Store store;
     private ScriptedOpenAiServer server;
 
-    /** Passes when the answer contains the assertion's value, fails otherwise; an assert-set passes. */
-    private static final CheckerFactory CONTAINS = new CheckerFactory() {
-        @Override
-        public String name() {
-            return PromptfooCases.CHECKER;
-        }
-
-        @Override
-        public Checker create(JsonNode expected) {
-            JsonNode assertion = expected.path("assertion");
-            return context -> {
-                boolean pass = assertion.path("type").asText().equals("assert-set")
-                        || context.finalAnswer()
-                                .contains(assertion.path("value").asText());
-                var detail = Json.object()
-                        .put("pass", pass)
-                        .put("score", pass ? 1.0 : 0.0)
-                        .put("reason", pass ? "Assertion passed" : "no " + assertion.path("value"));
-                return Verdict.of(pass, "check.failed", pass ? "" : "missing", detail);
-            };
-        }
-    };
-
     @BeforeEach
     void start() {
         store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"));
@@ -101,6 +75,13 @@ class PromptfooRunTest {
                   - vars: {country: Peru}
                     assert:
                       - type: moderation
+                  - vars: {country: Chile}
+                    threshold: 0.5
+                    assert:
+                      - type: contains
+                        value: Paris
+                      - type: contains
+                        value: Santiago
                 """.formatted(server.baseUrl()));
         return dir;
     }
@@ -113,7 +94,7 @@ class PromptfooRunTest {
         try (var prepared = request.prepare(
                 null,
                 temp.resolve("work"),
-                CheckerRegistry.builtins().with(CONTAINS),
+                CheckerRegistry.builtins(),
                 name -> name.equals("OPENAI_API_KEY") ? "test-key" : null,
                 log::add)) {
             run = new Engine(store).start(prepared.plan(), RunListener.NONE).await();
@@ -122,7 +103,7 @@ class PromptfooRunTest {
         RunReport report = RunReport.load(store, run.runId());
         Map<String, Item> items = new java.util.LinkedHashMap<>();
         report.items().forEach(item -> items.put(item.caseId(), item));
-        assertThat(items.keySet()).containsExactly("t1-p1", "t1-p2", "t2-p1", "t2-p2");
+        assertThat(items.keySet()).containsExactly("t1-p1", "t1-p2", "t2-p1", "t2-p2", "t3-p1", "t3-p2");
         assertThat(items.get("t1-p1").status()).isEqualTo(ItemStatus.PASSED);
         assertThat(items.get("t1-p1").finalAnswer()).isEqualTo("The capital is Paris.");
         assertThat(items.get("t1-p2").status())
@@ -131,7 +112,12 @@ class PromptfooRunTest {
         assertThat(items.get("t1-p2").finalAnswer()).isEqualTo("What is the capital of France?");
         assertThat(items.get("t2-p1").status()).isEqualTo(ItemStatus.SKIPPED);
         assertThat(items.get("t2-p1").error().type()).isEqualTo("promptfoo.unsupported_assertion");
-        assertThat(server.requests()).hasSize(1);
+        assertThat(items.get("t3-p1").status())
+                .as("one of two assertions passes, at the test's threshold of 0.5")
+                .isEqualTo(ItemStatus.PASSED);
+        assertThat(items.get("t3-p1").score()).isEqualTo(0.5);
+        assertThat(items.get("t3-p2").status()).isEqualTo(ItemStatus.FAILED);
+        assertThat(server.requests()).hasSize(2);
         assertThat(log).anySatisfy(line -> assertThat(line).contains("(moderation)", "tests[1]"));
         assertThat(run.dimensionScores())
                 .containsKeys(
@@ -147,7 +133,7 @@ class PromptfooRunTest {
         JsonNode results = Json.MAPPER.readTree(bytes.toByteArray());
         assertThat(results.path("evalId").asText()).isEqualTo(run.runId());
         JsonNode rows = results.path("results").path("results");
-        assertThat(rows).hasSize(4);
+        assertThat(rows).hasSize(6);
         JsonNode first = rows.get(0);
         assertThat(first.path("vars").path("country").asText()).isEqualTo("France");
         assertThat(first.path("provider").path("id").asText()).isEqualTo("openai:chat:scripted");
@@ -166,7 +152,7 @@ class PromptfooRunTest {
         assertThat(rows.get(1).path("failureReason").asInt()).isEqualTo(1);
         assertThat(results.path("results").path("prompts")).hasSize(2);
         assertThat(results.path("results").path("stats").path("successes").asInt())
-                .isEqualTo(1);
+                .isEqualTo(2);
     }
 
     @Test
