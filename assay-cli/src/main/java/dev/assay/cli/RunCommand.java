@@ -233,6 +233,26 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     List<String> metrics = new ArrayList<>();
 
     @Option(
+            names = "--user-model",
+            paramLabel = "<model>",
+            description = "The model that plays the simulated user of conversation cases (their user field), e.g."
+                    + " openai:gpt-4o-mini; a case's user.model wins. It uses --base-url and the key options unless"
+                    + " --user-base-url and --user-api-key-env are given.")
+    String userModel;
+
+    @Option(
+            names = "--user-base-url",
+            paramLabel = "<url>",
+            description = "The user model's API root (default: the run's --base-url).")
+    String userBaseUrl;
+
+    @Option(
+            names = "--user-api-key-env",
+            paramLabel = "<variable>",
+            description = "The environment variable holding the user model's API key (default: the run's).")
+    String userApiKeyEnv;
+
+    @Option(
             names = "--tool-mode",
             paramLabel = "<mode>",
             description = "native (function calling) or text (<tool_call> blocks) (default: native).")
@@ -537,7 +557,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                         .samples(samples)
                         .keepWorkspaces(keepWorkspaces ? true : null)
                         .userId(userId)
-                        .metrics(metrics.isEmpty() ? null : metrics);
+                        .metrics(metrics.isEmpty() ? null : metrics)
+                        .userModel(userModel)
+                        .userBaseUrl(userBaseUrl)
+                        .userApiKeyEnv(userApiKeyEnv);
     }
 
     /** The built-in checkers, with assay.yaml's judge models; sets the database from its defaults when not given. */

@@ -12,6 +12,7 @@ import dev.assay.model.RetryPolicy;
 import dev.assay.run.RunRequest;
 import dev.assay.run.RunSettings;
 import dev.assay.run.ToolOptions;
+import dev.assay.run.UserModelOptions;
 import dev.assay.run.WorkspacePolicy;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
@@ -61,7 +62,8 @@ class RunDescriptionTest {
                 WorkspacePolicy.KEEP_ALL,
                 "ann",
                 false,
-                List.of("weighted-score"));
+                List.of("weighted-score"),
+                new UserModelOptions("openai:gpt-user", "http://127.0.0.1:8/v1", "USER_API_KEY"));
     }
 
     private RunSettings commandLine(String... args) {
@@ -121,7 +123,13 @@ class RunDescriptionTest {
                 "--user-id",
                 "ann",
                 "--metric",
-                "weighted-score")));
+                "weighted-score",
+                "--user-model",
+                "openai:gpt-user",
+                "--user-base-url",
+                "http://127.0.0.1:8/v1",
+                "--user-api-key-env",
+                "USER_API_KEY")));
 
         assertThat(fromFlags).isEqualTo(expected(suite));
     }
@@ -138,6 +146,9 @@ class RunDescriptionTest {
                   timeout_s: 30
                   scoring: reference
                   weights: {tool: 50}
+                  user_model: openai:gpt-user
+                  user_base_url: http://127.0.0.1:8/v1
+                  user_api_key_env: USER_API_KEY
                 targets:
                   test:
                     model: openai:gpt-test

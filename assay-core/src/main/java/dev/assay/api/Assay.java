@@ -133,6 +133,19 @@ public final class Assay {
         return with(settings -> settings.samples(perCase));
     }
 
+    /**
+     * {@return this run playing conversation cases' simulated users with {@code model}} ({@code openai:gpt-4o-mini}),
+     * reached through this run's base URL and key variable
+     */
+    public Assay userModel(String model) {
+        return with(settings -> settings.userModel(model));
+    }
+
+    /** {@return this run reaching the user model at {@code url} with the key in {@code variable}} */
+    public Assay userModel(String model, String url, String variable) {
+        return with(settings -> settings.userModel(model).userBaseUrl(url).userApiKeyEnv(variable));
+    }
+
     /** {@return this run allowing the agent loop this many model calls per case} (default 20) */
     public Assay maxSteps(int modelCalls) {
         return with(settings -> settings.maxSteps(modelCalls));

@@ -117,7 +117,10 @@ final class CaseReader implements ReferenceFormat.Problems {
                     "'" + language + "' is not a language tag",
                     "a language tag like zh-CN or en-US");
         }
-        String prompt = text("prompt", true, "a non-empty string");
+        // A conversation case is started by its simulated user; a prompt is then optional.
+        SimulatedUser.read(node, this);
+        String prompt = text("prompt", !node.hasNonNull("user"), "a non-empty string");
+        text("system", false, "the system prompt (the policy) as a string");
         double weight = number(node.get("weight"), "weight", 1.0, value -> value >= 0, "a number >= 0");
         double timeoutSeconds = number(node.get("timeout_s"), "timeout_s", 0, value -> value > 0, "a number > 0");
         List<Located> checks = checks();

@@ -304,7 +304,17 @@ public record AssayConfig(
             return RunDefaults.NONE;
         }
         node.requireObject()
-                .onlyKeys(Set.of("target", "concurrency", "timeout_s", "weights", "scoring", "db", "judge_cache"));
+                .onlyKeys(Set.of(
+                        "target",
+                        "concurrency",
+                        "timeout_s",
+                        "weights",
+                        "scoring",
+                        "db",
+                        "judge_cache",
+                        "user_model",
+                        "user_base_url",
+                        "user_api_key_env"));
         String target = node.get("target").text(null);
         if (target != null && !targets.containsKey(target)) {
             throw node.get("target").invalid("names no target of 'targets' " + targets.keySet());
@@ -335,7 +345,10 @@ public record AssayConfig(
                 node.get("timeout_s").seconds(),
                 weights,
                 node.get("db").text(null),
-                node.get("judge_cache").flag());
+                node.get("judge_cache").flag(),
+                node.get("user_model").text(null),
+                node.get("user_base_url").text(null),
+                node.get("user_api_key_env").envName(null));
     }
 
     /** {@return the target with this name} @throws AssayException {@code config.unknown_target} listing the names */
@@ -358,7 +371,12 @@ public record AssayConfig(
      * @throws AssayException {@code config.unknown_target}
      */
     public RunSettings settings(String targetName) {
-        var settings = new RunSettings().concurrency(defaults.concurrency()).timeout(defaults.timeout());
+        var settings = new RunSettings()
+                .concurrency(defaults.concurrency())
+                .timeout(defaults.timeout())
+                .userModel(defaults.userModel())
+                .userBaseUrl(defaults.userBaseUrl())
+                .userApiKeyEnv(defaults.userApiKeyEnv());
         if (defaults.weights() != null) {
             settings.scoring(defaults.weights().scoring())
                     .weights(defaults.weights().byDimension());

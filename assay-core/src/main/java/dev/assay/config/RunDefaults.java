@@ -13,8 +13,19 @@ import java.time.Duration;
  * @param weights dimension weights (dimensions not named keep their built-in weight)
  * @param db the JDBC URL of the store
  * @param judgeCache whether judge answers are cached under the Assay home (default true)
+ * @param userModel the model that plays conversation cases' simulated users ({@code user_model})
+ * @param userBaseUrl the user model's API root ({@code user_base_url}); null for the run's
+ * @param userApiKeyEnv the variable holding the user model's key ({@code user_api_key_env}); null for the run's
  */
 public record RunDefaults(
-        String target, Integer concurrency, Duration timeout, Weights weights, String db, Boolean judgeCache) {
-    public static final RunDefaults NONE = new RunDefaults(null, null, null, null, null, null);
+        String target,
+        Integer concurrency,
+        Duration timeout,
+        Weights weights,
+        String db,
+        Boolean judgeCache,
+        String userModel,
+        String userBaseUrl,
+        String userApiKeyEnv) {
+    public static final RunDefaults NONE = new RunDefaults(null, null, null, null, null, null, null, null, null);
 }

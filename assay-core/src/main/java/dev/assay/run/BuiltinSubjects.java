@@ -4,6 +4,7 @@ import dev.assay.model.ChatModel;
 import dev.assay.model.ChatModels;
 import dev.assay.subject.AgentSubject;
 import dev.assay.subject.Subject;
+import dev.assay.subject.UserModels;
 import dev.assay.subject.replay.Recording;
 import dev.assay.subject.replay.ReplaySubject;
 import dev.assay.subject.sse.SseAgentSubject;
@@ -22,8 +23,13 @@ final class BuiltinSubjects {
         public Subject create(SubjectContext context) throws InterruptedException {
             RunRequest request = context.request();
             ChatModel chatModel = ChatModels.chatModel(request.model(), context.env(), context.log());
+            // The user model goes through the same provider, retries and secret masking as the model under test.
+            var users = new UserModels(
+                    request.userModel().model(),
+                    name -> ChatModels.chatModel(
+                            request.userModel().optionsFor(name, request.model()), context.env(), context.log()));
             return new AgentSubject(
-                    chatModel, context.tools(), request.agent(), request.concurrency(), context.withheldTools());
+                    chatModel, context.tools(), request.agent(), request.concurrency(), context.withheldTools(), users);
         }
     };
 

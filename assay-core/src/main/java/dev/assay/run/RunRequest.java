@@ -63,6 +63,8 @@ import java.util.function.Function;
  * @param allowUnsandboxedCode let the code checker run model-written code unconfined when bubblewrap is missing
  * @param metrics extra metrics by name ({@link Metric}), computed over the run's items when it ends and stored in its
  *     record's {@code metrics}; empty for none
+ * @param userModel the model that plays conversation cases' simulated users and how to reach it;
+ *     {@link UserModelOptions#NONE} when the run names none
  */
 public record RunRequest(
         List<Path> suites,
@@ -81,11 +83,13 @@ public record RunRequest(
         WorkspacePolicy workspacePolicy,
         String userId,
         boolean allowUnsandboxedCode,
-        List<String> metrics) {
+        List<String> metrics,
+        UserModelOptions userModel) {
     /** The version of the configuration snapshot's layout; a run stored by a later Assay is not resumed here. */
     public static final int SPEC_VERSION = 1;
 
     private static final String SSE_AGENT = "sse_agent";
+    private static final String USER_MODEL = "user_model";
 
     /** The systems under test by name: Assay's own, then plug-ins. */
     private static final Plugins<SubjectFactory> SUBJECTS =
@@ -135,6 +139,7 @@ public record RunRequest(
         userId = userId == null ? "" : userId;
         metrics = metrics == null ? List.of() : List.copyOf(metrics);
         metrics.forEach(name -> MetricRegistry.METRICS.get(name, "metrics"));
+        userModel = userModel == null ? UserModelOptions.NONE : userModel;
     }
 
     /** {@return the engine's settings for this run under {@code runId} (null: a new id), snapshot not yet taken} */
@@ -368,6 +373,9 @@ public record RunRequest(
         if (!metrics.isEmpty()) {
             node.set(CaseWorkload.METRICS, Json.tree(metrics));
         }
+        if (!userModel.equals(UserModelOptions.NONE)) {
+            node.set(USER_MODEL, userModel.describe());
+        }
         return node;
     }
 
@@ -478,7 +486,8 @@ public record RunRequest(
                         .toUpperCase(Locale.ROOT)),
                 config.path("user_id").asText(userId),
                 config.path("allow_unsandboxed_code").asBoolean(false),
-                strings(config.path(CaseWorkload.METRICS)));
+                strings(config.path(CaseWorkload.METRICS)),
+                UserModelOptions.fromSnapshot(config.path(USER_MODEL)));
     }
 
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};

@@ -71,6 +71,9 @@ public final class RunSettings {
     private Boolean keepWorkspaces;
     private String userId;
     private List<String> metrics;
+    private String userModel;
+    private String userBaseUrl;
+    private String userApiKeyEnv;
 
     /** Case files or directories. */
     public RunSettings suites(List<Path> value) {
@@ -266,6 +269,24 @@ public final class RunSettings {
         return this;
     }
 
+    /** The model that plays conversation cases' simulated users ({@code --user-model}). */
+    public RunSettings userModel(String value) {
+        userModel = value;
+        return this;
+    }
+
+    /** The user model's API root; without it the user model uses the run's. */
+    public RunSettings userBaseUrl(String value) {
+        userBaseUrl = value;
+        return this;
+    }
+
+    /** The variable holding the user model's API key; without it the user model uses the run's. */
+    public RunSettings userApiKeyEnv(String value) {
+        userApiKeyEnv = value;
+        return this;
+    }
+
     /** {@return whether this source names a system under test} */
     public boolean namesSubject() {
         return model != null || agentService != null || replay != null || subject != null;
@@ -338,6 +359,9 @@ public final class RunSettings {
         keepWorkspaces = pick(higher.keepWorkspaces, keepWorkspaces);
         userId = pick(higher.userId, userId);
         metrics = pick(higher.metrics, metrics);
+        userModel = pick(higher.userModel, userModel);
+        userBaseUrl = pick(higher.userBaseUrl, userBaseUrl);
+        userApiKeyEnv = pick(higher.userApiKeyEnv, userApiKeyEnv);
     }
 
     private RunRequest toRequest() {
@@ -366,7 +390,8 @@ public final class RunSettings {
                 Boolean.TRUE.equals(keepWorkspaces) ? WorkspacePolicy.KEEP_ALL : WorkspacePolicy.KEEP_ON_FAILURE,
                 userId,
                 Boolean.TRUE.equals(allowUnsandboxedCode),
-                metrics);
+                metrics,
+                new UserModelOptions(userModel, userBaseUrl, userApiKeyEnv));
     }
 
     /**

@@ -58,7 +58,10 @@ final class StartBody {
             "keep_workspaces",
             "samples",
             "queue",
-            "metrics");
+            "metrics",
+            "user_model",
+            "user_base_url",
+            "user_api_key_env");
     /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
     private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
 
@@ -133,7 +136,10 @@ final class StartBody {
                         .samples(intOrNull(reader.integer("samples", null, 1, 100)))
                         .keepWorkspaces(reader.flag("keep_workspaces"))
                         .userId(reader.text("user_id", null))
-                        .metrics(reader.optionalStrings("metrics"));
+                        .metrics(reader.optionalStrings("metrics"))
+                        .userModel(reader.text("user_model", null))
+                        .userBaseUrl(userBaseUrl(reader))
+                        .userApiKeyEnv(userKeyVariable(reader, adminTokenVariable));
         reader.scoring(settings);
         if (fields.hasNonNull("tool_names")) {
             List<String> tools = reader.strings("tool_names");
@@ -177,6 +183,27 @@ final class StartBody {
                 false,
                 requestTimeout,
                 null);
+    }
+
+    /** {@return the user model's API root a body names ({@code user_base_url}), checked as {@code base_url} is} */
+    private static String userBaseUrl(Reader reader) {
+        String url = reader.text("user_base_url", null);
+        if (url == null || url.isBlank()) {
+            return null;
+        }
+        checkUrl(url);
+        return url;
+    }
+
+    /** {@return the user model's key variable a body names ({@code user_api_key_env}), held to api_key_env's rule} */
+    private static String userKeyVariable(Reader reader, String adminTokenVariable) {
+        String variable = reader.text("user_api_key_env", null);
+        if (variable != null && !isKeyVariable(variable, adminTokenVariable)) {
+            throw ApiProblems.badField(
+                    "user_api_key_env",
+                    "user_api_key_env must name a key variable such as OPENAI_API_KEY (upper case, ending in _API_KEY, _KEY or _TOKEN)");
+        }
+        return variable;
     }
 
     /** {@return whether a body may name this variable: key-like, and not the admin token's} */

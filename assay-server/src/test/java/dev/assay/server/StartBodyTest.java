@@ -11,6 +11,7 @@ import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.run.RunRequest;
 import dev.assay.run.ToolOptions;
+import dev.assay.run.UserModelOptions;
 import dev.assay.run.WorkspacePolicy;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
@@ -40,7 +41,8 @@ class StartBodyTest {
                  "language": "en-US", "tags": ["files"], "seed": 7, "limit": 3, "tool_mode": "text", "max_steps": 5,
                  "temperature": 0.5, "max_tokens": 256, "tool_names": ["read_file"], "concurrency": 8, "timeout_s": 30,
                  "scoring": "reference", "weights": {"tool": 50}, "samples": 2, "keep_workspaces": true,
-                 "metrics": ["weighted-score"], "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"}}
+                 "metrics": ["weighted-score"], "user_model": "openai:gpt-user",
+                 "user_base_url": "http://127.0.0.1:8/v1", "user_api_key_env": "USER_API_KEY", "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"}}
                 """);
 
         RunRequest request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
@@ -69,7 +71,8 @@ class StartBodyTest {
                 WorkspacePolicy.KEEP_ALL,
                 "ann",
                 false,
-                List.of("weighted-score"));
+                List.of("weighted-score"),
+                new UserModelOptions("openai:gpt-user", "http://127.0.0.1:8/v1", "USER_API_KEY"));
         assertThat(request).isEqualTo(expected);
     }
 
