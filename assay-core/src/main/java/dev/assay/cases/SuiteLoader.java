@@ -1,5 +1,6 @@
 package dev.assay.cases;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -85,7 +86,18 @@ public final class SuiteLoader {
                         suite.cases.build(),
                         suite.fixtures,
                         files.stream().map(CaseFile::file).toList()),
-                problems);
+                problems,
+                suite.notes);
+    }
+
+    /** {@return the τ²-bench domain's policy beside a tasks file ({@code policy.md}); empty when there is none} */
+    private static String policyBeside(String file) {
+        Path policy = Path.of(file).toAbsolutePath().resolveSibling("policy.md");
+        try {
+            return Files.isRegularFile(policy) ? Files.readString(policy) : "";
+        } catch (IOException | RuntimeException e) {
+            return "";
+        }
     }
 
     /** What the files read so far, to their ends, gave: the cases as they came, hashed as they came. */
@@ -94,6 +106,7 @@ public final class SuiteLoader {
         final SuiteVersion version = new SuiteVersion();
         final Map<String, SourceRef> firstSeen = new HashMap<>();
         final Map<String, String> fixtures = new LinkedHashMap<>();
+        final List<String> notes = new ArrayList<>();
         int entries;
     }
 
@@ -109,6 +122,7 @@ public final class SuiteLoader {
         private final Map<String, SourceRef> firstSeen = new HashMap<>();
         private final List<CaseProblem> problems = new ArrayList<>();
         private boolean referenceShape;
+        private Tau2Tasks tau2;
         private int entries;
 
         FileRead(String file, Read suite) {
@@ -118,8 +132,15 @@ public final class SuiteLoader {
             this.versionBefore = suite.version.mark();
         }
 
-        void add(CaseFile.Entry entry, String fileLanguage) {
+        void add(CaseFile.Entry given, String fileLanguage) {
             entries++;
+            CaseFile.Entry entry = given;
+            if (Tau2Tasks.isTask(given.node())) {
+                if (tau2 == null) {
+                    tau2 = new Tau2Tasks(policyBeside(file));
+                }
+                entry = new CaseFile.Entry(tau2.toCase((ObjectNode) given.node()), given.line(), given.fieldLines());
+            }
             CaseReader.Result result = CaseReader.read(entry, file, fileLanguage, registry);
             var entryProblems = new ArrayList<>(result.problems());
             String id = result.caseId();
@@ -149,6 +170,10 @@ public final class SuiteLoader {
             suite.firstSeen.putAll(firstSeen);
             if (referenceShape) {
                 suite.fixtures.putAll(ReferenceFormat.FIXTURES);
+            }
+            if (tau2 != null && !tau2.unused().isEmpty()) {
+                suite.notes.add(file + ": τ²-bench task fields Assay does not use (docs/tau2.md): "
+                        + String.join(", ", tau2.unused()));
             }
             suite.entries += entries;
         }

@@ -265,6 +265,7 @@ public record RunRequest(
                         ? new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults())
                         : new CodeCheckerFactory(sandboxes));
         SuiteLoad load = new SuiteLoader(runCheckers).load(suites);
+        load.notes().forEach(log);
         Suite loaded = load.suite(skipInvalid);
         Suite suite = selection.select(loaded);
         if (suite.cases().isEmpty()) {
