@@ -1,5 +1,9 @@
 package dev.assay.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import dev.assay.Yaml;
 import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteFormat;
 import dev.assay.check.CheckerRegistry;
@@ -36,6 +40,7 @@ import dev.assay.tools.McpServerConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
@@ -251,6 +256,14 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             paramLabel = "<variable>",
             description = "The environment variable holding the user model's API key (default: the run's).")
     String userApiKeyEnv;
+
+    @Option(
+            names = "--environment",
+            paramLabel = "<json|file>",
+            description = "The environment of the cases that name none, as a case's environment field is written"
+                    + " ({\"mcp\": {\"command\": [...]}, \"state\": \"URI\"}), given as JSON or as a .json or"
+                    + " .yaml file holding it: the domain's environment for a τ²-bench tasks.json (docs/tau2.md).")
+    String environment;
 
     @Option(
             names = "--tool-mode",
@@ -560,7 +573,33 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                         .metrics(metrics.isEmpty() ? null : metrics)
                         .userModel(userModel)
                         .userBaseUrl(userBaseUrl)
-                        .userApiKeyEnv(userApiKeyEnv);
+                        .userApiKeyEnv(userApiKeyEnv)
+                        .environment(environment == null ? null : environmentObject(environment));
+    }
+
+    /** {@return {@code --environment}'s object: the JSON given, or the JSON or YAML file it names} */
+    private ObjectNode environmentObject(String given) {
+        JsonNode read;
+        try {
+            String text = given.strip();
+            if (text.startsWith("{")) {
+                read = Json.MAPPER.readTree(text);
+            } else {
+                Path file = Path.of(text);
+                read = (text.endsWith(".yaml") || text.endsWith(".yml") ? Yaml.MAPPER : Json.MAPPER)
+                        .readTree(Files.readString(file));
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--environment is neither an environment object in JSON nor a file holding one: " + e.getMessage());
+        }
+        if (!(read instanceof ObjectNode object)) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--environment must be an object {\"mcp\": {\"command\": [...]}, \"state\": URI}");
+        }
+        return object;
     }
 
     /** The built-in checkers, with assay.yaml's judge models; sets the database from its defaults when not given. */

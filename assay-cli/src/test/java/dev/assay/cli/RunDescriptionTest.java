@@ -63,7 +63,9 @@ class RunDescriptionTest {
                 "ann",
                 false,
                 List.of("weighted-score"),
-                new UserModelOptions("openai:gpt-user", "http://127.0.0.1:8/v1", "USER_API_KEY"));
+                new UserModelOptions("openai:gpt-user", "http://127.0.0.1:8/v1", "USER_API_KEY"),
+                (com.fasterxml.jackson.databind.node.ObjectNode) dev.assay.Json.parse(
+                        "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"));
     }
 
     private RunSettings commandLine(String... args) {
@@ -129,7 +131,9 @@ class RunDescriptionTest {
                 "--user-base-url",
                 "http://127.0.0.1:8/v1",
                 "--user-api-key-env",
-                "USER_API_KEY")));
+                "USER_API_KEY",
+                "--environment",
+                "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}")));
 
         assertThat(fromFlags).isEqualTo(expected(suite));
     }
@@ -149,6 +153,7 @@ class RunDescriptionTest {
                   user_model: openai:gpt-user
                   user_base_url: http://127.0.0.1:8/v1
                   user_api_key_env: USER_API_KEY
+                  environment: {mcp: {command: [python3, env/shop.py]}, state: "shop://db"}
                 targets:
                   test:
                     model: openai:gpt-test

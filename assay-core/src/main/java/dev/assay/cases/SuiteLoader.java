@@ -1,6 +1,7 @@
 package dev.assay.cases;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,10 +29,25 @@ import java.util.stream.Stream;
  */
 public final class SuiteLoader {
     private final CheckValidator registry;
+    private final ObjectNode caseDefaults;
 
     /** @param registry the checkers that validate each check's name and {@code expected} */
     public SuiteLoader(CheckValidator registry) {
+        this(registry, Json.object());
+    }
+
+    private SuiteLoader(CheckValidator registry, ObjectNode caseDefaults) {
         this.registry = Objects.requireNonNull(registry, "registry");
+        this.caseDefaults = caseDefaults.deepCopy();
+    }
+
+    /**
+     * {@return a loader that gives each case the fields of {@code caseDefaults} it lacks}, as a run's
+     * {@code --environment} gives the domain's environment to the tasks of a τ²-bench file, which has no place for it;
+     * a case's own field and its file's {@code defaults} win
+     */
+    public SuiteLoader withCaseDefaults(ObjectNode caseDefaults) {
+        return new SuiteLoader(registry, caseDefaults);
     }
 
     /** {@return the suite in the given files and directories, with every problem found} */
@@ -140,6 +156,15 @@ public final class SuiteLoader {
                     tau2 = new Tau2Tasks(policyBeside(file));
                 }
                 entry = new CaseFile.Entry(tau2.toCase((ObjectNode) given.node()), given.line(), given.fieldLines());
+            }
+            if (!caseDefaults.isEmpty() && entry.node() instanceof ObjectNode node) {
+                ObjectNode filled = node.deepCopy();
+                caseDefaults.properties().forEach(field -> {
+                    if (!filled.hasNonNull(field.getKey())) {
+                        filled.set(field.getKey(), field.getValue().deepCopy());
+                    }
+                });
+                entry = new CaseFile.Entry(filled, entry.line(), entry.fieldLines());
             }
             CaseReader.Result result = CaseReader.read(entry, file, fileLanguage, registry);
             var entryProblems = new ArrayList<>(result.problems());

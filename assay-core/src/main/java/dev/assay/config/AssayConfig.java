@@ -299,6 +299,17 @@ public record AssayConfig(
                 retry);
     }
 
+    /** {@return {@code defaults.environment}: an object, checked as a case's when the suite loads; null when absent} */
+    private static ObjectNode environment(ConfigNode node) {
+        if (!node.isPresent()) {
+            return null;
+        }
+        if (!(node.json() instanceof ObjectNode environment)) {
+            throw node.invalid("must be an environment object {mcp: {command: [...]}, state: URI}");
+        }
+        return environment;
+    }
+
     private static RunDefaults defaults(ConfigNode node, Map<String, TargetConfig> targets) {
         if (!node.isPresent()) {
             return RunDefaults.NONE;
@@ -314,7 +325,8 @@ public record AssayConfig(
                         "judge_cache",
                         "user_model",
                         "user_base_url",
-                        "user_api_key_env"));
+                        "user_api_key_env",
+                        "environment"));
         String target = node.get("target").text(null);
         if (target != null && !targets.containsKey(target)) {
             throw node.get("target").invalid("names no target of 'targets' " + targets.keySet());
@@ -348,7 +360,8 @@ public record AssayConfig(
                 node.get("judge_cache").flag(),
                 node.get("user_model").text(null),
                 node.get("user_base_url").text(null),
-                node.get("user_api_key_env").envName(null));
+                node.get("user_api_key_env").envName(null),
+                environment(node.get("environment")));
     }
 
     /** {@return the target with this name} @throws AssayException {@code config.unknown_target} listing the names */
@@ -376,7 +389,8 @@ public record AssayConfig(
                 .timeout(defaults.timeout())
                 .userModel(defaults.userModel())
                 .userBaseUrl(defaults.userBaseUrl())
-                .userApiKeyEnv(defaults.userApiKeyEnv());
+                .userApiKeyEnv(defaults.userApiKeyEnv())
+                .environment(defaults.environment());
         if (defaults.weights() != null) {
             settings.scoring(defaults.weights().scoring())
                     .weights(defaults.weights().byDimension());

@@ -1,5 +1,6 @@
 package dev.assay.config;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.score.Weights;
 import java.time.Duration;
 
@@ -16,6 +17,7 @@ import java.time.Duration;
  * @param userModel the model that plays conversation cases' simulated users ({@code user_model})
  * @param userBaseUrl the user model's API root ({@code user_base_url}); null for the run's
  * @param userApiKeyEnv the variable holding the user model's key ({@code user_api_key_env}); null for the run's
+ * @param environment the environment of the cases that name none ({@code environment}, as a case writes it); null
  */
 public record RunDefaults(
         String target,
@@ -26,6 +28,7 @@ public record RunDefaults(
         Boolean judgeCache,
         String userModel,
         String userBaseUrl,
-        String userApiKeyEnv) {
-    public static final RunDefaults NONE = new RunDefaults(null, null, null, null, null, null, null, null, null);
+        String userApiKeyEnv,
+        ObjectNode environment) {
+    public static final RunDefaults NONE = new RunDefaults(null, null, null, null, null, null, null, null, null, null);
 }

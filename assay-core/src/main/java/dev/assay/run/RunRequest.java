@@ -65,6 +65,8 @@ import java.util.function.Function;
  *     record's {@code metrics}; empty for none
  * @param userModel the model that plays conversation cases' simulated users and how to reach it;
  *     {@link UserModelOptions#NONE} when the run names none
+ * @param environment the environment of the cases that name none ({@code --environment}, docs/tau2.md), as a case's
+ *     {@code environment} field is written; null for none
  */
 public record RunRequest(
         List<Path> suites,
@@ -84,12 +86,14 @@ public record RunRequest(
         String userId,
         boolean allowUnsandboxedCode,
         List<String> metrics,
-        UserModelOptions userModel) {
+        UserModelOptions userModel,
+        ObjectNode environment) {
     /** The version of the configuration snapshot's layout; a run stored by a later Assay is not resumed here. */
     public static final int SPEC_VERSION = 1;
 
     private static final String SSE_AGENT = "sse_agent";
     private static final String USER_MODEL = "user_model";
+    private static final String ENVIRONMENT = "environment";
 
     /** The systems under test by name: Assay's own, then plug-ins. */
     private static final Plugins<SubjectFactory> SUBJECTS =
@@ -140,6 +144,7 @@ public record RunRequest(
         metrics = metrics == null ? List.of() : List.copyOf(metrics);
         metrics.forEach(name -> MetricRegistry.METRICS.get(name, "metrics"));
         userModel = userModel == null ? UserModelOptions.NONE : userModel;
+        environment = environment == null ? null : environment.deepCopy();
     }
 
     /** {@return the engine's settings for this run under {@code runId} (null: a new id), snapshot not yet taken} */
@@ -264,7 +269,13 @@ public record RunRequest(
                 codeSandbox != null
                         ? new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults())
                         : new CodeCheckerFactory(sandboxes));
-        SuiteLoad load = new SuiteLoader(runCheckers).load(suites);
+        var loader = new SuiteLoader(runCheckers);
+        if (environment != null) {
+            ObjectNode defaults = Json.object();
+            defaults.set(ENVIRONMENT, environment);
+            loader = loader.withCaseDefaults(defaults);
+        }
+        SuiteLoad load = loader.load(suites);
         load.notes().forEach(log);
         Suite loaded = load.suite(skipInvalid);
         Suite suite = selection.select(loaded);
@@ -377,6 +388,9 @@ public record RunRequest(
         if (!userModel.equals(UserModelOptions.NONE)) {
             node.set(USER_MODEL, userModel.describe());
         }
+        if (environment != null) {
+            node.set(ENVIRONMENT, environment);
+        }
         return node;
     }
 
@@ -488,7 +502,8 @@ public record RunRequest(
                 config.path("user_id").asText(userId),
                 config.path("allow_unsandboxed_code").asBoolean(false),
                 strings(config.path(CaseWorkload.METRICS)),
-                UserModelOptions.fromSnapshot(config.path(USER_MODEL)));
+                UserModelOptions.fromSnapshot(config.path(USER_MODEL)),
+                config.path(ENVIRONMENT) instanceof ObjectNode environment ? environment : null);
     }
 
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};

@@ -1,5 +1,6 @@
 package dev.assay.run;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.cases.Selection;
 import dev.assay.cases.SuiteFormat;
 import dev.assay.model.ModelOptions;
@@ -74,6 +75,7 @@ public final class RunSettings {
     private String userModel;
     private String userBaseUrl;
     private String userApiKeyEnv;
+    private ObjectNode environment;
 
     /** Case files or directories. */
     public RunSettings suites(List<Path> value) {
@@ -287,6 +289,15 @@ public final class RunSettings {
         return this;
     }
 
+    /**
+     * The environment of the cases that name none ({@code --environment}; docs/tau2.md), written as a case's
+     * {@code environment} field: what a τ²-bench task file needs, having no place for it.
+     */
+    public RunSettings environment(ObjectNode value) {
+        environment = value;
+        return this;
+    }
+
     /** {@return whether this source names a system under test} */
     public boolean namesSubject() {
         return model != null || agentService != null || replay != null || subject != null;
@@ -362,6 +373,7 @@ public final class RunSettings {
         userModel = pick(higher.userModel, userModel);
         userBaseUrl = pick(higher.userBaseUrl, userBaseUrl);
         userApiKeyEnv = pick(higher.userApiKeyEnv, userApiKeyEnv);
+        environment = pick(higher.environment, environment);
     }
 
     private RunRequest toRequest() {
@@ -391,7 +403,8 @@ public final class RunSettings {
                 userId,
                 Boolean.TRUE.equals(allowUnsandboxedCode),
                 metrics,
-                new UserModelOptions(userModel, userBaseUrl, userApiKeyEnv));
+                new UserModelOptions(userModel, userBaseUrl, userApiKeyEnv),
+                environment);
     }
 
     /**

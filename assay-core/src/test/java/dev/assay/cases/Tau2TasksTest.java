@@ -139,6 +139,27 @@ class Tau2TasksTest {
     }
 
     @Test
+    void the_runs_environment_goes_to_every_case_that_names_none() throws Exception {
+        Path tasks = Files.writeString(temp.resolve("tasks.json"), TASKS);
+        Path own = Files.writeString(temp.resolve("own.json"), """
+                [{"id": "own", "dimension": "tool", "prompt": "p", "checker": "contains", "expected": "x",
+                  "environment": {"mcp": {"command": ["own"]}, "state": "own://db"}}]""");
+        JsonNode environment = Json.parse("{\"mcp\": {\"command\": [\"python3\", \"env.py\"]}, \"state\": \"s://db\"}");
+        var defaults = Json.object();
+        defaults.set("environment", environment);
+
+        SuiteLoad load = new SuiteLoader(ANY).withCaseDefaults(defaults).load(tasks, own);
+
+        assertThat(load.problems()).isEmpty();
+        Map<String, JsonNode> byId = load.suite().cases().stream()
+                .collect(Collectors.toMap(
+                        Case::id, evalCase -> evalCase.attributes().path("environment")));
+        assertThat(byId.get("0")).isEqualTo(environment);
+        assertThat(byId.get("7")).isEqualTo(environment);
+        assertThat(byId.get("own").at("/state").asText()).isEqualTo("own://db");
+    }
+
+    @Test
     void a_task_file_without_a_policy_beside_it_gives_the_agent_no_system_prompt() throws Exception {
         Path tasks = Files.writeString(temp.resolve("tasks.json"), TASKS);
 
@@ -193,8 +214,10 @@ class Tau2TasksTest {
                     assertThat(expected(evalCase, "told_user").path("info")).isEqualTo(info);
                 }
                 assertThat(SimulatedUser.of(evalCase).orElseThrow().instructions())
-                        .contains(task.at("/user_scenario/instructions/reason_for_call")
-                                .asText());
+                        .contains("\t\t"
+                                + task.at("/user_scenario/instructions/reason_for_call")
+                                        .asText()
+                                        .replace("\n", "\n\t\t"));
             }
         }
     }

@@ -61,7 +61,8 @@ final class StartBody {
             "metrics",
             "user_model",
             "user_base_url",
-            "user_api_key_env");
+            "user_api_key_env",
+            "environment");
     /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
     private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
 
@@ -139,7 +140,8 @@ final class StartBody {
                         .metrics(reader.optionalStrings("metrics"))
                         .userModel(reader.text("user_model", null))
                         .userBaseUrl(userBaseUrl(reader))
-                        .userApiKeyEnv(userKeyVariable(reader, adminTokenVariable));
+                        .userApiKeyEnv(userKeyVariable(reader, adminTokenVariable))
+                        .environment(environment(reader));
         reader.scoring(settings);
         if (fields.hasNonNull("tool_names")) {
             List<String> tools = reader.strings("tool_names");
@@ -183,6 +185,19 @@ final class StartBody {
                 false,
                 requestTimeout,
                 null);
+    }
+
+    /** {@return the environment of the cases that name none ({@code environment}), as a case writes it; null} */
+    private static ObjectNode environment(Reader reader) {
+        JsonNode value = reader.body().get("environment");
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!(value instanceof ObjectNode environment)) {
+            throw ApiProblems.badField(
+                    "environment", "environment must be an object {\"mcp\": {\"command\": [...]}, \"state\": URI}");
+        }
+        return environment;
     }
 
     /** {@return the user model's API root a body names ({@code user_base_url}), checked as {@code base_url} is} */

@@ -42,7 +42,8 @@ class StartBodyTest {
                  "temperature": 0.5, "max_tokens": 256, "tool_names": ["read_file"], "concurrency": 8, "timeout_s": 30,
                  "scoring": "reference", "weights": {"tool": 50}, "samples": 2, "keep_workspaces": true,
                  "metrics": ["weighted-score"], "user_model": "openai:gpt-user",
-                 "user_base_url": "http://127.0.0.1:8/v1", "user_api_key_env": "USER_API_KEY", "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"}}
+                 "user_base_url": "http://127.0.0.1:8/v1", "user_api_key_env": "USER_API_KEY",
+                 "environment": {"mcp": {"command": ["python3", "env/shop.py"]}, "state": "shop://db"}, "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"}}
                 """);
 
         RunRequest request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
@@ -72,7 +73,9 @@ class StartBodyTest {
                 "ann",
                 false,
                 List.of("weighted-score"),
-                new UserModelOptions("openai:gpt-user", "http://127.0.0.1:8/v1", "USER_API_KEY"));
+                new UserModelOptions("openai:gpt-user", "http://127.0.0.1:8/v1", "USER_API_KEY"),
+                (com.fasterxml.jackson.databind.node.ObjectNode) dev.assay.Json.parse(
+                        "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"));
         assertThat(request).isEqualTo(expected);
     }
 
