@@ -33,7 +33,7 @@ import java.util.Set;
  */
 public final class AgentSubject implements Subject {
     /** How an observer learns of a call cut short by the case's deadline or the run's cancellation. */
-    private static final Problem INTERRUPTED =
+    static final Problem INTERRUPTED =
             Problem.of("target.interrupted", "the call was cut short by the case's deadline or a cancellation");
 
     private final ChatModel model;
@@ -48,7 +48,7 @@ public final class AgentSubject implements Subject {
         this(model, tools, settings, maxConcurrency, Map.of());
     }
 
-    /** A loop whose conversation cases name their user model themselves ({@code user.model}). */
+    /** A loop without user models: a conversation case is an {@code error} item ({@code user.no_model}). */
     public AgentSubject(
             ChatModel model,
             List<Tool> tools,

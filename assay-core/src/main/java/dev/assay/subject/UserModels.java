@@ -13,7 +13,7 @@ import java.util.function.Function;
  * ({@code --user-model}), each opened once on first use and closed with the run. Thread-safe.
  */
 public final class UserModels implements AutoCloseable {
-    /** No run user model and no way to open one: a conversation case is a target error ({@code user.no_model}). */
+    /** No user model and no way to open one: every conversation case is a target error ({@code user.no_model}). */
     public static final UserModels NONE = new UserModels(null, spec -> {
         throw new AssayException(noModel());
     });

@@ -79,7 +79,7 @@ final class UserSimulator {
             session.transcript().add(new TranscriptEvent.TargetError(Instant.now(), problem));
             return null;
         } catch (InterruptedException e) {
-            observed.failed(Problem.of("target.interrupted", "the call was cut short by the case's deadline"));
+            observed.failed(AgentSubject.INTERRUPTED);
             throw e;
         }
         observed.answered(response);
