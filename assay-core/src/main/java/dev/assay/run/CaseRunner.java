@@ -171,7 +171,7 @@ final class CaseRunner {
         }
         var spec = ContainerSpecs.of(evalCase);
         if (spec.isEmpty()) {
-            return runIn(runId, seq, evalCase, input, plan, workspace, log, cancelled, started);
+            return runIn(runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started);
         }
         // The trial's container is made (or taken warm) before the agent's first tool call, and ends after the checks.
         ContainerTrial trial;
@@ -182,7 +182,7 @@ final class CaseRunner {
             return item(runId, seq, evalCase, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null, e.problem(), started);
         }
         try {
-            return runIn(runId, seq, evalCase, input, plan, workspace.in(trial), log, cancelled, started);
+            return runIn(runId, seq, evalCase, input, target, plan, workspace.in(trial), log, cancelled, started);
         } finally {
             trial.close(plan.config().workspacePolicy() == WorkspacePolicy.KEEP_ALL);
         }
@@ -193,6 +193,7 @@ final class CaseRunner {
             int seq,
             Case evalCase,
             SubjectInput input,
+            Subject target,
             RunPlan plan,
             Workspace workspace,
             Consumer<String> log,
