@@ -14,6 +14,7 @@ import dev.assay.check.CheckContext;
 import dev.assay.check.Checker;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.Verdict;
+import dev.assay.cost.Budget;
 import dev.assay.model.ResponseCache;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
@@ -202,7 +203,8 @@ final class CaseRunner {
             throws InterruptedException {
         Duration timeout =
                 evalCase.timeout() != null ? evalCase.timeout() : plan.config().defaultTimeout();
-        var transcript = new TranscriptBuilder();
+        Long caseMaxTokens = Budget.ofSnapshot(plan.config().snapshot()).caseMaxTokens();
+        var transcript = new TranscriptBuilder(caseMaxTokens == null ? 0 : caseMaxTokens);
         var session = new Session(
                 runId,
                 sessionId(runId, evalCase),
@@ -236,6 +238,12 @@ final class CaseRunner {
                     ? assay.problem()
                     : Problem.of("target.internal_error", "the target failed: " + cause);
             transcript.add(new TranscriptEvent.TargetError(Instant.now(), problem));
+            result = transcript.build();
+        }
+        // A system under test that does not stop at the limit itself is stopped here, once it has returned.
+        var overLimit = transcript.overTokenLimit();
+        if (overLimit.isPresent() && result.error().isEmpty()) {
+            transcript.add(new TranscriptEvent.TargetError(Instant.now(), overLimit.get()));
             result = transcript.build();
         }
         if (cancelled.getAsBoolean() && result.error().isPresent()) {

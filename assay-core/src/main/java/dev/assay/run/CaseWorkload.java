@@ -6,6 +6,7 @@ import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
+import dev.assay.cost.Budget;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
@@ -110,6 +111,12 @@ public record CaseWorkload(RunPlan plan) implements Workload {
         var names = new ArrayList<String>();
         plan.config().snapshot().path(METRICS).forEach(name -> names.add(name.asText()));
         return names;
+    }
+
+    /** The limits its snapshot holds: a resumed run's, as the front end set them for this continuation. */
+    @Override
+    public Budget budget() {
+        return Budget.ofSnapshot(plan.config().snapshot());
     }
 
     @Override

@@ -15,6 +15,8 @@ import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.code.CodeCheckerFactory;
 import dev.assay.code.CodeGrader;
+import dev.assay.cost.Budget;
+import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.result.Run;
 import dev.assay.sandbox.Sandbox;
@@ -67,6 +69,9 @@ import java.util.function.Function;
  *     {@link UserModelOptions#NONE} when the run names none
  * @param environment the environment of the cases that name none ({@code --environment}, docs/tau2.md), as a case's
  *     {@code environment} field is written; null for none
+ * @param prices what each model's tokens cost: Assay's table with {@code assay.yaml}'s {@code prices} over it; kept in
+ *     the snapshot, so a run's cost reads the same later (docs/cost.md)
+ * @param budget the limits on the run's cost and tokens ({@link Budget#NONE} for none)
  */
 public record RunRequest(
         List<Path> suites,
@@ -87,7 +92,9 @@ public record RunRequest(
         boolean allowUnsandboxedCode,
         List<String> metrics,
         UserModelOptions userModel,
-        ObjectNode environment) {
+        ObjectNode environment,
+        PriceTable prices,
+        Budget budget) {
     /** The version of the configuration snapshot's layout; a run stored by a later Assay is not resumed here. */
     public static final int SPEC_VERSION = 1;
 
@@ -145,6 +152,19 @@ public record RunRequest(
         metrics.forEach(name -> MetricRegistry.METRICS.get(name, "metrics"));
         userModel = userModel == null ? UserModelOptions.NONE : userModel;
         environment = environment == null ? null : environment.deepCopy();
+        prices = prices == null ? PriceTable.shipped() : prices;
+        budget = budget == null ? Budget.NONE : budget;
+        if (budget.maxCostUsd() != null
+                && model != null
+                && prices.find(model.model()).isEmpty()) {
+            throw new AssayException(Problem.of(
+                            "config.unpriced_model",
+                            "--max-cost needs the price of " + model.model()
+                                    + ", which Assay's price table does not hold: give it in assay.yaml's prices "
+                                    + "(docs/cost.md)")
+                    .withDetail("field", "prices")
+                    .withDetail("model", model.model()));
+        }
     }
 
     /** {@return the engine's settings for this run under {@code runId} (null: a new id), snapshot not yet taken} */
@@ -391,6 +411,9 @@ public record RunRequest(
         if (environment != null) {
             node.set(ENVIRONMENT, environment);
         }
+        node.set("prices", prices.toJson());
+        node.put("prices_taken_on", prices.takenOn());
+        budget.snapshotInto(node);
         return node;
     }
 
@@ -503,7 +526,9 @@ public record RunRequest(
                 config.path("allow_unsandboxed_code").asBoolean(false),
                 strings(config.path(CaseWorkload.METRICS)),
                 UserModelOptions.fromSnapshot(config.path(USER_MODEL)),
-                config.path(ENVIRONMENT) instanceof ObjectNode environment ? environment : null);
+                config.path(ENVIRONMENT) instanceof ObjectNode environment ? environment : null,
+                PriceTable.ofSnapshot(config),
+                Budget.ofSnapshot(config));
     }
 
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};

@@ -3,6 +3,9 @@ package dev.assay.run;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.cases.Selection;
 import dev.assay.cases.SuiteFormat;
+import dev.assay.cost.Budget;
+import dev.assay.cost.Price;
+import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.score.Weights;
@@ -76,6 +79,10 @@ public final class RunSettings {
     private String userBaseUrl;
     private String userApiKeyEnv;
     private ObjectNode environment;
+    private Map<String, Price> prices;
+    private Double maxCostUsd;
+    private Long runMaxTokens;
+    private Long caseMaxTokens;
 
     /** Case files or directories. */
     public RunSettings suites(List<Path> value) {
@@ -298,6 +305,30 @@ public final class RunSettings {
         return this;
     }
 
+    /** Prices by model, USD per million tokens, over Assay's table and lower sources' entries (docs/cost.md). */
+    public RunSettings prices(Map<String, Price> value) {
+        prices = value;
+        return this;
+    }
+
+    /** The most the run may cost in US dollars, every model call together ({@link Budget}). */
+    public RunSettings maxCostUsd(Double value) {
+        maxCostUsd = value;
+        return this;
+    }
+
+    /** The most tokens the run may use, every model call together ({@link Budget}). */
+    public RunSettings runMaxTokens(Long value) {
+        runMaxTokens = value;
+        return this;
+    }
+
+    /** The most tokens the system under test may use on one case ({@link Budget}). */
+    public RunSettings caseMaxTokens(Long value) {
+        caseMaxTokens = value;
+        return this;
+    }
+
     /** {@return whether this source names a system under test} */
     public boolean namesSubject() {
         return model != null || agentService != null || replay != null || subject != null;
@@ -374,6 +405,14 @@ public final class RunSettings {
         userBaseUrl = pick(higher.userBaseUrl, userBaseUrl);
         userApiKeyEnv = pick(higher.userApiKeyEnv, userApiKeyEnv);
         environment = pick(higher.environment, environment);
+        if (higher.prices != null) {
+            var merged = new java.util.TreeMap<String, Price>(prices == null ? Map.of() : prices);
+            merged.putAll(higher.prices);
+            prices = merged;
+        }
+        maxCostUsd = pick(higher.maxCostUsd, maxCostUsd);
+        runMaxTokens = pick(higher.runMaxTokens, runMaxTokens);
+        caseMaxTokens = pick(higher.caseMaxTokens, caseMaxTokens);
     }
 
     private RunRequest toRequest() {
@@ -404,7 +443,9 @@ public final class RunSettings {
                 Boolean.TRUE.equals(allowUnsandboxedCode),
                 metrics,
                 new UserModelOptions(userModel, userBaseUrl, userApiKeyEnv),
-                environment);
+                environment,
+                PriceTable.shipped().with(prices),
+                new Budget(maxCostUsd, runMaxTokens, caseMaxTokens));
     }
 
     /**

@@ -215,6 +215,11 @@ public final class AgentSubject implements Subject {
             observed.answered(response);
             transcript.add(new TranscriptEvent.ModelTurn(
                     Instant.now(), response.text(), response.reasoning(), response.usage()));
+            var overLimit = transcript.overTokenLimit();
+            if (overLimit.isPresent()) {
+                transcript.add(new TranscriptEvent.TargetError(Instant.now(), overLimit.get()));
+                return transcript.build();
+            }
             List<ToolCallRequest> calls = settings.toolMode() == ToolMode.NATIVE
                     ? response.toolCalls()
                     : numbered(TextToolCalls.parse(response.text()), step);
