@@ -9,6 +9,8 @@ import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.Yaml;
 import dev.assay.check.judge.JudgeModel;
+import dev.assay.cost.Budget;
+import dev.assay.cost.Price;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.run.RunSettings;
@@ -45,6 +47,7 @@ import java.util.function.Function;
  * @param targets targets by name, in file order
  * @param mcpServers MCP servers, in file order
  * @param judges judge models, in file order; the first is the default judge
+ * @param prices prices by model, USD per million tokens ({@code prices}), over Assay's table; empty for none
  */
 public record AssayConfig(
         Path file,
@@ -52,7 +55,8 @@ public record AssayConfig(
         RunDefaults defaults,
         Map<String, TargetConfig> targets,
         List<McpServerConfig> mcpServers,
-        List<JudgeConfig> judges) {
+        List<JudgeConfig> judges,
+        Map<String, Price> prices) {
     /** The format version this code reads. */
     public static final int FORMAT_VERSION = 1;
 
@@ -62,6 +66,7 @@ public record AssayConfig(
         targets = Collections.unmodifiableMap(new LinkedHashMap<>(targets));
         mcpServers = List.copyOf(mcpServers);
         judges = List.copyOf(judges);
+        prices = prices == null ? Map.of() : Map.copyOf(prices);
     }
 
     /**
@@ -107,9 +112,9 @@ public record AssayConfig(
         }
         var root = new ConfigNode(tree, "", file, lines);
         if (tree == null || tree.isMissingNode() || tree.isNull()) {
-            return new AssayConfig(file, FORMAT_VERSION, RunDefaults.NONE, Map.of(), List.of(), List.of());
+            return new AssayConfig(file, FORMAT_VERSION, RunDefaults.NONE, Map.of(), List.of(), List.of(), Map.of());
         }
-        root.requireObject().onlyKeys(Set.of("version", "defaults", "targets", "mcp_servers", "judges"));
+        root.requireObject().onlyKeys(Set.of("version", "defaults", "targets", "mcp_servers", "judges", "prices"));
         Secrets.scan(root);
         Integer version = root.get("version").integer(1);
         if (version != null && version > FORMAT_VERSION) {
@@ -122,7 +127,43 @@ public record AssayConfig(
         var judges = new ArrayList<JudgeConfig>();
         root.get("judges").entries().forEach((name, node) -> judges.add(judge(name, node)));
         RunDefaults defaults = defaults(root.get("defaults"), targets);
-        return new AssayConfig(file, version == null ? FORMAT_VERSION : version, defaults, targets, mcpServers, judges);
+        return new AssayConfig(
+                file,
+                version == null ? FORMAT_VERSION : version,
+                defaults,
+                targets,
+                mcpServers,
+                judges,
+                prices(root.get("prices")));
+    }
+
+    /**
+     * {@code prices: {MODEL: {input, cached_input, output}}}, USD per million tokens; cached_input defaults to input.
+     */
+    private static Map<String, Price> prices(ConfigNode node) {
+        var prices = new LinkedHashMap<String, Price>();
+        node.entries().forEach((model, price) -> {
+            price.requireObject().onlyKeys(Set.of("input", "cached_input", "output"));
+            Double input = nonNegative(price.get("input"), true);
+            Double cached = nonNegative(price.get("cached_input"), false);
+            Double output = nonNegative(price.get("output"), true);
+            prices.put(model, new Price(input, cached != null ? cached : input, output));
+        });
+        return prices;
+    }
+
+    private static Double nonNegative(ConfigNode node, boolean required) {
+        if (!node.isPresent()) {
+            if (required) {
+                throw node.invalid("is required: USD per million tokens");
+            }
+            return null;
+        }
+        Double value = node.number();
+        if (value == null || !(value >= 0)) {
+            throw node.invalid("must be a number >= 0 (USD per million tokens)");
+        }
+        return value;
     }
 
     /** Records the line of every field and list element, by JSON pointer, for error messages. */
@@ -326,7 +367,10 @@ public record AssayConfig(
                         "user_model",
                         "user_base_url",
                         "user_api_key_env",
-                        "environment"));
+                        "environment",
+                        "max_cost_usd",
+                        "run_max_tokens",
+                        "case_max_tokens"));
         String target = node.get("target").text(null);
         if (target != null && !targets.containsKey(target)) {
             throw node.get("target").invalid("names no target of 'targets' " + targets.keySet());
@@ -361,7 +405,15 @@ public record AssayConfig(
                 node.get("user_model").text(null),
                 node.get("user_base_url").text(null),
                 node.get("user_api_key_env").envName(null),
-                environment(node.get("environment")));
+                environment(node.get("environment")),
+                new Budget(
+                        nonNegative(node.get("max_cost_usd"), false),
+                        longOrNull(node.get("run_max_tokens").integer(0)),
+                        longOrNull(node.get("case_max_tokens").integer(1))));
+    }
+
+    private static Long longOrNull(Integer value) {
+        return value == null ? null : value.longValue();
     }
 
     /** {@return the target with this name} @throws AssayException {@code config.unknown_target} listing the names */
@@ -390,7 +442,11 @@ public record AssayConfig(
                 .userModel(defaults.userModel())
                 .userBaseUrl(defaults.userBaseUrl())
                 .userApiKeyEnv(defaults.userApiKeyEnv())
-                .environment(defaults.environment());
+                .environment(defaults.environment())
+                .prices(prices.isEmpty() ? null : prices)
+                .maxCostUsd(defaults.budget().maxCostUsd())
+                .runMaxTokens(defaults.budget().maxTokens())
+                .caseMaxTokens(defaults.budget().caseMaxTokens());
         if (defaults.weights() != null) {
             settings.scoring(defaults.weights().scoring())
                     .weights(defaults.weights().byDimension());

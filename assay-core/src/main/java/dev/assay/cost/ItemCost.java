@@ -25,6 +25,9 @@ import java.util.TreeSet;
  * @param unpriced the models called that the price table does not know; their tokens are counted, not costed
  */
 public record ItemCost(Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<String> unpriced) {
+    /** Where an item's checker detail keeps its cost, priced when it ended ({@link #withCost}). */
+    public static final String FIELD = "cost";
+
     /** An item that called no model. */
     public static final ItemCost NONE = new ItemCost(Map.of(), Map.of(), Set.of());
 
@@ -40,6 +43,10 @@ public record ItemCost(Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<St
      * @param subjectModel the model of the system under test, as the run names it ({@code openai:gpt-4o})
      */
     public static ItemCost of(Item item, String subjectModel, PriceTable prices) {
+        JsonNode kept = item.checkerDetail().path(FIELD);
+        if (kept.isObject()) {
+            return fromJson(kept);
+        }
         var tally = new Builder(prices);
         for (JsonNode event : item.transcript()) {
             tally.add(event.path("usage"), Role.SUBJECT, subjectModel);
@@ -104,6 +111,42 @@ public record ItemCost(Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<St
         return node;
     }
 
+    /** {@return the cost {@link #toJson} wrote} */
+    public static ItemCost fromJson(JsonNode node) {
+        var usage = new EnumMap<Role, Usage>(Role.class);
+        var cost = new EnumMap<Role, Double>(Role.class);
+        node.path("by_role").properties().forEach(entry -> {
+            Role role = Role.of(entry.getKey(), null);
+            if (role != null) {
+                JsonNode value = entry.getValue();
+                usage.put(role, tokensOf(value));
+                cost.put(role, value.path("cost_usd").asDouble(0));
+            }
+        });
+        var models = new TreeSet<String>();
+        node.path("unpriced_models").forEach(model -> models.add(model.asText()));
+        return new ItemCost(usage, cost, models);
+    }
+
+    /**
+     * {@return {@code item} with its cost kept in its checker detail ({@link #FIELD}), priced now}, so that reports,
+     * which read items without their transcripts, and later runs of other prices read the cost the run paid
+     */
+    public static Item withCost(Item item, String subjectModel, PriceTable prices) {
+        ItemCost cost = of(item, subjectModel, prices);
+        ObjectNode detail =
+                item.checkerDetail().isObject() ? ((ObjectNode) item.checkerDetail()).deepCopy() : Json.object();
+        detail.set(FIELD, cost.toJson());
+        return item.withCheckerDetail(detail);
+    }
+
+    private static Usage tokensOf(JsonNode node) {
+        return new Usage(
+                node.path("input_tokens").asLong(0),
+                node.path("output_tokens").asLong(0),
+                node.path("cached_input_tokens").asLong(0));
+    }
+
     private static void tokens(ObjectNode node, Usage usage) {
         node.put("input_tokens", usage.inputTokens());
         node.put("cached_input_tokens", usage.cachedInputTokens());
@@ -126,10 +169,7 @@ public record ItemCost(Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<St
             if (!record.isObject()) {
                 return;
             }
-            var tokens = new Usage(
-                    record.path("input_tokens").asLong(0),
-                    record.path("output_tokens").asLong(0),
-                    record.path("cached_input_tokens").asLong(0));
+            Usage tokens = tokensOf(record);
             if (tokens.totalTokens() == 0) {
                 return;
             }

@@ -4,6 +4,7 @@ import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
+import dev.assay.cost.CostTally;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
@@ -41,6 +42,7 @@ public final class RunReport {
     private Map<String, SampleSpread> sampleSpreads;
     private final Supplier<Map<String, Case>> storedCases;
     private Map<String, Case> cases;
+    private CostTally cost;
 
     /**
      * @param run the run record
@@ -102,6 +104,19 @@ public final class RunReport {
      */
     public List<Item> briefItems() {
         return items instanceof StoredItems stored ? stored.withoutTranscripts() : items;
+    }
+
+    /**
+     * {@return the run's cost: in all, by role, by dimension and by case} Each item's is the one it kept when it ended
+     * ({@link CostTally}), so that it reads the same whatever the price table says now.
+     */
+    public synchronized CostTally cost() {
+        if (cost == null) {
+            var tally = CostTally.of(run);
+            briefItems().forEach(tally::add);
+            cost = tally;
+        }
+        return cost;
     }
 
     /** A report without case tags (coverage by tag then counts nothing). */

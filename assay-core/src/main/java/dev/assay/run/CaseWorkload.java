@@ -7,6 +7,8 @@ import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
 import dev.assay.cost.Budget;
+import dev.assay.cost.ItemCost;
+import dev.assay.cost.PriceTable;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
@@ -126,7 +128,7 @@ public record CaseWorkload(RunPlan plan) implements Workload {
         return new WorkItem(evalCase.id(), evalCase.prompt(), context -> {
             var runner =
                     new CaseRunner(plan.checkers(), context.subjectThreads(), context.responses(), context.observer());
-            return runner.run(
+            Item ran = runner.run(
                     context.runId(),
                     seq,
                     evalCase,
@@ -135,6 +137,10 @@ public record CaseWorkload(RunPlan plan) implements Workload {
                     caseDirectory(context.runId(), seq, evalCase.id()),
                     context.log(),
                     context.cancelled());
+            return ItemCost.withCost(
+                    ran,
+                    plan.target().name(),
+                    PriceTable.ofSnapshot(plan.config().snapshot()));
         });
     }
 
