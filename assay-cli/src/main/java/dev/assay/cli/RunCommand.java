@@ -12,6 +12,7 @@ import dev.assay.check.judge.JudgeCheckerFactory;
 import dev.assay.check.promptfoo.PromptfooCheckerFactory;
 import dev.assay.config.AssayConfig;
 import dev.assay.config.RunDefaults;
+import dev.assay.cost.Budget;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.queue.CaseQueue;
@@ -277,6 +278,30 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             converter = OptionValues.AtLeastOne.class,
             description = "Output-token cap per model call.")
     Integer maxTokens;
+
+    @Option(
+            names = "--max-cost",
+            paramLabel = "<usd>",
+            converter = OptionValues.Dollars.class,
+            description = "Start no further case once the run's model calls (judges' too) cost this many US dollars; "
+                    + "the cases running finish and the run ends interrupted (run.budget_exhausted). docs/cost.md.")
+    Double maxCost;
+
+    @Option(
+            names = "--run-max-tokens",
+            paramLabel = "<n>",
+            converter = OptionValues.AtLeastOne.class,
+            description = "Start no further case once the run's model calls (judges' too) used this many tokens, input "
+                    + "and output; as --max-cost. (--max-tokens is the output cap of one call.)")
+    Integer runMaxTokens;
+
+    @Option(
+            names = "--case-max-tokens",
+            paramLabel = "<n>",
+            converter = OptionValues.AtLeastOne.class,
+            description = "Stop a case whose model calls used more than this many tokens, input and output; it is "
+                    + "stored as an error item (case.token_limit_exceeded).")
+    Integer caseMaxTokens;
 
     @Option(
             names = "--max-steps",
@@ -574,7 +599,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                         .userModel(userModel)
                         .userBaseUrl(userBaseUrl)
                         .userApiKeyEnv(userApiKeyEnv)
-                        .environment(environment == null ? null : environmentObject(environment));
+                        .environment(environment == null ? null : environmentObject(environment))
+                        .maxCostUsd(maxCost)
+                        .runMaxTokens(runMaxTokens == null ? null : runMaxTokens.longValue())
+                        .caseMaxTokens(caseMaxTokens == null ? null : caseMaxTokens.longValue());
     }
 
     /** {@return {@code --environment}'s object: the JSON given, or the JSON or YAML file it names} */
@@ -647,6 +675,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     private static final List<String> OPTIONS_OF_A_CONTINUED_RUN = List.of(
             "--resume",
             "--retry-errors",
+            "--max-cost",
+            "--run-max-tokens",
+            "--case-max-tokens",
             "--stored-cases",
             "--db",
             "--db-retry",
@@ -706,11 +737,17 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         RunRequest request = RunRequest.fromSnapshot(stored);
         Path workspaces = workspaces();
         boolean errorsToo = retryErrors != null;
+        // New limits apply to this continuation: a run stopped by one goes on under a higher one.
+        var limits = new Budget(
+                maxCost,
+                runMaxTokens == null ? null : runMaxTokens.longValue(),
+                caseMaxTokens == null ? null : caseMaxTokens.longValue());
         return runAndReport(
                 () -> prepare(request, runId, workspaces, checkers),
-                prepared -> storedSuite == null
-                        ? prepared.planOf(stored)
-                        : prepared.planOf(stored).withSuite(storedSuite),
+                prepared -> (storedSuite == null
+                                ? prepared.planOf(stored)
+                                : prepared.planOf(stored).withSuite(storedSuite))
+                        .withBudget(limits),
                 (engine, store, resumed, listener) -> engine.resume(resumed, errorsToo, listener));
     }
 

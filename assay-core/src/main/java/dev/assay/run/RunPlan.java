@@ -1,7 +1,9 @@
 package dev.assay.run;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.cost.Budget;
 import dev.assay.subject.Subject;
 import java.util.Objects;
 
@@ -20,6 +22,19 @@ public record RunPlan(Suite suite, Subject target, RunConfig config, CheckerRegi
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(checkers, "checkers");
+    }
+
+    /**
+     * {@return this plan under the limits {@code given} sets, over those of its snapshot} How a continued run goes on
+     * under a higher limit than the one that stopped it.
+     */
+    public RunPlan withBudget(Budget given) {
+        if (given.equals(Budget.NONE) || !config.snapshot().isObject()) {
+            return this;
+        }
+        ObjectNode snapshot = ((ObjectNode) config.snapshot()).deepCopy();
+        given.over(Budget.ofSnapshot(snapshot)).snapshotInto(snapshot);
+        return new RunPlan(suite, target, config.withSnapshot(snapshot), checkers);
     }
 
     /** {@return this plan running {@code other}'s cases instead} */

@@ -62,7 +62,10 @@ final class StartBody {
             "user_model",
             "user_base_url",
             "user_api_key_env",
-            "environment");
+            "environment",
+            "max_cost_usd",
+            "run_max_tokens",
+            "case_max_tokens");
     /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
     private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
 
@@ -141,7 +144,10 @@ final class StartBody {
                         .userModel(reader.text("user_model", null))
                         .userBaseUrl(userBaseUrl(reader))
                         .userApiKeyEnv(userKeyVariable(reader, adminTokenVariable))
-                        .environment(environment(reader));
+                        .environment(environment(reader))
+                        .maxCostUsd(reader.number("max_cost_usd", null, 0, 1_000_000))
+                        .runMaxTokens(reader.integer("run_max_tokens", null, 1, Long.MAX_VALUE))
+                        .caseMaxTokens(reader.integer("case_max_tokens", null, 1, Long.MAX_VALUE));
         reader.scoring(settings);
         if (fields.hasNonNull("tool_names")) {
             List<String> tools = reader.strings("tool_names");
