@@ -7,6 +7,8 @@ import dev.assay.Json;
 import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.config.AssayConfig;
+import dev.assay.cost.Budget;
+import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.run.RunRequest;
@@ -65,7 +67,9 @@ class RunDescriptionTest {
                 List.of("weighted-score"),
                 new UserModelOptions("openai:gpt-user", "http://127.0.0.1:8/v1", "USER_API_KEY"),
                 (com.fasterxml.jackson.databind.node.ObjectNode) dev.assay.Json.parse(
-                        "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"));
+                        "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"),
+                PriceTable.shipped(),
+                new Budget(null, 1000L, 100L));
     }
 
     private RunSettings commandLine(String... args) {
@@ -133,7 +137,11 @@ class RunDescriptionTest {
                 "--user-api-key-env",
                 "USER_API_KEY",
                 "--environment",
-                "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}")));
+                "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}",
+                "--run-max-tokens",
+                "1000",
+                "--case-max-tokens",
+                "100")));
 
         assertThat(fromFlags).isEqualTo(expected(suite));
     }
@@ -154,6 +162,8 @@ class RunDescriptionTest {
                   user_base_url: http://127.0.0.1:8/v1
                   user_api_key_env: USER_API_KEY
                   environment: {mcp: {command: [python3, env/shop.py]}, state: "shop://db"}
+                  run_max_tokens: 1000
+                  case_max_tokens: 100
                 targets:
                   test:
                     model: openai:gpt-test

@@ -7,6 +7,8 @@ import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.cost.Budget;
+import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.run.RunRequest;
@@ -43,7 +45,7 @@ class StartBodyTest {
                  "scoring": "reference", "weights": {"tool": 50}, "samples": 2, "keep_workspaces": true,
                  "metrics": ["weighted-score"], "user_model": "openai:gpt-user",
                  "user_base_url": "http://127.0.0.1:8/v1", "user_api_key_env": "USER_API_KEY",
-                 "environment": {"mcp": {"command": ["python3", "env/shop.py"]}, "state": "shop://db"}, "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"}}
+                 "environment": {"mcp": {"command": ["python3", "env/shop.py"]}, "state": "shop://db"}, "run_max_tokens": 1000, "case_max_tokens": 100, "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"}}
                 """);
 
         RunRequest request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
@@ -75,7 +77,9 @@ class StartBodyTest {
                 List.of("weighted-score"),
                 new UserModelOptions("openai:gpt-user", "http://127.0.0.1:8/v1", "USER_API_KEY"),
                 (com.fasterxml.jackson.databind.node.ObjectNode) dev.assay.Json.parse(
-                        "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"));
+                        "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"),
+                PriceTable.shipped(),
+                new Budget(null, 1000L, 100L));
         assertThat(request).isEqualTo(expected);
     }
 
