@@ -72,7 +72,7 @@ class ArchitectureTest {
                 .layer("Subjects")
                 .definedBy("dev.assay.subject..")
                 .layer("Results")
-                .definedBy("dev.assay.result..")
+                .definedBy("dev.assay.result..", "dev.assay.cost..")
                 .layer("Store")
                 .definedBy("dev.assay.store..")
                 .layer("Runs")

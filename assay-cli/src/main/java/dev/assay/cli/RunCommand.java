@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.Yaml;
+import dev.assay.Json;
 import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteFormat;
 import dev.assay.check.CheckerRegistry;
@@ -22,6 +23,7 @@ import dev.assay.report.RunReport;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.CaseWorkload;
+import dev.assay.run.CostEstimate;
 import dev.assay.run.Engine;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
@@ -48,6 +50,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
@@ -304,6 +307,12 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     Integer caseMaxTokens;
 
     @Option(
+            names = "--dry-run",
+            description = "Estimate what the run would cost and call nothing: the prompts' tokens (characters / 4) or, "
+                    + "where the database holds runs of the suite by the model, what their items used. docs/cost.md.")
+    boolean dryRun;
+
+    @Option(
             names = "--max-steps",
             paramLabel = "<n>",
             converter = OptionValues.AtLeastOne.class,
@@ -499,6 +508,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             sources.add(config.settings(configuredTarget));
         }
         sources.add(commandLine());
+        if (dryRun) {
+            return estimate(RunSettings.resolve(sources), checkers);
+        }
         Preparation preparation = () -> {
             RunRequest.Prepared prepared = prepare(RunSettings.resolve(sources), null, workspaces, checkers);
             prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
@@ -531,6 +543,46 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     (engine, store, plan, listener) ->
                             engine.start(new QueuedWorkload(new CaseWorkload(plan), cases, store), listener));
         }
+    }
+
+    /** {@code --dry-run}: the run's expected cost by role, from the store's past runs or the prompts; calls nothing. */
+    private int estimate(RunRequest request, CheckerRegistry checkers) {
+        PrintWriter stdout = spec.commandLine().getOut();
+        CostEstimate estimate;
+        try (Store store = database.open()) {
+            estimate = CostEstimate.of(request, checkers, store);
+        }
+        if (format.toString().equals("json")) {
+            stdout.println(Json.write(estimate.toJson()));
+        } else {
+            stdout.printf(
+                    Locale.ROOT,
+                    "Dry run of %s: %d items; nothing was called.%n",
+                    TerminalText.line(estimate.suite()),
+                    estimate.items());
+            for (CostEstimate.Line line : estimate.lines()) {
+                stdout.printf(
+                        Locale.ROOT,
+                        "  %-8s %-28s ~%d input tokens, ~%d output tokens, %s%n",
+                        line.role(),
+                        TerminalText.line(line.model()),
+                        line.inputTokens(),
+                        line.outputTokens(),
+                        line.costUsd() == null
+                                ? "no price (assay.yaml prices)"
+                                : "~%.6f USD".formatted(line.costUsd()));
+            }
+            stdout.println(
+                    estimate.pastItems() > 0
+                            ? "From the mean of " + estimate.pastItems() + " items of " + estimate.pastRuns()
+                                    + " past run(s) of this suite by this model."
+                            : "From the prompts (" + CostEstimate.CHARACTERS_PER_TOKEN
+                                    + " characters a token) and " + CostEstimate.ASSUMED_OUTPUT_TOKENS
+                                    + " output tokens an item: no past run of this suite by this model.");
+            stdout.printf(Locale.ROOT, "Estimated cost: ~%.6f USD%n", estimate.totalUsd());
+        }
+        stdout.flush();
+        return ExitCodes.OK;
     }
 
     /** What the command line says about the run: only the options given, so lower sources keep the rest. */

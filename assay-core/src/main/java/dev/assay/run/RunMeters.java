@@ -66,7 +66,6 @@ public final class RunMeters {
             }
             Counter.builder("assay.cost.usd")
                     .description("What the models called by finished cases cost, in US dollars (docs/cost.md)")
-                    .baseUnit("usd")
                     .tag("role", role.wireName())
                     .register(Metrics.globalRegistry)
                     .increment(cost.usd(role));
