@@ -51,6 +51,10 @@ function withToken(path) {
 }
 
 const percent = (score) => score === null || score === undefined ? '–' : (score * 100).toFixed(1);
+// What a run cost (docs/cost.md): the total, then each dimension's; nothing for a run stored without costs.
+const costText = (cost) => !cost || cost.cost_usd === undefined ? '' : ' · cost ' + cost.cost_usd.toFixed(6) + ' USD'
+  + Object.entries(cost.by_dimension || {}).map(([dimension, spent]) => ', ' + dimension + ' '
+    + spent.cost_usd.toFixed(6)).join('');
 const shortId = (id) => id ? id.slice(0, 8) : '';
 const when = (instant) => instant ? new Date(instant).toLocaleString() : '';
 
@@ -467,7 +471,7 @@ async function loadDetail() {
     $('#detail-summary').textContent = run.kind + ' · ' + run.model_name + ' · ' + run.case_set + ' · total '
       + percent(judgedNothing(run) ? null : run.total_score) + ' · ' + c.total + noun + c.passed + ', failed ' + c.failed + ', partial '
       + c.partial + ', skipped ' + c.skipped + ', errors ' + c.error + ', cancelled ' + c.cancelled + ' · started '
-      + when(run.started_at);
+      + when(run.started_at) + costText(detail.cost);
     $('#detail-reason').hidden = !run.error;
     $('#detail-reason').textContent = run.error ? 'Reason: ' + run.error.message + ' (' + run.error.type + ')' : '';
     document.querySelectorAll('.exports a').forEach((link) => {
