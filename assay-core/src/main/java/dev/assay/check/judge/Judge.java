@@ -190,8 +190,7 @@ public final class Judge {
         }
         return switch (JudgeAnswer.parse(asked.reply(), spec)) {
             case JudgeAnswer.Unusable unusable ->
-                new Failure(
-                        asked.requestHash(), asked.cached(), asked.reply(), unusable.problem(), asked.usage());
+                new Failure(asked.requestHash(), asked.cached(), asked.reply(), unusable.problem(), asked.usage());
             case JudgeAnswer.Grade grade ->
                 new Grade(
                         asked.requestHash(),
