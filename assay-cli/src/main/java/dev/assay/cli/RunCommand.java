@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.Yaml;
-import dev.assay.Json;
 import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteFormat;
 import dev.assay.check.CheckerRegistry;
