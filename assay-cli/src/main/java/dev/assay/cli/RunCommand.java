@@ -81,7 +81,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Parameters(
             arity = "0..*",
             paramLabel = "<suite>",
-            description = "Case files or directories (JSON, JSONL, YAML); none with --resume or --retry-errors.")
+            description = "Case files or directories (JSON, JSONL, YAML), or datasets with --input-field "
+                    + "(docs/datasets.md); none with --resume or --retry-errors.")
     List<Path> suites = List.of();
 
     @Option(
@@ -109,6 +110,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
 
     @Mixin
     AgentOptionsMixin agentFlags;
+
+    @Mixin
+    DatasetOptionsMixin datasetFlags;
 
     @Option(
             names = "--agent-tools-url",
@@ -653,7 +657,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                         .environment(environment == null ? null : environmentObject(environment))
                         .maxCostUsd(maxCost)
                         .runMaxTokens(runMaxTokens == null ? null : runMaxTokens.longValue())
-                        .caseMaxTokens(caseMaxTokens == null ? null : caseMaxTokens.longValue());
+                        .caseMaxTokens(caseMaxTokens == null ? null : caseMaxTokens.longValue())
+                        .dataset(datasetFlags.mapping());
     }
 
     /** {@return {@code --environment}'s object: the JSON given, or the JSON or YAML file it names} */

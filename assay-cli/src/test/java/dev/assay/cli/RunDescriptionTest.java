@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.config.AssayConfig;
@@ -69,7 +70,10 @@ class RunDescriptionTest {
                 (com.fasterxml.jackson.databind.node.ObjectNode) dev.assay.Json.parse(
                         "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"),
                 PriceTable.shipped(),
-                new Budget(null, 1000L, 100L));
+                new Budget(null, 1000L, 100L),
+
+                new DatasetMapping(
+                        "question", "answer", "choice", "Q: {{question}}", List.of("options"), "qid", "quiz"));
     }
 
     private RunSettings commandLine(String... args) {
@@ -141,7 +145,21 @@ class RunDescriptionTest {
                 "--run-max-tokens",
                 "1000",
                 "--case-max-tokens",
-                "100")));
+                "100",
+                "--input-field",
+                "question",
+                "--target-field",
+                "answer",
+                "--checker",
+                "choice",
+                "--template",
+                "Q: {{question}}",
+                "--choices",
+                "options",
+                "--id-field",
+                "qid",
+                "--dimension",
+                "quiz")));
 
         assertThat(fromFlags).isEqualTo(expected(suite));
     }
@@ -175,6 +193,15 @@ class RunDescriptionTest {
                     temperature: 0.5
                     seed: 7
                     max_tokens: 256
+                datasets:
+                  suite.jsonl:
+                    input_field: question
+                    target_field: answer
+                    checker: choice
+                    template: "Q: {{question}}"
+                    choices: options
+                    id_field: qid
+                    dimension: quiz
                 """);
         AssayConfig config = AssayConfig.load(yaml);
         // What a file cannot say (the suites, the selection, this run's retries, user and metrics) comes from the
@@ -210,6 +237,33 @@ class RunDescriptionTest {
                 RunSettings.resolve(List.of(config.settings(config.defaults().target()), flags));
 
         assertThat(fromFile).isEqualTo(expected(suite));
+    }
+
+    @Test
+    void a_datasets_mapping_in_the_file_applies_to_its_file_and_a_flag_replaces_only_its_own_field() throws Exception {
+        Path suite = suite();
+        Path yaml = dir.resolve("assay.yaml");
+        Files.writeString(yaml, """
+                datasets:
+                  suite.jsonl: {input_field: question, target_field: answer, checker: exact}
+                """);
+        AssayConfig config = AssayConfig.load(yaml);
+
+        RunRequest plain =
+                RunSettings.resolve(List.of(config.settings(null), commandLine(suite.toString(), "--model", "mock")));
+        RunRequest templated = RunSettings.resolve(List.of(
+                config.settings(null),
+                commandLine(suite.toString(), "--model", "mock", "--template", "Q: {{question}}")));
+        RunRequest other = RunSettings.resolve(List.of(
+                config.settings(null), commandLine(dir.resolve("other.jsonl").toString(), "--model", "mock")));
+
+        assertThat(plain.dataset())
+                .isEqualTo(DatasetMapping.of("question", "answer").withChecker("exact"));
+        assertThat(templated.dataset())
+                .isEqualTo(DatasetMapping.of("question", "answer")
+                        .withChecker("exact")
+                        .withTemplate("Q: {{question}}"));
+        assertThat(other.dataset()).isNull();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.assay.api;
 
+import dev.assay.cases.DatasetMapping;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.model.ModelOptions;
 import dev.assay.report.Reporters;
@@ -178,6 +179,15 @@ public final class Assay {
     public Assay weights(Map<String, Double> byDimension) {
         Map<String, Double> weights = Map.copyOf(byDimension);
         return with(settings -> settings.weights(weights));
+    }
+
+    /**
+     * {@return this run reading its suites as plain datasets (JSONL, CSV, TSV, JSON arrays, Parquet) whose rows become
+     * cases by this mapping} (docs/datasets.md), e.g. {@code DatasetMapping.of("question", "answer")}
+     */
+    public Assay dataset(DatasetMapping mapping) {
+        Objects.requireNonNull(mapping, "mapping");
+        return with(settings -> settings.dataset(mapping));
     }
 
     /**

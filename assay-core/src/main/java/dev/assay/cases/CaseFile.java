@@ -187,15 +187,15 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
     }
 
     /** A line as decoded: its text, or where its bytes stopped being UTF-8. */
-    private sealed interface Decoded permits Text, NotUtf8 {}
+    sealed interface Decoded permits Text, NotUtf8 {}
 
-    private record Text(String text) implements Decoded {}
+    record Text(String text) implements Decoded {}
 
     /**
      * @param column the 1-based column of the first bad byte, counted in the characters before it
      * @param value the bad byte
      */
-    private record NotUtf8(int column, int value) implements Decoded {
+    record NotUtf8(int column, int value) implements Decoded {
         String describe() {
             return "byte 0x%02X at column %d".formatted(value, column);
         }
@@ -203,7 +203,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
 
     /** Receives each line of a file with its 1-based number. */
     @FunctionalInterface
-    private interface LineVisitor {
+    interface LineVisitor {
         void visit(int line, Decoded decoded);
     }
 
@@ -213,7 +213,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
      * multi-byte UTF-8 sequence, so a bad byte is confined to its line, and the file is UTF-8 exactly when each line
      * is.
      */
-    private static void eachLine(Path path, LineVisitor visitor) throws IOException {
+    static void eachLine(Path path, LineVisitor visitor) throws IOException {
         var bytes = new LineBytes();
         try (InputStream in = Files.newInputStream(path)) {
             byte[] buffer = new byte[1 << 16];
@@ -428,7 +428,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
     }
 
     /** Duplicate keys are refused: silently keeping the last one hides typos in hand-written files. */
-    private static JsonParser strict(JsonParser parser) {
+    static JsonParser strict(JsonParser parser) {
         return parser.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
     }
 
@@ -440,7 +440,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
      * {@return why the text did not parse}: the parser's words, less the Jackson method its limits' messages name (the
      * length they give is where the parser stopped counting, not the value's)
      */
-    private static String reason(JsonProcessingException e) {
+    static String reason(JsonProcessingException e) {
         if (e instanceof StreamConstraintsException) {
             return "too large for the parser: " + e.getOriginalMessage().replaceAll(", from `[^`]*`", "");
         }

@@ -488,7 +488,7 @@ final class CaseReader implements ReferenceFormat.Problems {
         return Duration.ofNanos(Math.max(nanos, 1));
     }
 
-    private static String describe(JsonNode value) {
+    static String describe(JsonNode value) {
         String text = value.toString();
         String shown = text.length() > 40 ? text.substring(0, 37) + "..." : text;
         return switch (value.getNodeType()) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.Yaml;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.check.judge.JudgeModel;
 import dev.assay.cost.Budget;
 import dev.assay.cost.Price;
@@ -48,6 +49,8 @@ import java.util.function.Function;
  * @param mcpServers MCP servers, in file order
  * @param judges judge models, in file order; the first is the default judge
  * @param prices prices by model, USD per million tokens ({@code prices}), over Assay's table; empty for none
+ * @param datasets how the rows of plain datasets become cases, by the dataset file's or directory's absolute path
+ *     (written relative to this file); docs/datasets.md
  */
 public record AssayConfig(
         Path file,
@@ -56,7 +59,8 @@ public record AssayConfig(
         Map<String, TargetConfig> targets,
         List<McpServerConfig> mcpServers,
         List<JudgeConfig> judges,
-        Map<String, Price> prices) {
+        Map<String, Price> prices,
+        Map<Path, DatasetMapping> datasets) {
     /** The format version this code reads. */
     public static final int FORMAT_VERSION = 1;
 
@@ -67,6 +71,7 @@ public record AssayConfig(
         mcpServers = List.copyOf(mcpServers);
         judges = List.copyOf(judges);
         prices = prices == null ? Map.of() : Map.copyOf(prices);
+        datasets = Collections.unmodifiableMap(new LinkedHashMap<>(datasets));
     }
 
     /**
@@ -112,9 +117,11 @@ public record AssayConfig(
         }
         var root = new ConfigNode(tree, "", file, lines);
         if (tree == null || tree.isMissingNode() || tree.isNull()) {
-            return new AssayConfig(file, FORMAT_VERSION, RunDefaults.NONE, Map.of(), List.of(), List.of(), Map.of());
+            return new AssayConfig(
+                    file, FORMAT_VERSION, RunDefaults.NONE, Map.of(), List.of(), List.of(), Map.of(), Map.of());
         }
-        root.requireObject().onlyKeys(Set.of("version", "defaults", "targets", "mcp_servers", "judges", "prices"));
+        root.requireObject()
+                .onlyKeys(Set.of("version", "defaults", "targets", "mcp_servers", "judges", "prices", "datasets"));
         Secrets.scan(root);
         Integer version = root.get("version").integer(1);
         if (version != null && version > FORMAT_VERSION) {
@@ -127,6 +134,11 @@ public record AssayConfig(
         var judges = new ArrayList<JudgeConfig>();
         root.get("judges").entries().forEach((name, node) -> judges.add(judge(name, node)));
         RunDefaults defaults = defaults(root.get("defaults"), targets);
+        var datasets = new LinkedHashMap<Path, DatasetMapping>();
+        Path base = file.toAbsolutePath().getParent();
+        root.get("datasets")
+                .entries()
+                .forEach((path, node) -> datasets.put(base.resolve(path).normalize(), dataset(node)));
         return new AssayConfig(
                 file,
                 version == null ? FORMAT_VERSION : version,
@@ -134,7 +146,8 @@ public record AssayConfig(
                 targets,
                 mcpServers,
                 judges,
-                prices(root.get("prices")));
+                prices(root.get("prices")),
+                datasets);
     }
 
     /**
@@ -310,6 +323,12 @@ public record AssayConfig(
                 maxConcurrency == null ? Integer.MAX_VALUE : maxConcurrency);
     }
 
+    private static DatasetMapping dataset(ConfigNode node) {
+        node.requireObject().onlyKeys(DatasetMapping.FIELDS);
+        return node.located(
+                () -> DatasetMapping.fromJson(node.json(), node.field()).validate());
+    }
+
     private static JudgeConfig judge(String name, ConfigNode node) {
         node.requireObject()
                 .onlyKeys(Set.of(
@@ -446,7 +465,8 @@ public record AssayConfig(
                 .prices(prices.isEmpty() ? null : prices)
                 .maxCostUsd(defaults.budget().maxCostUsd())
                 .runMaxTokens(defaults.budget().maxTokens())
-                .caseMaxTokens(defaults.budget().caseMaxTokens());
+                .caseMaxTokens(defaults.budget().caseMaxTokens())
+                .datasets(datasets.isEmpty() ? null : datasets);
         if (defaults.weights() != null) {
             settings.scoring(defaults.weights().scoring())
                     .weights(defaults.weights().byDimension());

@@ -8,6 +8,7 @@ import dev.assay.Json;
 import dev.assay.Plugins;
 import dev.assay.Problem;
 import dev.assay.cases.CaseProblem;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.cases.Selection;
 import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteLoad;
@@ -72,6 +73,7 @@ import java.util.function.Function;
  * @param prices what each model's tokens cost: Assay's table with {@code assay.yaml}'s {@code prices} over it; kept in
  *     the snapshot, so a run's cost reads the same later (docs/cost.md)
  * @param budget the limits on the run's cost and tokens ({@link Budget#NONE} for none)
+ * @param dataset how the suites' rows become cases when they are plain datasets (docs/datasets.md); null for case files
  */
 public record RunRequest(
         List<Path> suites,
@@ -94,7 +96,8 @@ public record RunRequest(
         UserModelOptions userModel,
         ObjectNode environment,
         PriceTable prices,
-        Budget budget) {
+        Budget budget,
+        DatasetMapping dataset) {
     /** The version of the configuration snapshot's layout; a run stored by a later Assay is not resumed here. */
     public static final int SPEC_VERSION = 1;
 
@@ -164,6 +167,9 @@ public record RunRequest(
                                     + "(docs/cost.md)")
                     .withDetail("field", "prices")
                     .withDetail("model", model.model()));
+        }
+        if (dataset != null) {
+            dataset.validate();
         }
     }
 
@@ -295,9 +301,10 @@ public record RunRequest(
             defaults.set(ENVIRONMENT, environment);
             loader = loader.withCaseDefaults(defaults);
         }
-        SuiteLoad load = loader.load(suites);
+        SuiteLoad load = dataset == null ? loader.load(suites) : loader.load(suites, dataset);
         load.notes().forEach(log);
-        Suite loaded = load.suite(skipInvalid);
+        // A dataset's bad rows are reported and left out, and its other rows run.
+        Suite loaded = load.suite(skipInvalid || dataset != null);
         Suite suite = selection.select(loaded);
         if (suite.cases().isEmpty()) {
             throw new AssayException(
@@ -414,6 +421,9 @@ public record RunRequest(
         node.set("prices", prices.toJson());
         node.put("prices_taken_on", prices.takenOn());
         budget.snapshotInto(node);
+        if (dataset != null) {
+            node.set("dataset", dataset.toJson());
+        }
         return node;
     }
 
@@ -528,7 +538,8 @@ public record RunRequest(
                 UserModelOptions.fromSnapshot(config.path(USER_MODEL)),
                 config.path(ENVIRONMENT) instanceof ObjectNode environment ? environment : null,
                 PriceTable.ofSnapshot(config),
-                Budget.ofSnapshot(config));
+                Budget.ofSnapshot(config),
+                config.has("dataset") ? DatasetMapping.fromJson(config.get("dataset"), "dataset") : null);
     }
 
     private static final TypeReference<Map<String, String>> STRING_MAP = new TypeReference<>() {};

@@ -1,6 +1,9 @@
 package dev.assay.run;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.Problem;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.cases.Selection;
 import dev.assay.cases.SuiteFormat;
 import dev.assay.cost.Budget;
@@ -16,6 +19,7 @@ import dev.assay.tools.McpServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -83,6 +87,8 @@ public final class RunSettings {
     private Double maxCostUsd;
     private Long runMaxTokens;
     private Long caseMaxTokens;
+    private DatasetMapping dataset;
+    private Map<Path, DatasetMapping> datasets;
 
     /** Case files or directories. */
     public RunSettings suites(List<Path> value) {
@@ -297,6 +303,15 @@ public final class RunSettings {
     }
 
     /**
+     * Read the suites as plain datasets by this mapping (docs/datasets.md); laid field by field over lower sources'
+     * mappings and the one {@link #datasets} gives the run's files.
+     */
+    public RunSettings dataset(DatasetMapping value) {
+        dataset = value;
+        return this;
+    }
+
+    /**
      * The environment of the cases that name none ({@code --environment}; docs/tau2.md), written as a case's
      * {@code environment} field: what a τ²-bench task file needs, having no place for it.
      */
@@ -326,6 +341,15 @@ public final class RunSettings {
     /** The most tokens the system under test may use on one case ({@link Budget}). */
     public RunSettings caseMaxTokens(Long value) {
         caseMaxTokens = value;
+        return this;
+    }
+
+    /**
+     * The mappings of dataset files or directories, by absolute path ({@code assay.yaml}'s {@code datasets}): a run of
+     * one of them is read by its mapping, so a mapping is written once per dataset.
+     */
+    public RunSettings datasets(Map<Path, DatasetMapping> value) {
+        datasets = value;
         return this;
     }
 
@@ -413,6 +437,8 @@ public final class RunSettings {
         maxCostUsd = pick(higher.maxCostUsd, maxCostUsd);
         runMaxTokens = pick(higher.runMaxTokens, runMaxTokens);
         caseMaxTokens = pick(higher.caseMaxTokens, caseMaxTokens);
+        dataset = higher.dataset == null ? dataset : higher.dataset.over(dataset);
+        datasets = pick(higher.datasets, datasets);
     }
 
     private RunRequest toRequest() {
@@ -445,7 +471,8 @@ public final class RunSettings {
                 new UserModelOptions(userModel, userBaseUrl, userApiKeyEnv),
                 environment,
                 PriceTable.shipped().with(prices),
-                new Budget(maxCostUsd, runMaxTokens, caseMaxTokens));
+                new Budget(maxCostUsd, runMaxTokens, caseMaxTokens),
+                dataset != null ? dataset.over(configuredDataset()) : configuredDataset());
     }
 
     /**
@@ -459,6 +486,31 @@ public final class RunSettings {
         return SuiteFormat.of(suites.getFirst())
                 .flatMap(format -> format.subject(suites.getFirst()))
                 .orElse(null);
+    }
+
+    /**
+     * {@return the mapping {@link #datasets} gives the run's suites}; null when it gives none
+     *
+     * @throws AssayException {@code dataset.invalid_mapping} when it gives two of them different ones
+     */
+    private DatasetMapping configuredDataset() {
+        if (datasets == null || suites == null) {
+            return null;
+        }
+        var found = new LinkedHashSet<DatasetMapping>();
+        for (Path suite : suites) {
+            DatasetMapping mapping = datasets.get(suite.toAbsolutePath().normalize());
+            if (mapping != null) {
+                found.add(mapping);
+            }
+        }
+        if (found.size() > 1) {
+            throw new AssayException(Problem.of(
+                            "dataset.invalid_mapping",
+                            "the run's datasets have different mappings under `datasets`; run them one at a time")
+                    .withDetail("field", "datasets"));
+        }
+        return found.isEmpty() ? null : found.getFirst();
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.assay.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.model.ModelOptions;
 import dev.assay.run.RunSettings;
 import dev.assay.score.Weights;
@@ -22,9 +23,9 @@ import java.util.regex.Pattern;
  * A start body read as one source of a run's {@link RunSettings}: the plan's fields ({@code user_id},
  * {@code model_name}, {@code language}, {@code case_set}, {@code dimensions}, {@code tool_names},
  * {@code config_overrides}, {@code stream}) and Assay's ({@code base_url}, {@code api_key_env}, {@code concurrency},
- * {@code timeout_s}, {@code tool_mode}, {@code weights}, {@code scoring}, {@code metrics}...). {@code config_overrides}
- * may set any of these fields and wins over the top level. Every mistake is a {@code request.invalid_field} naming the
- * field.
+ * {@code timeout_s}, {@code tool_mode}, {@code weights}, {@code scoring}, {@code metrics}, {@code dataset}: a dataset's
+ * mapping, docs/datasets.md...). {@code config_overrides} may set any of these fields and wins over the top level.
+ * Every mistake is a {@code request.invalid_field} naming the field.
  *
  * <p>{@code tool_names} becomes {@link dev.assay.run.ToolOptions#allowed()}: the model is offered only those tools and
  * the engine skips cases needing others ({@code case.missing_tools}).
@@ -65,7 +66,8 @@ final class StartBody {
             "environment",
             "max_cost_usd",
             "run_max_tokens",
-            "case_max_tokens");
+            "case_max_tokens",
+            "dataset");
     /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
     private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
 
@@ -149,6 +151,15 @@ final class StartBody {
                         .runMaxTokens(reader.integer("run_max_tokens", null, 1, Long.MAX_VALUE))
                         .caseMaxTokens(reader.integer("case_max_tokens", null, 1, Long.MAX_VALUE));
         reader.scoring(settings);
+        if (fields.hasNonNull("dataset")) {
+            try {
+                settings.dataset(DatasetMapping.fromJson(fields.get("dataset"), "dataset"));
+            } catch (AssayException e) {
+                throw ApiProblems.badField(
+                        String.valueOf(e.problem().details().get("field")),
+                        e.problem().message());
+            }
+        }
         if (fields.hasNonNull("tool_names")) {
             List<String> tools = reader.strings("tool_names");
             // An empty allowed list means "all tools"; switching every tool off leaves only the loop's final_answer.

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.cost.Budget;
@@ -45,7 +46,9 @@ class StartBodyTest {
                  "scoring": "reference", "weights": {"tool": 50}, "samples": 2, "keep_workspaces": true,
                  "metrics": ["weighted-score"], "user_model": "openai:gpt-user",
                  "user_base_url": "http://127.0.0.1:8/v1", "user_api_key_env": "USER_API_KEY",
-                 "environment": {"mcp": {"command": ["python3", "env/shop.py"]}, "state": "shop://db"}, "run_max_tokens": 1000, "case_max_tokens": 100, "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"}}
+                 "environment": {"mcp": {"command": ["python3", "env/shop.py"]}, "state": "shop://db"}, "run_max_tokens": 1000, "case_max_tokens": 100, "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"},
+                 "dataset": {"input_field": "question", "target_field": "answer", "checker": "choice",
+                  "template": "Q: {{question}}", "choices": ["options"], "id_field": "qid", "dimension": "quiz"}}
                 """);
 
         RunRequest request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
@@ -79,7 +82,10 @@ class StartBodyTest {
                 (com.fasterxml.jackson.databind.node.ObjectNode) dev.assay.Json.parse(
                         "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"),
                 PriceTable.shipped(),
-                new Budget(null, 1000L, 100L));
+                new Budget(null, 1000L, 100L),
+
+                new DatasetMapping(
+                        "question", "answer", "choice", "Q: {{question}}", List.of("options"), "qid", "quiz"));
         assertThat(request).isEqualTo(expected);
     }
 
