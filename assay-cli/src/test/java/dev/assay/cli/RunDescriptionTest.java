@@ -42,6 +42,13 @@ class RunDescriptionTest {
 
     /** The description both front ends below are asked for; the server's test builds the same one. */
     private RunRequest expected(Path suite) {
+        return expected(
+                suite,
+                new DatasetMapping(
+                        "question", "answer", "choice", "Q: {{question}}", List.of("options"), "qid", "quiz"));
+    }
+
+    private RunRequest expected(Path suite, DatasetMapping dataset) {
         return new RunRequest(
                 List.of(suite),
                 true,
@@ -71,9 +78,7 @@ class RunDescriptionTest {
                         "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"),
                 PriceTable.shipped(),
                 new Budget(null, 1000L, 100L),
-
-                new DatasetMapping(
-                        "question", "answer", "choice", "Q: {{question}}", List.of("options"), "qid", "quiz"));
+                dataset);
     }
 
     private RunSettings commandLine(String... args) {
@@ -351,7 +356,33 @@ class RunDescriptionTest {
 
     @Test
     void the_stored_snapshot_reads_back_into_the_description_it_was_written_from() throws Exception {
-        RunRequest request = expected(suite());
+        assertReadsBack(expected(suite(), null));
+    }
+
+    @Test
+    void a_datasets_stored_snapshot_reads_back_with_its_mapping() throws Exception {
+        Path dataset = Files.writeString(
+                dir.resolve("quiz.jsonl"),
+                "{\"qid\": \"q\", \"question\": \"?\", \"options\": [\"a\", \"b\"], \"answer\": 1}\n");
+        RunRequest request = RunSettings.resolve(List.of(commandLine(
+                dataset.toString(),
+                "--model",
+                "mock",
+                "--input-field",
+                "question",
+                "--target-field",
+                "answer",
+                "--choices",
+                "options",
+                "--id-field",
+                "qid",
+                "--template",
+                "Q: {{question}}")));
+
+        assertReadsBack(request);
+    }
+
+    private void assertReadsBack(RunRequest request) throws Exception {
 
         JsonNode stored;
         try (var prepared = request.prepare(
