@@ -187,7 +187,8 @@ public final class AgentSubject implements Subject {
     /**
      * One reply of the model to the conversation so far: model calls and their tool calls until the model answers in
      * text (or through {@code final_answer}), which is added to {@code messages}. Returns that text, or null when the
-     * trial ends here: the model failed (recorded as a {@code TargetError}) or the step limit was reached.
+     * trial ends here: the model failed or the case went over its token limit (each recorded as a {@code TargetError}),
+     * or the step limit was reached.
      */
     private String reply(SubjectInput input, Session session, Offer offer, List<ChatMessage> messages)
             throws InterruptedException {
@@ -218,7 +219,7 @@ public final class AgentSubject implements Subject {
             var overLimit = transcript.overTokenLimit();
             if (overLimit.isPresent()) {
                 transcript.add(new TranscriptEvent.TargetError(Instant.now(), overLimit.get()));
-                return transcript.build();
+                return null;
             }
             List<ToolCallRequest> calls = settings.toolMode() == ToolMode.NATIVE
                     ? response.toolCalls()
