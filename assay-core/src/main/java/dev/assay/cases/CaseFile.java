@@ -324,6 +324,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
         String language = "";
         JsonNode sandbox = null;
         boolean hasCases = false;
+        ObjectNode defaults = null;
         var problems = new ArrayList<CaseProblem>();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String field = parser.currentName();
@@ -359,6 +360,20 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
                         language = "";
                     }
                 }
+                case "defaults" -> {
+                    JsonNode read = mapper.readTree(parser);
+                    if (read.isObject() && !read.has("id")) {
+                        defaults = (ObjectNode) read;
+                    } else {
+                        problems.add(new CaseProblem(
+                                "case.invalid_field",
+                                at,
+                                "",
+                                field,
+                                read.isObject() ? "`defaults` gives an `id`" : "`defaults` is not an object",
+                                "an object of case fields (no `id`) that each case lacking one takes"));
+                    }
+                }
                 case "version" -> {
                     JsonNode version = mapper.readTree(parser);
                     if (!version.canConvertToInt() || !version.isIntegralNumber() || version.intValue() < 0) {
@@ -383,6 +398,10 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
                 }
             }
         }
+        if (defaults != null) {
+            ObjectNode given = defaults;
+            entries.replaceAll(entry -> withDefaults(entry, given));
+        }
         if (!hasCases) {
             problems.add(new CaseProblem(
                     "case.missing_field",
@@ -393,6 +412,23 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
                     "an object with a `cases` list"));
         }
         return new CaseFile(file, caseSet, language, problems, true);
+    }
+
+    /**
+     * {@return the entry with each field of the file's {@code defaults} that it lacks}: a domain's hundred tasks name
+     * their environment and policy once. A field the entry gives wins whole (objects are not merged).
+     */
+    private static Entry withDefaults(Entry entry, ObjectNode defaults) {
+        if (!(entry.node() instanceof ObjectNode node)) {
+            return entry;
+        }
+        ObjectNode filled = node.deepCopy();
+        defaults.properties().forEach(field -> {
+            if (!filled.has(field.getKey())) {
+                filled.set(field.getKey(), field.getValue().deepCopy());
+            }
+        });
+        return new Entry(filled, entry.line(), entry.fieldLines());
     }
 
     private static void readEntries(ObjectMapper mapper, JsonParser parser, List<Entry> entries) throws IOException {

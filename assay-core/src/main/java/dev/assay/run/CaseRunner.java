@@ -29,6 +29,10 @@ import dev.assay.subject.TrialObserver;
 import dev.assay.tools.McpServerConfig;
 import dev.assay.tools.ToolNames;
 import dev.assay.tools.Workspace;
+import dev.assay.tools.environment.Environment;
+import dev.assay.tools.environment.EnvironmentSpec;
+import dev.assay.tools.environment.Environments;
+import dev.assay.tools.environment.TrialEnvironment;
 import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptBuilder;
 import dev.assay.transcript.TranscriptEvent;
@@ -203,6 +207,51 @@ final class CaseRunner {
             throws InterruptedException {
         Duration timeout =
                 evalCase.timeout() != null ? evalCase.timeout() : plan.config().defaultTimeout();
+        Instant deadline = Instant.now().plus(timeout);
+        Optional<EnvironmentSpec> environmentSpec = EnvironmentSpec.of(evalCase);
+        if (environmentSpec.isEmpty()) {
+            return runTrial(
+                    runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline, null);
+        }
+        // A fresh environment per trial, stopped however the trial ends.
+        Environments environments = Environments.here();
+        Environment environment;
+        try {
+            environment = environments.start(environmentSpec.get(), timeout);
+        } catch (AssayException e) {
+            return item(runId, seq, evalCase, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null, e.problem(), started);
+        }
+        try (environment) {
+            var trial = new Trial(environmentSpec.get(), environment, environments);
+            return runTrial(
+                    runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline, trial);
+        }
+    }
+
+    /**
+     * The trial's environment while it runs.
+     *
+     * @param spec as the case names it
+     * @param environment the running one
+     * @param environments where a fresh one is started for a state comparison
+     */
+    private record Trial(EnvironmentSpec spec, Environment environment, Environments environments) {}
+
+    private Item runTrial(
+            String runId,
+            int seq,
+            Case evalCase,
+            SubjectInput input,
+            Subject target,
+            RunPlan plan,
+            Workspace workspace,
+            Consumer<String> log,
+            BooleanSupplier cancelled,
+            Instant started,
+            Duration timeout,
+            Instant deadline,
+            Trial trial)
+            throws InterruptedException {
         Long caseMaxTokens = Budget.ofSnapshot(plan.config().snapshot()).caseMaxTokens();
         var transcript = new TranscriptBuilder(caseMaxTokens == null ? 0 : caseMaxTokens);
         var session = new Session(
@@ -210,16 +259,17 @@ final class CaseRunner {
                 sessionId(runId, evalCase),
                 plan.config().userId(),
                 workspace,
-                Instant.now().plus(timeout),
+                deadline,
                 transcript,
                 log,
                 responses,
-                observer);
+                observer,
+                trial == null ? List.of() : trial.environment().tools());
         long subjectStart = System.nanoTime();
         Future<Transcript> work = targetThreads.submit(() -> target.run(input, session));
         Transcript result;
         try {
-            result = Deadlines.await(work, timeout);
+            result = Deadlines.await(work, remaining(deadline));
         } catch (TimeoutException e) {
             transcript.add(new TranscriptEvent.TargetError(
                     Instant.now(),
@@ -270,6 +320,25 @@ final class CaseRunner {
                     started);
         }
         Duration subjectTime = Duration.ofNanos(System.nanoTime() - subjectStart);
+        TrialEnvironment ended = null;
+        if (trial != null) {
+            try {
+                JsonNode endState = trial.environment().state();
+                ended = new TrialEnvironment(trial.spec(), endState, trial.environments(), timeout);
+            } catch (AssayException e) {
+                return item(
+                        runId,
+                        seq,
+                        evalCase,
+                        ItemStatus.ERROR,
+                        0,
+                        result,
+                        result.finalAnswer(),
+                        null,
+                        e.problem(),
+                        started);
+            }
+        }
         try {
             return judge(
                     runId,
@@ -279,6 +348,7 @@ final class CaseRunner {
                     workspace,
                     plan.config().weights().scoring(),
                     subjectTime,
+                    ended,
                     started);
         } catch (InterruptedException e) {
             // A checker that waits (a judge model, a sandboxed program) was interrupted by the cancellation.
@@ -311,10 +381,12 @@ final class CaseRunner {
             Workspace workspace,
             Weights.Scoring scoring,
             Duration subjectTime,
+            TrialEnvironment environment,
             Instant started)
             throws InterruptedException {
         var context = CheckContext.of(evalCase, transcript, workspace, responses, evalCase.id(), scoring)
-                .withSubjectTime(subjectTime);
+                .withSubjectTime(subjectTime)
+                .withEnvironment(environment);
         ArrayNode details = Json.MAPPER.createArrayNode();
         double weighted = 0;
         double totalWeight = 0;
@@ -437,6 +509,11 @@ final class CaseRunner {
                             .withDetail("file", relative),
                     e);
         }
+    }
+
+    private static Duration remaining(Instant deadline) {
+        Duration left = Duration.between(Instant.now(), deadline);
+        return left.isNegative() ? Duration.ZERO : left;
     }
 
     private static String sessionId(String runId, Case evalCase) {

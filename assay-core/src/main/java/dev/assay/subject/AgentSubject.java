@@ -133,7 +133,7 @@ public final class AgentSubject implements Subject {
     @Override
     public Transcript run(SubjectInput input, Session session) throws InterruptedException {
         TranscriptBuilder transcript = session.transcript();
-        Offer offer = offerFor(input);
+        Offer offer = offerFor(input, session);
         var messages = new ArrayList<ChatMessage>();
         String system = systemPrompt(offer, input);
         if (!system.isEmpty()) {
@@ -338,6 +338,17 @@ public final class AgentSubject implements Subject {
         boolean offersBuiltins() {
             return byName.containsKey(ToolNames.FINAL_ANSWER);
         }
+    }
+
+    /** As {@link #offerFor(SubjectInput)}, with the tools of the trial's environment first under their own names. */
+    private Offer offerFor(SubjectInput input, Session session) {
+        Offer offer = offerFor(input);
+        if (session.tools().isEmpty()) {
+            return offer;
+        }
+        var offered = new ArrayList<>(session.tools());
+        offered.addAll(offer.byName().values());
+        return Offer.of(offered);
     }
 
     /**
