@@ -47,6 +47,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -141,18 +142,12 @@ final class CaseRunner {
                     withheld.get().withDetail("missing_tools", List.copyOf(missing)),
                     started);
         }
-        if (!missing.isEmpty()) {
-            Problem problem = Problem.of(
-                            "case.missing_tools",
-                            "the target lacks the tools this case needs: " + String.join(", ", missing))
-                    .withDetail("missing_tools", List.copyOf(missing));
-            // A tool of an MCP server that was down is missing for a reason the user can act on: say which.
-            var mcpReasons =
-                    McpServerConfig.skipReasons(plan.config().snapshot().path("mcp"), missing);
-            if (!mcpReasons.isEmpty()) {
-                problem = problem.withDetail("mcp", mcpReasons);
-            }
-            return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null, problem, started);
+        Optional<EnvironmentSpec> environmentSpec = EnvironmentSpec.of(
+                evalCase.attributes().get(EnvironmentSpec.FIELD),
+                evalCase.source().file());
+        // An environment's tools are known once it has started: the case is judged for them then.
+        if (!missing.isEmpty() && environmentSpec.isEmpty()) {
+            return missingToolsItem(runId, seq, evalCase, plan, missing, started);
         }
         var unavailable = target.unavailable(input);
         if (unavailable.isPresent()) {
@@ -208,7 +203,6 @@ final class CaseRunner {
         Duration timeout =
                 evalCase.timeout() != null ? evalCase.timeout() : plan.config().defaultTimeout();
         Instant deadline = Instant.now().plus(timeout);
-        Optional<EnvironmentSpec> environmentSpec = EnvironmentSpec.of(evalCase);
         if (environmentSpec.isEmpty()) {
             return runTrial(
                     runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline, null);
@@ -222,10 +216,30 @@ final class CaseRunner {
             return item(runId, seq, evalCase, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null, e.problem(), started);
         }
         try (environment) {
+            var available = new LinkedHashSet<>(plan.target().toolNames(input));
+            environment.tools().forEach(tool -> available.add(tool.name()));
+            Set<String> stillMissing = missingTools(checkers, evalCase, available);
+            if (!stillMissing.isEmpty()) {
+                return missingToolsItem(runId, seq, evalCase, plan, stillMissing, started);
+            }
             var trial = new Trial(environmentSpec.get(), environment, environments);
             return runTrial(
                     runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline, trial);
         }
+    }
+
+    private static Item missingToolsItem(
+            String runId, int seq, Case evalCase, RunPlan plan, Set<String> missing, Instant started) {
+        Problem problem = Problem.of(
+                        "case.missing_tools",
+                        "the target lacks the tools this case needs: " + String.join(", ", missing))
+                .withDetail("missing_tools", List.copyOf(missing));
+        // A tool of an MCP server that was down is missing for a reason the user can act on: say which.
+        var mcpReasons = McpServerConfig.skipReasons(plan.config().snapshot().path("mcp"), missing);
+        if (!mcpReasons.isEmpty()) {
+            problem = problem.withDetail("mcp", mcpReasons);
+        }
+        return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null, problem, started);
     }
 
     /**

@@ -54,8 +54,8 @@ class CaseDefaultsTest {
         assertThat(load.problems())
                 .extracting(CaseProblem::field)
                 .containsExactlyInAnyOrder("environment.mcp.command", "environment.state");
-        assertThat(load.problems()).allSatisfy(problem -> assertThat(problem.type())
-                .isEqualTo("case.invalid_field"));
+        assertThat(load.problems())
+                .allSatisfy(problem -> assertThat(problem.type()).isEqualTo("case.invalid_field"));
     }
 
     @Test

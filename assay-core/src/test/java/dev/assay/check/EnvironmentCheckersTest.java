@@ -35,7 +35,10 @@ class EnvironmentCheckersTest {
     void actions_called_compares_only_the_listed_arguments_of_a_call_of_the_same_tool() {
         var transcript = transcript(
                 call("c1", "get_order", "{\"order_id\": \"O-1\"}"),
-                call("c2", "cancel_order", "{\"order_id\": \"O-1\", \"reason\": \"no longer needed\", \"note\": \"x\"}"));
+                call(
+                        "c2",
+                        "cancel_order",
+                        "{\"order_id\": \"O-1\", \"reason\": \"no longer needed\", \"note\": \"x\"}"));
 
         assertThat(judge(
                                 "actions_called",
@@ -51,7 +54,8 @@ class EnvironmentCheckersTest {
                 transcript,
                 workspace);
         assertThat(wrong.errorType()).isEqualTo("actions_called.missing");
-        assertThat(wrong.detail().path("actions").get(0).path("called").asBoolean()).isFalse();
+        assertThat(wrong.detail().path("actions").get(0).path("called").asBoolean())
+                .isFalse();
     }
 
     @Test
@@ -77,7 +81,8 @@ class EnvironmentCheckersTest {
                 .isEqualTo(Verdict.Status.PASSED);
         Verdict missing = judge("told_user", "{\"info\": [\"1450\", \"30 days\"]}", transcript, workspace);
         assertThat(missing.errorType()).isEqualTo("told_user.missing");
-        assertThat(missing.detail().path("info").get(1).path("told").asBoolean()).isFalse();
+        assertThat(missing.detail().path("info").get(1).path("told").asBoolean())
+                .isFalse();
     }
 
     @Test
@@ -134,8 +139,9 @@ class EnvironmentCheckersTest {
                 "{\"state\": {}, \"extra\": 1}")) {
             assertThatThrownBy(() -> Judge.checker("state_matches", expected))
                     .as(expected)
-                    .isInstanceOfSatisfying(AssayException.class, e -> assertThat(e.problem().type())
-                            .isEqualTo("check.invalid_expected"));
+                    .isInstanceOfSatisfying(
+                            AssayException.class,
+                            e -> assertThat(e.problem().type()).isEqualTo("check.invalid_expected"));
         }
         assertThatThrownBy(() -> Judge.checker("actions_called", "{\"actions\": []}"))
                 .isInstanceOf(AssayException.class);

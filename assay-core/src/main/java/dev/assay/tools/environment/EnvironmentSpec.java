@@ -1,7 +1,6 @@
 package dev.assay.tools.environment;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.assay.cases.Case;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,18 +29,20 @@ public record EnvironmentSpec(List<String> command, String state, Path directory
     }
 
     /**
-     * {@return the environment the case names, if it names one}: its {@code environment} field, which the case reader
-     * validated, with the case file's directory
+     * {@return the environment a case's {@code environment} field names, if it names one}: the field as the case reader
+     * validated it, with the directory of the case file it was read from
+     *
+     * @param field the case's {@code environment} field; null or JSON null when it has none
+     * @param caseFile the case file's path
      */
-    public static Optional<EnvironmentSpec> of(Case evalCase) {
-        JsonNode node = evalCase.attributes().get(FIELD);
-        if (node == null || node.isNull()) {
+    public static Optional<EnvironmentSpec> of(JsonNode field, String caseFile) {
+        if (field == null || field.isNull()) {
             return Optional.empty();
         }
         var command = new ArrayList<String>();
-        node.path("mcp").path("command").forEach(part -> command.add(part.asText()));
-        Path file = Path.of(evalCase.source().file()).toAbsolutePath().normalize();
+        field.path("mcp").path("command").forEach(part -> command.add(part.asText()));
+        Path file = Path.of(caseFile).toAbsolutePath().normalize();
         Path directory = file.getParent() == null ? file : file.getParent();
-        return Optional.of(new EnvironmentSpec(command, node.path("state").asText(), directory));
+        return Optional.of(new EnvironmentSpec(command, field.path("state").asText(), directory));
     }
 }

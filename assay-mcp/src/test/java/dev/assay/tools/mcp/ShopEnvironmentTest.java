@@ -19,6 +19,7 @@ import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.report.RunReport;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
+import dev.assay.result.RunStatus;
 import dev.assay.run.Engine;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunHandle;
@@ -148,6 +149,17 @@ class ShopEnvironmentTest {
     }
 
     @Test
+    void a_check_that_needs_an_environment_tool_is_judged_not_skipped_for_a_missing_tool() throws Exception {
+        Case task = shopCase("cancel-by-mistake");
+        var checks = new ArrayList<>(task.checks());
+        checks.add(Check.of("tool_called", Json.parse("\"cancel_order\"")));
+
+        Item item = only(task.withChecks(checks), gold(task));
+
+        assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
+    }
+
+    @Test
     void eight_concurrent_trials_of_a_stateful_task_never_see_each_others_state() throws Exception {
         // transfer_to_human appends to the state: a shared environment, or gold actions played on the agent's, would
         // hold more than one transfer and fail the comparison.
@@ -170,7 +182,6 @@ class ShopEnvironmentTest {
                         base, "garbage", List.of("/bin/sh", "-c", "echo this is not JSON-RPC; cat"), "shop://db"),
                 withEnvironment(base, "no-state", serverCommand(), "shop://nothing"),
                 withEnvironment(base, "silent", List.of("/bin/sh", "-c", "exec sleep 600"), "shop://db")));
-        Instant started = Instant.now();
 
         Map<String, Item> items = run(suite, ShopEnvironmentTest::gold, 4, 1, Duration.ofSeconds(3));
 
@@ -179,7 +190,6 @@ class ShopEnvironmentTest {
         assertThat(items.get("no-state").error().type()).isEqualTo("environment.bad_state");
         assertThat(items.get("silent").error().type()).isEqualTo("environment.timeout");
         assertThat(items.values()).allSatisfy(item -> assertThat(item.status()).isEqualTo(ItemStatus.ERROR));
-        assertThat(Duration.between(started, Instant.now())).isLessThan(Duration.ofSeconds(60));
         assertNoEnvironmentLeft();
     }
 
@@ -198,7 +208,7 @@ class ShopEnvironmentTest {
             return turns.get(Math.min(request.assistantTurns(), turns.size() - 1));
         };
 
-        Item item = run(suite, killing, 1, 1, Duration.ofSeconds(60))
+        Item item = runScripted(suite, killing, 1, 1, Duration.ofSeconds(60))
                 .values()
                 .iterator()
                 .next();
@@ -219,14 +229,13 @@ class ShopEnvironmentTest {
             RunHandle handle =
                     new Engine(store).start(plan(suite, model, 1, 1, Duration.ofSeconds(120)), RunListener.NONE);
             waitFor(() -> !environmentProcesses().isEmpty());
+            assertThat(environmentProcesses())
+                    .as("the trial's environment, running")
+                    .isNotEmpty();
 
             handle.cancel();
-            handle.await();
 
-            List<Item> items = RunReport.load(store, handle.runId()).items();
-            assertThat(items)
-                    .singleElement()
-                    .satisfies(item -> assertThat(item.status()).isEqualTo(ItemStatus.CANCELLED));
+            assertThat(handle.await().status()).isEqualTo(RunStatus.CANCELLED);
         }
         assertNoEnvironmentLeft();
     }
@@ -274,10 +283,10 @@ class ShopEnvironmentTest {
     private Map<String, Item> run(
             Suite suite, Function<Case, List<Reply>> behaviour, int concurrency, int samples, Duration timeout)
             throws Exception {
-        return run(suite, script(suite, behaviour), concurrency, samples, timeout);
+        return runScripted(suite, script(suite, behaviour), concurrency, samples, timeout);
     }
 
-    private Map<String, Item> run(
+    private Map<String, Item> runScripted(
             Suite suite, ScriptedOpenAiServer.Script script, int concurrency, int samples, Duration timeout)
             throws Exception {
         try (var model = ScriptedOpenAiServer.start(script);
