@@ -2,7 +2,7 @@
 """Pebble Shop: a small customer-service environment for Assay (docs/environments.md).
 
 A stdio MCP server, Python's standard library only: one JSON-RPC message per line on standard input and output.
-It loads its database from --db when it starts, keeps every change in memory (the file is never written), offers
+It loads its database (JSON) from --db when it starts, keeps every change in memory (the file is never written), offers
 the shop's tools, and serves the whole database as the resource shop://db (JSON text): that is the state Assay
 compares at the end of a trial. It ends when its standard input closes.
 """

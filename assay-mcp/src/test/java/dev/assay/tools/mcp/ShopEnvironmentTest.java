@@ -330,7 +330,7 @@ class ShopEnvironmentTest {
     }
 
     private static List<String> serverCommand() {
-        return List.of("python3", "env/shop.py", "--db", "env/db.json");
+        return List.of("python3", "env/shop.py", "--db", "env/db.txt");
     }
 
     private static Case withEnvironment(Case task, String id, List<String> command, String state) {
@@ -353,7 +353,7 @@ class ShopEnvironmentTest {
                 task.source());
     }
 
-    /** The suite with this test's marker added to every environment's command. */
+    // The suite with this test's marker added to every environment's command.
     private Suite marked(Suite suite) {
         var cases = new ArrayList<Case>();
         for (Case task : suite.cases()) {
