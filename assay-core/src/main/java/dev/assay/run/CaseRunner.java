@@ -142,9 +142,7 @@ final class CaseRunner {
                     withheld.get().withDetail("missing_tools", List.copyOf(missing)),
                     started);
         }
-        Optional<EnvironmentSpec> environmentSpec = EnvironmentSpec.of(
-                evalCase.attributes().get(EnvironmentSpec.FIELD),
-                evalCase.source().file());
+        Optional<EnvironmentSpec> environmentSpec = environmentOf(evalCase);
         // An environment's tools are known once it has started: the case is judged for them then.
         if (!missing.isEmpty() && environmentSpec.isEmpty()) {
             return missingToolsItem(runId, seq, evalCase, plan, missing, started);
@@ -200,6 +198,7 @@ final class CaseRunner {
             BooleanSupplier cancelled,
             Instant started)
             throws InterruptedException {
+        Optional<EnvironmentSpec> environmentSpec = environmentOf(evalCase);
         Duration timeout =
                 evalCase.timeout() != null ? evalCase.timeout() : plan.config().defaultTimeout();
         Instant deadline = Instant.now().plus(timeout);
@@ -226,6 +225,12 @@ final class CaseRunner {
             return runTrial(
                     runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline, trial);
         }
+    }
+
+    private static Optional<EnvironmentSpec> environmentOf(Case evalCase) {
+        return EnvironmentSpec.of(
+                evalCase.attributes().get(EnvironmentSpec.FIELD),
+                evalCase.source().file());
     }
 
     private static Item missingToolsItem(
