@@ -1,10 +1,10 @@
 package dev.assay.cases;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.assay.Json;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -204,7 +204,8 @@ final class CaseRunner {
         Instant deadline = Instant.now().plus(timeout);
         if (environmentSpec.isEmpty()) {
             return runTrial(
-                    runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline, null);
+                    runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline,
+                    null);
         }
         // A fresh environment per trial, stopped however the trial ends.
         Environments environments = Environments.here();
@@ -223,7 +224,8 @@ final class CaseRunner {
             }
             var trial = new Trial(environmentSpec.get(), environment, environments);
             return runTrial(
-                    runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline, trial);
+                    runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline,
+                    trial);
         }
     }
 

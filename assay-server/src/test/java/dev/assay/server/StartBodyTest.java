@@ -83,7 +83,6 @@ class StartBodyTest {
                         "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"),
                 PriceTable.shipped(),
                 new Budget(null, 1000L, 100L),
-
                 new DatasetMapping(
                         "question", "answer", "choice", "Q: {{question}}", List.of("options"), "qid", "quiz"));
         assertThat(request).isEqualTo(expected);
