@@ -51,6 +51,10 @@ function withToken(path) {
 }
 
 const percent = (score) => score === null || score === undefined ? '–' : (score * 100).toFixed(1);
+// What a run cost (docs/cost.md): the total, then each dimension's; nothing for a run stored without costs.
+const costText = (cost) => !cost || cost.cost_usd === undefined ? '' : ' · cost ' + cost.cost_usd.toFixed(6) + ' USD'
+  + Object.entries(cost.by_dimension || {}).map(([dimension, spent]) => ', ' + dimension + ' '
+    + spent.cost_usd.toFixed(6)).join('');
 const shortId = (id) => id ? id.slice(0, 8) : '';
 const when = (instant) => instant ? new Date(instant).toLocaleString() : '';
 
@@ -153,8 +157,11 @@ function renderStats(detail) {
   $('#detail-stats tbody').replaceChildren(...rows);
   $('#detail-stats').hidden = !rows.length;
   const passAtK = Object.entries(detail.pass_at_k || {});
+  const passHatK = Object.entries(detail.pass_hat_k || {});
+  // pass^k beside pass@k: the chance that k answers of a case all pass (τ-bench), against at least one of k.
   $('#detail-pass-at-k').textContent = passAtK.length ? detail.samples + ' answers per case: '
-    + passAtK.map(([k, rate]) => 'pass@' + k + ' ' + percent(rate)).join(' · ') : '';
+    + passAtK.map(([k, rate]) => 'pass@' + k + ' ' + percent(rate)).join(' · ')
+    + (passHatK.length ? ' — ' + passHatK.map(([k, rate]) => 'pass^' + k + ' ' + percent(rate)).join(' · ') : '') : '';
 }
 
 // ---- run form ------------------------------------------------------------------------------------------------
@@ -464,7 +471,7 @@ async function loadDetail() {
     $('#detail-summary').textContent = run.kind + ' · ' + run.model_name + ' · ' + run.case_set + ' · total '
       + percent(judgedNothing(run) ? null : run.total_score) + ' · ' + c.total + noun + c.passed + ', failed ' + c.failed + ', partial '
       + c.partial + ', skipped ' + c.skipped + ', errors ' + c.error + ', cancelled ' + c.cancelled + ' · started '
-      + when(run.started_at);
+      + when(run.started_at) + costText(detail.cost);
     $('#detail-reason').hidden = !run.error;
     $('#detail-reason').textContent = run.error ? 'Reason: ' + run.error.message + ' (' + run.error.type + ')' : '';
     document.querySelectorAll('.exports a').forEach((link) => {
@@ -784,14 +791,18 @@ function toolBlock(call, output) {
   return box;
 }
 
-// The transcript as a conversation: the prompt, then each model turn with its tool calls and their results.
+// The transcript as a conversation: the prompt (or the simulated user's turns), then each model turn with its tool calls
+// and their results.
 function conversation(item) {
   const events = Array.isArray(item.transcript) ? item.transcript : [];
   const outputs = new Map(events.filter((e) => e.type === 'tool_output').map((e) => [e.call_id, e]));
   const nodes = [];
-  const user = message('user', 'User');
-  user.append(longText(item.prompt));
-  nodes.push(user);
+  if (item.prompt || !events.some((e) => e.type === 'user_turn')) {
+    const user = message('user', 'User');
+    user.append(longText(item.prompt));
+    nodes.push(user);
+  }
+  let userTurns = 0;
   let previous = item.started_at ? new Date(item.started_at) : null;
   let turn = null;
   let totals = { input: 0, output: 0, turns: 0 };
@@ -834,6 +845,12 @@ function conversation(item) {
       final.append(longText(event.text));
       nodes.push(final);
       turn = null;
+    } else if (event.type === 'user_turn') {
+      userTurns++;
+      const said = message('user', 'User (simulated) · turn ' + userTurns,
+        [usageText(event.usage), elapsed(event)].filter(Boolean).join(' · '));
+      said.append(longText(event.text));
+      nodes.push(said);
     } else if (event.type === 'target_error') {
       const failure = message('target-error', 'Target error', elapsed(event));
       const problem = event.problem || {};

@@ -72,7 +72,7 @@ class ArchitectureTest {
                 .layer("Subjects")
                 .definedBy("dev.assay.subject..")
                 .layer("Results")
-                .definedBy("dev.assay.result..")
+                .definedBy("dev.assay.result..", "dev.assay.cost..")
                 .layer("Store")
                 .definedBy("dev.assay.store..")
                 .layer("Runs")
@@ -84,6 +84,9 @@ class ArchitectureTest {
                 // The work queue is assay-postgres's: empty when assay-core's own classes are checked.
                 .optionalLayer("Queue")
                 .definedBy("dev.assay.queue..")
+                // promptfoo's configs are assay-promptfoo's: empty when assay-core's own classes are checked.
+                .optionalLayer("Formats")
+                .definedBy("dev.assay.promptfoo..")
                 .layer("Api")
                 .definedBy("dev.assay.api..")
                 .whereLayer("Foundation")
@@ -113,6 +116,18 @@ class ArchitectureTest {
                 .whereLayer("Queue")
                 .mayOnlyAccessLayers(
                         "Foundation", "Cases", "Tools", "Models", "Checks", "Subjects", "Results", "Store", "Runs")
+                .whereLayer("Formats")
+                .mayOnlyAccessLayers(
+                        "Foundation",
+                        "Cases",
+                        "Tools",
+                        "Models",
+                        "Checks",
+                        "Subjects",
+                        "Results",
+                        "Store",
+                        "Runs",
+                        "Reports")
                 .whereLayer("Api")
                 .mayOnlyAccessLayers(
                         "Foundation",

@@ -34,6 +34,18 @@ final class OptionValues {
         }
     }
 
+    /** An amount of US dollars, 0 or more: cost limits. */
+    static final class Dollars implements ITypeConverter<Double> {
+        @Override
+        public Double convert(String value) {
+            double usd = decimal(value);
+            if (!(usd >= 0)) {
+                throw new TypeConversionException("must be 0 US dollars or more, got '" + value + "'");
+            }
+            return usd;
+        }
+    }
+
     /** A duration in seconds that must be above 0: time limits. */
     static final class PositiveSeconds implements ITypeConverter<Double> {
         @Override

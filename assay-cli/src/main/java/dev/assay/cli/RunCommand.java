@@ -1,12 +1,18 @@
 package dev.assay.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.Json;
+import dev.assay.Yaml;
 import dev.assay.cases.Suite;
+import dev.assay.cases.SuiteFormat;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeCheckerFactory;
 import dev.assay.check.promptfoo.PromptfooCheckerFactory;
 import dev.assay.config.AssayConfig;
 import dev.assay.config.RunDefaults;
+import dev.assay.cost.Budget;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.queue.CaseQueue;
@@ -16,6 +22,7 @@ import dev.assay.report.RunReport;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.CaseWorkload;
+import dev.assay.run.CostEstimate;
 import dev.assay.run.Engine;
 import dev.assay.run.EvalSpec;
 import dev.assay.run.Prepared;
@@ -36,12 +43,14 @@ import dev.assay.tools.McpServerConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
@@ -73,7 +82,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Parameters(
             arity = "0..*",
             paramLabel = "<suite>",
-            description = "Case files or directories (JSON, JSONL, YAML); none with --resume or --retry-errors.")
+            description = "Case files or directories (JSON, JSONL, YAML), or datasets with --input-field "
+                    + "(docs/datasets.md); none with --resume or --retry-errors.")
     List<Path> suites = List.of();
 
     @Option(
@@ -101,6 +111,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
 
     @Mixin
     AgentOptionsMixin agentFlags;
+
+    @Mixin
+    DatasetOptionsMixin datasetFlags;
 
     @Option(
             names = "--agent-tools-url",
@@ -233,6 +246,34 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     List<String> metrics = new ArrayList<>();
 
     @Option(
+            names = "--user-model",
+            paramLabel = "<model>",
+            description = "The model that plays the simulated user of conversation cases (their user field), e.g."
+                    + " openai:gpt-4o-mini; a case's user.model wins. It uses --base-url and the key options unless"
+                    + " --user-base-url and --user-api-key-env are given.")
+    String userModel;
+
+    @Option(
+            names = "--user-base-url",
+            paramLabel = "<url>",
+            description = "The user model's API root (default: the run's --base-url).")
+    String userBaseUrl;
+
+    @Option(
+            names = "--user-api-key-env",
+            paramLabel = "<variable>",
+            description = "The environment variable holding the user model's API key (default: the run's).")
+    String userApiKeyEnv;
+
+    @Option(
+            names = "--environment",
+            paramLabel = "<json|file>",
+            description = "The environment of the cases that name none, as a case's environment field is written"
+                    + " ({\"mcp\": {\"command\": [...]}, \"state\": \"URI\"}), given as JSON or as a .json or"
+                    + " .yaml file holding it: the domain's environment for a τ²-bench tasks.json (docs/tau2.md).")
+    String environment;
+
+    @Option(
             names = "--tool-mode",
             paramLabel = "<mode>",
             description = "native (function calling) or text (<tool_call> blocks) (default: native).")
@@ -244,6 +285,36 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             converter = OptionValues.AtLeastOne.class,
             description = "Output-token cap per model call.")
     Integer maxTokens;
+
+    @Option(
+            names = "--max-cost",
+            paramLabel = "<usd>",
+            converter = OptionValues.Dollars.class,
+            description = "Start no further case once the run's model calls (judges' too) cost this many US dollars; "
+                    + "the cases running finish and the run ends interrupted (run.budget_exhausted). docs/cost.md.")
+    Double maxCost;
+
+    @Option(
+            names = "--run-max-tokens",
+            paramLabel = "<n>",
+            converter = OptionValues.AtLeastOne.class,
+            description = "Start no further case once the run's model calls (judges' too) used this many tokens, input "
+                    + "and output; as --max-cost. (--max-tokens is the output cap of one call.)")
+    Integer runMaxTokens;
+
+    @Option(
+            names = "--case-max-tokens",
+            paramLabel = "<n>",
+            converter = OptionValues.AtLeastOne.class,
+            description = "Stop a case whose model calls used more than this many tokens, input and output; it is "
+                    + "stored as an error item (case.token_limit_exceeded).")
+    Integer caseMaxTokens;
+
+    @Option(
+            names = "--dry-run",
+            description = "Estimate what the run would cost and call nothing: the prompts' tokens (characters / 4) or, "
+                    + "where the database holds runs of the suite by the model, what their items used. docs/cost.md.")
+    boolean dryRun;
 
     @Option(
             names = "--max-steps",
@@ -409,13 +480,19 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--db-retry must be more than 0 s");
         }
         AssayConfig config = configuration();
-        String configuredTarget = configuredTarget(config);
+        // A suite that names its own systems under test (a promptfoo config's providers) needs no target flag, and
+        // assay.yaml's default target does not replace them.
+        boolean suiteNamesSubject = suites.size() == 1
+                && SuiteFormat.of(suites.getFirst())
+                        .flatMap(format -> format.subject(suites.getFirst()))
+                        .isPresent();
+        String configuredTarget = suiteNamesSubject && targetName == null ? null : configuredTarget(config);
         int targets = (modelFlags.given() ? 1 : 0)
                 + (agentFlags.given() ? 1 : 0)
                 + (replay != null ? 1 : 0)
                 + (subject != null ? 1 : 0)
                 + (configuredTarget != null ? 1 : 0);
-        if (targets != 1) {
+        if (targets > 1 || (targets == 0 && !suiteNamesSubject)) {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "give exactly one of --model, --agent, --replay, --subject and --target");
         }
@@ -435,6 +512,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             sources.add(config.settings(configuredTarget));
         }
         sources.add(commandLine());
+        if (dryRun) {
+            return estimate(RunSettings.resolve(sources), checkers);
+        }
         Preparation preparation = () -> {
             Prepared prepared = prepare(RunSettings.resolve(sources), null, workspaces, checkers);
             prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
@@ -465,6 +545,46 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     (engine, store, plan, listener) ->
                             engine.start(new QueuedWorkload(new CaseWorkload(plan), cases, store), listener));
         }
+    }
+
+    /** {@code --dry-run}: the run's expected cost by role, from the store's past runs or the prompts; calls nothing. */
+    private int estimate(EvalSpec evalSpec, CheckerRegistry checkers) {
+        PrintWriter stdout = spec.commandLine().getOut();
+        CostEstimate estimate;
+        try (Store store = database.open()) {
+            estimate = CostEstimate.of(evalSpec, checkers, store);
+        }
+        if (format.toString().equals("json")) {
+            stdout.println(Json.write(estimate.toJson()));
+        } else {
+            stdout.printf(
+                    Locale.ROOT,
+                    "Dry run of %s: %d items; nothing was called.%n",
+                    TerminalText.line(estimate.suite()),
+                    estimate.items());
+            for (CostEstimate.Line line : estimate.lines()) {
+                stdout.printf(
+                        Locale.ROOT,
+                        "  %-8s %-28s ~%d input tokens, ~%d output tokens, %s%n",
+                        line.role(),
+                        TerminalText.line(line.model()),
+                        line.inputTokens(),
+                        line.outputTokens(),
+                        line.costUsd() == null
+                                ? "no price (assay.yaml prices)"
+                                : "~%.6f USD".formatted(line.costUsd()));
+            }
+            stdout.println(
+                    estimate.pastItems() > 0
+                            ? "From the mean of " + estimate.pastItems() + " items of " + estimate.pastRuns()
+                                    + " past run(s) of this suite by this model."
+                            : "From the prompts (" + CostEstimate.CHARACTERS_PER_TOKEN
+                                    + " characters a token) and " + CostEstimate.ASSUMED_OUTPUT_TOKENS
+                                    + " output tokens an item: no past run of this suite by this model.");
+            stdout.printf(Locale.ROOT, "Estimated cost: ~%.6f USD%n", estimate.totalUsd());
+        }
+        stdout.flush();
+        return ExitCodes.OK;
     }
 
     /** What the command line says about the run: only the options given, so lower sources keep the rest. */
@@ -529,7 +649,40 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                         .samples(samples)
                         .keepWorkspaces(keepWorkspaces ? true : null)
                         .userId(userId)
-                        .metrics(metrics.isEmpty() ? null : metrics);
+                        .metrics(metrics.isEmpty() ? null : metrics)
+                        .userModel(userModel)
+                        .userBaseUrl(userBaseUrl)
+                        .userApiKeyEnv(userApiKeyEnv)
+                        .environment(environment == null ? null : environmentObject(environment))
+                        .maxCostUsd(maxCost)
+                        .runMaxTokens(runMaxTokens == null ? null : runMaxTokens.longValue())
+                        .caseMaxTokens(caseMaxTokens == null ? null : caseMaxTokens.longValue())
+                        .dataset(datasetFlags.mapping());
+    }
+
+    /** {@return {@code --environment}'s object: the JSON given, or the JSON or YAML file it names} */
+    private ObjectNode environmentObject(String given) {
+        JsonNode read;
+        try {
+            String text = given.strip();
+            if (text.startsWith("{")) {
+                read = Json.MAPPER.readTree(text);
+            } else {
+                Path file = Path.of(text);
+                read = (text.endsWith(".yaml") || text.endsWith(".yml") ? Yaml.MAPPER : Json.MAPPER)
+                        .readTree(Files.readString(file));
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--environment is neither an environment object in JSON nor a file holding one: " + e.getMessage());
+        }
+        if (!(read instanceof ObjectNode object)) {
+            throw new picocli.CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "--environment must be an object {\"mcp\": {\"command\": [...]}, \"state\": URI}");
+        }
+        return object;
     }
 
     /** The built-in checkers, with assay.yaml's judge models; sets the database from its defaults when not given. */
@@ -577,6 +730,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     private static final List<String> OPTIONS_OF_A_CONTINUED_RUN = List.of(
             "--resume",
             "--retry-errors",
+            "--max-cost",
+            "--run-max-tokens",
+            "--case-max-tokens",
             "--stored-cases",
             "--db",
             "--db-retry",
@@ -636,11 +792,17 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         EvalSpec storedSpec = EvalSpec.toResume(stored);
         Path workspaces = workspaces();
         boolean errorsToo = retryErrors != null;
+        // New limits apply to this continuation: a run stopped by one goes on under a higher one.
+        var limits = new Budget(
+                maxCost,
+                runMaxTokens == null ? null : runMaxTokens.longValue(),
+                caseMaxTokens == null ? null : caseMaxTokens.longValue());
         return runAndReport(
                 () -> prepare(storedSpec, runId, workspaces, checkers),
-                prepared -> storedSuite == null
-                        ? prepared.planOf(stored)
-                        : prepared.planOf(stored).withSuite(storedSuite),
+                prepared -> (storedSuite == null
+                                ? prepared.planOf(stored)
+                                : prepared.planOf(stored).withSuite(storedSuite))
+                        .withBudget(limits),
                 (engine, store, resumed, listener) -> engine.resume(resumed, errorsToo, listener));
     }
 

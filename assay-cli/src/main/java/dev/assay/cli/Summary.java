@@ -2,6 +2,8 @@ package dev.assay.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.cost.CostTally;
+import dev.assay.cost.ItemCost;
 import dev.assay.dialog.DialogRunRecords;
 import dev.assay.model.EndpointConcurrency;
 import dev.assay.report.RunReport;
@@ -24,7 +26,7 @@ final class Summary {
     static void print(PrintWriter out, RunReport report, String format, Path reportDirectory) {
         Run run = report.run();
         if (format.equals("json")) {
-            printJson(out, run, report.passAtK(), report.passHatK(), reportDirectory);
+            printJson(out, run, report.passAtK(), report.passHatK(), reportDirectory, report.cost());
             return;
         }
         printTable(out, run, report, reportDirectory);
@@ -37,7 +39,7 @@ final class Summary {
      */
     static void printUnreported(PrintWriter out, Run run, String format) {
         if (format.equals("json")) {
-            printJson(out, run, Map.of(), Map.of(), null);
+            printJson(out, run, Map.of(), Map.of(), null, null);
         }
     }
 
@@ -46,9 +48,15 @@ final class Summary {
             Run run,
             Map<Integer, Double> passAtK,
             Map<Integer, Double> passHatK,
-            Path reportDirectory) {
+            Path reportDirectory,
+            CostTally cost) {
         ObjectNode node = Json.object();
         node.put("run_id", run.runId());
+        if (cost != null) {
+            ObjectNode spent = cost.toJson();
+            node.put("cost_usd", spent.path("cost_usd").asDouble());
+            node.set("cost", spent);
+        }
         node.put("status", run.status().wireName());
         node.putPOJO("total_score", run.totalScore());
         node.set("dimension_scores", Json.tree(run.dimensionScores()));
@@ -89,8 +97,15 @@ final class Summary {
                     "Reason: %s (%s)%n",
                     TerminalText.line(run.error().message()), run.error().type());
         }
+        // A promptfoo config's dimensions are its matrix's columns, "[provider] prompt": the column is as wide as they.
+        int width = Math.max(
+                10,
+                report.countsByDimension().keySet().stream()
+                        .mapToInt(dimension -> TerminalText.line(dimension).length())
+                        .max()
+                        .orElse(0));
         out.printf(
-                "%-10s %8s %7s %8s %7s %6s %8s%s%n",
+                "%-" + width + "s %8s %7s %8s %7s %6s %8s%s%n",
                 "dimension",
                 "score",
                 "passed",
@@ -101,7 +116,7 @@ final class Summary {
                 anyCancelled ? " %9s".formatted("cancelled") : "");
         report.countsByDimension()
                 .forEach((dimension, row) -> out.printf(
-                        "%-10s %8s %7d %8d %7d %6d %8d%s%n",
+                        "%-" + width + "s %8s %7d %8d %7d %6d %8d%s%n",
                         TerminalText.line(dimension),
                         percent(run.dimensionScores().get(dimension)),
                         row.passed(),
@@ -128,6 +143,7 @@ final class Summary {
         if (intervals.length() > 0) {
             out.println("95% intervals: " + intervals);
         }
+        printCost(out, report.cost());
         if (!report.passAtK().isEmpty()) {
             var rates = new StringJoiner(", ");
             report.passAtK().forEach((k, value) -> {
@@ -180,6 +196,42 @@ final class Summary {
             out.println("Reports: " + reportDirectory.toAbsolutePath());
         }
     }
+
+    /** The run's cost on a line, then each dimension's and, for a run of a few cases, each case's. */
+    private static void printCost(PrintWriter out, CostTally cost) {
+        ItemCost total = cost.total();
+        var line = new StringJoiner(", ");
+        total.costUsd().forEach((role, usd) -> line.add(role.wireName() + " %.6f".formatted(usd)));
+        var tokens = total.totalUsage();
+        out.println(String.format(
+                Locale.ROOT,
+                "Cost: %.6f USD (%s); %d input tokens (%d cached), %d output%s",
+                total.totalUsd(),
+                line.length() == 0 ? "no priced call" : line,
+                tokens.inputTokens(),
+                tokens.cachedInputTokens(),
+                tokens.outputTokens(),
+                total.unpriced().isEmpty() ? "" : "; no price for " + String.join(", ", total.unpriced())));
+        var byDimension = new StringJoiner(", ");
+        cost.byDimension()
+                .forEach((dimension, spent) -> byDimension.add(
+                        String.format(Locale.ROOT, "%s %.6f", TerminalText.line(dimension), spent.totalUsd())));
+        if (byDimension.length() > 0) {
+            out.println("Cost by dimension (USD): " + byDimension);
+        }
+        if (cost.byCase().size() <= CASES_LISTED) {
+            var byCase = new StringJoiner(", ");
+            cost.byCase()
+                    .forEach((caseId, spent) -> byCase.add(
+                            String.format(Locale.ROOT, "%s %.6f", TerminalText.line(caseId), spent.totalUsd())));
+            if (byCase.length() > 0) {
+                out.println("Cost by case (USD): " + byCase);
+            }
+        }
+    }
+
+    /** Above this many cases the summary leaves the cost of each out (report.json's cost.by_case has it). */
+    private static final int CASES_LISTED = 20;
 
     /**
      * {@return an item's score as {@code runs show} prints it: a capability item's score, or a dialog's M1–M5 values (a

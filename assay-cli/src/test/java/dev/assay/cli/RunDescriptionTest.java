@@ -3,15 +3,20 @@ package dev.assay.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.config.AssayConfig;
+import dev.assay.cost.Budget;
+import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.run.EvalSpec;
 import dev.assay.run.RunSettings;
 import dev.assay.run.ToolOptions;
+import dev.assay.run.UserModelOptions;
 import dev.assay.run.WorkspacePolicy;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
@@ -38,12 +43,22 @@ class RunDescriptionTest {
 
     /** The description both front ends below are asked for; the server's test builds the same one. */
     private EvalSpec expected(Path suite) {
+        return expected(
+                suite,
+                new DatasetMapping(
+                        "question", "answer", "choice", "Q: {{question}}", List.of("options"), "qid", "quiz"));
+    }
+
+    private EvalSpec expected(Path suite, DatasetMapping dataset) {
         return new EvalSpec(
                 new EvalSpec.Dataset(
                         List.of(suite),
                         null,
                         true,
-                        new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3)),
+                        new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3),
+                        dataset,
+                        (ObjectNode) Json.parse(
+                                "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}")),
                 new EvalSpec.SubjectSpec(
                         new EvalSpec.Model(new ModelOptions(
                                 "openai:gpt-test",
@@ -54,12 +69,19 @@ class RunDescriptionTest {
                                 new RetryPolicy(
                                         3, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(60)))),
                         new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256),
-                        new ToolOptions(List.of(), null, List.of("read_file"), false)),
+                        new ToolOptions(List.of(), null, List.of("read_file"), false),
+                        new UserModelOptions("openai:gpt-user", "http://127.0.0.1:8/v1", "USER_API_KEY")),
                 new EvalSpec.Scoring(
                         Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
                         List.of("weighted-score"),
                         false),
-                new EvalSpec.Limits(8, Duration.ofSeconds(30), 2, WorkspacePolicy.KEEP_ALL),
+                new EvalSpec.Limits(
+                        8,
+                        Duration.ofSeconds(30),
+                        2,
+                        WorkspacePolicy.KEEP_ALL,
+                        PriceTable.shipped(),
+                        new Budget(null, 1000L, 100L)),
                 "ann",
                 EvalSpec.Observed.NONE);
     }
@@ -126,7 +148,33 @@ class RunDescriptionTest {
                 "--user-id",
                 "ann",
                 "--metric",
-                "weighted-score")));
+                "weighted-score",
+                "--user-model",
+                "openai:gpt-user",
+                "--user-base-url",
+                "http://127.0.0.1:8/v1",
+                "--user-api-key-env",
+                "USER_API_KEY",
+                "--environment",
+                "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}",
+                "--run-max-tokens",
+                "1000",
+                "--case-max-tokens",
+                "100",
+                "--input-field",
+                "question",
+                "--target-field",
+                "answer",
+                "--checker",
+                "choice",
+                "--template",
+                "Q: {{question}}",
+                "--choices",
+                "options",
+                "--id-field",
+                "qid",
+                "--dimension",
+                "quiz")));
 
         assertThat(fromFlags).isEqualTo(expected(suite));
         assertThat(roundTrip(fromFlags)).isEqualTo(fromFlags);
@@ -144,6 +192,12 @@ class RunDescriptionTest {
                   timeout_s: 30
                   scoring: reference
                   weights: {tool: 50}
+                  user_model: openai:gpt-user
+                  user_base_url: http://127.0.0.1:8/v1
+                  user_api_key_env: USER_API_KEY
+                  environment: {mcp: {command: [python3, env/shop.py]}, state: "shop://db"}
+                  run_max_tokens: 1000
+                  case_max_tokens: 100
                 targets:
                   test:
                     model: openai:gpt-test
@@ -155,6 +209,15 @@ class RunDescriptionTest {
                     temperature: 0.5
                     seed: 7
                     max_tokens: 256
+                datasets:
+                  suite.jsonl:
+                    input_field: question
+                    target_field: answer
+                    checker: choice
+                    template: "Q: {{question}}"
+                    choices: options
+                    id_field: qid
+                    dimension: quiz
                 """);
         AssayConfig config = AssayConfig.load(yaml);
         // What a file cannot say (the suites, the selection, this run's retries, user and metrics) comes from the
@@ -191,6 +254,33 @@ class RunDescriptionTest {
 
         assertThat(fromFile).isEqualTo(expected(suite));
         assertThat(roundTrip(fromFile)).isEqualTo(fromFile);
+    }
+
+    @Test
+    void a_datasets_mapping_in_the_file_applies_to_its_file_and_a_flag_replaces_only_its_own_field() throws Exception {
+        Path suite = suite();
+        Path yaml = dir.resolve("assay.yaml");
+        Files.writeString(yaml, """
+                datasets:
+                  suite.jsonl: {input_field: question, target_field: answer, checker: exact}
+                """);
+        AssayConfig config = AssayConfig.load(yaml);
+
+        EvalSpec plain =
+                RunSettings.resolve(List.of(config.settings(null), commandLine(suite.toString(), "--model", "mock")));
+        EvalSpec templated = RunSettings.resolve(List.of(
+                config.settings(null),
+                commandLine(suite.toString(), "--model", "mock", "--template", "Q: {{question}}")));
+        EvalSpec other = RunSettings.resolve(List.of(
+                config.settings(null), commandLine(dir.resolve("other.jsonl").toString(), "--model", "mock")));
+
+        assertThat(plain.dataset().mapping())
+                .isEqualTo(DatasetMapping.of("question", "answer").withChecker("exact"));
+        assertThat(templated.dataset().mapping())
+                .isEqualTo(DatasetMapping.of("question", "answer")
+                        .withChecker("exact")
+                        .withTemplate("Q: {{question}}"));
+        assertThat(other.dataset().mapping()).isNull();
     }
 
     @Test
@@ -285,7 +375,33 @@ class RunDescriptionTest {
 
     @Test
     void the_stored_snapshot_reads_back_into_the_description_it_was_written_from() throws Exception {
-        EvalSpec request = expected(suite());
+        assertReadsBack(expected(suite(), null));
+    }
+
+    @Test
+    void a_datasets_stored_snapshot_reads_back_with_its_mapping() throws Exception {
+        Path dataset = Files.writeString(
+                dir.resolve("quiz.jsonl"),
+                "{\"qid\": \"q\", \"question\": \"?\", \"options\": [\"a\", \"b\"], \"answer\": 1}\n");
+        EvalSpec request = RunSettings.resolve(List.of(commandLine(
+                dataset.toString(),
+                "--model",
+                "mock",
+                "--input-field",
+                "question",
+                "--target-field",
+                "answer",
+                "--choices",
+                "options",
+                "--id-field",
+                "qid",
+                "--template",
+                "Q: {{question}}")));
+
+        assertReadsBack(request);
+    }
+
+    private void assertReadsBack(EvalSpec request) throws Exception {
 
         JsonNode stored;
         try (var prepared = request.prepare(

@@ -1,5 +1,6 @@
 package dev.assay.api;
 
+import dev.assay.cases.DatasetMapping;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.model.ModelOptions;
 import dev.assay.report.Reporters;
@@ -134,6 +135,19 @@ public final class Assay {
         return with(settings -> settings.samples(perCase));
     }
 
+    /**
+     * {@return this run playing conversation cases' simulated users with {@code model}} ({@code openai:gpt-4o-mini}),
+     * reached through this run's base URL and key variable
+     */
+    public Assay userModel(String model) {
+        return with(settings -> settings.userModel(model));
+    }
+
+    /** {@return this run reaching the user model at {@code url} with the key in {@code variable}} */
+    public Assay userModel(String model, String url, String variable) {
+        return with(settings -> settings.userModel(model).userBaseUrl(url).userApiKeyEnv(variable));
+    }
+
     /** {@return this run allowing the agent loop this many model calls per case} (default 20) */
     public Assay maxSteps(int modelCalls) {
         return with(settings -> settings.maxSteps(modelCalls));
@@ -166,6 +180,15 @@ public final class Assay {
     public Assay weights(Map<String, Double> byDimension) {
         Map<String, Double> weights = Map.copyOf(byDimension);
         return with(settings -> settings.weights(weights));
+    }
+
+    /**
+     * {@return this run reading its suites as plain datasets (JSONL, CSV, TSV, JSON arrays, Parquet) whose rows become
+     * cases by this mapping} (docs/datasets.md), e.g. {@code DatasetMapping.of("question", "answer")}
+     */
+    public Assay dataset(DatasetMapping mapping) {
+        Objects.requireNonNull(mapping, "mapping");
+        return with(settings -> settings.dataset(mapping));
     }
 
     /**

@@ -39,6 +39,12 @@ public record Case(
         ObjectNode attributes,
         SourceRef source) {
 
+    /**
+     * The attribute that binds a case to one of a run's several systems under test by label (a promptfoo config's
+     * provider); see {@link dev.assay.subject.Subject#labelled}.
+     */
+    public static final String SUBJECT_LABEL = "subject_label";
+
     public Case {
         Objects.requireNonNull(id, "id");
         dimension = dimension == null ? "" : dimension;
@@ -59,6 +65,11 @@ public record Case(
     public static Case of(String id, String dimension, String prompt, Check check) {
         return new Case(
                 id, dimension, "", prompt, 1.0, null, List.of(check), List.of(), List.of(), Map.of(), null, null);
+    }
+
+    /** {@return the label of the system under test this case is bound to; empty when it names none} */
+    public String subjectLabel() {
+        return attributes.path(SUBJECT_LABEL).asText("");
     }
 
     /** {@return a copy whose prompt, expectations and file paths have every placeholder replaced} */

@@ -187,15 +187,15 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
     }
 
     /** A line as decoded: its text, or where its bytes stopped being UTF-8. */
-    private sealed interface Decoded permits Text, NotUtf8 {}
+    sealed interface Decoded permits Text, NotUtf8 {}
 
-    private record Text(String text) implements Decoded {}
+    record Text(String text) implements Decoded {}
 
     /**
      * @param column the 1-based column of the first bad byte, counted in the characters before it
      * @param value the bad byte
      */
-    private record NotUtf8(int column, int value) implements Decoded {
+    record NotUtf8(int column, int value) implements Decoded {
         String describe() {
             return "byte 0x%02X at column %d".formatted(value, column);
         }
@@ -203,7 +203,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
 
     /** Receives each line of a file with its 1-based number. */
     @FunctionalInterface
-    private interface LineVisitor {
+    interface LineVisitor {
         void visit(int line, Decoded decoded);
     }
 
@@ -213,7 +213,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
      * multi-byte UTF-8 sequence, so a bad byte is confined to its line, and the file is UTF-8 exactly when each line
      * is.
      */
-    private static void eachLine(Path path, LineVisitor visitor) throws IOException {
+    static void eachLine(Path path, LineVisitor visitor) throws IOException {
         var bytes = new LineBytes();
         try (InputStream in = Files.newInputStream(path)) {
             byte[] buffer = new byte[1 << 16];
@@ -324,6 +324,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
         String language = "";
         JsonNode sandbox = null;
         boolean hasCases = false;
+        ObjectNode defaults = null;
         var problems = new ArrayList<CaseProblem>();
         while (parser.nextToken() == JsonToken.FIELD_NAME) {
             String field = parser.currentName();
@@ -359,6 +360,20 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
                         language = "";
                     }
                 }
+                case "defaults" -> {
+                    JsonNode read = mapper.readTree(parser);
+                    if (read.isObject() && !read.has("id")) {
+                        defaults = (ObjectNode) read;
+                    } else {
+                        problems.add(new CaseProblem(
+                                "case.invalid_field",
+                                at,
+                                "",
+                                field,
+                                read.isObject() ? "`defaults` gives an `id`" : "`defaults` is not an object",
+                                "an object of case fields (no `id`) that each case lacking one takes"));
+                    }
+                }
                 case "version" -> {
                     JsonNode version = mapper.readTree(parser);
                     if (!version.canConvertToInt() || !version.isIntegralNumber() || version.intValue() < 0) {
@@ -383,6 +398,10 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
                 }
             }
         }
+        if (defaults != null) {
+            ObjectNode given = defaults;
+            entries.replaceAll(entry -> withDefaults(entry, given));
+        }
         if (!hasCases) {
             problems.add(new CaseProblem(
                     "case.missing_field",
@@ -393,6 +412,23 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
                     "an object with a `cases` list"));
         }
         return new CaseFile(file, caseSet, language, problems, true);
+    }
+
+    /**
+     * {@return the entry with each field of the file's {@code defaults} that it lacks}: a domain's hundred tasks name
+     * their environment and policy once. A field the entry gives wins whole (objects are not merged).
+     */
+    private static Entry withDefaults(Entry entry, ObjectNode defaults) {
+        if (!(entry.node() instanceof ObjectNode node)) {
+            return entry;
+        }
+        ObjectNode filled = node.deepCopy();
+        defaults.properties().forEach(field -> {
+            if (!filled.has(field.getKey())) {
+                filled.set(field.getKey(), field.getValue().deepCopy());
+            }
+        });
+        return new Entry(filled, entry.line(), entry.fieldLines());
     }
 
     private static void readEntries(ObjectMapper mapper, JsonParser parser, List<Entry> entries) throws IOException {
@@ -428,7 +464,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
     }
 
     /** Duplicate keys are refused: silently keeping the last one hides typos in hand-written files. */
-    private static JsonParser strict(JsonParser parser) {
+    static JsonParser strict(JsonParser parser) {
         return parser.enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature());
     }
 
@@ -440,7 +476,7 @@ record CaseFile(String file, String caseSet, String language, List<CaseProblem> 
      * {@return why the text did not parse}: the parser's words, less the Jackson method its limits' messages name (the
      * length they give is where the parser stopped counting, not the value's)
      */
-    private static String reason(JsonProcessingException e) {
+    static String reason(JsonProcessingException e) {
         if (e instanceof StreamConstraintsException) {
             return "too large for the parser: " + e.getOriginalMessage().replaceAll(", from `[^`]*`", "");
         }

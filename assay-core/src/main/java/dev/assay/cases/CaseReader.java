@@ -117,7 +117,10 @@ final class CaseReader implements ReferenceFormat.Problems {
                     "'" + language + "' is not a language tag",
                     "a language tag like zh-CN or en-US");
         }
-        String prompt = text("prompt", true, "a non-empty string");
+        // A conversation case is started by its simulated user; a prompt is then optional.
+        SimulatedUser.read(node, this);
+        String prompt = text("prompt", !node.hasNonNull("user"), "a non-empty string");
+        text("system", false, "the system prompt (the policy) as a string");
         double weight = number(node.get("weight"), "weight", 1.0, value -> value >= 0, "a number >= 0");
         double timeoutSeconds = number(node.get("timeout_s"), "timeout_s", 0, value -> value > 0, "a number > 0");
         List<Located> checks = checks();
@@ -125,6 +128,7 @@ final class CaseReader implements ReferenceFormat.Problems {
         List<String> prerequisites = strings("prerequisites");
         List<String> tags = strings("tags");
         Map<String, String> files = files();
+        environment();
         DeclaredTools declared = DeclaredTools.read(node, this);
         JsonNode sandbox = node.get(ContainerSpec.FIELD);
         if (sandbox != null && !sandbox.isNull()) {
@@ -291,6 +295,43 @@ final class CaseReader implements ReferenceFormat.Problems {
         return files;
     }
 
+    /**
+     * Checks the shape of the case's environment (docs/environments.md): {@code {"mcp": {"command": [...]}, "state":
+     * "uri"}}. It stays among the case's attributes, read where it is started.
+     */
+    private void environment() {
+        JsonNode value = node.get("environment");
+        if (value == null || value.isNull()) {
+            return;
+        }
+        String shape = "{\"mcp\": {\"command\": [\"program\", \"argument\", ...]}, \"state\": \"uri\"}";
+        if (!value.isObject()) {
+            add("case.invalid_field", "environment", "`environment` is " + describe(value), shape);
+            return;
+        }
+        for (var field : value.properties()) {
+            if (!Set.of("mcp", "state").contains(field.getKey())) {
+                add("case.invalid_field", "environment." + field.getKey(), "unknown field", shape);
+            }
+        }
+        JsonNode command = value.path("mcp").path("command");
+        boolean commandOk = command.isArray() && !command.isEmpty();
+        for (JsonNode part : command) {
+            commandOk &= part.isTextual() && !part.textValue().isEmpty();
+        }
+        if (!commandOk) {
+            add(
+                    "case.invalid_field",
+                    "environment.mcp.command",
+                    "`environment.mcp.command` is not a non-empty list of non-empty strings",
+                    shape);
+        }
+        JsonNode state = value.get("state");
+        if (state == null || !state.isTextual() || state.textValue().isBlank()) {
+            add("case.invalid_field", "environment.state", "`environment.state` is not a resource URI", shape);
+        }
+    }
+
     private List<Located> checks() {
         JsonNode checker = node.get("checker");
         JsonNode checks = node.get("checks");
@@ -352,13 +393,29 @@ final class CaseReader implements ReferenceFormat.Problems {
                 add("case.missing_field", prefix + ".checker", "the check has no `checker`", "a checker name");
                 continue;
             }
-            Located located =
-                    located(checker, entry.get("expected"), weight, prefix + ".checker", prefix + ".expected");
+            Located located = located(checker, expected(entry), weight, prefix + ".checker", prefix + ".expected");
             if (located != null) {
                 result.add(located);
             }
         }
         return result;
+    }
+
+    /**
+     * {@return a check's expectation}: its {@code expected}, or, when it has none, its other fields as one object, so
+     * that {@code {"checker": "state_matches", "actions": [...]}} reads as {@code "expected": {"actions": [...]}}
+     */
+    private static JsonNode expected(JsonNode entry) {
+        if (entry.has("expected")) {
+            return entry.get("expected");
+        }
+        ObjectNode options = Json.object();
+        entry.properties().forEach(field -> {
+            if (!Set.of("checker", "weight").contains(field.getKey())) {
+                options.set(field.getKey(), field.getValue());
+            }
+        });
+        return options.isEmpty() ? null : options;
     }
 
     private Located located(
@@ -485,7 +542,7 @@ final class CaseReader implements ReferenceFormat.Problems {
         return Duration.ofNanos(Math.max(nanos, 1));
     }
 
-    private static String describe(JsonNode value) {
+    static String describe(JsonNode value) {
         String text = value.toString();
         String shown = text.length() > 40 ? text.substring(0, 37) + "..." : text;
         return switch (value.getNodeType()) {

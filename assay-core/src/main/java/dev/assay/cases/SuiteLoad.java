@@ -11,11 +11,19 @@ import java.util.Objects;
  *
  * @param suite the valid cases only (in file order); with problems, a case that had any is left out
  * @param problems every problem, in file order; empty when the suite is valid
+ * @param notes what the user should know that is no problem, once per file (the fields of a τ²-bench task file that
+ *     Assay does not use); empty for most suites
  */
-public record SuiteLoad(Suite suite, List<CaseProblem> problems) {
+public record SuiteLoad(Suite suite, List<CaseProblem> problems, List<String> notes) {
     public SuiteLoad {
         Objects.requireNonNull(suite, "suite");
         problems = List.copyOf(problems);
+        notes = List.copyOf(notes);
+    }
+
+    /** A load with nothing to note. */
+    public SuiteLoad(Suite suite, List<CaseProblem> problems) {
+        this(suite, problems, List.of());
     }
 
     /** {@return true when nothing was wrong} */

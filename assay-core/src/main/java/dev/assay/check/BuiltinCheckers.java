@@ -23,6 +23,9 @@ final class BuiltinCheckers {
                 FileContainsChecker.FACTORY,
                 JsonSchemaChecker.FACTORY,
                 JsonContainsChecker.FACTORY,
-                CommandChecker.FACTORY);
+                CommandChecker.FACTORY,
+                StateMatchesChecker.FACTORY,
+                ActionsCalledChecker.FACTORY,
+                ToldUserChecker.FACTORY);
     }
 }

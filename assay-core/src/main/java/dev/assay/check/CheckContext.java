@@ -4,6 +4,7 @@ import dev.assay.cases.Case;
 import dev.assay.model.ResponseCache;
 import dev.assay.score.Weights;
 import dev.assay.tools.Workspace;
+import dev.assay.tools.environment.TrialEnvironment;
 import dev.assay.transcript.AnswerText;
 import dev.assay.transcript.Transcript;
 import java.time.Duration;
@@ -25,6 +26,8 @@ import java.util.List;
  *     {@link Weights.Scoring#ASSAY} when null
  * @param subjectTime how long the system under test took to answer (its whole trial, model calls and tools); null when
  *     unknown (outside a run); what promptfoo's {@code latency} assertion judges
+ * @param environment the trial's environment: its end state, and how to start a fresh one; null when the case names no
+ *     environment
  */
 public record CheckContext(
         Case evalCase,
@@ -34,11 +37,25 @@ public record CheckContext(
         ResponseCache responses,
         String scope,
         Weights.Scoring scoring,
-        Duration subjectTime) {
+        Duration subjectTime,
+        TrialEnvironment environment) {
     public CheckContext {
         responses = responses == null ? ResponseCache.NONE : responses;
         scope = scope == null ? "" : scope;
         scoring = scoring == null ? Weights.Scoring.ASSAY : scoring;
+    }
+
+    /** A context without an environment. */
+    public CheckContext(
+            Case evalCase,
+            Transcript transcript,
+            String finalAnswer,
+            Workspace workspace,
+            ResponseCache responses,
+            String scope,
+            Weights.Scoring scoring,
+            Duration subjectTime) {
+        this(evalCase, transcript, finalAnswer, workspace, responses, scope, scoring, subjectTime, null);
     }
 
     /** A context whose system under test's time is unknown. */
@@ -89,7 +106,14 @@ public record CheckContext(
 
     /** {@return this context with the time the system under test took to answer} */
     public CheckContext withSubjectTime(Duration time) {
-        return new CheckContext(evalCase, transcript, finalAnswer, workspace, responses, scope, scoring, time);
+        return new CheckContext(
+                evalCase, transcript, finalAnswer, workspace, responses, scope, scoring, time, environment);
+    }
+
+    /** {@return this context with the trial's environment} */
+    public CheckContext withEnvironment(TrialEnvironment trialEnvironment) {
+        return new CheckContext(
+                evalCase, transcript, finalAnswer, workspace, responses, scope, scoring, subjectTime, trialEnvironment);
     }
 
     /**

@@ -8,7 +8,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.Yaml;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.check.judge.JudgeModel;
+import dev.assay.cost.Budget;
+import dev.assay.cost.Price;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.run.RunSettings;
@@ -45,6 +48,9 @@ import java.util.function.Function;
  * @param targets targets by name, in file order
  * @param mcpServers MCP servers, in file order
  * @param judges judge models, in file order; the first is the default judge
+ * @param prices prices by model, USD per million tokens ({@code prices}), over Assay's table; empty for none
+ * @param datasets how the rows of plain datasets become cases, by the dataset file's or directory's absolute path
+ *     (written relative to this file); docs/datasets.md
  */
 public record AssayConfig(
         Path file,
@@ -52,7 +58,9 @@ public record AssayConfig(
         RunDefaults defaults,
         Map<String, TargetConfig> targets,
         List<McpServerConfig> mcpServers,
-        List<JudgeConfig> judges) {
+        List<JudgeConfig> judges,
+        Map<String, Price> prices,
+        Map<Path, DatasetMapping> datasets) {
     /** The format version this code reads. */
     public static final int FORMAT_VERSION = 1;
 
@@ -62,6 +70,8 @@ public record AssayConfig(
         targets = Collections.unmodifiableMap(new LinkedHashMap<>(targets));
         mcpServers = List.copyOf(mcpServers);
         judges = List.copyOf(judges);
+        prices = prices == null ? Map.of() : Map.copyOf(prices);
+        datasets = Collections.unmodifiableMap(new LinkedHashMap<>(datasets));
     }
 
     /**
@@ -107,9 +117,11 @@ public record AssayConfig(
         }
         var root = new ConfigNode(tree, "", file, lines);
         if (tree == null || tree.isMissingNode() || tree.isNull()) {
-            return new AssayConfig(file, FORMAT_VERSION, RunDefaults.NONE, Map.of(), List.of(), List.of());
+            return new AssayConfig(
+                    file, FORMAT_VERSION, RunDefaults.NONE, Map.of(), List.of(), List.of(), Map.of(), Map.of());
         }
-        root.requireObject().onlyKeys(Set.of("version", "defaults", "targets", "mcp_servers", "judges"));
+        root.requireObject()
+                .onlyKeys(Set.of("version", "defaults", "targets", "mcp_servers", "judges", "prices", "datasets"));
         Secrets.scan(root);
         Integer version = root.get("version").integer(1);
         if (version != null && version > FORMAT_VERSION) {
@@ -122,7 +134,49 @@ public record AssayConfig(
         var judges = new ArrayList<JudgeConfig>();
         root.get("judges").entries().forEach((name, node) -> judges.add(judge(name, node)));
         RunDefaults defaults = defaults(root.get("defaults"), targets);
-        return new AssayConfig(file, version == null ? FORMAT_VERSION : version, defaults, targets, mcpServers, judges);
+        var datasets = new LinkedHashMap<Path, DatasetMapping>();
+        Path base = file.toAbsolutePath().getParent();
+        root.get("datasets")
+                .entries()
+                .forEach((path, node) -> datasets.put(base.resolve(path).normalize(), dataset(node)));
+        return new AssayConfig(
+                file,
+                version == null ? FORMAT_VERSION : version,
+                defaults,
+                targets,
+                mcpServers,
+                judges,
+                prices(root.get("prices")),
+                datasets);
+    }
+
+    /**
+     * {@code prices: {MODEL: {input, cached_input, output}}}, USD per million tokens; cached_input defaults to input.
+     */
+    private static Map<String, Price> prices(ConfigNode node) {
+        var prices = new LinkedHashMap<String, Price>();
+        node.entries().forEach((model, price) -> {
+            price.requireObject().onlyKeys(Set.of("input", "cached_input", "output"));
+            Double input = nonNegative(price.get("input"), true);
+            Double cached = nonNegative(price.get("cached_input"), false);
+            Double output = nonNegative(price.get("output"), true);
+            prices.put(model, new Price(input, cached != null ? cached : input, output));
+        });
+        return prices;
+    }
+
+    private static Double nonNegative(ConfigNode node, boolean required) {
+        if (!node.isPresent()) {
+            if (required) {
+                throw node.invalid("is required: USD per million tokens");
+            }
+            return null;
+        }
+        Double value = node.number();
+        if (value == null || !(value >= 0)) {
+            throw node.invalid("must be a number >= 0 (USD per million tokens)");
+        }
+        return value;
     }
 
     /** Records the line of every field and list element, by JSON pointer, for error messages. */
@@ -269,6 +323,12 @@ public record AssayConfig(
                 maxConcurrency == null ? Integer.MAX_VALUE : maxConcurrency);
     }
 
+    private static DatasetMapping dataset(ConfigNode node) {
+        node.requireObject().onlyKeys(DatasetMapping.FIELDS);
+        return node.located(
+                () -> DatasetMapping.fromJson(node.json(), node.field()).validate());
+    }
+
     private static JudgeConfig judge(String name, ConfigNode node) {
         node.requireObject()
                 .onlyKeys(Set.of(
@@ -299,12 +359,37 @@ public record AssayConfig(
                 retry);
     }
 
+    /** {@return {@code defaults.environment}: an object, checked as a case's when the suite loads; null when absent} */
+    private static ObjectNode environment(ConfigNode node) {
+        if (!node.isPresent()) {
+            return null;
+        }
+        if (!(node.json() instanceof ObjectNode environment)) {
+            throw node.invalid("must be an environment object {mcp: {command: [...]}, state: URI}");
+        }
+        return environment;
+    }
+
     private static RunDefaults defaults(ConfigNode node, Map<String, TargetConfig> targets) {
         if (!node.isPresent()) {
             return RunDefaults.NONE;
         }
         node.requireObject()
-                .onlyKeys(Set.of("target", "concurrency", "timeout_s", "weights", "scoring", "db", "judge_cache"));
+                .onlyKeys(Set.of(
+                        "target",
+                        "concurrency",
+                        "timeout_s",
+                        "weights",
+                        "scoring",
+                        "db",
+                        "judge_cache",
+                        "user_model",
+                        "user_base_url",
+                        "user_api_key_env",
+                        "environment",
+                        "max_cost_usd",
+                        "run_max_tokens",
+                        "case_max_tokens"));
         String target = node.get("target").text(null);
         if (target != null && !targets.containsKey(target)) {
             throw node.get("target").invalid("names no target of 'targets' " + targets.keySet());
@@ -335,7 +420,19 @@ public record AssayConfig(
                 node.get("timeout_s").seconds(),
                 weights,
                 node.get("db").text(null),
-                node.get("judge_cache").flag());
+                node.get("judge_cache").flag(),
+                node.get("user_model").text(null),
+                node.get("user_base_url").text(null),
+                node.get("user_api_key_env").envName(null),
+                environment(node.get("environment")),
+                new Budget(
+                        nonNegative(node.get("max_cost_usd"), false),
+                        longOrNull(node.get("run_max_tokens").integer(0)),
+                        longOrNull(node.get("case_max_tokens").integer(1))));
+    }
+
+    private static Long longOrNull(Integer value) {
+        return value == null ? null : value.longValue();
     }
 
     /** {@return the target with this name} @throws AssayException {@code config.unknown_target} listing the names */
@@ -358,7 +455,18 @@ public record AssayConfig(
      * @throws AssayException {@code config.unknown_target}
      */
     public RunSettings settings(String targetName) {
-        var settings = new RunSettings().concurrency(defaults.concurrency()).timeout(defaults.timeout());
+        var settings = new RunSettings()
+                .concurrency(defaults.concurrency())
+                .timeout(defaults.timeout())
+                .userModel(defaults.userModel())
+                .userBaseUrl(defaults.userBaseUrl())
+                .userApiKeyEnv(defaults.userApiKeyEnv())
+                .environment(defaults.environment())
+                .prices(prices.isEmpty() ? null : prices)
+                .maxCostUsd(defaults.budget().maxCostUsd())
+                .runMaxTokens(defaults.budget().maxTokens())
+                .caseMaxTokens(defaults.budget().caseMaxTokens())
+                .datasets(datasets.isEmpty() ? null : datasets);
         if (defaults.weights() != null) {
             settings.scoring(defaults.weights().scoring())
                     .weights(defaults.weights().byDimension());

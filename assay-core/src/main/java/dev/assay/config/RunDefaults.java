@@ -1,5 +1,7 @@
 package dev.assay.config;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.cost.Budget;
 import dev.assay.score.Weights;
 import java.time.Duration;
 
@@ -13,8 +15,29 @@ import java.time.Duration;
  * @param weights dimension weights (dimensions not named keep their built-in weight)
  * @param db the JDBC URL of the store
  * @param judgeCache whether judge answers are cached under the Assay home (default true)
+ * @param userModel the model that plays conversation cases' simulated users ({@code user_model})
+ * @param userBaseUrl the user model's API root ({@code user_base_url}); null for the run's
+ * @param userApiKeyEnv the variable holding the user model's key ({@code user_api_key_env}); null for the run's
+ * @param environment the environment of the cases that name none ({@code environment}, as a case writes it); null
+ * @param budget the limits on a run's cost and tokens ({@code max_cost_usd}, {@code run_max_tokens},
+ *     {@code case_max_tokens}); {@link Budget#NONE} for none
  */
 public record RunDefaults(
-        String target, Integer concurrency, Duration timeout, Weights weights, String db, Boolean judgeCache) {
-    public static final RunDefaults NONE = new RunDefaults(null, null, null, null, null, null);
+        String target,
+        Integer concurrency,
+        Duration timeout,
+        Weights weights,
+        String db,
+        Boolean judgeCache,
+        String userModel,
+        String userBaseUrl,
+        String userApiKeyEnv,
+        ObjectNode environment,
+        Budget budget) {
+    public static final RunDefaults NONE =
+            new RunDefaults(null, null, null, null, null, null, null, null, null, null, Budget.NONE);
+
+    public RunDefaults {
+        budget = budget == null ? Budget.NONE : budget;
+    }
 }

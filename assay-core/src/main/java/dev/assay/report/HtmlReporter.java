@@ -1,5 +1,6 @@
 package dev.assay.report;
 
+import dev.assay.cost.ItemCost;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
@@ -60,12 +61,19 @@ final class HtmlReporter implements Reporter {
                 .append("</strong> · scoring ")
                 .append(escape(ItemText.scoring(run)))
                 .append("</p>\n");
-        html.append("<table><tr><th>Dimension</th><th>Score</th></tr>\n");
+        var cost = report.cost();
+        html.append("<p>Cost ").append(escape(ItemText.cost(cost.total()))).append("</p>\n");
+        html.append("<table><tr><th>Dimension</th><th>Score</th><th>Cost (USD)</th></tr>\n");
         run.dimensionScores()
                 .forEach((dimension, score) -> html.append("<tr><td>")
                         .append(escape(dimension))
                         .append("</td><td class=num>")
                         .append(ItemText.percent(score))
+                        .append("</td><td class=num>")
+                        .append("%.6f"
+                                .formatted(cost.byDimension()
+                                        .getOrDefault(dimension, ItemCost.NONE)
+                                        .totalUsd()))
                         .append("</td></tr>\n"));
         var counts = run.counts();
         html.append("</table>\n<p>")

@@ -1,5 +1,6 @@
 package dev.assay.report;
 
+import dev.assay.cost.ItemCost;
 import dev.assay.result.Item;
 import java.util.List;
 
@@ -46,6 +47,36 @@ final class ItemText {
     static String scoring(dev.assay.result.Run run) {
         var weights = dev.assay.run.EvalSpec.of(run).scoring().weights();
         return weights.scoring().wireName() + " " + dev.assay.Json.tree(weights.byDimension());
+    }
+
+    /**
+     * {@return "0.012345 USD (subject 0.010000, judge 0.002345); 1200 input tokens (300 cached), 450 output"}, with the
+     * models that had no price named
+     */
+    static String cost(ItemCost cost) {
+        var text = new StringBuilder(usd(cost.totalUsd()));
+        var roles = new java.util.ArrayList<String>();
+        cost.costUsd().forEach((role, usd) -> roles.add(role.wireName() + " " + "%.6f".formatted(usd)));
+        if (roles.size() > 1) {
+            text.append(" (").append(String.join(", ", roles)).append(')');
+        }
+        var tokens = cost.totalUsage();
+        text.append("; ")
+                .append(tokens.inputTokens())
+                .append(" input tokens (")
+                .append(tokens.cachedInputTokens())
+                .append(" cached), ")
+                .append(tokens.outputTokens())
+                .append(" output");
+        if (!cost.unpriced().isEmpty()) {
+            text.append("; no price for ").append(String.join(", ", cost.unpriced()));
+        }
+        return text.toString();
+    }
+
+    /** {@return "0.012345 USD"} */
+    static String usd(double usd) {
+        return "%.6f USD".formatted(usd);
     }
 
     /** {@return "pass@1 = 66.7%, pass@2 = 83.3%"} */

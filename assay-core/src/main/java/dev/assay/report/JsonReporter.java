@@ -84,6 +84,9 @@ final class JsonReporter implements Reporter {
         root.set("error", Json.tree(run.error()));
         root.set("metrics", Json.tree(run.metrics()));
         root.set("coverage", Json.tree(report.coverage()));
+        ObjectNode cost = report.cost().toJson();
+        root.put("cost_usd", cost.path("cost_usd").asDouble());
+        root.set("cost", cost);
         root.put("samples", report.samples());
         if (report.samples() > 1) {
             ObjectNode passAtK = root.putObject("pass_at_k");

@@ -86,6 +86,15 @@ final class MarkdownReporter implements Reporter {
                 .append(" |\n\n");
         md.append("Skipped and cancelled cases are left out of the scores; errors count as 0. The 95% interval is "
                 + "Student's t over the dimension's item scores, taken as independent.\n\n");
+        var cost = report.cost();
+        md.append("- Cost: ").append(literal(ItemText.cost(cost.total()))).append('\n');
+        cost.byDimension()
+                .forEach((dimension, spent) -> md.append("- Cost of ")
+                        .append(literal(dimension))
+                        .append(": ")
+                        .append(ItemText.usd(spent.totalUsd()))
+                        .append('\n'));
+        md.append('\n');
         if (!report.passAtK().isEmpty()) {
             md.append("pass@k over ")
                     .append(report.samples())

@@ -12,4 +12,13 @@ public interface Reporter {
     String fileName();
 
     void write(RunReport report, OutputStream out) throws IOException;
+
+    /**
+     * {@return whether an output directory of {@code report}'s run gets this format's file}: every run by default; a
+     * format for one kind of run (promptfoo's results for a promptfoo config's run) says so. Asked by name, a format is
+     * written for any run.
+     */
+    default boolean writesFor(RunReport report) {
+        return true;
+    }
 }

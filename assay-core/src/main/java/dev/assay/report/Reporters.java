@@ -35,14 +35,18 @@ public final class Reporters {
     }
 
     /**
-     * {@return the files written: every format, into {@code directory} (made owner-only when missing, the files
-     * owner-only)} Each file is written beside its name and moved there once complete: the items are read from the
-     * store as the file is written, and a report cut short by a failure must not pass for a whole one.
+     * {@return the files written: every format that writes for the run ({@link Reporter#writesFor}), into
+     * {@code directory} (made owner-only when missing, the files owner-only)} Each file is written beside its name and
+     * moved there once complete: the items are read from the store as the file is written, and a report cut short by a
+     * failure must not pass for a whole one.
      */
     public List<Path> writeAll(RunReport report, Path directory) throws IOException {
         OwnerOnly.createDirectories(directory);
         var written = new ArrayList<Path>();
         for (Reporter reporter : byName.all()) {
+            if (!reporter.writesFor(report)) {
+                continue;
+            }
             Path file = directory.resolve(reporter.fileName());
             WholeFiles.write(file, out -> reporter.write(report, out));
             written.add(file);

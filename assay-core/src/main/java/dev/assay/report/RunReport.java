@@ -4,6 +4,7 @@ import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
+import dev.assay.cost.CostTally;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
@@ -22,6 +23,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A run with all its items: what reporters write. The figures every format shows (spreads, counts, coverage, pass@k)
@@ -39,6 +41,9 @@ public final class RunReport {
     private Map<Integer, Double> passAtK;
     private Map<Integer, Double> passHatK;
     private Map<String, SampleSpread> sampleSpreads;
+    private final Supplier<Map<String, Case>> storedCases;
+    private Map<String, Case> cases;
+    private CostTally cost;
 
     /**
      * @param run the run record
@@ -49,6 +54,12 @@ public final class RunReport {
      *     the cases that have tags are kept: the others count as untagged, and a large run's ids are not held for them
      */
     public RunReport(Run run, List<Item> items, Map<String, List<String>> caseTags) {
+        this(run, items, caseTags, Map::of);
+    }
+
+    private RunReport(
+            Run run, List<Item> items, Map<String, List<String>> caseTags, Supplier<Map<String, Case>> storedCases) {
+        this.storedCases = storedCases;
         this.run = run;
         this.items = items instanceof StoredItems stored ? stored : List.copyOf(items);
         var tags = new LinkedHashMap<String, List<String>>();
@@ -58,6 +69,18 @@ public final class RunReport {
             }
         });
         this.caseTags = Collections.unmodifiableMap(tags);
+    }
+
+    /**
+     * {@return the run's stored cases by id, in their order, read from the store on the first call}: for a format that
+     * shows what a case held (a promptfoo config's vars); empty for a report not loaded from a store, or when the run's
+     * case set is unknown. Holds every case of the run in memory.
+     */
+    public synchronized Map<String, Case> cases() {
+        if (cases == null) {
+            cases = storedCases.get();
+        }
+        return cases;
     }
 
     /** {@return the run record} */
@@ -82,6 +105,19 @@ public final class RunReport {
      */
     public List<Item> briefItems() {
         return items instanceof StoredItems stored ? stored.withoutTranscripts() : items;
+    }
+
+    /**
+     * {@return the run's cost: in all, by role, by dimension and by case} Each item's is the one it kept when it ended
+     * ({@link CostTally}), so that it reads the same whatever the price table says now.
+     */
+    public synchronized CostTally cost() {
+        if (cost == null) {
+            var tally = new CostTally(run.modelName(), EvalSpec.of(run).limits().prices());
+            briefItems().forEach(tally::add);
+            cost = tally;
+        }
+        return cost;
     }
 
     /** A report without case tags (coverage by tag then counts nothing). */
@@ -340,7 +376,7 @@ public final class RunReport {
             // A snapshot written by a newer Assay: no case tags are known.
             tags.clear();
         }
-        return new RunReport(run, new StoredItems(store, runId), tags);
+        return new RunReport(run, new StoredItems(store, runId), tags, () -> storedCases(store, run));
     }
 
     /**
@@ -383,6 +419,6 @@ public final class RunReport {
      * ran, which its caller has at hand, so that the stored snapshot is not read again
      */
     public static RunReport ofEnded(Store store, Run ended, Map<String, List<String>> caseTags) {
-        return new RunReport(ended, new StoredItems(store, ended.runId()), caseTags);
+        return new RunReport(ended, new StoredItems(store, ended.runId()), caseTags, () -> storedCases(store, ended));
     }
 }

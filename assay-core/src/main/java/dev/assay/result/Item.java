@@ -1,5 +1,6 @@
 package dev.assay.result;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import dev.assay.Problem;
@@ -123,6 +124,39 @@ public record Item(
             }
         }
         return List.copyOf(reasons);
+    }
+
+    /**
+     * {@return what the item's model calls cost in US dollars, every role together, as priced when it ended and kept in
+     * its checker detail's {@code cost} (docs/cost.md); null for an item stored without one}
+     */
+    @JsonProperty("cost_usd")
+    public Double costUsd() {
+        JsonNode cost = checkerDetail.path("cost").path("cost_usd");
+        return cost.isNumber() ? cost.doubleValue() : null;
+    }
+
+    /** {@return the same item with another checker detail} */
+    public Item withCheckerDetail(JsonNode newCheckerDetail) {
+        return new Item(
+                runId,
+                caseId,
+                seq,
+                dimension,
+                status,
+                score,
+                maxScore,
+                weight,
+                prompt,
+                finalAnswer,
+                toolCalls,
+                newCheckerDetail,
+                error,
+                transcript,
+                startedAt,
+                finishedAt,
+                elapsedS,
+                truncated);
     }
 
     /** {@return the same item with another transcript} */

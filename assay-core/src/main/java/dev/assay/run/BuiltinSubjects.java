@@ -4,6 +4,7 @@ import dev.assay.model.ChatModel;
 import dev.assay.model.ChatModels;
 import dev.assay.subject.AgentSubject;
 import dev.assay.subject.Subject;
+import dev.assay.subject.UserModels;
 import dev.assay.subject.replay.Recording;
 import dev.assay.subject.replay.ReplaySubject;
 import dev.assay.subject.sse.SseAgentSubject;
@@ -23,12 +24,19 @@ final class BuiltinSubjects {
             EvalSpec spec = context.spec();
             var model = (EvalSpec.Model) spec.subject().sut();
             ChatModel chatModel = ChatModels.chatModel(model.options(), context.env(), context.log());
+            UserModelOptions userModel = spec.subject().userModel();
+            // The user model goes through the same provider, retries and secret masking as the model under test.
+            var users = new UserModels(
+                    userModel.model(),
+                    name -> ChatModels.chatModel(
+                            userModel.optionsFor(name, model.options()), context.env(), context.log()));
             return new AgentSubject(
                     chatModel,
                     context.tools(),
                     spec.subject().agent(),
                     spec.limits().concurrency(),
-                    context.withheldTools());
+                    context.withheldTools(),
+                    users);
         }
     };
 

@@ -22,11 +22,16 @@ import dev.assay.sandbox.ContainerTrial;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.score.Weights;
 import dev.assay.subject.Session;
+import dev.assay.subject.Subject;
 import dev.assay.subject.SubjectInput;
 import dev.assay.subject.TrialObserver;
 import dev.assay.tools.McpServerConfig;
 import dev.assay.tools.ToolNames;
 import dev.assay.tools.Workspace;
+import dev.assay.tools.environment.Environment;
+import dev.assay.tools.environment.EnvironmentSpec;
+import dev.assay.tools.environment.Environments;
+import dev.assay.tools.environment.TrialEnvironment;
 import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptBuilder;
 import dev.assay.transcript.TranscriptEvent;
@@ -41,6 +46,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -116,9 +122,10 @@ final class CaseRunner {
             throws InterruptedException {
         Case evalCase = template.withPlaceholders(placeholders);
         SubjectInput input = SubjectInput.of(evalCase);
-        Set<String> missing = missingTools(checkers, evalCase, plan.target().toolNames(input));
+        Subject target = plan.target().labelled(evalCase.subjectLabel());
+        Set<String> missing = missingTools(checkers, evalCase, target.toolNames(input));
         Optional<Problem> withheld = missing.stream()
-                .map(plan.target().withheldTools()::get)
+                .map(target.withheldTools()::get)
                 .filter(Objects::nonNull)
                 .findFirst();
         if (withheld.isPresent()) {
@@ -134,20 +141,12 @@ final class CaseRunner {
                     withheld.get().withDetail("missing_tools", List.copyOf(missing)),
                     started);
         }
-        if (!missing.isEmpty()) {
-            Problem problem = Problem.of(
-                            "case.missing_tools",
-                            "the target lacks the tools this case needs: " + String.join(", ", missing))
-                    .withDetail("missing_tools", List.copyOf(missing));
-            // A tool of an MCP server that was down is missing for a reason the user can act on: say which.
-            var mcpReasons =
-                    McpServerConfig.skipReasons(plan.config().spec().observed().tool("mcp"), missing);
-            if (!mcpReasons.isEmpty()) {
-                problem = problem.withDetail("mcp", mcpReasons);
-            }
-            return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null, problem, started);
+        Optional<EnvironmentSpec> environmentSpec = environmentOf(evalCase);
+        // An environment's tools are known once it has started: the case is judged for them then.
+        if (!missing.isEmpty() && environmentSpec.isEmpty()) {
+            return missingToolsItem(runId, seq, evalCase, plan, missing, started);
         }
-        var unavailable = plan.target().unavailable(input);
+        var unavailable = target.unavailable(input);
         if (unavailable.isPresent()) {
             return item(
                     runId,
@@ -169,7 +168,7 @@ final class CaseRunner {
         }
         var spec = ContainerSpecs.of(evalCase);
         if (spec.isEmpty()) {
-            return runIn(runId, seq, evalCase, input, plan, workspace, log, cancelled, started);
+            return runIn(runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started);
         }
         // The trial's container is made (or taken warm) before the agent's first tool call, and ends after the checks.
         ContainerTrial trial;
@@ -180,7 +179,7 @@ final class CaseRunner {
             return item(runId, seq, evalCase, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null, e.problem(), started);
         }
         try {
-            return runIn(runId, seq, evalCase, input, plan, workspace.in(trial), log, cancelled, started);
+            return runIn(runId, seq, evalCase, input, target, plan, workspace.in(trial), log, cancelled, started);
         } finally {
             trial.close(plan.config().workspacePolicy() == WorkspacePolicy.KEEP_ALL);
         }
@@ -191,30 +190,107 @@ final class CaseRunner {
             int seq,
             Case evalCase,
             SubjectInput input,
+            Subject target,
             RunPlan plan,
             Workspace workspace,
             Consumer<String> log,
             BooleanSupplier cancelled,
             Instant started)
             throws InterruptedException {
+        Optional<EnvironmentSpec> environmentSpec = environmentOf(evalCase);
         Duration timeout =
                 evalCase.timeout() != null ? evalCase.timeout() : plan.config().defaultTimeout();
-        var transcript = new TranscriptBuilder();
+        Instant deadline = Instant.now().plus(timeout);
+        if (environmentSpec.isEmpty()) {
+            return runTrial(
+                    runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline,
+                    null);
+        }
+        // A fresh environment per trial, stopped however the trial ends.
+        Environments environments = Environments.here();
+        Environment environment;
+        try {
+            environment = environments.start(environmentSpec.get(), timeout);
+        } catch (AssayException e) {
+            return item(runId, seq, evalCase, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null, e.problem(), started);
+        }
+        try (environment) {
+            var available = new LinkedHashSet<>(plan.target().toolNames(input));
+            environment.tools().forEach(tool -> available.add(tool.name()));
+            Set<String> stillMissing = missingTools(checkers, evalCase, available);
+            if (!stillMissing.isEmpty()) {
+                return missingToolsItem(runId, seq, evalCase, plan, stillMissing, started);
+            }
+            var trial = new Trial(environmentSpec.get(), environment, environments);
+            return runTrial(
+                    runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline,
+                    trial);
+        }
+    }
+
+    private static Optional<EnvironmentSpec> environmentOf(Case evalCase) {
+        return EnvironmentSpec.of(
+                evalCase.attributes().get(EnvironmentSpec.FIELD),
+                evalCase.source().file());
+    }
+
+    private static Item missingToolsItem(
+            String runId, int seq, Case evalCase, RunPlan plan, Set<String> missing, Instant started) {
+        Problem problem = Problem.of(
+                        "case.missing_tools",
+                        "the target lacks the tools this case needs: " + String.join(", ", missing))
+                .withDetail("missing_tools", List.copyOf(missing));
+        // A tool of an MCP server that was down is missing for a reason the user can act on: say which.
+        var mcpReasons =
+                McpServerConfig.skipReasons(plan.config().spec().observed().tool("mcp"), missing);
+        if (!mcpReasons.isEmpty()) {
+            problem = problem.withDetail("mcp", mcpReasons);
+        }
+        return item(runId, seq, evalCase, ItemStatus.SKIPPED, 0, Transcript.EMPTY, "", null, problem, started);
+    }
+
+    /**
+     * The trial's environment while it runs.
+     *
+     * @param spec as the case names it
+     * @param environment the running one
+     * @param environments where a fresh one is started for a state comparison
+     */
+    private record Trial(EnvironmentSpec spec, Environment environment, Environments environments) {}
+
+    private Item runTrial(
+            String runId,
+            int seq,
+            Case evalCase,
+            SubjectInput input,
+            Subject target,
+            RunPlan plan,
+            Workspace workspace,
+            Consumer<String> log,
+            BooleanSupplier cancelled,
+            Instant started,
+            Duration timeout,
+            Instant deadline,
+            Trial trial)
+            throws InterruptedException {
+        Long caseMaxTokens = plan.config().spec().limits().budget().caseMaxTokens();
+        var transcript = new TranscriptBuilder(caseMaxTokens == null ? 0 : caseMaxTokens);
         var session = new Session(
                 runId,
                 sessionId(runId, evalCase),
                 plan.config().userId(),
                 workspace,
-                Instant.now().plus(timeout),
+                deadline,
                 transcript,
                 log,
                 responses,
-                observer);
+                observer,
+                trial == null ? List.of() : trial.environment().tools());
         long subjectStart = System.nanoTime();
-        Future<Transcript> work = targetThreads.submit(() -> plan.target().run(input, session));
+        Future<Transcript> work = targetThreads.submit(() -> target.run(input, session));
         Transcript result;
         try {
-            result = Deadlines.await(work, timeout);
+            result = Deadlines.await(work, remaining(deadline));
         } catch (TimeoutException e) {
             transcript.add(new TranscriptEvent.TargetError(
                     Instant.now(),
@@ -233,6 +309,12 @@ final class CaseRunner {
                     ? assay.problem()
                     : Problem.of("target.internal_error", "the target failed: " + cause);
             transcript.add(new TranscriptEvent.TargetError(Instant.now(), problem));
+            result = transcript.build();
+        }
+        // A system under test that does not stop at the limit itself is stopped here, once it has returned.
+        var overLimit = transcript.overTokenLimit();
+        if (overLimit.isPresent() && result.error().isEmpty()) {
+            transcript.add(new TranscriptEvent.TargetError(Instant.now(), overLimit.get()));
             result = transcript.build();
         }
         if (cancelled.getAsBoolean() && result.error().isPresent()) {
@@ -259,6 +341,25 @@ final class CaseRunner {
                     started);
         }
         Duration subjectTime = Duration.ofNanos(System.nanoTime() - subjectStart);
+        TrialEnvironment ended = null;
+        if (trial != null) {
+            try {
+                JsonNode endState = trial.environment().state();
+                ended = new TrialEnvironment(trial.spec(), endState, trial.environments(), timeout);
+            } catch (AssayException e) {
+                return item(
+                        runId,
+                        seq,
+                        evalCase,
+                        ItemStatus.ERROR,
+                        0,
+                        result,
+                        result.finalAnswer(),
+                        null,
+                        e.problem(),
+                        started);
+            }
+        }
         try {
             return judge(
                     runId,
@@ -268,6 +369,7 @@ final class CaseRunner {
                     workspace,
                     plan.config().weights().scoring(),
                     subjectTime,
+                    ended,
                     started);
         } catch (InterruptedException e) {
             // A checker that waits (a judge model, a sandboxed program) was interrupted by the cancellation.
@@ -300,14 +402,17 @@ final class CaseRunner {
             Workspace workspace,
             Weights.Scoring scoring,
             Duration subjectTime,
+            TrialEnvironment environment,
             Instant started)
             throws InterruptedException {
         var context = CheckContext.of(evalCase, transcript, workspace, responses, evalCase.id(), scoring)
-                .withSubjectTime(subjectTime);
+                .withSubjectTime(subjectTime)
+                .withEnvironment(environment);
         ArrayNode details = Json.MAPPER.createArrayNode();
         double weighted = 0;
         double totalWeight = 0;
         double plainSum = 0;
+        boolean allPassed = !evalCase.checks().isEmpty();
         Verdict decisive = null;
         for (Check check : evalCase.checks()) {
             Verdict verdict = verdict(check, context);
@@ -319,6 +424,7 @@ final class CaseRunner {
             weighted += check.weight() * verdict.score();
             totalWeight += check.weight();
             plainSum += verdict.score();
+            allPassed &= verdict.status() == Verdict.Status.PASSED;
             if (verdict.status() == Verdict.Status.SKIPPED
                     || (verdict.status() == Verdict.Status.ERROR
                             && (decisive == null || decisive.status() != Verdict.Status.SKIPPED))) {
@@ -346,14 +452,17 @@ final class CaseRunner {
                 ? weighted / totalWeight
                 : evalCase.checks().isEmpty() ? 0 : plainSum / evalCase.checks().size();
         score = Math.max(0, Math.min(1, score));
-        ItemStatus status =
-                score >= 1 - 1e-9 ? ItemStatus.PASSED : score <= 1e-9 ? ItemStatus.FAILED : ItemStatus.PARTIAL;
+        // A check may pass below full marks (a promptfoo assertion at its threshold): a case whose every check passed
+        // has passed, with the score its checks gave.
+        ItemStatus status = allPassed || score >= 1 - 1e-9
+                ? ItemStatus.PASSED
+                : score <= 1e-9 ? ItemStatus.FAILED : ItemStatus.PARTIAL;
         return item(
                 runId,
                 seq,
                 evalCase,
                 status,
-                status == ItemStatus.PASSED ? 1.0 : score,
+                status == ItemStatus.PASSED && !allPassed ? 1.0 : score,
                 transcript,
                 context.finalAnswer(),
                 checkerDetail,
@@ -421,6 +530,11 @@ final class CaseRunner {
                             .withDetail("file", relative),
                     e);
         }
+    }
+
+    private static Duration remaining(Instant deadline) {
+        Duration left = Duration.between(Instant.now(), deadline);
+        return left.isNegative() ? Duration.ZERO : left;
     }
 
     private static String sessionId(String runId, Case evalCase) {

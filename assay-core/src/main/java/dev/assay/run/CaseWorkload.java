@@ -3,6 +3,8 @@ package dev.assay.run;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
+import dev.assay.cost.Budget;
+import dev.assay.cost.ItemCost;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
@@ -104,6 +106,12 @@ public record CaseWorkload(RunPlan plan) implements Workload {
         return plan.config().spec().scoring().metrics();
     }
 
+    /** The limits its spec holds: a resumed run's, as the front end set them for this continuation. */
+    @Override
+    public Budget budget() {
+        return plan.config().spec().limits().budget();
+    }
+
     @Override
     public WorkItem item(int seq) {
         // Read once: past the in-memory limit each read of a case is a read of the suite's scratch file and a parse.
@@ -111,7 +119,7 @@ public record CaseWorkload(RunPlan plan) implements Workload {
         return new WorkItem(evalCase.id(), evalCase.prompt(), context -> {
             var runner =
                     new CaseRunner(plan.checkers(), context.subjectThreads(), context.responses(), context.observer());
-            return runner.run(
+            Item ran = runner.run(
                     context.runId(),
                     seq,
                     evalCase,
@@ -120,6 +128,8 @@ public record CaseWorkload(RunPlan plan) implements Workload {
                     caseDirectory(context.runId(), seq, evalCase.id()),
                     context.log(),
                     context.cancelled());
+            return ItemCost.withCost(
+                    ran, plan.target().name(), plan.config().spec().limits().prices());
         });
     }
 

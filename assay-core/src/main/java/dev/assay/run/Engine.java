@@ -3,6 +3,9 @@ package dev.assay.run;
 import dev.assay.AssayException;
 import dev.assay.FileNames;
 import dev.assay.Problem;
+import dev.assay.cost.Budget;
+import dev.assay.cost.CostTally;
+import dev.assay.cost.ItemCost;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
@@ -240,6 +243,10 @@ public final class Engine {
             } else if (progress.halt() != null) {
                 status = RunStatus.FAILED;
                 error = progress.halt();
+            } else if (progress.budgetExhausted() != null && progress.unfinished() > 0) {
+                // Stopped by a limit before every case ran: resumable with a higher limit.
+                status = RunStatus.INTERRUPTED;
+                error = progress.budgetExhausted();
             } else if (handle.isCancelRequested()) {
                 status = RunStatus.CANCELLED;
             } else {
@@ -299,10 +306,14 @@ public final class Engine {
             // threads exist and nothing is queued that a cancellation would have to unwind. Nothing new starts while
             // the database is away (finished items wait in memory, at most one per slot) or once the system under
             // test refused the credentials.
+            // Nor once a limit on the run's cost or tokens is reached: the cases running then finish (they are paid for
+            // already, and their answers count), so a run ends at most their cost past its limit.
             for (int seq = 0;
                     seq < items
                             && progress.halt() == null
+                            && progress.budgetExhausted() == null
                             && acquire(limit, handle)
+                            && progress.budgetExhausted() == null
                             && progress.writes.awaitAvailable(
                                     () -> handle.isCancelRequested() || progress.halt() != null);
                     seq++) {
@@ -487,6 +498,9 @@ public final class Engine {
         final StoreWrites writes;
         final GroupCommit commits;
         private volatile Problem halt;
+        private final CostTally cost;
+        private final Budget budget;
+        private volatile Problem budgetExhausted;
         private final List<String> unstored = new ArrayList<>();
         // Only what the run record needs is kept, not the items: a large run's transcripts stay in the store.
         private final Metric.Tally scores;
@@ -508,11 +522,35 @@ public final class Engine {
             this.scores = MetricRegistry.METRICS
                     .get(WeightedScore.NAME, null)
                     .begin(new MetricContext(handle.current(), workload));
+            this.cost = new CostTally(
+                    handle.current().modelName(),
+                    EvalSpec.of(handle.current()).limits().prices());
+            this.budget = workload.budget();
+        }
+
+        /** {@return why no further case may start (a limit on the run's cost or tokens is reached), or null} */
+        Problem budgetExhausted() {
+            return budgetExhausted;
+        }
+
+        /** Adds an item's cost; once a limit is reached, says so once and keeps why. */
+        private void spend(Item item, boolean metered) {
+            ItemCost spent = cost.add(item);
+            if (metered) {
+                RunMeters.spent(spent);
+            }
+            if (budgetExhausted == null) {
+                budget.exhausted(cost.total()).ifPresent(problem -> {
+                    budgetExhausted = problem;
+                    log("stopping: " + problem.message() + "; the cases running finish, no further case starts");
+                });
+            }
         }
 
         /** Counts the items a resumed run kept, as if they had just finished (they are stored already). */
         synchronized void keep(List<Item> kept) {
             for (Item item : kept) {
+                spend(item, false);
                 scores.accept(item);
                 counted = counted.plus(item.status());
                 countError(item);
@@ -560,6 +598,7 @@ public final class Engine {
             Run run;
             boolean storeNow;
             synchronized (this) {
+                spend(item, true);
                 scores.accept(item);
                 counted = counted.plus(item.status());
                 countError(item);

@@ -11,8 +11,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.cost.Budget;
+import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.result.Run;
 import dev.assay.sandbox.Sandboxes;
@@ -77,9 +80,25 @@ public record EvalSpec(
      *     {@code suites} when null)
      * @param skipInvalid run the valid cases of an invalid suite instead of refusing
      * @param selection which cases
+     * @param mapping how the suites' rows become cases when they are plain datasets (docs/datasets.md); null for case
+     *     files
+     * @param environment the environment of the cases that name none ({@code --environment}, docs/tau2.md), as a case's
+     *     {@code environment} field is written; null for none
      */
-    public record Dataset(List<Path> suites, List<Path> resolved, boolean skipInvalid, Selection selection) {
+    public record Dataset(
+            List<Path> suites,
+            List<Path> resolved,
+            boolean skipInvalid,
+            Selection selection,
+            DatasetMapping mapping,
+            ObjectNode environment) {
+        /** Case files read as they are: no dataset mapping, no default environment. */
+        public Dataset(List<Path> suites, List<Path> resolved, boolean skipInvalid, Selection selection) {
+            this(suites, resolved, skipInvalid, selection, null, null);
+        }
+
         public Dataset {
+            environment = environment == null ? null : environment.deepCopy();
             suites = List.copyOf(suites);
             resolved = resolved == null
                     ? suites.stream()
@@ -96,10 +115,18 @@ public record EvalSpec(
      * @param sut what answers the cases
      * @param agent how Assay's agent loop drives a model (used with {@link Model} only)
      * @param tools MCP servers, the allowed-tool list and whether commands may run unconfined
+     * @param userModel the model that plays conversation cases' simulated users and how to reach it;
+     *     {@link UserModelOptions#NONE} when the run names none
      */
-    public record SubjectSpec(Sut sut, AgentSettings agent, ToolOptions tools) {
+    public record SubjectSpec(Sut sut, AgentSettings agent, ToolOptions tools, UserModelOptions userModel) {
+        /** A system under test without a simulated user's model. */
+        public SubjectSpec(Sut sut, AgentSettings agent, ToolOptions tools) {
+            this(sut, agent, tools, null);
+        }
+
         public SubjectSpec {
             Objects.requireNonNull(sut, "sut");
+            userModel = userModel == null ? UserModelOptions.NONE : userModel;
             agent = agent == null ? AgentSettings.defaults() : agent;
             tools = tools == null ? ToolOptions.DEFAULTS : tools;
         }
@@ -213,8 +240,17 @@ public record EvalSpec(
      * @param timeout per-case time limit unless the case sets {@code timeout_s}
      * @param samples answers drawn per case, >= 1
      * @param workspacePolicy which case workspaces are kept afterwards
+     * @param prices what each model's tokens cost: Assay's table with {@code assay.yaml}'s {@code prices} over it;
+     *     kept, so a run's cost reads the same later (docs/cost.md)
+     * @param budget the limits on the run's cost and tokens ({@link Budget#NONE} for none)
      */
-    public record Limits(int concurrency, Duration timeout, int samples, WorkspacePolicy workspacePolicy) {
+    public record Limits(
+            int concurrency,
+            Duration timeout,
+            int samples,
+            WorkspacePolicy workspacePolicy,
+            PriceTable prices,
+            Budget budget) {
         /** Cases at once unless a source says otherwise. */
         public static final int DEFAULT_CONCURRENCY = 4;
         /** Seconds per case, unless a source or the case says otherwise: the one place this default is written. */
@@ -225,7 +261,14 @@ public record EvalSpec(
         public static final Limits DEFAULTS =
                 new Limits(DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, 1, WorkspacePolicy.KEEP_ON_FAILURE);
 
+        /** Limits without a budget, priced by Assay's table. */
+        public Limits(int concurrency, Duration timeout, int samples, WorkspacePolicy workspacePolicy) {
+            this(concurrency, timeout, samples, workspacePolicy, null, null);
+        }
+
         public Limits {
+            prices = prices == null ? PriceTable.shipped() : prices;
+            budget = budget == null ? Budget.NONE : budget;
             if (concurrency < 1) {
                 throw new IllegalArgumentException("concurrency must be >= 1");
             }
@@ -239,6 +282,11 @@ public record EvalSpec(
         /** {@return the items a run of {@code cases} cases has: one per case and sample} */
         public int itemCount(int cases) {
             return cases * samples;
+        }
+
+        /** {@return these limits under {@code given}'s budget, laid over this one} */
+        public Limits withBudget(Budget given) {
+            return new Limits(concurrency, timeout, samples, workspacePolicy, prices, given.over(budget));
         }
     }
 
@@ -263,6 +311,14 @@ public record EvalSpec(
             JsonNode snapshot = tools.get(name);
             return snapshot == null ? Json.object().path(name) : snapshot;
         }
+    }
+
+    /**
+     * {@return this spec under {@code given}'s budget, laid over its own}: how a continued run goes on under a higher
+     * limit
+     */
+    public EvalSpec withBudget(Budget given) {
+        return new EvalSpec(dataset, subject, scoring, limits.withBudget(given), userId, observed);
     }
 
     /** {@return this spec with what preparing it found} */
@@ -401,6 +457,16 @@ public record EvalSpec(
                 userId,
                 scoring.metrics(),
                 observed.codeSandbox(),
+                subject.userModel().equals(UserModelOptions.NONE)
+                        ? null
+                        : subject.userModel().describe(),
+                dataset.environment(),
+                limits.prices().toJson(),
+                limits.prices().takenOn(),
+                limits.budget().maxCostUsd(),
+                limits.budget().maxTokens(),
+                limits.budget().caseMaxTokens(),
+                dataset.mapping() == null ? null : dataset.mapping().toJson(),
                 observed.tools());
     }
 
@@ -434,7 +500,15 @@ public record EvalSpec(
         "mcp_servers",
         "user_id",
         "metrics",
-        "code_sandbox"
+        "code_sandbox",
+        "user_model",
+        "environment",
+        "prices",
+        "prices_taken_on",
+        "max_cost_usd",
+        "run_max_tokens",
+        "case_max_tokens",
+        "dataset"
     })
     record Stored(
             int specVersion,
@@ -463,6 +537,14 @@ public record EvalSpec(
             String userId,
             @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> metrics,
             @JsonInclude(JsonInclude.Include.NON_NULL) String codeSandbox,
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode userModel,
+            @JsonInclude(JsonInclude.Include.NON_NULL) ObjectNode environment,
+            JsonNode prices,
+            String pricesTakenOn,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Double maxCostUsd,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long runMaxTokens,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Long caseMaxTokens,
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode dataset,
             @JsonAnySetter @JsonAnyGetter Map<String, JsonNode> tools) {
         @JsonCreator
         Stored {
@@ -474,7 +556,13 @@ public record EvalSpec(
             List<Path> given = paths(suites);
             Weights.Scoring preset = scoring == null ? Weights.Scoring.ASSAY : Weights.Scoring.of(scoring);
             return new EvalSpec(
-                    new Dataset(given, suitesResolved == null ? given : paths(suitesResolved), skipInvalid, selection),
+                    new Dataset(
+                            given,
+                            suitesResolved == null ? given : paths(suitesResolved),
+                            skipInvalid,
+                            selection,
+                            dataset == null || dataset.isNull() ? null : DatasetMapping.fromJson(dataset, "dataset"),
+                            environment),
                     new SubjectSpec(
                             sut(),
                             agent == null ? null : agent.settings(),
@@ -487,7 +575,8 @@ public record EvalSpec(
                                     null,
                                     allowedTools,
                                     allowUnsandboxedCommands,
-                                    containerEngine)),
+                                    containerEngine),
+                            UserModelOptions.fromSnapshot(userModel == null ? Json.object() : userModel)),
                     new Scoring(
                             weights == null || weights.isEmpty()
                                     ? Weights.preset(preset)
@@ -500,7 +589,9 @@ public record EvalSpec(
                             samples == null ? defaults.samples() : samples,
                             workspacePolicy == null
                                     ? defaults.workspacePolicy()
-                                    : WorkspacePolicy.valueOf(workspacePolicy.toUpperCase(Locale.ROOT))),
+                                    : WorkspacePolicy.valueOf(workspacePolicy.toUpperCase(Locale.ROOT)),
+                            priceTable(),
+                            new Budget(maxCostUsd, runMaxTokens, caseMaxTokens)),
                     userId,
                     new Observed(target, sandbox, codeSandbox, tools));
         }
@@ -522,6 +613,18 @@ public record EvalSpec(
                 return Plugin.parse(subject);
             }
             return new Unrecorded(type, "its system under test (" + type + ") cannot be read back");
+        }
+
+        /** {@return the prices kept, over the shipped table (a run stored before Assay kept them)} */
+        private PriceTable priceTable() {
+            ObjectNode kept = Json.object();
+            if (prices != null) {
+                kept.set("prices", prices);
+            }
+            if (pricesTakenOn != null) {
+                kept.put("prices_taken_on", pricesTakenOn);
+            }
+            return PriceTable.ofSnapshot(kept);
         }
 
         private static List<Path> paths(List<String> texts) {

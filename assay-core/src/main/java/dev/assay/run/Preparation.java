@@ -1,6 +1,7 @@
 package dev.assay.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Plugins;
@@ -76,8 +77,18 @@ final class Preparation {
                         ? new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults())
                         : new CodeCheckerFactory(sandboxes));
         EvalSpec.Dataset dataset = spec.dataset();
-        SuiteLoad load = new SuiteLoader(runCheckers).load(dataset.suites());
-        Suite loaded = load.suite(dataset.skipInvalid());
+        var loader = new SuiteLoader(runCheckers);
+        if (dataset.environment() != null) {
+            ObjectNode defaults = Json.object();
+            defaults.set("environment", dataset.environment());
+            loader = loader.withCaseDefaults(defaults);
+        }
+        SuiteLoad load = dataset.mapping() == null
+                ? loader.load(dataset.suites())
+                : loader.load(dataset.suites(), dataset.mapping());
+        load.notes().forEach(log);
+        // A dataset's bad rows are reported and left out, and its other rows run.
+        Suite loaded = load.suite(dataset.skipInvalid() || dataset.mapping() != null);
         Suite suite = dataset.selection().select(loaded);
         if (suite.cases().isEmpty()) {
             throw new AssayException(

@@ -1,6 +1,9 @@
 package dev.assay.run;
 
+import dev.assay.cost.ItemCost;
+import dev.assay.cost.Role;
 import dev.assay.result.ItemStatus;
+import dev.assay.transcript.Usage;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Metrics;
@@ -48,6 +51,37 @@ public final class RunMeters {
                 .tag("status", status.wireName())
                 .register(Metrics.globalRegistry)
                 .increment();
+    }
+
+    /**
+     * Counts what a finished item's model calls cost, by role ({@code subject}, {@code judge}, {@code user}): the
+     * counters {@code assay.cost.usd} (US dollars) and {@code assay.tokens} (also by {@code kind}: input, cached_input,
+     * output).
+     */
+    static void spent(ItemCost cost) {
+        for (Role role : Role.values()) {
+            Usage usage = cost.usage(role);
+            if (usage.totalTokens() == 0) {
+                continue;
+            }
+            Counter.builder("assay.cost.usd")
+                    .description("What the models called by finished cases cost, in US dollars (docs/cost.md)")
+                    .tag("role", role.wireName())
+                    .register(Metrics.globalRegistry)
+                    .increment(cost.usd(role));
+            tokens(role, "input", usage.inputTokens());
+            tokens(role, "cached_input", usage.cachedInputTokens());
+            tokens(role, "output", usage.outputTokens());
+        }
+    }
+
+    private static void tokens(Role role, String kind, long count) {
+        Counter.builder("assay.tokens")
+                .description("Tokens of the models called by finished cases")
+                .tag("role", role.wireName())
+                .tag("kind", kind)
+                .register(Metrics.globalRegistry)
+                .increment((double) count);
     }
 
     /** A run ended with {@code unfinished} of its items never run (cancelled, stopped, interrupted). */

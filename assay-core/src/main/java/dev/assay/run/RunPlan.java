@@ -2,6 +2,7 @@ package dev.assay.run;
 
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.cost.Budget;
 import dev.assay.subject.Subject;
 import java.util.Objects;
 
@@ -20,6 +21,22 @@ public record RunPlan(Suite suite, Subject target, RunConfig config, CheckerRegi
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(checkers, "checkers");
+    }
+
+    /**
+     * {@return this plan under the limits {@code given} sets, over those of its spec} How a continued run goes on under
+     * a higher limit than the one that stopped it.
+     */
+    public RunPlan withBudget(Budget given) {
+        if (given.equals(Budget.NONE)) {
+            return this;
+        }
+        return new RunPlan(
+                suite,
+                target,
+                new RunConfig(
+                        config.runId(), config.workspaceRoot(), config.spec().withBudget(given)),
+                checkers);
     }
 
     /** {@return this plan running {@code other}'s cases instead} */

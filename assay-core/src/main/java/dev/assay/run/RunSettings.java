@@ -1,8 +1,14 @@
 package dev.assay.run;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.cases.Selection;
+import dev.assay.cases.SuiteFormat;
+import dev.assay.cost.Budget;
+import dev.assay.cost.Price;
+import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.score.Weights;
@@ -13,6 +19,7 @@ import dev.assay.tools.McpServerConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
@@ -72,6 +79,16 @@ public final class RunSettings {
     private Boolean keepWorkspaces;
     private String userId;
     private List<String> metrics;
+    private String userModel;
+    private String userBaseUrl;
+    private String userApiKeyEnv;
+    private ObjectNode environment;
+    private Map<String, Price> prices;
+    private Double maxCostUsd;
+    private Long runMaxTokens;
+    private Long caseMaxTokens;
+    private DatasetMapping dataset;
+    private Map<Path, DatasetMapping> datasets;
 
     /** Case files or directories. */
     public RunSettings suites(List<Path> value) {
@@ -267,6 +284,75 @@ public final class RunSettings {
         return this;
     }
 
+    /** The model that plays conversation cases' simulated users ({@code --user-model}). */
+    public RunSettings userModel(String value) {
+        userModel = value;
+        return this;
+    }
+
+    /** The user model's API root; without it the user model uses the run's. */
+    public RunSettings userBaseUrl(String value) {
+        userBaseUrl = value;
+        return this;
+    }
+
+    /** The variable holding the user model's API key; without it the user model uses the run's. */
+    public RunSettings userApiKeyEnv(String value) {
+        userApiKeyEnv = value;
+        return this;
+    }
+
+    /**
+     * Read the suites as plain datasets by this mapping (docs/datasets.md); laid field by field over lower sources'
+     * mappings and the one {@link #datasets} gives the run's files.
+     */
+    public RunSettings dataset(DatasetMapping value) {
+        dataset = value;
+        return this;
+    }
+
+    /**
+     * The environment of the cases that name none ({@code --environment}; docs/tau2.md), written as a case's
+     * {@code environment} field: what a τ²-bench task file needs, having no place for it.
+     */
+    public RunSettings environment(ObjectNode value) {
+        environment = value;
+        return this;
+    }
+
+    /** Prices by model, USD per million tokens, over Assay's table and lower sources' entries (docs/cost.md). */
+    public RunSettings prices(Map<String, Price> value) {
+        prices = value;
+        return this;
+    }
+
+    /** The most the run may cost in US dollars, every model call together ({@link Budget}). */
+    public RunSettings maxCostUsd(Double value) {
+        maxCostUsd = value;
+        return this;
+    }
+
+    /** The most tokens the run may use, every model call together ({@link Budget}). */
+    public RunSettings runMaxTokens(Long value) {
+        runMaxTokens = value;
+        return this;
+    }
+
+    /** The most tokens the system under test may use on one case ({@link Budget}). */
+    public RunSettings caseMaxTokens(Long value) {
+        caseMaxTokens = value;
+        return this;
+    }
+
+    /**
+     * The mappings of dataset files or directories, by absolute path ({@code assay.yaml}'s {@code datasets}): a run of
+     * one of them is read by its mapping, so a mapping is written once per dataset.
+     */
+    public RunSettings datasets(Map<Path, DatasetMapping> value) {
+        datasets = value;
+        return this;
+    }
+
     /** {@return whether this source names a system under test} */
     public boolean namesSubject() {
         return model != null || agentService != null || replay != null || subject != null;
@@ -340,6 +426,20 @@ public final class RunSettings {
         keepWorkspaces = pick(higher.keepWorkspaces, keepWorkspaces);
         userId = pick(higher.userId, userId);
         metrics = pick(higher.metrics, metrics);
+        userModel = pick(higher.userModel, userModel);
+        userBaseUrl = pick(higher.userBaseUrl, userBaseUrl);
+        userApiKeyEnv = pick(higher.userApiKeyEnv, userApiKeyEnv);
+        environment = pick(higher.environment, environment);
+        if (higher.prices != null) {
+            var merged = new java.util.TreeMap<String, Price>(prices == null ? Map.of() : prices);
+            merged.putAll(higher.prices);
+            prices = merged;
+        }
+        maxCostUsd = pick(higher.maxCostUsd, maxCostUsd);
+        runMaxTokens = pick(higher.runMaxTokens, runMaxTokens);
+        caseMaxTokens = pick(higher.caseMaxTokens, caseMaxTokens);
+        dataset = higher.dataset == null ? dataset : higher.dataset.over(dataset);
+        datasets = pick(higher.datasets, datasets);
     }
 
     private EvalSpec toSpec() {
@@ -356,6 +456,24 @@ public final class RunSettings {
                 maxTokens);
         var baseWeights = Weights.preset(scoring != null ? scoring : Weights.Scoring.ASSAY);
         List<String> metricNames = metrics == null ? List.of() : metrics;
+        EvalSpec.Sut sut = sut();
+        PriceTable priceTable = PriceTable.shipped().with(prices);
+        var budget = new Budget(maxCostUsd, runMaxTokens, caseMaxTokens);
+        if (budget.maxCostUsd() != null
+                && sut instanceof EvalSpec.Model model
+                && priceTable.find(model.options().model()).isEmpty()) {
+            throw new AssayException(Problem.of(
+                            "config.unpriced_model",
+                            "--max-cost needs the price of " + model.options().model()
+                                    + ", which Assay's price table does not hold: give it in assay.yaml's prices "
+                                    + "(docs/cost.md)")
+                    .withDetail("field", "prices")
+                    .withDetail("model", model.options().model()));
+        }
+        DatasetMapping mapping = dataset != null ? dataset.over(configuredDataset()) : configuredDataset();
+        if (mapping != null) {
+            mapping.validate();
+        }
         metricNames.forEach(name -> MetricRegistry.METRICS.get(name, "metrics"));
         EvalSpec.Limits defaults = EvalSpec.Limits.DEFAULTS;
         return new EvalSpec(
@@ -363,16 +481,15 @@ public final class RunSettings {
                         suites,
                         null,
                         Boolean.TRUE.equals(skipInvalid),
-                        new Selection(dimensions, language, tags, ids, seed, limit == null ? 0 : limit)),
+                        new Selection(dimensions, language, tags, ids, seed, limit == null ? 0 : limit),
+                        mapping,
+                        environment),
                 new EvalSpec.SubjectSpec(
-                        sut(),
+                        sut,
                         agent,
                         new ToolOptions(
-                                mcpServers,
-                                null,
-                                allowedTools,
-                                Boolean.TRUE.equals(allowUnsandboxedCommands),
-                                sandbox)),
+                                mcpServers, null, allowedTools, Boolean.TRUE.equals(allowUnsandboxedCommands), sandbox),
+                        new UserModelOptions(userModel, userBaseUrl, userApiKeyEnv)),
                 new EvalSpec.Scoring(
                         weights == null ? baseWeights : baseWeights.with(weights),
                         metricNames,
@@ -381,7 +498,9 @@ public final class RunSettings {
                         concurrency != null ? concurrency : defaults.concurrency(),
                         timeout != null ? timeout : defaults.timeout(),
                         samples != null ? samples : defaults.samples(),
-                        Boolean.TRUE.equals(keepWorkspaces) ? WorkspacePolicy.KEEP_ALL : defaults.workspacePolicy()),
+                        Boolean.TRUE.equals(keepWorkspaces) ? WorkspacePolicy.KEEP_ALL : defaults.workspacePolicy(),
+                        priceTable,
+                        budget),
                 userId,
                 EvalSpec.Observed.NONE);
     }
@@ -407,12 +526,13 @@ public final class RunSettings {
         if (replay != null) {
             return new EvalSpec.Replay(replay);
         }
-        if (subject == null) {
+        String given = subject != null ? subject : suiteSubject();
+        if (given == null) {
             throw new AssayException(Problem.of(
                             "config.missing_target", "name what to evaluate: a model, an agent service or a recording")
                     .withDetail("field", "target"));
         }
-        EvalSpec.Plugin plugin = EvalSpec.Plugin.parse(subject);
+        EvalSpec.Plugin plugin = EvalSpec.Plugin.parse(given);
         if (Preparation.isBuiltin(plugin.name())) {
             throw new AssayException(Problem.of(
                             "config.invalid_subject",
@@ -420,6 +540,44 @@ public final class RunSettings {
                     .withDetail("field", "subject"));
         }
         return plugin;
+    }
+
+    /**
+     * {@return the system under test a suite in another format names itself (a promptfoo config's providers), for a run
+     * that names none; null otherwise}
+     */
+    private String suiteSubject() {
+        if (suites == null || suites.size() != 1) {
+            return null;
+        }
+        return SuiteFormat.of(suites.getFirst())
+                .flatMap(format -> format.subject(suites.getFirst()))
+                .orElse(null);
+    }
+
+    /**
+     * {@return the mapping {@link #datasets} gives the run's suites}; null when it gives none
+     *
+     * @throws AssayException {@code dataset.invalid_mapping} when it gives two of them different ones
+     */
+    private DatasetMapping configuredDataset() {
+        if (datasets == null || suites == null) {
+            return null;
+        }
+        var found = new LinkedHashSet<DatasetMapping>();
+        for (Path suite : suites) {
+            DatasetMapping mapping = datasets.get(suite.toAbsolutePath().normalize());
+            if (mapping != null) {
+                found.add(mapping);
+            }
+        }
+        if (found.size() > 1) {
+            throw new AssayException(Problem.of(
+                            "dataset.invalid_mapping",
+                            "the run's datasets have different mappings under `datasets`; run them one at a time")
+                    .withDetail("field", "datasets"));
+        }
+        return found.isEmpty() ? null : found.getFirst();
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.assay.run;
 
 import dev.assay.Problem;
+import dev.assay.cost.Budget;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
@@ -48,6 +49,11 @@ public interface Workload {
      */
     default List<String> metrics() {
         return List.of();
+    }
+
+    /** {@return the limits on the run's cost and tokens ({@link Budget}); none by default} */
+    default Budget budget() {
+        return Budget.NONE;
     }
 
     /**

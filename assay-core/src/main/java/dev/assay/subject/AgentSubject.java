@@ -33,7 +33,7 @@ import java.util.Set;
  */
 public final class AgentSubject implements Subject {
     /** How an observer learns of a call cut short by the case's deadline or the run's cancellation. */
-    private static final Problem INTERRUPTED =
+    static final Problem INTERRUPTED =
             Problem.of("target.interrupted", "the call was cut short by the case's deadline or a cancellation");
 
     private final ChatModel model;
@@ -41,10 +41,21 @@ public final class AgentSubject implements Subject {
     private final AgentSettings settings;
     private final int maxConcurrency;
     private final Map<String, Problem> withheld;
+    private final UserModels users;
 
     /** A loop offering {@code tools}, none withheld. */
     public AgentSubject(ChatModel model, List<Tool> tools, AgentSettings settings, int maxConcurrency) {
         this(model, tools, settings, maxConcurrency, Map.of());
+    }
+
+    /** A loop without user models: a conversation case is an {@code error} item ({@code user.no_model}). */
+    public AgentSubject(
+            ChatModel model,
+            List<Tool> tools,
+            AgentSettings settings,
+            int maxConcurrency,
+            Map<String, Problem> withheld) {
+        this(model, tools, settings, maxConcurrency, withheld, UserModels.NONE);
     }
 
     /**
@@ -54,14 +65,17 @@ public final class AgentSubject implements Subject {
      * @param maxConcurrency how many cases this model may work on at once
      * @param withheld tools not offered here, by canonical name, with the reason (execute_command without a sandbox); a
      *     case needing one is skipped with that reason
+     * @param users the user models that play conversation cases' users
      */
     public AgentSubject(
             ChatModel model,
             List<Tool> tools,
             AgentSettings settings,
             int maxConcurrency,
-            Map<String, Problem> withheld) {
+            Map<String, Problem> withheld,
+            UserModels users) {
         this.model = model;
+        this.users = users;
         this.withheld = Map.copyOf(withheld);
         this.runTools = Offer.of(tools);
         this.settings = settings;
@@ -75,7 +89,11 @@ public final class AgentSubject implements Subject {
 
     @Override
     public void close() {
-        model.close();
+        try {
+            model.close();
+        } finally {
+            users.close();
+        }
     }
 
     @Override
@@ -115,13 +133,66 @@ public final class AgentSubject implements Subject {
     @Override
     public Transcript run(SubjectInput input, Session session) throws InterruptedException {
         TranscriptBuilder transcript = session.transcript();
-        Offer offer = offerFor(input);
+        Offer offer = offerFor(input, session);
         var messages = new ArrayList<ChatMessage>();
-        String system = systemPrompt(offer, input.language());
+        String system = systemPrompt(offer, input);
         if (!system.isEmpty()) {
             messages.add(ChatMessage.system(system));
         }
+        if (input.user() != null) {
+            return converse(input, session, offer, messages);
+        }
         messages.add(ChatMessage.user(input.prompt()));
+        String answer = reply(input, session, offer, messages);
+        if (answer != null) {
+            transcript.add(new TranscriptEvent.FinalAnswer(Instant.now(), answer));
+        }
+        return transcript.build();
+    }
+
+    /**
+     * Plays a conversation case: the simulated user speaks first, each reply of the model (after its tool calls) goes
+     * back to the user, until the user's message holds the stop token, the user has sent {@code max_turns} messages, or
+     * the deadline. The last reply is the final answer.
+     */
+    private Transcript converse(SubjectInput input, Session session, Offer offer, List<ChatMessage> messages)
+            throws InterruptedException {
+        TranscriptBuilder transcript = session.transcript();
+        UserSimulator user;
+        try {
+            user = new UserSimulator(users.model(input.user()), input.user());
+        } catch (AssayException e) {
+            transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
+            return transcript.build();
+        }
+        String last = null;
+        for (int turn = 0; turn < input.user().maxTurns(); turn++) {
+            String said = user.say(last, input.caseId(), session);
+            if (said == null || said.contains(input.user().stop())) {
+                break;
+            }
+            messages.add(ChatMessage.user(said));
+            String answer = reply(input, session, offer, messages);
+            if (answer == null) {
+                return transcript.build();
+            }
+            last = answer;
+        }
+        if (last != null) {
+            transcript.add(new TranscriptEvent.FinalAnswer(Instant.now(), last));
+        }
+        return transcript.build();
+    }
+
+    /**
+     * One reply of the model to the conversation so far: model calls and their tool calls until the model answers in
+     * text (or through {@code final_answer}), which is added to {@code messages}. Returns that text, or null when the
+     * trial ends here: the model failed or the case went over its token limit (each recorded as a {@code TargetError}),
+     * or the step limit was reached.
+     */
+    private String reply(SubjectInput input, Session session, Offer offer, List<ChatMessage> messages)
+            throws InterruptedException {
+        TranscriptBuilder transcript = session.transcript();
         for (int step = 0; step < settings.maxSteps(); step++) {
             ModelResponse response;
             var request = new ModelRequest(
@@ -137,7 +208,7 @@ public final class AgentSubject implements Subject {
             } catch (AssayException e) {
                 observed.failed(e.problem());
                 transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
-                return transcript.build();
+                return null;
             } catch (InterruptedException e) {
                 observed.failed(INTERRUPTED);
                 throw e;
@@ -145,12 +216,17 @@ public final class AgentSubject implements Subject {
             observed.answered(response);
             transcript.add(new TranscriptEvent.ModelTurn(
                     Instant.now(), response.text(), response.reasoning(), response.usage()));
+            var overLimit = transcript.overTokenLimit();
+            if (overLimit.isPresent()) {
+                transcript.add(new TranscriptEvent.TargetError(Instant.now(), overLimit.get()));
+                return null;
+            }
             List<ToolCallRequest> calls = settings.toolMode() == ToolMode.NATIVE
                     ? response.toolCalls()
                     : numbered(TextToolCalls.parse(response.text()), step);
             if (calls.isEmpty()) {
-                transcript.add(new TranscriptEvent.FinalAnswer(Instant.now(), response.text()));
-                return transcript.build();
+                messages.add(ChatMessage.assistant(response.text(), List.of()));
+                return response.text();
             }
             messages.add(
                     ChatMessage.assistant(response.text(), settings.toolMode() == ToolMode.NATIVE ? calls : List.of()));
@@ -170,10 +246,6 @@ public final class AgentSubject implements Subject {
                 observedTool.ended(result);
                 transcript.add(new TranscriptEvent.ToolOutput(
                         Instant.now(), call.id(), canonical, result.ok(), result.output(), result.error()));
-                if (ToolNames.FINAL_ANSWER.equals(canonical) && result.ok()) {
-                    transcript.add(new TranscriptEvent.FinalAnswer(Instant.now(), result.output()));
-                    return transcript.build();
-                }
                 if (settings.toolMode() == ToolMode.NATIVE) {
                     messages.add(ChatMessage.tool(call.id(), result.forModel()));
                 } else {
@@ -184,13 +256,16 @@ public final class AgentSubject implements Subject {
                             .append(result.forModel())
                             .append("\n</tool_result>\n");
                 }
+                if (ToolNames.FINAL_ANSWER.equals(canonical) && result.ok()) {
+                    return result.output();
+                }
             }
             if (settings.toolMode() == ToolMode.TEXT) {
                 messages.add(ChatMessage.user(textResults.toString().strip()));
             }
         }
         session.log().accept("step limit of " + settings.maxSteps() + " reached without a final answer");
-        return transcript.build();
+        return null;
     }
 
     /**
@@ -265,6 +340,17 @@ public final class AgentSubject implements Subject {
         }
     }
 
+    /** As {@link #offerFor(SubjectInput)}, with the tools of the trial's environment first under their own names. */
+    private Offer offerFor(SubjectInput input, Session session) {
+        Offer offer = offerFor(input);
+        if (session.tools().isEmpty()) {
+            return offer;
+        }
+        var offered = new ArrayList<>(session.tools());
+        offered.addAll(offer.byName().values());
+        return Offer.of(offered);
+    }
+
     /**
      * A case that declares functions ({@code tools}) is offered those instead of the run's tools, or before them with
      * {@code builtin_tools: true} (a declared name wins over a run tool of the same name).
@@ -311,7 +397,13 @@ public final class AgentSubject implements Subject {
         }
     }
 
-    private String systemPrompt(Offer offer, String language) {
+    /** The case's {@code system} (a policy) first, then how to use the tools offered. */
+    private String systemPrompt(Offer offer, SubjectInput input) {
+        String tools = toolPrompt(offer, input.language());
+        return input.system().isEmpty() || tools.isEmpty() ? input.system() + tools : input.system() + "\n\n" + tools;
+    }
+
+    private String toolPrompt(Offer offer, String language) {
         if (offer.byName().isEmpty()) {
             return "";
         }

@@ -1,10 +1,12 @@
 package dev.assay.subject;
 
 import dev.assay.model.ResponseCache;
+import dev.assay.tools.Tool;
 import dev.assay.tools.Workspace;
 import dev.assay.transcript.TranscriptBuilder;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -20,6 +22,8 @@ import java.util.function.Consumer;
  * @param log receives human-readable progress lines (retries, tool errors); never secrets
  * @param responses where model answers are kept and found again ({@link ResponseCache#NONE} to keep none)
  * @param observer told of the trial's model and tool calls ({@link TrialObserver#NONE} when nothing observes the run)
+ * @param tools the tools of the trial's environment (docs/environments.md), offered under their own names before the
+ *     run's; empty when the case names no environment
  */
 public record Session(
         String runId,
@@ -30,7 +34,26 @@ public record Session(
         TranscriptBuilder transcript,
         Consumer<String> log,
         ResponseCache responses,
-        TrialObserver observer) {
+        TrialObserver observer,
+        List<Tool> tools) {
+
+    public Session {
+        tools = tools == null ? List.of() : List.copyOf(tools);
+    }
+
+    /** A session without an environment. */
+    public Session(
+            String runId,
+            String sessionId,
+            String userId,
+            Workspace workspace,
+            Instant deadline,
+            TranscriptBuilder transcript,
+            Consumer<String> log,
+            ResponseCache responses,
+            TrialObserver observer) {
+        this(runId, sessionId, userId, workspace, deadline, transcript, log, responses, observer, List.of());
+    }
 
     /** A session that nothing observes. */
     public Session(

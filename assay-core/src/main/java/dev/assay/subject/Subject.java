@@ -56,6 +56,15 @@ public interface Subject extends AutoCloseable {
         return Integer.MAX_VALUE;
     }
 
+    /**
+     * {@return the system under test that a case bound to {@code label} runs against}: this one, unless it holds
+     * several (a promptfoo config's providers, {@link LabelledSubjects}). A case names its label in its attributes'
+     * {@code subject_label}; a case that names none is given the empty label.
+     */
+    default Subject labelled(String label) {
+        return this;
+    }
+
     /** {@return the target's settings for the run's configuration snapshot; never secrets} */
     JsonNode describe();
 

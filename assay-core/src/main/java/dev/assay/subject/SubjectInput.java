@@ -2,6 +2,7 @@ package dev.assay.subject;
 
 import dev.assay.cases.Case;
 import dev.assay.cases.DeclaredTools;
+import dev.assay.cases.SimulatedUser;
 import java.util.Objects;
 
 /**
@@ -13,16 +14,27 @@ import java.util.Objects;
  * @param language the case's language tag ({@code zh-CN}, {@code en-US}), for the system prompt
  * @param prompt the task, with placeholders filled
  * @param declaredTools the functions the case declares and what their calls return; empty for most cases
+ * @param system the case's {@code system} field, the system prompt (a policy) the agent is given; empty for none
+ * @param user the simulated user a conversation case is played with (instructions the user model gets, never the
+ *     checks); null for a case with a single prompt
  */
-public record SubjectInput(String caseId, String language, String prompt, DeclaredTools declaredTools) {
+public record SubjectInput(
+        String caseId, String language, String prompt, DeclaredTools declaredTools, String system, SimulatedUser user) {
     public SubjectInput {
         Objects.requireNonNull(caseId, "caseId");
         Objects.requireNonNull(prompt, "prompt");
         Objects.requireNonNull(declaredTools, "declaredTools");
+        system = system == null ? "" : system;
     }
 
     /** {@return the input of a case (placeholders already filled)} */
     public static SubjectInput of(Case evalCase) {
-        return new SubjectInput(evalCase.id(), evalCase.language(), evalCase.prompt(), DeclaredTools.of(evalCase));
+        return new SubjectInput(
+                evalCase.id(),
+                evalCase.language(),
+                evalCase.prompt(),
+                DeclaredTools.of(evalCase),
+                evalCase.attributes().path("system").asText(""),
+                SimulatedUser.of(evalCase).orElse(null));
     }
 }

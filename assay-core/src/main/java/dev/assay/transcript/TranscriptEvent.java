@@ -16,6 +16,7 @@ import java.time.Instant;
     @JsonSubTypes.Type(value = TranscriptEvent.ToolOutput.class, name = "tool_output"),
     @JsonSubTypes.Type(value = TranscriptEvent.FinalAnswer.class, name = "final_answer"),
     @JsonSubTypes.Type(value = TranscriptEvent.TargetError.class, name = "target_error"),
+    @JsonSubTypes.Type(value = TranscriptEvent.UserTurn.class, name = "user_turn"),
 })
 public sealed interface TranscriptEvent {
     /** {@return when the event was recorded} */
@@ -67,4 +68,17 @@ public sealed interface TranscriptEvent {
 
     /** The target failed (timeout, HTTP error, malformed response, an {@code error} event). */
     record TargetError(Instant at, Problem problem) implements TranscriptEvent {}
+
+    /**
+     * One message of the simulated user in a conversation case, as the user model wrote it (the stop token included).
+     *
+     * @param text the message
+     * @param usage the user model's token counts; not the system under test's, so not in {@link Transcript#usage()}
+     */
+    record UserTurn(Instant at, String text, Usage usage) implements TranscriptEvent {
+        public UserTurn {
+            text = text == null ? "" : text;
+            usage = usage == null ? Usage.NONE : usage;
+        }
+    }
 }

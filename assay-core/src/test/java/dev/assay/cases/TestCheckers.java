@@ -105,7 +105,7 @@ final class TestCheckers {
         }
     }
 
-    private record Shape(String name, Predicate<JsonNode> accepts, String expected) implements CheckerFactory {
+    record Shape(String name, Predicate<JsonNode> accepts, String expected) implements CheckerFactory {
         @Override
         public Checker create(JsonNode expectedNode) {
             if (!accepts.test(expectedNode)) {

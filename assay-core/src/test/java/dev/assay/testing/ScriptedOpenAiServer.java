@@ -297,10 +297,12 @@ public final class ScriptedOpenAiServer implements AutoCloseable {
             }
         }
         choice.put("finish_reason", answer.toolCalls().isEmpty() ? "stop" : "tool_calls");
-        root.putObject("usage")
+        ObjectNode usage = root.putObject("usage")
                 .put("prompt_tokens", 10)
                 .put("completion_tokens", 5)
                 .put("total_tokens", 15);
+        // Four of the ten prompt tokens read from the provider's cache, as OpenAI reports it: costs read all three.
+        usage.putObject("prompt_tokens_details").put("cached_tokens", 4);
         return root;
     }
 

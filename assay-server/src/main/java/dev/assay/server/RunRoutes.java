@@ -31,7 +31,9 @@ final class RunRoutes {
             "junit",
             "application/xml",
             "html",
-            "text/html; charset=utf-8");
+            "text/html; charset=utf-8",
+            "promptfoo",
+            "application/json");
 
     private final Runs runs;
     private final Reporters reporters;
@@ -90,6 +92,10 @@ final class RunRoutes {
         detail.put("live", runs.live().isRunning(runId));
         RunReport report = runs.report(runId);
         detail.set("coverage", Json.tree(report.coverage()));
+        // What the run cost, summed from the cost each item kept when it ended (docs/cost.md).
+        ObjectNode cost = report.cost().toJson();
+        ((ObjectNode) detail.get("run")).put("cost_usd", cost.path("cost_usd").asDouble());
+        detail.set("cost", cost);
         detail.set("dimension_stats", Json.tree(report.spreads()));
         detail.put("samples", report.samples());
         detail.set("pass_at_k", Json.tree(report.passAtK()));

@@ -3,6 +3,7 @@ package dev.assay.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.model.ModelOptions;
 import dev.assay.run.RunSettings;
 import dev.assay.score.Weights;
@@ -22,9 +23,9 @@ import java.util.regex.Pattern;
  * A start body read as one source of a run's {@link RunSettings}: the plan's fields ({@code user_id},
  * {@code model_name}, {@code language}, {@code case_set}, {@code dimensions}, {@code tool_names},
  * {@code config_overrides}, {@code stream}) and Assay's ({@code base_url}, {@code api_key_env}, {@code concurrency},
- * {@code timeout_s}, {@code tool_mode}, {@code weights}, {@code scoring}, {@code metrics}...). {@code config_overrides}
- * may set any of these fields and wins over the top level. Every mistake is a {@code request.invalid_field} naming the
- * field.
+ * {@code timeout_s}, {@code tool_mode}, {@code weights}, {@code scoring}, {@code metrics}, {@code dataset}: a dataset's
+ * mapping, docs/datasets.md...). {@code config_overrides} may set any of these fields and wins over the top level.
+ * Every mistake is a {@code request.invalid_field} naming the field.
  *
  * <p>{@code tool_names} becomes {@link dev.assay.run.ToolOptions#allowed()}: the model is offered only those tools and
  * the engine skips cases needing others ({@code case.missing_tools}).
@@ -58,7 +59,15 @@ final class StartBody {
             "keep_workspaces",
             "samples",
             "queue",
-            "metrics");
+            "metrics",
+            "user_model",
+            "user_base_url",
+            "user_api_key_env",
+            "environment",
+            "max_cost_usd",
+            "run_max_tokens",
+            "case_max_tokens",
+            "dataset");
     /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
     private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
 
@@ -133,8 +142,24 @@ final class StartBody {
                         .samples(intOrNull(reader.integer("samples", null, 1, 100)))
                         .keepWorkspaces(reader.flag("keep_workspaces"))
                         .userId(reader.text("user_id", null))
-                        .metrics(reader.optionalStrings("metrics"));
+                        .metrics(reader.optionalStrings("metrics"))
+                        .userModel(reader.text("user_model", null))
+                        .userBaseUrl(userBaseUrl(reader))
+                        .userApiKeyEnv(userKeyVariable(reader, adminTokenVariable))
+                        .environment(environment(reader))
+                        .maxCostUsd(reader.number("max_cost_usd", null, 0, 1_000_000))
+                        .runMaxTokens(reader.integer("run_max_tokens", null, 1, Long.MAX_VALUE))
+                        .caseMaxTokens(reader.integer("case_max_tokens", null, 1, Long.MAX_VALUE));
         reader.scoring(settings);
+        if (fields.hasNonNull("dataset")) {
+            try {
+                settings.dataset(DatasetMapping.fromJson(fields.get("dataset"), "dataset"));
+            } catch (AssayException e) {
+                throw ApiProblems.badField(
+                        String.valueOf(e.problem().details().get("field")),
+                        e.problem().message());
+            }
+        }
         if (fields.hasNonNull("tool_names")) {
             List<String> tools = reader.strings("tool_names");
             // An empty allowed list means "all tools"; switching every tool off leaves only the loop's final_answer.
@@ -177,6 +202,40 @@ final class StartBody {
                 false,
                 requestTimeout,
                 null);
+    }
+
+    /** {@return the environment of the cases that name none ({@code environment}), as a case writes it; null} */
+    private static ObjectNode environment(Reader reader) {
+        JsonNode value = reader.body().get("environment");
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!(value instanceof ObjectNode environment)) {
+            throw ApiProblems.badField(
+                    "environment", "environment must be an object {\"mcp\": {\"command\": [...]}, \"state\": URI}");
+        }
+        return environment;
+    }
+
+    /** {@return the user model's API root a body names ({@code user_base_url}), checked as {@code base_url} is} */
+    private static String userBaseUrl(Reader reader) {
+        String url = reader.text("user_base_url", null);
+        if (url == null || url.isBlank()) {
+            return null;
+        }
+        checkUrl(url);
+        return url;
+    }
+
+    /** {@return the user model's key variable a body names ({@code user_api_key_env}), held to api_key_env's rule} */
+    private static String userKeyVariable(Reader reader, String adminTokenVariable) {
+        String variable = reader.text("user_api_key_env", null);
+        if (variable != null && !isKeyVariable(variable, adminTokenVariable)) {
+            throw ApiProblems.badField(
+                    "user_api_key_env",
+                    "user_api_key_env must name a key variable such as OPENAI_API_KEY (upper case, ending in _API_KEY, _KEY or _TOKEN)");
+        }
+        return variable;
     }
 
     /** {@return whether a body may name this variable: key-like, and not the admin token's} */

@@ -288,12 +288,14 @@ class PageBrowserTest {
     }
 
     @Test
-    void a_run_with_several_answers_per_case_shows_pass_at_k_and_each_dimension_interval() throws Exception {
+    void a_run_with_several_answers_per_case_shows_pass_at_k_pass_hat_k_and_each_dimension_interval() throws Exception {
         String runId = server.start("slow.jsonl", "\"samples\": 2, \"concurrency\": 8");
         server.awaitEnd(runId);
         openFromHistory(runId);
         WebElement passAtK = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("detail-pass-at-k")));
-        assertThat(passAtK.getText()).isEqualTo("2 answers per case: pass@1 50.0 · pass@2 50.0");
+        // One case passes both times, the other never: pass^k (all k pass) equals pass@k (one of k passes) here.
+        assertThat(passAtK.getText())
+                .isEqualTo("2 answers per case: pass@1 50.0 · pass@2 50.0 — pass^1 50.0 · pass^2 50.0");
         // Four samples per dimension (two cases, two answers each): every dimension has an interval.
         List<WebElement> rows = browser.findElements(By.cssSelector("#detail-stats tbody tr"));
         assertThat(rows).hasSize(4);

@@ -726,6 +726,10 @@ class RunApiTest {
                 .contains("<testsuite");
         assertThat(server.get("/api/runs/" + runId + "/report?format=md").status())
                 .isEqualTo(200);
+        JsonNode promptfoo =
+                server.get("/api/runs/" + runId + "/report?format=promptfoo").json();
+        assertThat(promptfoo.path("evalId").asText()).isEqualTo(runId);
+        assertThat(promptfoo.path("results").path("results")).hasSize(4);
         assertThat(server.get("/api/runs/" + runId + "/report?format=pdf")
                         .json()
                         .path("field")

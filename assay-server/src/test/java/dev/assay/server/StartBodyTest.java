@@ -3,14 +3,19 @@ package dev.assay.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.cost.Budget;
+import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.run.EvalSpec;
 import dev.assay.run.ToolOptions;
+import dev.assay.run.UserModelOptions;
 import dev.assay.run.WorkspacePolicy;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
@@ -40,7 +45,11 @@ class StartBodyTest {
                  "language": "en-US", "tags": ["files"], "seed": 7, "limit": 3, "tool_mode": "text", "max_steps": 5,
                  "temperature": 0.5, "max_tokens": 256, "tool_names": ["read_file"], "concurrency": 8, "timeout_s": 30,
                  "scoring": "reference", "weights": {"tool": 50}, "samples": 2, "keep_workspaces": true,
-                 "metrics": ["weighted-score"], "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"}}
+                 "metrics": ["weighted-score"], "user_model": "openai:gpt-user",
+                 "user_base_url": "http://127.0.0.1:8/v1", "user_api_key_env": "USER_API_KEY",
+                 "environment": {"mcp": {"command": ["python3", "env/shop.py"]}, "state": "shop://db"}, "run_max_tokens": 1000, "case_max_tokens": 100, "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"},
+                 "dataset": {"input_field": "question", "target_field": "answer", "checker": "choice",
+                  "template": "Q: {{question}}", "choices": ["options"], "id_field": "qid", "dimension": "quiz"}}
                 """);
 
         EvalSpec request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
@@ -50,7 +59,11 @@ class StartBodyTest {
                         List.of(suite),
                         null,
                         true,
-                        new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3)),
+                        new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3),
+                        new DatasetMapping(
+                                "question", "answer", "choice", "Q: {{question}}", List.of("options"), "qid", "quiz"),
+                        (ObjectNode) Json.parse(
+                                "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}")),
                 new EvalSpec.SubjectSpec(
                         new EvalSpec.Model(new ModelOptions(
                                 "openai:gpt-test",
@@ -62,12 +75,19 @@ class StartBodyTest {
                                 new RetryPolicy(
                                         3, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(120)))),
                         new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256),
-                        new ToolOptions(List.of(), null, List.of("read_file"), false)),
+                        new ToolOptions(List.of(), null, List.of("read_file"), false),
+                        new UserModelOptions("openai:gpt-user", "http://127.0.0.1:8/v1", "USER_API_KEY")),
                 new EvalSpec.Scoring(
                         Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
                         List.of("weighted-score"),
                         false),
-                new EvalSpec.Limits(8, Duration.ofSeconds(30), 2, WorkspacePolicy.KEEP_ALL),
+                new EvalSpec.Limits(
+                        8,
+                        Duration.ofSeconds(30),
+                        2,
+                        WorkspacePolicy.KEEP_ALL,
+                        PriceTable.shipped(),
+                        new Budget(null, 1000L, 100L)),
                 "ann",
                 EvalSpec.Observed.NONE);
         assertThat(request).isEqualTo(expected);

@@ -189,7 +189,15 @@ public final class AnthropicChatModel implements ChatModel {
             block.toolUse()
                     .ifPresent(use -> calls.add(new ToolCallRequest(use.id(), use.name(), arguments(use._input()))));
         }
-        Usage usage = new Usage(message.usage().inputTokens(), message.usage().outputTokens());
+        // Anthropic's input_tokens leaves out the tokens read from and written to its prompt cache; Assay's input
+        // counts
+        // every prompt token, the cache reads among them priced apart (cache writes are priced as input).
+        long cacheRead = message.usage().cacheReadInputTokens().orElse(0L);
+        long cacheWrite = message.usage().cacheCreationInputTokens().orElse(0L);
+        Usage usage = new Usage(
+                message.usage().inputTokens() + cacheRead + cacheWrite,
+                message.usage().outputTokens(),
+                cacheRead);
         String stop = message.stopReason().map(StopReason::asString).orElse("");
         return new ModelResponse(text.toString(), reasoning.toString(), calls, usage, stop);
     }

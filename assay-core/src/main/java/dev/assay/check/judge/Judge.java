@@ -8,6 +8,7 @@ import dev.assay.model.ChatMessage;
 import dev.assay.model.ModelRequest;
 import dev.assay.model.ModelResponse;
 import dev.assay.model.ResponseCache;
+import dev.assay.transcript.Usage;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -93,6 +94,9 @@ public final class Judge {
 
         /** {@return the judge's raw reply; null when it could not be asked} */
         String reply();
+
+        /** {@return the tokens the judge model was paid for: none when the reply came from the cache} */
+        Usage usage();
     }
 
     /**
@@ -105,6 +109,7 @@ public final class Judge {
      * @param clamped the score limited to the scale
      * @param normalized the clamped score mapped to [0, 1]: {@code (clamped - min) / (max - min)}
      * @param reasoning the judge's explanation; empty when it gave none
+     * @param usage the tokens of the judge's call; none when cached
      */
     public record Grade(
             String requestHash,
@@ -113,8 +118,25 @@ public final class Judge {
             double score,
             double clamped,
             double normalized,
-            String reasoning)
+            String reasoning,
+            Usage usage)
             implements Judgement {
+        public Grade {
+            usage = usage == null ? Usage.NONE : usage;
+        }
+
+        /** A grade whose call's tokens are not known. */
+        public Grade(
+                String requestHash,
+                boolean cached,
+                String reply,
+                double score,
+                double clamped,
+                double normalized,
+                String reasoning) {
+            this(requestHash, cached, reply, score, clamped, normalized, reasoning, Usage.NONE);
+        }
+
         /** {@return whether the given score lay outside the scale (and was clamped)} */
         public boolean outOfScale() {
             return clamped != score;
@@ -129,10 +151,18 @@ public final class Judge {
      * @param cached whether the reply came from the cache (always false: only parsable replies are cached)
      * @param reply the judge's raw reply; null when it could not be asked
      * @param problem what went wrong
+     * @param usage the tokens of the judge's call (an unreadable reply is paid for too); none when it was not answered
      */
-    public record Failure(String requestHash, boolean cached, String reply, Problem problem) implements Judgement {
+    public record Failure(String requestHash, boolean cached, String reply, Problem problem, Usage usage)
+            implements Judgement {
         public Failure {
             Objects.requireNonNull(problem, "problem");
+            usage = usage == null ? Usage.NONE : usage;
+        }
+
+        /** A failure without a paid call. */
+        public Failure(String requestHash, boolean cached, String reply, Problem problem) {
+            this(requestHash, cached, reply, problem, Usage.NONE);
         }
     }
 
@@ -160,7 +190,7 @@ public final class Judge {
         }
         return switch (JudgeAnswer.parse(asked.reply(), spec)) {
             case JudgeAnswer.Unusable unusable ->
-                new Failure(asked.requestHash(), asked.cached(), asked.reply(), unusable.problem());
+                new Failure(asked.requestHash(), asked.cached(), asked.reply(), unusable.problem(), asked.usage());
             case JudgeAnswer.Grade grade ->
                 new Grade(
                         asked.requestHash(),
@@ -169,7 +199,8 @@ public final class Judge {
                         grade.raw(),
                         grade.clamped(),
                         (grade.clamped() - scale.min()) / (scale.max() - scale.min()),
-                        grade.reasoning());
+                        grade.reasoning(),
+                        asked.usage());
         };
     }
 
@@ -182,8 +213,13 @@ public final class Judge {
      * @param cached whether the reply came from the cache
      * @param reply the judge's raw reply; null when it could not be asked
      * @param problem why the judge could not be asked ({@code target.*}); null when it answered
+     * @param usage the tokens the call was paid for; none when the reply came from the cache or there was none
      */
-    public record Asked(String requestHash, boolean cached, String reply, Problem problem) {}
+    public record Asked(String requestHash, boolean cached, String reply, Problem problem, Usage usage) {
+        public Asked {
+            usage = usage == null ? Usage.NONE : usage;
+        }
+    }
 
     /**
      * Asks the judge {@code messages}, or takes its earlier reply to the same request from the cache.
@@ -200,18 +236,18 @@ public final class Judge {
         String key = requestHash(request);
         Optional<String> cached = cache.find(key).map(kept -> kept.path("text").asText(""));
         if (cached.isPresent()) {
-            return new Asked(key, true, cached.get(), null);
+            return new Asked(key, true, cached.get(), null, Usage.NONE);
         }
         ModelResponse response;
         try {
             response = model.model().complete(request);
         } catch (AssayException e) {
-            return new Asked(key, false, null, e.problem());
+            return new Asked(key, false, null, e.problem(), Usage.NONE);
         }
         if (usable.test(response.text())) {
             cache.keep(key, Json.tree(response));
         }
-        return new Asked(key, false, response.text(), null);
+        return new Asked(key, false, response.text(), null, response.usage());
     }
 
     /**

@@ -94,6 +94,15 @@ public final class JudgeCheckerFactory implements CheckerFactory {
         detail.put("prompt_version", Judge.PROMPT_VERSION);
         detail.put("prompt_hash", Judge.PROMPT_HASH);
         detail.put("request_hash", judgement.requestHash());
+        if (judgement.usage().totalTokens() > 0) {
+            // Read by dev.assay.cost.ItemCost: a judge's tokens are counted and priced apart from the subject's.
+            detail.putObject("usage")
+                    .put("role", "judge")
+                    .put("model", judge.model().name())
+                    .put("input_tokens", judgement.usage().inputTokens())
+                    .put("cached_input_tokens", judgement.usage().cachedInputTokens())
+                    .put("output_tokens", judgement.usage().outputTokens());
+        }
         detail.put("rubric", spec.rubric());
         detail.set("scale", spec.passFail() ? Json.tree("pass_fail") : Json.tree(List.of(spec.min(), spec.max())));
         detail.putPOJO("threshold", spec.threshold());

@@ -314,7 +314,8 @@ public final class OpenAiChatModel implements ChatModel {
         }
         return new Usage(
                 usage.path("prompt_tokens").asLong(0),
-                usage.path("completion_tokens").asLong(0));
+                usage.path("completion_tokens").asLong(0),
+                usage.path("prompt_tokens_details").path("cached_tokens").asLong(0));
     }
 
     /** The message an error body carries ({@code {"error": {"message": ...}}}), else the body itself. */

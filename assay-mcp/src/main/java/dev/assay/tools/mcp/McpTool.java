@@ -45,10 +45,19 @@ final class McpTool implements Tool {
         this.tool = tool;
         this.client = client;
         this.unanswered = unanswered;
+        this.parameters = parameters(tool);
+    }
+
+    /** {@return the tool's argument schema}: MCP requires an object schema; one that sends none still gets one */
+    static JsonNode parameters(McpSchema.Tool tool) {
         JsonNode schema = tool.inputSchema() == null ? null : Json.tree(tool.inputSchema());
-        // MCP requires an object schema; a server that sends none still gets a valid function definition.
-        this.parameters =
-                schema != null && schema.isObject() ? schema : Json.object().put("type", "object");
+        return schema != null && schema.isObject() ? schema : Json.object().put("type", "object");
+    }
+
+    /** {@return the tool's description, else its title, else empty} */
+    static String description(McpSchema.Tool tool) {
+        String text = tool.description() != null ? tool.description() : tool.title();
+        return text == null ? "" : text;
     }
 
     @Override
@@ -58,8 +67,7 @@ final class McpTool implements Tool {
 
     @Override
     public String description() {
-        String text = tool.description() != null ? tool.description() : tool.title();
-        return text == null ? "" : text;
+        return description(tool);
     }
 
     @Override
@@ -70,11 +78,7 @@ final class McpTool implements Tool {
     /** MCP servers live outside the case's workspace; the workspace is not theirs to use. */
     @Override
     public ToolResult call(JsonNode arguments, Workspace workspace) {
-        Map<String, Object> args = arguments == null || !arguments.isObject()
-                ? Map.of()
-                : Json.MAPPER.convertValue(
-                        arguments,
-                        Json.MAPPER.getTypeFactory().constructMapType(Map.class, String.class, Object.class));
+        Map<String, Object> args = arguments(arguments);
         Problem unansweredBefore = unanswered.problem();
         if (unansweredBefore != null) {
             return ToolResult.failed(unansweredBefore);
@@ -108,8 +112,17 @@ final class McpTool implements Tool {
         return ToolResult.ok(text);
     }
 
+    /** {@return a call's arguments as the SDK takes them: the object's fields, none for anything else} */
+    static Map<String, Object> arguments(JsonNode arguments) {
+        return arguments == null || !arguments.isObject()
+                ? Map.of()
+                : Json.MAPPER.convertValue(
+                        arguments,
+                        Json.MAPPER.getTypeFactory().constructMapType(Map.class, String.class, Object.class));
+    }
+
     /** Text parts are joined; other parts are named so the model knows something was there. */
-    private static String text(McpSchema.CallToolResult result) {
+    static String text(McpSchema.CallToolResult result) {
         var out = new StringBuilder();
         if (result.content() != null) {
             for (McpSchema.Content content : result.content()) {

@@ -43,11 +43,10 @@ import java.util.function.Function;
  */
 public final class McpToolset implements Toolbox {
     /** MCP's wire format is camelCase: Assay's snake_case {@code Json.MAPPER} would garble it. */
-    private static final McpJsonMapper MAPPER =
-            new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper());
+    static final McpJsonMapper MAPPER = new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper());
     // The SDK deprecates its short constructors for the one with icons and a website, which a client needs none of.
     @SuppressWarnings("deprecation")
-    private static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("assay", "Assay", "0.1");
+    static final McpSchema.Implementation CLIENT = new McpSchema.Implementation("assay", "Assay", "0.1");
 
     private final List<McpServerConfig> configs;
     private final Map<String, Connected> connected;

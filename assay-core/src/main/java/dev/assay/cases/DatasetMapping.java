@@ -1,0 +1,204 @@
+package dev.assay.cases;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.AssayException;
+import dev.assay.Json;
+import dev.assay.Problem;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * How the rows of a plain dataset become cases (docs/datasets.md): which field is the question, which the answer, how
+ * the prompt is written, the options of a multiple-choice row, the id and the dimension. A source of a run's settings
+ * (flags, the API's start body, the Java API, {@code assay.yaml}'s {@code datasets}) gives what it knows, each value
+ * null where it is silent; {@link #over} lays one over another. Immutable.
+ *
+ * @param inputField the row's field that is the prompt; null when a {@code template} writes it
+ * @param targetField the row's field that is the expected answer (the check's {@code expected}); null for a checker
+ *     that needs none
+ * @param checker the checker by name; null for the multiple-choice checker when options are mapped, else {@code exact}
+ * @param template a prompt template ({@code Q: {{question}}}) over the row's fields; null for the input field as it is
+ * @param choices the field holding the options of a multiple-choice row (a list), or several fields, one option each;
+ *     empty for none
+ * @param idField the row's field that is the case id; null for the row's number
+ * @param dimension the cases' dimension; null for the dataset's file name
+ */
+public record DatasetMapping(
+        String inputField,
+        String targetField,
+        String checker,
+        String template,
+        List<String> choices,
+        String idField,
+        String dimension) {
+    /** The fields of its JSON form (a snapshot, a start body's {@code dataset}, an {@code assay.yaml} entry). */
+    public static final Set<String> FIELDS =
+            Set.of("input_field", "target_field", "checker", "template", "choices", "id_field", "dimension");
+
+    public DatasetMapping {
+        choices = choices == null ? List.of() : List.copyOf(choices);
+    }
+
+    /** {@return a mapping of the question's and the answer's fields, the rest unset} */
+    public static DatasetMapping of(String inputField, String targetField) {
+        return new DatasetMapping(inputField, targetField, null, null, null, null, null);
+    }
+
+    public DatasetMapping withChecker(String name) {
+        return new DatasetMapping(inputField, targetField, name, template, choices, idField, dimension);
+    }
+
+    public DatasetMapping withTemplate(String source) {
+        return new DatasetMapping(inputField, targetField, checker, source, choices, idField, dimension);
+    }
+
+    public DatasetMapping withChoices(List<String> fields) {
+        return new DatasetMapping(inputField, targetField, checker, template, fields, idField, dimension);
+    }
+
+    public DatasetMapping withIdField(String field) {
+        return new DatasetMapping(inputField, targetField, checker, template, choices, field, dimension);
+    }
+
+    public DatasetMapping withDimension(String name) {
+        return new DatasetMapping(inputField, targetField, checker, template, choices, idField, name);
+    }
+
+    /**
+     * {@return this mapping's values, each over {@code lower}'s where this one is silent}; {@code lower} may be null
+     */
+    public DatasetMapping over(DatasetMapping lower) {
+        if (lower == null) {
+            return this;
+        }
+        return new DatasetMapping(
+                pick(inputField, lower.inputField),
+                pick(targetField, lower.targetField),
+                pick(checker, lower.checker),
+                pick(template, lower.template),
+                choices.isEmpty() ? lower.choices : choices,
+                pick(idField, lower.idField),
+                pick(dimension, lower.dimension));
+    }
+
+    /** {@return the checker the cases get: the one named, else {@code choice} for options, else {@code exact}} */
+    public String checkerName() {
+        return checker != null ? checker : choices.isEmpty() ? "exact" : "choice";
+    }
+
+    /**
+     * {@return this mapping, checked as a whole}
+     *
+     * @throws AssayException {@code dataset.invalid_mapping} naming the field: neither an input field nor a template, a
+     *     blank field name, a dimension that is not a lower-case identifier
+     */
+    public DatasetMapping validate() {
+        if (blank(inputField) && blank(template)) {
+            throw invalid("input_field", "a dataset needs the field that is the prompt (--input-field) or a template");
+        }
+        for (String[] named : new String[][] {
+            {"input_field", inputField}, {"target_field", targetField}, {"checker", checker}, {"id_field", idField}
+        }) {
+            if (named[1] != null && named[1].isBlank()) {
+                throw invalid(named[0], "`" + named[0] + "` is empty");
+            }
+        }
+        if (choices.stream().anyMatch(String::isBlank)) {
+            throw invalid("choices", "`choices` names an empty field");
+        }
+        if (dimension != null && !CaseReader.DIMENSION.matcher(dimension).matches()) {
+            throw invalid("dimension", "'" + dimension + "' is not a lower-case identifier such as common or gsm8k");
+        }
+        return this;
+    }
+
+    /** {@return this mapping as JSON: the fields it sets, by their {@link #FIELDS} names} */
+    public ObjectNode toJson() {
+        ObjectNode node = Json.object();
+        putIfSet(node, "input_field", inputField);
+        putIfSet(node, "target_field", targetField);
+        putIfSet(node, "checker", checker);
+        putIfSet(node, "template", template);
+        if (!choices.isEmpty()) {
+            node.set("choices", Json.strings(choices));
+        }
+        putIfSet(node, "id_field", idField);
+        putIfSet(node, "dimension", dimension);
+        return node;
+    }
+
+    /**
+     * {@return the mapping a JSON object writes}: {@link #FIELDS}, each a string; {@code choices} a string or a list of
+     * strings
+     *
+     * @param prefix how the object is named in problems ({@code dataset})
+     * @throws AssayException {@code dataset.invalid_mapping} naming the field ({@code dataset.choices})
+     */
+    public static DatasetMapping fromJson(JsonNode node, String prefix) {
+        if (node == null || !node.isObject()) {
+            throw invalid(prefix, "`" + prefix + "` must be an object with input_field, target_field, ...");
+        }
+        for (var field : node.properties()) {
+            if (!FIELDS.contains(field.getKey())) {
+                throw invalid(
+                        prefix + "." + field.getKey(),
+                        "unknown field '" + field.getKey() + "'; known: "
+                                + String.join(", ", FIELDS.stream().sorted().toList()));
+            }
+        }
+        var choices = new ArrayList<String>();
+        JsonNode given = node.get("choices");
+        if (given != null && given.isTextual()) {
+            choices.add(given.textValue());
+        } else if (given != null && !given.isNull()) {
+            if (!given.isArray()) {
+                throw invalid(prefix + ".choices", "`choices` must be a field name or a list of them");
+            }
+            for (JsonNode element : given) {
+                if (!element.isTextual()) {
+                    throw invalid(prefix + ".choices", "`choices` must be a field name or a list of them");
+                }
+                choices.add(element.textValue());
+            }
+        }
+        return new DatasetMapping(
+                text(node, "input_field", prefix),
+                text(node, "target_field", prefix),
+                text(node, "checker", prefix),
+                text(node, "template", prefix),
+                choices,
+                text(node, "id_field", prefix),
+                text(node, "dimension", prefix));
+    }
+
+    private static String text(JsonNode node, String field, String prefix) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw invalid(prefix + "." + field, "`" + field + "` must be a string");
+        }
+        return value.textValue();
+    }
+
+    private static void putIfSet(ObjectNode node, String field, String value) {
+        if (value != null) {
+            node.put(field, value);
+        }
+    }
+
+    private static boolean blank(String value) {
+        return value == null || value.isBlank();
+    }
+
+    private static String pick(String higher, String lower) {
+        return higher != null ? higher : lower;
+    }
+
+    private static AssayException invalid(String field, String message) {
+        return new AssayException(Problem.of("dataset.invalid_mapping", message).withDetail("field", field));
+    }
+}
