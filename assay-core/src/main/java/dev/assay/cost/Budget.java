@@ -1,7 +1,5 @@
 package dev.assay.cost;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Problem;
 import java.util.Optional;
 
@@ -71,35 +69,5 @@ public record Budget(Double maxCostUsd, Long maxTokens, Long caseMaxTokens) {
                     .withDetail("spent_tokens", tokens));
         }
         return Optional.empty();
-    }
-
-    /** Writes the limits that are set into a run's snapshot: {@code max_cost_usd}, {@code run_max_tokens}, ... */
-    public void snapshotInto(ObjectNode snapshot) {
-        if (maxCostUsd != null) {
-            snapshot.put("max_cost_usd", maxCostUsd);
-        }
-        if (maxTokens != null) {
-            snapshot.put("run_max_tokens", maxTokens);
-        }
-        if (caseMaxTokens != null) {
-            snapshot.put("case_max_tokens", caseMaxTokens);
-        }
-    }
-
-    /** {@return the limits a run's snapshot holds} */
-    public static Budget ofSnapshot(JsonNode snapshot) {
-        if (snapshot == null) {
-            return NONE;
-        }
-        return new Budget(
-                snapshot.path("max_cost_usd").isNumber()
-                        ? snapshot.path("max_cost_usd").asDouble()
-                        : null,
-                snapshot.path("run_max_tokens").isNumber()
-                        ? snapshot.path("run_max_tokens").asLong()
-                        : null,
-                snapshot.path("case_max_tokens").isNumber()
-                        ? snapshot.path("case_max_tokens").asLong()
-                        : null);
     }
 }
