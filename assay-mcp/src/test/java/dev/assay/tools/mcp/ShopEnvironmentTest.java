@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.cases.Case;
 import dev.assay.cases.Check;
+import dev.assay.cases.SimulatedUser;
 import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
@@ -29,6 +30,7 @@ import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
 import dev.assay.subject.ToolMode;
+import dev.assay.subject.UserModels;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
@@ -265,12 +267,36 @@ class ShopEnvironmentTest {
         Map<String, List<Reply>> byPrompt = new LinkedHashMap<>();
         suite.cases().forEach(task -> byPrompt.put(task.prompt(), behaviour.apply(task)));
         return request -> {
+            if (request.body().path("model").asText().equals(USER_MODEL)) {
+                return userTurn(suite, request);
+            }
             List<Reply> turns = byPrompt.get(request.firstUserText());
             if (turns == null) {
                 return text("unscripted");
             }
             return turns.get(Math.min(request.assistantTurns(), turns.size() - 1));
         };
+    }
+
+    /** The model that plays the user of the conversation tasks, served by the same scripted server. */
+    private static final String USER_MODEL = "scripted-user";
+
+    /**
+     * The simulated user of a conversation task: opens with the task's prompt, so that the scripted agent recognises
+     * the task, and ends the conversation once the agent has answered.
+     */
+    private static Reply userTurn(Suite suite, ScriptedOpenAiServer.ChatRequest request) {
+        if (request.assistantTurns() > 0) {
+            return text("Thanks. ###STOP###");
+        }
+        String system = request.body().path("messages").path(0).path("content").asText();
+        return suite.cases().stream()
+                .filter(task -> SimulatedUser.of(task)
+                        .filter(user -> system.contains(user.instructions()))
+                        .isPresent())
+                .map(task -> text(task.prompt()))
+                .findFirst()
+                .orElse(text("unscripted"));
     }
 
     // ---- runs
@@ -301,7 +327,16 @@ class ShopEnvironmentTest {
         var chat = new OpenAiChatModel(
                 new OpenAiSettings("scripted", model.baseUrl(), "", false, Duration.ofSeconds(90), RetryPolicy.none()),
                 line -> {});
-        var target = new AgentSubject(chat, List.of(), new AgentSettings(ToolMode.NATIVE, 6, 0.0, null, null), 16);
+        var user = new OpenAiChatModel(
+                new OpenAiSettings(USER_MODEL, model.baseUrl(), "", false, Duration.ofSeconds(90), RetryPolicy.none()),
+                line -> {});
+        var target = new AgentSubject(
+                chat,
+                List.of(),
+                new AgentSettings(ToolMode.NATIVE, 6, 0.0, null, null),
+                16,
+                Map.of(),
+                new UserModels(USER_MODEL, name -> user));
         var config = TestSpecs.config(
                 temp.resolve("work"),
                 given -> given.concurrency(concurrency).samples(samples).timeout(timeout));
