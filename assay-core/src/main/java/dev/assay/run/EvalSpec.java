@@ -92,11 +92,6 @@ public record EvalSpec(
             Selection selection,
             DatasetMapping mapping,
             ObjectNode environment) {
-        /** Case files read as they are: no dataset mapping, no default environment. */
-        public Dataset(List<Path> suites, List<Path> resolved, boolean skipInvalid, Selection selection) {
-            this(suites, resolved, skipInvalid, selection, null, null);
-        }
-
         public Dataset {
             environment = environment == null ? null : environment.deepCopy();
             suites = List.copyOf(suites);
@@ -119,11 +114,6 @@ public record EvalSpec(
      *     {@link UserModelOptions#NONE} when the run names none
      */
     public record SubjectSpec(Sut sut, AgentSettings agent, ToolOptions tools, UserModelOptions userModel) {
-        /** A system under test without a simulated user's model. */
-        public SubjectSpec(Sut sut, AgentSettings agent, ToolOptions tools) {
-            this(sut, agent, tools, null);
-        }
-
         public SubjectSpec {
             Objects.requireNonNull(sut, "sut");
             userModel = userModel == null ? UserModelOptions.NONE : userModel;
@@ -378,7 +368,13 @@ public record EvalSpec(
         // name the user, the run record does.
         Dataset where = spec.dataset();
         return new EvalSpec(
-                new Dataset(where.resolved(), where.resolved(), where.skipInvalid(), where.selection()),
+                new Dataset(
+                        where.resolved(),
+                        where.resolved(),
+                        where.skipInvalid(),
+                        where.selection(),
+                        where.mapping(),
+                        where.environment()),
                 spec.subject(),
                 spec.scoring(),
                 spec.limits(),

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.cases.DatasetMapping;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.result.Run;
@@ -182,6 +183,24 @@ class EvalSpecTest {
 
         assertThat(resumed.dataset().suites()).containsExactly(Path.of("/evals/suite.jsonl"));
         assertThat(resumed.subject().sut()).isInstanceOf(EvalSpec.Model.class);
+    }
+
+    @Test
+    void a_resumed_run_keeps_its_dataset_mapping_and_its_environment() {
+        var mapping = new DatasetMapping("question", "answer", "exact", null, null, null, null);
+        var environment = Json.MAPPER.createObjectNode().put("state", "shop://db");
+        environment.putObject("mcp").putArray("command").add("python3").add("shop.py");
+        EvalSpec spec = new RunSettings()
+                .suites(List.of(Path.of("data.jsonl")))
+                .model(ModelOptions.of("openai:m"))
+                .dataset(mapping)
+                .environment(environment)
+                .resolve();
+
+        EvalSpec resumed = EvalSpec.toResume(stored("r4", Json.tree(spec)));
+
+        assertThat(resumed.dataset().mapping()).isEqualTo(spec.dataset().mapping());
+        assertThat(resumed.dataset().environment()).isEqualTo(environment);
     }
 
     @Test
