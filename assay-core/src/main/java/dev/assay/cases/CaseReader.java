@@ -301,6 +301,7 @@ final class CaseReader implements ReferenceFormat.Problems {
      */
     private void environment() {
         JsonNode value = node.get("environment");
+        initialActions(value == null || value.isNull());
         if (value == null || value.isNull()) {
             return;
         }
@@ -329,6 +330,41 @@ final class CaseReader implements ReferenceFormat.Problems {
         JsonNode state = value.get("state");
         if (state == null || !state.isTextual() || state.textValue().isBlank()) {
             add("case.invalid_field", "environment.state", "`environment.state` is not a resource URI", shape);
+        }
+    }
+
+    /**
+     * Checks the case's {@code initial_actions}, the tool calls that set up each fresh environment of the case:
+     * {@code [{"name": "tool", "arguments": {...}}, ...]}, only beside an environment.
+     */
+    private void initialActions(boolean noEnvironment) {
+        JsonNode value = node.get("initial_actions");
+        if (value == null || value.isNull()) {
+            return;
+        }
+        String shape = "a list of {\"name\": \"tool\", \"arguments\": {...}} beside an `environment`";
+        if (noEnvironment) {
+            add("case.invalid_field", "initial_actions", "`initial_actions` needs an `environment` to act on", shape);
+            return;
+        }
+        if (!value.isArray()) {
+            add("case.invalid_field", "initial_actions", "`initial_actions` is " + describe(value), shape);
+            return;
+        }
+        for (int index = 0; index < value.size(); index++) {
+            JsonNode action = value.get(index);
+            String at = "initial_actions[" + index + "]";
+            boolean named = action.path("name").isTextual()
+                    && !action.path("name").textValue().isBlank();
+            JsonNode arguments = action.path("arguments");
+            boolean argumentsOk = arguments.isMissingNode() || arguments.isObject();
+            boolean keysOk = action.isObject();
+            for (var field : action.properties()) {
+                keysOk &= Set.of("name", "arguments").contains(field.getKey());
+            }
+            if (!action.isObject() || !named || !argumentsOk || !keysOk) {
+                add("case.invalid_field", at, "`" + at + "` is not {\"name\": \"tool\", \"arguments\": {...}}", shape);
+            }
         }
     }
 

@@ -19,7 +19,7 @@ import java.util.TreeSet;
  */
 final class Tau2Tasks {
     /** The fields of a task the mapping reads; any other is named in {@link #unused()}. */
-    private static final Set<String> READ = Set.of("id", "user_scenario", "evaluation_criteria");
+    private static final Set<String> READ = Set.of("id", "user_scenario", "evaluation_criteria", "initial_state");
 
     private final String policy;
     private final Set<String> unused = new TreeSet<>();
@@ -69,7 +69,58 @@ final class Tau2Tasks {
         ObjectNode user = evalCase.putObject("user");
         user.put("instructions", instructions(scenario));
         evalCase.set("checks", checks(task.path("evaluation_criteria")));
+        ArrayNode initialActions = initialActions(task.path("initial_state"));
+        if (!initialActions.isEmpty()) {
+            evalCase.set("initial_actions", initialActions);
+        }
         return evalCase;
+    }
+
+    /**
+     * The agent-side calls of τ²'s {@code initial_state.initialization_actions} ({@code env_type: assistant}), as the
+     * case's {@code initial_actions}: called on each fresh environment through its MCP server, before the trial and
+     * before the gold actions. The user's side, the data updates and a message history have no place in an MCP
+     * environment; they are named unused.
+     */
+    private ArrayNode initialActions(JsonNode initialState) {
+        ArrayNode list = Json.MAPPER.createArrayNode();
+        if (!initialState.isObject()) {
+            return list;
+        }
+        initialState.properties().forEach(field -> {
+            if (!field.getKey().equals("initialization_actions") && !isNullOrEmpty(field.getValue())) {
+                unused.add("initial_state." + field.getKey());
+            }
+        });
+        for (JsonNode call : initialState.path("initialization_actions")) {
+            if (!"assistant".equals(call.path("env_type").asText())) {
+                unused.add("initial_state.initialization_actions (env_type: "
+                        + call.path("env_type").asText() + ")");
+                continue;
+            }
+            ObjectNode action = Json.object();
+            action.put("name", call.path("func_name").asText());
+            action.set(
+                    "arguments",
+                    call.path("arguments").isObject() ? call.path("arguments").deepCopy() : Json.object());
+            list.add(action);
+        }
+        return list;
+    }
+
+    /**
+     * {@return whether a value holds nothing}: null, or a list or object of such values ({@code {"agent_data": null}})
+     */
+    private static boolean isNullOrEmpty(JsonNode value) {
+        if (value.isContainerNode()) {
+            for (JsonNode element : value) {
+                if (!isNullOrEmpty(element)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return value.isNull();
     }
 
     /** τ²'s {@code UserScenario.__str__}: the persona, then the instructions (structured ones field by field). */

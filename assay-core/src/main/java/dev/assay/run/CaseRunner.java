@@ -231,6 +231,7 @@ final class CaseRunner {
     private static Optional<EnvironmentSpec> environmentOf(Case evalCase) {
         return EnvironmentSpec.of(
                 evalCase.attributes().get(EnvironmentSpec.FIELD),
+                evalCase.attributes().get(EnvironmentSpec.INITIAL_ACTIONS),
                 evalCase.source().file());
     }
 

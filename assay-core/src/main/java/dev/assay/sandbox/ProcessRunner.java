@@ -6,10 +6,15 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -19,6 +24,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * kinds so they differ only in the command line they build.
  */
 final class ProcessRunner {
+    /**
+     * Forks every process. A process that must die with Assay asks the kernel for a signal when its parent dies
+     * ({@code PR_SET_PDEATHSIG}: bubblewrap's {@code --die-with-parent}, {@code setpriv --pdeathsig}), and the kernel
+     * sends it when the <em>thread</em> that forked it ends. Runs fork on virtual threads, whose carrier threads retire
+     * after half a minute idle, which would kill a trial's environment mid-trial; this platform thread lives as long as
+     * the JVM, so the signal comes when Assay dies, however it dies.
+     */
+    private static final ExecutorService FORKER = Executors.newSingleThreadExecutor(
+            Thread.ofPlatform().name("assay-process-forker").daemon().factory());
+
     private ProcessRunner() {}
 
     static SandboxResult run(List<String> command, Map<String, String> env, SandboxRequest request, Runnable afterExit)
@@ -67,12 +82,25 @@ final class ProcessRunner {
         var builder = new ProcessBuilder(command).directory(request.workDir().toFile());
         builder.environment().clear();
         builder.environment().putAll(env);
+        CompletableFuture<Process> started = CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return builder.start();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                },
+                FORKER);
         try {
-            return builder.start();
-        } catch (IOException e) {
+            // Not interruptible: a process forked for a caller that was interrupted meanwhile must still be its to
+            // close.
+            return started.join();
+        } catch (CompletionException e) {
             onFailure.run();
+            Throwable cause = e.getCause() instanceof UncheckedIOException io ? io.getCause() : e.getCause();
             throw new AssayException(
-                    Problem.of("sandbox.unavailable", "cannot start " + command.get(0) + ": " + e.getMessage()), e);
+                    Problem.of("sandbox.unavailable", "cannot start " + command.get(0) + ": " + cause.getMessage()),
+                    cause);
         }
     }
 

@@ -6,9 +6,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Runs commands directly on the host, with only {@code prlimit} limits and the wall-clock kill: no isolation of the
- * network or the file system. Used only when the user explicitly allowed unsandboxed execution; its kind {@code none}
- * is recorded in every verdict it produces. Thread-safe.
+ * Runs commands directly on the host, with only {@code prlimit} limits, the wall-clock kill and, where util-linux's
+ * {@code setpriv} is, a kill when Assay dies: no isolation of the network or the file system. Used only when the user
+ * explicitly allowed unsandboxed execution; its kind {@code none} is recorded in every verdict it produces.
+ * Thread-safe.
  */
 public final class UnsandboxedSandbox implements Sandbox {
     /** The kind {@code none}, not isolating: always usable. */
@@ -46,6 +47,10 @@ public final class UnsandboxedSandbox implements Sandbox {
 
     private static List<String> command(SandboxRequest request) {
         var command = new ArrayList<String>();
+        // Killed when Assay dies, even by SIGKILL, as bubblewrap's --die-with-parent does in the sandbox; the signal
+        // survives the exec of the command (ProcessRunner forks where it means Assay's death).
+        BubblewrapSandbox.onPath("setpriv")
+                .ifPresent(setpriv -> command.addAll(List.of(setpriv.toString(), "--pdeathsig", "KILL", "--")));
         if (BubblewrapSandbox.onPath("prlimit").isPresent()) {
             // Processes are not limited here: RLIMIT_NPROC would count every process the user already runs.
             command.addAll(BubblewrapSandbox.prlimit(request.limits(), false));

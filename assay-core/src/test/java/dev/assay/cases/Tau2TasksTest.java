@@ -160,6 +160,70 @@ class Tau2TasksTest {
     }
 
     @Test
+    void the_agents_initialization_actions_become_initial_actions_and_the_rest_of_the_initial_state_is_named()
+            throws Exception {
+        Path tasks = Files.writeString(temp.resolve("tasks.json"), """
+                [{"id": "t1",
+                  "user_scenario": {"instructions": "Your phone has no data."},
+                  "initial_state": {
+                    "initialization_data": {"agent_data": null, "user_data": {"device": {"airplane_mode": true}}},
+                    "initialization_actions": [
+                      {"env_type": "user", "func_name": "turn_airplane_mode_on", "arguments": {}},
+                      {"env_type": "assistant", "func_name": "suspend_line",
+                       "arguments": {"customer_id": "C1", "line_id": "L1", "reason": "unpaid bill"}}
+                    ],
+                    "message_history": null
+                  },
+                  "evaluation_criteria": {
+                    "actions": [{"action_id": "a", "requestor": "user", "name": "turn_airplane_mode_off",
+                                 "arguments": {}}],
+                    "env_assertions": [{"env_type": "user", "func_name": "assert_mobile_data_status",
+                                        "arguments": {"expected_status": true}, "assert_value": true}],
+                    "reward_basis": ["DB", "ENV_ASSERTION"]}}]""");
+        var defaults = Json.object();
+        defaults.set("environment", Json.parse("{\"mcp\": {\"command\": [\"env\"]}, \"state\": \"s://db\"}"));
+
+        SuiteLoad load = new SuiteLoader(ANY).withCaseDefaults(defaults).load(tasks);
+
+        assertThat(load.problems()).isEmpty();
+        assertThat(load.suite().cases().getFirst().attributes().get("initial_actions"))
+                .isEqualTo(Json.parse("""
+                        [{"name": "suspend_line",
+                          "arguments": {"customer_id": "C1", "line_id": "L1", "reason": "unpaid bill"}}]"""));
+        assertThat(load.notes().getFirst())
+                .contains(
+                        "initial_state.initialization_data",
+                        "initial_state.initialization_actions (env_type: user)",
+                        "evaluation_criteria.actions (requestor: user)",
+                        "evaluation_criteria.env_assertions",
+                        "evaluation_criteria.reward_basis ENV_ASSERTION")
+                .doesNotContain("message_history", "initial_state,");
+    }
+
+    @Test
+    void initial_actions_without_an_environment_to_act_on_are_a_problem_naming_the_field() throws Exception {
+        Path tasks = Files.writeString(temp.resolve("tasks.json"), """
+                [{"id": "t1", "user_scenario": {"instructions": "Hi."},
+                  "initial_state": {"initialization_actions": [
+                    {"env_type": "assistant", "func_name": "reset", "arguments": {}}]},
+                  "evaluation_criteria": {"actions": []}}]""");
+        Path own = Files.writeString(temp.resolve("own.json"), """
+                [{"id": "bad", "dimension": "tool", "prompt": "p", "checker": "contains", "expected": "x",
+                  "environment": {"mcp": {"command": ["own"]}, "state": "own://db"},
+                  "initial_actions": [{"name": "reset", "arguments": []}]}]""");
+
+        SuiteLoad load = load(tasks);
+        SuiteLoad badOwn = load(own);
+
+        assertThat(load.problems())
+                .singleElement()
+                .satisfies(problem -> assertThat(problem.field()).isEqualTo("initial_actions"));
+        assertThat(badOwn.problems())
+                .singleElement()
+                .satisfies(problem -> assertThat(problem.field()).isEqualTo("initial_actions[0]"));
+    }
+
+    @Test
     void a_task_file_without_a_policy_beside_it_gives_the_agent_no_system_prompt() throws Exception {
         Path tasks = Files.writeString(temp.resolve("tasks.json"), TASKS);
 

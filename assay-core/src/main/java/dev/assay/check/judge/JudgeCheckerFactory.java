@@ -16,10 +16,10 @@ import java.util.Map;
 
 /**
  * The {@code judge} checker: {@code expected = {rubric, scale: [min, max] | "pass_fail", threshold?, model?}}. A
- * configured judge model grades the case's final answer against the rubric at temperature 0 with a fixed seed; its
- * reasoning, score, the prompt version and hash, and the request hash are kept in the verdict detail. With a threshold
- * the check passes when the score reaches it; without one a numeric score gives partial credit (the score mapped to [0,
- * 1]). Thread-safe.
+ * configured judge model grades the case's final answer (in a conversation case, the whole conversation with its tool
+ * calls) against the rubric at temperature 0 with a fixed seed; its reasoning, score, the prompt version and hash, and
+ * the request hash are kept in the verdict detail. With a threshold the check passes when the score reaches it; without
+ * one a numeric score gives partial credit (the score mapped to [0, 1]). Thread-safe.
  *
  * <p>Inside a run the judge's answers are the run's ({@link CheckContext#responses()}), keyed by the request and the
  * case and sample: always reused within the run and its resume, and across runs when the run reuses answers
@@ -86,8 +86,15 @@ public final class JudgeCheckerFactory implements CheckerFactory {
     private Verdict judge(JudgeSpec spec, JudgeModel judge, CheckContext context) throws InterruptedException {
         Judge.Scale scale = spec.passFail() ? Judge.Scale.PASS_FAIL : Judge.Scale.range(spec.min(), spec.max());
         ResponseCache answers = cache.forCheck(context);
+        boolean conversation = JudgedConversation.isConversation(context.transcript());
         Judge.Judgement judgement = new Judge(judge, answers, context.scope())
-                .grade(spec.rubric(), scale, context.evalCase().prompt(), context.finalAnswer());
+                .grade(
+                        spec.rubric(),
+                        scale,
+                        conversation
+                                ? JudgedConversation.TASK
+                                : context.evalCase().prompt(),
+                        conversation ? JudgedConversation.text(context.transcript()) : context.finalAnswer());
         ObjectNode detail = Json.object();
         detail.put("judge", judge.name());
         detail.put("judge_model", judge.model().name());

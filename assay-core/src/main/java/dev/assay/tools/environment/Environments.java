@@ -5,6 +5,7 @@ import dev.assay.Plugins;
 import dev.assay.Problem;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.Sandboxes;
+import dev.assay.tools.ToolResult;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -58,11 +59,12 @@ public final class Environments {
     }
 
     /**
-     * {@return a fresh, ready environment of {@code spec}}
+     * {@return a fresh, ready environment of {@code spec}, its initial actions called}
      *
      * @param timeout the most its start and each later request may take
      * @throws AssayException {@code environment.unsupported} when no launcher of its kind is on the class path
-     *     (assay-mcp is missing), or the launcher's {@code environment.*} problem
+     *     (assay-mcp is missing), {@code environment.initial_action_failed} when one of the spec's initial actions
+     *     fails (the environment is stopped), or the launcher's {@code environment.*} problem
      */
     public Environment start(EnvironmentSpec spec, Duration timeout) throws InterruptedException {
         EnvironmentLauncher launcher = launchers
@@ -71,6 +73,28 @@ public final class Environments {
                         "environment.unsupported",
                         "the case names an MCP environment, and the mcp launcher (assay-mcp) is not on the class "
                                 + "path")));
-        return launcher.start(spec, sandbox, timeout);
+        Environment environment = launcher.start(spec, sandbox, timeout);
+        // Set up as the case says before anything else acts on it, so that the agent's trial and a state comparison's
+        // gold actions start from the same state.
+        for (EnvironmentSpec.Action action : spec.initialActions()) {
+            ToolResult result;
+            try {
+                result = environment.call(action.name(), action.arguments());
+            } catch (InterruptedException | RuntimeException e) {
+                environment.close();
+                throw e;
+            }
+            if (!result.ok()) {
+                environment.close();
+                Problem failed = result.error();
+                throw new AssayException(Problem.of(
+                                "environment.initial_action_failed",
+                                "the initial action " + action.name() + " failed: "
+                                        + (failed == null ? result.output() : failed.message()))
+                        .withDetail("action", action.name())
+                        .withDetail("cause", failed == null ? "" : failed.type()));
+            }
+        }
+        return environment;
     }
 }

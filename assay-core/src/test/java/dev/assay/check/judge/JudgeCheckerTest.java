@@ -111,6 +111,40 @@ class JudgeCheckerTest {
     }
 
     @Test
+    void judge_of_a_conversation_sees_both_sides_and_every_tool_call_not_only_the_last_message() throws Exception {
+        reply.set(text("{\"reasoning\": \"ok\", \"pass\": true}"));
+        Check check = Check.of(
+                "judge",
+                Json.parse("{\"rubric\": \"The agent refuses to cancel a shipped order.\", \"scale\": \"pass_fail\"}"));
+        Case evalCase = Case.of("c1", "agent", "(conversation)", check);
+        Instant at = Instant.now();
+        var transcript = new Transcript(List.of(
+                new TranscriptEvent.UserTurn(at, "Please cancel order O-7.", null),
+                new TranscriptEvent.ModelTurn(at, "", "", null),
+                new TranscriptEvent.ToolCall(at, "c1", "get_order", "get_order", Json.parse("{\"order_id\": \"O-7\"}")),
+                new TranscriptEvent.ToolOutput(at, "c1", "get_order", true, "{\"status\": \"shipped\"}", null),
+                new TranscriptEvent.ModelTurn(at, "O-7 has shipped, so it cannot be cancelled.", "", null),
+                new TranscriptEvent.UserTurn(at, "Fine. ###STOP###", null),
+                new TranscriptEvent.FinalAnswer(at, "Anything else?")));
+
+        registry(JudgeCache.disabled()).create(check).check(CheckContext.of(evalCase, transcript, new Workspace(temp)));
+
+        String user = ScriptedOpenAiServer.contentText(
+                server.requests().getFirst().path("messages").get(1).path("content"));
+        assertThat(user)
+                .contains(
+                        "user: Please cancel order O-7.",
+                        "assistant calls get_order {\"order_id\":\"O-7\"}",
+                        "tool get_order returns: {\"status\": \"shipped\"}",
+                        "assistant: O-7 has shipped, so it cannot be cancelled.",
+                        "user: Fine. ###STOP###",
+                        "assistant: Anything else?",
+                        "The agent refuses to cancel a shipped order.")
+                .containsSubsequence(
+                        "user: Please cancel", "assistant calls get_order", "tool get_order", "user: Fine.");
+    }
+
+    @Test
     void numeric_score_in_the_middle_of_the_scale_gives_partial_credit() throws Exception {
         reply.set(text("```json\n{\"reasoning\": \"Mostly right.\", \"score\": 4}\n```"));
         Verdict verdict = judge(ONE_TO_FIVE, "Plants make sugar from light.");
