@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -53,6 +54,11 @@ final class QuickThenSlowRun {
 
     /** {@return the CLI in a process of its own with {@code home} as its Assay home, stdout and stderr merged} */
     static Process cli(Path home, String... args) throws IOException {
+        return cli(home, Map.of(), args);
+    }
+
+    /** {@return the CLI in a process of its own, its environment changed by {@code env}, stdout and stderr merged} */
+    static Process cli(Path home, Map<String, String> env, String... args) throws IOException {
         var command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
@@ -60,6 +66,7 @@ final class QuickThenSlowRun {
                 AssayCli.class.getName()));
         command.addAll(List.of(args));
         var builder = new ProcessBuilder(command);
+        builder.environment().putAll(env);
         builder.environment().put("ASSAY_HOME", home.toString());
         builder.redirectErrorStream(true);
         return builder.start();

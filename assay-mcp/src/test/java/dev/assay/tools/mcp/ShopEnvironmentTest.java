@@ -35,6 +35,9 @@ import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
 import dev.assay.testing.TestSpecs;
+import dev.assay.tools.environment.Environment;
+import dev.assay.tools.environment.EnvironmentSpec;
+import dev.assay.tools.environment.Environments;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -223,6 +226,39 @@ class ShopEnvironmentTest {
     }
 
     @Test
+    void initial_actions_set_up_the_trials_environment_and_the_gold_one_and_a_failing_one_is_an_error()
+            throws Exception {
+        // The order's address is changed before the trial: an agent that then cancels it as the gold actions do ends in
+        // the gold state only when the gold actions' fresh environment was set up the same way.
+        JsonNode moved = Json.parse("""
+                [{"name": "update_address", "arguments": {"order_id": "O-1002",
+                  "address": {"street": "Gran Via 1", "city": "Madrid", "zip": "28013"}}}]""");
+        JsonNode broken = Json.parse("[{\"name\": \"cancel_order\", \"arguments\": {\"order_id\": \"O-404\"}}]");
+        Case base = shopCase("cancel-by-mistake");
+        Suite suite = shop().withCases(
+                        List.of(withInitialActions(base, "moved", moved), withInitialActions(base, "broken", broken)));
+
+        Map<String, Item> items = run(suite, ShopEnvironmentTest::gold, 2, 1);
+
+        assertThat(items.get("moved").status())
+                .as(items.get("moved").toString())
+                .isEqualTo(ItemStatus.PASSED);
+        assertThat(items.get("broken").status()).isEqualTo(ItemStatus.ERROR);
+        assertThat(items.get("broken").error().type()).isEqualTo("environment.initial_action_failed");
+        assertThat(items.get("broken").error().details()).containsEntry("action", "cancel_order");
+        EnvironmentSpec spec = EnvironmentSpec.of(
+                        base.attributes().get("environment"),
+                        moved,
+                        base.source().file())
+                .orElseThrow();
+        try (Environment environment = Environments.here().start(spec, Duration.ofSeconds(30))) {
+            assertThat(environment.state().at("/orders/O-1002/address/street").asText())
+                    .isEqualTo("Gran Via 1");
+        }
+        assertNoEnvironmentLeft();
+    }
+
+    @Test
     void a_cancelled_run_leaves_no_environment_running() throws Exception {
         Suite suite = shop().withCases(List.of(shopCase("cancel-by-mistake")));
         Function<Case, List<Reply>> slow = task -> List.of(new Reply.Delayed(60_000, text("late")));
@@ -372,6 +408,17 @@ class ShopEnvironmentTest {
         ObjectNode environment = attributes.putObject("environment");
         environment.putObject("mcp").set("command", Json.tree(command));
         environment.put("state", state);
+        return renamed(task, id, attributes);
+    }
+
+    private static Case withInitialActions(Case task, String id, JsonNode initialActions) {
+        ObjectNode attributes = task.attributes().deepCopy();
+        attributes.set(EnvironmentSpec.INITIAL_ACTIONS, initialActions.deepCopy());
+        return renamed(task, id, attributes);
+    }
+
+    /** {@return the task under another id and prompt, so the scripted agent tells it apart, with these attributes} */
+    private static Case renamed(Case task, String id, ObjectNode attributes) {
         return new Case(
                 id,
                 task.dimension(),
