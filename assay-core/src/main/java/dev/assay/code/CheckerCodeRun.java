@@ -46,7 +46,7 @@ final class CheckerCodeRun {
             throws InterruptedException {
         Path dir = null;
         try {
-            dir = Files.createTempDirectory("assay-verify");
+            dir = sandbox.scratch("assay-verify");
             Files.writeString(dir.resolve("verify.py"), RUNNER);
             ObjectNode config = Json.object().put("checker_code", checkerCode).put("case_timeout", caseTimeoutSeconds);
             ArrayNode list = config.putArray("cases");
@@ -56,7 +56,7 @@ final class CheckerCodeRun {
                         .<ObjectNode>set("output", judged.output())
                         .set("expected", judged.expected());
             }
-            String python = PythonRunner.interpreter();
+            String python = PythonRunner.interpreter(sandbox);
             SandboxResult result = sandbox.run(new SandboxRequest(
                     List.of(python, "-I", "verify.py"), dir, Map.of(), Json.write(config) + "\n", limits, List.of()));
             return read(result, cases.size());

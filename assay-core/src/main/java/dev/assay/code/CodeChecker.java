@@ -9,11 +9,13 @@ import dev.assay.check.Checker;
 import dev.assay.check.Verdict;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.transcript.AnswerText;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * The {@code code} checker: grades the code in the model's answer against the case's code question. The verdict's score
  * is the pass ratio; its detail holds the per-test results, the strict {@code all_passed} flag and the sandbox kind.
+ * The code runs in the trial's container when the case names an image, else in the run's sandbox (bubblewrap).
  * Thread-safe.
  */
 final class CodeChecker implements Checker {
@@ -33,7 +35,11 @@ final class CodeChecker implements Checker {
         Sandbox chosen;
         try {
             question = CodeQuestion.of(context.evalCase(), graderOptions);
-            chosen = sandbox.get();
+            // A case that names an image runs its code in the trial's container, with the image's runtimes.
+            Optional<Sandbox> trial = context.workspace() == null
+                    ? Optional.empty()
+                    : context.workspace().sandbox();
+            chosen = trial.isPresent() ? trial.get() : sandbox.get();
         } catch (AssayException e) {
             return Verdict.error(e.problem());
         }

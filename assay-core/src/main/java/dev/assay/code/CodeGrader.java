@@ -58,7 +58,7 @@ public final class CodeGrader {
 
     /** {@return the grade of {@code code} as it is (no extraction from an answer)} */
     public Grade gradeCode(CodeQuestion question, String code) throws InterruptedException {
-        var runner = LanguageRunner.forLanguage(question.language());
+        var runner = LanguageRunner.forLanguage(question.language(), sandbox);
         ParsedExamples parse = null;
         String source;
         List<TestCase> tests;
@@ -99,16 +99,7 @@ public final class CodeGrader {
                     Problem.of("check.invalid_expected", "compare: checker needs the question's checker_code"));
         }
         if (runner.isEmpty()) {
-            return refused(
-                    question,
-                    source,
-                    parse,
-                    comparison,
-                    unsupported,
-                    Problem.of(
-                            "code.unsupported_language",
-                            "no runner for language '" + question.language()
-                                    + "' (python, javascript and java are supported)"));
+            return refused(question, source, parse, comparison, unsupported, unsupported(question));
         }
         if (tests.isEmpty()) {
             String why = parse == null || parse.examples().isEmpty()
@@ -158,6 +149,15 @@ public final class CodeGrader {
                         ? checked(question, tests, outcomes)
                         : judged(tests, outcomes, comparison));
         return new Grade(question.language(), sandbox.kind(), source, parse, comparison, results, null);
+    }
+
+    /** Why {@code question}'s language has no runner in this grader's sandbox. */
+    private Problem unsupported(CodeQuestion question) {
+        String message = question.language().equals("java") && !sandbox.hostSystem()
+                ? "java code runs on the JDK Assay runs on, which a container's image does not have; in a container "
+                        + "python and javascript run with the image's python3 and node"
+                : "no runner for language '" + question.language() + "' (python, javascript and java are supported)";
+        return Problem.of("code.unsupported_language", message);
     }
 
     private static Comparison withChecker(CodeQuestion question, Comparison comparison) {
@@ -227,16 +227,7 @@ public final class CodeGrader {
         Comparison comparison =
                 withChecker(question, Comparison.choose(question.compare(), question.description(), List.of()));
         if (!supported) {
-            return refused(
-                    question,
-                    STDIO,
-                    null,
-                    comparison,
-                    List.of(),
-                    Problem.of(
-                            "code.unsupported_language",
-                            "no runner for language '" + question.language()
-                                    + "' (python, javascript and java are supported)"));
+            return refused(question, STDIO, null, comparison, List.of(), unsupported(question));
         }
         var results = new ArrayList<CaseResult>();
         if (code.isBlank()) {
@@ -331,7 +322,8 @@ public final class CodeGrader {
         if (!(runner instanceof PythonRunner) || question.referenceSolution().isEmpty()) {
             return "";
         }
-        return SandboxedPython.signatureSkeleton(sandbox, PythonRunner.interpreter(), question.referenceSolution());
+        return SandboxedPython.signatureSkeleton(
+                sandbox, PythonRunner.interpreter(sandbox), question.referenceSolution());
     }
 
     /** The harness times each test; the wall clock is the backstop for a program that defeats its timer. */

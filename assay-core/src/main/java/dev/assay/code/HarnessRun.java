@@ -49,7 +49,7 @@ final class HarnessRun {
     static List<Outcome> execute(Sandbox sandbox, Plan plan) throws InterruptedException {
         Path dir = null;
         try {
-            dir = Files.createTempDirectory("assay-code");
+            dir = sandbox.scratch("assay-code");
             for (var file : plan.files().entrySet()) {
                 Path target = dir.resolve(file.getKey());
                 Files.createDirectories(target.getParent());

@@ -2,6 +2,7 @@ package dev.assay.code;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.sandbox.Runtimes;
+import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.SandboxLimits;
 import java.nio.file.Path;
 import java.util.List;
@@ -17,10 +18,21 @@ final class JavaScriptRunner implements LanguageRunner {
     /** V8 reserves far more address space than it uses; an address-space limit below this stops it starting. */
     private static final long MIN_ADDRESS_SPACE = 8L << 30;
 
+    private final String node;
+
+    /** @param node the Node.js program, as the sandbox finds it ({@link #node(Sandbox)}) */
+    JavaScriptRunner(String node) {
+        this.node = node;
+    }
+
+    /** {@return the Node.js program: this machine's real one, or in a container the image's {@code node}} */
+    static String node(Sandbox sandbox) {
+        return sandbox.hostSystem() ? Runtimes.find().node().map(Path::toString).orElse("node") : "node";
+    }
+
     @Override
     public HarnessRun.Plan plan(String code, ObjectNode config, int caseCount, SandboxLimits limits) {
         long heapMiB = Math.max(64, limits.memoryBytes() >> 20);
-        String node = Runtimes.find().node().map(Path::toString).orElse("node");
         var nodeLimits = new SandboxLimits(
                 limits.wallTime(),
                 Math.max(limits.memoryBytes(), MIN_ADDRESS_SPACE),

@@ -1,6 +1,7 @@
 package dev.assay.code;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.SandboxLimits;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,11 +19,13 @@ sealed interface LanguageRunner permits PythonRunner, JavaScriptRunner, JavaRunn
     /** {@return the files, command and limits that run {@code code} against the configured cases} */
     HarnessRun.Plan plan(String code, ObjectNode config, int caseCount, SandboxLimits limits);
 
-    static Optional<LanguageRunner> forLanguage(String language) {
+    /** {@return the runner of {@code language}, its programs named as {@code sandbox} finds them} */
+    static Optional<LanguageRunner> forLanguage(String language, Sandbox sandbox) {
         return switch (language) {
-            case "python" -> Optional.of(new PythonRunner());
-            case "javascript" -> Optional.of(new JavaScriptRunner());
-            case "java" -> Optional.of(new JavaRunner());
+            case "python" -> Optional.of(new PythonRunner(PythonRunner.interpreter(sandbox)));
+            case "javascript" -> Optional.of(new JavaScriptRunner(JavaScriptRunner.node(sandbox)));
+            // The harness runs on Assay's own JDK and Jackson jars, which only this machine has.
+            case "java" -> sandbox.hostSystem() ? Optional.of(new JavaRunner()) : Optional.empty();
             default -> Optional.empty();
         };
     }

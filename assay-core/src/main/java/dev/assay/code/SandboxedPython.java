@@ -130,7 +130,7 @@ final class SandboxedPython {
             throws InterruptedException {
         Path dir = null;
         try {
-            dir = Files.createTempDirectory("assay-python");
+            dir = sandbox.scratch("assay-python");
             for (var file : files.entrySet()) {
                 Files.writeString(dir.resolve(file.getKey()), file.getValue());
             }

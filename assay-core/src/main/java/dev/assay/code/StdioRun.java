@@ -1,7 +1,6 @@
 package dev.assay.code;
 
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.assay.sandbox.Runtimes;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.SandboxLimits;
 import dev.assay.sandbox.SandboxRequest;
@@ -46,8 +45,8 @@ final class StdioRun {
             throws InterruptedException {
         Path dir = null;
         try {
-            dir = Files.createTempDirectory("assay-stdio");
-            String run = prepare(dir, language, code, Math.max(64, heapBytes >> 20));
+            dir = sandbox.scratch("assay-stdio");
+            String run = prepare(sandbox, dir, language, code, Math.max(64, heapBytes >> 20));
             for (int i = 0; i < samples.size(); i++) {
                 Files.writeString(dir.resolve("in_" + i), samples.get(i).stdin());
             }
@@ -68,16 +67,16 @@ final class StdioRun {
     }
 
     /** Writes the program and {@return the command that runs it (or compiles and runs it, for Java)} */
-    private static String prepare(Path dir, String language, String code, long heapMiB) throws IOException {
+    private static String prepare(Sandbox sandbox, Path dir, String language, String code, long heapMiB)
+            throws IOException {
         return switch (language) {
             case "python" -> {
                 Files.writeString(dir.resolve("solution.py"), code);
-                yield quote(PythonRunner.interpreter()) + " -I solution.py";
+                yield quote(PythonRunner.interpreter(sandbox)) + " -I solution.py";
             }
             case "javascript" -> {
                 Files.writeString(dir.resolve("solution.js"), code);
-                yield quote(Runtimes.find().node().map(Path::toString).orElse("node")) + " --max-old-space-size="
-                        + heapMiB + " solution.js";
+                yield quote(JavaScriptRunner.node(sandbox)) + " --max-old-space-size=" + heapMiB + " solution.js";
             }
             case "java" -> {
                 Matcher main = JAVA_MAIN_CLASS.matcher(code);

@@ -46,10 +46,10 @@ final class TestCodeRun {
             throws InterruptedException {
         Path checkerDir = null;
         Path programDir = null;
-        String python = PythonRunner.interpreter();
+        String python = PythonRunner.interpreter(sandbox);
         try {
-            checkerDir = Files.createTempDirectory("assay-check");
-            programDir = Files.createTempDirectory("assay-code");
+            checkerDir = sandbox.scratch("assay-check");
+            programDir = sandbox.scratch("assay-code");
             SandboxedPython.Script checkerScript = SandboxedPython.script(sandbox, python, "checker", CHECKER);
             SandboxedPython.Script harnessScript =
                     SandboxedPython.script(sandbox, python, "harness", PythonRunner.HARNESS);

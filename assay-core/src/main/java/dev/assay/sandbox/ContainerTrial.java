@@ -5,9 +5,15 @@ import java.util.Optional;
 
 /**
  * The container of one trial: every command of the trial runs in it ({@link #run}), its workdir being the trial's
- * workspace, whatever {@link SandboxRequest#workDir()} says. Thread-safe.
+ * workspace, or the directory under it that {@link SandboxRequest#workDir()} names ({@link #scratch}). Thread-safe.
  */
 public interface ContainerTrial extends Sandbox {
+    /** Commands see the image's userland. */
+    @Override
+    default boolean hostSystem() {
+        return false;
+    }
+
     /** {@return why the container is no longer running, or empty while it runs} */
     Optional<Problem> died();
 

@@ -2,6 +2,9 @@ package dev.assay.sandbox;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * Runs an untrusted command confined: no network, read-only system, only its work directory writable, with memory,
@@ -17,6 +20,24 @@ public interface Sandbox {
     /** {@return whether this sandbox really confines commands} */
     default boolean isolating() {
         return !"none".equals(kind());
+    }
+
+    /**
+     * {@return whether commands see this machine's system directories and language runtimes (bubblewrap shows them,
+     * {@code none} runs on them)}: false for a container, whose commands see its image's own, so that a program is
+     * named as the image's {@code PATH} finds it ({@code python3}), never by a path of this machine
+     */
+    default boolean hostSystem() {
+        return true;
+    }
+
+    /**
+     * {@return a fresh empty directory of this machine, for one command's {@link SandboxRequest#workDir()}, where this
+     * sandbox can show it}: the machine's temporary directory; a container's under the trial's workspace, the one
+     * directory of this machine it shows. The caller deletes it.
+     */
+    default Path scratch(String prefix) throws IOException {
+        return Files.createTempDirectory(prefix);
     }
 
     /**

@@ -14,7 +14,10 @@ import dev.assay.sandbox.SandboxRequest;
 import dev.assay.sandbox.SandboxResult;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,15 +41,28 @@ final class ContainerRun implements ContainerTrial {
     private final String id;
     private final ContainerSpec spec;
     private final String user;
+    private final Path directory;
     private final Runnable closed;
     private final AtomicBoolean ended = new AtomicBoolean();
 
-    ContainerRun(DockerClient client, String kind, String id, ContainerSpec spec, String user, Runnable closed) {
+    /**
+     * @param user the container's user, {@code uid:gid}
+     * @param directory the trial's workspace on this machine, mounted at the spec's workdir
+     */
+    ContainerRun(
+            DockerClient client,
+            String kind,
+            String id,
+            ContainerSpec spec,
+            String user,
+            Path directory,
+            Runnable closed) {
         this.client = client;
         this.kind = kind;
         this.id = id;
         this.spec = spec;
         this.user = user;
+        this.directory = directory.toAbsolutePath().normalize();
         this.closed = closed;
     }
 
@@ -74,7 +90,7 @@ final class ContainerRun implements ContainerTrial {
             exec = client.execCreateCmd(id)
                     .withCmd(command(request.command()).toArray(String[]::new))
                     .withUser(user)
-                    .withWorkingDir(spec.workdir())
+                    .withWorkingDir(inside(request.workDir()))
                     .withEnv(env)
                     .withAttachStdin(input)
                     .withAttachStdout(true)
@@ -132,6 +148,25 @@ final class ContainerRun implements ContainerTrial {
                 stdout.truncated() || stderr.truncated(),
                 Duration.ofNanos(System.nanoTime() - started),
                 false);
+    }
+
+    /** A hidden directory of the workspace, owned by the container's user so that its commands can write there. */
+    @Override
+    public Path scratch(String prefix) throws IOException {
+        Path made = Files.createTempDirectory(directory, "." + prefix);
+        if (user.startsWith(Engine.NOBODY + ":")) {
+            Workdirs.chown(made, Engine.NOBODY, Engine.NOBODY);
+        }
+        return made;
+    }
+
+    /** {@return where {@code workDir} is seen inside: below the workdir when it lies below the workspace, else it} */
+    private String inside(Path workDir) {
+        Path host = workDir == null ? directory : workDir.toAbsolutePath().normalize();
+        if (!host.startsWith(directory) || host.equals(directory)) {
+            return spec.workdir();
+        }
+        return spec.workdir() + "/" + directory.relativize(host).toString().replace('\\', '/');
     }
 
     /** The kill at the wall-clock limit, from inside: every process of the user but PID 1 (the keep-alive). */

@@ -130,14 +130,14 @@ final class Engine implements ContainerEngine {
                 for (Path file : moved) {
                     Workdirs.chown(file, uid, gid);
                 }
-                return trial(client, spec, warm.id());
+                return trial(client, spec, warm.id(), workspace);
             } catch (IOException e) {
                 // The warm container cannot take this workspace (another file system?): a cold one is made for it.
                 discard(warm);
             }
         }
         try {
-            return trial(client, spec, start(client, spec, workspace, runId));
+            return trial(client, spec, start(client, spec, workspace, runId), workspace);
         } catch (IOException e) {
             throw unavailable(
                     "cannot prepare the workspace of a " + spec.image() + " container: " + e.getMessage(),
@@ -145,9 +145,9 @@ final class Engine implements ContainerEngine {
         }
     }
 
-    private ContainerRun trial(DockerClient client, ContainerSpec spec, String id) {
+    private ContainerRun trial(DockerClient client, ContainerSpec spec, String id, Path workspace) {
         open.add(id);
-        return new ContainerRun(client, name, id, spec, uid + ":" + gid, () -> open.remove(id));
+        return new ContainerRun(client, name, id, spec, uid + ":" + gid, workspace, () -> open.remove(id));
     }
 
     /** A warm container for the pool: its directory waits beside the workspaces, under {@code .containers}. */

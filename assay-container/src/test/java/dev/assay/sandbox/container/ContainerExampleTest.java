@@ -4,19 +4,9 @@ import static dev.assay.testing.ScriptedOpenAiServer.calls;
 import static dev.assay.testing.ScriptedOpenAiServer.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.assay.check.CheckerRegistry;
-import dev.assay.model.ModelOptions;
-import dev.assay.model.RetryPolicy;
-import dev.assay.report.RunReport;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
-import dev.assay.run.Engine;
-import dev.assay.run.RunListener;
-import dev.assay.run.RunSettings;
-import dev.assay.sandbox.Sandboxes;
-import dev.assay.store.Store;
-import dev.assay.store.Stores;
 import dev.assay.testing.ScriptedOpenAiServer;
 import dev.assay.testing.ScriptedOpenAiServer.Call;
 import java.io.IOException;
@@ -56,28 +46,13 @@ class ContainerExampleTest {
         TestEngine.image(engine, IMAGE, files);
     }
 
-    private Run run(Path suite, ScriptedOpenAiServer server, int concurrency) throws Exception {
-        var request = new RunSettings()
-                .suites(List.of(suite))
-                .model(new ModelOptions("openai:scripted", server.baseUrl(), null, false, null, RetryPolicy.none()))
-                .sandbox(engine.name())
-                .concurrency(concurrency)
-                .resolve();
-        try (var prepared = request.prepare(
-                        null,
-                        temp.resolve("work"),
-                        CheckerRegistry.builtins(),
-                        Map.<String, String>of()::get,
-                        line -> {},
-                        Sandboxes.ISOLATING);
-                Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
-            Run run = new Engine(store).run(prepared.plan(), RunListener.NONE);
-            items = new java.util.ArrayList<>(RunReport.load(store, run.runId()).items());
-            return run;
-        }
-    }
-
     private List<Item> items;
+
+    private Run run(Path suite, ScriptedOpenAiServer server, int concurrency) throws Exception {
+        var ran = TestEngine.run(engine, suite, server, concurrency, temp);
+        items = ran.items();
+        return ran.run();
+    }
 
     @Test
     void anAgentThatFixesTheBugPassesAndItsCommandsSeeTheImagesUserland() throws Exception {

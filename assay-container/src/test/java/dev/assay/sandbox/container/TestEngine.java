@@ -3,6 +3,19 @@ package dev.assay.sandbox.container;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.dockerjava.api.exception.NotFoundException;
+import dev.assay.check.CheckerRegistry;
+import dev.assay.model.ModelOptions;
+import dev.assay.model.RetryPolicy;
+import dev.assay.report.RunReport;
+import dev.assay.result.Item;
+import dev.assay.result.Run;
+import dev.assay.run.EvalSpec;
+import dev.assay.run.RunListener;
+import dev.assay.run.RunSettings;
+import dev.assay.sandbox.Sandboxes;
+import dev.assay.store.Store;
+import dev.assay.store.Stores;
+import dev.assay.testing.ScriptedOpenAiServer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -109,7 +122,8 @@ final class TestEngine {
 
     /**
      * Loads an image named {@code reference} unless the engine has it: busybox as its userland and {@code files} (path
-     * in the image to content; a path under {@code repo/tests/} or ending in {@code .sh} is executable).
+     * in the image to content; a path under {@code repo/tests/} or {@code usr/bin/}, or ending in {@code .sh}, is
+     * executable).
      */
     static void image(Engine engine, String reference, Map<String, byte[]> files) throws IOException {
         try {
@@ -143,8 +157,9 @@ final class TestEngine {
             text(tar, "etc/passwd", "root:x:0:0::/:/bin/sh\nnobody:x:65534:65534::/:/bin/sh\n", 0644);
             text(tar, "etc/group", "root:x:0:\nnogroup:x:65534:\n", 0644);
             for (var file : new java.util.TreeMap<>(files).entrySet()) {
-                boolean executable =
-                        file.getKey().endsWith(".sh") || file.getKey().startsWith("repo/tests/");
+                boolean executable = file.getKey().endsWith(".sh")
+                        || file.getKey().startsWith("repo/tests/")
+                        || file.getKey().startsWith("usr/bin/");
                 file(tar, file.getKey(), file.getValue(), executable ? 0755 : 0644);
             }
         }
@@ -196,6 +211,38 @@ final class TestEngine {
         tar.putArchiveEntry(entry);
         tar.write(content);
         tar.closeArchiveEntry();
+    }
+
+    /** A finished run and its stored items. */
+    record Ran(Run run, List<Item> items) {}
+
+    /**
+     * {@return {@code suite} run to its end with the scripted model of {@code server}, its trials in {@code engine}}
+     */
+    static Ran run(Engine engine, Path suite, ScriptedOpenAiServer server, int concurrency, Path temp)
+            throws Exception {
+        var spec = new RunSettings()
+                .suites(List.of(suite))
+                .model(new ModelOptions("openai:scripted", server.baseUrl(), null, false, null, RetryPolicy.none()))
+                .sandbox(engine.name())
+                .concurrency(concurrency)
+                .resolve();
+        return run(spec, temp, Sandboxes.ISOLATING);
+    }
+
+    /** {@return the run of {@code spec} to its end, finding the run's sandbox with {@code sandboxes}} */
+    static Ran run(EvalSpec spec, Path temp, Sandboxes.Finder sandboxes) throws Exception {
+        try (var prepared = spec.prepare(
+                        null,
+                        temp.resolve("work"),
+                        CheckerRegistry.builtins(),
+                        Map.<String, String>of()::get,
+                        line -> {},
+                        sandboxes);
+                Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
+            Run run = new dev.assay.run.Engine(store).run(prepared.plan(), RunListener.NONE);
+            return new Ran(run, List.copyOf(RunReport.load(store, run.runId()).items()));
+        }
     }
 
     /** {@return the containers the engine holds with {@code label} set to {@code value}, running or not} */
