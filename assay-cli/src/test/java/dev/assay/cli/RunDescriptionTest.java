@@ -58,7 +58,8 @@ class RunDescriptionTest {
                         new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3),
                         dataset,
                         (ObjectNode) Json.parse(
-                                "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}")),
+                                "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"),
+                        null),
                 new EvalSpec.SubjectSpec(
                         new EvalSpec.Model(new ModelOptions(
                                 "openai:gpt-test",

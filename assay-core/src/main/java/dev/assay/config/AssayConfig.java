@@ -15,6 +15,8 @@ import dev.assay.cost.Price;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.run.RunSettings;
+import dev.assay.sandbox.ContainerSpec;
+import dev.assay.sandbox.SandboxDefaults;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
@@ -370,6 +372,23 @@ public record AssayConfig(
         return environment;
     }
 
+    /** {@return {@code defaults.sandbox}: the engine and the container of the cases that name none} */
+    private static SandboxDefaults sandbox(ConfigNode node) {
+        if (!node.isPresent()) {
+            return new SandboxDefaults(null, null);
+        }
+        try {
+            return SandboxDefaults.parse(node.json());
+        } catch (AssayException e) {
+            // The problem names sandbox.FIELD: the config names the same field under defaults.
+            String field = String.valueOf(e.problem().details().get("field"));
+            String name = field.startsWith(ContainerSpec.FIELD + ".")
+                    ? field.substring(ContainerSpec.FIELD.length() + 1)
+                    : "";
+            throw (name.isEmpty() ? node : node.get(name)).invalid(e.problem().message());
+        }
+    }
+
     private static RunDefaults defaults(ConfigNode node, Map<String, TargetConfig> targets) {
         if (!node.isPresent()) {
             return RunDefaults.NONE;
@@ -387,9 +406,11 @@ public record AssayConfig(
                         "user_base_url",
                         "user_api_key_env",
                         "environment",
+                        "sandbox",
                         "max_cost_usd",
                         "run_max_tokens",
                         "case_max_tokens"));
+        SandboxDefaults sandbox = sandbox(node.get("sandbox"));
         String target = node.get("target").text(null);
         if (target != null && !targets.containsKey(target)) {
             throw node.get("target").invalid("names no target of 'targets' " + targets.keySet());
@@ -425,6 +446,8 @@ public record AssayConfig(
                 node.get("user_base_url").text(null),
                 node.get("user_api_key_env").envName(null),
                 environment(node.get("environment")),
+                sandbox.engine(),
+                sandbox.container(),
                 new Budget(
                         nonNegative(node.get("max_cost_usd"), false),
                         longOrNull(node.get("run_max_tokens").integer(0)),
@@ -462,6 +485,8 @@ public record AssayConfig(
                 .userBaseUrl(defaults.userBaseUrl())
                 .userApiKeyEnv(defaults.userApiKeyEnv())
                 .environment(defaults.environment())
+                .sandbox(defaults.sandboxEngine())
+                .container(defaults.sandbox())
                 .prices(prices.isEmpty() ? null : prices)
                 .maxCostUsd(defaults.budget().maxCostUsd())
                 .runMaxTokens(defaults.budget().maxTokens())

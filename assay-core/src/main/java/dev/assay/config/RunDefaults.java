@@ -19,6 +19,10 @@ import java.time.Duration;
  * @param userBaseUrl the user model's API root ({@code user_base_url}); null for the run's
  * @param userApiKeyEnv the variable holding the user model's key ({@code user_api_key_env}); null for the run's
  * @param environment the environment of the cases that name none ({@code environment}, as a case writes it); null
+ * @param sandboxEngine the container engine for cases that name an image ({@code sandbox.engine}, as
+ *     {@code --sandbox}); null for the first that answers
+ * @param sandbox the container of the cases that name none ({@code sandbox} without its {@code engine}, as a case
+ *     writes its {@code sandbox}); null for none
  * @param budget the limits on a run's cost and tokens ({@code max_cost_usd}, {@code run_max_tokens},
  *     {@code case_max_tokens}); {@link Budget#NONE} for none
  */
@@ -33,9 +37,11 @@ public record RunDefaults(
         String userBaseUrl,
         String userApiKeyEnv,
         ObjectNode environment,
+        String sandboxEngine,
+        ObjectNode sandbox,
         Budget budget) {
     public static final RunDefaults NONE =
-            new RunDefaults(null, null, null, null, null, null, null, null, null, null, Budget.NONE);
+            new RunDefaults(null, null, null, null, null, null, null, null, null, null, null, null, Budget.NONE);
 
     public RunDefaults {
         budget = budget == null ? Budget.NONE : budget;

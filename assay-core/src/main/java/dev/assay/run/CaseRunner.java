@@ -123,7 +123,12 @@ final class CaseRunner {
         Case evalCase = template.withPlaceholders(placeholders);
         SubjectInput input = SubjectInput.of(evalCase);
         Subject target = plan.target().labelled(evalCase.subjectLabel());
-        Set<String> missing = missingTools(checkers, evalCase, target.toolNames(input));
+        var offered = new LinkedHashSet<>(target.toolNames(input));
+        if (ContainerSpecs.of(evalCase).isEmpty()) {
+            // A withheld tool is offered only to a trial with a sandbox of its own (its container).
+            offered.removeAll(target.withheldTools().keySet());
+        }
+        Set<String> missing = missingTools(checkers, evalCase, offered);
         Optional<Problem> withheld = missing.stream()
                 .map(target.withheldTools()::get)
                 .filter(Objects::nonNull)

@@ -42,10 +42,11 @@ final class ContainerSpecs {
      * Checks before any case runs that the engine answers and has every image the suite's cases name, reaping what a
      * killed Assay left behind and warming the pools.
      *
+     * @return whether any case names an image
      * @throws AssayException {@code sandbox.unavailable} in one line naming the socket or the image, or
      *     {@code sandbox.invalid_spec} naming the case
      */
-    static void prepare(Suite suite, String engine, Path workspaceRoot) throws InterruptedException {
+    static boolean prepare(Suite suite, String engine, Path workspaceRoot) throws InterruptedException {
         Set<ContainerSpec> specs = new LinkedHashSet<>();
         for (Case evalCase : suite.cases()) {
             try {
@@ -57,5 +58,6 @@ final class ContainerSpecs {
         if (!specs.isEmpty()) {
             Sandboxes.containers(engine).prepare(specs, workspaceRoot);
         }
+        return !specs.isEmpty();
     }
 }

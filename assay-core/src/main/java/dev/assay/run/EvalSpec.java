@@ -84,6 +84,8 @@ public record EvalSpec(
      *     files
      * @param environment the environment of the cases that name none ({@code --environment}, docs/tau2.md), as a case's
      *     {@code environment} field is written; null for none
+     * @param container the container of the cases that name none (assay.yaml's {@code defaults.sandbox}), as a case's
+     *     {@code sandbox} field is written; null for none
      */
     public record Dataset(
             List<Path> suites,
@@ -91,9 +93,11 @@ public record EvalSpec(
             boolean skipInvalid,
             Selection selection,
             DatasetMapping mapping,
-            ObjectNode environment) {
+            ObjectNode environment,
+            ObjectNode container) {
         public Dataset {
             environment = environment == null ? null : environment.deepCopy();
+            container = container == null ? null : container.deepCopy();
             suites = List.copyOf(suites);
             resolved = resolved == null
                     ? suites.stream()
@@ -374,7 +378,8 @@ public record EvalSpec(
                         where.skipInvalid(),
                         where.selection(),
                         where.mapping(),
-                        where.environment()),
+                        where.environment(),
+                        where.container()),
                 spec.subject(),
                 spec.scoring(),
                 spec.limits(),
@@ -457,6 +462,7 @@ public record EvalSpec(
                         ? null
                         : subject.userModel().describe(),
                 dataset.environment(),
+                dataset.container(),
                 limits.prices().toJson(),
                 limits.prices().takenOn(),
                 limits.budget().maxCostUsd(),
@@ -499,6 +505,7 @@ public record EvalSpec(
         "code_sandbox",
         "user_model",
         "environment",
+        "container",
         "prices",
         "prices_taken_on",
         "max_cost_usd",
@@ -535,6 +542,7 @@ public record EvalSpec(
             @JsonInclude(JsonInclude.Include.NON_NULL) String codeSandbox,
             @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode userModel,
             @JsonInclude(JsonInclude.Include.NON_NULL) ObjectNode environment,
+            @JsonInclude(JsonInclude.Include.NON_NULL) ObjectNode container,
             JsonNode prices,
             String pricesTakenOn,
             @JsonInclude(JsonInclude.Include.NON_NULL) Double maxCostUsd,
@@ -558,7 +566,8 @@ public record EvalSpec(
                             skipInvalid,
                             selection,
                             dataset == null || dataset.isNull() ? null : DatasetMapping.fromJson(dataset, "dataset"),
-                            environment),
+                            environment,
+                            container),
                     new SubjectSpec(
                             sut(),
                             agent == null ? null : agent.settings(),

@@ -12,6 +12,7 @@ import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.code.CodeCheckerFactory;
 import dev.assay.code.CodeGrader;
+import dev.assay.sandbox.ContainerSpec;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.subject.Subject;
@@ -78,9 +79,14 @@ final class Preparation {
                         : new CodeCheckerFactory(sandboxes));
         EvalSpec.Dataset dataset = spec.dataset();
         var loader = new SuiteLoader(runCheckers);
+        ObjectNode defaults = Json.object();
         if (dataset.environment() != null) {
-            ObjectNode defaults = Json.object();
             defaults.set("environment", dataset.environment());
+        }
+        if (dataset.container() != null) {
+            defaults.set(ContainerSpec.FIELD, dataset.container());
+        }
+        if (!defaults.isEmpty()) {
             loader = loader.withCaseDefaults(defaults);
         }
         SuiteLoad load = dataset.mapping() == null
@@ -95,10 +101,11 @@ final class Preparation {
                     Problem.of("suite.empty_selection", "no case matches the selection; " + whatItHolds(loaded))
                             .withDetail("field", "selection"));
         }
-        ContainerSpecs.prepare(suite, spec.subject().tools().containerEngine(), workspaceRoot);
+        boolean containerTrials =
+                ContainerSpecs.prepare(suite, spec.subject().tools().containerEngine(), workspaceRoot);
         EvalSpec.Sut sut = spec.subject().sut();
         String argument = sut instanceof EvalSpec.Plugin plugin ? plugin.argument() : "";
-        var context = new SubjectContext(spec, argument, env, log, sandboxes);
+        var context = new SubjectContext(spec, argument, env, log, sandboxes, containerTrials);
         Subject target;
         try {
             target = SUBJECTS.get(sut.factory(), "subject").create(context);

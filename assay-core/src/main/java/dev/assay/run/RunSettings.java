@@ -83,6 +83,7 @@ public final class RunSettings {
     private String userBaseUrl;
     private String userApiKeyEnv;
     private ObjectNode environment;
+    private ObjectNode container;
     private Map<String, Price> prices;
     private Double maxCostUsd;
     private Long runMaxTokens;
@@ -320,6 +321,15 @@ public final class RunSettings {
         return this;
     }
 
+    /**
+     * The container of the cases that name none (assay.yaml's {@code defaults.sandbox}), written as a case's
+     * {@code sandbox} field: {@code {"image": ..., "workdir": ...}}; a case's own, or its suite file's, wins.
+     */
+    public RunSettings container(ObjectNode value) {
+        container = value;
+        return this;
+    }
+
     /** Prices by model, USD per million tokens, over Assay's table and lower sources' entries (docs/cost.md). */
     public RunSettings prices(Map<String, Price> value) {
         prices = value;
@@ -430,6 +440,7 @@ public final class RunSettings {
         userBaseUrl = pick(higher.userBaseUrl, userBaseUrl);
         userApiKeyEnv = pick(higher.userApiKeyEnv, userApiKeyEnv);
         environment = pick(higher.environment, environment);
+        container = pick(higher.container, container);
         if (higher.prices != null) {
             var merged = new java.util.TreeMap<String, Price>(prices == null ? Map.of() : prices);
             merged.putAll(higher.prices);
@@ -483,7 +494,8 @@ public final class RunSettings {
                         Boolean.TRUE.equals(skipInvalid),
                         new Selection(dimensions, language, tags, ids, seed, limit == null ? 0 : limit),
                         mapping,
-                        environment),
+                        environment,
+                        container),
                 new EvalSpec.SubjectSpec(
                         sut,
                         agent,

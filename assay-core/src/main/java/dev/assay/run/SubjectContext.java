@@ -38,6 +38,7 @@ public final class SubjectContext {
     private final Function<String, String> env;
     private final Consumer<String> log;
     private final Sandboxes.Finder sandboxes;
+    private final boolean containerTrials;
     private final Map<String, Toolbox> toolboxes = new LinkedHashMap<>();
     private Sandbox sandbox = new UnsandboxedSandbox();
     private List<Tool> tools;
@@ -48,12 +49,14 @@ public final class SubjectContext {
             String argument,
             Function<String, String> env,
             Consumer<String> log,
-            Sandboxes.Finder sandboxes) {
+            Sandboxes.Finder sandboxes,
+            boolean containerTrials) {
         this.spec = spec;
         this.argument = argument;
         this.env = env;
         this.log = log;
         this.sandboxes = sandboxes;
+        this.containerTrials = containerTrials;
     }
 
     /** {@return the run's description} */
@@ -94,15 +97,19 @@ public final class SubjectContext {
         try {
             sandbox = Sandboxes.detect(options.allowUnsandboxedCommands(), sandboxes);
         } catch (AssayException e) {
-            sandbox = null;
-            withheld = Map.of(
-                    ToolNames.EXECUTE_COMMAND,
-                    Problem.of(
-                            "sandbox.unavailable",
-                            "execute_command needs a sandbox and bubblewrap is not usable here: install bubblewrap and "
-                                    + "util-linux, or pass --allow-unsandboxed-commands to run commands unconfined"));
-            log.accept("bubblewrap is not usable here, so execute_command is not offered and cases needing it "
-                    + "are skipped (--allow-unsandboxed-commands runs commands unconfined)");
+            Problem why = Problem.of(
+                    "sandbox.unavailable",
+                    "execute_command needs a sandbox and bubblewrap is not usable here: install bubblewrap and "
+                            + "util-linux, name an image for the case, or pass --allow-unsandboxed-commands to run "
+                            + "commands unconfined");
+            withheld = Map.of(ToolNames.EXECUTE_COMMAND, why);
+            // A trial in a container runs its commands there: it is offered execute_command all the same.
+            sandbox = containerTrials ? Sandboxes.trialsOnly(why) : null;
+            log.accept("bubblewrap is not usable here, so execute_command is "
+                    + (containerTrials
+                            ? "offered only in the cases that name an image, and other "
+                            : "not offered and ")
+                    + "cases needing it are skipped (--allow-unsandboxed-commands runs commands unconfined)");
         }
         var toolRequest = new ToolRequest(sandbox, options.mcpServers(), options.mcpTimeout(), env, log);
         var offered = new ArrayList<Tool>();
@@ -125,7 +132,10 @@ public final class SubjectContext {
         return tools;
     }
 
-    /** {@return tools that would be offered but cannot be here, with the reason; empty until {@link #tools()}} */
+    /**
+     * {@return tools that would be offered but cannot be here, with the reason; empty until {@link #tools()}}: offered
+     * none the less to a trial that has a sandbox of its own (its container), when the run has such trials
+     */
     public Map<String, Problem> withheldTools() {
         return withheld;
     }

@@ -120,6 +120,24 @@ public final class Sandboxes {
     }
 
     /**
+     * {@return the run's sandbox where none is usable but some cases name an image}: a trial in a container runs its
+     * commands there, never here; any other command is refused with {@code why}
+     */
+    public static Sandbox trialsOnly(Problem why) {
+        return new Sandbox() {
+            @Override
+            public String kind() {
+                return "containers_only";
+            }
+
+            @Override
+            public SandboxResult run(SandboxRequest request) {
+                throw new AssayException(why);
+            }
+        };
+    }
+
+    /**
      * {@return an isolating sandbox when one is usable (bubblewrap first); otherwise the unsandboxed runner if
      * {@code allowUnsandboxed}}
      *

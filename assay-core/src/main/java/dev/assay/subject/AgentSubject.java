@@ -340,14 +340,21 @@ public final class AgentSubject implements Subject {
         }
     }
 
-    /** As {@link #offerFor(SubjectInput)}, with the tools of the trial's environment first under their own names. */
+    /**
+     * As {@link #offerFor(SubjectInput)}, with the tools of the trial's environment first under their own names, and
+     * the withheld tools only for a trial with a sandbox of its own (its container).
+     */
     private Offer offerFor(SubjectInput input, Session session) {
         Offer offer = offerFor(input);
-        if (session.tools().isEmpty()) {
+        boolean ownSandbox =
+                session.workspace() != null && session.workspace().sandbox().isPresent();
+        if (session.tools().isEmpty() && (ownSandbox || withheld.isEmpty())) {
             return offer;
         }
         var offered = new ArrayList<>(session.tools());
-        offered.addAll(offer.byName().values());
+        offer.byName().values().stream()
+                .filter(tool -> ownSandbox || !withheld.containsKey(tool.name()))
+                .forEach(offered::add);
         return Offer.of(offered);
     }
 

@@ -6,6 +6,8 @@ import dev.assay.AssayException;
 import dev.assay.cases.DatasetMapping;
 import dev.assay.model.ModelOptions;
 import dev.assay.run.RunSettings;
+import dev.assay.sandbox.ContainerSpec;
+import dev.assay.sandbox.SandboxDefaults;
 import dev.assay.score.Weights;
 import dev.assay.subject.ToolMode;
 import dev.assay.tools.ToolNames;
@@ -24,8 +26,9 @@ import java.util.regex.Pattern;
  * {@code model_name}, {@code language}, {@code case_set}, {@code dimensions}, {@code tool_names},
  * {@code config_overrides}, {@code stream}) and Assay's ({@code base_url}, {@code api_key_env}, {@code concurrency},
  * {@code timeout_s}, {@code tool_mode}, {@code weights}, {@code scoring}, {@code metrics}, {@code dataset}: a dataset's
- * mapping, docs/datasets.md...). {@code config_overrides} may set any of these fields and wins over the top level.
- * Every mistake is a {@code request.invalid_field} naming the field.
+ * mapping, docs/datasets.md; {@code sandbox}: the container engine and the container of the cases that name none,
+ * docs/sandboxes.md...). {@code config_overrides} may set any of these fields and wins over the top level. Every
+ * mistake is a {@code request.invalid_field} naming the field.
  *
  * <p>{@code tool_names} becomes {@link dev.assay.run.ToolOptions#allowed()}: the model is offered only those tools and
  * the engine skips cases needing others ({@code case.missing_tools}).
@@ -64,6 +67,7 @@ final class StartBody {
             "user_base_url",
             "user_api_key_env",
             "environment",
+            "sandbox",
             "max_cost_usd",
             "run_max_tokens",
             "case_max_tokens",
@@ -151,6 +155,8 @@ final class StartBody {
                         .runMaxTokens(reader.integer("run_max_tokens", null, 1, Long.MAX_VALUE))
                         .caseMaxTokens(reader.integer("case_max_tokens", null, 1, Long.MAX_VALUE));
         reader.scoring(settings);
+        SandboxDefaults sandbox = sandbox(fields.get(ContainerSpec.FIELD));
+        settings.sandbox(sandbox.engine()).container(sandbox.container());
         if (fields.hasNonNull("dataset")) {
             try {
                 settings.dataset(DatasetMapping.fromJson(fields.get("dataset"), "dataset"));
@@ -215,6 +221,23 @@ final class StartBody {
                     "environment", "environment must be an object {\"mcp\": {\"command\": [...]}, \"state\": URI}");
         }
         return environment;
+    }
+
+    /**
+     * {@return the engine and the container of the cases that name none ({@code sandbox}), as assay.yaml's
+     * {@code defaults.sandbox}}
+     */
+    private static SandboxDefaults sandbox(JsonNode value) {
+        if (value == null || value.isNull()) {
+            return new SandboxDefaults(null, null);
+        }
+        try {
+            return SandboxDefaults.parse(value);
+        } catch (AssayException e) {
+            throw ApiProblems.badField(
+                    String.valueOf(e.problem().details().get("field")),
+                    e.problem().message());
+        }
     }
 
     /** {@return the user model's API root a body names ({@code user_base_url}), checked as {@code base_url} is} */

@@ -63,7 +63,8 @@ class StartBodyTest {
                         new DatasetMapping(
                                 "question", "answer", "choice", "Q: {{question}}", List.of("options"), "qid", "quiz"),
                         (ObjectNode) Json.parse(
-                                "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}")),
+                                "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"),
+                        null),
                 new EvalSpec.SubjectSpec(
                         new EvalSpec.Model(new ModelOptions(
                                 "openai:gpt-test",
