@@ -2,6 +2,7 @@ package dev.assay.cli;
 
 import dev.assay.EnvNames;
 import dev.assay.result.Run;
+import dev.assay.score.Reducer;
 import java.net.URI;
 import java.net.URISyntaxException;
 import picocli.CommandLine.ITypeConverter;
@@ -95,6 +96,18 @@ final class OptionValues {
                         "must be the NAME of an environment variable (letters, digits, '_'), got '" + value + "'");
             }
             return value;
+        }
+    }
+
+    /** How a case's samples make its score: {@code mean}, {@code majority}, {@code max}, {@code pass_at_k}... */
+    static final class ReducerName implements ITypeConverter<Reducer> {
+        @Override
+        public Reducer convert(String value) {
+            try {
+                return Reducer.of(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException(e.getMessage());
+            }
         }
     }
 

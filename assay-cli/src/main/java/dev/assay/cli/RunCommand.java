@@ -34,6 +34,7 @@ import dev.assay.run.RunSettings;
 import dev.assay.run.SilentRuns;
 import dev.assay.run.StoredCases;
 import dev.assay.sandbox.Sandboxes;
+import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
 import dev.assay.store.RunIds;
 import dev.assay.store.Store;
@@ -223,6 +224,21 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description = "Answers drawn per case; above 1 each is an item <case id>#<k> and reports add pass@k "
                     + "(default: 1).")
     Integer samples;
+
+    @Option(
+            names = "--cluster-by",
+            paramLabel = "<field>",
+            description = "Cluster the reports' standard errors and 95% intervals by this case field (dimension, "
+                    + "language, a field of the case file, or a FIELD:VALUE tag); stored with the run.")
+    String clusterBy;
+
+    @Option(
+            names = "--reducer",
+            paramLabel = "<name>",
+            converter = OptionValues.ReducerName.class,
+            description = "Count each case once in the reports' intervals, its samples reduced by mean, majority, "
+                    + "max, pass_at_k or pass_hat_k (k = --samples); stored with the run.")
+    Reducer reducer;
 
     @Option(
             names = "--weights",
@@ -647,6 +663,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                                         : Weights.parse(weights, new Weights(Map.of()))
                                                 .byDimension())
                         .samples(samples)
+                        .clusterBy(clusterBy)
+                        .reducer(reducer)
                         .keepWorkspaces(keepWorkspaces ? true : null)
                         .userId(userId)
                         .metrics(metrics.isEmpty() ? null : metrics)

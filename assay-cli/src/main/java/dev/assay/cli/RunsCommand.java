@@ -11,6 +11,7 @@ import dev.assay.report.TranscriptExport;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.InterruptedRuns;
+import dev.assay.score.Reducer;
 import dev.assay.store.RunIds;
 import dev.assay.store.RunQuery;
 import dev.assay.store.Store;
@@ -192,9 +193,10 @@ final class RunsCommand implements Callable<Integer> {
         @Option(
                 names = "--reducer",
                 paramLabel = "<name>",
+                converter = OptionValues.ReducerName.class,
                 description = "Also show each dimension's score with each case counted once, its samples reduced by "
                         + "mean, majority, max, pass_at_k or pass_hat_k (k = the run's samples).")
-        String reducer;
+        Reducer reducer;
 
         @Override
         public Integer call() throws Exception {
@@ -214,13 +216,14 @@ final class RunsCommand implements Callable<Integer> {
                     Summary.print(writer, report, "table", out);
                     printWorkers(database.url(), id, writer);
                     if (clusterBy != null) {
-                        Summary.printClustered(
-                                writer,
-                                clusterBy,
-                                report.clusteredSpreads(clusterBy, RunReport.storedCases(store, report.run())));
+                        Summary.printSpreads(
+                                writer, "clustered by " + clusterBy, report.spreads(null, clusterBy, report.cases()));
                     }
                     if (reducer != null) {
-                        Summary.printReduced(writer, reducer, report);
+                        Summary.printSpreads(
+                                writer,
+                                "samples reduced by " + reducer.wireName() + " (k = " + report.samples() + ")",
+                                report.spreads(reducer, null, Map.of()));
                     }
                     // A line per item, flushed once: the command line's writer flushes every line it prints.
                     var lines = new PrintWriter(writer, false);
@@ -312,12 +315,20 @@ final class RunsCommand implements Callable<Integer> {
         @Option(names = "--format", paramLabel = "<format>", defaultValue = "table", description = "table or json.")
         OutputFormats.Table format;
 
+        @Option(
+                names = "--cluster-by",
+                paramLabel = "<field>",
+                description = "Cluster the paired interval by this case field (default: the one run B, else run A, "
+                        + "was run with; none: cases taken as independent).")
+        String clusterBy;
+
         @Override
         public Integer call() {
             try (Store store = database.open()) {
                 Run a = store.findRun(RunIds.resolve(store, runA)).orElseThrow();
                 Run b = store.findRun(RunIds.resolve(store, runB)).orElseThrow();
-                var comparison = RunComparison.of(store, a, b);
+                var comparison =
+                        clusterBy == null ? RunComparison.of(store, a, b) : RunComparison.of(store, a, b, clusterBy);
                 PrintWriter out = spec.commandLine().getOut();
                 if (format == OutputFormats.Table.json) {
                     out.println(Json.write(comparison));
@@ -342,7 +353,7 @@ final class RunsCommand implements Callable<Integer> {
                 var paired = comparison.path("paired");
                 out.printf(
                         "%n%d shared cases scored in both: %d passed in both, %d only in B, %d only in A, %d in "
-                                + "neither; McNemar p = %.3g%nmean score change %s points (95%% CI %s to %s)%n",
+                                + "neither; McNemar p = %.3g%nmean score change %s points (95%% CI %s to %s%s)%n",
                         paired.path("n").asInt(),
                         paired.path("both_passed").asInt(),
                         paired.path("only_b").asInt(),
@@ -351,7 +362,13 @@ final class RunsCommand implements Callable<Integer> {
                         paired.path("mcnemar_p").asDouble(),
                         points(paired.path("mean_delta")),
                         points(paired.path("delta_low")),
-                        points(paired.path("delta_high")));
+                        points(paired.path("delta_high")),
+                        paired.path("cluster_by").isTextual()
+                                ? ", clustered by "
+                                        + TerminalText.line(
+                                                paired.path("cluster_by").asText()) + " in "
+                                        + paired.path("clusters").asInt() + " clusters"
+                                : "");
                 out.println(paired.path("sentence").asText());
                 int shown = 0;
                 for (var change : comparison.path("changed")) {

@@ -10,7 +10,6 @@ import dev.assay.report.RunReport;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
-import dev.assay.score.Reducer;
 import dev.assay.score.Spread;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -26,7 +25,8 @@ final class Summary {
     static void print(PrintWriter out, RunReport report, String format, Path reportDirectory) {
         Run run = report.run();
         if (format.equals("json")) {
-            printJson(out, run, report.passAtK(), report.passHatK(), reportDirectory, report.cost());
+            printJson(
+                    out, run, report.passAtK(), report.passHatK(), reportDirectory, report.cost(), report.intervals());
             return;
         }
         printTable(out, run, report, reportDirectory);
@@ -39,7 +39,7 @@ final class Summary {
      */
     static void printUnreported(PrintWriter out, Run run, String format) {
         if (format.equals("json")) {
-            printJson(out, run, Map.of(), Map.of(), null, null);
+            printJson(out, run, Map.of(), Map.of(), null, null, null);
         }
     }
 
@@ -49,7 +49,8 @@ final class Summary {
             Map<Integer, Double> passAtK,
             Map<Integer, Double> passHatK,
             Path reportDirectory,
-            CostTally cost) {
+            CostTally cost,
+            RunReport.Intervals intervals) {
         ObjectNode node = Json.object();
         node.put("run_id", run.runId());
         if (cost != null) {
@@ -61,6 +62,9 @@ final class Summary {
         node.putPOJO("total_score", run.totalScore());
         node.set("dimension_scores", Json.tree(run.dimensionScores()));
         node.set("counts", Json.tree(run.counts()));
+        if (intervals != null) {
+            node.set("intervals", Json.tree(intervals));
+        }
         if (!passAtK.isEmpty()) {
             node.set("pass_at_k", Json.tree(passAtK));
             node.set("pass_hat_k", Json.tree(passHatK));
@@ -136,13 +140,7 @@ final class Summary {
                 counts.skipped(),
                 anyCancelled ? " %9d".formatted(counts.cancelled()) : "");
         out.println(extent(counts, run.elapsedS()) + "; skipped cases are left out of the scores, errors count as 0.");
-        var intervals = new StringJoiner(", ");
-        report.spreads()
-                .forEach((dimension, spread) -> intervals.add("%s %.1f to %.1f"
-                        .formatted(TerminalText.line(dimension), spread.low() * 100, spread.high() * 100)));
-        if (intervals.length() > 0) {
-            out.println("95% intervals: " + intervals);
-        }
+        printIntervals(out, report);
         printCost(out, report.cost());
         if (!report.passAtK().isEmpty()) {
             var rates = new StringJoiner(", ");
@@ -195,6 +193,37 @@ final class Summary {
         if (reportDirectory != null) {
             out.println("Reports: " + reportDirectory.toAbsolutePath());
         }
+    }
+
+    /**
+     * Prints each dimension's 95 % interval and standard error as the run asks ({@link RunReport#intervals}): on one
+     * line beside the scores above, or, when samples are reduced and the scores are no longer those above, a row each
+     * with its score.
+     */
+    private static void printIntervals(PrintWriter out, RunReport report) {
+        RunReport.Intervals intervals = report.intervals();
+        if (intervals.dimensions().isEmpty()) {
+            return;
+        }
+        if (intervals.reducer() != null) {
+            printSpreads(
+                    out,
+                    "95% intervals, " + intervals.description() + " (k = " + report.samples() + ")",
+                    intervals.dimensions());
+            return;
+        }
+        var line = new StringJoiner(", ");
+        intervals
+                .dimensions()
+                .forEach((dimension, spread) -> line.add(String.format(
+                        Locale.ROOT,
+                        "%s %.1f to %.1f (SE %.1f)",
+                        TerminalText.line(dimension),
+                        spread.low() * 100,
+                        spread.high() * 100,
+                        spread.stderr() * 100)));
+        String over = intervals.clusterBy() == null ? "" : ", " + TerminalText.line(intervals.description());
+        out.println("95% intervals" + over + ": " + line);
     }
 
     /** The run's cost on a line, then each dimension's and, for a run of a few cases, each case's. */
@@ -277,26 +306,12 @@ final class Summary {
                 .formatted(ended, counts.total(), elapsedS, counts.cancelled(), notStarted);
     }
 
-    /** Prints each dimension's clustered standard error and 95 % interval ({@code --cluster-by}). */
-    static void printClustered(PrintWriter out, String field, Map<String, Spread> spreads) {
-        printSpreads(out, "clustered by " + TerminalText.line(field), spreads);
-    }
-
     /**
-     * Prints each dimension's score over cases, samples reduced ({@code --reducer}).
-     *
-     * @throws IllegalArgumentException naming the known reducers when {@code name} is none (a usage error)
+     * Prints each dimension's score, standard error and 95 % interval under a title saying what they are over
+     * ({@code runs show --cluster-by}, {@code --reducer}).
      */
-    static void printReduced(PrintWriter out, String name, RunReport report) {
-        Reducer reducer = Reducer.of(name);
-        printSpreads(
-                out,
-                "samples reduced by " + reducer.wireName() + " (k = " + report.samples() + ")",
-                report.reducedSpreads(reducer, report.samples()));
-    }
-
-    private static void printSpreads(PrintWriter out, String title, Map<String, Spread> spreads) {
-        out.printf("%n%s:%n", title);
+    static void printSpreads(PrintWriter out, String title, Map<String, Spread> spreads) {
+        out.printf("%n%s:%n", TerminalText.line(title));
         spreads.forEach((dimension, spread) -> out.printf(
                 "%-10s %8s  SE %.1f  95%% CI %.1f to %.1f  (n = %d)%n",
                 TerminalText.line(dimension),

@@ -18,6 +18,7 @@ import dev.assay.run.RunSettings;
 import dev.assay.run.ToolOptions;
 import dev.assay.run.UserModelOptions;
 import dev.assay.run.WorkspacePolicy;
+import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
@@ -75,7 +76,9 @@ class RunDescriptionTest {
                 new EvalSpec.Scoring(
                         Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
                         List.of("weighted-score"),
-                        false),
+                        false,
+                        "scenario",
+                        Reducer.MAJORITY),
                 new EvalSpec.Limits(
                         8,
                         Duration.ofSeconds(30),
@@ -145,6 +148,10 @@ class RunDescriptionTest {
                 "tool=50",
                 "--samples",
                 "2",
+                "--cluster-by",
+                "scenario",
+                "--reducer",
+                "majority",
                 "--keep-workspaces",
                 "--user-id",
                 "ann",
@@ -199,6 +206,8 @@ class RunDescriptionTest {
                   environment: {mcp: {command: [python3, env/shop.py]}, state: "shop://db"}
                   run_max_tokens: 1000
                   case_max_tokens: 100
+                  cluster_by: scenario
+                  reducer: majority
                 targets:
                   test:
                     model: openai:gpt-test

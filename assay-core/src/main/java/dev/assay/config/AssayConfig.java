@@ -17,6 +17,7 @@ import dev.assay.model.RetryPolicy;
 import dev.assay.run.RunSettings;
 import dev.assay.sandbox.ContainerSpec;
 import dev.assay.sandbox.SandboxDefaults;
+import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
@@ -409,7 +410,9 @@ public record AssayConfig(
                         "sandbox",
                         "max_cost_usd",
                         "run_max_tokens",
-                        "case_max_tokens"));
+                        "case_max_tokens",
+                        "cluster_by",
+                        "reducer"));
         SandboxDefaults sandbox = sandbox(node.get("sandbox"));
         String target = node.get("target").text(null);
         if (target != null && !targets.containsKey(target)) {
@@ -451,7 +454,19 @@ public record AssayConfig(
                 new Budget(
                         nonNegative(node.get("max_cost_usd"), false),
                         longOrNull(node.get("run_max_tokens").integer(0)),
-                        longOrNull(node.get("case_max_tokens").integer(1))));
+                        longOrNull(node.get("case_max_tokens").integer(1))),
+                node.get("cluster_by").text(null),
+                reducer(node.get("reducer")));
+    }
+
+    /** {@return {@code defaults.reducer}; null when absent} */
+    private static Reducer reducer(ConfigNode node) {
+        String name = node.text(null);
+        try {
+            return name == null ? null : Reducer.of(name);
+        } catch (IllegalArgumentException e) {
+            throw node.invalid("must be mean, majority, max, pass_at_k or pass_hat_k");
+        }
     }
 
     private static Long longOrNull(Integer value) {
@@ -491,6 +506,8 @@ public record AssayConfig(
                 .maxCostUsd(defaults.budget().maxCostUsd())
                 .runMaxTokens(defaults.budget().maxTokens())
                 .caseMaxTokens(defaults.budget().caseMaxTokens())
+                .clusterBy(defaults.clusterBy())
+                .reducer(defaults.reducer())
                 .datasets(datasets.isEmpty() ? null : datasets);
         if (defaults.weights() != null) {
             settings.scoring(defaults.weights().scoring())

@@ -2,6 +2,7 @@ package dev.assay.config;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.cost.Budget;
+import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
 import java.time.Duration;
 
@@ -25,6 +26,8 @@ import java.time.Duration;
  *     writes its {@code sandbox}); null for none
  * @param budget the limits on a run's cost and tokens ({@code max_cost_usd}, {@code run_max_tokens},
  *     {@code case_max_tokens}); {@link Budget#NONE} for none
+ * @param clusterBy the case field the reports' intervals are clustered by ({@code cluster_by}); null for none
+ * @param reducer how the reports' intervals make a case's score from its samples ({@code reducer}); null for none
  */
 public record RunDefaults(
         String target,
@@ -39,9 +42,11 @@ public record RunDefaults(
         ObjectNode environment,
         String sandboxEngine,
         ObjectNode sandbox,
-        Budget budget) {
-    public static final RunDefaults NONE =
-            new RunDefaults(null, null, null, null, null, null, null, null, null, null, null, null, Budget.NONE);
+        Budget budget,
+        String clusterBy,
+        Reducer reducer) {
+    public static final RunDefaults NONE = new RunDefaults(
+            null, null, null, null, null, null, null, null, null, null, null, null, Budget.NONE, null, null);
 
     public RunDefaults {
         budget = budget == null ? Budget.NONE : budget;

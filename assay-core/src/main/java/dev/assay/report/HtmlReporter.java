@@ -63,12 +63,15 @@ final class HtmlReporter implements Reporter {
                 .append("</p>\n");
         var cost = report.cost();
         html.append("<p>Cost ").append(escape(ItemText.cost(cost.total()))).append("</p>\n");
-        html.append("<table><tr><th>Dimension</th><th>Score</th><th>Cost (USD)</th></tr>\n");
+        var intervals = report.intervals();
+        html.append("<table><tr><th>Dimension</th><th>Score</th><th>95% CI</th><th>Cost (USD)</th></tr>\n");
         run.dimensionScores()
                 .forEach((dimension, score) -> html.append("<tr><td>")
                         .append(escape(dimension))
                         .append("</td><td class=num>")
                         .append(ItemText.percent(score))
+                        .append("</td><td class=num>")
+                        .append(escape(ItemText.interval(intervals, dimension)))
                         .append("</td><td class=num>")
                         .append("%.6f"
                                 .formatted(cost.byDimension()
@@ -77,6 +80,8 @@ final class HtmlReporter implements Reporter {
                         .append("</td></tr>\n"));
         var counts = run.counts();
         html.append("</table>\n<p>")
+                .append(escape(ItemText.intervalNote(intervals)))
+                .append("</p>\n<p>")
                 .append(counts.passed())
                 .append(" passed, ")
                 .append(counts.partial())

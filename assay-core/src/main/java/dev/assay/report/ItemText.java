@@ -2,6 +2,7 @@ package dev.assay.report;
 
 import dev.assay.cost.ItemCost;
 import dev.assay.result.Item;
+import dev.assay.score.Spread;
 import java.util.List;
 
 /** Short human texts about an item, shared by the text formats so they tell the same story. */
@@ -38,6 +39,32 @@ final class ItemText {
 
     static String percent(Double score) {
         return score == null ? "–" : "%.1f%%".formatted(score * 100);
+    }
+
+    /**
+     * {@return a dimension's 95 % interval as the text formats show it, "61.2%–80.3% (SE 4.9)"}, after its own score
+     * when the intervals reduce samples (the score beside it in the table is then another); "–" below two values
+     */
+    static String interval(RunReport.Intervals intervals, String dimension) {
+        Spread spread = intervals.dimensions().get(dimension);
+        if (spread == null || spread.n() < 2) {
+            return "–";
+        }
+        String range =
+                "%s–%s (SE %.1f)".formatted(percent(spread.low()), percent(spread.high()), spread.stderr() * 100);
+        return intervals.reducer() == null ? range : percent(spread.mean()) + ": " + range;
+    }
+
+    /** {@return what the text formats say the intervals are over, a sentence} */
+    static String intervalNote(RunReport.Intervals intervals) {
+        String over = intervals.reducer() == null
+                ? "the dimension's item scores"
+                : "the dimension's cases, each case's samples reduced by "
+                        + intervals.reducer().wireName();
+        return "The 95% interval is Student's t over " + over
+                + (intervals.clusterBy() == null
+                        ? (intervals.reducer() == null ? ", taken as independent." : ".")
+                        : ", its standard error clustered by " + intervals.clusterBy() + " (CR1).");
     }
 
     /**

@@ -12,9 +12,11 @@ import java.io.OutputStream;
 /**
  * {@code report.json}: the fixed top level ({@code run_id}, {@code status}, {@code total_score},
  * {@code dimension_scores}, {@code counts}, {@code config}, {@code items}) plus the rest of the run record and its tool
- * {@code coverage} ({@link Coverage}); each item carries at least {@code case_id}, {@code dimension}, {@code status},
- * {@code score}, {@code max_score}, {@code weight}, {@code final_answer}, {@code tool_calls}, {@code checker_detail},
- * {@code error}, and its full transcript. Field names are frozen: new fields may be added, none renamed.
+ * {@code coverage} ({@link Coverage}), each dimension's plain {@code dimension_stats} and the {@code intervals} the run
+ * asks for ({@link RunReport.Intervals}: clustered, samples reduced); each item carries at least {@code case_id},
+ * {@code dimension}, {@code status}, {@code score}, {@code max_score}, {@code weight}, {@code final_answer},
+ * {@code tool_calls}, {@code checker_detail}, {@code error}, and its full transcript. Field names are frozen: new
+ * fields may be added, none renamed.
  */
 final class JsonReporter implements Reporter {
     /** The report document's format version; raised only when a field's meaning changes. */
@@ -70,6 +72,7 @@ final class JsonReporter implements Reporter {
         root.set("dimension_scores", Json.tree(run.dimensionScores()));
         root.set("counts", Json.tree(run.counts()));
         root.set("dimension_stats", Json.tree(report.spreads()));
+        root.set("intervals", Json.tree(report.intervals()));
         root.set("config", run.config());
         root.put("kind", run.kind());
         root.put("model_name", run.modelName());

@@ -51,14 +51,14 @@ final class MarkdownReporter implements Reporter {
                 .append("\n\n");
         md.append("| Dimension | Score | 95% CI | Passed | Partial | Failed | Error | Skipped |\n");
         md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
-        var spreads = report.spreads();
+        var intervals = report.intervals();
         report.countsByDimension()
                 .forEach((dimension, row) -> md.append("| ")
                         .append(literal(dimension))
                         .append(" | ")
                         .append(ItemText.percent(run.dimensionScores().get(dimension)))
                         .append(" | ")
-                        .append(interval(spreads.get(dimension)))
+                        .append(ItemText.interval(intervals, dimension))
                         .append(" | ")
                         .append(row.passed())
                         .append(" | ")
@@ -84,8 +84,9 @@ final class MarkdownReporter implements Reporter {
                 .append(" | ")
                 .append(counts.skipped() + counts.cancelled())
                 .append(" |\n\n");
-        md.append("Skipped and cancelled cases are left out of the scores; errors count as 0. The 95% interval is "
-                + "Student's t over the dimension's item scores, taken as independent.\n\n");
+        md.append("Skipped and cancelled cases are left out of the scores; errors count as 0. ")
+                .append(literal(ItemText.intervalNote(intervals)))
+                .append("\n\n");
         var cost = report.cost();
         md.append("- Cost: ").append(literal(ItemText.cost(cost.total()))).append('\n');
         cost.byDimension()
@@ -199,12 +200,6 @@ final class MarkdownReporter implements Reporter {
             }
             md.append('\n');
         }
-    }
-
-    private static String interval(dev.assay.score.Spread spread) {
-        return spread == null || spread.n() < 2
-                ? "–"
-                : ItemText.percent(spread.low()) + "–" + ItemText.percent(spread.high());
     }
 
     /**

@@ -3,9 +3,11 @@ package dev.assay.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.cases.Case;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.run.EvalSpec;
 import dev.assay.score.PairedComparison;
 import dev.assay.store.Store;
 import java.util.LinkedHashMap;
@@ -29,11 +31,27 @@ public final class RunComparison {
     private RunComparison() {}
 
     /**
-     * {@return the comparison as the API and the CLI show it}: {@code a}, {@code b}, {@code dimensions}, {@code total},
-     * {@code common_cases}, {@code only_in_a}, {@code only_in_b}, {@code changed_count}, {@code changed} and
-     * {@code paired} (with its plain {@code sentence})
+     * {@return the comparison as the API and the CLI show it}, its paired interval clustered by the field run b's spec
+     * names, else run a's ({@code --cluster-by}); plain when neither names one
      */
     public static ObjectNode of(Store store, Run a, Run b) {
+        String clusterBy = EvalSpec.of(b).scoring().clusterBy();
+        return of(
+                store,
+                a,
+                b,
+                clusterBy != null ? clusterBy : EvalSpec.of(a).scoring().clusterBy());
+    }
+
+    /**
+     * {@return the comparison as the API and the CLI show it}: {@code a}, {@code b}, {@code dimensions}, {@code total},
+     * {@code common_cases}, {@code only_in_a}, {@code only_in_b}, {@code changed_count}, {@code changed} and
+     * {@code paired} (with its plain {@code sentence}, the {@code cluster_by} field and how many clusters it found)
+     *
+     * @param clusterBy the case field the paired interval is clustered by (read from run b's stored cases, else run
+     *     a's; the samples of a case share its cluster); null for the cases taken as independent
+     */
+    public static ObjectNode of(Store store, Run a, Run b, String clusterBy) {
         Map<String, Outcome> left = outcomes(store, a.runId());
         Map<String, Outcome> right = outcomes(store, b.runId());
         ObjectNode node = Json.object();
@@ -53,6 +71,9 @@ public final class RunComparison {
         int common = 0;
         int changedCount = 0;
         var pairs = new java.util.ArrayList<PairedComparison.Pair>();
+        var clusters = new java.util.ArrayList<String>();
+        Map<String, Case> cases = clusterBy == null ? Map.of() : sharedCases(store, a, b);
+        int samples = EvalSpec.of(b).limits().samples();
         for (Map.Entry<String, Outcome> entry : left.entrySet()) {
             Outcome other = right.get(entry.getKey());
             if (other == null) {
@@ -66,6 +87,10 @@ public final class RunComparison {
                         other.score(),
                         mine.status() == ItemStatus.PASSED,
                         other.status() == ItemStatus.PASSED));
+                if (clusterBy != null) {
+                    String caseId = RunReport.caseOf(entry.getKey(), samples);
+                    clusters.add(RunReport.clusterOf(cases.get(caseId), caseId, clusterBy));
+                }
             }
             if (mine.status() != other.status() || mine.score() != other.score()) {
                 changedCount++;
@@ -84,11 +109,19 @@ public final class RunComparison {
         node.put("only_in_a", left.size() - common);
         node.put("only_in_b", right.size() - common);
         node.put("changed_count", changedCount);
-        PairedComparison paired = PairedComparison.of(pairs);
+        PairedComparison paired = PairedComparison.of(pairs, clusterBy == null ? null : clusters);
         ObjectNode pairedNode = (ObjectNode) Json.tree(paired);
         pairedNode.put("sentence", paired.sentence());
+        pairedNode.put("cluster_by", clusterBy);
         node.set("paired", pairedNode);
         return node;
+    }
+
+    /** {@return the cases of both runs' stored case sets by id, run b's where both have one} */
+    private static Map<String, Case> sharedCases(Store store, Run a, Run b) {
+        var cases = new LinkedHashMap<>(RunReport.storedCases(store, a));
+        cases.putAll(RunReport.storedCases(store, b));
+        return cases;
     }
 
     private static ObjectNode delta(ObjectNode node, Double a, Double b) {

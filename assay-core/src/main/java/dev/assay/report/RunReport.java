@@ -11,6 +11,7 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.run.EvalSpec;
 import dev.assay.score.PassAtK;
+import dev.assay.score.Reducer;
 import dev.assay.score.Scores;
 import dev.assay.score.Spread;
 import dev.assay.store.CaseSetSnapshot;
@@ -41,6 +42,7 @@ public final class RunReport {
     private Map<Integer, Double> passAtK;
     private Map<Integer, Double> passHatK;
     private Map<String, SampleSpread> sampleSpreads;
+    private Intervals intervals;
     private final Supplier<Map<String, Case>> storedCases;
     private Map<String, Case> cases;
     private CostTally cost;
@@ -168,35 +170,19 @@ public final class RunReport {
 
     /** {@return the case an item belongs to: its id without a {@code #k} sample suffix} */
     public String caseOf(String itemId) {
+        return caseOf(itemId, samples());
+    }
+
+    /** {@return the case an item of a run of {@code samples} samples per case belongs to} */
+    static String caseOf(String itemId, int samples) {
         int hash = itemId.lastIndexOf('#');
-        return samples() < 2 || hash < 0 ? itemId : itemId.substring(0, hash);
+        return samples < 2 || hash < 0 ? itemId : itemId.substring(0, hash);
     }
 
     /** {@return each dimension's standard error and 95 % interval, from its scored items} */
     public synchronized Map<String, Spread> spreads() {
         tally();
         return spreads;
-    }
-
-    /**
-     * {@return each dimension's spread with cluster-robust standard errors} ({@link Spread#clustered}), the items
-     * clustered by a case field: {@code dimension}, {@code language}, a field the case file sets (its
-     * {@code attributes}, e.g. {@code "scenario": "billing"}), or else a tag {@code FIELD:VALUE}; a case with none of
-     * these is a cluster of its own, and so are the samples of one case together. Reads the items again.
-     *
-     * @param field the case field
-     * @param cases the run's cases by id ({@link #storedCases})
-     */
-    public Map<String, Spread> clusteredSpreads(String field, Map<String, Case> cases) {
-        var entries = new ArrayList<Scores.Entry>();
-        var clusters = new ArrayList<String>();
-        for (Item item : items instanceof StoredItems stored ? stored.forFigures() : items) {
-            entries.add(new Scores.Entry(
-                    item.dimension(), item.weight(), item.score(), item.status().isScored(), false));
-            String caseId = caseOf(item.caseId());
-            clusters.add(clusterOf(cases.get(caseId), caseId, field));
-        }
-        return Spread.byDimension(entries, clusters);
     }
 
     /**
@@ -215,27 +201,80 @@ public final class RunReport {
     }
 
     /**
-     * {@return each dimension's spread over cases, each case counting once with its samples reduced to one score}
+     * How sure each dimension's score is, as the run's spec asks the reports to show it ({@code --cluster-by},
+     * {@code --reducer}; docs/statistics.md).
      *
-     * @param reducer how a case's samples make its score
-     * @param k the k of pass@k and pass^k
+     * @param clusterBy the case field the standard errors are clustered by; null when items are taken as independent
+     * @param reducer how a case's samples make its score, each case then counting once; null when each sample is an
+     *     item of its own
+     * @param dimensions each dimension's standard error and 95 % interval, dimensions in alphabetical order
      */
-    public Map<String, Spread> reducedSpreads(dev.assay.score.Reducer reducer, int k) {
+    public record Intervals(String clusterBy, Reducer reducer, Map<String, Spread> dimensions) {
+        /** {@return what the intervals are over, for people: "clustered by scenario, samples reduced by max"} */
+        public String description() {
+            var parts = new ArrayList<String>();
+            if (clusterBy != null) {
+                parts.add("clustered by " + clusterBy);
+            }
+            if (reducer != null) {
+                parts.add("samples reduced by " + reducer.wireName());
+            }
+            return parts.isEmpty() ? "items taken as independent" : String.join(", ", parts);
+        }
+    }
+
+    /**
+     * {@return each dimension's interval as the run's spec asks} ({@link Intervals}): {@link #spreads} unless the run
+     * names a cluster field or a reducer; computed on the first call (reading the items and, to cluster, the stored
+     * cases again) and kept
+     */
+    public synchronized Intervals intervals() {
+        if (intervals == null) {
+            EvalSpec.Scoring scoring = EvalSpec.of(run).scoring();
+            Map<String, Spread> dimensions = scoring.clusterBy() == null && scoring.reducer() == null
+                    ? spreads()
+                    : spreads(scoring.reducer(), scoring.clusterBy(), scoring.clusterBy() == null ? Map.of() : cases());
+            intervals = new Intervals(scoring.clusterBy(), scoring.reducer(), dimensions);
+        }
+        return intervals;
+    }
+
+    /**
+     * {@return each dimension's spread of scored items or cases, its standard error clustered by a case field} Reads
+     * the items again.
+     *
+     * @param reducer how a case's samples make its score, each case then counting once; null for each sample an item
+     * @param field the case field to cluster by ({@link #clusterOf}); null for items taken as independent
+     * @param cases the run's cases by id ({@link #cases}), where {@code field} is read
+     */
+    public Map<String, Spread> spreads(Reducer reducer, String field, Map<String, Case> cases) {
+        var entries = new ArrayList<Scores.Entry>();
+        var clusters = new ArrayList<String>();
         var scores = new LinkedHashMap<String, List<Double>>();
         var passed = new LinkedHashMap<String, Integer>();
         var dimensions = new LinkedHashMap<String, String>();
         for (Item item : items instanceof StoredItems stored ? stored.forFigures() : items) {
-            if (item.status().isScored()) {
-                String caseId = caseOf(item.caseId());
+            String caseId = caseOf(item.caseId());
+            if (reducer == null) {
+                entries.add(new Scores.Entry(
+                        item.dimension(),
+                        item.weight(),
+                        item.score(),
+                        item.status().isScored(),
+                        false));
+                clusters.add(field == null ? null : clusterOf(cases.get(caseId), caseId, field));
+            } else if (item.status().isScored()) {
                 scores.computeIfAbsent(caseId, id -> new ArrayList<>()).add(item.score());
                 passed.merge(caseId, item.status() == ItemStatus.PASSED ? 1 : 0, Integer::sum);
                 dimensions.put(caseId, item.dimension());
             }
         }
-        var entries = new ArrayList<Scores.Entry>();
-        scores.forEach((caseId, list) -> entries.add(
-                new Scores.Entry(dimensions.get(caseId), 1, reducer.reduce(list, passed.get(caseId), k), true, false)));
-        return Spread.byDimension(entries);
+        scores.forEach((caseId, list) -> {
+            entries.add(new Scores.Entry(
+                    dimensions.get(caseId), 1, reducer.reduce(list, passed.get(caseId), samples()), true, false));
+            clusters.add(field == null ? null : clusterOf(cases.get(caseId), caseId, field));
+        });
+        return field == null ? Spread.byDimension(entries) : Spread.byDimension(entries, clusters);
     }
 
     /** {@return the cluster of a case by one of its fields}, one of the case's own when it has no such field */

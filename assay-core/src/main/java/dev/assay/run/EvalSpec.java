@@ -19,6 +19,7 @@ import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.result.Run;
 import dev.assay.sandbox.Sandboxes;
+import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
@@ -219,11 +220,17 @@ public record EvalSpec(
      * @param weights dimension weights and the total rule
      * @param metrics extra metrics by name ({@link Metric}), computed over the run's items when it ends; empty for none
      * @param allowUnsandboxedCode let the code checker run model-written code unconfined when bubblewrap is missing
+     * @param clusterBy the case field the reports' standard errors and intervals are clustered by
+     *     ({@code --cluster-by}, docs/statistics.md); null for none: items taken as independent
+     * @param reducer how the reports' intervals make a case's score from its samples ({@code --reducer}); null for
+     *     none: each sample an item of its own
      */
-    public record Scoring(Weights weights, List<String> metrics, boolean allowUnsandboxedCode) {
+    public record Scoring(
+            Weights weights, List<String> metrics, boolean allowUnsandboxedCode, String clusterBy, Reducer reducer) {
         public Scoring {
             weights = weights == null ? Weights.defaults() : weights;
             metrics = metrics == null ? List.of() : List.copyOf(metrics);
+            clusterBy = clusterBy == null || clusterBy.isBlank() ? null : clusterBy.strip();
         }
     }
 
@@ -469,6 +476,8 @@ public record EvalSpec(
                 limits.budget().maxTokens(),
                 limits.budget().caseMaxTokens(),
                 dataset.mapping() == null ? null : dataset.mapping().toJson(),
+                scoring.clusterBy(),
+                scoring.reducer() == null ? null : scoring.reducer().wireName(),
                 observed.tools());
     }
 
@@ -511,7 +520,9 @@ public record EvalSpec(
         "max_cost_usd",
         "run_max_tokens",
         "case_max_tokens",
-        "dataset"
+        "dataset",
+        "cluster_by",
+        "reducer"
     })
     record Stored(
             int specVersion,
@@ -549,6 +560,8 @@ public record EvalSpec(
             @JsonInclude(JsonInclude.Include.NON_NULL) Long runMaxTokens,
             @JsonInclude(JsonInclude.Include.NON_NULL) Long caseMaxTokens,
             @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode dataset,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String clusterBy,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String reducer,
             @JsonAnySetter @JsonAnyGetter Map<String, JsonNode> tools) {
         @JsonCreator
         Stored {
@@ -587,7 +600,9 @@ public record EvalSpec(
                                     ? Weights.preset(preset)
                                     : new Weights(weights, preset),
                             metrics,
-                            allowUnsandboxedCode),
+                            allowUnsandboxedCode,
+                            clusterBy,
+                            storedReducer()),
                     new Limits(
                             concurrency == null ? defaults.concurrency() : concurrency,
                             timeoutS == null ? defaults.timeout() : Duration.ofMillis(Math.round(timeoutS * 1000)),
@@ -618,6 +633,19 @@ public record EvalSpec(
                 return Plugin.parse(subject);
             }
             return new Unrecorded(type, "its system under test (" + type + ") cannot be read back");
+        }
+
+        /**
+         * {@return the reducer stored}; null for none, and for a name this Assay does not know (one a later Assay
+         * added): reading a stored run never fails, and its reports then count every sample as an item
+         */
+        private Reducer storedReducer() {
+            return reducer == null
+                    ? null
+                    : java.util.Arrays.stream(Reducer.values())
+                            .filter(known -> known.wireName().equals(reducer))
+                            .findFirst()
+                            .orElse(null);
         }
 
         /** {@return the prices kept, over the shipped table (a run stored before Assay kept them)} */

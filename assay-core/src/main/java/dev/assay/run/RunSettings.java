@@ -11,6 +11,7 @@ import dev.assay.cost.Price;
 import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
+import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
@@ -76,6 +77,8 @@ public final class RunSettings {
     private Weights.Scoring scoring;
     private Map<String, Double> weights;
     private Integer samples;
+    private String clusterBy;
+    private Reducer reducer;
     private Boolean keepWorkspaces;
     private String userId;
     private List<String> metrics;
@@ -269,6 +272,18 @@ public final class RunSettings {
         return this;
     }
 
+    /** The case field the reports' standard errors and intervals are clustered by (docs/statistics.md). */
+    public RunSettings clusterBy(String value) {
+        clusterBy = value;
+        return this;
+    }
+
+    /** How the reports' intervals make a case's score from its samples (docs/statistics.md). */
+    public RunSettings reducer(Reducer value) {
+        reducer = value;
+        return this;
+    }
+
     public RunSettings keepWorkspaces(Boolean value) {
         keepWorkspaces = value;
         return this;
@@ -433,6 +448,8 @@ public final class RunSettings {
             weights = pick(higher.weights, weights);
         }
         samples = pick(higher.samples, samples);
+        clusterBy = pick(higher.clusterBy, clusterBy);
+        reducer = pick(higher.reducer, reducer);
         keepWorkspaces = pick(higher.keepWorkspaces, keepWorkspaces);
         userId = pick(higher.userId, userId);
         metrics = pick(higher.metrics, metrics);
@@ -505,7 +522,9 @@ public final class RunSettings {
                 new EvalSpec.Scoring(
                         weights == null ? baseWeights : baseWeights.with(weights),
                         metricNames,
-                        Boolean.TRUE.equals(allowUnsandboxedCode)),
+                        Boolean.TRUE.equals(allowUnsandboxedCode),
+                        clusterBy,
+                        reducer),
                 new EvalSpec.Limits(
                         concurrency != null ? concurrency : defaults.concurrency(),
                         timeout != null ? timeout : defaults.timeout(),

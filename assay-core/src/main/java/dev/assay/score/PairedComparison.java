@@ -17,6 +17,8 @@ import java.util.List;
  * @param meanDelta mean of (score b − score a)
  * @param deltaLow lower end of the 95 % paired t-interval of {@code meanDelta}, at least -1
  * @param deltaHigh upper end, at most 1
+ * @param clusters the clusters of cases the interval is clustered by (CR1, as {@link Spread#clustered}); 0 when the
+ *     cases are taken as independent
  */
 public record PairedComparison(
         int n,
@@ -27,7 +29,8 @@ public record PairedComparison(
         double mcnemarP,
         double meanDelta,
         double deltaLow,
-        double deltaHigh) {
+        double deltaHigh,
+        int clusters) {
 
     /**
      * One case in both runs.
@@ -39,7 +42,19 @@ public record PairedComparison(
      */
     public record Pair(double scoreA, double scoreB, boolean passedA, boolean passedB) {}
 
+    /** {@return the comparison of these pairs, the cases taken as independent} */
     public static PairedComparison of(List<Pair> pairs) {
+        return of(pairs, null);
+    }
+
+    /**
+     * {@return the comparison of these pairs, the interval of the mean change clustered} (CR1 on the paired
+     * differences: cases that share a scenario move together, and their differences are not independent)
+     *
+     * @param pairs the cases both runs scored
+     * @param clusters each pair's cluster, in the same order; null for none (Student's t over the pairs)
+     */
+    public static PairedComparison of(List<Pair> pairs, List<String> clusters) {
         int both = 0;
         int onlyA = 0;
         int onlyB = 0;
@@ -55,8 +70,10 @@ public record PairedComparison(
                 neither++;
             }
         }
-        double[] delta = Spread.tInterval(
-                pairs.stream().map(pair -> pair.scoreB() - pair.scoreA()).toList());
+        List<Double> differences =
+                pairs.stream().map(pair -> pair.scoreB() - pair.scoreA()).toList();
+        double[] delta =
+                clusters == null ? Spread.tInterval(differences) : Spread.clusteredInterval(differences, clusters);
         // Scores lie in [0, 1], so no change can lie outside [-1, 1].
         return new PairedComparison(
                 pairs.size(),
@@ -67,19 +84,22 @@ public record PairedComparison(
                 mcnemar(onlyA, onlyB),
                 delta[0],
                 Math.max(-1, delta[0] - delta[2]),
-                Math.min(1, delta[0] + delta[2]));
+                Math.min(1, delta[0] + delta[2]),
+                clusters == null ? 0 : (int) clusters.stream().distinct().count());
     }
 
     /**
      * {@return the comparison in a plain sentence}: which run is better and by how many points with the 95 % interval
      * when the interval excludes 0 ("B is better by 4.1 points, 95 % CI 1.2 to 7.0"), else "no difference detected"
-     * with the interval, so that what a difference is small enough to hide behind is plain
+     * with the interval, so that what a difference is small enough to hide behind is plain; a clustered interval says
+     * over how many clusters ("95 % CI 1.2 to 7.0 over 12 clusters")
      */
     public String sentence() {
         if (n == 0) {
             return "no difference detected: no case was scored in both runs";
         }
-        String interval = "95 %% CI %.1f to %.1f".formatted(deltaLow * 100, deltaHigh * 100);
+        String interval = "95 %% CI %.1f to %.1f".formatted(deltaLow * 100, deltaHigh * 100)
+                + (clusters > 0 ? " over %d clusters".formatted(clusters) : "");
         if (deltaLow > 0) {
             return "B is better by %.1f points, %s".formatted(meanDelta * 100, interval);
         }

@@ -1,5 +1,7 @@
 package dev.assay.score;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.List;
 import java.util.Locale;
 
@@ -19,12 +21,14 @@ public enum Reducer {
     /** pass^k of the case's samples: the chance that k samples all pass ({@link PassAtK#hat}). */
     PASS_HAT_K;
 
-    /** {@return the name as written on the command line: {@code mean}, {@code pass_at_k}...} */
+    /** {@return the name as written on the command line and in JSON: {@code mean}, {@code pass_at_k}...} */
+    @JsonValue
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
 
     /** {@return the reducer of this name}, or throws IllegalArgumentException naming the known ones */
+    @JsonCreator
     public static Reducer of(String name) {
         for (Reducer reducer : values()) {
             if (reducer.wireName().equals(name)) {

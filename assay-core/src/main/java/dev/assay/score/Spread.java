@@ -73,6 +73,32 @@ public record Spread(int n, double mean, double stderr, double low, double high)
      * @param clusters each value's cluster, in the same order
      */
     public static Spread clustered(List<Double> values, List<String> clusters) {
+        return clipped(values.size(), clusteredInterval(values, clusters));
+    }
+
+    /** {@return the spread of these values, treated as independent draws} */
+    public static Spread of(List<Double> values) {
+        return clipped(values.size(), tInterval(values));
+    }
+
+    /** {@return a spread from mean, standard error and half-width, its interval clipped to the scores' [0, 1]} */
+    private static Spread clipped(int n, double[] interval) {
+        return new Spread(
+                n,
+                interval[0],
+                interval[1],
+                Math.max(0, interval[0] - interval[2]),
+                Math.min(1, interval[0] + interval[2]));
+    }
+
+    /**
+     * {@return mean, CR1 cluster-robust standard error and the 95 % half-width (Student's t, G − 1 degrees of freedom)
+     * of values in G clusters} ({@link #clustered}); 0 spread with one cluster
+     */
+    static double[] clusteredInterval(List<Double> values, List<String> clusters) {
+        if (values.size() != clusters.size()) {
+            throw new IllegalArgumentException("one cluster per value: " + values.size() + " != " + clusters.size());
+        }
         int n = values.size();
         double mean = values.stream().mapToDouble(Double::doubleValue).average().orElse(0);
         var sums = new java.util.HashMap<String, Double>();
@@ -81,23 +107,11 @@ public record Spread(int n, double mean, double stderr, double low, double high)
         }
         int groups = sums.size();
         if (groups < 2) {
-            return new Spread(n, mean, 0, mean, mean);
+            return new double[] {mean, 0, 0};
         }
         double meat = sums.values().stream().mapToDouble(sum -> sum * sum).sum();
         double stderr = Math.sqrt((double) groups / (groups - 1) * meat) / n;
-        double half = t975(groups - 1) * stderr;
-        return new Spread(n, mean, stderr, Math.max(0, mean - half), Math.min(1, mean + half));
-    }
-
-    /** {@return the spread of these values, treated as independent draws} */
-    public static Spread of(List<Double> values) {
-        double[] interval = tInterval(values);
-        return new Spread(
-                values.size(),
-                interval[0],
-                interval[1],
-                Math.max(0, interval[0] - interval[2]),
-                Math.min(1, interval[0] + interval[2]));
+        return new double[] {mean, stderr, t975(groups - 1) * stderr};
     }
 
     /** {@return mean, standard error and the 95 % half-width of Student's t interval; 0 spread below two values} */

@@ -1,6 +1,7 @@
 package dev.assay.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
@@ -11,6 +12,8 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.result.ToolCallView;
+import dev.assay.score.Reducer;
+import dev.assay.score.Spread;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -52,15 +55,62 @@ class ReportsByDimensionTest {
                 "c1", clusterCase("c1", List.of(), Json.object().put("scenario", "x")),
                 "c4", clusterCase("c4", List.of("scenario:x"), Json.object()),
                 "c6", clusterCase("c6", List.of("other"), Json.object()));
-        var clustered = report.clusteredSpreads("scenario", cases).get("logic");
+        var clustered = report.spreads(null, "scenario", cases).get("logic");
         // Cluster sums of residuals -0.5 and 0.5, G = 2: SE = sqrt(2 · 0.5) / 3.
         assertThat(clustered.mean()).isEqualTo(0.5);
         assertThat(clustered.stderr()).isCloseTo(1.0 / 3, org.assertj.core.api.Assertions.within(1e-12));
         assertThat(clustered.stderr())
                 .isGreaterThan(report.spreads().get("logic").stderr());
         // One cluster for every case: no spread.
-        assertThat(report.clusteredSpreads("dimension", cases).get("logic").stderr())
+        assertThat(report.spreads(null, "dimension", cases).get("logic").stderr())
                 .isZero();
+    }
+
+    @Test
+    void reduced_spreads_count_each_case_once_in_its_cluster() {
+        Run sampled = run(Json.object().put("samples", 2), List.of());
+        var items = List.of(
+                item(0, "c1#1", "logic", ItemStatus.PASSED, List.of()),
+                item(1, "c1#2", "logic", ItemStatus.FAILED, List.of()),
+                item(2, "c2#1", "logic", ItemStatus.FAILED, List.of()),
+                item(3, "c2#2", "logic", ItemStatus.FAILED, List.of()),
+                item(4, "c3#1", "logic", ItemStatus.PASSED, List.of()),
+                item(5, "c3#2", "logic", ItemStatus.PASSED, List.of()));
+        var cases = Map.of(
+                "c1", clusterCase("c1", List.of(), Json.object().put("scenario", "x")),
+                "c2", clusterCase("c2", List.of(), Json.object().put("scenario", "x")),
+                "c3", clusterCase("c3", List.of(), Json.object().put("scenario", "y")));
+        var report = new RunReport(sampled, items);
+
+        // max: c1 = 1, c2 = 0, c3 = 1; clusters x {1, 0} and y {1}, residuals summed -1/3 + 1/3 = 0... and 1/3.
+        Spread reduced = report.spreads(Reducer.MAX, "scenario", cases).get("logic");
+        assertThat(reduced.n()).isEqualTo(3);
+        assertThat(reduced.mean()).isCloseTo(2.0 / 3, within(1e-12));
+        assertThat(reduced.stderr())
+                .isCloseTo(
+                        Spread.clustered(List.of(1.0, 0.0, 1.0), List.of("=x", "=x", "=y"))
+                                .stderr(),
+                        within(1e-12));
+        assertThat(report.spreads(Reducer.MAX, null, Map.of()).get("logic"))
+                .isEqualTo(Spread.of(List.of(1.0, 0.0, 1.0)));
+    }
+
+    @Test
+    void the_text_reports_show_the_intervals_the_run_asks_for() throws Exception {
+        Run clustered = run(Json.object().put("cluster_by", "scenario"), List.of());
+        var out = new ByteArrayOutputStream();
+        new MarkdownReporter().write(new RunReport(clustered, ITEMS), out);
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("its standard error clustered by scenario \\(CR1\\)")
+                .contains("| logic | 50.0% | 0.0%–100.0% (SE 28.9) |");
+
+        Run reduced = run(Json.object().put("reducer", "max"), List.of());
+        var html = new ByteArrayOutputStream();
+        new HtmlReporter().write(new RunReport(reduced, ITEMS), html);
+        assertThat(html.toString(StandardCharsets.UTF_8))
+                .contains("<th>95% CI</th>")
+                .contains("<td class=num>50.0%: 0.0%–100.0% (SE 28.9)</td>")
+                .contains("each case&#39;s samples reduced by max");
     }
 
     private static dev.assay.cases.Case clusterCase(

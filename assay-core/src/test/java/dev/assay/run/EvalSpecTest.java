@@ -163,7 +163,9 @@ class EvalSpecTest {
                 .isEqualTo(new EvalSpec.Scoring(
                         new Weights(Map.of("tool", 50.0, "logic", 10.0), Weights.Scoring.REFERENCE),
                         List.of("weighted-score"),
-                        true));
+                        true,
+                        null,
+                        null));
         assertThat(spec.userId()).isEqualTo("ann");
         assertThat(spec.observed().sandbox()).isEqualTo("bubblewrap");
         assertThat(spec.observed().codeSandbox()).isEqualTo("unconfined");

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class ClusteredSpreadTest {
     /**
      * cluster_reference.json was written once by cluster_reference.py (beside it): statsmodels' cluster-robust standard
-     * error of an OLS on a constant, in numpy matrix algebra, on five seeded data sets.
+     * error of an OLS on a constant, in numpy matrix algebra, on five seeded data sets (then three paired ones, below).
      */
     @Test
     void clustered_stderr_equals_the_statsmodels_reference_to_1e_9() throws IOException {
@@ -23,8 +23,11 @@ class ClusteredSpreadTest {
         try (InputStream in = ClusteredSpreadTest.class.getResourceAsStream("cluster_reference.json")) {
             sets = Json.MAPPER.readTree(in);
         }
-        assertThat(sets.size()).isEqualTo(5);
+        assertThat(sets.size()).isEqualTo(8);
         for (JsonNode set : sets) {
+            if (!set.has("values")) {
+                continue;
+            }
             var values = new ArrayList<Double>();
             var clusters = new ArrayList<String>();
             set.get("values").forEach(value -> values.add(value.asDouble()));
@@ -33,6 +36,50 @@ class ClusteredSpreadTest {
             assertThat(spread.mean()).isCloseTo(set.get("mean").asDouble(), within(1e-9));
             assertThat(spread.stderr()).isCloseTo(set.get("stderr").asDouble(), within(1e-9));
         }
+    }
+
+    /** The same regression on the paired differences b − a of two runs' scores of the same cases, in clusters. */
+    @Test
+    void clustered_paired_difference_equals_the_statsmodels_reference_to_1e_9() throws IOException {
+        JsonNode sets;
+        try (InputStream in = ClusteredSpreadTest.class.getResourceAsStream("cluster_reference.json")) {
+            sets = Json.MAPPER.readTree(in);
+        }
+        int checked = 0;
+        for (JsonNode set : sets) {
+            if (!set.has("a")) {
+                continue;
+            }
+            var pairs = new ArrayList<PairedComparison.Pair>();
+            var clusters = new ArrayList<String>();
+            for (int i = 0; i < set.get("a").size(); i++) {
+                double a = set.get("a").get(i).asDouble();
+                double b = set.get("b").get(i).asDouble();
+                pairs.add(new PairedComparison.Pair(a, b, a == 1, b == 1));
+                clusters.add(set.get("clusters").get(i).asText());
+            }
+            PairedComparison paired = PairedComparison.of(pairs, clusters);
+            double half = Spread.t975(paired.clusters() - 1) * set.get("stderr").asDouble();
+            assertThat(paired.meanDelta()).isCloseTo(set.get("mean").asDouble(), within(1e-9));
+            assertThat(paired.meanDelta() - paired.deltaLow()).isCloseTo(half, within(1e-9));
+            assertThat(paired.deltaHigh() - paired.meanDelta()).isCloseTo(half, within(1e-9));
+            assertThat(paired.clusters()).isEqualTo(new java.util.HashSet<>(clusters).size());
+            checked++;
+        }
+        assertThat(checked).isEqualTo(3);
+    }
+
+    @Test
+    void a_clustered_comparison_says_over_how_many_clusters() {
+        var pairs = List.of(
+                new PairedComparison.Pair(0, 1, false, true),
+                new PairedComparison.Pair(0, 1, false, true),
+                new PairedComparison.Pair(1, 1, true, true),
+                new PairedComparison.Pair(0, 0, false, false));
+        PairedComparison paired = PairedComparison.of(pairs, List.of("x", "x", "y", "z"));
+        assertThat(paired.sentence()).contains("over 3 clusters");
+        assertThat(PairedComparison.of(pairs).clusters()).isZero();
+        assertThat(PairedComparison.of(pairs).sentence()).doesNotContain("clusters");
     }
 
     @Test

@@ -97,9 +97,11 @@ final class RunRoutes {
         ((ObjectNode) detail.get("run")).put("cost_usd", cost.path("cost_usd").asDouble());
         detail.set("cost", cost);
         detail.set("dimension_stats", Json.tree(report.spreads()));
+        detail.set("intervals", Json.tree(report.intervals()));
         detail.put("samples", report.samples());
         detail.set("pass_at_k", Json.tree(report.passAtK()));
         detail.set("pass_hat_k", Json.tree(report.passHatK()));
+        detail.set("case_samples", Json.tree(report.sampleSpreads()));
         detail.set(
                 "languages",
                 Json.tree(RunReport.storedCases(runs.store(), report.run()).values().stream()
@@ -197,7 +199,12 @@ final class RunRoutes {
     void compare(Context ctx) {
         Run a = runs.run(resolved(ctx, "a"));
         Run b = runs.run(resolved(ctx, "b"));
-        ctx.json(RunComparison.of(runs.store(), a, b));
+        // The runs' own cluster field unless the request names one.
+        String clusterBy = ctx.queryParam("cluster_by");
+        ctx.json(
+                clusterBy == null || clusterBy.isBlank()
+                        ? RunComparison.of(runs.store(), a, b)
+                        : RunComparison.of(runs.store(), a, b, clusterBy.strip()));
     }
 
     /** The run id a query parameter names, whole or by a unique prefix as on the command line. */

@@ -81,7 +81,9 @@ class StartBodyTest {
                 new EvalSpec.Scoring(
                         Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
                         List.of("weighted-score"),
-                        false),
+                        false,
+                        null,
+                        null),
                 new EvalSpec.Limits(
                         8,
                         Duration.ofSeconds(30),
