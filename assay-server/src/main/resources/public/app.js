@@ -83,7 +83,7 @@ function route() {
 }
 
 // ---- charts --------------------------------------------------------------------------------------------------
-// Whiskers for each bar's 95 % interval (report field dimension_stats), drawn over the bars.
+// Whiskers for each bar's 95 % interval (report field intervals), drawn over the bars.
 const intervalWhiskers = {
   id: 'intervalWhiskers',
   afterDatasetsDraw(chart, args, options) {
@@ -145,16 +145,37 @@ function drawScores(prefix, dimensionScores, stats) {
   }
 }
 
-// Each dimension's score with its 95 % interval, and pass@k when the run drew several answers per case.
+// The intervals the run asks for (report field intervals: clustered by a case field, samples reduced), else the plain
+// dimension_stats of a server that predates them.
+function intervalsOf(detail) {
+  return (detail.intervals && detail.intervals.dimensions) || detail.dimension_stats || {};
+}
+
+// What the intervals are over, in words: "clustered by scenario, samples reduced by max".
+function intervalsOver(intervals) {
+  if (!intervals) return '';
+  const parts = [];
+  if (intervals.cluster_by) parts.push('clustered by ' + intervals.cluster_by);
+  if (intervals.reducer) parts.push('each case once, samples reduced by ' + intervals.reducer);
+  return '95 % intervals ' + (parts.length ? parts.join(', ') : 'over items taken as independent');
+}
+
+// Shown at most: the cases whose samples disagree most.
+const SHOWN_CASE_SAMPLES = 10;
+
+// Each dimension's score with its 95 % interval, pass@k when the run drew several answers per case, and the cases
+// whose answers disagreed.
 function renderStats(detail) {
-  const stats = detail.dimension_stats || {};
+  const stats = intervalsOf(detail);
   const rows = Object.entries(stats).map(([name, spread]) => {
     const row = el('tr');
     row.append(el('td', name), el('td', percent(spread.mean), 'num'),
-      el('td', spread.n > 1 ? percent(spread.low) + ' – ' + percent(spread.high) : '–', 'num'), el('td', spread.n, 'num'));
+      el('td', spread.n > 1 ? percent(spread.low) + ' – ' + percent(spread.high) : '–', 'num'),
+      el('td', spread.n > 1 ? (spread.stderr * 100).toFixed(1) : '–', 'num'), el('td', spread.n, 'num'));
     return row;
   });
   $('#detail-stats tbody').replaceChildren(...rows);
+  $('#detail-intervals-over').textContent = intervalsOver(detail.intervals);
   $('#detail-stats').hidden = !rows.length;
   const passAtK = Object.entries(detail.pass_at_k || {});
   const passHatK = Object.entries(detail.pass_hat_k || {});
@@ -162,6 +183,19 @@ function renderStats(detail) {
   $('#detail-pass-at-k').textContent = passAtK.length ? detail.samples + ' answers per case: '
     + passAtK.map(([k, rate]) => 'pass@' + k + ' ' + percent(rate)).join(' · ')
     + (passHatK.length ? ' — ' + passHatK.map(([k, rate]) => 'pass^' + k + ' ' + percent(rate)).join(' · ') : '') : '';
+  const disagreeing = Object.entries(detail.case_samples || {})
+    .filter(([, spread]) => spread.max > spread.min)
+    .sort(([, x], [, y]) => y.stddev - x.stddev);
+  const caseRows = disagreeing.slice(0, SHOWN_CASE_SAMPLES).map(([caseId, spread]) => {
+    const row = el('tr');
+    row.append(el('td', caseId), el('td', spread.passed + '/' + spread.samples, 'num'), el('td', percent(spread.mean), 'num'),
+      el('td', spread.min.toFixed(2) + ' – ' + spread.max.toFixed(2), 'num'), el('td', spread.stddev.toFixed(2), 'num'));
+    return row;
+  });
+  $('#detail-case-samples tbody').replaceChildren(...caseRows);
+  $('#detail-case-samples caption').textContent = disagreeing.length + ' cases whose answers disagree'
+    + (disagreeing.length > SHOWN_CASE_SAMPLES ? ' (the ' + SHOWN_CASE_SAMPLES + ' most spread; report.json has every case)' : '');
+  $('#detail-case-samples').hidden = !caseRows.length;
 }
 
 // ---- run form ------------------------------------------------------------------------------------------------
@@ -478,7 +512,9 @@ async function loadDetail() {
       link.href = withToken('/api/runs/' + runId + '/report?format=' + link.dataset.format);
       link.target = '_blank';
     });
-    drawScores('detail', run.dimension_scores, detail.dimension_stats);
+    // The bars are the runs' item means: intervals of reduced samples are around another score, so they get the plain ones.
+    drawScores('detail', run.dimension_scores,
+      detail.intervals && detail.intervals.reducer ? detail.dimension_stats : intervalsOf(detail));
     renderStats(detail);
     const dialog = run.kind === 'dialog';
     $('#capability-view').hidden = dialog;

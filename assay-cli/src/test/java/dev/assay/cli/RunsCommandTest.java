@@ -1,6 +1,7 @@
 package dev.assay.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
@@ -236,5 +237,130 @@ class RunsCommandTest {
         assertThat(reduced.code()).as(reduced.err()).isZero();
         assertThat(reduced.out()).contains("samples reduced by majority (k = 1):");
         assertThat(cli.run("runs", "show", runId, "--reducer", "median").code()).isNotZero();
+    }
+
+    /**
+     * Six logic cases in three scenarios: x passes twice, y fails twice, z once each ({@code expected} of the failing
+     * ones is not what the mock answers); {@code allPass} makes every case pass.
+     */
+    private Path scenarios(String name, boolean allPass) throws Exception {
+        var lines = new StringBuilder();
+        String[] scenario = {"x", "x", "y", "y", "z", "z"};
+        boolean[] passes = {true, true, false, false, true, false};
+        for (int i = 0; i < 6; i++) {
+            lines.append(("{\"id\": \"c%d\", \"dimension\": \"logic\", \"prompt\": \"q\", \"checker\": \"exact\", "
+                            + "\"expected\": \"%s\", \"scenario\": \"%s\"}%n")
+                    .formatted(i, allPass || passes[i] ? "mock response" : "other", scenario[i]));
+        }
+        return Files.writeString(home.resolve(name), lines);
+    }
+
+    /** CR1 with the scores 1 1 | 0 0 | 1 0 (mean 1/2): cluster residual sums 1, -1, 0; SE = sqrt(3/2 · 2) / 6. */
+    private static final double CLUSTERED_SE = Math.sqrt(3) / 6;
+
+    @Test
+    void a_run_clustered_by_a_case_field_reports_clustered_intervals_everywhere() throws Exception {
+        var cli = new CliRunner(home);
+        Path out = home.resolve("out");
+        var result = cli.run(
+                "run",
+                scenarios("six.jsonl", false).toString(),
+                "--model",
+                "mock",
+                "--cluster-by",
+                "scenario",
+                "--out",
+                out.toString(),
+                "--format",
+                "json",
+                "-q");
+        assertThat(result.code()).as(result.err()).isZero();
+        JsonNode summary = Json.parse(result.out());
+        assertThat(summary.at("/intervals/cluster_by").asText()).isEqualTo("scenario");
+        assertThat(summary.at("/intervals/dimensions/logic/stderr").asDouble()).isCloseTo(CLUSTERED_SE, within(1e-12));
+
+        JsonNode report = Json.MAPPER.readTree(out.resolve("report.json").toFile());
+        assertThat(report.at("/intervals/dimensions/logic/stderr").asDouble()).isCloseTo(CLUSTERED_SE, within(1e-12));
+        // The plain figure stays what it was: s / sqrt(n), s² = 6 · 1/4 / 5.
+        assertThat(report.at("/dimension_stats/logic/stderr").asDouble()).isCloseTo(Math.sqrt(0.3 / 6), within(1e-12));
+        assertThat(Files.readString(out.resolve("report.md"))).contains("clustered by scenario");
+
+        // A stored run's reports use the field it was run with.
+        String runId = summary.path("run_id").asText();
+        var shown = cli.run("runs", "show", runId);
+        assertThat(shown.out()).contains("95% intervals, clustered by scenario: logic 0.0 to 100.0 (SE 28.9)");
+    }
+
+    @Test
+    void a_comparison_clusters_its_paired_interval_by_the_field_the_run_was_run_with() throws Exception {
+        var cli = new CliRunner(home);
+        String a = Json.parse(cli.run(
+                                "run",
+                                scenarios("a.jsonl", false).toString(),
+                                "--model",
+                                "mock",
+                                "--format",
+                                "json",
+                                "-q")
+                        .out())
+                .path("run_id")
+                .asText();
+        var runB = cli.run(
+                "run",
+                scenarios("b.jsonl", true).toString(),
+                "--model",
+                "mock",
+                "--cluster-by",
+                "scenario",
+                "--format",
+                "json",
+                "-q");
+        String b = Json.parse(runB.out()).path("run_id").asText();
+
+        // B − A: 0 0 | 1 1 | 0 1, mean 1/2, the same cluster residual sums as above; t with G − 1 = 2 degrees.
+        JsonNode clustered =
+                Json.parse(cli.run("runs", "compare", a, b, "--format", "json").out());
+        assertThat(clustered.at("/paired/cluster_by").asText()).isEqualTo("scenario");
+        assertThat(clustered.at("/paired/clusters").asInt()).isEqualTo(3);
+        assertThat(clustered.at("/paired/mean_delta").asDouble()).isCloseTo(0.5, within(1e-12));
+        assertThat(clustered.at("/paired/delta_low").asDouble()).isCloseTo(0.5 - 4.303 * CLUSTERED_SE, within(1e-12));
+        assertThat(clustered.at("/paired/sentence").asText()).contains("over 3 clusters");
+        var table = cli.run("runs", "compare", a, b);
+        assertThat(table.out()).contains("clustered by scenario in 3 clusters");
+
+        // Asked for by the case id alone, every case is a cluster of its own: the plain paired t-interval.
+        JsonNode plain = Json.parse(cli.run("runs", "compare", a, b, "--cluster-by", "id", "--format", "json")
+                .out());
+        assertThat(plain.at("/paired/clusters").asInt()).isEqualTo(6);
+        assertThat(plain.at("/paired/delta_low").asDouble())
+                .isGreaterThan(clustered.at("/paired/delta_low").asDouble());
+    }
+
+    @Test
+    void a_run_with_a_reducer_counts_each_case_once_and_keeps_each_cases_spread_of_samples() throws Exception {
+        var cli = new CliRunner(home);
+        Path out = home.resolve("reduced");
+        var result = cli.run(
+                "run",
+                scenarios("six.jsonl", false).toString(),
+                "--model",
+                "mock",
+                "--samples",
+                "3",
+                "--reducer",
+                "pass_hat_k",
+                "--out",
+                out.toString(),
+                "-q");
+        assertThat(result.code()).as(result.err()).isZero();
+        assertThat(result.out()).contains("95% intervals, samples reduced by pass_hat_k (k = 3):");
+        JsonNode report = Json.MAPPER.readTree(out.resolve("report.json").toFile());
+        assertThat(report.at("/intervals/reducer").asText()).isEqualTo("pass_hat_k");
+        assertThat(report.at("/intervals/dimensions/logic/n").asInt()).isEqualTo(6);
+        assertThat(report.at("/dimension_stats/logic/n").asInt()).isEqualTo(18);
+        assertThat(report.at("/case_samples/c0/samples").asInt()).isEqualTo(3);
+        assertThat(cli.run("run", "x.jsonl", "--model", "mock", "--reducer", "median")
+                        .code())
+                .isEqualTo(ExitCodes.USAGE);
     }
 }

@@ -8,6 +8,7 @@ import dev.assay.model.ModelOptions;
 import dev.assay.run.RunSettings;
 import dev.assay.sandbox.ContainerSpec;
 import dev.assay.sandbox.SandboxDefaults;
+import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
 import dev.assay.subject.ToolMode;
 import dev.assay.tools.ToolNames;
@@ -71,7 +72,9 @@ final class StartBody {
             "max_cost_usd",
             "run_max_tokens",
             "case_max_tokens",
-            "dataset");
+            "dataset",
+            "cluster_by",
+            "reducer");
     /** Only key-like variables may be named, so a caller cannot have any other environment value sent out. */
     private static final Pattern KEY_VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*_(API_KEY|KEY|TOKEN)");
 
@@ -90,6 +93,15 @@ final class StartBody {
             throw ApiProblems.badField("queue", "queue must be true or false");
         }
         return queue.booleanValue();
+    }
+
+    /** {@return the reducer {@code reducer} names; null when absent} */
+    private static Reducer reducer(String name) {
+        try {
+            return name == null ? null : Reducer.of(name);
+        } catch (IllegalArgumentException e) {
+            throw ApiProblems.badField("reducer", e.getMessage());
+        }
     }
 
     /** {@return what the body says about the run, each field null when the body is silent} */
@@ -153,7 +165,9 @@ final class StartBody {
                         .environment(environment(reader))
                         .maxCostUsd(reader.number("max_cost_usd", null, 0, 1_000_000))
                         .runMaxTokens(reader.integer("run_max_tokens", null, 1, Long.MAX_VALUE))
-                        .caseMaxTokens(reader.integer("case_max_tokens", null, 1, Long.MAX_VALUE));
+                        .caseMaxTokens(reader.integer("case_max_tokens", null, 1, Long.MAX_VALUE))
+                        .clusterBy(reader.text("cluster_by", null))
+                        .reducer(reducer(reader.text("reducer", null)));
         reader.scoring(settings);
         SandboxDefaults sandbox = sandbox(fields.get(ContainerSpec.FIELD));
         settings.sandbox(sandbox.engine()).container(sandbox.container());

@@ -17,6 +17,7 @@ import dev.assay.run.EvalSpec;
 import dev.assay.run.ToolOptions;
 import dev.assay.run.UserModelOptions;
 import dev.assay.run.WorkspacePolicy;
+import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
@@ -45,6 +46,7 @@ class StartBodyTest {
                  "language": "en-US", "tags": ["files"], "seed": 7, "limit": 3, "tool_mode": "text", "max_steps": 5,
                  "temperature": 0.5, "max_tokens": 256, "tool_names": ["read_file"], "concurrency": 8, "timeout_s": 30,
                  "scoring": "reference", "weights": {"tool": 50}, "samples": 2, "keep_workspaces": true,
+                 "cluster_by": "scenario", "reducer": "majority",
                  "metrics": ["weighted-score"], "user_model": "openai:gpt-user",
                  "user_base_url": "http://127.0.0.1:8/v1", "user_api_key_env": "USER_API_KEY",
                  "environment": {"mcp": {"command": ["python3", "env/shop.py"]}, "state": "shop://db"}, "run_max_tokens": 1000, "case_max_tokens": 100, "case_set": "suite.jsonl", "config_overrides": {"user_id": "ann"},
@@ -82,8 +84,8 @@ class StartBodyTest {
                         Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
                         List.of("weighted-score"),
                         false,
-                        null,
-                        null),
+                        "scenario",
+                        Reducer.MAJORITY),
                 new EvalSpec.Limits(
                         8,
                         Duration.ofSeconds(30),
@@ -95,6 +97,19 @@ class StartBodyTest {
                 EvalSpec.Observed.NONE);
         assertThat(request).isEqualTo(expected);
         assertThat(EvalSpec.read(Json.parse(Json.write(request)))).isEqualTo(request);
+    }
+
+    @Test
+    void an_unknown_reducer_is_refused_naming_the_field() throws Exception {
+        Files.writeString(suites.resolve("suite.jsonl"), "");
+        var body = Json.MAPPER.readTree(
+                "{\"model_name\": \"mock\", \"reducer\": \"median\", \"case_set\": \"suite.jsonl\"}");
+
+        assertThatThrownBy(() -> StartBody.parse(body, caseSets(), "ASSAY_TOKEN"))
+                .isInstanceOfSatisfying(AssayException.class, e -> {
+                    assertThat(e.problem().type()).isEqualTo("request.invalid_field");
+                    assertThat(e.problem().details()).containsEntry("field", "reducer");
+                });
     }
 
     @Test
