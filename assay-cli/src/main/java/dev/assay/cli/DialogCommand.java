@@ -356,7 +356,7 @@ final class DialogCommand implements Callable<Integer> {
             var request = new DialogRunRequest(
                     dataset,
                     dataset.toString(),
-                    model.given() ? model.toOptions(false, turnTimeout, null) : null,
+                    model.given() ? model.toOptions(spec.commandLine(), false, turnTimeout, null) : null,
                     model.temperature,
                     model.seed,
                     prompt,

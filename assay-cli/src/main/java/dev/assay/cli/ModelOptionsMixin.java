@@ -3,7 +3,11 @@ package dev.assay.cli;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The options that name a chat model and how it samples ({@code --model}, {@code --base-url}, {@code --api-key-env},
@@ -15,8 +19,8 @@ final class ModelOptionsMixin {
             names = {"-m", "--model"},
             paramLabel = "<model>",
             description = "The model: mock (offline, fixed answer), openai:MODEL for any OpenAI-compatible API, "
-                    + "or anthropic:MODEL.")
-    String model;
+                    + "or anthropic:MODEL. 'run' takes it several times: each case then runs against each model.")
+    List<String> models = new ArrayList<>();
 
     @Option(
             names = "--base-url",
@@ -49,17 +53,30 @@ final class ModelOptionsMixin {
 
     /** {@return whether {@code --model} was given} */
     boolean given() {
-        return model != null;
+        return !models.isEmpty();
+    }
+
+    /**
+     * {@return the one model given, for a command that evaluates one}
+     *
+     * @throws ParameterException when several were given
+     */
+    String model(CommandLine commandLine) {
+        if (models.size() > 1) {
+            throw new ParameterException(commandLine, "give one --model; only 'assay run' evaluates several at once");
+        }
+        return models.getFirst();
     }
 
     /**
      * {@return the model options for the target factory}
      *
+     * @param commandLine the command, to refuse several models with
      * @param stream whether to request streaming responses
      * @param requestTimeout the limit for one request; null for the default
      * @param retry retries of transient failures; null for the defaults
      */
-    ModelOptions toOptions(boolean stream, Duration requestTimeout, RetryPolicy retry) {
-        return new ModelOptions(model, baseUrl, apiKeyEnv, stream, requestTimeout, retry);
+    ModelOptions toOptions(CommandLine commandLine, boolean stream, Duration requestTimeout, RetryPolicy retry) {
+        return new ModelOptions(model(commandLine), baseUrl, apiKeyEnv, stream, requestTimeout, retry);
     }
 }

@@ -113,6 +113,34 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     @Mixin
     AgentOptionsMixin agentFlags;
 
+    @Option(
+            names = "--versus",
+            paramLabel = "<model>",
+            description = "Evaluate this model head to head against --model (A): each case runs against both. With "
+                    + "--stop-when-decided the run stops as soon as one is shown better. docs/statistics.md.")
+    String versus;
+
+    @Option(
+            names = "--versus-base-url",
+            paramLabel = "<url>",
+            converter = OptionValues.HttpUrl.class,
+            description = "The --versus model's API root (default: --model's).")
+    String versusBaseUrl;
+
+    @Option(
+            names = "--versus-api-key-env",
+            paramLabel = "<name>",
+            converter = OptionValues.EnvName.class,
+            description = "The environment variable holding the --versus model's API key (default: --model's).")
+    String versusApiKeyEnv;
+
+    @Option(
+            names = "--stop-when-decided",
+            description = "With --versus: run the cases in a random order and start no further case once an "
+                    + "always-valid sequential test on the paired scores decides which model is better (5 % "
+                    + "false-decision rate); the run ends finished, and the reports say when, why and what it saved.")
+    boolean stopWhenDecided;
+
     @Mixin
     DatasetOptionsMixin datasetFlags;
 
@@ -503,11 +531,18 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                         .flatMap(format -> format.subject(suites.getFirst()))
                         .isPresent();
         String configuredTarget = suiteNamesSubject && targetName == null ? null : configuredTarget(config);
+        // assay.yaml's defaults.models, when nothing else names what to evaluate.
+        boolean configuredModels = config != null
+                && !suiteNamesSubject
+                && !subjectGiven()
+                && targetName == null
+                && !config.defaults().models().isEmpty();
         int targets = (modelFlags.given() ? 1 : 0)
                 + (agentFlags.given() ? 1 : 0)
                 + (replay != null ? 1 : 0)
                 + (subject != null ? 1 : 0)
-                + (configuredTarget != null ? 1 : 0);
+                + (configuredTarget != null ? 1 : 0)
+                + (configuredModels ? 1 : 0);
         if (targets > 1 || (targets == 0 && !suiteNamesSubject)) {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "give exactly one of --model, --agent, --replay, --subject and --target");
@@ -628,7 +663,17 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                         .ids(ids.isEmpty() ? null : ids)
                         .seed(modelFlags.seed)
                         .limit(limit)
-                        .model(modelFlags.given() ? ModelOptions.of(modelFlags.model) : null)
+                        .model(modelFlags.models.size() == 1 ? ModelOptions.of(modelFlags.models.getFirst()) : null)
+                        .models(
+                                modelFlags.models.size() > 1
+                                        ? modelFlags.models.stream()
+                                                .map(ModelOptions::of)
+                                                .toList()
+                                        : null)
+                        .versus(versus == null ? null : ModelOptions.of(versus))
+                        .versusBaseUrl(versusBaseUrl)
+                        .versusApiKeyEnv(versusApiKeyEnv)
+                        .stopWhenDecided(stopWhenDecided ? true : null)
                         .baseUrl(modelFlags.baseUrl)
                         .apiKeyEnv(modelFlags.apiKeyEnv)
                         .agentService(

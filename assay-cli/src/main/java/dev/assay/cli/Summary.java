@@ -25,8 +25,7 @@ final class Summary {
     static void print(PrintWriter out, RunReport report, String format, Path reportDirectory) {
         Run run = report.run();
         if (format.equals("json")) {
-            printJson(
-                    out, run, report.passAtK(), report.passHatK(), reportDirectory, report.cost(), report.intervals());
+            printJson(out, run, report.passAtK(), report.passHatK(), reportDirectory, report.cost(), report);
             return;
         }
         printTable(out, run, report, reportDirectory);
@@ -50,7 +49,7 @@ final class Summary {
             Map<Integer, Double> passHatK,
             Path reportDirectory,
             CostTally cost,
-            RunReport.Intervals intervals) {
+            RunReport report) {
         ObjectNode node = Json.object();
         node.put("run_id", run.runId());
         if (cost != null) {
@@ -62,8 +61,8 @@ final class Summary {
         node.putPOJO("total_score", run.totalScore());
         node.set("dimension_scores", Json.tree(run.dimensionScores()));
         node.set("counts", Json.tree(run.counts()));
-        if (intervals != null) {
-            node.set("intervals", Json.tree(intervals));
+        if (report != null) {
+            node.set("intervals", Json.tree(report.intervals()));
         }
         if (!passAtK.isEmpty()) {
             node.set("pass_at_k", Json.tree(passAtK));
@@ -71,6 +70,10 @@ final class Summary {
         }
         if (!run.metrics().isEmpty()) {
             node.set("metrics", Json.tree(run.metrics()));
+        }
+        if (report != null) {
+            report.matrix().ifPresent(matrix -> node.set("matrix", matrix.toJson()));
+            report.headToHead().ifPresent(outcome -> node.set("head_to_head", outcome.toJson()));
         }
         if (run.error() != null) {
             node.set("error", Json.tree(run.error()));
@@ -140,6 +143,15 @@ final class Summary {
                 counts.skipped(),
                 anyCancelled ? " %9d".formatted(counts.cancelled()) : "");
         out.println(extent(counts, run.elapsedS()) + "; skipped cases are left out of the scores, errors count as 0.");
+        report.matrix().ifPresent(matrix -> printMatrix(out, matrix));
+        report.headToHead()
+                .ifPresent(outcome -> out.printf(
+                        "Head to head: %s; %d of %d cases used, %d saved (%d items not run).%n",
+                        TerminalText.line(outcome.reason()),
+                        outcome.casesUsed(),
+                        outcome.casesPlanned(),
+                        outcome.casesSaved(),
+                        outcome.itemsSaved()));
         printIntervals(out, report);
         printCost(out, report.cost());
         if (!report.passAtK().isEmpty()) {
@@ -161,6 +173,28 @@ final class Summary {
                         endpoint, settled.throttled(), settled.limit()));
         if (reportDirectory != null) {
             out.println("Reports: " + reportDirectory.toAbsolutePath());
+        }
+    }
+
+    /** A run of several models: a row per model, its overall score, then a column per dimension. */
+    private static void printMatrix(PrintWriter out, RunReport.Matrix matrix) {
+        int width = Math.max(
+                5,
+                matrix.labels().stream()
+                        .mapToInt(label -> TerminalText.line(label).length())
+                        .max()
+                        .orElse(0));
+        var header = new StringBuilder(("%-" + width + "s %8s").formatted("model", "overall"));
+        matrix.dimensions()
+                .forEach(dimension -> header.append(' ').append("%8s".formatted(TerminalText.line(dimension))));
+        out.println(header);
+        for (String label : matrix.labels()) {
+            var row = new StringBuilder(
+                    ("%-" + width + "s %8s").formatted(TerminalText.line(label), percent(matrix.total(label))));
+            matrix.dimensions()
+                    .forEach(dimension ->
+                            row.append(' ').append("%8s".formatted(percent(matrix.score(label, dimension)))));
+            out.println(row);
         }
     }
 

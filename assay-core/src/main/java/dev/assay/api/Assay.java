@@ -48,6 +48,7 @@ public final class Assay {
 
     private final List<Path> suites;
     private final String model;
+    private final List<String> models;
     private final String baseUrl;
     private final String apiKeyEnv;
     private final List<Consumer<RunSettings>> settings;
@@ -59,6 +60,7 @@ public final class Assay {
     private Assay(
             List<Path> suites,
             String model,
+            List<String> models,
             String baseUrl,
             String apiKeyEnv,
             List<Consumer<RunSettings>> settings,
@@ -68,6 +70,7 @@ public final class Assay {
             Function<String, String> environment) {
         this.suites = List.copyOf(suites);
         this.model = model;
+        this.models = List.copyOf(models);
         this.baseUrl = baseUrl;
         this.apiKeyEnv = apiKeyEnv;
         this.settings = List.copyOf(settings);
@@ -86,7 +89,7 @@ public final class Assay {
         if (suites.length == 0) {
             throw new IllegalArgumentException("name at least one suite");
         }
-        return new Assay(List.of(suites), null, null, null, List.of(), null, null, null, System::getenv);
+        return new Assay(List.of(suites), null, List.of(), null, null, List.of(), null, null, null, System::getenv);
     }
 
     /**
@@ -97,13 +100,32 @@ public final class Assay {
      */
     public Assay model(String model) {
         Objects.requireNonNull(model, "model");
-        return new Assay(suites, model, baseUrl, apiKeyEnv, settings, databaseUrl, workspaces, reports, environment);
+        return new Assay(
+                suites, model, List.of(), baseUrl, apiKeyEnv, settings, databaseUrl, workspaces, reports, environment);
+    }
+
+    /**
+     * {@return this run evaluating several chat models with Assay's agent loop, every case against each}: the reports
+     * show a matrix of model × dimension. {@link #baseUrl} and {@link #apiKeyEnv} apply to each. One model is
+     * {@link #model}.
+     */
+    public Assay models(String first, String... more) {
+        Objects.requireNonNull(first, "first");
+        var all = new ArrayList<String>();
+        all.add(first);
+        all.addAll(List.of(more));
+        if (all.size() == 1) {
+            return model(first);
+        }
+        return new Assay(
+                suites, null, all, baseUrl, apiKeyEnv, settings, databaseUrl, workspaces, reports, environment);
     }
 
     /** {@return this run calling the model at this API root, e.g. {@code http://localhost:11434/v1}} */
     public Assay baseUrl(String baseUrl) {
         Objects.requireNonNull(baseUrl, "baseUrl");
-        return new Assay(suites, model, baseUrl, apiKeyEnv, settings, databaseUrl, workspaces, reports, environment);
+        return new Assay(
+                suites, model, models, baseUrl, apiKeyEnv, settings, databaseUrl, workspaces, reports, environment);
     }
 
     /**
@@ -112,7 +134,8 @@ public final class Assay {
      */
     public Assay apiKeyEnv(String variable) {
         Objects.requireNonNull(variable, "variable");
-        return new Assay(suites, model, baseUrl, variable, settings, databaseUrl, workspaces, reports, environment);
+        return new Assay(
+                suites, model, models, baseUrl, variable, settings, databaseUrl, workspaces, reports, environment);
     }
 
     /** {@return this run re-scoring a recording (JSONL from {@code assay runs export}, or a report.json)} */
@@ -205,7 +228,8 @@ public final class Assay {
      */
     public Assay database(String jdbcUrl) {
         Objects.requireNonNull(jdbcUrl, "jdbcUrl");
-        return new Assay(suites, model, baseUrl, apiKeyEnv, settings, jdbcUrl, workspaces, reports, environment);
+        return new Assay(
+                suites, model, models, baseUrl, apiKeyEnv, settings, jdbcUrl, workspaces, reports, environment);
     }
 
     /**
@@ -214,13 +238,15 @@ public final class Assay {
      */
     public Assay workspaces(Path directory) {
         Objects.requireNonNull(directory, "directory");
-        return new Assay(suites, model, baseUrl, apiKeyEnv, settings, databaseUrl, directory, reports, environment);
+        return new Assay(
+                suites, model, models, baseUrl, apiKeyEnv, settings, databaseUrl, directory, reports, environment);
     }
 
     /** {@return this run writing report.json, report.md, junit.xml and report.html to this directory} */
     public Assay reports(Path directory) {
         Objects.requireNonNull(directory, "directory");
-        return new Assay(suites, model, baseUrl, apiKeyEnv, settings, databaseUrl, workspaces, directory, environment);
+        return new Assay(
+                suites, model, models, baseUrl, apiKeyEnv, settings, databaseUrl, workspaces, directory, environment);
     }
 
     /**
@@ -228,7 +254,8 @@ public final class Assay {
      */
     public Assay environment(Map<String, String> variables) {
         Map<String, String> copy = Map.copyOf(variables);
-        return new Assay(suites, model, baseUrl, apiKeyEnv, settings, databaseUrl, workspaces, reports, copy::get);
+        return new Assay(
+                suites, model, models, baseUrl, apiKeyEnv, settings, databaseUrl, workspaces, reports, copy::get);
     }
 
     /**
@@ -278,11 +305,16 @@ public final class Assay {
     /** {@return the run settings this description gives, as the resolver's one source} */
     private RunSettings description() {
         var given = new RunSettings().suites(suites);
-        if (model == null && (baseUrl != null || apiKeyEnv != null)) {
+        if (model == null && models.isEmpty() && (baseUrl != null || apiKeyEnv != null)) {
             throw new IllegalStateException("baseUrl and apiKeyEnv describe a model: name it with model(...)");
         }
         if (model != null) {
             given.model(new ModelOptions(model, baseUrl, apiKeyEnv, false, null, null));
+        }
+        if (!models.isEmpty()) {
+            given.models(models.stream().map(ModelOptions::of).toList())
+                    .baseUrl(baseUrl)
+                    .apiKeyEnv(apiKeyEnv);
         }
         settings.forEach(setting -> setting.accept(given));
         return given;
@@ -308,7 +340,8 @@ public final class Assay {
     private Assay with(Consumer<RunSettings> setting) {
         var more = new ArrayList<>(settings);
         more.add(setting);
-        return new Assay(suites, model, baseUrl, apiKeyEnv, more, databaseUrl, workspaces, reports, environment);
+        return new Assay(
+                suites, model, models, baseUrl, apiKeyEnv, more, databaseUrl, workspaces, reports, environment);
     }
 
     private static Path createScratch() {

@@ -72,6 +72,34 @@ public record Case(
         return attributes.path(SUBJECT_LABEL).asText("");
     }
 
+    /**
+     * {@return this case bound to one of a run's several systems under test ({@link #SUBJECT_LABEL}): its id
+     * {@code ID@LABEL} and its dimension {@code [LABEL] DIMENSION} ({@link #labelledDimension}), so that each system's
+     * items, scores and dimensions stand apart, as a promptfoo config's providers' do}
+     */
+    public Case boundTo(String label) {
+        ObjectNode bound = attributes.deepCopy();
+        bound.put(SUBJECT_LABEL, label);
+        return new Case(
+                id + "@" + label,
+                labelledDimension(label, dimension),
+                language,
+                prompt,
+                weight,
+                timeout,
+                checks,
+                prerequisites,
+                tags,
+                files,
+                bound,
+                source);
+    }
+
+    /** {@return the dimension of a case bound to the system under test {@code label}: {@code [LABEL] DIMENSION}} */
+    public static String labelledDimension(String label, String dimension) {
+        return "[" + label + "] " + dimension;
+    }
+
     /** {@return a copy whose prompt, expectations and file paths have every placeholder replaced} */
     public Case withPlaceholders(Map<String, String> values) {
         UnaryOperator<String> fill = text -> Placeholders.fill(text, values);

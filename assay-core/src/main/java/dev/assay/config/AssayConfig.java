@@ -412,11 +412,23 @@ public record AssayConfig(
                         "run_max_tokens",
                         "case_max_tokens",
                         "cluster_by",
-                        "reducer"));
+                        "reducer",
+                        "models"));
         SandboxDefaults sandbox = sandbox(node.get("sandbox"));
         String target = node.get("target").text(null);
         if (target != null && !targets.containsKey(target)) {
             throw node.get("target").invalid("names no target of 'targets' " + targets.keySet());
+        }
+        ConfigNode models = node.get("models");
+        List<String> modelNames = models.isPresent() ? models.texts() : List.of();
+        if (target != null && !modelNames.isEmpty()) {
+            throw models.invalid("give 'target' or 'models', not both");
+        }
+        for (int i = 0; i < modelNames.size(); i++) {
+            TargetConfig named = targets.get(modelNames.get(i));
+            if (named != null && named.model() == null) {
+                throw models.element(i).invalid("names target '" + modelNames.get(i) + "', which is not a model");
+            }
         }
         Weights weights = null;
         ConfigNode scoring = node.get("scoring");
@@ -456,7 +468,8 @@ public record AssayConfig(
                         longOrNull(node.get("run_max_tokens").integer(0)),
                         longOrNull(node.get("case_max_tokens").integer(1))),
                 node.get("cluster_by").text(null),
-                reducer(node.get("reducer")));
+                reducer(node.get("reducer")),
+                modelNames);
     }
 
     /** {@return {@code defaults.reducer}; null when absent} */
@@ -514,6 +527,13 @@ public record AssayConfig(
                     .weights(defaults.weights().byDimension());
         }
         if (targetName == null) {
+            if (!defaults.models().isEmpty()) {
+                // Each entry a model target, its endpoint and key its own, or a model as --model takes it.
+                settings.models(defaults.models().stream()
+                        .map(name ->
+                                targets.containsKey(name) ? targets.get(name).model() : ModelOptions.of(name))
+                        .toList());
+            }
             return settings;
         }
         TargetConfig named = target(targetName);

@@ -28,6 +28,8 @@ import java.time.Duration;
  *     {@code case_max_tokens}); {@link Budget#NONE} for none
  * @param clusterBy the case field the reports' intervals are clustered by ({@code cluster_by}); null for none
  * @param reducer how the reports' intervals make a case's score from its samples ({@code reducer}); null for none
+ * @param models several models to run each case against when none is named ({@code models}): each a target of the file
+ *     that is a model, with its own endpoint and key, or a model as {@code --model} takes it; empty for none
  */
 public record RunDefaults(
         String target,
@@ -44,11 +46,13 @@ public record RunDefaults(
         ObjectNode sandbox,
         Budget budget,
         String clusterBy,
-        Reducer reducer) {
+        Reducer reducer,
+        java.util.List<String> models) {
     public static final RunDefaults NONE = new RunDefaults(
-            null, null, null, null, null, null, null, null, null, null, null, null, Budget.NONE, null, null);
+            null, null, null, null, null, null, null, null, null, null, null, null, Budget.NONE, null, null, null);
 
     public RunDefaults {
         budget = budget == null ? Budget.NONE : budget;
+        models = models == null ? java.util.List.of() : java.util.List.copyOf(models);
     }
 }

@@ -61,6 +61,17 @@ final class HtmlReporter implements Reporter {
                 .append("</strong> · scoring ")
                 .append(escape(ItemText.scoring(run)))
                 .append("</p>\n");
+        report.matrix().ifPresent(matrix -> matrix(html, matrix));
+        report.headToHead()
+                .ifPresent(outcome -> html.append("<p>Head to head: ")
+                        .append(escape(outcome.reason()))
+                        .append("; ")
+                        .append(outcome.casesUsed())
+                        .append(" of ")
+                        .append(outcome.casesPlanned())
+                        .append(" cases used, ")
+                        .append(outcome.casesSaved())
+                        .append(" saved.</p>\n"));
         var cost = report.cost();
         html.append("<p>Cost ").append(escape(ItemText.cost(cost.total()))).append("</p>\n");
         var intervals = report.intervals();
@@ -122,6 +133,28 @@ final class HtmlReporter implements Reporter {
         coverage(html, report.coverage());
         html.append("</body></html>\n");
         page.finish();
+    }
+
+    /** The matrix of a run of several models: a row per model, its overall score, then a column per dimension. */
+    private static void matrix(StringBuilder html, RunReport.Matrix matrix) {
+        html.append("<table><tr><th>Model</th><th>Overall</th>");
+        matrix.dimensions()
+                .forEach(dimension ->
+                        html.append("<th>").append(escape(dimension)).append("</th>"));
+        html.append("</tr>\n");
+        for (String label : matrix.labels()) {
+            html.append("<tr><td>")
+                    .append(escape(label))
+                    .append("</td><td class=num><strong>")
+                    .append(ItemText.percent(matrix.total(label)))
+                    .append("</strong></td>");
+            matrix.dimensions()
+                    .forEach(dimension -> html.append("<td class=num>")
+                            .append(ItemText.percent(matrix.score(label, dimension)))
+                            .append("</td>"));
+            html.append("</tr>\n");
+        }
+        html.append("</table>\n");
     }
 
     /** Lists the items {@code wanted} picks, in order, until {@code most} are; {@return how many were listed} */

@@ -90,6 +90,8 @@ final class JsonReporter implements Reporter {
         ObjectNode cost = report.cost().toJson();
         root.put("cost_usd", cost.path("cost_usd").asDouble());
         root.set("cost", cost);
+        report.matrix().ifPresent(matrix -> root.set("matrix", matrix.toJson()));
+        report.headToHead().ifPresent(outcome -> root.set("head_to_head", outcome.toJson()));
         root.put("samples", report.samples());
         if (report.samples() > 1) {
             ObjectNode passAtK = root.putObject("pass_at_k");

@@ -87,6 +87,19 @@ final class MarkdownReporter implements Reporter {
         md.append("Skipped and cancelled cases are left out of the scores; errors count as 0. ")
                 .append(literal(ItemText.intervalNote(intervals)))
                 .append("\n\n");
+        report.matrix().ifPresent(matrix -> matrix(md, matrix));
+        report.headToHead()
+                .ifPresent(outcome -> md.append("Head to head: ")
+                        .append(literal(outcome.reason()))
+                        .append("; ")
+                        .append(outcome.casesUsed())
+                        .append(" of ")
+                        .append(outcome.casesPlanned())
+                        .append(" cases used, ")
+                        .append(outcome.casesSaved())
+                        .append(" saved (")
+                        .append(outcome.itemsSaved())
+                        .append(" items not run).\n\n"));
         var cost = report.cost();
         md.append("- Cost: ").append(literal(ItemText.cost(cost.total()))).append('\n');
         cost.byDimension()
@@ -200,6 +213,29 @@ final class MarkdownReporter implements Reporter {
             }
             md.append('\n');
         }
+    }
+
+    /** The matrix of a run of several models: a row per model, its overall score, then a column per dimension. */
+    private static void matrix(StringBuilder md, RunReport.Matrix matrix) {
+        md.append("| Model | Overall |");
+        matrix.dimensions()
+                .forEach(dimension -> md.append(' ').append(literal(dimension)).append(" |"));
+        md.append("\n|---|---:|");
+        matrix.dimensions().forEach(dimension -> md.append("---:|"));
+        md.append('\n');
+        for (String label : matrix.labels()) {
+            md.append("| ")
+                    .append(literal(label))
+                    .append(" | **")
+                    .append(ItemText.percent(matrix.total(label)))
+                    .append("** |");
+            matrix.dimensions()
+                    .forEach(dimension -> md.append(' ')
+                            .append(ItemText.percent(matrix.score(label, dimension)))
+                            .append(" |"));
+            md.append('\n');
+        }
+        md.append('\n');
     }
 
     /**

@@ -10,10 +10,13 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.run.EvalSpec;
+import dev.assay.run.HeadToHead;
 import dev.assay.score.PassAtK;
 import dev.assay.score.Reducer;
+import dev.assay.score.ScoreTally;
 import dev.assay.score.Scores;
 import dev.assay.score.Spread;
+import dev.assay.score.Weights;
 import dev.assay.store.CaseSetSnapshot;
 import dev.assay.store.Store;
 import java.util.ArrayList;
@@ -46,6 +49,8 @@ public final class RunReport {
     private final Supplier<Map<String, Case>> storedCases;
     private Map<String, Case> cases;
     private CostTally cost;
+    private Matrix matrix;
+    private HeadToHead.Outcome headToHead;
 
     /**
      * @param run the run record
@@ -302,6 +307,68 @@ public final class RunReport {
                 .orElse(own);
     }
 
+    /**
+     * A run of several models as a matrix: each model's dimension scores and overall score, as a run of that model
+     * alone would have them under the run's weights.
+     *
+     * @param labels the models' labels, in the order given
+     * @param dimensions the cases' dimensions, in alphabetical order
+     * @param byLabel each model's scores: by dimension, and its total; a model without a scored item has none
+     */
+    public record Matrix(List<String> labels, List<String> dimensions, Map<String, Scores> byLabel) {
+        public Matrix {
+            labels = List.copyOf(labels);
+            dimensions = List.copyOf(dimensions);
+            byLabel = Collections.unmodifiableMap(new LinkedHashMap<>(byLabel));
+        }
+
+        /** {@return a model's score in a dimension; null when none of its items there was scored} */
+        public Double score(String label, String dimension) {
+            Scores scores = byLabel.get(label);
+            return scores == null ? null : scores.dimensionScores().get(dimension);
+        }
+
+        /** {@return a model's overall score; null when none of its items was scored} */
+        public Double total(String label) {
+            Scores scores = byLabel.get(label);
+            return scores == null ? null : scores.total();
+        }
+
+        /**
+         * {@return the JSON reports and the API give under {@code matrix}: the dimensions, and per model (in order) its
+         * {@code label}, {@code total_score} and {@code dimension_scores}}
+         */
+        public com.fasterxml.jackson.databind.node.ObjectNode toJson() {
+            var node = dev.assay.Json.object();
+            node.set("dimensions", dev.assay.Json.strings(dimensions));
+            var models = node.putArray("models");
+            for (String label : labels) {
+                var model = models.addObject().put("label", label);
+                model.putPOJO("total_score", total(label));
+                Scores scores = byLabel.get(label);
+                model.set(
+                        "dimension_scores", dev.assay.Json.tree(scores == null ? Map.of() : scores.dimensionScores()));
+            }
+            return node;
+        }
+    }
+
+    /** {@return the matrix of a run of several models (model × dimension); empty for a run of one} */
+    public synchronized Optional<Matrix> matrix() {
+        tally();
+        return Optional.ofNullable(matrix);
+    }
+
+    /**
+     * {@return where a head-to-head run that stops when decided stands: when and why it stopped, its verdict, the cases
+     * it used and saved}: the stored items fed again, in the cases' order, to the test the run stopped by; empty for
+     * another run
+     */
+    public synchronized Optional<HeadToHead.Outcome> headToHead() {
+        tally();
+        return Optional.ofNullable(headToHead);
+    }
+
     /** {@return each dimension's item counts by status, dimensions in alphabetical order} */
     public synchronized Map<String, Counts> countsByDimension() {
         tally();
@@ -329,7 +396,32 @@ public final class RunReport {
         var coverageTally = new Coverage.Tally(run);
         var samplesByCase = new LinkedHashMap<String, int[]>();
         var scoresByCase = new LinkedHashMap<String, List<Double>>();
+        EvalSpec spec = EvalSpec.of(run);
+        List<String> labels = spec.subjectLabels();
+        var byLabel = new LinkedHashMap<String, ScoreTally>();
+        labels.forEach(label -> byLabel.put(label, new ScoreTally()));
+        var dimensions = new java.util.TreeSet<String>();
+        // The planned cases: a run stopped when decided counts the items it never ran in its total.
+        HeadToHead comparison = HeadToHead.of(spec, run.counts().total() / Math.max(1, spec.itemCount(1)))
+                .orElse(null);
         for (Item item : items instanceof StoredItems stored ? stored.forFigures() : items) {
+            for (String label : labels) {
+                String prefix = Case.labelledDimension(label, "");
+                if (item.dimension().startsWith(prefix)) {
+                    String dimension = item.dimension().substring(prefix.length());
+                    dimensions.add(dimension);
+                    byLabel.get(label)
+                            .add(new Scores.Entry(
+                                    dimension,
+                                    item.weight(),
+                                    item.score(),
+                                    item.status().isScored(),
+                                    item.status() == ItemStatus.PASSED));
+                }
+            }
+            if (comparison != null) {
+                comparison.accept(item);
+            }
             entries.add(new Scores.Entry(
                     item.dimension(),
                     item.weight(),
@@ -379,6 +471,13 @@ public final class RunReport {
                             sd));
         });
         sampleSpreads = Collections.unmodifiableMap(spreadsOfSamples);
+        if (!labels.isEmpty()) {
+            Weights weights = spec.scoring().weights();
+            var scores = new LinkedHashMap<String, Scores>();
+            byLabel.forEach((label, tally) -> scores.put(label, tally.scores(weights)));
+            matrix = new Matrix(labels, List.copyOf(dimensions), scores);
+        }
+        headToHead = comparison == null ? null : comparison.outcome();
         spreads = Collections.unmodifiableMap(Spread.byDimension(entries));
     }
 

@@ -2,12 +2,15 @@ package dev.assay.run;
 
 import dev.assay.model.ChatModel;
 import dev.assay.model.ChatModels;
+import dev.assay.model.ModelOptions;
 import dev.assay.subject.AgentSubject;
+import dev.assay.subject.LabelledSubjects;
 import dev.assay.subject.Subject;
 import dev.assay.subject.UserModels;
 import dev.assay.subject.replay.Recording;
 import dev.assay.subject.replay.ReplaySubject;
 import dev.assay.subject.sse.SseAgentSubject;
+import java.util.LinkedHashMap;
 import java.util.List;
 
 /** Assay's own systems under test, the one place they are listed. Thread-safe (stateless). */
@@ -21,24 +24,54 @@ final class BuiltinSubjects {
 
         @Override
         public Subject create(SubjectContext context) throws InterruptedException {
-            EvalSpec spec = context.spec();
-            var model = (EvalSpec.Model) spec.subject().sut();
-            ChatModel chatModel = ChatModels.chatModel(model.options(), context.env(), context.log());
-            UserModelOptions userModel = spec.subject().userModel();
-            // The user model goes through the same provider, retries and secret masking as the model under test.
-            var users = new UserModels(
-                    userModel.model(),
-                    name -> ChatModels.chatModel(
-                            userModel.optionsFor(name, model.options()), context.env(), context.log()));
-            return new AgentSubject(
-                    chatModel,
-                    context.tools(),
-                    spec.subject().agent(),
-                    spec.limits().concurrency(),
-                    context.withheldTools(),
-                    users);
+            return agent(context, ((EvalSpec.Model) context.spec().subject().sut()).options());
         }
     };
+
+    /**
+     * {@code models}: several models ({@code --model A --model B}, {@code --versus}), each driven by Assay's agent loop
+     * with the same tools, under its label; a case runs against the one it is bound to.
+     */
+    static final SubjectFactory MODELS = new SubjectFactory() {
+        @Override
+        public String name() {
+            return "models";
+        }
+
+        @Override
+        public Subject create(SubjectContext context) throws InterruptedException {
+            var byLabel = new LinkedHashMap<String, Subject>();
+            try {
+                for (var model : ((EvalSpec.Models) context.spec().subject().sut())
+                        .byLabel()
+                        .entrySet()) {
+                    byLabel.put(model.getKey(), agent(context, model.getValue()));
+                }
+            } catch (InterruptedException | RuntimeException e) {
+                byLabel.values().forEach(Subject::close);
+                throw e;
+            }
+            return new LabelledSubjects(byLabel);
+        }
+    };
+
+    /** {@return {@code options}' model driven by Assay's agent loop with the run's tools and user model} */
+    private static Subject agent(SubjectContext context, ModelOptions options) throws InterruptedException {
+        EvalSpec spec = context.spec();
+        ChatModel chatModel = ChatModels.chatModel(options, context.env(), context.log());
+        UserModelOptions userModel = spec.subject().userModel();
+        // The user model goes through the same provider, retries and secret masking as the model under test.
+        var users = new UserModels(
+                userModel.model(),
+                name -> ChatModels.chatModel(userModel.optionsFor(name, options), context.env(), context.log()));
+        return new AgentSubject(
+                chatModel,
+                context.tools(),
+                spec.subject().agent(),
+                spec.limits().concurrency(),
+                context.withheldTools(),
+                users);
+    }
 
     /** {@code sse}: an agent service ({@code --agent}), which runs its own loop and tools; Assay executes nothing. */
     static final SubjectFactory SSE = new SubjectFactory() {
@@ -71,6 +104,6 @@ final class BuiltinSubjects {
     private BuiltinSubjects() {}
 
     static List<SubjectFactory> all() {
-        return List.of(AGENT, SSE, REPLAY);
+        return List.of(AGENT, MODELS, SSE, REPLAY);
     }
 }

@@ -25,9 +25,9 @@ import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * A capability run as the engine runs it: one item per case and sample, in selection order, each run and judged by
- * {@link CaseRunner} in a workspace of its own ({@code <workspace root>/<run id>/<seq>_<case id>}), kept or deleted as
- * the run's {@link WorkspacePolicy} says. Thread-safe.
+ * A capability run as the engine runs it: one item per case, system under test and sample, in selection order, each run
+ * and judged by {@link CaseRunner} in a workspace of its own ({@code <workspace root>/<run id>/<seq>_<case id>}), kept
+ * or deleted as the run's {@link WorkspacePolicy} says. Thread-safe.
  *
  * @param plan the cases, the system under test, the settings and the checkers the cases name
  */
@@ -113,6 +113,11 @@ public record CaseWorkload(RunPlan plan) implements Workload {
     }
 
     @Override
+    public Optional<HeadToHead> headToHead() {
+        return HeadToHead.of(plan.config().spec(), plan.suite().cases().size());
+    }
+
+    @Override
     public WorkItem item(int seq) {
         // Read once: past the in-memory limit each read of a case is a read of the suite's scratch file and a parse.
         Case evalCase = evalCase(seq);
@@ -128,8 +133,11 @@ public record CaseWorkload(RunPlan plan) implements Workload {
                     caseDirectory(context.runId(), seq, evalCase.id()),
                     context.log(),
                     context.cancelled());
+            // Priced as the model that answered it, one of several.
             return ItemCost.withCost(
-                    ran, plan.target().name(), plan.config().spec().limits().prices());
+                    ran,
+                    plan.target().labelled(evalCase.subjectLabel()).name(),
+                    plan.config().spec().limits().prices());
         });
     }
 
@@ -162,11 +170,17 @@ public record CaseWorkload(RunPlan plan) implements Workload {
         return ended;
     }
 
-    /** {@return the case of item {@code seq}: with several samples, sample k of a case is its own item} */
+    /**
+     * {@return the case of item {@code seq}}: with several systems under test, the case bound to each in turn; with
+     * several samples, sample k of each is its own item
+     */
     private Case evalCase(int seq) {
         int samples = plan.config().samples();
-        Case base = plan.suite().cases().get(seq / samples);
-        return samples == 1 ? base : base.withId(Engine.sampleId(base.id(), seq % samples + 1));
+        List<String> labels = plan.config().spec().subjectLabels();
+        int perCase = samples * Math.max(1, labels.size());
+        Case base = plan.suite().cases().get(seq / perCase);
+        Case bound = labels.isEmpty() ? base : base.boundTo(labels.get(seq % perCase / samples));
+        return samples == 1 ? bound : bound.withId(Engine.sampleId(bound.id(), seq % samples + 1));
     }
 
     private Path caseDirectory(String runId, int seq, String itemId) {

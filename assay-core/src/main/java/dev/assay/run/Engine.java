@@ -307,10 +307,12 @@ public final class Engine {
             // the database is away (finished items wait in memory, at most one per slot) or once the system under
             // test refused the credentials.
             // Nor once a limit on the run's cost or tokens is reached: the cases running then finish (they are paid for
-            // already, and their answers count), so a run ends at most their cost past its limit.
+            // already, and their answers count), so a run ends at most their cost past its limit. Nor once a
+            // head-to-head has decided: the run then ends finished, its cases running finished too.
             for (int seq = 0;
                     seq < items
                             && progress.halt() == null
+                            && !progress.decided()
                             && progress.budgetExhausted() == null
                             && acquire(limit, handle)
                             && progress.budgetExhausted() == null
@@ -501,6 +503,8 @@ public final class Engine {
         private final CostTally cost;
         private final Budget budget;
         private volatile Problem budgetExhausted;
+        private final HeadToHead headToHead;
+        private volatile boolean decided;
         private final List<String> unstored = new ArrayList<>();
         // Only what the run record needs is kept, not the items: a large run's transcripts stay in the store.
         private final Metric.Tally scores;
@@ -526,6 +530,21 @@ public final class Engine {
                     handle.current().modelName(),
                     EvalSpec.of(handle.current()).limits().prices());
             this.budget = workload.budget();
+            this.headToHead = workload.headToHead().orElse(null);
+        }
+
+        /** {@return whether the run's head-to-head has decided, so that no further case need start} */
+        boolean decided() {
+            return decided;
+        }
+
+        /** Feeds an item to the head-to-head, if the run is one; once it decides, says so once. */
+        private void compare(Item item) {
+            if (headToHead != null && headToHead.accept(item) && !decided) {
+                decided = true;
+                log("stopping: " + headToHead.outcome().reason()
+                        + "; the cases running finish, no further case starts");
+            }
         }
 
         /** {@return why no further case may start (a limit on the run's cost or tokens is reached), or null} */
@@ -551,6 +570,7 @@ public final class Engine {
         synchronized void keep(List<Item> kept) {
             for (Item item : kept) {
                 spend(item, false);
+                compare(item);
                 scores.accept(item);
                 counted = counted.plus(item.status());
                 countError(item);
@@ -599,6 +619,7 @@ public final class Engine {
             boolean storeNow;
             synchronized (this) {
                 spend(item, true);
+                compare(item);
                 scores.accept(item);
                 counted = counted.plus(item.status());
                 countError(item);

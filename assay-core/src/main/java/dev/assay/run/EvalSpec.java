@@ -145,6 +145,27 @@ public record EvalSpec(
         }
     }
 
+    /**
+     * Several models in one run, each driven by Assay's agent loop under its label: every case runs against each of
+     * them ({@link dev.assay.cases.Case#boundTo}), and the reports show a matrix of label × dimension. A head-to-head
+     * run ({@code --versus}) is two of them, the first its A and the second its B.
+     *
+     * @param byLabel the models by label, in the order given; at least two
+     */
+    public record Models(Map<String, ModelOptions> byLabel) implements Sut {
+        public Models {
+            if (byLabel.size() < 2) {
+                throw new IllegalArgumentException("several models: at least two");
+            }
+            byLabel = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byLabel));
+        }
+
+        @Override
+        public String factory() {
+            return BuiltinSubjects.MODELS.name();
+        }
+    }
+
     /** An agent service, which runs its own loop. */
     public record AgentService(SseAgentSettings settings) implements Sut {
         public AgentService {
@@ -244,6 +265,7 @@ public record EvalSpec(
      * @param prices what each model's tokens cost: Assay's table with {@code assay.yaml}'s {@code prices} over it;
      *     kept, so a run's cost reads the same later (docs/cost.md)
      * @param budget the limits on the run's cost and tokens ({@link Budget#NONE} for none)
+     * @param stopRule when a head-to-head run stops before its cases run out; {@link StopRule#NONE} to run them all
      */
     public record Limits(
             int concurrency,
@@ -251,7 +273,8 @@ public record EvalSpec(
             int samples,
             WorkspacePolicy workspacePolicy,
             PriceTable prices,
-            Budget budget) {
+            Budget budget,
+            StopRule stopRule) {
         /** Cases at once unless a source says otherwise. */
         public static final int DEFAULT_CONCURRENCY = 4;
         /** Seconds per case, unless a source or the case says otherwise: the one place this default is written. */
@@ -264,12 +287,24 @@ public record EvalSpec(
 
         /** Limits without a budget, priced by Assay's table. */
         public Limits(int concurrency, Duration timeout, int samples, WorkspacePolicy workspacePolicy) {
-            this(concurrency, timeout, samples, workspacePolicy, null, null);
+            this(concurrency, timeout, samples, workspacePolicy, null, null, null);
+        }
+
+        /** Limits that run every case. */
+        public Limits(
+                int concurrency,
+                Duration timeout,
+                int samples,
+                WorkspacePolicy workspacePolicy,
+                PriceTable prices,
+                Budget budget) {
+            this(concurrency, timeout, samples, workspacePolicy, prices, budget, null);
         }
 
         public Limits {
             prices = prices == null ? PriceTable.shipped() : prices;
             budget = budget == null ? Budget.NONE : budget;
+            stopRule = stopRule == null ? StopRule.NONE : stopRule;
             if (concurrency < 1) {
                 throw new IllegalArgumentException("concurrency must be >= 1");
             }
@@ -287,8 +322,52 @@ public record EvalSpec(
 
         /** {@return these limits under {@code given}'s budget, laid over this one} */
         public Limits withBudget(Budget given) {
-            return new Limits(concurrency, timeout, samples, workspacePolicy, prices, given.over(budget));
+            return new Limits(concurrency, timeout, samples, workspacePolicy, prices, given.over(budget), stopRule);
         }
+    }
+
+    /**
+     * When a head-to-head run ({@link Models} of two) stops starting cases: as soon as the always-valid sequential test
+     * on the paired differences ({@link dev.assay.score.SequentialTest}) decides which model is better, or the cases
+     * run out ({@link HeadToHead}). The cases run in a random order, the selection's seed, kept with the spec so that a
+     * resumed run goes on in the same order.
+     *
+     * @param alpha the largest false-decision rate, in (0, 1); 0 for {@link #NONE}
+     * @param mde the smallest difference worth detecting, in points (0, 100]: it sizes the test's bets
+     */
+    public record StopRule(double alpha, double mde) {
+        /** Run every case. */
+        public static final StopRule NONE = new StopRule(0, 0);
+        /** A false-decision rate of at most 5 %, unless a source says otherwise. */
+        public static final double DEFAULT_ALPHA = 0.05;
+        /** Bets sized for a difference of 5 points, unless a source says otherwise. */
+        public static final double DEFAULT_MDE = 5;
+
+        public StopRule {
+            boolean none = alpha == 0 && mde == 0;
+            if (!none && !(alpha > 0 && alpha < 1 && mde > 0 && mde <= 100)) {
+                throw new IllegalArgumentException("need 0 < alpha < 1 and 0 < mde <= 100, got " + alpha + ", " + mde);
+            }
+        }
+
+        /** {@return whether the run stops once decided} */
+        public boolean stopsWhenDecided() {
+            return !equals(NONE);
+        }
+    }
+
+    /**
+     * {@return the labels of the run's several systems under test, in order ({@link Models}); empty for a run of one}
+     */
+    public List<String> subjectLabels() {
+        return subject.sut() instanceof Models models
+                ? List.copyOf(models.byLabel().keySet())
+                : List.of();
+    }
+
+    /** {@return the items a run of {@code cases} cases has: one per case, system under test and sample} */
+    public int itemCount(int cases) {
+        return limits.itemCount(cases) * Math.max(1, subjectLabels().size());
     }
 
     /**
@@ -440,6 +519,7 @@ public record EvalSpec(
         return new Stored(
                 VERSION,
                 sut instanceof Model model ? model.options().describe() : null,
+                sut instanceof Models models ? describe(models) : null,
                 observed.target(),
                 new StoredAgent(
                         agent.toolMode(), agent.maxSteps(), agent.temperature(), agent.seed(), agent.maxTokens()),
@@ -478,8 +558,26 @@ public record EvalSpec(
                 dataset.mapping() == null ? null : dataset.mapping().toJson(),
                 scoring.clusterBy(),
                 scoring.reducer() == null ? null : scoring.reducer().wireName(),
+                limits.stopRule().stopsWhenDecided()
+                        ? new StoredStopRule(
+                                limits.stopRule().alpha(), limits.stopRule().mde())
+                        : null,
                 observed.tools());
     }
+
+    /** {@return several models as stored: each model's options, as one model's are, with its label} */
+    private static List<JsonNode> describe(Models models) {
+        var stored = new ArrayList<JsonNode>();
+        models.byLabel().forEach((label, options) -> {
+            ObjectNode node = Json.object().put("label", label);
+            node.setAll((ObjectNode) options.describe());
+            stored.add(node);
+        });
+        return stored;
+    }
+
+    /** A head-to-head run's stop rule as stored under {@code stop_when_decided}. */
+    record StoredStopRule(double alpha, double mde) {}
 
     /**
      * The stored layout: one flat object whose keys are those the snapshot has always had (version 1), plus those
@@ -489,6 +587,7 @@ public record EvalSpec(
     @JsonPropertyOrder({
         "spec_version",
         "model",
+        "models",
         "target",
         "agent",
         "agent_service",
@@ -522,11 +621,13 @@ public record EvalSpec(
         "case_max_tokens",
         "dataset",
         "cluster_by",
-        "reducer"
+        "reducer",
+        "stop_when_decided"
     })
     record Stored(
             int specVersion,
             @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode model,
+            @JsonInclude(JsonInclude.Include.NON_NULL) List<JsonNode> models,
             @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode target,
             StoredAgent agent,
             @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode agentService,
@@ -562,6 +663,7 @@ public record EvalSpec(
             @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode dataset,
             @JsonInclude(JsonInclude.Include.NON_NULL) String clusterBy,
             @JsonInclude(JsonInclude.Include.NON_NULL) String reducer,
+            @JsonInclude(JsonInclude.Include.NON_NULL) StoredStopRule stopWhenDecided,
             @JsonAnySetter @JsonAnyGetter Map<String, JsonNode> tools) {
         @JsonCreator
         Stored {
@@ -611,7 +713,10 @@ public record EvalSpec(
                                     ? defaults.workspacePolicy()
                                     : WorkspacePolicy.valueOf(workspacePolicy.toUpperCase(Locale.ROOT)),
                             priceTable(),
-                            new Budget(maxCostUsd, runMaxTokens, caseMaxTokens)),
+                            new Budget(maxCostUsd, runMaxTokens, caseMaxTokens),
+                            stopWhenDecided == null
+                                    ? null
+                                    : new StopRule(stopWhenDecided.alpha(), stopWhenDecided.mde())),
                     userId,
                     new Observed(target, sandbox, codeSandbox, tools));
         }
@@ -620,6 +725,11 @@ public record EvalSpec(
             String type = target == null ? "unknown" : target.path("type").asText("unknown");
             if (model != null && model.isObject()) {
                 return new Model(ModelOptions.fromSnapshot(model));
+            }
+            if (models != null && models.size() > 1) {
+                var byLabel = new LinkedHashMap<String, ModelOptions>();
+                models.forEach(stored -> byLabel.put(stored.path("label").asText(), ModelOptions.fromSnapshot(stored)));
+                return new Models(byLabel);
             }
             if (agentService != null && agentService.isObject()) {
                 return SseAgentSettings.notStoredWhole(agentService)

@@ -51,7 +51,9 @@ final class Preparation {
             throws InterruptedException {
         // The agent loop needs the sandbox (to offer execute_command or not) once the suite is read: it is looked for
         // meanwhile. Code checks need it before, and share the same search.
-        if (!spec.scoring().allowUnsandboxedCode() && !(spec.subject().sut() instanceof EvalSpec.Model)) {
+        if (!spec.scoring().allowUnsandboxedCode()
+                && !(spec.subject().sut() instanceof EvalSpec.Model
+                        || spec.subject().sut() instanceof EvalSpec.Models)) {
             return prepareWith(spec, runId, workspaceRoot, checkers, env, log, sandboxes);
         }
         Sandboxes.Finder search = Sandboxes.searching(sandboxes);

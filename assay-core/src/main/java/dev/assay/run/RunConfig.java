@@ -78,8 +78,8 @@ public record RunConfig(String runId, Path workspaceRoot, EvalSpec spec) {
         return spec.limits().samples();
     }
 
-    /** {@return the items a run of {@code cases} cases has: one per case and sample} */
+    /** {@return the items a run of {@code cases} cases has: one per case, system under test and sample} */
     public int itemCount(int cases) {
-        return spec.limits().itemCount(cases);
+        return spec.itemCount(cases);
     }
 }

@@ -54,6 +54,11 @@ public final class RunSettings {
     private Long seed;
     private Integer limit;
     private ModelOptions model;
+    private List<ModelOptions> models;
+    private ModelOptions versus;
+    private String versusBaseUrl;
+    private String versusApiKeyEnv;
+    private Boolean stopWhenDecided;
     private SseAgentSettings agentService;
     private Path replay;
     private String subject;
@@ -142,6 +147,47 @@ public final class RunSettings {
     /** Evaluate this model with Assay's agent loop. */
     public RunSettings model(ModelOptions value) {
         model = value;
+        return this;
+    }
+
+    /**
+     * Evaluate each of these models with Assay's agent loop, every case against each ({@code --model A --model B},
+     * {@code defaults.models}, the API's {@code models}); one model is {@link #model}. The base URL and key variable of
+     * the sources apply to each model that names none of its own (a configured target's).
+     */
+    public RunSettings models(List<ModelOptions> value) {
+        models = value;
+        return this;
+    }
+
+    /**
+     * Evaluate this model against the one the sources name, head to head ({@code --versus}): each case against both,
+     * the named one A and this one B. It is called at {@link #versusBaseUrl} with the key in {@link #versusApiKeyEnv},
+     * else where A is and with A's key.
+     */
+    public RunSettings versus(ModelOptions value) {
+        versus = value;
+        return this;
+    }
+
+    /** The API root of the {@link #versus} model; without it A's. */
+    public RunSettings versusBaseUrl(String value) {
+        versusBaseUrl = value;
+        return this;
+    }
+
+    /** The variable holding the {@link #versus} model's key; without it A's. */
+    public RunSettings versusApiKeyEnv(String value) {
+        versusApiKeyEnv = value;
+        return this;
+    }
+
+    /**
+     * Stop a head-to-head run ({@link #versus}) as soon as the sequential test decides which model is better, its cases
+     * in a random order ({@link EvalSpec.StopRule}).
+     */
+    public RunSettings stopWhenDecided(Boolean value) {
+        stopWhenDecided = value;
         return this;
     }
 
@@ -380,7 +426,7 @@ public final class RunSettings {
 
     /** {@return whether this source names a system under test} */
     public boolean namesSubject() {
-        return model != null || agentService != null || replay != null || subject != null;
+        return model != null || models != null || agentService != null || replay != null || subject != null;
     }
 
     /**
@@ -417,10 +463,15 @@ public final class RunSettings {
         limit = pick(higher.limit, limit);
         if (higher.namesSubject()) {
             model = higher.model;
+            models = higher.models;
             agentService = higher.agentService;
             replay = higher.replay;
             subject = higher.subject;
         }
+        versus = pick(higher.versus, versus);
+        versusBaseUrl = pick(higher.versusBaseUrl, versusBaseUrl);
+        versusApiKeyEnv = pick(higher.versusApiKeyEnv, versusApiKeyEnv);
+        stopWhenDecided = pick(higher.stopWhenDecided, stopWhenDecided);
         baseUrl = pick(higher.baseUrl, baseUrl);
         apiKeyEnv = pick(higher.apiKeyEnv, apiKeyEnv);
         retries = pick(higher.retries, retries);
@@ -487,17 +538,26 @@ public final class RunSettings {
         EvalSpec.Sut sut = sut();
         PriceTable priceTable = PriceTable.shipped().with(prices);
         var budget = new Budget(maxCostUsd, runMaxTokens, caseMaxTokens);
-        if (budget.maxCostUsd() != null
-                && sut instanceof EvalSpec.Model model
-                && priceTable.find(model.options().model()).isEmpty()) {
-            throw new AssayException(Problem.of(
-                            "config.unpriced_model",
-                            "--max-cost needs the price of " + model.options().model()
-                                    + ", which Assay's price table does not hold: give it in assay.yaml's prices "
-                                    + "(docs/cost.md)")
-                    .withDetail("field", "prices")
-                    .withDetail("model", model.options().model()));
+        List<ModelOptions> priced = sut instanceof EvalSpec.Model model
+                ? List.of(model.options())
+                : sut instanceof EvalSpec.Models several
+                        ? List.copyOf(several.byLabel().values())
+                        : List.of();
+        for (ModelOptions options : budget.maxCostUsd() == null ? List.<ModelOptions>of() : priced) {
+            if (priceTable.find(options.model()).isEmpty()) {
+                throw new AssayException(Problem.of(
+                                "config.unpriced_model",
+                                "--max-cost needs the price of " + options.model()
+                                        + ", which Assay's price table does not hold: give it in assay.yaml's prices "
+                                        + "(docs/cost.md)")
+                        .withDetail("field", "prices")
+                        .withDetail("model", options.model()));
+            }
         }
+        EvalSpec.StopRule stopRule = stopRule(sut);
+        // A head-to-head that stops when decided runs its cases in a random order (the test assumes no order), drawn
+        // once here and kept in the spec's selection, so that a resumed run goes on in the same order.
+        Long order = seed == null && stopRule.stopsWhenDecided() ? new java.security.SecureRandom().nextLong() : seed;
         DatasetMapping mapping = dataset != null ? dataset.over(configuredDataset()) : configuredDataset();
         if (mapping != null) {
             mapping.validate();
@@ -509,7 +569,7 @@ public final class RunSettings {
                         suites,
                         null,
                         Boolean.TRUE.equals(skipInvalid),
-                        new Selection(dimensions, language, tags, ids, seed, limit == null ? 0 : limit),
+                        new Selection(dimensions, language, tags, ids, order, limit == null ? 0 : limit),
                         mapping,
                         environment,
                         container),
@@ -531,14 +591,33 @@ public final class RunSettings {
                         samples != null ? samples : defaults.samples(),
                         Boolean.TRUE.equals(keepWorkspaces) ? WorkspacePolicy.KEEP_ALL : defaults.workspacePolicy(),
                         priceTable,
-                        budget),
+                        budget,
+                        stopRule),
                 userId,
                 EvalSpec.Observed.NONE);
     }
 
+    /**
+     * {@return the stop rule {@link #stopWhenDecided} asks for}
+     *
+     * @throws AssayException {@code config.invalid_versus} when the run is not a head-to-head of two models
+     */
+    private EvalSpec.StopRule stopRule(EvalSpec.Sut sut) {
+        if (!Boolean.TRUE.equals(stopWhenDecided)) {
+            return EvalSpec.StopRule.NONE;
+        }
+        if (!(sut instanceof EvalSpec.Models models) || models.byLabel().size() != 2) {
+            throw new AssayException(Problem.of(
+                            "config.invalid_versus",
+                            "--stop-when-decided compares two models head to head: give --model A --versus B")
+                    .withDetail("field", "stop_when_decided"));
+        }
+        return new EvalSpec.StopRule(EvalSpec.StopRule.DEFAULT_ALPHA, EvalSpec.StopRule.DEFAULT_MDE);
+    }
+
     /** {@return the one system under test the sources name} */
     private EvalSpec.Sut sut() {
-        int named = (model != null ? 1 : 0)
+        int named = (model != null || models != null ? 1 : 0)
                 + (agentService != null ? 1 : 0)
                 + (replay != null ? 1 : 0)
                 + (subject != null ? 1 : 0);
@@ -548,8 +627,32 @@ public final class RunSettings {
                             "evaluate one of a model, an agent service, a recording and a plug-in's system, not several")
                     .withDetail("field", "target"));
         }
-        if (model != null) {
-            return new EvalSpec.Model(withOverrides(model));
+        if (versus != null && model == null && (models == null || models.size() != 1)) {
+            throw new AssayException(Problem.of(
+                            "config.invalid_versus",
+                            "--versus compares one model with another: give exactly one --model beside it")
+                    .withDetail("field", "versus"));
+        }
+        if (versus != null) {
+            ModelOptions a = withOverrides(model != null ? model : models.getFirst(), false);
+            ModelOptions b = withOverrides(
+                    new ModelOptions(
+                            versus.model(),
+                            versusBaseUrl != null ? versusBaseUrl : a.baseUrl(),
+                            versusApiKeyEnv != null ? versusApiKeyEnv : a.apiKeyEnvNamed() ? a.apiKeyEnv() : null,
+                            versus.stream(),
+                            versus.requestTimeout(),
+                            versus.retry(),
+                            versusApiKeyEnv != null || a.apiKeyEnvNamed()),
+                    true);
+            return labelled(List.of(a, b));
+        }
+        if (models != null && models.size() > 1) {
+            return labelled(
+                    models.stream().map(given -> withOverrides(given, true)).toList());
+        }
+        if (model != null || models != null) {
+            return new EvalSpec.Model(withOverrides(model != null ? model : models.getFirst(), false));
         }
         if (agentService != null) {
             return new EvalSpec.AgentService(agentService);
@@ -612,10 +715,32 @@ public final class RunSettings {
     }
 
     /**
+     * {@return several models under their labels, each its model's name}
+     *
+     * @throws AssayException {@code config.duplicate_model} when two have the same name
+     */
+    private static EvalSpec.Models labelled(List<ModelOptions> given) {
+        var byLabel = new java.util.LinkedHashMap<String, ModelOptions>();
+        for (ModelOptions options : given) {
+            if (byLabel.putIfAbsent(options.model(), options) != null) {
+                throw new AssayException(Problem.of(
+                                "config.duplicate_model",
+                                "the model " + options.model() + " is named twice; name each model of a run once")
+                        .withDetail("field", "models")
+                        .withDetail("model", options.model()));
+            }
+        }
+        return new EvalSpec.Models(byLabel);
+    }
+
+    /**
      * {@return the model with what sources set over its own fields}: the base URL, the key's variable, streaming, and
      * the retries (a configured target's {@code max_attempts} unless a source sets them)
+     *
+     * @param ownFirst keep the model's own base URL and key variable where it names them (one of several models, a
+     *     configured target's), the sources' applying only where it names none; else the sources' win
      */
-    private ModelOptions withOverrides(ModelOptions given) {
+    private ModelOptions withOverrides(ModelOptions given, boolean ownFirst) {
         RetryPolicy retry = retries == null && maxRetryWait == null
                 ? given.retry()
                 : new RetryPolicy(
@@ -623,14 +748,16 @@ public final class RunSettings {
                         Duration.ofSeconds(1),
                         Duration.ofSeconds(30),
                         maxRetryWait != null ? maxRetryWait : Duration.ofSeconds(DEFAULT_MAX_RETRY_WAIT_S));
+        boolean ownUrl = ownFirst && given.baseUrl() != null;
+        boolean ownKey = ownFirst && given.apiKeyEnvNamed();
         return new ModelOptions(
                 given.model(),
-                baseUrl != null ? baseUrl : given.baseUrl(),
-                apiKeyEnv != null ? apiKeyEnv : given.apiKeyEnv(),
+                baseUrl != null && !ownUrl ? baseUrl : given.baseUrl(),
+                apiKeyEnv != null && !ownKey ? apiKeyEnv : given.apiKeyEnv(),
                 stream != null ? stream : given.stream(),
                 given.requestTimeout(),
                 retry,
-                apiKeyEnv != null || given.apiKeyEnvNamed());
+                (apiKeyEnv != null && !ownKey) || given.apiKeyEnvNamed());
     }
 
     private static <T> T pick(T higher, T lower) {

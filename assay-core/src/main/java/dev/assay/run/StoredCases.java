@@ -105,8 +105,7 @@ public final class StoredCases {
         store.forEachCaseSetCase(run.caseSetVersion(), json -> cases.add(SuiteSnapshots.caseFromJson(json)));
         // A suite's cases are stored once per version, as the first run of that version selected them: another
         // selection of the same files is not this run's cases.
-        int samples = EvalSpec.of(run).limits().samples();
-        if ((long) cases.size() * samples != run.counts().total()) {
+        if (EvalSpec.of(run).itemCount(cases.size()) != run.counts().total()) {
             throw new AssayException(Problem.of(
                             "run.not_resumable",
                             "run " + run.runId() + " cannot be continued with its stored cases: the database holds "

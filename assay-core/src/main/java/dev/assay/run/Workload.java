@@ -57,6 +57,14 @@ public interface Workload {
     }
 
     /**
+     * {@return a new tally of the rule that stops the run before its items run out (a head-to-head that stops when
+     * decided), or empty to run them all}
+     */
+    default java.util.Optional<HeadToHead> headToHead() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * {@return item {@code seq} as the engine takes it: its id and prompt, and how it runs} Asked once for each item
      * the engine runs or, resumed, skips; what an item is made from (a case read back from a large suite's scratch
      * file) is read here, once.

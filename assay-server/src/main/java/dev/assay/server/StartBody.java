@@ -38,6 +38,7 @@ final class StartBody {
     private static final Set<String> FIELDS = Set.of(
             "user_id",
             "model_name",
+            "models",
             "language",
             "case_set",
             "dimensions",
@@ -130,7 +131,9 @@ final class StartBody {
             }
         }
         var reader = new Reader(fields);
-        ModelOptions model = model(reader, adminTokenVariable, null);
+        List<String> modelNames = reader.optionalStrings("models");
+        ModelOptions model = modelNames == null ? model(reader, adminTokenVariable, null) : null;
+        List<ModelOptions> models = modelNames == null ? null : models(reader, modelNames, adminTokenVariable);
         String caseSet = reader.text("case_set", null);
         if (caseSet == null || caseSet.isBlank()) {
             throw ApiProblems.badField("case_set", "case_set is required; see GET /api/suites");
@@ -147,6 +150,7 @@ final class StartBody {
                         .seed(reader.integer("seed", null, Long.MIN_VALUE, Long.MAX_VALUE))
                         .limit(intOrNull(reader.integer("limit", null, 0, 1_000_000)))
                         .model(model)
+                        .models(models)
                         .retries(intOrNull(reader.integer("retries", null, 0, 10)))
                         .stream(reader.flag("stream"))
                         .toolMode(reader.toolMode())
@@ -205,6 +209,11 @@ final class StartBody {
         if (model == null || model.isBlank()) {
             throw ApiProblems.badField("model_name", "model_name is required: mock, or openai:MODEL");
         }
+        return model(reader, model, adminTokenVariable, requestTimeout);
+    }
+
+    /** {@return {@code model} at the body's {@code base_url} with the key in its {@code api_key_env}, both checked} */
+    private static ModelOptions model(Reader reader, String model, String adminTokenVariable, Duration requestTimeout) {
         String baseUrl = reader.text("base_url", null);
         if (baseUrl != null && !baseUrl.isBlank()) {
             checkUrl(baseUrl);
@@ -222,6 +231,29 @@ final class StartBody {
                 false,
                 requestTimeout,
                 null);
+    }
+
+    /**
+     * {@return the models of {@code models}: several, each case run against each, every one at the body's
+     * {@code base_url} with the key in its {@code api_key_env}}
+     */
+    private static List<ModelOptions> models(Reader reader, List<String> names, String adminTokenVariable) {
+        if (reader.body().hasNonNull("model_name")) {
+            throw ApiProblems.badField("models", "give model_name (one model) or models (several), not both");
+        }
+        if (names.isEmpty()) {
+            throw ApiProblems.badField("models", "models must name at least one model");
+        }
+        ModelOptions endpoint = model(reader, names.getFirst(), adminTokenVariable, null);
+        return names.stream()
+                .map(name -> new ModelOptions(
+                        name,
+                        endpoint.baseUrl(),
+                        endpoint.apiKeyEnvNamed() ? endpoint.apiKeyEnv() : null,
+                        false,
+                        null,
+                        null))
+                .toList();
     }
 
     /** {@return the environment of the cases that name none ({@code environment}), as a case writes it; null} */
