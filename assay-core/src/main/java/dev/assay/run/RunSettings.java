@@ -557,7 +557,10 @@ public final class RunSettings {
         EvalSpec.StopRule stopRule = stopRule(sut);
         // A head-to-head that stops when decided runs its cases in a random order (the test assumes no order), drawn
         // once here and kept in the spec's selection, so that a resumed run goes on in the same order.
-        Long order = seed == null && stopRule.stopsWhenDecided() ? new java.security.SecureRandom().nextLong() : seed;
+        Long order = seed;
+        if (order == null && stopRule.stopsWhenDecided()) {
+            order = new java.security.SecureRandom().nextLong();
+        }
         DatasetMapping mapping = dataset != null ? dataset.over(configuredDataset()) : configuredDataset();
         if (mapping != null) {
             mapping.validate();

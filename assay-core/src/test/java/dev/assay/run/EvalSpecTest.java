@@ -188,6 +188,67 @@ class EvalSpecTest {
     }
 
     @Test
+    void several_models_and_a_head_to_head_round_trip_and_resume_as_they_were_started() {
+        EvalSpec several = new RunSettings()
+                .suites(List.of(Path.of("suite.jsonl")))
+                .models(List.of(
+                        ModelOptions.of("openai:a"),
+                        new ModelOptions("openai:b", "http://127.0.0.1:9/v1", "B_API_KEY", false, null, null)))
+                .baseUrl("http://127.0.0.1:8/v1")
+                .resolve();
+        EvalSpec versus = new RunSettings()
+                .suites(List.of(Path.of("suite.jsonl")))
+                .model(ModelOptions.of("openai:a"))
+                .versus(ModelOptions.of("openai:b"))
+                .versusApiKeyEnv("B_API_KEY")
+                .stopWhenDecided(true)
+                .resolve();
+
+        var models = (EvalSpec.Models) several.subject().sut();
+        // The sources' base URL reaches the model that names none; the other keeps its own.
+        assertThat(models.byLabel().get("openai:a").baseUrl()).isEqualTo("http://127.0.0.1:8/v1");
+        assertThat(models.byLabel().get("openai:b").baseUrl()).isEqualTo("http://127.0.0.1:9/v1");
+        assertThat(several.itemCount(3)).isEqualTo(6);
+        assertThat(versus.subjectLabels()).containsExactly("openai:a", "openai:b");
+        assertThat(((EvalSpec.Models) versus.subject().sut())
+                        .byLabel()
+                        .get("openai:b")
+                        .apiKeyEnv())
+                .isEqualTo("B_API_KEY");
+        assertThat(versus.limits().stopRule()).isEqualTo(new EvalSpec.StopRule(0.05, 5));
+        assertThat(versus.dataset().selection().seed())
+                .as("a random order, kept")
+                .isNotNull();
+        for (EvalSpec spec : List.of(several, versus)) {
+            assertThat(roundTrip(spec)).isEqualTo(spec);
+            EvalSpec resumed = EvalSpec.toResume(stored("r5", Json.tree(spec)));
+            assertThat(resumed.subject()).isEqualTo(spec.subject());
+            assertThat(resumed.limits()).isEqualTo(spec.limits());
+            assertThat(resumed.dataset().selection()).isEqualTo(spec.dataset().selection());
+        }
+        assertThat(Json.tree(several).path("models").get(1).path("label").asText())
+                .isEqualTo("openai:b");
+    }
+
+    @Test
+    void a_head_to_head_needs_two_models_and_distinct_names() {
+        var base = new RunSettings().suites(List.of(Path.of("suite.jsonl")));
+        assertThatThrownBy(() -> base.model(ModelOptions.of("openai:a"))
+                        .stopWhenDecided(true)
+                        .resolve())
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("config.invalid_versus"));
+        assertThatThrownBy(() -> new RunSettings()
+                        .suites(List.of(Path.of("suite.jsonl")))
+                        .models(List.of(ModelOptions.of("openai:a"), ModelOptions.of("openai:a")))
+                        .resolve())
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("config.duplicate_model"));
+    }
+
+    @Test
     void a_resumed_run_keeps_its_dataset_mapping_and_its_environment() {
         var mapping = new DatasetMapping("question", "answer", "exact", null, null, null, null);
         var environment = Json.MAPPER.createObjectNode().put("state", "shop://db");
