@@ -198,6 +198,24 @@ function renderStats(detail) {
   $('#detail-case-samples').hidden = !caseRows.length;
 }
 
+// A run of several models: a row per model, its overall score, then a column per dimension; a head-to-head's outcome.
+function renderMatrix(detail) {
+  const matrix = detail.matrix;
+  $('#detail-matrix').hidden = !matrix;
+  $('#detail-matrix thead tr').replaceChildren(...(matrix
+    ? [el('th', 'Model'), el('th', 'Overall'), ...matrix.dimensions.map((dimension) => el('th', dimension))] : []));
+  $('#detail-matrix tbody').replaceChildren(...(matrix ? matrix.models.map((model) => {
+    const row = el('tr');
+    row.append(el('td', model.label), el('td', percent(model.total_score), 'num'),
+      ...matrix.dimensions.map((dimension) => el('td', percent(model.dimension_scores[dimension]), 'num')));
+    return row;
+  }) : []));
+  const outcome = detail.head_to_head;
+  $('#detail-head-to-head').hidden = !outcome;
+  $('#detail-head-to-head').textContent = outcome ? 'Head to head: ' + outcome.reason + '; ' + outcome.cases_used
+    + ' of ' + outcome.cases_planned + ' cases used, ' + outcome.cases_saved + ' saved.' : '';
+}
+
 // ---- run form ------------------------------------------------------------------------------------------------
 function checkbox(container, name, value, checked) {
   const label = el('label');
@@ -516,6 +534,7 @@ async function loadDetail() {
     drawScores('detail', run.dimension_scores,
       detail.intervals && detail.intervals.reducer ? detail.dimension_stats : intervalsOf(detail));
     renderStats(detail);
+    renderMatrix(detail);
     const dialog = run.kind === 'dialog';
     $('#capability-view').hidden = dialog;
     $('#dialog-view').hidden = !dialog;

@@ -98,6 +98,8 @@ final class RunRoutes {
         detail.set("cost", cost);
         detail.set("dimension_stats", Json.tree(report.spreads()));
         detail.set("intervals", Json.tree(report.intervals()));
+        report.matrix().ifPresent(matrix -> detail.set("matrix", matrix.toJson()));
+        report.headToHead().ifPresent(outcome -> detail.set("head_to_head", outcome.toJson()));
         detail.put("samples", report.samples());
         detail.set("pass_at_k", Json.tree(report.passAtK()));
         detail.set("pass_hat_k", Json.tree(report.passHatK()));
