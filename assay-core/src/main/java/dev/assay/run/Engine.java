@@ -315,6 +315,7 @@ public final class Engine {
                             && !progress.decided()
                             && progress.budgetExhausted() == null
                             && acquire(limit, handle)
+                            && !progress.decided()
                             && progress.budgetExhausted() == null
                             && progress.writes.awaitAvailable(
                                     () -> handle.isCancelRequested() || progress.halt() != null);
