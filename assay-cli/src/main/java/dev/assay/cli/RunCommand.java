@@ -7,9 +7,6 @@ import dev.assay.Yaml;
 import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteFormat;
 import dev.assay.check.CheckerRegistry;
-import dev.assay.check.judge.JudgeCache;
-import dev.assay.check.judge.JudgeCheckerFactory;
-import dev.assay.check.promptfoo.PromptfooCheckerFactory;
 import dev.assay.config.AssayConfig;
 import dev.assay.config.RunDefaults;
 import dev.assay.cost.Budget;
@@ -748,22 +745,16 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         return object;
     }
 
-    /** The built-in checkers, with assay.yaml's judge models; sets the database from its defaults when not given. */
+    /**
+     * The built-in checkers (a run adds its judges from its spec); sets the database from assay.yaml's defaults when
+     * not given.
+     */
     private CheckerRegistry checkers(AssayConfig config) {
-        CheckerRegistry checkers = CheckerRegistry.builtins();
         RunDefaults defaults = config == null ? RunDefaults.NONE : config.defaults();
-        if (config != null && !config.judges().isEmpty()) {
-            JudgeCache cache = Boolean.FALSE.equals(defaults.judgeCache())
-                    ? JudgeCache.disabled()
-                    : JudgeCache.in(database.home().resolve("cache").resolve("judge"));
-            var judges = config.judgeModels(env::get, line -> {});
-            checkers = checkers.with(new JudgeCheckerFactory(judges, cache))
-                    .with(new PromptfooCheckerFactory(judges, cache, Sandboxes.ISOLATING));
-        }
         if (database.url == null && defaults.db() != null) {
             database.url = defaults.db();
         }
-        return checkers;
+        return CheckerRegistry.builtins();
     }
 
     private Path workspaces() {
@@ -834,7 +825,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                             + "--resume or --retry-errors give only where it is stored and where and how it is "
                             + "reported (" + String.join(", ", OPTIONS_OF_A_CONTINUED_RUN) + ")");
         }
-        CheckerRegistry checkers = checkers(configuration());
+        AssayConfig config = configuration();
+        CheckerRegistry checkers = checkers(config);
         Run stored;
         Suite storedSuite;
         try (Store store = database.open()) {
@@ -853,6 +845,9 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                     runId, AssayCli.chatModels(env, spec.commandLine().getErr()), database, env, spec.commandLine());
         }
         EvalSpec storedSpec = EvalSpec.toResume(stored);
+        if (!EvalSpec.namesJudges(stored) && config != null) {
+            storedSpec = storedSpec.withJudges(config.judges());
+        }
         Path workspaces = workspaces();
         boolean errorsToo = retryErrors != null;
         // New limits apply to this continuation: a run stopped by one goes on under a higher one.

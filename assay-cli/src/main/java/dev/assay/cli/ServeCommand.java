@@ -3,7 +3,9 @@ package dev.assay.cli;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.config.AssayConfig;
 import dev.assay.run.Engine;
+import dev.assay.run.RunSettings;
 import dev.assay.server.AdminToken;
 import dev.assay.server.AssayServer;
 import dev.assay.server.ServerConfig;
@@ -91,6 +93,13 @@ class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnviron
             description = "Where case workspaces are created (default: $ASSAY_HOME/workspaces).")
     Path workspaceDir;
 
+    @Option(
+            names = "--config",
+            paramLabel = "<file>",
+            description = "An assay.yaml whose judge models grade the judge checks of the runs this server starts "
+                    + "(default: ./assay.yaml when it exists).")
+    Path configFile;
+
     Map<String, String> env = Map.of();
 
     @Override
@@ -127,7 +136,7 @@ class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnviron
                 database.url().startsWith("jdbc:postgresql://") ? database.url() : null);
         try (Store store = database.open()) {
             CheckerRegistry checkers = CheckerRegistry.builtins();
-            Javalin app = AssayServer.create(config, new Engine(store), store, checkers);
+            Javalin app = AssayServer.create(config, new Engine(store), store, checkers, judgeSettings());
             try {
                 app.start(port);
             } catch (JavalinBindException e) {
@@ -170,6 +179,15 @@ class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnviron
      * @param out where the command prints
      */
     void served(String shownHost, int port, PrintWriter out) {}
+
+    /** {@return the judge models of assay.yaml ({@code --config} or ./assay.yaml), for every run the server starts} */
+    private RunSettings judgeSettings() {
+        Path file = configFile != null ? configFile : Path.of("assay.yaml");
+        if (configFile == null && !Files.isRegularFile(file)) {
+            return new RunSettings();
+        }
+        return AssayConfig.load(file).judgeSettings();
+    }
 
     private String environmentToken() {
         try {

@@ -78,7 +78,10 @@ class RunDescriptionTest {
                         List.of("weighted-score"),
                         false,
                         "scenario",
-                        Reducer.MAJORITY),
+                        Reducer.MAJORITY,
+                        List.of(),
+                        true,
+                        EvalSpec.Scoring.DEFAULT_JUDGE_MIN_KAPPA),
                 new EvalSpec.Limits(
                         8,
                         Duration.ofSeconds(30),

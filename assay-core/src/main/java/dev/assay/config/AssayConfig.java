@@ -9,7 +9,7 @@ import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.Yaml;
 import dev.assay.cases.DatasetMapping;
-import dev.assay.check.judge.JudgeModel;
+import dev.assay.check.judge.JudgeConfig;
 import dev.assay.cost.Budget;
 import dev.assay.cost.Price;
 import dev.assay.model.ModelOptions;
@@ -37,8 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * {@code assay.yaml}, loaded and validated (docs/configuration.md): named targets, MCP servers, judge models and run
@@ -413,7 +411,8 @@ public record AssayConfig(
                         "case_max_tokens",
                         "cluster_by",
                         "reducer",
-                        "models"));
+                        "models",
+                        "judge_min_kappa"));
         SandboxDefaults sandbox = sandbox(node.get("sandbox"));
         String target = node.get("target").text(null);
         if (target != null && !targets.containsKey(target)) {
@@ -469,7 +468,8 @@ public record AssayConfig(
                         longOrNull(node.get("case_max_tokens").integer(1))),
                 node.get("cluster_by").text(null),
                 reducer(node.get("reducer")),
-                modelNames);
+                modelNames,
+                judgeMinKappa(node.get("judge_min_kappa")));
     }
 
     /** {@return {@code defaults.reducer}; null when absent} */
@@ -480,6 +480,14 @@ public record AssayConfig(
         } catch (IllegalArgumentException e) {
             throw node.invalid("must be mean, majority, max, pass_at_k or pass_hat_k");
         }
+    }
+
+    private static Double judgeMinKappa(ConfigNode node) {
+        Double value = node.number();
+        if (node.isPresent() && (value == null || value < -1 || value > 1)) {
+            throw node.invalid("must be a number from -1 to 1");
+        }
+        return value;
     }
 
     private static Long longOrNull(Integer value) {
@@ -522,6 +530,7 @@ public record AssayConfig(
                 .clusterBy(defaults.clusterBy())
                 .reducer(defaults.reducer())
                 .datasets(datasets.isEmpty() ? null : datasets);
+        judgesOf(settings);
         if (defaults.weights() != null) {
             settings.scoring(defaults.weights().scoring())
                     .weights(defaults.weights().byDimension());
@@ -549,6 +558,20 @@ public record AssayConfig(
         return settings;
     }
 
+    /**
+     * {@return what this file says about a run's judges alone: its judge models, whether their answers are reused
+     * across runs, and the kappa below which a report warns}: the server's settings under every run it starts
+     */
+    public RunSettings judgeSettings() {
+        return judgesOf(new RunSettings());
+    }
+
+    private RunSettings judgesOf(RunSettings settings) {
+        return settings.judges(judges.isEmpty() ? null : judges)
+                .judgeCache(defaults.judgeCache())
+                .judgeMinKappa(defaults.judgeMinKappa());
+    }
+
     /** {@return the MCP servers a target gets: those it names, or all when it names none} */
     public List<McpServerConfig> mcpServersFor(TargetConfig target) {
         if (target.mcp() == null) {
@@ -557,14 +580,5 @@ public record AssayConfig(
         return mcpServers.stream()
                 .filter(server -> target.mcp().contains(server.name()))
                 .toList();
-    }
-
-    /**
-     * Builds every judge's chat model, first (default) judge first.
-     *
-     * @throws AssayException the first judge's model configuration problem
-     */
-    public List<JudgeModel> judgeModels(Function<String, String> env, Consumer<String> log) {
-        return judges.stream().map(judge -> judge.connect(env, log)).toList();
     }
 }

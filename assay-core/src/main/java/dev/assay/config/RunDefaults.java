@@ -30,6 +30,7 @@ import java.time.Duration;
  * @param reducer how the reports' intervals make a case's score from its samples ({@code reducer}); null for none
  * @param models several models to run each case against when none is named ({@code models}): each a target of the file
  *     that is a model, with its own endpoint and key, or a model as {@code --model} takes it; empty for none
+ * @param judgeMinKappa the Cohen's kappa with people below which a report warns about a judge ({@code judge_min_kappa})
  */
 public record RunDefaults(
         String target,
@@ -47,9 +48,11 @@ public record RunDefaults(
         Budget budget,
         String clusterBy,
         Reducer reducer,
-        java.util.List<String> models) {
+        java.util.List<String> models,
+        Double judgeMinKappa) {
     public static final RunDefaults NONE = new RunDefaults(
-            null, null, null, null, null, null, null, null, null, null, null, null, Budget.NONE, null, null, null);
+            null, null, null, null, null, null, null, null, null, null, null, null, Budget.NONE, null, null, null,
+            null);
 
     public RunDefaults {
         budget = budget == null ? Budget.NONE : budget;

@@ -14,6 +14,7 @@ import dev.assay.Problem;
 import dev.assay.cases.DatasetMapping;
 import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.check.judge.JudgeConfig;
 import dev.assay.cost.Budget;
 import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
@@ -60,9 +61,10 @@ public record EvalSpec(
     /**
      * The version of the stored layout. 1: the system under test only as built ({@code target}); 2: adds what it was
      * made from ({@code agent}, {@code agent_service}, {@code replay}, {@code subject}) and the MCP servers as
-     * configured ({@code mcp_servers}).
+     * configured ({@code mcp_servers}); 3: adds the judge models ({@code judges}, {@code judge_cache},
+     * {@code judge_min_kappa}), which a version 2 snapshot lacks (it is read with none: {@link #withJudges}).
      */
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     public EvalSpec {
         Objects.requireNonNull(dataset, "dataset");
@@ -245,13 +247,35 @@ public record EvalSpec(
      *     ({@code --cluster-by}, docs/statistics.md); null for none: items taken as independent
      * @param reducer how the reports' intervals make a case's score from its samples ({@code --reducer}); null for
      *     none: each sample an item of its own
+     * @param judges the judge models that grade judge and promptfoo checks, the default first; empty for none (judge
+     *     checks are then skipped with {@code judge.not_configured})
+     * @param judgeCache whether judge answers may be reused from other runs ({@code --cache}); false keeps grading
+     *     fresh
+     * @param judgeMinKappa the agreement with people (Cohen's kappa) below which a run's report warns about a judge
+     *     that decided its items (docs/judge.md, "Calibration")
      */
     public record Scoring(
-            Weights weights, List<String> metrics, boolean allowUnsandboxedCode, String clusterBy, Reducer reducer) {
+            Weights weights,
+            List<String> metrics,
+            boolean allowUnsandboxedCode,
+            String clusterBy,
+            Reducer reducer,
+            List<JudgeConfig> judges,
+            boolean judgeCache,
+            double judgeMinKappa) {
+        /** The agreement below which a judge is reported as unreliable unless a source says otherwise. */
+        public static final double DEFAULT_JUDGE_MIN_KAPPA = 0.6;
+
         public Scoring {
             weights = weights == null ? Weights.defaults() : weights;
             metrics = metrics == null ? List.of() : List.copyOf(metrics);
             clusterBy = clusterBy == null || clusterBy.isBlank() ? null : clusterBy.strip();
+            judges = judges == null ? List.of() : List.copyOf(judges);
+        }
+
+        /** Scoring without judges, cluster field or reducer. */
+        public Scoring(Weights weights, List<String> metrics, boolean allowUnsandboxedCode) {
+            this(weights, metrics, allowUnsandboxedCode, null, null, List.of(), true, DEFAULT_JUDGE_MIN_KAPPA);
         }
     }
 
@@ -401,6 +425,28 @@ public record EvalSpec(
         return new EvalSpec(dataset, subject, scoring, limits.withBudget(given), userId, observed);
     }
 
+    /**
+     * {@return this spec judged by {@code given}}: how a run stored before the spec held its judges (version 2) is
+     * continued with those of {@code assay.yaml}
+     */
+    public EvalSpec withJudges(List<JudgeConfig> given) {
+        return new EvalSpec(
+                dataset,
+                subject,
+                new Scoring(
+                        scoring.weights(),
+                        scoring.metrics(),
+                        scoring.allowUnsandboxedCode(),
+                        scoring.clusterBy(),
+                        scoring.reducer(),
+                        given,
+                        scoring.judgeCache(),
+                        scoring.judgeMinKappa()),
+                limits,
+                userId,
+                observed);
+    }
+
     /** {@return this spec with what preparing it found} */
     public EvalSpec withObserved(Observed found) {
         return new EvalSpec(dataset, subject, scoring, limits, userId, found);
@@ -471,6 +517,14 @@ public record EvalSpec(
                 spec.limits(),
                 spec.userId().isEmpty() ? run.userId() : spec.userId(),
                 spec.observed());
+    }
+
+    /**
+     * {@return whether {@code run}'s stored spec names its judges}: false for a run stored before it did (version 2),
+     * which a front end continues with the judges its configuration names ({@link #withJudges})
+     */
+    public static boolean namesJudges(Run run) {
+        return run.config() != null && run.config().path("spec_version").asInt(0) >= 3;
     }
 
     /**
@@ -562,6 +616,9 @@ public record EvalSpec(
                         ? new StoredStopRule(
                                 limits.stopRule().alpha(), limits.stopRule().mde())
                         : null,
+                scoring.judges().stream().map(EvalSpec::judge).toList(),
+                scoring.judgeCache(),
+                scoring.judgeMinKappa(),
                 observed.tools());
     }
 
@@ -622,7 +679,10 @@ public record EvalSpec(
         "dataset",
         "cluster_by",
         "reducer",
-        "stop_when_decided"
+        "stop_when_decided",
+        "judges",
+        "judge_cache",
+        "judge_min_kappa"
     })
     record Stored(
             int specVersion,
@@ -664,6 +724,9 @@ public record EvalSpec(
             @JsonInclude(JsonInclude.Include.NON_NULL) String clusterBy,
             @JsonInclude(JsonInclude.Include.NON_NULL) String reducer,
             @JsonInclude(JsonInclude.Include.NON_NULL) StoredStopRule stopWhenDecided,
+            List<JsonNode> judges,
+            Boolean judgeCache,
+            Double judgeMinKappa,
             @JsonAnySetter @JsonAnyGetter Map<String, JsonNode> tools) {
         @JsonCreator
         Stored {
@@ -704,7 +767,12 @@ public record EvalSpec(
                             metrics,
                             allowUnsandboxedCode,
                             clusterBy,
-                            storedReducer()),
+                            storedReducer(),
+                            judges == null
+                                    ? List.of()
+                                    : judges.stream().map(EvalSpec::judge).toList(),
+                            !Boolean.FALSE.equals(judgeCache),
+                            judgeMinKappa == null ? Scoring.DEFAULT_JUDGE_MIN_KAPPA : judgeMinKappa),
                     new Limits(
                             concurrency == null ? defaults.concurrency() : concurrency,
                             timeoutS == null ? defaults.timeout() : Duration.ofMillis(Math.round(timeoutS * 1000)),
@@ -840,6 +908,23 @@ public record EvalSpec(
             }
         }
         return node;
+    }
+
+    /** {@return a judge model as stored: its API key named by its variable, never its value} */
+    private static JsonNode judge(JudgeConfig judge) {
+        ObjectNode node = Json.object();
+        node.put("name", judge.name());
+        node.set("model", judge.model().describe());
+        node.put("timeout_s", judge.timeout().toMillis() / 1000.0);
+        return node;
+    }
+
+    private static JudgeConfig judge(JsonNode stored) {
+        JsonNode timeout = stored.path("timeout_s");
+        return new JudgeConfig(
+                stored.path("name").asText(),
+                ModelOptions.fromSnapshot(stored.path("model")),
+                timeout.isNumber() ? Duration.ofMillis(Math.round(timeout.asDouble() * 1000)) : null);
     }
 
     private static McpServerConfig mcpServer(JsonNode server) {

@@ -10,6 +10,10 @@ import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteLoad;
 import dev.assay.cases.SuiteLoader;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.check.judge.JudgeCache;
+import dev.assay.check.judge.JudgeCheckerFactory;
+import dev.assay.check.judge.JudgeModel;
+import dev.assay.check.promptfoo.PromptfooCheckerFactory;
 import dev.assay.code.CodeCheckerFactory;
 import dev.assay.code.CodeGrader;
 import dev.assay.sandbox.ContainerSpec;
@@ -75,10 +79,15 @@ final class Preparation {
             Sandboxes.Finder sandboxes)
             throws InterruptedException {
         Sandbox codeSandbox = spec.scoring().allowUnsandboxedCode() ? Sandboxes.detect(true, sandboxes) : null;
-        CheckerRegistry runCheckers = checkers.with(
-                codeSandbox != null
-                        ? new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults())
-                        : new CodeCheckerFactory(sandboxes));
+        CheckerRegistry runCheckers = withJudges(
+                checkers.with(
+                        codeSandbox != null
+                                ? new CodeCheckerFactory(codeSandbox, CodeGrader.Options.defaults())
+                                : new CodeCheckerFactory(sandboxes)),
+                spec.scoring(),
+                env,
+                log,
+                sandboxes);
         EvalSpec.Dataset dataset = spec.dataset();
         var loader = new SuiteLoader(runCheckers);
         ObjectNode defaults = Json.object();
@@ -131,6 +140,28 @@ final class Preparation {
                 load.problems(),
                 sandbox,
                 context.toolboxes());
+    }
+
+    /**
+     * {@return the checkers with the spec's judge models}: the {@code judge} and {@code promptfoo} checkers of this run
+     * grade with the judges its spec names, whichever front end started or resumed it; without judges, the checkers as
+     * given (judge checks are skipped with {@code judge.not_configured})
+     */
+    private static CheckerRegistry withJudges(
+            CheckerRegistry checkers,
+            EvalSpec.Scoring scoring,
+            Function<String, String> env,
+            Consumer<String> log,
+            Sandboxes.Finder sandboxes) {
+        if (scoring.judges().isEmpty()) {
+            return checkers;
+        }
+        List<JudgeModel> judges =
+                scoring.judges().stream().map(judge -> judge.connect(env, log)).toList();
+        // Inside a run the judges' answers are the run's (its database); the cache only says whether other runs' count.
+        JudgeCache cache = scoring.judgeCache() ? JudgeCache.acrossRuns() : JudgeCache.disabled();
+        return checkers.with(new JudgeCheckerFactory(judges, cache))
+                .with(new PromptfooCheckerFactory(judges, cache, sandboxes));
     }
 
     /** {@return what a selection can choose among: the suite's dimensions and languages} */

@@ -6,6 +6,7 @@ import dev.assay.Problem;
 import dev.assay.cases.DatasetMapping;
 import dev.assay.cases.Selection;
 import dev.assay.cases.SuiteFormat;
+import dev.assay.check.judge.JudgeConfig;
 import dev.assay.cost.Budget;
 import dev.assay.cost.Price;
 import dev.assay.cost.PriceTable;
@@ -98,6 +99,9 @@ public final class RunSettings {
     private Long caseMaxTokens;
     private DatasetMapping dataset;
     private Map<Path, DatasetMapping> datasets;
+    private List<JudgeConfig> judges;
+    private Boolean judgeCache;
+    private Double judgeMinKappa;
 
     /** Case files or directories. */
     public RunSettings suites(List<Path> value) {
@@ -424,6 +428,31 @@ public final class RunSettings {
         return this;
     }
 
+    /**
+     * The judge models of {@code judge} and {@code promptfoo} checks, the default first (assay.yaml's {@code judges}).
+     */
+    public RunSettings judges(List<JudgeConfig> value) {
+        judges = value;
+        return this;
+    }
+
+    /**
+     * Whether judge answers may be reused from other runs (assay.yaml's {@code defaults.judge_cache}; default true).
+     */
+    public RunSettings judgeCache(Boolean value) {
+        judgeCache = value;
+        return this;
+    }
+
+    /**
+     * The Cohen's kappa with people below which a report warns about a judge that decided the run's items (default
+     * {@value EvalSpec.Scoring#DEFAULT_JUDGE_MIN_KAPPA}).
+     */
+    public RunSettings judgeMinKappa(Double value) {
+        judgeMinKappa = value;
+        return this;
+    }
+
     /** {@return whether this source names a system under test} */
     public boolean namesSubject() {
         return model != null || models != null || agentService != null || replay != null || subject != null;
@@ -519,6 +548,9 @@ public final class RunSettings {
         caseMaxTokens = pick(higher.caseMaxTokens, caseMaxTokens);
         dataset = higher.dataset == null ? dataset : higher.dataset.over(dataset);
         datasets = pick(higher.datasets, datasets);
+        judges = pick(higher.judges, judges);
+        judgeCache = pick(higher.judgeCache, judgeCache);
+        judgeMinKappa = pick(higher.judgeMinKappa, judgeMinKappa);
     }
 
     private EvalSpec toSpec() {
@@ -587,7 +619,10 @@ public final class RunSettings {
                         metricNames,
                         Boolean.TRUE.equals(allowUnsandboxedCode),
                         clusterBy,
-                        reducer),
+                        reducer,
+                        judges,
+                        !Boolean.FALSE.equals(judgeCache),
+                        judgeMinKappa != null ? judgeMinKappa : EvalSpec.Scoring.DEFAULT_JUDGE_MIN_KAPPA),
                 new EvalSpec.Limits(
                         concurrency != null ? concurrency : defaults.concurrency(),
                         timeout != null ? timeout : defaults.timeout(),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.check.judge.JudgeConfig;
 import dev.assay.score.Weights;
 import dev.assay.subject.ToolMode;
 import dev.assay.tools.McpServerConfig;
@@ -305,7 +306,9 @@ class AssayConfigTest {
                   offline:
                     model: mock
                 """));
-        assertThat(config.judgeModels(name -> null, line -> {}))
+        assertThat(config.judges().stream()
+                        .map(judge -> judge.connect(name -> null, line -> {}))
+                        .toList())
                 .singleElement()
                 .satisfies(judge -> assertThat(judge.model().name()).isEqualTo("mock"));
     }

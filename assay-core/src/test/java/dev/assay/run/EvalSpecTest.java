@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.cases.DatasetMapping;
+import dev.assay.check.judge.JudgeConfig;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.result.Run;
@@ -104,6 +105,56 @@ class EvalSpecTest {
     }
 
     @Test
+    void the_judge_models_are_part_of_the_spec_and_survive_the_round_trip() {
+        var judges = List.of(
+                new JudgeConfig(
+                        "default",
+                        new ModelOptions("openai:judge", "http://127.0.0.1:9/v1", "JUDGE_KEY", false, null, null),
+                        java.time.Duration.ofSeconds(45)),
+                new JudgeConfig("strict", ModelOptions.of("anthropic:claude"), null));
+        EvalSpec spec = new RunSettings()
+                .suites(List.of(Path.of("suite.jsonl")))
+                .model(ModelOptions.of("openai:m"))
+                .judges(judges)
+                .judgeCache(false)
+                .judgeMinKappa(0.7)
+                .resolve();
+
+        assertThat(spec.scoring().judges()).isEqualTo(judges);
+        assertThat(roundTrip(spec)).isEqualTo(spec);
+        JsonNode stored = spec.toJson();
+        assertThat(stored.path("spec_version").asInt()).isEqualTo(3);
+        assertThat(stored.path("judges")
+                        .get(0)
+                        .path("model")
+                        .path("api_key_env")
+                        .asText())
+                .isEqualTo("JUDGE_KEY");
+        assertThat(stored.path("judge_cache").asBoolean()).isFalse();
+        assertThat(stored.path("judge_min_kappa").asDouble()).isEqualTo(0.7);
+    }
+
+    @Test
+    void a_version_2_snapshot_reads_with_no_judges_and_takes_a_configurations() {
+        com.fasterxml.jackson.databind.node.ObjectNode old = new RunSettings()
+                .suites(List.of(Path.of("suite.jsonl")))
+                .model(ModelOptions.of("openai:m"))
+                .resolve()
+                .toJson();
+        old.remove(List.of("judges", "judge_cache", "judge_min_kappa"));
+        old.put("spec_version", 2);
+        Run run = stored("r1", old);
+
+        EvalSpec spec = EvalSpec.toResume(run);
+        assertThat(EvalSpec.namesJudges(run)).isFalse();
+        assertThat(spec.scoring().judges()).isEmpty();
+        assertThat(spec.scoring().judgeCache()).isTrue();
+        assertThat(spec.scoring().judgeMinKappa()).isEqualTo(EvalSpec.Scoring.DEFAULT_JUDGE_MIN_KAPPA);
+        var configured = List.of(new JudgeConfig("default", ModelOptions.of("mock"), null));
+        assertThat(spec.withJudges(configured).scoring().judges()).isEqualTo(configured);
+    }
+
+    @Test
     void the_stored_spec_keeps_the_keys_of_the_snapshot_and_adds_what_it_was_made_from() {
         JsonNode stored = Json.tree(new RunSettings()
                 .suites(List.of(Path.of("suite.jsonl")))
@@ -165,7 +216,10 @@ class EvalSpecTest {
                         List.of("weighted-score"),
                         true,
                         null,
-                        null));
+                        null,
+                        List.of(),
+                        true,
+                        EvalSpec.Scoring.DEFAULT_JUDGE_MIN_KAPPA));
         assertThat(spec.userId()).isEqualTo("ann");
         assertThat(spec.observed().sandbox()).isEqualTo("bubblewrap");
         assertThat(spec.observed().codeSandbox()).isEqualTo("unconfined");

@@ -4,6 +4,7 @@ import dev.assay.Json;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.report.Reporters;
 import dev.assay.run.Engine;
+import dev.assay.run.RunSettings;
 import dev.assay.run.SilentRuns;
 import dev.assay.store.Store;
 import io.javalin.Javalin;
@@ -56,10 +57,22 @@ public final class AssayServer {
      * @param checkers the checkers suites may name (the engine's)
      */
     public static Javalin create(ServerConfig config, Engine engine, Store store, CheckerRegistry checkers) {
+        return create(config, engine, store, checkers, new RunSettings());
+    }
+
+    /**
+     * As {@link #create(ServerConfig, Engine, Store, CheckerRegistry)}, with the server's own settings under every
+     * start body (assay.yaml's judge models): a run started through the API resolves them into its spec like the CLI
+     * does.
+     *
+     * @param defaults the lowest source of every run the server starts
+     */
+    public static Javalin create(
+            ServerConfig config, Engine engine, Store store, CheckerRegistry checkers, RunSettings defaults) {
         var caseSets = new CaseSets(config.suitesDirectory(), checkers);
         var live = new LiveRuns();
         var datasets = new Datasets(config.datasetsDirectory());
-        var runs = new Runs(config, engine, store, checkers, live, caseSets, datasets);
+        var runs = new Runs(config, engine, store, checkers, live, caseSets, datasets, defaults);
         var auth = new Auth(config);
         var streams = new StreamRoutes(runs);
         var metrics = new MetricsRoute();
@@ -92,6 +105,7 @@ public final class AssayServer {
             javalin.routes.before(MetricsRoute.PATH, auth::check);
             ApiProblems.register(javalin.routes);
             new RunRoutes(runs, Reporters.builtins()).register(javalin.routes);
+            new LabelRoutes(runs).register(javalin.routes);
             streams.register(javalin.routes, "/api/runs/{run_id}/events");
             new SuiteRoutes(caseSets, datasets, config).register(javalin.routes);
             new WunderAliases(runs, caseSets).register(javalin.routes, streams);

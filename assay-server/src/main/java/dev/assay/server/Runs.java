@@ -28,6 +28,7 @@ import dev.assay.run.Prepared;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
+import dev.assay.run.RunSettings;
 import dev.assay.run.SilentRuns;
 import dev.assay.run.StoredCases;
 import dev.assay.store.Store;
@@ -55,6 +56,7 @@ final class Runs {
     private final LiveRuns live;
     private final CaseSets caseSets;
     private final Datasets datasets;
+    private final RunSettings defaults;
 
     Runs(
             ServerConfig config,
@@ -63,7 +65,8 @@ final class Runs {
             CheckerRegistry checkers,
             LiveRuns live,
             CaseSets caseSets,
-            Datasets datasets) {
+            Datasets datasets,
+            RunSettings defaults) {
         this.config = config;
         this.engine = engine;
         this.store = store;
@@ -71,6 +74,7 @@ final class Runs {
         this.live = live;
         this.caseSets = caseSets;
         this.datasets = datasets;
+        this.defaults = defaults;
     }
 
     Store store() {
@@ -87,8 +91,7 @@ final class Runs {
         String runId = Engine.newRunId();
         Prepared prepared;
         try {
-            prepared = StartBody.parse(body, caseSets, "ASSAY_TOKEN")
-                    .resolve()
+            prepared = RunSettings.resolve(List.of(defaults, StartBody.parse(body, caseSets, "ASSAY_TOKEN")))
                     .prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {}, config.sandboxes());
         } catch (AssayException e) {
             // A suite's problems name its files by their host paths.

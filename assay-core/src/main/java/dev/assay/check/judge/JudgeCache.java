@@ -22,19 +22,29 @@ public final class JudgeCache implements ResponseCache {
     private static final Pattern KEY = Pattern.compile("[0-9a-f]{64}");
 
     private final Path directory;
+    private final boolean acrossRuns;
 
-    private JudgeCache(Path directory) {
+    private JudgeCache(Path directory, boolean acrossRuns) {
         this.directory = directory;
+        this.acrossRuns = acrossRuns;
     }
 
     /** {@return a cache in {@code directory}} (created when first written), e.g. {@code $ASSAY_HOME/cache/judge} */
     public static JudgeCache in(Path directory) {
-        return new JudgeCache(directory);
+        return new JudgeCache(directory, true);
     }
 
     /** {@return a cache that stores nothing} */
     public static JudgeCache disabled() {
-        return new JudgeCache(null);
+        return new JudgeCache(null, false);
+    }
+
+    /**
+     * {@return a cache that keeps no file but lets a run reuse the answers of other runs it asks for
+     * ({@code --cache})}: a run's judges, built from its spec, which keeps answers in the run's database
+     */
+    public static JudgeCache acrossRuns() {
+        return new JudgeCache(null, true);
     }
 
     /** {@return whether answers are kept at all} */
@@ -99,6 +109,6 @@ public final class JudgeCache implements ResponseCache {
         if (context.responses() == ResponseCache.NONE) {
             return this;
         }
-        return enabled() ? context.responses() : context.responses().withinRun();
+        return acrossRuns ? context.responses() : context.responses().withinRun();
     }
 }

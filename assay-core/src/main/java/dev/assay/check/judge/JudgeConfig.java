@@ -1,6 +1,5 @@
-package dev.assay.config;
+package dev.assay.check.judge;
 
-import dev.assay.check.judge.JudgeModel;
 import dev.assay.model.ChatModels;
 import dev.assay.model.ModelOptions;
 import java.time.Duration;
