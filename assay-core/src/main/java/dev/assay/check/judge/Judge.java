@@ -181,7 +181,7 @@ public final class Judge {
         if (rubric == null || rubric.isBlank()) {
             throw new IllegalArgumentException("a judge needs a rubric");
         }
-        var spec = new JudgeSpec(rubric, scale.passFail(), scale.min(), scale.max(), null, null);
+        var spec = new JudgeSpec(rubric, scale.passFail(), scale.min(), scale.max(), null, null, List.of(), null);
         List<ChatMessage> messages = JudgePrompt.messages(
                 spec, Objects.requireNonNullElse(task, ""), Objects.requireNonNullElse(answer, ""));
         Asked asked = ask(messages, text -> JudgeAnswer.parse(text, spec) instanceof JudgeAnswer.Grade);

@@ -1,6 +1,7 @@
 package dev.assay.check.judge;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
@@ -9,17 +10,18 @@ import dev.assay.check.Checker;
 import dev.assay.check.CheckerFactory;
 import dev.assay.check.Verdict;
 import dev.assay.model.ResponseCache;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code judge} checker: {@code expected = {rubric, scale: [min, max] | "pass_fail", threshold?, model?}}. A
- * configured judge model grades the case's final answer (in a conversation case, the whole conversation with its tool
- * calls) against the rubric at temperature 0 with a fixed seed; its reasoning, score, the prompt version and hash, and
- * the request hash are kept in the verdict detail. With a threshold the check passes when the score reaches it; without
- * one a numeric score gives partial credit (the score mapped to [0, 1]). Thread-safe.
+ * The {@code judge} checker: {@code expected = {rubric, scale: [min, max] | "pass_fail", threshold?, model? | judges?,
+ * aggregation?}}. A configured judge model grades the case's final answer (in a conversation case, the whole
+ * conversation with its tool calls) against the rubric at temperature 0 with a fixed seed; its reasoning, score, the
+ * prompt version and hash, and the request hash are kept in the verdict detail. With a threshold the check passes when
+ * the score reaches it; without one a numeric score gives partial credit (the score mapped to [0, 1]). Thread-safe.
  *
  * <p>Inside a run the judge's answers are the run's ({@link CheckContext#responses()}), keyed by the request and the
  * case and sample: always reused within the run and its resume, and across runs when the run reuses answers
@@ -76,11 +78,111 @@ public final class JudgeCheckerFactory implements CheckerFactory {
             return context ->
                     Verdict.skipped("judge.not_configured", "no judge model is configured (assay.yaml 'judges')");
         }
+        if (!spec.panel().isEmpty()) {
+            var panel = new ArrayList<JudgeModel>();
+            for (String name : spec.panel()) {
+                JudgeModel member = judges.get(name);
+                if (member == null) {
+                    throw JudgeSpec.invalid(
+                            "judges", "names of the configured judges " + judges.keySet(), expected.get("judges"));
+                }
+                panel.add(member);
+            }
+            return context -> panel(spec, panel, context);
+        }
         JudgeModel judge = spec.model() == null ? judges.values().iterator().next() : judges.get(spec.model());
         if (judge == null) {
             throw JudgeSpec.invalid("model", "one of the configured judges " + judges.keySet(), expected.get("model"));
         }
         return context -> judge(spec, judge, context);
+    }
+
+    /**
+     * Asks every judge of a panel, one after the other (each call is already bounded by its judge's timeout), and
+     * combines their verdicts by the spec's aggregation. Every judge's verdict, score and reasoning stay in the detail
+     * ({@code judges}), so a split panel is visible ({@code disagreement}).
+     */
+    private Verdict panel(JudgeSpec spec, List<JudgeModel> panel, CheckContext context) throws InterruptedException {
+        ObjectNode detail = Json.object();
+        detail.put("prompt_version", Judge.PROMPT_VERSION);
+        detail.put("prompt_hash", Judge.PROMPT_HASH);
+        detail.put("rubric", spec.rubric());
+        detail.set("scale", spec.passFail() ? Json.tree("pass_fail") : Json.tree(List.of(spec.min(), spec.max())));
+        detail.putPOJO("threshold", spec.threshold());
+        detail.put("aggregation", spec.aggregation().wireName());
+        ArrayNode members = detail.putArray("judges");
+        var verdicts = new ArrayList<Verdict>();
+        for (JudgeModel judge : panel) {
+            Verdict verdict = judge(spec, judge, context);
+            verdicts.add(verdict);
+            ObjectNode member = ((ObjectNode) verdict.detail()).deepCopy();
+            member.remove(List.of("prompt_version", "prompt_hash", "rubric", "scale", "threshold"));
+            member.put("status", verdict.status().wireName());
+            member.put("credit", verdict.score());
+            member.put("message", verdict.message());
+            members.add(member);
+        }
+        long passed = verdicts.stream()
+                .filter(verdict -> verdict.status() == Verdict.Status.PASSED)
+                .count();
+        detail.put(
+                "disagreement",
+                verdicts.stream().map(Verdict::status).distinct().count() > 1);
+        for (int i = 0; i < verdicts.size(); i++) {
+            Verdict verdict = verdicts.get(i);
+            if (verdict.status() == Verdict.Status.ERROR) {
+                return new Verdict(
+                        Verdict.Status.ERROR,
+                        0,
+                        verdict.errorType(),
+                        "judge " + panel.get(i).name() + ": " + verdict.message(),
+                        detail);
+            }
+        }
+        String tally = passed + " of " + verdicts.size() + " judges passed the answer";
+        return switch (spec.aggregation()) {
+            case MAJORITY -> Verdict.of(passed * 2 > verdicts.size(), "judge.failed", tally, detail);
+            case ALL -> {
+                double lowest =
+                        verdicts.stream().mapToDouble(Verdict::score).min().orElse(0);
+                yield passed == verdicts.size()
+                        ? Verdict.passed(detail)
+                        : lowest <= 0
+                                ? Verdict.failed("judge.failed", tally, detail)
+                                : Verdict.partial(lowest, "judge.partial", tally, detail);
+            }
+            case MEAN -> mean(spec, members, tally, detail);
+        };
+    }
+
+    /**
+     * The panel's mean score, judged as one judge's score on the same scale; on a pass/fail scale a split panel earns
+     * the share of judges that passed the answer as partial credit.
+     */
+    private static Verdict mean(JudgeSpec spec, ArrayNode members, String tally, ObjectNode detail) {
+        double score = 0;
+        for (JsonNode member : members) {
+            score += Math.max(
+                    spec.min(), Math.min(spec.max(), member.path("score").asDouble()));
+        }
+        score /= members.size();
+        double normalized = (score - spec.min()) / (spec.max() - spec.min());
+        detail.put("score", score);
+        detail.put("normalized_score", normalized);
+        if (spec.threshold() != null) {
+            return Verdict.of(
+                    score >= spec.threshold(),
+                    "judge.below_threshold",
+                    "the judges' mean score is " + JudgePrompt.number(score) + ", below "
+                            + JudgePrompt.number(spec.threshold()) + " (" + tally + ")",
+                    detail);
+        }
+        if (normalized >= 1) {
+            return Verdict.passed(detail);
+        }
+        return normalized <= 0
+                ? Verdict.failed("judge.failed", tally, detail)
+                : Verdict.partial(normalized, "judge.partial", tally, detail);
     }
 
     private Verdict judge(JudgeSpec spec, JudgeModel judge, CheckContext context) throws InterruptedException {

@@ -3,7 +3,10 @@ package dev.assay.check.judge;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
@@ -15,11 +18,35 @@ import java.util.Set;
  * @param min the lowest score (0 for pass/fail)
  * @param max the highest score, above {@code min} (1 for pass/fail)
  * @param threshold the raw score at or above which the check passes; null to grade (partial credit)
- * @param model the judge's configured name; null for the default judge
+ * @param model the judge's configured name; null for the default judge (or a panel)
+ * @param panel the configured names of a panel's judges, two or more; empty for one judge
+ * @param aggregation how a panel's verdicts make the check's; null for one judge
  */
-record JudgeSpec(String rubric, boolean passFail, double min, double max, Double threshold, String model) {
+record JudgeSpec(
+        String rubric,
+        boolean passFail,
+        double min,
+        double max,
+        Double threshold,
+        String model,
+        List<String> panel,
+        Aggregation aggregation) {
     static final String INVALID = "check.invalid_expected";
-    private static final Set<String> KEYS = Set.of("rubric", "scale", "threshold", "model");
+    private static final Set<String> KEYS = Set.of("rubric", "scale", "threshold", "model", "judges", "aggregation");
+
+    /** How a panel's verdicts make the check's (docs/judge.md, "A panel of judges"). */
+    enum Aggregation {
+        /** Passes when more than half the judges pass it. */
+        MAJORITY,
+        /** The judges' mean score, judged as one judge's score is. */
+        MEAN,
+        /** Passes when every judge passes it; the lowest credit otherwise. */
+        ALL;
+
+        String wireName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
 
     static JudgeSpec parse(JsonNode expected) {
         if (expected == null || !expected.isObject()) {
@@ -72,8 +99,42 @@ record JudgeSpec(String rubric, boolean passFail, double min, double max, Double
                 && (!model.isTextual() || model.asText().isBlank())) {
             throw invalid("model", "the name of a configured judge", model);
         }
+        JsonNode judges = expected.get("judges");
+        var panel = new ArrayList<String>();
+        if (judges != null && !judges.isNull()) {
+            if (model != null && !model.isNull()) {
+                throw invalid("judges", "absent when 'model' names one judge", judges);
+            }
+            if (!judges.isArray() || judges.size() < 2) {
+                throw invalid("judges", "a list of two or more configured judges' names", judges);
+            }
+            for (JsonNode name : judges) {
+                if (!name.isTextual() || name.asText().isBlank() || panel.contains(name.asText())) {
+                    throw invalid("judges", "a list of distinct configured judges' names", judges);
+                }
+                panel.add(name.asText());
+            }
+        }
+        JsonNode aggregation = expected.get("aggregation");
+        Aggregation rule = null;
+        if (aggregation != null && !aggregation.isNull()) {
+            rule = Arrays.stream(Aggregation.values())
+                    .filter(value -> aggregation.isTextual() && value.wireName().equals(aggregation.asText()))
+                    .findFirst()
+                    .orElseThrow(() -> invalid("aggregation", "\"majority\", \"mean\" or \"all\"", aggregation));
+            if (panel.isEmpty()) {
+                throw invalid("aggregation", "given with 'judges' only", aggregation);
+            }
+        }
         return new JudgeSpec(
-                rubric.asText(), passFail, min, max, limit, model == null || model.isNull() ? null : model.asText());
+                rubric.asText(),
+                passFail,
+                min,
+                max,
+                limit,
+                model == null || model.isNull() ? null : model.asText(),
+                List.copyOf(panel),
+                panel.isEmpty() ? null : rule == null ? Aggregation.MAJORITY : rule);
     }
 
     static AssayException invalid(String field, String what, JsonNode got) {
