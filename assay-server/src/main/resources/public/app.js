@@ -548,6 +548,9 @@ async function loadDetail() {
       renderCoverage(detail.coverage);
       fillItemFilters(detail);
       resetItemPane();
+      state.review = null;
+      showReview();
+      await loadLabels(runId);
     }
     renderItems(detail);
   } catch (error) {
@@ -1083,7 +1086,108 @@ function checkView(check) {
 function checksView(item) {
   const checks = (item.checker_detail && item.checker_detail.checks) || [];
   if (!checks.length) return [el('p', 'no checks were made', 'muted')];
-  return checks.map(checkView);
+  return checks.map((check, index) => {
+    const box = checkView(check);
+    box.append(...labelsOf(item.case_id, index).map((label) => el('p', labelText(label), 'label')));
+    return box;
+  });
+}
+
+// ---- people's labels and the judges' agreement with them (docs/judge.md) ----------------------------------------
+// A label sits beside the machine's verdict, never over it; all text is set as text, so nothing in it is markup.
+const labelsOf = (caseId, check) => (state.labels || []).filter((l) => l.case_id === caseId && l.check === check);
+
+function labelText(label) {
+  const said = [label.label, label.score === null || label.score === undefined ? '' : 'score ' + label.score]
+    .filter(Boolean).join(', ');
+  return 'Labelled by ' + label.by + ': ' + said + (label.note ? ' (' + label.note + ')' : '');
+}
+
+async function loadLabels(runId) {
+  state.labels = (await api('/api/runs/' + runId + '/labels')).labels;
+  const calibration = await api('/api/judges/calibration?runs=' + encodeURIComponent(runId));
+  const interval = (bounds) => bounds ? ' [' + bounds[0].toFixed(3) + ', ' + bounds[1].toFixed(3) + ']' : '';
+  const rows = Object.entries(calibration.judges).map(([model, judge]) => {
+    const row = el('tr');
+    row.dataset.model = model;
+    const c = judge.confusion;
+    row.append(el('td', model), el('td', judge.n), el('td', fixed(judge.accuracy) + interval(judge.accuracy_interval)),
+      el('td', judge.kappa === null ? 'undefined' : fixed(judge.kappa) + interval(judge.kappa_interval), 'kappa'),
+      el('td', c.judge_pass_human_pass), el('td', c.judge_pass_human_fail), el('td', c.judge_fail_human_pass),
+      el('td', c.judge_fail_human_fail));
+    return row;
+  });
+  $('#calibration tbody').replaceChildren(...rows);
+}
+
+// The review queue: every check of the chosen checker (where judges disagree, if asked), one at a time.
+async function startReview() {
+  const runId = state.detailRunId;
+  const checker = $('#review-checker').value.trim();
+  const queue = [];
+  for (let offset = 0; ; offset += 500) {
+    const page = await api('/api/runs/' + runId + '/items?offset=' + offset + '&limit=500');
+    for (const item of page.items) {
+      ((item.checker_detail && item.checker_detail.checks) || []).forEach((check, index) => {
+        if (checker && check.checker !== checker) return;
+        if ($('#review-disagreement').checked && !(check.detail && check.detail.disagreement)) return;
+        queue.push({ item, check, index });
+      });
+    }
+    if (offset + 500 >= page.items_total) break;
+  }
+  state.review = { runId, queue, at: 0 };
+  showReview();
+}
+
+function showReview() {
+  const review = state.review;
+  const entry = review && review.queue[review.at];
+  $('#review-current').hidden = !entry;
+  if (!entry) {
+    $('#review-status').textContent = review ? 'Review done: ' + review.queue.length + ' check(s) shown.' : '';
+    state.review = null;
+    return;
+  }
+  $('#review-position').textContent = (review.at + 1) + ' of ' + review.queue.length + ' · ' + entry.item.case_id
+    + ' · check ' + entry.index + ' (' + entry.check.checker + ')';
+  $('#review-prompt').textContent = entry.item.prompt;
+  $('#review-answer').textContent = entry.item.final_answer;
+  const verdict = checkView(entry.check);
+  verdict.append(...labelsOf(entry.item.case_id, entry.index).map((label) => el('p', labelText(label), 'label')));
+  $('#review-verdict').replaceChildren(verdict);
+  $('#review-note').value = '';
+  $('#review-status').textContent = '';
+}
+
+async function labelCurrent(body) {
+  const review = state.review;
+  const entry = review.queue[review.at];
+  body.check = entry.index;
+  body.note = $('#review-note').value;
+  body.by = $('#review-by').value.trim() || 'page';
+  try {
+    await api('/api/runs/' + review.runId + '/items/' + entry.item.position + '/labels',
+      { method: 'POST', body });
+    await loadLabels(review.runId);
+    review.at += 1;
+    showReview();
+  } catch (error) {
+    $('#review-status').textContent = 'Could not keep the label: ' + error.message;
+  }
+}
+
+function reviewKey(event) {
+  const key = event.key;
+  if (key === 'Escape') state.review.at = state.review.queue.length;
+  else if (key === 's') state.review.at += 1;
+  else if (key === 'n') $('#review-note').focus();
+  else if (key === 'p') labelCurrent({ label: 'pass' });
+  else if (key === 'f') labelCurrent({ label: 'fail' });
+  else if (/^[0-9]$/.test(key)) labelCurrent({ score: Number(key) });
+  else return;
+  event.preventDefault();
+  if (key === 'Escape' || key === 's') showReview();
 }
 
 // ---- the item pane ---------------------------------------------------------------------------------------------
@@ -1183,6 +1287,7 @@ function onKey(event) {
   if (event.ctrlKey || event.metaKey || event.altKey || !$('#view-detail').classList.contains('active')) return;
   if (event.target.closest('input, select, textarea, [contenteditable]')) return;
   if (!state.detailRun || state.detailRun.kind === 'dialog') return;
+  if (state.review) { reviewKey(event); return; }
   const step = { j: 1, n: 1, k: -1, p: -1 }[event.key];
   if (!step) return;
   event.preventDefault();
@@ -1300,6 +1405,9 @@ function init() {
   filters.addEventListener('change', refilter);
   filters.q.addEventListener('input', () => { clearTimeout(typing); typing = setTimeout(refilter, 250); });
   document.addEventListener('keydown', onKey);
+  $('#review-start').addEventListener('click', () => state.detailRunId && startReview()
+    .catch((error) => showMessage('Could not start the review: ' + error.message)));
+  $('#review-note').addEventListener('keydown', (event) => { if (event.key === 'Enter') { event.preventDefault(); event.target.blur(); } });
   $('#detail-resume').addEventListener('click', () => state.detailRunId && resumeRun(state.detailRunId));
   $('#detail-cancel').addEventListener('click', () => state.detailRunId && cancelInterrupted(state.detailRunId));
   $('#detail-delete').addEventListener('click', () => state.detailRunId && deleteRun(state.detailRunId).then(() => go('history')));

@@ -49,6 +49,8 @@ public final class AssayCli implements Callable<Integer> {
             CodeCommand.class,
             CacheCommand.class,
             PlanCommand.class,
+            ReviewCommand.class,
+            JudgesCommand.class,
             ServeCommand.class,
             ViewCommand.class,
             WorkerCommand.class);

@@ -171,6 +171,7 @@ final class Summary {
                 .forEach((endpoint, settled) -> out.printf(
                         "%s answered 429 to %d calls; Assay settled on %d calls at once to it.%n",
                         endpoint, settled.throttled(), settled.limit()));
+        report.judgeWarnings().forEach(warning -> out.println("warning: " + TerminalText.line(warning)));
         if (reportDirectory != null) {
             out.println("Reports: " + reportDirectory.toAbsolutePath());
         }

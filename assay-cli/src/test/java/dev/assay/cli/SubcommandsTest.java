@@ -34,14 +34,14 @@ class SubcommandsTest {
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "--help")
                         .getSubcommands())
                 .containsOnlyKeys(
-                        "init", "run", "eval", "runs", "cases", "code", "cache", "plan", "serve", "view", "worker",
-                        "dialog", "help");
+                        "init", "run", "eval", "runs", "cases", "code", "cache", "plan", "review", "judges", "serve",
+                        "view", "worker", "dialog", "help");
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "help", "run")
                         .getSubcommands())
-                .hasSize(13);
+                .hasSize(15);
         assertThat(AssayCli.commandLine(Map.of(), SubcommandsTest::noModel, "rnu")
                         .getSubcommands())
-                .hasSize(13);
+                .hasSize(15);
     }
 
     @Test
@@ -58,6 +58,8 @@ class SubcommandsTest {
                         "  cases ",
                         "  code ",
                         "  cache ",
+                        "  review ",
+                        "  judges ",
                         "  serve ",
                         "  view ",
                         "  worker ",

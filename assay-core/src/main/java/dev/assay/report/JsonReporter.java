@@ -92,6 +92,7 @@ final class JsonReporter implements Reporter {
         root.set("cost", cost);
         report.matrix().ifPresent(matrix -> root.set("matrix", matrix.toJson()));
         report.headToHead().ifPresent(outcome -> root.set("head_to_head", outcome.toJson()));
+        root.set("judge_warnings", Json.tree(report.judgeWarnings()));
         root.put("samples", report.samples());
         if (report.samples() > 1) {
             ObjectNode passAtK = root.putObject("pass_at_k");

@@ -1,5 +1,6 @@
 package dev.assay.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
@@ -51,6 +52,8 @@ public final class RunReport {
     private CostTally cost;
     private Matrix matrix;
     private HeadToHead.Outcome headToHead;
+    private final Supplier<Calibration> calibration;
+    private List<String> judgeWarnings;
 
     /**
      * @param run the run record
@@ -61,12 +64,17 @@ public final class RunReport {
      *     the cases that have tags are kept: the others count as untagged, and a large run's ids are not held for them
      */
     public RunReport(Run run, List<Item> items, Map<String, List<String>> caseTags) {
-        this(run, items, caseTags, Map::of);
+        this(run, items, caseTags, Map::of, () -> new Calibration(Map.of(), 0));
     }
 
     private RunReport(
-            Run run, List<Item> items, Map<String, List<String>> caseTags, Supplier<Map<String, Case>> storedCases) {
+            Run run,
+            List<Item> items,
+            Map<String, List<String>> caseTags,
+            Supplier<Map<String, Case>> storedCases,
+            Supplier<Calibration> calibration) {
         this.storedCases = storedCases;
+        this.calibration = calibration;
         this.run = run;
         this.items = items instanceof StoredItems stored ? stored : List.copyOf(items);
         var tags = new LinkedHashMap<String, List<String>>();
@@ -125,6 +133,47 @@ public final class RunReport {
             cost = tally;
         }
         return cost;
+    }
+
+    /**
+     * {@return a warning for each judge model that decided checks of this run while its agreement with people (Cohen's
+     * kappa over every label in the store) lies below the run's {@code judge_min_kappa}} Judges no one has labelled are
+     * not warned about: their agreement is unknown, not low. Empty for a report not loaded from a store.
+     */
+    public synchronized List<String> judgeWarnings() {
+        if (judgeWarnings == null) {
+            var decided = new java.util.TreeMap<String, Integer>();
+            for (Item item : briefItems()) {
+                for (JsonNode check : item.checkerDetail().path("checks")) {
+                    Calibration.votes(check).forEach(vote -> decided.merge(vote.judgeModel(), 1, Integer::sum));
+                }
+            }
+            double minKappa = EvalSpec.of(run).scoring().judgeMinKappa();
+            Calibration agreement = decided.isEmpty() ? new Calibration(Map.of(), 0) : calibration.get();
+            judgeWarnings = agreement.below(minKappa, decided.keySet()).stream()
+                    .map(model -> {
+                        var judge = agreement.byJudgeModel().get(model);
+                        double[] interval = judge.kappaInterval();
+                        return String.format(
+                                java.util.Locale.ROOT,
+                                "judge %s decided %d check(s) of this run, but its agreement with people is kappa %s "
+                                        + "(95 %% CI %s, %d labelled check(s)), below %.2f: check its verdicts "
+                                        + "(assay review, assay judges calibrate)",
+                                model,
+                                decided.get(model),
+                                Double.isNaN(judge.kappa())
+                                        ? "undefined"
+                                        : String.format(java.util.Locale.ROOT, "%.2f", judge.kappa()),
+                                Double.isNaN(interval[0])
+                                        ? "undefined"
+                                        : String.format(
+                                                java.util.Locale.ROOT, "%.2f to %.2f", interval[0], interval[1]),
+                                judge.n(),
+                                minKappa);
+                    })
+                    .toList();
+        }
+        return judgeWarnings;
     }
 
     /** A report without case tags (coverage by tag then counts nothing). */
@@ -514,7 +563,12 @@ public final class RunReport {
             // A snapshot written by a newer Assay: no case tags are known.
             tags.clear();
         }
-        return new RunReport(run, new StoredItems(store, runId), tags, () -> storedCases(store, run));
+        return new RunReport(
+                run,
+                new StoredItems(store, runId),
+                tags,
+                () -> storedCases(store, run),
+                () -> Calibration.ofAllLabels(store));
     }
 
     /**
@@ -557,6 +611,11 @@ public final class RunReport {
      * ran, which its caller has at hand, so that the stored snapshot is not read again
      */
     public static RunReport ofEnded(Store store, Run ended, Map<String, List<String>> caseTags) {
-        return new RunReport(ended, new StoredItems(store, ended.runId()), caseTags, () -> storedCases(store, ended));
+        return new RunReport(
+                ended,
+                new StoredItems(store, ended.runId()),
+                caseTags,
+                () -> storedCases(store, ended),
+                () -> Calibration.ofAllLabels(store));
     }
 }

@@ -2,6 +2,7 @@ package dev.assay.store;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.assay.result.Item;
+import dev.assay.result.Label;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import java.sql.SQLException;
@@ -25,6 +26,7 @@ final class JdbiStore implements Store {
     private final ResponseRepository responses;
     private final CaseSetRepository caseSets;
     private final HeartbeatRepository heartbeats;
+    private final LabelRepository labels;
 
     JdbiStore(HikariDataSource dataSource, StoreDialect dialect) {
         this.dataSource = dataSource;
@@ -35,6 +37,7 @@ final class JdbiStore implements Store {
         this.responses = new ResponseRepository(db);
         this.caseSets = new CaseSetRepository(db);
         this.heartbeats = new HeartbeatRepository(db);
+        this.labels = new LabelRepository(db);
     }
 
     @Override
@@ -185,6 +188,21 @@ final class JdbiStore implements Store {
     @Override
     public Optional<CaseSetSnapshot> findCaseSet(String version) {
         return caseSets.find(version);
+    }
+
+    @Override
+    public void saveLabel(Label label) {
+        labels.save(label);
+    }
+
+    @Override
+    public List<Label> listLabels(String runId) {
+        return labels.list(runId);
+    }
+
+    @Override
+    public List<String> labelledRuns() {
+        return labels.labelledRuns();
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.assay.store;
 
 import dev.assay.result.Item;
+import dev.assay.result.Label;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import java.time.Instant;
@@ -160,6 +161,18 @@ public interface Store extends AutoCloseable {
 
     /** {@return the snapshot with that version, if stored} */
     Optional<CaseSetSnapshot> findCaseSet(String version);
+
+    /**
+     * Keeps a person's label of a check, replacing that person's earlier label of the same check; the item and its
+     * machine verdict are left as they are.
+     */
+    void saveLabel(Label label);
+
+    /** {@return the labels of a run's checks, by item, check and person} */
+    List<Label> listLabels(String runId);
+
+    /** {@return the ids of the runs with at least one label} */
+    List<String> labelledRuns();
 
     @Override
     void close();

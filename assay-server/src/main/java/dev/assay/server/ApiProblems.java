@@ -66,6 +66,7 @@ final class ApiProblems {
                 || type.startsWith("plugin.")
                 || type.startsWith("workspace.")
                 || type.startsWith("queue.")
+                || type.startsWith("label.")
                 || type.startsWith("json.")) {
             return 400;
         }

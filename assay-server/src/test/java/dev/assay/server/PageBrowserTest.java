@@ -287,6 +287,60 @@ class PageBrowserTest {
         fullPageScreenshot("detail.png");
     }
 
+    /**
+     * The acceptance of the review: a run started through the API is graded by the server's judge (it passes cases 1 to
+     * 4 and fails 5 and 6); a person labels the six checks in the page, by keys only: pass, pass, fail, pass, pass,
+     * fail. Judge / person: 1, 2, 4 pass/pass, 3 pass/fail, 5 fail/pass, 6 fail/fail: po = 4/6; both pass 4 of 6, so pe
+     * = (4/6)² + (2/6)² = 20/36 and kappa = (24/36 - 20/36) / (16/36) = 0.25. The same kappa is what {@code assay
+     * judges calibrate} prints ({@link dev.assay.report.Calibration}).
+     */
+    @Test
+    void labels_given_in_the_review_view_sit_beside_the_verdicts_and_calibrate_the_judge() throws Exception {
+        String runId = server.start("judged.jsonl", "\"concurrency\": 1");
+        JsonNode run = server.awaitEnd(runId);
+        assertThat(run.path("counts").path("passed").asInt()).isEqualTo(4);
+        assertThat(run.path("counts").path("failed").asInt()).isEqualTo(2);
+        openFromHistory(runId);
+        browser.findElement(By.id("review-by")).sendKeys("ann");
+        browser.findElement(By.id("review-start")).click();
+        WebElement position = wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("review-position")));
+        String[] keys = {"p", "p", "f", "p", "p", "f"};
+        for (int i = 0; i < keys.length; i++) {
+            int at = i + 1;
+            wait.until(driver -> position.getText().startsWith(at + " of 6"));
+            if (i == 2) {
+                // A note, typed after n and kept with Enter; markup in it stays text.
+                new Actions(browser).sendKeys("n").perform();
+                browser.findElement(By.id("review-note")).sendKeys(ServerFixture.MARKUP, Keys.ENTER);
+            }
+            new Actions(browser).sendKeys(keys[i]).perform();
+        }
+        wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("review-status"), "Review done"));
+        WebElement kappa = wait.until(ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector("#calibration tr[data-model='openai:" + ServerFixture.JUDGE_MODEL + "'] .kappa")));
+        assertThat(kappa.getText()).startsWith("0.250");
+
+        var labels = server.store.listLabels(runId);
+        assertThat(labels).hasSize(6).allSatisfy(label -> assertThat(label.by()).isEqualTo("ann"));
+        var calibration = dev.assay.report.Calibration.of(server.store, List.of(runId));
+        assertThat(calibration
+                        .byJudgeModel()
+                        .get("openai:" + ServerFixture.JUDGE_MODEL)
+                        .kappa())
+                .isCloseTo(0.25, org.assertj.core.data.Offset.offset(1e-12));
+
+        // The label shows beside the machine's verdict in the item pane, its note as text.
+        By third = By.cssSelector("#detail-items tbody tr[data-case-id='judged_3']");
+        wait.until(ExpectedConditions.elementToBeClickable(third)).click();
+        WebElement shown =
+                wait.until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector("#item-checks .label")));
+        assertThat(shown.getText()).isEqualTo("Labelled by ann: fail (" + ServerFixture.MARKUP + ")");
+        assertThat(browser.findElement(By.cssSelector("#item-checks .check")).getText())
+                .contains("passed");
+        assertThat(script("return window.__assayPageXss === undefined")).isEqualTo(true);
+        fullPageScreenshot("review.png");
+    }
+
     @Test
     void a_run_with_several_answers_per_case_shows_pass_at_k_pass_hat_k_and_each_dimension_interval() throws Exception {
         String runId = server.start("slow.jsonl", "\"samples\": 2, \"concurrency\": 8");

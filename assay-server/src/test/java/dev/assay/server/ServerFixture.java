@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.check.judge.JudgeConfig;
+import dev.assay.model.ModelOptions;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.run.Engine;
+import dev.assay.run.RunSettings;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
@@ -39,6 +42,11 @@ final class ServerFixture implements AutoCloseable {
     static final String TOKEN = "test-token-0123456789";
     static final String KEY_VARIABLE = "SCRIPTED_API_KEY";
     /** Markup that would run a script if the page inserted it as HTML: it must always show as text. */
+    /** The rubric of the cases of {@code judged.jsonl}, which the scripted judge grades. */
+    static final String JUDGE_RUBRIC = "The answer names Paris";
+    /** The judge's model id at the scripted server; {@code openai:} before it is the judge model's name. */
+    static final String JUDGE_MODEL = "scripted-judge";
+
     static final String MARKUP = "<img src=x onerror=\"window.__assayPageXss = 1\">";
 
     final Path home;
@@ -75,8 +83,22 @@ final class ServerFixture implements AutoCloseable {
         Files.writeString(suites.resolve("code.jsonl"), """
                 {"id": "code_add", "dimension": "code", "prompt": "Write add(a, b) in Python", "checker": "code", "code_language": "python", "entry_point": "add", "test_cases": [{"input": [1, 2], "expected": 3}, {"input": [2, 2], "expected": 4}]}
                 """);
+        // Six answers a judge grades: it passes the first four and fails the last two (the judge is the same scripted
+        // server, told apart by the rubric in its request).
+        var judged = new StringBuilder();
+        for (int i = 1; i <= 6; i++) {
+            judged.append(
+                    "{\"id\": \"judged_%d\", \"dimension\": \"common\", \"prompt\": \"Judge me %d\", \"checker\": \"judge\", \"expected\": {\"rubric\": \"%s\", \"scale\": \"pass_fail\"}}\n"
+                            .formatted(i, i, JUDGE_RUBRIC));
+        }
+        Files.writeString(suites.resolve("judged.jsonl"), judged);
         store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"));
         model = ScriptedOpenAiServer.start(request -> {
+            if (request.firstUserText().contains(JUDGE_RUBRIC)) {
+                boolean passes = java.util.stream.IntStream.rangeClosed(1, 4)
+                        .anyMatch(i -> request.firstUserText().contains("Judge me " + i));
+                return ScriptedOpenAiServer.text("{\"reasoning\": \"judged\", \"pass\": " + passes + "}");
+            }
             if (request.firstUserText().contains("script tag")) {
                 return ScriptedOpenAiServer.text("<script>window.__assayXss = 1</script><b>Paris</b>");
             }
@@ -119,7 +141,13 @@ final class ServerFixture implements AutoCloseable {
                         home.resolve("workspaces"),
                         Map.of(KEY_VARIABLE, "sk-scripted")::get)
                 .withSandboxes(sandboxes);
-        app = AssayServer.create(config, new Engine(store), store, checkers).start(0);
+        // The server's own judge (as `assay serve` takes assay.yaml's): API runs resolve it into their spec.
+        var judge = new JudgeConfig(
+                "default",
+                new ModelOptions("openai:" + JUDGE_MODEL, model.baseUrl(), KEY_VARIABLE, false, null, null),
+                Duration.ofSeconds(10));
+        app = AssayServer.create(config, new Engine(store), store, checkers, new RunSettings().judges(List.of(judge)))
+                .start(0);
     }
 
     /**
