@@ -41,12 +41,11 @@ import java.util.Map;
 final class ServerFixture implements AutoCloseable {
     static final String TOKEN = "test-token-0123456789";
     static final String KEY_VARIABLE = "SCRIPTED_API_KEY";
-    /** Markup that would run a script if the page inserted it as HTML: it must always show as text. */
     /** The rubric of the cases of {@code judged.jsonl}, which the scripted judge grades. */
     static final String JUDGE_RUBRIC = "The answer names Paris";
     /** The judge's model id at the scripted server; {@code openai:} before it is the judge model's name. */
     static final String JUDGE_MODEL = "scripted-judge";
-
+    /** Markup that would run a script if the page inserted it as HTML: it must always show as text. */
     static final String MARKUP = "<img src=x onerror=\"window.__assayPageXss = 1\">";
 
     final Path home;
