@@ -844,10 +844,10 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             return DialogCommand.resume(
                     runId, AssayCli.chatModels(env, spec.commandLine().getErr()), database, env, spec.commandLine());
         }
-        EvalSpec storedSpec = EvalSpec.toResume(stored);
-        if (!EvalSpec.namesJudges(stored) && config != null) {
-            storedSpec = storedSpec.withJudges(config.judges());
-        }
+        // A run stored before its spec named its judges is graded by assay.yaml's.
+        EvalSpec storedSpec = EvalSpec.namesJudges(stored) || config == null
+                ? EvalSpec.toResume(stored)
+                : EvalSpec.toResume(stored).withJudges(config.judges());
         Path workspaces = workspaces();
         boolean errorsToo = retryErrors != null;
         // New limits apply to this continuation: a run stopped by one goes on under a higher one.
