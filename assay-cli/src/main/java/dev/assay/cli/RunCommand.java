@@ -30,7 +30,6 @@ import dev.assay.run.RunPlan;
 import dev.assay.run.RunSettings;
 import dev.assay.run.SilentRuns;
 import dev.assay.run.StoredCases;
-import dev.assay.sandbox.Sandboxes;
 import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
 import dev.assay.store.RunIds;

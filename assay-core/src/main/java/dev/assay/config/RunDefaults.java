@@ -51,7 +51,22 @@ public record RunDefaults(
         java.util.List<String> models,
         Double judgeMinKappa) {
     public static final RunDefaults NONE = new RunDefaults(
-            null, null, null, null, null, null, null, null, null, null, null, null, Budget.NONE, null, null, null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            Budget.NONE,
+            null,
+            null,
+            null,
             null);
 
     public RunDefaults {
