@@ -136,6 +136,51 @@ class QueuedRunTest {
     }
 
     @Test
+    void a_token_limit_holds_across_workers_and_a_resume_under_a_higher_one_finishes_the_run() throws Exception {
+        String url = TestPostgres.freshUrl();
+        // Every answer uses 15 tokens; the limit is reached once four cases are stored.
+        try (var model = ScriptedOpenAiServer.start(
+                        request -> new ScriptedOpenAiServer.Reply.Delayed(300, ScriptedOpenAiServer.text("ok")));
+                Store store = Stores.open(url)) {
+            Path suite = suite(16);
+            var cli = new CliRunner(home);
+            List<Worker> workers = List.of(worker(url, store, 2), worker(url, store, 2));
+            CliRunner.Result stopped;
+            try {
+                stopped = cli.run(run(suite, model, url, "-c", "4", "--queue", "--run-max-tokens", "60"));
+            } finally {
+                workers.forEach(Worker::close);
+            }
+
+            assertThat(stopped.code()).as(stopped.err()).isEqualTo(ExitCodes.CANNOT_RUN);
+            JsonNode run = Json.parse(stopped.out());
+            String runId = run.path("run_id").asText();
+            assertThat(run.path("status").asText()).isEqualTo("interrupted");
+            assertThat(run.at("/error/type").asText()).isEqualTo("run.budget_exhausted");
+            int stored = store.countItems(runId);
+            // The workers started no case once the run's tally, kept across them, reached the limit: those running
+            // then finished (at most one round of the four slots past it), and every call made was stored and counted.
+            assertThat(stored).isBetween(4, 8);
+            assertThat(run.at("/counts/passed").asInt()
+                            + run.at("/counts/failed").asInt())
+                    .isEqualTo(stored);
+            assertThat(model.requests()).hasSize(stored);
+            try (CaseQueue queue = CaseQueue.open(url)) {
+                assertThat(queue.casesOnQueue(runId)).isZero();
+            }
+
+            var resumed = cli.run(
+                    "run", "--resume", runId, "--run-max-tokens", "1000", "--db", url, "--format", "json", "-q");
+
+            assertThat(resumed.code()).as(resumed.err()).isZero();
+            assertThat(store.findRun(runId).orElseThrow().status().wireName()).isEqualTo("finished");
+            assertThat(store.countItems(runId)).isEqualTo(16);
+            // Nothing paid twice: the stored cases were kept.
+            assertThat(model.requests()).hasSize(16);
+        }
+    }
+
+    @Test
     void a_worker_reports_its_cases_at_its_metrics_port_and_runs_show_lists_it() throws Exception {
         String url = TestPostgres.freshUrl();
         try (var model = ScriptedOpenAiServer.start(request -> ScriptedOpenAiServer.text("ok"))) {
@@ -251,13 +296,17 @@ class QueuedRunTest {
     }
 
     private Worker worker(String url, Store store) {
+        return worker(url, store, 8);
+    }
+
+    private Worker worker(String url, Store store, int concurrency) {
         return Worker.start(
                 url,
                 store,
                 CheckerRegistry.builtins(),
                 home.resolve("workspaces"),
                 name -> null,
-                Worker.Settings.defaults(8),
+                Worker.Settings.defaults(concurrency),
                 line -> {});
     }
 

@@ -45,20 +45,27 @@ public record Budget(Double maxCostUsd, Long maxTokens, Long caseMaxTokens) {
      * {@code limit} reached, {@code max_cost_usd} or {@code run_max_tokens}, its value and what was spent), or empty}
      */
     public Optional<Problem> exhausted(ItemCost spent) {
-        if (maxCostUsd != null && spent.totalUsd() >= maxCostUsd) {
+        return exhausted(spent.totalUsd(), spent.totalUsage().totalTokens());
+    }
+
+    /**
+     * {@return why no further case may start once {@code spentUsd} and {@code tokens} are spent, or empty}, as
+     * {@link #exhausted(ItemCost)}: for a tally kept as two sums (a queued run's, across its workers)
+     */
+    public Optional<Problem> exhausted(double spentUsd, long tokens) {
+        if (maxCostUsd != null && spentUsd >= maxCostUsd) {
             return Optional.of(Problem.of(
                             EXHAUSTED,
                             String.format(
                                     java.util.Locale.ROOT,
                                     "the run reached its cost limit: %.6f USD spent of --max-cost %s USD; resume it "
                                             + "with a higher --max-cost to finish it",
-                                    spent.totalUsd(),
+                                    spentUsd,
                                     maxCostUsd))
                     .withDetail("limit", "max_cost_usd")
                     .withDetail("max_cost_usd", maxCostUsd)
-                    .withDetail("spent_usd", spent.totalUsd()));
+                    .withDetail("spent_usd", spentUsd));
         }
-        long tokens = spent.totalUsage().totalTokens();
         if (maxTokens != null && tokens >= maxTokens) {
             return Optional.of(Problem.of(
                             EXHAUSTED,

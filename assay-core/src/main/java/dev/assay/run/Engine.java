@@ -352,9 +352,16 @@ public final class Engine {
                         }
                         progress.finished(ran);
                     } catch (AssayException lost) {
-                        // The item could not be stored (the database stayed away, or refused it): it is not counted,
-                        // so the run's counts stay those of its stored items, and the run cannot end finished.
-                        progress.lost(itemId, lost.problem());
+                        if (lost.problem().type().equals(Budget.EXHAUSTED)) {
+                            // Not started, elsewhere, because the run reached a limit (a queued run's workers keep
+                            // it): the run stops as at its own limit.
+                            progress.budgetReached(lost.problem());
+                        } else {
+                            // The item could not be stored (the database stayed away, or refused it): it is not
+                            // counted, so the run's counts stay those of its stored items, and the run cannot end
+                            // finished.
+                            progress.lost(itemId, lost.problem());
+                        }
                     } catch (InterruptedException cancelled) {
                         progress.log(itemId + ": not stored: the run was cancelled before the item could be stored");
                     } catch (RuntimeException | Error e) {
@@ -389,44 +396,85 @@ public final class Engine {
     }
 
     /**
+     * {@return how this process stores the items it runs of a run another process started and follows (a queued run,
+     * {@code dev.assay.queue})}: made once per run, it groups the writes of the items it runs at once into one commit
+     * ({@link Store#saveAll(List, List, Store.ItemGate)}), each passing {@code gate}, which refuses the items of a run
+     * that has ended (been cancelled) and writes what must be committed with them. Writes are retried as in a run.
+     *
+     * @param log lines worth showing (an outage of the database)
+     */
+    public ItemWriter itemWriter(String runId, Store.ItemGate gate, Consumer<String> log) {
+        return new ItemWriter(runId, gate, log);
+    }
+
+    /** The item writes of one run in a process that follows it, grouped ({@link #itemWriter}). Thread-safe. */
+    public final class ItemWriter {
+        private final String runId;
+        private final Store.ItemGate gate;
+        private final Consumer<String> log;
+        private Commits commits;
+
+        /** One outage's span and the grouped writes it governs. */
+        private record Commits(StoreWrites writes, GroupCommit group) {}
+
+        private ItemWriter(String runId, Store.ItemGate gate, Consumer<String> log) {
+            this.runId = runId;
+            this.gate = gate;
+            this.log = log;
+        }
+
+        /**
+         * {@return the writes of the items about to run} An outage that outlasted its limit failed the items then in
+         * flight; the next items start afresh, as a worker outlives an outage of its database.
+         */
+        private synchronized Commits commits() {
+            if (commits == null || commits.writes().gaveUp()) {
+                var writes = new StoreWrites(storeOutageLimit, log);
+                commits = new Commits(writes, new GroupCommit(store, writes, gate));
+            }
+            return commits;
+        }
+    }
+
+    /**
      * Runs one item of a run another process started and follows (a queued run, {@code dev.assay.queue}): the item
-     * runs, is stored, replacing what an earlier attempt stored under the same item id, and is then released
-     * ({@link Workload#stored}). The run record is not touched: it belongs to the process following the run, which
-     * counts the item once it sees it stored. Writes are retried as in a run.
+     * runs, is stored through the run's {@link ItemWriter}, replacing what an earlier attempt stored under the same
+     * item id, and is then released ({@link Workload#stored}). The run record is not touched: it belongs to the process
+     * following the run, which counts the item once it sees it stored.
      *
      * @param work the item, as {@code workload} gave it ({@link Workload#item})
-     * @param runId the run's id
+     * @param writer the run's writer
      * @param cancelled whether the caller is stopping (a worker shutting down), checked after an interruption
      * @param log lines worth showing, prefixed with the item's id
-     * @return the item, stored unless the run had ended (been cancelled) by the time it ended
+     * @return the item, stored unless the writer's gate refused it (the run had ended, been cancelled)
      * @throws AssayException {@code store.outage} when it could not be stored
      * @throws InterruptedException when the item was stopped before it ended; nothing is stored
      */
     public Item runItem(
-            Workload workload, Workload.WorkItem work, String runId, BooleanSupplier cancelled, Consumer<String> log)
+            Workload workload,
+            Workload.WorkItem work,
+            ItemWriter writer,
+            BooleanSupplier cancelled,
+            Consumer<String> log)
             throws InterruptedException {
         String itemId = work.id();
         Consumer<String> itemLog = message -> log.accept(itemId + ": " + message);
-        var writes = new StoreWrites(storeOutageLimit, itemLog);
+        ItemWriter.Commits commits = writer.commits();
         try (ExecutorService subjectThreads = Executors.newVirtualThreadPerTaskExecutor()) {
-            var commits = new GroupCommit(store, writes);
-            var responses = new StoredResponses(store, commits, runId, answersAcrossRuns, false, itemLog);
-            var context = new ItemContext(runId, responses, subjectThreads, itemLog, cancelled, (step, steps) -> {});
+            var responses =
+                    new StoredResponses(store, commits.group(), writer.runId, answersAcrossRuns, false, itemLog);
+            var context =
+                    new ItemContext(writer.runId, responses, subjectThreads, itemLog, cancelled, (step, steps) -> {});
             Item item = work.runner().run(context);
             if (item.status() == ItemStatus.CANCELLED) {
                 // Cut short by the caller's stop: not stored, so that the item runs again, whole, elsewhere.
                 throw new InterruptedException(itemId + " was stopped before it ended");
             }
-            if (writes.call(() -> store.findRun(runId))
-                    .filter(run -> run.status() == RunStatus.RUNNING)
-                    .isEmpty()) {
+            if (!commits.group().item(item)) {
                 // The run ended (cancelled) while the item ran: its counts are final, and an item stored now would be
                 // one more than they say.
                 itemLog.accept("not stored: the run is no longer running");
-                workload.stored(item);
-                return item;
             }
-            commits.item(item);
             workload.stored(item);
             return item;
         }
@@ -559,11 +607,14 @@ public final class Engine {
             if (metered) {
                 RunMeters.spent(spent);
             }
+            budget.exhausted(cost.total()).ifPresent(this::budgetReached);
+        }
+
+        /** Notes that the run reached a limit, the first time with a line saying so; no further case starts. */
+        synchronized void budgetReached(Problem problem) {
             if (budgetExhausted == null) {
-                budget.exhausted(cost.total()).ifPresent(problem -> {
-                    budgetExhausted = problem;
-                    log("stopping: " + problem.message() + "; the cases running finish, no further case starts");
-                });
+                budgetExhausted = problem;
+                log("stopping: " + problem.message() + "; the cases running finish, no further case starts");
             }
         }
 
@@ -606,7 +657,9 @@ public final class Engine {
          * @throws AssayException when it could not be stored; it is then not counted
          */
         void finished(Item item) throws InterruptedException {
-            commits.item(item);
+            if (!workload.itemsStoredByRunner()) {
+                commits.item(item);
+            }
             if (halt == null && item.error() != null && item.error().type().equals(AUTH_FAILED)) {
                 halt = Problem.of(
                                 AUTH_FAILED,

@@ -24,30 +24,38 @@ import java.util.concurrent.locks.ReentrantLock;
 final class GroupCommit {
     private final Store store;
     private final StoreWrites writes;
+    private final Store.ItemGate gate;
     // Not interruptible: a writer that stopped waiting would leave its write queued, stored later but not counted.
     private final ReentrantLock committing = new ReentrantLock();
     private final ConcurrentLinkedQueue<Write> queued = new ConcurrentLinkedQueue<>();
 
-    /** One queued write: an item or a kept answer. */
-    private record Write(Item item, KeptResponse response, CompletableFuture<Void> done) {
+    /** One queued write: an item or a kept answer; done with whether it was stored. */
+    private record Write(Item item, KeptResponse response, CompletableFuture<Boolean> done) {
         Write(Item item, KeptResponse response) {
             this(item, response, new CompletableFuture<>());
         }
     }
 
     GroupCommit(Store store, StoreWrites writes) {
+        this(store, writes, (statements, items) -> true);
+    }
+
+    /** @param gate decides, in each commit's transaction, whether its items are stored ({@link Store.ItemGate}) */
+    GroupCommit(Store store, StoreWrites writes, Store.ItemGate gate) {
         this.store = store;
         this.writes = writes;
+        this.gate = gate;
     }
 
     /**
-     * Stores an item, with whatever else is queued.
+     * {@return whether the item was stored: false when the gate refused it} Stores an item, with whatever else is
+     * queued.
      *
      * @throws AssayException when it could not be stored ({@code store.outage}, or the database refused it)
      * @throws InterruptedException when the run was cancelled while the database was unavailable
      */
-    void item(Item item) throws InterruptedException {
-        commit(new Write(item, null), true);
+    boolean item(Item item) throws InterruptedException {
+        return commit(new Write(item, null), true);
     }
 
     /**
@@ -81,12 +89,12 @@ final class GroupCommit {
     }
 
     /** @param waitForTurn whether to wait for a commit under way, else leave the write queued for the next one */
-    private void commit(Write mine, boolean waitForTurn) throws InterruptedException {
+    private boolean commit(Write mine, boolean waitForTurn) throws InterruptedException {
         queued.add(mine);
         if (waitForTurn) {
             committing.lock();
         } else if (!committing.tryLock()) {
-            return;
+            return false;
         }
         try {
             if (!mine.done().isDone()) {
@@ -96,7 +104,7 @@ final class GroupCommit {
         } finally {
             committing.unlock();
         }
-        await(mine);
+        return await(mine);
     }
 
     /**
@@ -126,9 +134,9 @@ final class GroupCommit {
         return group;
     }
 
-    private static void await(Write mine) throws InterruptedException {
+    private static boolean await(Write mine) throws InterruptedException {
         try {
-            mine.done().get();
+            return mine.done().get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof AssayException refused) {
                 throw refused;
@@ -143,8 +151,8 @@ final class GroupCommit {
      */
     private void store(List<Write> group, Write mine) throws InterruptedException {
         try {
-            writes.write(() -> store.saveAll(responses(group), items(group)));
-            group.forEach(write -> write.done().complete(null));
+            boolean stored = writes.call(() -> store.saveAll(responses(group), items(group), gate));
+            group.forEach(write -> write.done().complete(write.item() == null || stored));
         } catch (AssayException e) {
             if (group.size() == 1 || e.problem().type().equals("store.outage")) {
                 group.forEach(write -> write.done().completeExceptionally(e));
@@ -153,8 +161,9 @@ final class GroupCommit {
             for (int i = 0; i < group.size(); i++) {
                 Write write = group.get(i);
                 try {
-                    writes.write(() -> store.saveAll(responses(List.of(write)), items(List.of(write))));
-                    write.done().complete(null);
+                    write.done()
+                            .complete(writes.call(
+                                    () -> store.saveAll(responses(List.of(write)), items(List.of(write)), gate)));
                 } catch (AssayException refused) {
                     write.done().completeExceptionally(refused);
                 } catch (InterruptedException interrupted) {

@@ -115,6 +115,14 @@ public interface Workload {
     default void stored(Item item) {}
 
     /**
+     * {@return whether an item's runner stores the item itself (a queued run's, whose workers store it), so that the
+     * engine counts it without writing it again}; false by default
+     */
+    default boolean itemsStoredByRunner() {
+        return false;
+    }
+
+    /**
      * {@return the run's final record: the metrics computed over its stored items and what the run leaves besides its
      * items (files); by default the record as the engine tallied it}
      *

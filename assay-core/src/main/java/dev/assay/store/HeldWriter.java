@@ -27,14 +27,11 @@ final class HeldWriter implements AutoCloseable {
 
     private static final int VALIDATION_TIMEOUT_S = 2;
 
-    /** One transaction's statements and their execution. */
+    /**
+     * One transaction's statements ({@link Store.Statements}, closed by the writer, not the work) and their execution.
+     */
     interface Work {
-        void run(Statements statements) throws SQLException;
-    }
-
-    /** The prepared statement of an SQL text, on the transaction's connection; closed by the writer, not the work. */
-    interface Statements {
-        PreparedStatement prepared(String sql) throws SQLException;
+        void run(Store.Statements statements) throws SQLException;
     }
 
     private final DataSource pool;
@@ -109,7 +106,7 @@ final class HeldWriter implements AutoCloseable {
         return statement;
     }
 
-    private static void run(Connection connection, Work work, Statements statements) throws SQLException {
+    private static void run(Connection connection, Work work, Store.Statements statements) throws SQLException {
         try {
             work.run(statements);
             connection.commit();

@@ -13,6 +13,8 @@ import dev.assay.result.ToolCallView;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import org.jdbi.v3.core.mapper.RowMapper;
@@ -80,7 +82,7 @@ final class ItemRepository {
     }
 
     /** Upserts the items as one batch in the held writer's transaction. */
-    void upsert(HeldWriter.Statements statements, List<Item> batch) throws SQLException {
+    void upsert(Store.Statements statements, List<Item> batch) throws SQLException {
         PreparedStatement upsert = statements.prepared(UPSERT_ITEM);
         for (Item item : batch) {
             bind(upsert, item);
@@ -144,6 +146,24 @@ final class ItemRepository {
                 .bind("seq", seq)
                 .map(items)
                 .findOne());
+    }
+
+    /** How many positions one query of {@link #findAll} names. */
+    private static final int FIND_BATCH = 500;
+
+    List<Item> findAll(String runId, Collection<Integer> seqs) {
+        List<Integer> wanted = List.copyOf(seqs);
+        var found = new ArrayList<Item>(wanted.size());
+        for (int from = 0; from < wanted.size(); from += FIND_BATCH) {
+            List<Integer> batch = wanted.subList(from, Math.min(wanted.size(), from + FIND_BATCH));
+            found.addAll(db.inTransaction(handle -> handle.createQuery(
+                            "SELECT * FROM evaluation_items WHERE run_id = :run_id AND seq IN (<seqs>) ORDER BY seq, case_id")
+                    .bind("run_id", runId)
+                    .bindList("seqs", batch)
+                    .map(items)
+                    .list()));
+        }
+        return found;
     }
 
     /** Binds an item to {@link #UPSERT_ITEM}'s parameters, in the order of its columns. */

@@ -7,6 +7,7 @@ import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
@@ -63,18 +64,26 @@ final class JdbiStore implements Store {
     /** The answers and the items are written in one transaction on the held writer, so an item never outlives them. */
     @Override
     public void saveAll(List<KeptResponse> kept, List<Item> batch) {
+        saveAll(kept, batch, (statements, items) -> true);
+    }
+
+    @Override
+    public boolean saveAll(List<KeptResponse> kept, List<Item> batch, ItemGate gate) {
         if (kept.isEmpty() && batch.isEmpty()) {
-            return;
+            return true;
         }
+        var admitted = new boolean[1];
         try {
             writer.inTransaction(statements -> {
                 if (!kept.isEmpty()) {
                     responses.save(statements, kept);
                 }
-                if (!batch.isEmpty()) {
+                admitted[0] = batch.isEmpty() || gate.admit(statements, batch);
+                if (!batch.isEmpty() && admitted[0]) {
                     items.upsert(statements, batch);
                 }
             });
+            return admitted[0];
         } catch (SQLException e) {
             SQLException sql = JdbiDatabase.sqlCause(e);
             if (!batch.isEmpty() && db.dialect.isForeignKeyViolation(sql)) {
@@ -133,6 +142,11 @@ final class JdbiStore implements Store {
     @Override
     public Optional<Item> findItem(String runId, int seq) {
         return items.find(runId, seq);
+    }
+
+    @Override
+    public List<Item> findItems(String runId, Collection<Integer> seqs) {
+        return items.findAll(runId, seqs);
     }
 
     @Override

@@ -23,7 +23,7 @@ final class ResponseRepository {
     }
 
     /** Saves the responses as one batch in the held writer's transaction. */
-    void save(HeldWriter.Statements statements, List<KeptResponse> responses) throws SQLException {
+    void save(Store.Statements statements, List<KeptResponse> responses) throws SQLException {
         PreparedStatement save = statements.prepared(SAVE_RESPONSE);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
         for (KeptResponse response : responses) {

@@ -4,7 +4,10 @@ import dev.assay.result.Item;
 import dev.assay.result.Label;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
@@ -38,6 +41,35 @@ public interface Store extends AutoCloseable {
      * commits the writes of items that finish together this way, one commit for many.
      */
     void saveAll(List<KeptResponse> responses, List<Item> items);
+
+    /**
+     * {@return whether the items were stored} As {@link #saveAll(List, List)}, with the gate's statements first in the
+     * same transaction: they decide whether the items are stored and write what must be committed with them (a queued
+     * run's worker removes the items' cases from the queue and adds their cost to the run's tally, so that a case is
+     * either stored and off the queue or neither). The answers are kept whatever the gate decides.
+     */
+    boolean saveAll(List<KeptResponse> responses, List<Item> items, ItemGate gate);
+
+    /**
+     * Statements run in the transaction that stores a group of items, before them ({@link #saveAll(List, List,
+     * ItemGate)}).
+     */
+    @FunctionalInterface
+    interface ItemGate {
+        /**
+         * {@return whether to store the items}
+         *
+         * @param statements prepared statements on the transaction's connection
+         * @param items the items of this transaction
+         */
+        boolean admit(Statements statements, List<Item> items) throws SQLException;
+    }
+
+    /** Prepared statements on one transaction's connection, each SQL text prepared once; closed by the store. */
+    @FunctionalInterface
+    interface Statements {
+        PreparedStatement prepared(String sql) throws SQLException;
+    }
 
     /** {@return the run, if it exists} */
     Optional<Run> findRun(String runId);
@@ -99,6 +131,12 @@ public interface Store extends AutoCloseable {
 
     /** {@return the run's item at position {@code seq}, if stored} */
     Optional<Item> findItem(String runId, int seq);
+
+    /**
+     * {@return the run's stored items at the positions given, in one query per few hundred}: what a front end following
+     * a queued run reads of the items the workers stored since it last asked
+     */
+    List<Item> findItems(String runId, Collection<Integer> seqs);
 
     /**
      * {@return whether the run existed} Deletes it and its items in one transaction, unless the run is running (in any

@@ -154,7 +154,7 @@ class HeldWriterTest {
         }
     }
 
-    private static void insert(HeldWriter.Statements statements, String text) throws SQLException {
+    private static void insert(Store.Statements statements, String text) throws SQLException {
         PreparedStatement insert = statements.prepared(INSERT);
         insert.setString(1, text);
         insert.executeUpdate();

@@ -8,6 +8,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.cost.Budget;
 import dev.assay.store.Stores;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -15,6 +16,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The queue of cases in a PostgreSQL database, kept by db-scheduler in its table {@code scheduled_tasks} (created by
@@ -24,6 +26,10 @@ import java.util.Map;
 public final class CaseQueue implements AutoCloseable {
     /** The db-scheduler task name of a queued case; stored in the database, so never renamed. */
     public static final String TASK = "assay-case";
+
+    /** What a run's workers spent on it together: the cost in US dollars, then the tokens. */
+    static final String SPENT =
+            "SELECT coalesce(sum(cost_usd), 0), coalesce(sum(tokens), 0) FROM queue_workers WHERE run_id = ?";
 
     /** How many cases one insert statement queues. */
     private static final int BATCH = 500;
@@ -66,7 +72,7 @@ public final class CaseQueue implements AutoCloseable {
 
     /**
      * {@return the workers that ran cases of the run and how many each, by worker name ({@code host-pid}); empty for a
-     * run that was not queued} A worker adds its counts once a second and when it stops.
+     * run that was not queued} A worker adds to its count in the commit that stores its items.
      *
      * @throws AssayException {@code store.unavailable} when the database cannot be read
      */
@@ -85,6 +91,46 @@ public final class CaseQueue implements AutoCloseable {
         } catch (SQLException e) {
             throw new AssayException(Problem.of(
                     "store.unavailable", "the queue's workers cannot be read in the database: " + e.getMessage()));
+        }
+    }
+
+    /**
+     * {@return how many of the run's cases are on the queue, waiting or running}: none once every case is stored or was
+     * taken off (its run ended, or reached a limit)
+     *
+     * @throws AssayException {@code store.unavailable} when the database cannot be read
+     */
+    public int casesOnQueue(String runId) {
+        try (Connection connection = dataSource.getConnection();
+                var count = connection.prepareStatement(
+                        "SELECT count(*) FROM scheduled_tasks WHERE task_name = ? AND task_instance LIKE ?")) {
+            count.setString(1, TASK);
+            count.setString(2, QueuedCase.pattern(runId));
+            try (var result = count.executeQuery()) {
+                return result.next() ? result.getInt(1) : 0;
+            }
+        } catch (SQLException e) {
+            throw new AssayException(
+                    Problem.of("store.unavailable", "the queue cannot be read in the database: " + e.getMessage()));
+        }
+    }
+
+    /**
+     * {@return why the run's workers stopped taking its cases ({@code run.budget_exhausted}), or empty}: what they
+     * spent on it together, as each stored its items, against the run's limits
+     *
+     * @throws AssayException {@code store.unavailable} when the database cannot be read
+     */
+    public Optional<Problem> exhausted(String runId, Budget budget) {
+        try (Connection connection = dataSource.getConnection();
+                var sum = connection.prepareStatement(SPENT)) {
+            sum.setString(1, runId);
+            try (var result = sum.executeQuery()) {
+                return result.next() ? budget.exhausted(result.getDouble(1), result.getLong(2)) : Optional.empty();
+            }
+        } catch (SQLException e) {
+            throw new AssayException(Problem.of(
+                    "store.unavailable", "the run's spend cannot be read in the database: " + e.getMessage()));
         }
     }
 

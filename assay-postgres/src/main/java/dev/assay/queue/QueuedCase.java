@@ -26,6 +26,11 @@ record QueuedCase(String runId, int seq) {
         return new QueuedCase(instanceId.substring(0, slash), Integer.parseInt(instanceId.substring(slash + 1)));
     }
 
+    /** {@return a {@code LIKE} pattern of the task instance ids of the run's cases} */
+    static String pattern(String runId) {
+        return runId.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%";
+    }
+
     /** {@return the task instance id} */
     String instanceId() {
         return runId + "/" + seq;

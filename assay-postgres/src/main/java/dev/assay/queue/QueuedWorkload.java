@@ -2,6 +2,7 @@ package dev.assay.queue;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.cost.Budget;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
 import dev.assay.run.CaseWorkload;
@@ -96,6 +97,18 @@ public final class QueuedWorkload implements Workload {
         return cases.metrics();
     }
 
+    /** The run's limits, which the workers keep across them and the engine here holds the run's end to. */
+    @Override
+    public Budget budget() {
+        return cases.budget();
+    }
+
+    /** The workers store each item, with their case's removal from the queue; the engine here only counts it. */
+    @Override
+    public boolean itemsStoredByRunner() {
+        return true;
+    }
+
     /** {@return the item as it would run here, run instead by awaiting what a worker stores} */
     @Override
     public WorkItem item(int seq) {
@@ -138,31 +151,43 @@ public final class QueuedWorkload implements Workload {
         poller = Thread.ofVirtual().name("assay-queue-" + runId).start(() -> poll(runId, pending));
     }
 
-    /** Hands each awaited item over once it is stored, until every item has been or the run ends. */
+    /**
+     * Hands each awaited item over once it is stored, until every item has been or the run ends: each poll reads which
+     * items are stored, then those not yet handed over, in one query. Once the run's cases are all off the queue, an
+     * item still not stored will not be: the workers took its case off because the run reached a limit (its item then
+     * fails with {@code run.budget_exhausted}, and the engine ends the run as at its own limit) or for another reason
+     * ({@code queue.case_dropped}: the run cannot end finished, and resuming it queues the case again).
+     */
     private void poll(String runId, List<Integer> pending) {
         var waiting = new HashSet<>(pending);
         try {
             while (!waiting.isEmpty()) {
                 Thread.sleep(POLL.toMillis());
-                List<Integer> seqs;
                 try {
-                    seqs = store.storedSeqs(runId);
-                } catch (RuntimeException unavailable) {
-                    // The database is away: the workers wait for it too; try again at the next poll.
-                    continue;
-                }
-                for (Integer seq : seqs) {
-                    if (waiting.contains(seq)) {
-                        try {
-                            store.findItem(runId, seq).ifPresent(item -> {
-                                awaited.computeIfAbsent(seq, key -> new CompletableFuture<>())
-                                        .complete(item);
-                                waiting.remove(seq);
-                            });
-                        } catch (RuntimeException unavailable) {
-                            break;
+                    // Read first: a case leaves the queue in the commit that stores its item, so an item whose case
+                    // was gone then is among the items read next.
+                    boolean drained = queue.casesOnQueue(runId) == 0;
+                    List<Integer> arrived = store.storedSeqs(runId).stream()
+                            .filter(waiting::contains)
+                            .toList();
+                    for (Item item : store.findItems(runId, arrived)) {
+                        if (waiting.remove(item.seq())) {
+                            awaited.computeIfAbsent(item.seq(), key -> new CompletableFuture<>())
+                                    .complete(item);
                         }
                     }
+                    if (drained && !waiting.isEmpty()) {
+                        AssayException notRun = new AssayException(queue.exhausted(runId, cases.budget())
+                                .orElseGet(() -> Problem.of(
+                                        "queue.case_dropped",
+                                        "the case was taken off the queue before it ran; resume the run to queue it "
+                                                + "again")));
+                        waiting.forEach(seq -> awaited.computeIfAbsent(seq, key -> new CompletableFuture<>())
+                                .completeExceptionally(notRun));
+                        waiting.clear();
+                    }
+                } catch (RuntimeException unavailable) {
+                    // The database is away: the workers wait for it too; try again at the next poll.
                 }
             }
         } catch (InterruptedException e) {

@@ -2,9 +2,10 @@ package dev.assay.queue;
 
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerName;
+import com.github.kagkarlsson.scheduler.task.CompletionHandler;
 import com.github.kagkarlsson.scheduler.task.FailureHandler;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
-import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
+import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.assay.AssayException;
@@ -12,6 +13,9 @@ import dev.assay.EndpointUrl;
 import dev.assay.Problem;
 import dev.assay.cases.SuiteChanges;
 import dev.assay.check.CheckerRegistry;
+import dev.assay.cost.Budget;
+import dev.assay.cost.CostTally;
+import dev.assay.cost.ItemCost;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
@@ -25,10 +29,11 @@ import dev.assay.run.Workload;
 import dev.assay.store.Store;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -39,7 +44,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -49,11 +53,14 @@ import java.util.function.Function;
  * case it runs, and hands the case of a worker whose heartbeat lapsed to another worker. A case runs as the engine runs
  * it ({@link Engine#runItem}), from the run's stored description, rebuilt once per run as {@code --resume} does, and
  * only while its worker holds one of the endpoint's slots ({@link EndpointSlots}). A case of a run that is no longer
- * running (cancelled, ended) is dropped. db-scheduler claims due cases in batches (lock-and-fetch: one {@code UPDATE
- * ... FOR UPDATE SKIP LOCKED} takes up to as many as the worker has threads); the slots are claimed and freed in
- * batches too, and a run's status is read at most once per {@link #STATUS_CHECK}, not per case. Every {@link #REPORT}
- * the worker logs one line: cases done, their rate, cases in flight and cases waiting on the queue
- * ({@link WorkerMeters}). Thread-safe.
+ * running (cancelled, ended) is dropped, and so is one of a run that reached a limit on its cost or tokens, which the
+ * workers keep together (what each spent is added to {@code queue_workers} as it stores items). db-scheduler claims due
+ * cases in batches (lock-and-fetch: one {@code UPDATE ... FOR UPDATE SKIP LOCKED} takes up to as many as the worker has
+ * threads); the items of a run that end together are stored in one commit, which also takes their cases off the queue
+ * and adds them to the run's tally ({@link Engine#itemWriter}); the slots are claimed and freed in batches too, and a
+ * run's status and spend are read at most once per {@link #STATUS_CHECK}, not per case. Every {@link #REPORT} the
+ * worker logs one line: cases done, their rate, cases in flight and cases waiting on the queue ({@link WorkerMeters}).
+ * Thread-safe.
  */
 public final class Worker implements AutoCloseable {
     /** How long a case that could not start (its run could not be rebuilt here) waits before any worker tries again. */
@@ -67,9 +74,6 @@ public final class Worker implements AutoCloseable {
 
     /** How long slots no case of this worker waits for stay held before they are freed, in one statement. */
     private static final Duration FLUSH = Duration.ofMillis(100);
-
-    /** How often the cases this worker finished are added to the counts of {@code queue_workers}. */
-    private static final Duration SERVED = Duration.ofSeconds(1);
 
     /** How long a run read as running is taken to be running before its status is read again. */
     private static final Duration STATUS_CHECK = Duration.ofSeconds(1);
@@ -123,8 +127,40 @@ public final class Worker implements AutoCloseable {
         }
     }
 
-    /** A run as this worker runs its cases: what preparing it holds (MCP servers, HTTP clients) and its endpoint. */
-    private record Loaded(Prepared prepared, CaseWorkload workload, String endpoint) {}
+    /**
+     * A run as this worker runs its cases: what preparing it holds (MCP servers, HTTP clients), its endpoint, how its
+     * items are stored (grouped, {@link Engine.ItemWriter}) and priced, and its limits with what the run spent, across
+     * every worker, when last read.
+     */
+    private static final class Loaded {
+        final Prepared prepared;
+        final CaseWorkload workload;
+        final String endpoint;
+        final CostTally prices;
+        Engine.ItemWriter writer;
+        volatile Budget budget;
+        volatile Spent spent = Spent.NONE;
+        /** Whether this worker took the run's cases off the queue because it reached a limit. */
+        volatile boolean stopped;
+
+        Loaded(Prepared prepared, CaseWorkload workload, String endpoint, Run run) {
+            this.prepared = prepared;
+            this.workload = workload;
+            this.endpoint = endpoint;
+            this.prices =
+                    new CostTally(run.modelName(), EvalSpec.of(run).limits().prices());
+            this.budget = EvalSpec.of(run).limits().budget();
+        }
+
+        Optional<Problem> exhausted() {
+            return budget.exhausted(spent.usd(), spent.tokens());
+        }
+    }
+
+    /** What a run's workers spent on it together, the sums of {@code queue_workers}. */
+    private record Spent(double usd, long tokens) {
+        static final Spent NONE = new Spent(0, 0);
+    }
 
     private final Store store;
     private final CheckerRegistry checkers;
@@ -144,8 +180,6 @@ public final class Worker implements AutoCloseable {
     private final ScheduledExecutorService chores;
     /** This worker's name in the database: its host and process id. */
     private final String name;
-    /** The cases this worker finished per run, not yet added to {@code queue_workers}. */
-    private final Map<String, AtomicInteger> served = new ConcurrentHashMap<>();
 
     private Instant lastSweep = Instant.EPOCH;
     private final Scheduler scheduler;
@@ -174,7 +208,7 @@ public final class Worker implements AutoCloseable {
                 dataSource,
                 name + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong()),
                 settings.heartbeat().multipliedBy(settings.missedHeartbeats()));
-        OneTimeTask<Void> task = Tasks.oneTime(CaseQueue.TASK)
+        CustomTask<Void> task = Tasks.custom(CaseQueue.TASK, Void.class)
                 .onFailure(new FailureHandler.OnFailureRetryLater<>(RETRY))
                 .onDeadExecutionRevive()
                 .execute((instance, context) -> execute(instance));
@@ -192,7 +226,6 @@ public final class Worker implements AutoCloseable {
         long started = System.nanoTime();
         chore(FLUSH, slots::flush);
         chore(settings.heartbeat(), slots::renew);
-        chore(SERVED, this::storeServed);
         var last = new long[] {started, 0};
         // The first report at once: the queue's depth is in /metrics from the start.
         chore(Duration.ZERO, REPORT, () -> {
@@ -231,38 +264,6 @@ public final class Worker implements AutoCloseable {
                 first.toMillis(),
                 period.toMillis(),
                 TimeUnit.MILLISECONDS);
-    }
-
-    /** Adds the cases finished since the last time to this worker's counts per run, in one statement. */
-    private void storeServed() {
-        var runIds = new ArrayList<String>();
-        var counts = new ArrayList<Integer>();
-        served.forEach((runId, count) -> {
-            int cases = count.getAndSet(0);
-            if (cases > 0) {
-                runIds.add(runId);
-                counts.add(cases);
-            }
-        });
-        if (runIds.isEmpty()) {
-            return;
-        }
-        try (Connection connection = dataSource.getConnection();
-                var upsert = connection.prepareStatement("INSERT INTO queue_workers (run_id, worker, cases)"
-                        + " SELECT r, ?, n FROM unnest(?::text[], ?::int[]) AS t(r, n)"
-                        + " ON CONFLICT (run_id, worker) DO UPDATE SET cases = queue_workers.cases + EXCLUDED.cases")) {
-            upsert.setString(1, name);
-            upsert.setArray(2, connection.createArrayOf("text", runIds.toArray()));
-            upsert.setArray(3, connection.createArrayOf("integer", counts.toArray()));
-            upsert.executeUpdate();
-        } catch (SQLException e) {
-            // Counted again at the next try.
-            for (int i = 0; i < runIds.size(); i++) {
-                served.get(runIds.get(i)).addAndGet(counts.get(i));
-            }
-            throw new AssayException(Problem.of(
-                    "store.unavailable", "the workers' counts cannot be stored in the database: " + e.getMessage()));
-        }
     }
 
     /** {@return the cases on the queue no worker has taken yet} */
@@ -312,19 +313,22 @@ public final class Worker implements AutoCloseable {
         chores.shutdownNow();
         try {
             slots.releaseAll();
-            storeServed();
         } catch (AssayException e) {
             // Their lease lapses instead.
             log.accept("worker: " + e.problem().message() + " (" + e.problem().type() + ")");
         }
         synchronized (runs) {
-            runs.values().forEach(loaded -> loaded.prepared().close());
+            runs.values().forEach(loaded -> loaded.prepared.close());
             runs.clear();
         }
         dataSource.close();
     }
 
-    private void execute(TaskInstance<Void> instance) {
+    /**
+     * {@return what db-scheduler does with the case's row once it ran: nothing, since the commit that stored its item
+     * removed it ({@link #admit}); a case not run (its run ended, or reached a limit) is removed here}
+     */
+    private CompletionHandler<Void> execute(TaskInstance<Void> instance) {
         releaseEndedRuns();
         QueuedCase queued = QueuedCase.parse(instance.getId());
         Long readAt = runningAt.get(queued.runId());
@@ -338,7 +342,7 @@ public final class Worker implements AutoCloseable {
             if (found.isEmpty() || found.get().status() != RunStatus.RUNNING) {
                 // Cancelled, ended or deleted: its remaining cases are dropped with the task.
                 forget(queued.runId());
-                return;
+                return REMOVE;
             }
             run = found.get();
             runningAt.put(queued.runId(), System.nanoTime());
@@ -346,24 +350,34 @@ public final class Worker implements AutoCloseable {
         WorkerMeters.caseStarted();
         try {
             Loaded loaded = run == null ? cached : loaded(run);
-            try (var slot = slots.acquire(loaded.endpoint(), loaded.workload().concurrency(), () -> stopping)) {
+            if (run != null) {
+                // A resumed run may have been given higher limits; what the other workers spent is read with them.
+                loaded.budget = EvalSpec.of(run).limits().budget();
+                loaded.spent = spent(queued.runId());
+            }
+            Optional<Problem> exhausted = loaded.exhausted();
+            if (exhausted.isPresent()) {
+                stop(queued.runId(), loaded, exhausted.get());
+                return REMOVE;
+            }
+            loaded.stopped = false;
+            try (var slot = slots.acquire(loaded.endpoint, loaded.workload.concurrency(), () -> stopping)) {
                 if (slot == null) {
                     throw new IllegalStateException("the worker is stopping; " + queued.instanceId() + " runs later");
                 }
-                Workload.WorkItem work = loaded.workload().item(queued.seq());
+                Workload.WorkItem work = loaded.workload.item(queued.seq());
                 String itemId = work.id();
                 log.accept("started " + queued.instanceId() + " " + itemId);
                 Item item = engine.runItem(
-                        loaded.workload(),
+                        loaded.workload,
                         work,
-                        queued.runId(),
+                        loaded.writer,
                         () -> stopping,
                         line -> log.accept(queued.runId() + " " + line));
                 log.accept("finished " + queued.instanceId() + " " + itemId + " "
                         + item.status().wireName());
                 WorkerMeters.caseFinished(item.status());
-                served.computeIfAbsent(queued.runId(), key -> new AtomicInteger())
-                        .incrementAndGet();
+                return (complete, operations) -> {};
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -375,6 +389,108 @@ public final class Worker implements AutoCloseable {
         } finally {
             WorkerMeters.caseEnded();
         }
+    }
+
+    /** Removes the row of a case that is not run. */
+    private static final CompletionHandler<Void> REMOVE = (complete, operations) -> operations.remove();
+
+    /**
+     * Takes the cases of a run that reached a limit off the queue, in one statement, those no worker took yet; the
+     * others are dropped one by one as their workers find the run at its limit. The process following the run learns
+     * from the emptied queue that they will not run, and ends the run {@code interrupted}; resuming it queues them
+     * again.
+     */
+    private void stop(String runId, Loaded loaded, Problem why) {
+        if (!loaded.stopped) {
+            loaded.stopped = true;
+            log.accept(runId + " stopping: " + why.message() + "; its waiting cases are taken off the queue");
+        }
+        try (Connection connection = dataSource.getConnection();
+                var drop = connection.prepareStatement(
+                        "DELETE FROM scheduled_tasks WHERE task_name = ? AND NOT picked AND task_instance LIKE ?")) {
+            drop.setString(1, CaseQueue.TASK);
+            drop.setString(2, QueuedCase.pattern(runId));
+            drop.executeUpdate();
+        } catch (SQLException e) {
+            throw new AssayException(
+                    Problem.of("store.unavailable", "the queue cannot be written in the database: " + e.getMessage()));
+        }
+    }
+
+    /** {@return what every worker spent on the run so far} */
+    private Spent spent(String runId) {
+        try (Connection connection = dataSource.getConnection();
+                var sum = connection.prepareStatement(CaseQueue.SPENT)) {
+            sum.setString(1, runId);
+            try (var result = sum.executeQuery()) {
+                return spent(result);
+            }
+        } catch (SQLException e) {
+            throw new AssayException(Problem.of(
+                    "store.unavailable", "the run's spend cannot be read in the database: " + e.getMessage()));
+        }
+    }
+
+    private static Spent spent(ResultSet result) throws SQLException {
+        return result.next() ? new Spent(result.getDouble(1), result.getLong(2)) : Spent.NONE;
+    }
+
+    /**
+     * {@return whether to store the items} Runs in the transaction that stores a group of a run's items: the run must
+     * still be running (read under a share lock, so that the process following it cannot end it in between, which would
+     * leave its counts one item short); the items' cases leave the queue in the same commit, so that a case is either
+     * stored and gone or neither, whoever dies when; and their count, cost and tokens are added to this worker's row of
+     * the run, whose sum over every worker is then read as what the run spent.
+     */
+    private boolean admit(String runId, Loaded loaded, Store.Statements statements, List<Item> items)
+            throws SQLException {
+        PreparedStatement status = statements.prepared("SELECT status FROM evaluation_runs WHERE run_id = ? FOR SHARE");
+        status.setString(1, runId);
+        boolean running;
+        try (var result = status.executeQuery()) {
+            running = result.next() && RunStatus.RUNNING.wireName().equals(result.getString(1));
+        }
+        // Done either way: an item of a run that ended is not stored, and its case is not run again.
+        PreparedStatement done =
+                statements.prepared("DELETE FROM scheduled_tasks WHERE task_name = ? AND task_instance = ANY(?)");
+        done.setString(1, CaseQueue.TASK);
+        done.setArray(
+                2,
+                done.getConnection()
+                        .createArrayOf(
+                                "text",
+                                items.stream()
+                                        .map(item -> new QueuedCase(runId, item.seq()).instanceId())
+                                        .toArray()));
+        done.executeUpdate();
+        if (!running) {
+            return false;
+        }
+        double usd = 0;
+        long tokens = 0;
+        for (Item item : items) {
+            ItemCost cost = loaded.prices.costOf(item);
+            usd += cost.totalUsd();
+            tokens += cost.totalUsage().totalTokens();
+        }
+        PreparedStatement add =
+                statements.prepared("INSERT INTO queue_workers (run_id, worker, cases, cost_usd, tokens)"
+                        + " VALUES (?, ?, ?, ?, ?) ON CONFLICT (run_id, worker) DO UPDATE SET"
+                        + " cases = queue_workers.cases + EXCLUDED.cases,"
+                        + " cost_usd = queue_workers.cost_usd + EXCLUDED.cost_usd,"
+                        + " tokens = queue_workers.tokens + EXCLUDED.tokens");
+        add.setString(1, runId);
+        add.setString(2, name);
+        add.setInt(3, items.size());
+        add.setDouble(4, usd);
+        add.setLong(5, tokens);
+        add.executeUpdate();
+        PreparedStatement sum = statements.prepared(CaseQueue.SPENT);
+        sum.setString(1, runId);
+        try (var result = sum.executeQuery()) {
+            loaded.spent = spent(result);
+        }
+        return true;
     }
 
     /** {@return the run as rebuilt from its stored description, once per run} */
@@ -400,7 +516,12 @@ public final class Worker implements AutoCloseable {
                             "the suite files differ here (another version, or another machine's copy); workers need "
                                     + "the same files at the same paths"));
                 }
-                loaded = new Loaded(prepared, new CaseWorkload(plan), endpoint(plan));
+                var made = new Loaded(prepared, new CaseWorkload(plan), endpoint(plan), run);
+                made.writer = engine.itemWriter(
+                        run.runId(),
+                        (statements, items) -> admit(run.runId(), made, statements, items),
+                        line -> log.accept(run.runId() + " " + line));
+                loaded = made;
                 runs.put(run.runId(), loaded);
             }
             return loaded;
@@ -432,7 +553,7 @@ public final class Worker implements AutoCloseable {
         synchronized (runs) {
             Loaded loaded = runs.remove(runId);
             if (loaded != null) {
-                loaded.prepared().close();
+                loaded.prepared.close();
             }
         }
     }

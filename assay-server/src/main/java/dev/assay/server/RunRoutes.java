@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.cases.Case;
+import dev.assay.cost.Budget;
 import dev.assay.report.Reporter;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunComparison;
@@ -72,7 +73,10 @@ final class RunRoutes {
                 .json(runs.resume(
                         ctx.pathParam("run_id"),
                         options.path("retry_errors").asBoolean(false),
-                        options.path("stored_cases").asBoolean(false)));
+                        options.path("stored_cases").asBoolean(false),
+                        options instanceof ObjectNode fields
+                                ? StartBody.limits(new StartBody.Reader(fields))
+                                : Budget.NONE));
     }
 
     void list(Context ctx) {

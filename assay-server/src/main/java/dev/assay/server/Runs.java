@@ -9,6 +9,7 @@ import dev.assay.cases.Case;
 import dev.assay.cases.Suite;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.check.judge.JudgeCache;
+import dev.assay.cost.Budget;
 import dev.assay.dialog.Dataset;
 import dev.assay.dialog.Dialog;
 import dev.assay.dialog.DialogRunRequest;
@@ -151,10 +152,13 @@ final class Runs {
      *
      * @param storedCases run the cases the run was started with, as the store keeps them, rather than refuse a run
      *     whose suite files changed since ({@code run.suite_changed})
+     * @param limits the limits the continuation runs under, laid over the run's own (a run stopped by a limit goes on
+     *     under a higher one), as {@code --resume RUN --max-cost HIGHER} does
      * @throws AssayException {@code run.not_found}, {@code run.still_running}, {@code run.suite_changed}, or
      *     {@code run.not_resumable}
      */
-    ObjectNode resume(String runId, boolean retryErrors, boolean storedCases) throws InterruptedException {
+    ObjectNode resume(String runId, boolean retryErrors, boolean storedCases, Budget limits)
+            throws InterruptedException {
         Run stored = SilentRuns.ended(
                 store, store.findRun(runId).orElseThrow(() -> ApiProblems.notFound(runId)), SilentRuns.DEFAULT_SILENCE);
         if (stored.kind().equals(Run.DIALOG)) {
@@ -185,9 +189,10 @@ final class Runs {
         }
         Prepared prepared =
                 spec.prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {}, config.sandboxes());
-        RunPlan plan = storedSuite == null
-                ? prepared.planOf(stored)
-                : prepared.planOf(stored).withSuite(storedSuite);
+        RunPlan plan = (storedSuite == null
+                        ? prepared.planOf(stored)
+                        : prepared.planOf(stored).withSuite(storedSuite))
+                .withBudget(limits);
         RunHandle handle = launch(prepared, listener -> engine.resume(plan, retryErrors, listener));
         return resumed(handle);
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.cases.DatasetMapping;
+import dev.assay.cost.Budget;
 import dev.assay.model.ModelOptions;
 import dev.assay.run.RunSettings;
 import dev.assay.sandbox.ContainerSpec;
@@ -140,6 +141,7 @@ final class StartBody {
         }
         Long maxTokens = reader.integer("max_tokens", null, 1, 1_000_000);
         Double timeout = reader.number("timeout_s", null, 0.001, 86_400);
+        Budget limits = limits(reader);
         var settings = new RunSettings()
                         .suites(List.of(caseSets.resolve(caseSet.strip())))
                         .skipInvalid(reader.flag("skip_invalid"))
@@ -167,9 +169,9 @@ final class StartBody {
                         .userBaseUrl(userBaseUrl(reader))
                         .userApiKeyEnv(userKeyVariable(reader, adminTokenVariable))
                         .environment(environment(reader))
-                        .maxCostUsd(reader.number("max_cost_usd", null, 0, 1_000_000))
-                        .runMaxTokens(reader.integer("run_max_tokens", null, 1, Long.MAX_VALUE))
-                        .caseMaxTokens(reader.integer("case_max_tokens", null, 1, Long.MAX_VALUE))
+                        .maxCostUsd(limits.maxCostUsd())
+                        .runMaxTokens(limits.maxTokens())
+                        .caseMaxTokens(limits.caseMaxTokens())
                         .clusterBy(reader.text("cluster_by", null))
                         .reducer(reducer(reader.text("reducer", null)));
         reader.scoring(settings);
@@ -325,6 +327,17 @@ final class StartBody {
         } catch (IllegalArgumentException e) {
             throw ApiProblems.badField("base_url", "base_url is not a URL: '" + url + "'");
         }
+    }
+
+    /**
+     * {@return the limits a body sets: {@code max_cost_usd}, {@code run_max_tokens}, {@code case_max_tokens}, each
+     * absent for none} A start body's, and a resume body's, which continues a run under them (docs/cost.md).
+     */
+    static Budget limits(Reader reader) {
+        return new Budget(
+                reader.number("max_cost_usd", null, 0, 1_000_000),
+                reader.integer("run_max_tokens", null, 1, Long.MAX_VALUE),
+                reader.integer("case_max_tokens", null, 1, Long.MAX_VALUE));
     }
 
     /** Typed reads of one body, each naming its field when the value has the wrong type or range. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.assay.check.CheckerRegistry;
 import dev.assay.queue.Worker;
+import dev.assay.result.Run;
 import dev.assay.run.Engine;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
@@ -142,6 +143,68 @@ class QueuedRunApiTest {
                 app.stop();
             }
         }
+    }
+
+    @Test
+    void a_queued_run_stopped_by_its_token_limit_is_resumed_under_a_higher_one_given_in_the_body() throws Exception {
+        String url = TestPostgres.freshUrl();
+        Path suites = Files.createDirectories(home.resolve("suites"));
+        Files.writeString(
+                suites.resolve("six.jsonl"),
+                java.util.stream.IntStream.range(0, 6)
+                        .mapToObj(i -> "{\"id\": \"c" + i + "\", \"dimension\": \"common\", \"prompt\": \"Capital " + i
+                                + "?\", \"checker\": \"contains\", \"expected\": \"Paris\"}\n")
+                        .collect(java.util.stream.Collectors.joining()));
+        Function<String, String> env = Map.of(ServerFixture.KEY_VARIABLE, "sk-scripted")::get;
+        CheckerRegistry checkers = CheckerRegistry.builtins();
+        // Every answer uses 15 tokens: one worker taking one case at a time stops after the second.
+        try (var model = ScriptedOpenAiServer.start(request -> ScriptedOpenAiServer.text("Paris"));
+                Store store = Stores.open(url)) {
+            var config = new ServerConfig("127.0.0.1", ServerFixture.TOKEN, suites, home.resolve("workspaces"), env)
+                    .withQueue(url);
+            Javalin app = AssayServer.create(config, new Engine(store), store, checkers)
+                    .start(0);
+            Worker worker = Worker.start(
+                    url, store, checkers, home.resolve("worker"), env, Worker.Settings.defaults(1), line -> {});
+            try {
+                String body = """
+                        {"model_name": "openai:scripted", "base_url": "%s", "api_key_env": "%s", "case_set": "six.jsonl", "queue": true, "run_max_tokens": 30}
+                        """.formatted(model.baseUrl(), ServerFixture.KEY_VARIABLE);
+                String runId = dev.assay.Json.parse(
+                                send(app, "POST", "/api/runs", body, null).body())
+                        .path("run_id")
+                        .asText();
+                Run stopped = ended(store, runId);
+
+                assertThat(stopped.status().wireName()).isEqualTo("interrupted");
+                assertThat(stopped.error().type()).isEqualTo("run.budget_exhausted");
+                assertThat(store.countItems(runId)).isEqualTo(2);
+                assertThat(model.requests()).hasSize(2);
+
+                var resumed = send(app, "POST", "/api/runs/" + runId + "/resume", "{\"run_max_tokens\": 1000}", null);
+
+                assertThat(resumed.statusCode()).as(resumed.body()).isEqualTo(202);
+                assertThat(ended(store, runId).status().wireName()).isEqualTo("finished");
+                assertThat(store.countItems(runId)).isEqualTo(6);
+                assertThat(model.requests()).hasSize(6);
+            } finally {
+                worker.close();
+                app.stop();
+            }
+        }
+    }
+
+    /** {@return the run once it has ended, waiting up to a minute} */
+    private static Run ended(Store store, String runId) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+        while (System.nanoTime() < deadline) {
+            var run = store.findRun(runId);
+            if (run.isPresent() && run.get().status() != dev.assay.result.RunStatus.RUNNING) {
+                return run.get();
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("run " + runId + " did not end within a minute");
     }
 
     @Test
