@@ -213,6 +213,12 @@ final class CaseRunner {
         }
         // A fresh environment per trial, stopped however the trial ends.
         Environments environments = Environments.here();
+        var container = ContainerSpecs.of(evalCase);
+        if (container.isPresent()) {
+            // Its own container of the trial's image: the agent's container never sees the case files.
+            environments = environments.in(
+                    Sandboxes.containers(ContainerSpecs.engine(plan.config())).environments(container.get(), runId));
+        }
         Environment environment;
         try {
             environment = environments.start(environmentSpec.get(), timeout);

@@ -35,4 +35,14 @@ public interface ContainerEngine {
      */
     ContainerTrial open(ContainerSpec spec, Path workspace, Path workspaceRoot, String runId)
             throws InterruptedException;
+
+    /**
+     * {@return where the environments of {@code spec}'s trials run}: each command {@link Sandbox#start started} there
+     * gets a fresh container of its own, made from the same image with the same limits and network, that the trial's
+     * container never sees; the {@link SandboxRequest#readOnly() read-only} paths are copies shown at the same paths,
+     * and closing the command removes its container
+     *
+     * @param runId the run the containers are labelled with, so that a later start can reap them
+     */
+    Sandbox environments(ContainerSpec spec, String runId);
 }

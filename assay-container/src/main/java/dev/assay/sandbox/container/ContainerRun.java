@@ -265,7 +265,7 @@ final class ContainerRun implements ContainerTrial {
     }
 
     /** One output stream, kept up to its cap. */
-    private static final class Capped {
+    static final class Capped {
         private final long cap;
         private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         private boolean truncated;

@@ -15,6 +15,7 @@ import dev.assay.Problem;
 import dev.assay.sandbox.ContainerEngine;
 import dev.assay.sandbox.ContainerSpec;
 import dev.assay.sandbox.ContainerTrial;
+import dev.assay.sandbox.Sandbox;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -167,16 +168,45 @@ final class Engine implements ContainerEngine {
     private String start(DockerClient client, ContainerSpec spec, Path directory, String runId)
             throws IOException, InterruptedException {
         Workdirs.unpack(seed(client, spec), directory);
+        giveToUser(directory);
+        return started(
+                spec,
+                runId,
+                spec.workdir(),
+                List.of(new Bind(directory.toAbsolutePath().toString(), new Volume(spec.workdir()))));
+    }
+
+    @Override
+    public Sandbox environments(ContainerSpec spec, String runId) {
+        return new EnvironmentContainers(this, spec, runId);
+    }
+
+    /** Gives {@code directory} to the containers' user when Assay runs as root (else it is Assay's own already). */
+    void giveToUser(Path directory) throws IOException {
         if (uid == NOBODY) {
             Workdirs.chown(directory, uid, gid);
         }
+    }
+
+    /** {@return the user the containers' commands run as, {@code uid:gid}} */
+    String user() {
+        return uid + ":" + gid;
+    }
+
+    /**
+     * {@return the id of a started container of {@code spec}, kept alive for commands by exec}: labelled with its owner
+     * and run, its root file system read-only but {@code binds} and a fresh {@code /tmp}, under the spec's limits;
+     * removed when this process exits unless closed before
+     */
+    String started(ContainerSpec spec, String runId, String workingDir, List<Bind> binds) {
+        DockerClient client = client();
         HostConfig host = HostConfig.newHostConfig()
                 .withNetworkMode(spec.network())
                 .withReadonlyRootfs(true)
                 .withCapDrop(Capability.ALL)
                 .withSecurityOpts(List.of("no-new-privileges"))
                 .withTmpFs(Map.of("/tmp", "rw,nosuid,nodev,size=" + TMP_BYTES + ",mode=1777"))
-                .withBinds(new Bind(directory.toAbsolutePath().toString(), new Volume(spec.workdir())))
+                .withBinds(binds)
                 .withMemory((long) spec.memoryMb() << 20)
                 .withMemorySwap((long) spec.memoryMb() << 20)
                 .withPidsLimit((long) spec.pids())
@@ -185,8 +215,8 @@ final class Engine implements ContainerEngine {
         try {
             id = client.createContainerCmd(spec.image())
                     .withLabels(Map.of(Owner.LABEL, owner.label(), RUN_LABEL, runId))
-                    .withUser(uid + ":" + gid)
-                    .withWorkingDir(spec.workdir())
+                    .withUser(user())
+                    .withWorkingDir(workingDir)
                     .withEnv("HOME=/tmp", "TMPDIR=/tmp", "LANG=C.UTF-8")
                     // Kept alive by a sleep as PID 1: commands come by exec, and PID 1 outlives their kill (kill -9
                     // -1).
@@ -210,6 +240,7 @@ final class Engine implements ContainerEngine {
                             + e.getMessage(),
                     spec.image());
         }
+        open.add(id);
         return id;
     }
 
@@ -290,6 +321,7 @@ final class Engine implements ContainerEngine {
     }
 
     void remove(String id) {
+        open.remove(id);
         try {
             connection()
                     .client()

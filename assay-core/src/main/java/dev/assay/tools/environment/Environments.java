@@ -53,6 +53,11 @@ public final class Environments {
         return found;
     }
 
+    /** {@return the same launchers, starting every environment in {@code other}} (a trial's container engine) */
+    public Environments in(Sandbox other) {
+        return new Environments(launchers, other);
+    }
+
     /** {@return the sandbox environments run in: {@code bubblewrap}, or {@code none}} */
     public Sandbox sandbox() {
         return sandbox;
