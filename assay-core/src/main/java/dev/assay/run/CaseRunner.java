@@ -216,8 +216,8 @@ final class CaseRunner {
         var container = ContainerSpecs.of(evalCase);
         if (container.isPresent()) {
             // Its own container of the trial's image: the agent's container never sees the case files.
-            environments = environments.in(
-                    Sandboxes.containers(ContainerSpecs.engine(plan.config())).environments(container.get(), runId));
+            environments = environments.in(Sandboxes.containers(ContainerSpecs.engine(plan.config()))
+                    .environments(container.get(), plan.config().workspaceRoot(), runId));
         }
         Environment environment;
         try {

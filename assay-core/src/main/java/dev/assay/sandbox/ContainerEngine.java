@@ -42,7 +42,8 @@ public interface ContainerEngine {
      * container never sees; the {@link SandboxRequest#readOnly() read-only} paths are copies shown at the same paths,
      * and closing the command removes its container
      *
+     * @param workspaceRoot where the run's case workspaces are made (the copies wait beside them)
      * @param runId the run the containers are labelled with, so that a later start can reap them
      */
-    Sandbox environments(ContainerSpec spec, String runId);
+    Sandbox environments(ContainerSpec spec, Path workspaceRoot, String runId);
 }

@@ -153,10 +153,21 @@ final class Engine implements ContainerEngine {
 
     /** A warm container for the pool: its directory waits beside the workspaces, under {@code .containers}. */
     private WarmPool.Warm warm(WarmPool.Key key) throws IOException, InterruptedException {
-        Path directory =
-                key.workspaceRoot().resolve(".containers").resolve(owner.fileStem() + "-" + made.incrementAndGet());
+        Path directory = ownDirectory(key.workspaceRoot());
         String id = start(client(), key.spec(), directory, "pool");
         return new WarmPool.Warm(id, directory);
+    }
+
+    /**
+     * {@return a directory of this process's containers, not yet made, beside the workspaces under
+     * {@code .containers}}: the next start removes it if this process is killed
+     */
+    Path ownDirectory(Path workspaceRoot) {
+        return workspaceRoot
+                .toAbsolutePath()
+                .normalize()
+                .resolve(".containers")
+                .resolve(owner.fileStem() + "-" + made.incrementAndGet());
     }
 
     private void discard(WarmPool.Warm warm) {
@@ -177,8 +188,8 @@ final class Engine implements ContainerEngine {
     }
 
     @Override
-    public Sandbox environments(ContainerSpec spec, String runId) {
-        return new EnvironmentContainers(this, spec, runId);
+    public Sandbox environments(ContainerSpec spec, Path workspaceRoot, String runId) {
+        return new EnvironmentContainers(this, spec, workspaceRoot, runId);
     }
 
     /** Gives {@code directory} to the containers' user when Assay runs as root (else it is Assay's own already). */

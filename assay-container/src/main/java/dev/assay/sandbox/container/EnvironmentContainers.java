@@ -37,11 +37,13 @@ import java.util.stream.Stream;
 final class EnvironmentContainers implements Sandbox {
     private final Engine engine;
     private final ContainerSpec spec;
+    private final Path workspaceRoot;
     private final String runId;
 
-    EnvironmentContainers(Engine engine, ContainerSpec spec, String runId) {
+    EnvironmentContainers(Engine engine, ContainerSpec spec, Path workspaceRoot, String runId) {
         this.engine = engine;
         this.spec = spec;
+        this.workspaceRoot = workspaceRoot;
         this.runId = runId;
     }
 
@@ -100,7 +102,7 @@ final class EnvironmentContainers implements Sandbox {
      * can read}: the trial's container never sees it, and the server cannot change the suite's files
      */
     private Path copy(Path source) throws IOException {
-        Path copy = Files.createTempDirectory("assay-environment-files-");
+        Path copy = Files.createDirectories(engine.ownDirectory(workspaceRoot));
         try (Stream<Path> paths = Files.walk(source)) {
             for (Path path : (Iterable<Path>) paths::iterator) {
                 Path target = copy.resolve(source.relativize(path).toString());
