@@ -28,6 +28,9 @@ import java.util.List;
  *     unknown (outside a run); what promptfoo's {@code latency} assertion judges
  * @param environment the trial's environment: its end state, and how to start a fresh one; null when the case names no
  *     environment
+ * @param subjectCostUsd what the system under test's model calls cost, in US dollars, at the run's prices; null when
+ *     unknown (outside a run, or a model the price table has no price for); what promptfoo's {@code cost} assertion
+ *     judges
  */
 public record CheckContext(
         Case evalCase,
@@ -38,7 +41,8 @@ public record CheckContext(
         String scope,
         Weights.Scoring scoring,
         Duration subjectTime,
-        TrialEnvironment environment) {
+        TrialEnvironment environment,
+        Double subjectCostUsd) {
     public CheckContext {
         responses = responses == null ? ResponseCache.NONE : responses;
         scope = scope == null ? "" : scope;
@@ -55,7 +59,7 @@ public record CheckContext(
             String scope,
             Weights.Scoring scoring,
             Duration subjectTime) {
-        this(evalCase, transcript, finalAnswer, workspace, responses, scope, scoring, subjectTime, null);
+        this(evalCase, transcript, finalAnswer, workspace, responses, scope, scoring, subjectTime, null, null);
     }
 
     /** A context whose system under test's time is unknown. */
@@ -107,13 +111,37 @@ public record CheckContext(
     /** {@return this context with the time the system under test took to answer} */
     public CheckContext withSubjectTime(Duration time) {
         return new CheckContext(
-                evalCase, transcript, finalAnswer, workspace, responses, scope, scoring, time, environment);
+                evalCase,
+                transcript,
+                finalAnswer,
+                workspace,
+                responses,
+                scope,
+                scoring,
+                time,
+                environment,
+                subjectCostUsd);
     }
 
     /** {@return this context with the trial's environment} */
     public CheckContext withEnvironment(TrialEnvironment trialEnvironment) {
         return new CheckContext(
-                evalCase, transcript, finalAnswer, workspace, responses, scope, scoring, subjectTime, trialEnvironment);
+                evalCase,
+                transcript,
+                finalAnswer,
+                workspace,
+                responses,
+                scope,
+                scoring,
+                subjectTime,
+                trialEnvironment,
+                subjectCostUsd);
+    }
+
+    /** {@return this context with what the system under test's model calls cost, in US dollars; null when unknown} */
+    public CheckContext withSubjectCost(Double usd) {
+        return new CheckContext(
+                evalCase, transcript, finalAnswer, workspace, responses, scope, scoring, subjectTime, environment, usd);
     }
 
     /**

@@ -35,6 +35,7 @@ import dev.assay.tools.environment.TrialEnvironment;
 import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptBuilder;
 import dev.assay.transcript.TranscriptEvent;
+import dev.assay.transcript.Usage;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -381,6 +382,7 @@ final class CaseRunner {
                     workspace,
                     plan.config().weights().scoring(),
                     subjectTime,
+                    subjectCost(target, result, plan),
                     ended,
                     started);
         } catch (InterruptedException e) {
@@ -390,6 +392,24 @@ final class CaseRunner {
             }
             throw e;
         }
+    }
+
+    /**
+     * {@return what the system under test's model calls cost at the run's prices, in US dollars}: 0 when it used no
+     * tokens, null when its model has no price (as {@link dev.assay.cost.ItemCost} leaves it unpriced)
+     */
+    private static Double subjectCost(Subject target, Transcript transcript, RunPlan plan) {
+        Usage usage = transcript.usage();
+        if (usage.totalTokens() == 0) {
+            return 0.0;
+        }
+        return plan.config()
+                .spec()
+                .limits()
+                .prices()
+                .find(target.model())
+                .map(price -> price.cost(usage))
+                .orElse(null);
     }
 
     private static Item cancelledItem(String runId, int seq, Case evalCase, Transcript transcript, Instant started) {
@@ -414,11 +434,13 @@ final class CaseRunner {
             Workspace workspace,
             Weights.Scoring scoring,
             Duration subjectTime,
+            Double subjectCost,
             TrialEnvironment environment,
             Instant started)
             throws InterruptedException {
         var context = CheckContext.of(evalCase, transcript, workspace, responses, evalCase.id(), scoring)
                 .withSubjectTime(subjectTime)
+                .withSubjectCost(subjectCost)
                 .withEnvironment(environment);
         ArrayNode details = Json.MAPPER.createArrayNode();
         double weighted = 0;

@@ -136,7 +136,7 @@ public record CaseWorkload(RunPlan plan) implements Workload {
             // Priced as the model that answered it, one of several.
             return ItemCost.withCost(
                     ran,
-                    plan.target().labelled(evalCase.subjectLabel()).name(),
+                    plan.target().labelled(evalCase.subjectLabel()).model(),
                     plan.config().spec().limits().prices());
         });
     }

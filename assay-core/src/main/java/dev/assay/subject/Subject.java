@@ -15,6 +15,14 @@ public interface Subject extends AutoCloseable {
     /** {@return the target as users name it, e.g. {@code openai:gpt-4o-mini}} */
     String name();
 
+    /**
+     * {@return the model its own model calls are priced at ({@link dev.assay.cost.PriceTable#find}), e.g.
+     * {@code openai:gpt-4o-mini}}: its name, unless its name is a label (a promptfoo provider's)
+     */
+    default String model() {
+        return name();
+    }
+
     /** {@return the canonical names of the tools this target can use, for prerequisite checks} */
     Set<String> toolNames();
 

@@ -56,6 +56,12 @@ final class ProviderSubject implements Subject {
         return provider.key();
     }
 
+    /** The model called, priced as the table names it; {@code echo}, which calls none, costs nothing. */
+    @Override
+    public String model() {
+        return model == null ? Provider.ECHO : model.name();
+    }
+
     @Override
     public Set<String> toolNames() {
         return Set.of();

@@ -159,6 +159,11 @@ record Assertion(
                     throw invalid(field + ".threshold", "the most milliseconds the answer may take", null);
                 }
             }
+            case "cost" -> {
+                if (threshold == null) {
+                    throw invalid(field + ".threshold", "the most US dollars the answer may cost", null);
+                }
+            }
             default -> {
                 // equals takes any value; is-valid-openai-tools-call and assert-set take none.
             }

@@ -1,7 +1,7 @@
 package dev.assay.check.promptfoo;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Map;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -34,11 +34,15 @@ public final class PromptfooAssertions {
             "llm-rubric",
             "model-graded-closedqa",
             "latency",
+            "cost",
             "assert-set");
 
-    /** Types promptfoo has that Assay knows of but cannot judge yet, with why. */
-    private static final Map<String, String> WHY_NOT =
-            Map.of("cost", "cost not available: Assay does not price model calls yet");
+    /**
+     * The keys of an assertion Assay honours; the others ({@code transform}, a grader {@code provider},
+     * {@code rubricPrompt}, {@code contextTransform}...) would change its verdict, so its test is skipped, naming it.
+     */
+    private static final Set<String> HONOURED_KEYS =
+            Set.of("type", "value", "threshold", "weight", "metric", "config", "assert");
 
     private PromptfooAssertions() {}
 
@@ -58,6 +62,14 @@ public final class PromptfooAssertions {
     }
 
     /**
+     * {@return a list written as text ({@code a, "b, c"}) split as promptfoo splits it, quoted fields unquoted}; empty
+     * when a quote is not closed, for a loader that writes the list as promptfoo's config reader does
+     */
+    public static Optional<List<String>> commaSeparated(String value) {
+        return TextAssertions.commaSeparated(value);
+    }
+
+    /**
      * {@return why the checker cannot judge this assertion, or empty when it can}: an unsupported type (its own or one
      * inside an {@code assert-set}), or a form of a supported type Assay does not run (a {@code file://} script, a
      * {@code transform}); the reason names the type
@@ -68,12 +80,13 @@ public final class PromptfooAssertions {
         }
         String type = assertion.path("type").asText("");
         if (!supports(type)) {
-            String base = type.startsWith("not-") ? type.substring(4) : type;
-            return Optional.of(WHY_NOT.getOrDefault(base, "the assertion type '" + type + "' is not supported by Assay")
-                    + " (" + type + ")");
+            return Optional.of("the assertion type '" + type + "' is not supported by Assay (" + type + ")");
         }
-        if (assertion.hasNonNull("transform")) {
-            return Optional.of("an assertion's 'transform' is not supported by Assay (" + type + ")");
+        for (var fields = assertion.fieldNames(); fields.hasNext(); ) {
+            String field = fields.next();
+            if (!HONOURED_KEYS.contains(field)) {
+                return Optional.of("an assertion's '" + field + "' is not supported by Assay (" + type + ")");
+            }
         }
         if (assertion.path("value").asText("").startsWith("file://")) {
             return Optional.of("a file:// value is not supported by Assay (" + type + ")");

@@ -14,6 +14,7 @@ import dev.assay.check.promptfoo.Judged.Grading;
 import dev.assay.check.promptfoo.Judged.Unjudged;
 import dev.assay.transcript.TranscriptEvent;
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.math.RoundingMode;
 import java.util.ArrayList;
 import java.util.List;
@@ -82,6 +83,7 @@ record PromptfooChecker(Assertion assertion, Optional<Function<CheckContext, Jud
                         : RubricAssertions.closedQa(asked, assertion, prompt(context), output);
             }
             case "latency" -> latency(assertion, context);
+            case "cost" -> cost(assertion, context);
             case "is-valid-openai-tools-call" -> toolsCall(assertion, context);
             default -> TextAssertions.grade(assertion, output);
         };
@@ -140,6 +142,27 @@ record PromptfooChecker(Assertion assertion, Optional<Function<CheckContext, Jud
                 pass,
                 "Latency " + millis + "ms is " + (assertion.inverse() ? "less than or equal to" : "greater than")
                         + " threshold " + JsValues.number(assertion.threshold()) + "ms",
+                assertion);
+    }
+
+    /** cost (src/assertions/cost.ts): what the answer's model calls cost, in US dollars, at most the threshold. */
+    private static Judged cost(Assertion assertion, CheckContext context) {
+        if (context.subjectCostUsd() == null) {
+            // promptfoo throws for a provider that returns no cost; here that is a model the price table lacks.
+            return new Unjudged(
+                    Verdict.Status.ERROR,
+                    Problem.of(
+                            "promptfoo.cost_unavailable",
+                            "the cost assertion needs the price of the model that answered: add it to assay.yaml "
+                                    + "'prices' (docs/cost.md)"));
+        }
+        double usd = context.subjectCostUsd();
+        boolean pass = usd <= assertion.threshold() != assertion.inverse();
+        return Grading.of(
+                pass,
+                "Cost " + new BigDecimal(usd).round(new MathContext(2)).toPlainString() + " is "
+                        + (assertion.inverse() ? "less than or equal to" : "greater than") + " threshold "
+                        + JsValues.number(assertion.threshold()),
                 assertion);
     }
 

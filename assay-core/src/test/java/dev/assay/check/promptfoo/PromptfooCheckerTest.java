@@ -231,6 +231,39 @@ class PromptfooCheckerTest {
         assertThat(verdict.errorType()).isEqualTo("promptfoo.latency_unavailable");
     }
 
+    private static Verdict costing(String assertion, Double usd) throws InterruptedException {
+        var context = dev.assay.check.CheckContext.of(
+                        PromptfooChecks.promptfooCase(assertion, Json.object()),
+                        new dev.assay.transcript.Transcript(List.of()),
+                        null)
+                .withSubjectCost(usd);
+        return FACTORY.create(Json.object().set("assertion", Json.parse(assertion)))
+                .check(context);
+    }
+
+    @Test
+    void cost_passes_at_its_threshold_in_dollars_and_not_above_and_its_not_form_inverts_it()
+            throws InterruptedException {
+        String assertion = "{\"type\": \"cost\", \"threshold\": 0.001}";
+        assertThat(costing(assertion, 0.001).status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(costing(assertion, 0.0).status()).isEqualTo(Verdict.Status.PASSED);
+        Verdict dear = costing(assertion, 0.0042);
+        assertThat(dear.status()).isEqualTo(Verdict.Status.FAILED);
+        assertThat(dear.message()).isEqualTo("Cost 0.0042 is greater than threshold 0.001");
+        assertThat(dear.detail().path("score").asDouble()).isZero();
+        String inverted = "{\"type\": \"not-cost\", \"threshold\": 0.001}";
+        assertThat(costing(inverted, 0.0042).status()).isEqualTo(Verdict.Status.PASSED);
+        assertThat(costing(inverted, 0.001).status()).isEqualTo(Verdict.Status.FAILED);
+    }
+
+    @Test
+    void cost_without_a_price_is_an_error_not_a_verdict() throws InterruptedException {
+        Verdict unpriced = costing("{\"type\": \"cost\", \"threshold\": 0.001}", null);
+        assertThat(unpriced.status()).isEqualTo(Verdict.Status.ERROR);
+        assertThat(unpriced.errorType()).isEqualTo("promptfoo.cost_unavailable");
+        assertThat(PromptfooAssertions.supports("not-cost")).isTrue();
+    }
+
     @Test
     void a_tools_call_passes_when_every_call_matches_a_declared_function() throws InterruptedException {
         ObjectNode attributes = Json.object();
@@ -309,14 +342,14 @@ class PromptfooCheckerTest {
         assertThat(PromptfooAssertions.supports("not-llm-rubric")).isTrue();
         assertThat(PromptfooAssertions.supports("similar")).isFalse();
         assertThat(PromptfooAssertions.supports("not-assert-set")).isFalse();
-        assertThat(PromptfooAssertions.supports("cost")).isFalse();
         assertThatThrownBy(() -> judged("{\"type\": \"similar\", \"value\": \"x\"}", "x"))
                 .isInstanceOfSatisfying(AssayException.class, e -> {
                     assertThat(e.problem().type()).isEqualTo(PromptfooAssertions.UNSUPPORTED);
                     assertThat(e.problem().message()).contains("similar");
                 });
-        assertThat(PromptfooAssertions.unsupportedReason(Json.parse("{\"type\": \"cost\", \"threshold\": 0.1}")))
-                .hasValueSatisfying(reason -> assertThat(reason).startsWith("cost not available"));
+        assertThat(PromptfooAssertions.unsupportedReason(
+                        Json.parse("{\"type\": \"contains\", \"value\": \"x\", \"transform\": \"output.trim()\"}")))
+                .hasValueSatisfying(reason -> assertThat(reason).contains("'transform'", "contains"));
         assertThat(PromptfooAssertions.unsupportedReason(
                         Json.parse("{\"type\": \"assert-set\", \"assert\": [{\"type\": \"bleu\", \"value\": \"x\"}]}")))
                 .hasValueSatisfying(reason -> assertThat(reason).contains("bleu"));
@@ -329,6 +362,7 @@ class PromptfooCheckerTest {
                 "{\"type\": \"contains\", \"value\": \"\"}",
                 "{\"type\": \"regex\", \"value\": 3}",
                 "{\"type\": \"latency\"}",
+                "{\"type\": \"cost\"}",
                 "{\"type\": \"is-json\", \"value\": 3}",
                 "{\"type\": \"contains-any\", \"value\": \"\\\"unclosed\"}",
                 "{\"type\": \"assert-set\", \"assert\": []}",
