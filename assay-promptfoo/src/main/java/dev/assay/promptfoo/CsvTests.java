@@ -5,8 +5,12 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.cases.SourceRef;
+import dev.assay.check.promptfoo.PromptfooAssertions;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -94,6 +98,21 @@ final class CsvTests {
             "similar",
             "starts-with");
 
+    /** Types whose shorthand value is kept as written, spaces included. */
+    private static final List<String> JSON_TYPES = List.of("contains-json", "is-json");
+
+    /**
+     * The special columns Assay honours besides {@code __expected}, {@code __expectedN}, {@code __config:...} and
+     * {@code __metadata:...} (which only describes a test); another, such as {@code __providerOutput}, is reported.
+     */
+    static final Set<String> HONOURED_COLUMNS =
+            Set.of("__prefix", "__suffix", "__description", "__metric", "__threshold");
+
+    private static final Pattern CONFIG_COLUMN = Pattern.compile("^__config:__expected(\\d*):threshold$");
+
+    private static final Pattern FINITE_NUMBER =
+            Pattern.compile("^[+-]?(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:[eE][+-]?\\d+)?$");
+
     private CsvTests() {}
 
     /** {@return the test one CSV row makes, columns in header order} */
@@ -104,12 +123,20 @@ final class CsvTests {
         String description = null;
         String metric = null;
         Double threshold = null;
+        var thresholds = new HashMap<Integer, Double>();
         for (var cell : row.entrySet()) {
-            String column = cell.getKey();
+            String column = cell.getKey().strip();
             String value = cell.getValue() == null ? "" : cell.getValue();
+            Matcher config = CONFIG_COLUMN.matcher(column);
             if (column.startsWith("__expected")) {
                 if (!value.isBlank()) {
-                    asserts.add(assertion(value));
+                    asserts.add(assertion(value.strip()));
+                }
+            } else if (config.matches()) {
+                int at = config.group(1).isEmpty() ? 0 : Integer.parseInt(config.group(1)) - 1;
+                Double number = finiteNumber(value);
+                if (number != null && at >= 0) {
+                    thresholds.put(at, number);
                 }
             } else if (column.equals("__prefix")) {
                 options.put("prefix", value);
@@ -120,27 +147,24 @@ final class CsvTests {
             } else if (column.equals("__metric")) {
                 metric = value;
             } else if (column.equals("__threshold")) {
-                threshold = parseNumber(value);
-            } else {
+                threshold = finiteNumber(value);
+            } else if (!column.startsWith("__")) {
+                // `__metadata:KEY` only describes the test, and the reader reports other special columns: no var.
                 vars.put(column, value);
             }
         }
-        if (metric != null) {
-            for (JsonNode assertion : asserts) {
-                ((ObjectNode) assertion).put("metric", metric);
+        for (int i = 0; i < asserts.size(); i++) {
+            ObjectNode assertion = (ObjectNode) asserts.get(i);
+            if (metric != null) {
+                assertion.put("metric", metric);
+            }
+            if (thresholds.containsKey(i)) {
+                assertion.put("threshold", thresholds.get(i));
             }
         }
         var list = new java.util.ArrayList<JsonNode>();
         asserts.forEach(list::add);
-        return new TestCase(
-                index,
-                description,
-                vars,
-                list,
-                threshold != null && threshold != 0 ? threshold : null,
-                options,
-                source,
-                key);
+        return new TestCase(index, description, vars, list, threshold, options, source, key);
     }
 
     /** {@return the assertion a cell of promptfoo's shorthand writes} */
@@ -173,18 +197,26 @@ final class CsvTests {
             String fullType = match.group(1) != null ? "not-" + type : type;
             String value = match.group(4) == null ? "" : match.group(4);
             node.put("type", fullType);
-            if (LIST_TYPES.contains(type)) {
-                ArrayNode values = node.putArray("value");
-                for (String part : value.split(",", -1)) {
-                    values.add(part.strip());
-                }
-            } else if (THRESHOLD_TYPES.contains(type)) {
-                node.put("value", value);
-                Double written = match.group(3) == null ? null : parseNumber(match.group(3));
-                node.put("threshold", written != null && written != 0 ? written : type.equals("similar") ? 0.8 : 0.75);
-            } else if (match.group(4) != null) {
+            if (match.group(4) == null) {
                 // Without a value (`is-json`), promptfoo's assertion has none.
+                if (THRESHOLD_TYPES.contains(type)) {
+                    node.put("threshold", threshold(match.group(3), type));
+                }
+                return node;
+            }
+            Optional<List<String>> list =
+                    LIST_TYPES.contains(type) ? PromptfooAssertions.commaSeparated(value) : Optional.empty();
+            if (list.isPresent()) {
+                ArrayNode values = node.putArray("value");
+                list.get().forEach(values::add);
+            } else if (LIST_TYPES.contains(type) || JSON_TYPES.contains(type)) {
+                // A list whose quote is not closed stays as written, for the checker to refuse naming it.
                 node.put("value", value);
+            } else {
+                node.put("value", value.strip());
+            }
+            if (THRESHOLD_TYPES.contains(type)) {
+                node.put("threshold", threshold(match.group(3), type));
             }
             return node;
         }
@@ -203,10 +235,38 @@ final class CsvTests {
                 || lower.endsWith(".mts");
     }
 
-    /** {@return the number JavaScript's parseFloat reads at the start of {@code text}; null for NaN} */
-    private static Double parseNumber(String text) {
-        Matcher number = Pattern.compile("^\\s*[+-]?(\\d+\\.?\\d*|\\.\\d+)([eE][+-]?\\d+)?")
-                .matcher(text);
-        return number.find() ? Double.valueOf(number.group().strip()) : null;
+    /**
+     * {@return the threshold written in a shorthand's parentheses, 0 included, else promptfoo's default for the type}
+     */
+    private static double threshold(String written, String type) {
+        if (written != null) {
+            return Double.parseDouble(written);
+        }
+        return type.equals("similar") ? 0.8 : 0.75;
+    }
+
+    /** {@return a cell that is a whole number literal, as promptfoo's parseFiniteNumber reads it; null otherwise} */
+    private static Double finiteNumber(String text) {
+        String trimmed = text.strip();
+        if (!FINITE_NUMBER.matcher(trimmed).matches()) {
+            return null;
+        }
+        double value = Double.parseDouble(trimmed);
+        return Double.isFinite(value) ? value : null;
+    }
+
+    /** {@return the special columns of a row other than those every config may use, for the reader to report} */
+    static ObjectNode specialColumns(Map<String, String> row) {
+        ObjectNode special = Json.object();
+        for (String column : row.keySet()) {
+            String name = column.strip();
+            if (name.startsWith("__")
+                    && !name.startsWith("__expected")
+                    && !name.startsWith("__metadata:")
+                    && !CONFIG_COLUMN.matcher(name).matches()) {
+                special.put(name, "");
+            }
+        }
+        return special;
     }
 }

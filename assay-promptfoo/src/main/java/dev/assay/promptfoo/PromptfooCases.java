@@ -144,7 +144,7 @@ public final class PromptfooCases {
         promptfoo.put("prompt_index", column);
         promptfoo.put("prompt_raw", prompt.raw());
         promptfoo.put("prompt_label", prompt.label());
-        promptfoo.put("provider_id", provider.id());
+        promptfoo.put("provider_id", provider.reportedId());
         promptfoo.put("provider_label", provider.label());
         promptfoo.put("description", test.description());
         promptfoo.put("test", test.key());

@@ -12,10 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A promptfoo config as read from its file ({@code promptfooconfig.yaml}): its prompts, providers and tests, with
@@ -68,7 +70,17 @@ public record PromptfooConfig(
 
     /** Keys promptfoo has that change what runs, which Assay does not do: reported, never silently ignored. */
     private static final Set<String> UNSUPPORTED_KEYS =
-            Set.of("scenarios", "nunjucksFilters", "derivedMetrics", "extensions", "redteam");
+            Set.of("scenarios", "nunjucksFilters", "derivedMetrics", "extensions", "redteam", "env");
+
+    /**
+     * The {@code evaluateOptions} Assay honours: they only pace the run. The others ({@code repeat},
+     * {@code timeoutMs}...) change what runs.
+     */
+    private static final Set<String> HONOURED_EVALUATE_OPTIONS = Set.of("maxConcurrency", "showProgressBar", "cache");
+
+    /** The {@code commandLineOptions} Assay honours: they only shape what the command prints. */
+    private static final Set<String> HONOURED_COMMAND_LINE_OPTIONS =
+            Set.of("verbose", "table", "tableCellMaxLength", "progressBar", "write", "share", "cache");
 
     public PromptfooConfig {
         Objects.requireNonNull(file, "file");
@@ -93,8 +105,9 @@ public record PromptfooConfig(
     }
 
     /**
-     * {@return whether {@code file} is a promptfoo config}: named as promptfoo names one, or a YAML/JSON mapping with
-     * {@code prompts} and {@code providers} (or {@code targets}) and no {@code cases}
+     * {@return whether {@code file} is a promptfoo config}: named as promptfoo names one, or, under any name
+     * ({@code my-evals.yaml}), a YAML/JSON mapping with two of {@code prompts}, {@code providers} (or {@code targets})
+     * and {@code tests}, and no {@code cases}
      */
     public static boolean isConfig(Path file) {
         String name =
@@ -106,7 +119,7 @@ public record PromptfooConfig(
             return false;
         }
         // Only the top-level keys are read, their values skipped: a large case file is not parsed whole to say no.
-        var keys = new java.util.HashSet<String>();
+        var keys = new HashSet<String>();
         try (JsonParser parser = Yaml.MAPPER.getFactory().createParser(file.toFile())) {
             if (parser.nextToken() != JsonToken.START_OBJECT) {
                 return false;
@@ -119,9 +132,12 @@ public record PromptfooConfig(
         } catch (IOException | RuntimeException notYaml) {
             return false;
         }
-        return keys.contains("prompts")
-                && (keys.contains("providers") || keys.contains("targets"))
-                && !keys.contains("cases");
+        // Two of promptfoo's three parts make a config (no case file has them), so that one missing part is reported by
+        // this reader (promptfoo.missing_providers) rather than as keys a case file does not know.
+        int parts = (keys.contains("prompts") ? 1 : 0)
+                + (keys.contains("providers") || keys.contains("targets") ? 1 : 0)
+                + (keys.contains("tests") ? 1 : 0);
+        return parts >= 2 && !keys.contains("cases");
     }
 
     /** {@return the config in {@code file}, with every problem found; a file that does not parse is one problem} */
@@ -135,6 +151,8 @@ public record PromptfooConfig(
         private final Path file;
         private final Path base;
         private final List<CaseProblem> problems = new ArrayList<>();
+        /** The unsupported keys named so far, by kind and field: each is named once per config. */
+        private final Set<String> named = new HashSet<>();
 
         Reader(Path file) {
             this.file = file;
@@ -165,6 +183,22 @@ public record PromptfooConfig(
                             "a supported key");
                 }
             });
+            if (root.path("evaluateOptions").isObject()) {
+                unhonoured(
+                        root.path("evaluateOptions"),
+                        HONOURED_EVALUATE_OPTIONS,
+                        "evaluateOptions",
+                        source(),
+                        "evaluateOptions");
+            }
+            if (root.path("commandLineOptions").isObject()) {
+                unhonoured(
+                        root.path("commandLineOptions"),
+                        HONOURED_COMMAND_LINE_OPTIONS,
+                        "commandLineOptions",
+                        source(),
+                        "commandLineOptions");
+            }
             List<Prompt> prompts = Prompts.read(root.path("prompts"), this);
             JsonNode providerNode = root.has("providers") ? root.path("providers") : root.path("targets");
             List<Provider> providers =
@@ -190,6 +224,20 @@ public record PromptfooConfig(
         @Override
         public void problemAt(SourceRef source, String type, String key, String message, String expected) {
             problems.add(new CaseProblem(type, source, "", key, message, expected));
+        }
+
+        @Override
+        public void unhonoured(JsonNode node, Set<String> honoured, String kind, SourceRef source, String key) {
+            node.fieldNames().forEachRemaining(field -> {
+                if (!honoured.contains(field) && named.add(kind + "\u0000" + field)) {
+                    problemAt(
+                            source,
+                            "promptfoo.unsupported_key",
+                            key + "." + field,
+                            "the " + kind + " key `" + field + "` is not supported by Assay (docs/promptfoo.md)",
+                            "only " + String.join(", ", new TreeSet<>(honoured)));
+                }
+            });
         }
 
         @Override
@@ -249,6 +297,16 @@ public record PromptfooConfig(
         Path resolve(String reference);
 
         String text(String reference, String key);
+
+        /**
+         * Reports each field of {@code node} outside {@code honoured} as {@code promptfoo.unsupported_key} at
+         * {@code key.FIELD}, once per config for each {@code kind} and field (the first test with
+         * {@code options.transform} names it for all), so that a key which would change what runs is never silently
+         * ignored
+         *
+         * @param kind what {@code node} is ({@code test}, {@code options}, {@code provider config}), for the message
+         */
+        void unhonoured(JsonNode node, Set<String> honoured, String kind, SourceRef source, String key);
     }
 
     /** {@return {@code node} as a list: itself when it is one, a list of it otherwise, empty when missing} */

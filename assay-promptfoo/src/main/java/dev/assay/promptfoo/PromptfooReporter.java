@@ -148,41 +148,36 @@ public final class PromptfooReporter implements Reporter {
         row.put("success", success);
         row.put("score", item.score());
         row.put("latencyMs", Math.round(item.elapsedS() * 1000));
-        row.set("gradingResult", grading(item, success));
+        row.set("gradingResult", grading(item, success, promptfoo.has("threshold")));
         row.set("namedScores", Json.object());
         return row;
     }
 
-    /** {@return the test's grading: pass, score, reason and a component result per assertion} */
-    private static ObjectNode grading(Item item, boolean success) {
+    /**
+     * {@return the test's grading: pass, score, reason and a component result per assertion}, listed as promptfoo lists
+     * them: an {@code assert-set}'s result followed by its assertions' results, and a test {@code threshold}'s
+     * assertions each on its own (Assay judges them as one set holding them all, {@link PromptfooCases#checks})
+     */
+    private static ObjectNode grading(Item item, boolean success, boolean testThreshold) {
         ObjectNode grading = Json.object();
         grading.put("pass", success);
         grading.put("score", item.score());
         ArrayNode components = Json.MAPPER.createArrayNode();
         StringBuilder reasons = new StringBuilder();
-        for (JsonNode check : item.checkerDetail() == null
+        JsonNode checks = item.checkerDetail() == null
                 ? Json.MAPPER.createArrayNode()
-                : item.checkerDetail().path("checks")) {
-            ObjectNode component = Json.object();
-            JsonNode detail = check.path("detail");
-            boolean pass = detail.path("pass").isBoolean()
-                    ? detail.path("pass").asBoolean()
-                    : check.path("status").asText().equals("passed");
-            component.put("pass", pass);
-            component.put(
-                    "score",
-                    detail.path("score").isNumber()
-                            ? detail.path("score").asDouble()
-                            : check.path("score").asDouble());
-            String reason = detail.path("reason").isTextual()
-                    ? detail.path("reason").asText()
-                    : check.path("message").asText("");
-            component.put("reason", reason.isEmpty() && pass ? "Assertion passed" : reason);
-            component.set("assertion", check.path("expected").path("assertion"));
-            if (detail.path("componentResults").isArray()) {
-                component.set("componentResults", detail.path("componentResults"));
+                : item.checkerDetail().path("checks");
+        for (JsonNode check : checks) {
+            ObjectNode component = component(check);
+            if (testThreshold
+                    && checks.size() == 1
+                    && component.path("componentResults").isArray()) {
+                component.path("componentResults").forEach(inner -> listed((ObjectNode) inner.deepCopy(), components));
+            } else {
+                listed(component, components);
             }
-            components.add(component);
+            boolean pass = component.path("pass").asBoolean();
+            String reason = component.path("reason").asText("");
             if (!pass && !reason.isEmpty()) {
                 reasons.append(reasons.isEmpty() ? "" : "; ").append(reason);
             }
@@ -196,5 +191,35 @@ public final class PromptfooReporter implements Reporter {
                                 : reasons.toString());
         grading.set("componentResults", components);
         return grading;
+    }
+
+    /** {@return one check's component result: pass, score, reason, assertion, and a set's componentResults} */
+    private static ObjectNode component(JsonNode check) {
+        ObjectNode component = Json.object();
+        JsonNode detail = check.path("detail");
+        boolean pass = detail.path("pass").isBoolean()
+                ? detail.path("pass").asBoolean()
+                : check.path("status").asText().equals("passed");
+        component.put("pass", pass);
+        component.put(
+                "score",
+                detail.path("score").isNumber()
+                        ? detail.path("score").asDouble()
+                        : check.path("score").asDouble());
+        String reason = detail.path("reason").isTextual()
+                ? detail.path("reason").asText()
+                : check.path("message").asText("");
+        component.put("reason", reason.isEmpty() && pass ? "Assertion passed" : reason);
+        component.set("assertion", check.path("expected").path("assertion"));
+        if (detail.path("componentResults").isArray()) {
+            component.set("componentResults", detail.path("componentResults"));
+        }
+        return component;
+    }
+
+    /** Lists a component result, then, as promptfoo does after a set's, each of its own component results. */
+    private static void listed(ObjectNode component, ArrayNode components) {
+        components.add(component);
+        component.path("componentResults").forEach(inner -> components.add(inner.deepCopy()));
     }
 }

@@ -9,11 +9,15 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /** Reads a config's {@code prompts} as promptfoo does (docs/promptfoo.md). Stateless. */
 final class Prompts {
     /** promptfoo separates the prompts of one text file by a line of three dashes. */
     private static final String SEPARATOR = "---";
+
+    /** The keys of a prompt object Assay honours; a prompt's own {@code config} or {@code function} is not. */
+    private static final Set<String> HONOURED = Set.of("raw", "id", "label");
 
     private Prompts() {}
 
@@ -41,6 +45,7 @@ final class Prompts {
                     add(entry.textValue(), "", key, context, raws);
                 } else if (entry.isObject()
                         && (entry.path("raw").isTextual() || entry.path("id").isTextual())) {
+                    context.unhonoured(entry, HONOURED, "prompt", context.source(), key);
                     String label = entry.path("label").asText("");
                     if (entry.path("raw").isTextual()) {
                         raws.add(new String[] {entry.path("raw").textValue(), label});

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -18,8 +19,10 @@ import java.util.function.Function;
  * @param label the {@code label} given; empty when none is (results then name the provider by its id, {@link #key})
  * @param config the provider's {@code config} ({@code temperature}, {@code max_tokens}, {@code apiBaseUrl},
  *     {@code apiKeyEnvar}...); an empty object when none is given
+ * @param reportedId the id promptfoo's results name it by: its id as written, except that an OpenAI provider listed by
+ *     its id alone is named by its instance's id, {@code openai:M} for {@code openai:chat:M}
  */
-public record Provider(String id, String label, ObjectNode config) {
+public record Provider(String id, String label, ObjectNode config, String reportedId) {
     /** The provider that answers with the prompt itself, as promptfoo's does; it calls nothing. */
     public static final String ECHO = "echo";
 
@@ -27,6 +30,7 @@ public record Provider(String id, String label, ObjectNode config) {
         Objects.requireNonNull(id, "id");
         label = label == null ? "" : label;
         config = config == null ? Json.object() : config.deepCopy();
+        reportedId = reportedId == null ? id : reportedId;
     }
 
     /** {@return the key results name this provider by, and each case is bound to it by: its label, else its id} */
@@ -118,6 +122,13 @@ public record Provider(String id, String label, ObjectNode config) {
         return null;
     }
 
+    /** The keys of a provider Assay honours. */
+    private static final Set<String> HONOURED = Set.of("id", "label", "config");
+
+    /** The provider config keys Assay honours ({@link #modelOptions}, {@link #temperature}, {@link #maxTokens}). */
+    private static final Set<String> HONOURED_CONFIG =
+            Set.of("temperature", "max_tokens", "max_completion_tokens", "apiBaseUrl", "apiHost", "apiKeyEnvar");
+
     /**
      * {@return the providers {@code node} lists}: an id, a list of ids, {@code {id, label, config}} objects, or one-key
      * mappings of an id to its options; an unsupported id or a label used twice is a problem at its key
@@ -135,22 +146,29 @@ public record Provider(String id, String label, ObjectNode config) {
             String key = field + "[" + i + "]";
             Provider provider = null;
             if (entry.isTextual()) {
-                provider = new Provider(entry.textValue().strip(), null, null);
+                String id = entry.textValue().strip();
+                provider = new Provider(id, null, null, id.replaceFirst("^openai:chat:", "openai:"));
             } else if (entry.isObject() && entry.path("id").isTextual()) {
+                context.unhonoured(entry, HONOURED, "provider", context.source(), key);
                 provider = new Provider(
                         entry.path("id").textValue().strip(),
                         entry.path("label").asText(null),
-                        entry.path("config").isObject() ? (ObjectNode) entry.path("config") : null);
+                        entry.path("config").isObject() ? (ObjectNode) entry.path("config") : null,
+                        null);
             } else if (entry.isObject()
                     && entry.size() == 1
                     && (entry.elements().next().isObject()
                             || entry.elements().next().isNull())) {
                 var only = entry.properties().iterator().next();
                 JsonNode options = only.getValue();
+                if (options.isObject()) {
+                    context.unhonoured(options, HONOURED, "provider", context.source(), key + "." + only.getKey());
+                }
                 provider = new Provider(
                         options.path("id").asText(only.getKey()).strip(),
                         options.path("label").asText(null),
-                        options.path("config").isObject() ? (ObjectNode) options.path("config") : null);
+                        options.path("config").isObject() ? (ObjectNode) options.path("config") : null,
+                        null);
             } else {
                 context.problem(
                         "promptfoo.invalid_provider",
@@ -167,6 +185,8 @@ public record Provider(String id, String label, ObjectNode config) {
                         "openai:chat:MODEL, openai:MODEL, anthropic:messages:MODEL or echo");
                 continue;
             }
+            context.unhonoured(
+                    provider.config(), HONOURED_CONFIG, "provider config", context.source(), key + ".config");
             String label = provider.key();
             if (providers.stream().anyMatch(other -> other.key().equals(label))) {
                 context.problem(

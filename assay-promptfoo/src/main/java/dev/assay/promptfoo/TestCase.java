@@ -8,6 +8,7 @@ import dev.assay.promptfoo.PromptfooConfig.Context;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One test of a config as written, before {@code defaultTest} is laid under it.
@@ -72,7 +73,20 @@ public record TestCase(
                 key);
     }
 
-    /** {@return the test {@code node} writes, or null after reporting why it is not one} */
+    /** The keys of a test Assay honours; {@code metadata} only describes it. */
+    private static final Set<String> HONOURED =
+            Set.of("description", "vars", "assert", "threshold", "options", "metadata");
+
+    /**
+     * The options of a test Assay honours: {@code prefix} and {@code suffix} shape the prompt, {@code runSerially} only
+     * orders calls; the others ({@code transform}, a grader {@code provider}, {@code rubricPrompt}...) change verdicts.
+     */
+    private static final Set<String> HONOURED_OPTIONS = Set.of("prefix", "suffix", "runSerially");
+
+    /**
+     * {@return the test {@code node} writes, or null after reporting why it is not one}; a key Assay does not honour is
+     * reported, and the test is kept
+     */
     static TestCase read(JsonNode node, int index, String key, SourceRef source, Context context) {
         if (!node.isObject()) {
             context.problemAt(source, "promptfoo.invalid_test", key, "a test is not a mapping", "{vars, assert, ...}");
@@ -114,7 +128,11 @@ public record TestCase(
                     source, "promptfoo.invalid_test", key + ".threshold", "`threshold` is not a number", "a number");
             return null;
         }
+        context.unhonoured(node, HONOURED, "test", source, key);
         JsonNode options = node.path("options");
+        if (options.isObject()) {
+            context.unhonoured(options, HONOURED_OPTIONS, "test options", source, key + ".options");
+        }
         return new TestCase(
                 index,
                 node.path("description").asText(""),

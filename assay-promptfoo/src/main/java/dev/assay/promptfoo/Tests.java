@@ -126,8 +126,10 @@ final class Tests {
             while (rows.hasNextValue()) {
                 int line = rows.getCurrentLocation().getLineNr();
                 Map<String, String> row = new LinkedHashMap<>(rows.nextValue());
-                tests.add(CsvTests.test(
-                        row, tests.size(), new SourceRef(path.toString(), line), path.getFileName() + " line " + line));
+                SourceRef source = new SourceRef(path.toString(), line);
+                String key = path.getFileName() + " line " + line;
+                context.unhonoured(CsvTests.specialColumns(row), CsvTests.HONOURED_COLUMNS, "CSV column", source, key);
+                tests.add(CsvTests.test(row, tests.size(), source, key));
             }
         } catch (IOException | RuntimeException e) {
             context.problemAt(
