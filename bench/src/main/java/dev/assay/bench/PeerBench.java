@@ -28,16 +28,24 @@ import java.util.function.ToDoubleFunction;
  * workloads printed in the table ({@code version}, {@code n10-0ms-c4}, {@code n1000-0ms-c4}, {@code n1000-200ms-c64},
  * {@code n5000-0ms-c64}, {@code n10000-0ms-c64}, {@code n10000-200ms-c64}, {@code n100000-0ms-c64-xmx256m}, and only
  * when named {@code n100000-0ms-c64-xmx64m}, {@code n200000-0ms-c64-xmx64m}, {@code n20000-1000ms-c1000-xmx512m} and
- * {@code n1000000-0ms-c64-xmx256m}). A latency-bound row gives its floor ⌈N / concurrency⌉ × latency and the served
- * span's ratio to it. promptfoo is skipped where its path does not exist (install:
- * {@code bench/peer/install-promptfoo.sh}). Latency-bound workloads also time a bare JDK client ({@link BareClient}),
- * the floor of the mock and the machine.
+ * {@code n1000000-0ms-c64-xmx256m}, and {@code jsonl-n1000000-0ms-c64-xmx256m}, the same million as a JSONL dataset run
+ * through a field mapping). A latency-bound row gives its floor ⌈N / concurrency⌉ × latency and the served span's ratio
+ * to it. promptfoo is skipped where its path does not exist (install: {@code bench/peer/install-promptfoo.sh}).
+ * Latency-bound workloads also time a bare JDK client ({@link BareClient}), the floor of the mock and the machine.
  */
 public final class PeerBench {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One measured workload; {@code cases == 0} times {@code --version}. */
     record Workload(String name, int cases, long latencyMillis, int concurrency, String javaOptions, boolean peer) {
+        /**
+         * {@return whether Assay reads the cases from a plain dataset ({@code data.jsonl} and a field mapping) rather
+         * than from its own case files}: the workloads named {@code jsonl-...}
+         */
+        boolean dataset() {
+            return name.startsWith("jsonl-");
+        }
+
         /** {@return the floor of a latency-bound run: the calls go in rounds of {@code concurrency}} */
         double floorSeconds() {
             return floorSeconds(cases, concurrency, latencyMillis);
@@ -76,14 +84,17 @@ public final class PeerBench {
             // A thousand calls in flight against a slow endpoint, in at most 512 MiB of heap; promptfoo at -j 1000.
             new Workload("n20000-1000ms-c1000-xmx512m", 20_000, 1000, 1000, "-Xmx512m", true),
             // A million cases in the heap that holds 100 000.
-            new Workload("n1000000-0ms-c64-xmx256m", 1_000_000, 0, 64, "-Xmx256m", false));
+            new Workload("n1000000-0ms-c64-xmx256m", 1_000_000, 0, 64, "-Xmx256m", false),
+            // A million rows of a JSONL dataset, streamed through its mapping, in the same heap.
+            new Workload("jsonl-n1000000-0ms-c64-xmx256m", 1_000_000, 0, 64, "-Xmx256m", false));
 
     /** Workloads run only when named with {@code --only}. */
     private static final List<String> ON_REQUEST = List.of(
             "n100000-0ms-c64-xmx64m",
             "n200000-0ms-c64-xmx64m",
             "n20000-1000ms-c1000-xmx512m",
-            "n1000000-0ms-c64-xmx256m");
+            "n1000000-0ms-c64-xmx256m",
+            "jsonl-n1000000-0ms-c64-xmx256m");
 
     private PeerBench() {}
 
@@ -234,6 +245,20 @@ public final class PeerBench {
         if (workload.cases() == 0) {
             return;
         }
+        if (workload.dataset()) {
+            try (BufferedWriter rows = Files.newBufferedWriter(dir.resolve("data.jsonl"), StandardCharsets.UTF_8)) {
+                for (int i = 0; i < workload.cases(); i++) {
+                    String token = "token-" + i;
+                    rows.write(JSON.createObjectNode()
+                            .put("id", "c" + i)
+                            .put("question", token + ": what is 6 x 7? Repeat the token, a colon, then the number.")
+                            .put("answer", token)
+                            .toString());
+                    rows.newLine();
+                }
+            }
+            return;
+        }
         Files.createDirectories(dir.resolve("suite"));
         try (BufferedWriter cases = Files.newBufferedWriter(dir.resolve("suite/cases.jsonl"), StandardCharsets.UTF_8);
                 BufferedWriter tests = Files.newBufferedWriter(dir.resolve("tests.jsonl"), StandardCharsets.UTF_8)) {
@@ -275,22 +300,34 @@ public final class PeerBench {
             throws IOException, InterruptedException {
         Path home = dir.resolve("assay-home-" + round);
         Path out = dir.resolve("assay-out-" + round);
+        List<String> source = workload.dataset()
+                ? List.of(
+                        dir.resolve("data.jsonl").toString(),
+                        "--id-field",
+                        "id",
+                        "--input-field",
+                        "question",
+                        "--target-field",
+                        "answer",
+                        "--checker",
+                        "contains")
+                : List.of(dir.resolve("suite").toString());
         List<String> command = workload.cases() == 0
                 ? List.of(assay.toString(), "--version")
-                : List.of(
-                        assay.toString(),
-                        "run",
-                        dir.resolve("suite").toString(),
-                        "--model",
-                        "openai:bench",
-                        "--base-url",
-                        mock.baseUrl(),
-                        "--concurrency",
-                        Integer.toString(workload.concurrency()),
-                        "--format",
-                        "json",
-                        "--out",
-                        out.toString());
+                : concat(
+                        List.of(assay.toString(), "run"),
+                        source,
+                        List.of(
+                                "--model",
+                                "openai:bench",
+                                "--base-url",
+                                mock.baseUrl(),
+                                "--concurrency",
+                                Integer.toString(workload.concurrency()),
+                                "--format",
+                                "json",
+                                "--out",
+                                out.toString()));
         var env = Map.of("ASSAY_HOME", home.toString(), "ASSAY_JAVA_OPTS", workload.javaOptions());
         Timed timed = timed(command, dir, env, dir.resolve("assay-stdout-" + round));
         if (timed.error() != null || workload.cases() == 0) {
@@ -374,6 +411,15 @@ public final class PeerBench {
                 Long.parseLong(figures[3]),
                 stdout,
                 error);
+    }
+
+    @SafeVarargs
+    private static List<String> concat(List<String>... parts) {
+        var all = new ArrayList<String>();
+        for (List<String> part : parts) {
+            all.addAll(part);
+        }
+        return all;
     }
 
     static JsonNode lastJsonLine(Path stdout) throws IOException {
