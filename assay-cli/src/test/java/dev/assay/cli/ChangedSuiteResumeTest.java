@@ -60,6 +60,61 @@ class ChangedSuiteResumeTest {
     }
 
     @Test
+    void a_run_whose_dataset_file_changed_is_refused_naming_the_changed_rows() throws Exception {
+        var broken = new AtomicBoolean(true);
+        try (var server = FlakyRun.model(broken::get)) {
+            Path data = Files.writeString(home.resolve("data.csv"), """
+                    id,question,answer
+                    steady,steady,ok
+                    flaky,flaky,ok
+                    gone,gone,ok
+                    """);
+            var cli = new CliRunner(home).withEnv("NONE", "");
+            var first = cli.run(
+                    "run",
+                    data.toString(),
+                    "--id-field",
+                    "id",
+                    "--input-field",
+                    "question",
+                    "--target-field",
+                    "answer",
+                    "--checker",
+                    "contains",
+                    "--model",
+                    "openai:scripted",
+                    "--base-url",
+                    server.baseUrl(),
+                    "--api-key-env",
+                    "NONE",
+                    "--retries",
+                    "0",
+                    "--format",
+                    "json",
+                    "-q");
+            assertThat(Json.parse(first.out()).at("/counts/error").asInt())
+                    .as(first.out() + first.err())
+                    .isEqualTo(1);
+            String runId = Json.parse(first.out()).path("run_id").asText();
+            broken.set(false);
+            Files.writeString(data, """
+                    id,question,answer
+                    steady,steady,ok
+                    flaky,flaky,nope
+                    fresh,fresh,ok
+                    """);
+            int requestsBefore = server.requests().size();
+
+            var resumed = cli.run("run", "--resume", runId, "--format", "json", "-q");
+
+            assertThat(resumed.code()).as(resumed.err()).isEqualTo(ExitCodes.USAGE);
+            assertThat(resumed.err()).contains("run.suite_changed", "flaky", "fresh", "gone");
+            assertThat(resumed.err()).doesNotContain("steady");
+            assertThat(server.requests().size()).isEqualTo(requestsBefore);
+        }
+    }
+
+    @Test
     void stored_cases_without_a_run_to_continue_is_a_usage_error() {
         var given = new CliRunner(home).run("run", "suite.jsonl", "--model", "mock", "--stored-cases");
 
