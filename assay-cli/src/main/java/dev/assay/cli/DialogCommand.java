@@ -3,16 +3,13 @@ package dev.assay.cli;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.dialog.Dataset;
+import dev.assay.dialog.DialogPreparation;
 import dev.assay.dialog.DialogRunConfig;
-import dev.assay.dialog.DialogRunRequest;
 import dev.assay.dialog.DialogWorkload;
 import dev.assay.dialog.EvalSummary;
 import dev.assay.dialog.ExplainabilityJudge;
-import dev.assay.dialog.FieldMapping;
 import dev.assay.dialog.JudgeScores;
 import dev.assay.dialog.MetricResult;
-import dev.assay.dialog.MetricsProfile;
-import dev.assay.dialog.ScoreOptions;
 import dev.assay.dialog.Scoring;
 import dev.assay.dialog.TraceFile;
 import dev.assay.model.ChatModel;
@@ -20,8 +17,13 @@ import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.result.Item;
 import dev.assay.run.Engine;
+import dev.assay.run.EvalSpec;
+import dev.assay.run.FieldMapping;
+import dev.assay.run.MetricsProfile;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
+import dev.assay.run.RunSettings;
+import dev.assay.run.ScoreOptions;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import java.io.IOException;
@@ -268,7 +270,7 @@ final class DialogCommand implements Callable<Integer> {
         @Option(
                 names = "--workers-dialog",
                 paramLabel = "N",
-                defaultValue = "1",
+                defaultValue = "" + EvalSpec.Dialogs.DEFAULT_CONCURRENCY,
                 converter = OptionValues.AtLeastOne.class,
                 description = "Dialogs replayed in parallel; default ${DEFAULT-VALUE}.")
         int workersDialog;
@@ -276,7 +278,7 @@ final class DialogCommand implements Callable<Integer> {
         @Option(
                 names = "--turn-timeout",
                 paramLabel = "SECONDS",
-                defaultValue = "120",
+                defaultValue = "" + EvalSpec.Limits.DEFAULT_TIMEOUT_S,
                 converter = OptionValues.AtLeastOne.class,
                 description = "Time limit of one call of one turn; default ${DEFAULT-VALUE}.")
         int turnTimeoutSeconds;
@@ -284,7 +286,7 @@ final class DialogCommand implements Callable<Integer> {
         @Option(
                 names = "--turn-retries",
                 paramLabel = "N",
-                defaultValue = "1",
+                defaultValue = "" + EvalSpec.Dialogs.DEFAULT_TURN_RETRIES,
                 converter = OptionValues.NotNegative.class,
                 description = "Extra attempts after a failed or timed-out call; default ${DEFAULT-VALUE}.")
         int turnRetries;
@@ -353,24 +355,28 @@ final class DialogCommand implements Callable<Integer> {
                             "--field-mapping: " + e.problem().message());
                 }
             }
-            var request = new DialogRunRequest(
-                    dataset,
-                    dataset.toString(),
-                    model.given() ? model.toOptions(spec.commandLine(), false, turnTimeout, null) : null,
-                    model.temperature,
-                    model.seed,
-                    prompt,
+            EvalSpec request = new RunSettings()
+                    .dialogs(new EvalSpec.Dialogs(
+                            dataset.toString(),
+                            dataset,
+                            outDir.resolve(id),
+                            prompt,
+                            promptVersion(prompt),
+                            mapping,
+                            turnRetries,
+                            scoring.toOptions(),
+                            judgeOptions.settings().orElse(null)))
+                    .model(model.given() ? model.toOptions(spec.commandLine(), false, turnTimeout, null) : null)
+                    .temperature(model.temperature)
+                    .samplingSeed(model.seed)
                     // Requests are retried within a turn's time limit before --turn-retries retries the turn.
-                    agent.given() ? agent.settings(null, false, "", RetryPolicy.defaults(), workersDialog) : null,
-                    mapping,
-                    promptVersion(prompt),
-                    workersDialog,
-                    turnTimeout,
-                    turnRetries,
-                    scoring.toOptions(),
-                    judgeOptions.settings().orElse(null),
-                    outDir.resolve(id),
-                    "");
+                    .agentService(
+                            agent.given()
+                                    ? agent.settings(null, false, "", RetryPolicy.defaults(), workersDialog)
+                                    : null)
+                    .concurrency(workersDialog)
+                    .timeout(turnTimeout)
+                    .resolve();
             Optional<dev.assay.result.Run> earlier;
             try (Store store = database.open()) {
                 earlier = store.findRun(id);
@@ -401,9 +407,9 @@ final class DialogCommand implements Callable<Integer> {
     }
 
     /**
-     * Continues a stored dialog run from its stored description ({@link DialogRunRequest#fromSnapshot}), as
-     * {@code assay run --resume} and {@code assay dialog run --resume} do: the dialogs that ended ok or skipped are
-     * kept, the others replayed, their answered turns from the run's stored answers.
+     * Continues a stored dialog run from its stored spec ({@link EvalSpec#toResume}), as {@code assay run --resume} and
+     * {@code assay dialog run --resume} do: the dialogs that ended ok or skipped are kept, the others replayed, their
+     * answered turns from the run's stored answers.
      *
      * @throws AssayException {@code run.not_found}, {@code run.not_resumable}
      */
@@ -420,7 +426,13 @@ final class DialogCommand implements Callable<Integer> {
                     .orElseThrow(() -> new AssayException(Problem.of("run.not_found", "no run " + runId + " is stored")
                             .withDetail("run_id", runId)));
         }
-        return execute(DialogRunRequest.fromSnapshot(stored), runId, true, models, database, env, commandLine);
+        if (!stored.kind().equals(dev.assay.result.Run.DIALOG)) {
+            throw new AssayException(Problem.of(
+                            "run.not_resumable",
+                            "run " + runId + " cannot be resumed: it is a " + stored.kind() + " run, not a dialog run")
+                    .withDetail("run_id", runId));
+        }
+        return execute(EvalSpec.toResume(stored), runId, true, models, database, env, commandLine);
     }
 
     /**
@@ -428,7 +440,7 @@ final class DialogCommand implements Callable<Integer> {
      * and {@return the exit code}
      */
     private static int execute(
-            DialogRunRequest request,
+            EvalSpec request,
             String id,
             boolean resumed,
             Function<ModelOptions, ChatModel> models,
@@ -439,8 +451,8 @@ final class DialogCommand implements Callable<Integer> {
         PrintWriter out = commandLine.getOut();
         PrintWriter err = commandLine.getErr();
         Consumer<String> log = line -> err.println("  " + TerminalText.line(line));
-        try (DialogRunRequest.Prepared prepared =
-                        request.prepare(id, models, env::get, log, JudgeOptionsMixin.cache(database.home()));
+        try (DialogPreparation.Prepared prepared = DialogPreparation.prepare(
+                        request, id, models, env::get, log, JudgeOptionsMixin.cache(database.home()));
                 Store store = database.open()) {
             prepared.data()
                     .skipCounts()
@@ -471,7 +483,7 @@ final class DialogCommand implements Callable<Integer> {
                                         ? record.error()
                                         : Problem.of("dialog.not_scored", "the dialog run ended without its metrics")));
                 printSummary(out, outcome.scores());
-                out.println("run directory: " + request.runDirectory());
+                out.println("run directory: " + request.dataset().dialogs().runDirectory());
                 out.println("stored as run " + record.runId() + " in " + Stores.redact(database.url()));
                 if (record.status() != dev.assay.result.RunStatus.FINISHED) {
                     err.println("run " + record.runId() + " "

@@ -1,10 +1,11 @@
 package dev.assay.cli;
 
 import dev.assay.check.judge.JudgeCache;
-import dev.assay.dialog.DialogRunRequest;
+import dev.assay.dialog.DialogPreparation;
 import dev.assay.dialog.ExplainabilityJudge;
 import dev.assay.model.ChatModel;
 import dev.assay.model.ModelOptions;
+import dev.assay.run.EvalSpec;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Function;
@@ -53,14 +54,14 @@ final class JudgeOptionsMixin {
      * @param home {@code $ASSAY_HOME}: answers are cached in {@code cache/judge} below it
      */
     Optional<ExplainabilityJudge> judge(Function<ModelOptions, ChatModel> models, Path home) {
-        return settings().map(settings -> settings.open(models, cache(home)));
+        return settings().map(settings -> DialogPreparation.judge(settings, models, cache(home)));
     }
 
     /** {@return the judge as the options name it, when {@code --judge-model} was given} */
-    Optional<DialogRunRequest.JudgeSettings> settings() {
+    Optional<EvalSpec.DialogJudge> settings() {
         return model == null
                 ? Optional.empty()
-                : Optional.of(new DialogRunRequest.JudgeSettings(
+                : Optional.of(new EvalSpec.DialogJudge(
                         new ModelOptions(model, baseUrl, apiKeyEnv, false, null, null), workers));
     }
 

@@ -3,6 +3,7 @@ package dev.assay.dialog;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.assay.model.ResponseCache;
+import dev.assay.run.FieldMapping;
 import java.time.Duration;
 import java.util.Objects;
 

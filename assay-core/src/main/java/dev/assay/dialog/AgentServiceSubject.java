@@ -1,6 +1,9 @@
 package dev.assay.dialog;
 
+import com.fasterxml.jackson.core.JsonPointer;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.model.ResponseCache;
+import dev.assay.run.FieldMapping;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -35,7 +38,25 @@ public record AgentServiceSubject(AgentService service, FieldMapping mapping) im
             AgentService.Reply reply =
                     service.send(sessionId, userId, userText, timeout, answers, sessionId + "#" + answered.get());
             answered.incrementAndGet();
-            return mapping.apply(reply);
+            return turnResponse(mapping, reply);
         };
+    }
+
+    /** {@return the turn response built from an agent's reply through {@code mapping}} */
+    static TurnResponse turnResponse(FieldMapping mapping, AgentService.Reply reply) {
+        return new TurnResponse(
+                reply.text(),
+                select(reply.report(), mapping.recall()),
+                select(reply.report(), mapping.tools()),
+                select(reply.report(), mapping.compliance()),
+                select(reply.report(), mapping.profileSnapshot()));
+    }
+
+    private static JsonNode select(JsonNode report, String pointer) {
+        if (pointer.isEmpty()) {
+            return null;
+        }
+        JsonNode value = report.at(JsonPointer.compile(pointer));
+        return value.isMissingNode() ? null : value;
     }
 }

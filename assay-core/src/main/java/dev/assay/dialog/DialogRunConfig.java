@@ -2,6 +2,8 @@ package dev.assay.dialog;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.run.FieldMapping;
+import dev.assay.run.ScoreOptions;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -29,8 +31,6 @@ public record DialogRunConfig(
         int turnRetries,
         ScoreOptions score,
         FieldMapping fieldMapping) {
-    public static final Duration DEFAULT_TURN_TIMEOUT = Duration.ofSeconds(120);
-    public static final int DEFAULT_TURN_RETRIES = 1;
 
     /**
      * {@return the prompt version recorded for a system prompt given without a label: {@code sha256:<hex>} of its text,
@@ -56,7 +56,7 @@ public record DialogRunConfig(
         if (workersDialog < 1) {
             throw new IllegalArgumentException("workersDialog must be at least 1, got " + workersDialog);
         }
-        turnTimeout = Objects.requireNonNullElse(turnTimeout, DEFAULT_TURN_TIMEOUT);
+        turnTimeout = Objects.requireNonNullElse(turnTimeout, dev.assay.run.EvalSpec.Limits.DEFAULT_TIMEOUT);
         if (turnTimeout.isNegative() || turnTimeout.isZero()) {
             throw new IllegalArgumentException("turnTimeout must be positive, got " + turnTimeout);
         }

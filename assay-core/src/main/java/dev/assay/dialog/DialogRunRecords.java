@@ -40,11 +40,11 @@ public final class DialogRunRecords {
 
     /**
      * {@return a dialog run's config snapshot: its manifest, and its description under
-     * {@value DialogRunRequest#SNAPSHOT_KEY} when it has one}
+     * {@value dev.assay.run.EvalSpec#DIALOG_KEY} when it has one}
      */
     static ObjectNode config(ObjectNode manifest, ObjectNode request) {
         if (request != null) {
-            manifest.set(DialogRunRequest.SNAPSHOT_KEY, request.deepCopy());
+            manifest.set(dev.assay.run.EvalSpec.DIALOG_KEY, request.deepCopy());
         }
         return manifest;
     }
@@ -55,7 +55,7 @@ public final class DialogRunRecords {
      *
      * @param ended the record as the engine ended it
      * @param outcome the metrics computed over the run's items
-     * @param request the run's description ({@link DialogRunRequest#snapshot()}); null for none
+     * @param request the run's description ({@link dev.assay.run.EvalSpec#toJson()}); null for none
      */
     public static Run run(Run ended, DialogWorkload.Outcome outcome, ObjectNode request) {
         EvalSummary summary = outcome.scores().summary();

@@ -75,9 +75,9 @@ public final class DialogWorkload implements Workload {
      * @param runDirectory where the reference files go (created when the run ends)
      * @param judge the LLM judge of {@value ExplainabilityJudge#METRIC}; empty for none (the default)
      * @param userId who runs it; empty when not given
-     * @param request the run's description ({@link DialogRunRequest#snapshot()}), stored with the run so that it can be
-     *     resumed from it; null for a run that is not described so (it is resumed only by running it again under its
-     *     id)
+     * @param request the run's description ({@link dev.assay.run.EvalSpec#toJson()}), stored with the run so that it
+     *     can be resumed from it; null for a run that is not described so (it is resumed only by running it again under
+     *     its id)
      */
     public DialogWorkload(
             Dataset dataset,

@@ -5,6 +5,8 @@ import dev.assay.Problem;
 import dev.assay.result.Item;
 import dev.assay.run.Metric;
 import dev.assay.run.MetricContext;
+import dev.assay.run.MetricsProfile;
+import dev.assay.run.ScoreOptions;
 import dev.assay.score.Scores;
 import java.util.ArrayList;
 import java.util.HashMap;

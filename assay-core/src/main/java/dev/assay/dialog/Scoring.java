@@ -1,5 +1,6 @@
 package dev.assay.dialog;
 
+import dev.assay.run.ScoreOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -8,6 +8,7 @@ import dev.assay.AssayException;
 import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import dev.assay.model.ResponseCache;
+import dev.assay.run.FieldMapping;
 import dev.assay.subject.sse.RequestBody;
 import dev.assay.subject.sse.SseAgentClient;
 import dev.assay.subject.sse.SseAgentSettings;

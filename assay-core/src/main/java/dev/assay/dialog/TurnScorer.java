@@ -1,6 +1,8 @@
 package dev.assay.dialog;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.run.MetricsProfile;
+import dev.assay.run.ScoreOptions;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;

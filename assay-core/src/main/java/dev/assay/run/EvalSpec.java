@@ -66,6 +66,15 @@ public record EvalSpec(
      */
     public static final int VERSION = 3;
 
+    /**
+     * The version of a dialog run's stored layout ({@link Dialogs}): its own keys, stored under {@value #DIALOG_KEY}
+     * beside the run's manifest.
+     */
+    public static final int DIALOG_VERSION = 1;
+
+    /** The key of a dialog run's config snapshot under which its spec is stored. */
+    public static final String DIALOG_KEY = "request";
+
     public EvalSpec {
         Objects.requireNonNull(dataset, "dataset");
         Objects.requireNonNull(subject, "subject");
@@ -89,6 +98,7 @@ public record EvalSpec(
      *     {@code environment} field is written; null for none
      * @param container the container of the cases that name none (assay.yaml's {@code defaults.sandbox}), as a case's
      *     {@code sandbox} field is written; null for none
+     * @param dialogs the dialogs of a dialog run, evaluated instead of suites' cases; null for a capability run
      */
     public record Dataset(
             List<Path> suites,
@@ -97,7 +107,8 @@ public record EvalSpec(
             Selection selection,
             DatasetMapping mapping,
             ObjectNode environment,
-            ObjectNode container) {
+            ObjectNode container,
+            Dialogs dialogs) {
         public Dataset {
             environment = environment == null ? null : environment.deepCopy();
             container = container == null ? null : container.deepCopy();
@@ -108,6 +119,72 @@ public record EvalSpec(
                             .toList()
                     : List.copyOf(resolved);
             selection = selection == null ? Selection.ALL : selection;
+        }
+
+        /** {@return what a dialog run evaluates: its dialogs, and no suite} */
+        public static Dataset of(Dialogs dialogs) {
+            return new Dataset(List.of(), List.of(), false, Selection.ALL, null, null, null, dialogs);
+        }
+    }
+
+    /**
+     * What a dialog run evaluates (docs/dialog.md): the dialogs of one dataset, replayed turn by turn against a chat
+     * model ({@link Model}, with the {@link SubjectSpec#agent} settings' temperature and seed) or an agent service
+     * ({@link AgentService}), as many at once as the limits' concurrency, each call of a turn within the limits'
+     * timeout.
+     *
+     * @param name the dataset as the user named it (recorded as the manifest's {@code dataset_path})
+     * @param file the dataset file, absolute: where it was, wherever the run is resumed from
+     * @param runDirectory where the reference files go
+     * @param systemPrompt sent first in every chat model request; empty for none
+     * @param promptVersion the label of the system prompt recorded in the manifest; empty for none
+     * @param fieldMapping where an agent service's turn reports hold the trace's fields; null with a chat model
+     * @param turnRetries extra attempts after a failed turn, >= 0
+     * @param score the metrics profile and baseline option
+     * @param judge the LLM judge of the explainability metric; null for none
+     */
+    public record Dialogs(
+            String name,
+            Path file,
+            Path runDirectory,
+            String systemPrompt,
+            String promptVersion,
+            FieldMapping fieldMapping,
+            int turnRetries,
+            ScoreOptions score,
+            DialogJudge judge) {
+        /** Dialogs replayed at once unless a source says otherwise. */
+        public static final int DEFAULT_CONCURRENCY = 1;
+        /** Extra attempts of a failed turn unless a source says otherwise. */
+        public static final int DEFAULT_TURN_RETRIES = 1;
+
+        public Dialogs {
+            file = Objects.requireNonNull(file, "file").toAbsolutePath().normalize();
+            name = name == null ? file.toString() : name;
+            runDirectory = Objects.requireNonNull(runDirectory, "runDirectory")
+                    .toAbsolutePath()
+                    .normalize();
+            systemPrompt = systemPrompt == null ? "" : systemPrompt;
+            promptVersion = promptVersion == null ? "" : promptVersion;
+            if (turnRetries < 0) {
+                throw new IllegalArgumentException("turnRetries must be >= 0, got " + turnRetries);
+            }
+            score = score == null ? ScoreOptions.defaults() : score;
+        }
+    }
+
+    /**
+     * The LLM judge of a dialog run's explainability metric, as the user named it.
+     *
+     * @param model the judge's model; its key is named by a variable
+     * @param workers turns graded at once, >= 1
+     */
+    public record DialogJudge(ModelOptions model, int workers) {
+        public DialogJudge {
+            Objects.requireNonNull(model, "model");
+            if (workers < 1) {
+                throw new IllegalArgumentException("workers must be at least 1, got " + workers);
+            }
         }
     }
 
@@ -452,6 +529,22 @@ public record EvalSpec(
         return new EvalSpec(dataset, subject, scoring, limits, userId, found);
     }
 
+    /** {@return this dialog run's spec with its reference files going to {@code directory}} */
+    public EvalSpec withRunDirectory(Path directory) {
+        Dialogs d = Objects.requireNonNull(dataset.dialogs(), "a capability run has no run directory");
+        var moved = new Dialogs(
+                d.name(),
+                d.file(),
+                directory,
+                d.systemPrompt(),
+                d.promptVersion(),
+                d.fieldMapping(),
+                d.turnRetries(),
+                d.score(),
+                d.judge());
+        return new EvalSpec(Dataset.of(moved), subject, scoring, limits, userId, observed);
+    }
+
     /** {@return this spec as stored: versioned JSON} */
     public ObjectNode toJson() {
         return Json.MAPPER.valueToTree(this);
@@ -467,15 +560,24 @@ public record EvalSpec(
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
     public static EvalSpec read(JsonNode snapshot) {
         ObjectNode node = snapshot instanceof ObjectNode object ? object.deepCopy() : Json.object();
+        if (node.has("dataset_resolved")) {
+            return Json.MAPPER.convertValue(node, StoredDialogs.class).spec();
+        }
         if (node.path("spec_version").asInt(0) < 2) {
             upgradeFrom1(node);
         }
         return Json.MAPPER.convertValue(node, Stored.class).spec();
     }
 
-    /** {@return the spec of a stored capability run} */
+    /** {@return the spec of a stored run} */
     public static EvalSpec of(Run run) {
-        return read(run.config());
+        return read(snapshot(run));
+    }
+
+    /** {@return where a stored run keeps its spec: a dialog run's beside its manifest, a capability run's whole} */
+    private static JsonNode snapshot(Run run) {
+        JsonNode config = run.config() == null ? Json.object() : run.config();
+        return Run.DIALOG.equals(run.kind()) ? config.path(DIALOG_KEY) : config;
     }
 
     /**
@@ -487,14 +589,22 @@ public record EvalSpec(
      *     query (never stored), one stored by an Assay too old to say what it ran, or by a later one
      */
     public static EvalSpec toResume(Run run) {
-        JsonNode config = run.config() == null ? Json.object() : run.config();
+        JsonNode config = snapshot(run);
         int version = config.path("spec_version").asInt(0);
         EvalSpec spec = read(config);
-        String why = version < 1 || version > VERSION
-                ? "its configuration snapshot is version " + version + ", this Assay reads versions 1 to " + VERSION
-                : spec.subject().sut() instanceof Replay
-                        ? "a recording's run calls nothing: run the recording again to re-score it"
-                        : spec.subject().sut() instanceof Unrecorded unrecorded ? unrecorded.why() : null;
+        boolean dialog = Run.DIALOG.equals(run.kind());
+        String why = dialog && !config.isObject()
+                ? "it was stored before dialog runs kept their description; run it again with its flags"
+                : dialog && version != DIALOG_VERSION
+                        ? "its description is version " + version + ", this Assay reads version " + DIALOG_VERSION
+                        : !dialog && (version < 1 || version > VERSION)
+                                ? "its configuration snapshot is version " + version
+                                        + ", this Assay reads versions 1 to " + VERSION
+                                : spec.subject().sut() instanceof Replay
+                                        ? "a recording's run calls nothing: run the recording again to re-score it"
+                                        : spec.subject().sut() instanceof Unrecorded unrecorded
+                                                ? unrecorded.why()
+                                                : null;
         if (why != null) {
             throw new AssayException(
                     Problem.of("run.not_resumable", "run " + run.runId() + " cannot be resumed: " + why)
@@ -511,7 +621,8 @@ public record EvalSpec(
                         where.selection(),
                         where.mapping(),
                         where.environment(),
-                        where.container()),
+                        where.container(),
+                        where.dialogs()),
                 spec.subject(),
                 spec.scoring(),
                 spec.limits(),
@@ -566,7 +677,10 @@ public record EvalSpec(
     }
 
     @JsonValue
-    Stored stored() {
+    Object stored() {
+        if (dataset.dialogs() != null) {
+            return StoredDialogs.of(this);
+        }
         Sut sut = subject.sut();
         AgentSettings agent = subject.agent();
         ToolOptions tools = subject.tools();
@@ -745,7 +859,8 @@ public record EvalSpec(
                             selection,
                             dataset == null || dataset.isNull() ? null : DatasetMapping.fromJson(dataset, "dataset"),
                             environment,
-                            container),
+                            container,
+                            null),
                     new SubjectSpec(
                             sut(),
                             agent == null ? null : agent.settings(),
@@ -842,6 +957,139 @@ public record EvalSpec(
             return texts == null ? List.of() : texts.stream().map(Path::of).toList();
         }
     }
+
+    /**
+     * A dialog run's stored layout ({@value #DIALOG_VERSION}): the keys its description has always had. Bound by
+     * Jackson in both directions; {@link #of} and {@link #spec} are its only translations.
+     */
+    @JsonPropertyOrder({
+        "spec_version",
+        "dataset",
+        "dataset_resolved",
+        "model",
+        "temperature",
+        "seed",
+        "system_prompt",
+        "agent",
+        "field_mapping",
+        "prompt_version",
+        "workers_dialog",
+        "turn_timeout_s",
+        "turn_retries",
+        "metrics_profile",
+        "blank_memory_keys",
+        "judge",
+        "run_directory",
+        "user_id"
+    })
+    record StoredDialogs(
+            int specVersion,
+            String dataset,
+            String datasetResolved,
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode model,
+            // A chat model's sampling settings are stored, null when not set; an agent service has none.
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode temperature,
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode seed,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String systemPrompt,
+            @JsonInclude(JsonInclude.Include.NON_NULL) JsonNode agent,
+            @JsonInclude(JsonInclude.Include.NON_NULL) Map<String, String> fieldMapping,
+            String promptVersion,
+            Integer workersDialog,
+            Double turnTimeoutS,
+            Integer turnRetries,
+            String metricsProfile,
+            boolean blankMemoryKeys,
+            @JsonInclude(JsonInclude.Include.NON_NULL) StoredJudge judge,
+            String runDirectory,
+            String userId) {
+        static StoredDialogs of(EvalSpec spec) {
+            Dialogs dialogs = spec.dataset().dialogs();
+            AgentSettings agent = spec.subject().agent();
+            boolean model = spec.subject().sut() instanceof Model;
+            return new StoredDialogs(
+                    DIALOG_VERSION,
+                    dialogs.name(),
+                    dialogs.file().toString(),
+                    spec.subject().sut() instanceof Model chat ? chat.options().describe() : null,
+                    model ? Json.MAPPER.valueToTree(agent.temperature()) : null,
+                    model ? Json.MAPPER.valueToTree(agent.seed()) : null,
+                    model ? dialogs.systemPrompt() : null,
+                    spec.subject().sut() instanceof AgentService service
+                            ? service.settings().describe()
+                            : null,
+                    dialogs.fieldMapping() == null
+                            ? null
+                            : dialogs.fieldMapping().asMap(),
+                    dialogs.promptVersion(),
+                    spec.limits().concurrency(),
+                    spec.limits().timeout().toMillis() / 1000.0,
+                    dialogs.turnRetries(),
+                    dialogs.score().profile().wireName(),
+                    dialogs.score().blankMemoryKeys(),
+                    dialogs.judge() == null
+                            ? null
+                            : new StoredJudge(
+                                    dialogs.judge().model().describe(),
+                                    dialogs.judge().workers()),
+                    dialogs.runDirectory().toString(),
+                    spec.userId());
+        }
+
+        EvalSpec spec() {
+            Sut sut;
+            if (agent != null && agent.isObject()) {
+                sut = SseAgentSettings.notStoredWhole(agent)
+                        .<Sut>map(why -> new Unrecorded("sse_agent", why))
+                        .orElseGet(() -> new AgentService(SseAgentSettings.fromSnapshot(agent)));
+            } else if (model != null && model.isObject()) {
+                sut = new Model(ModelOptions.fromSnapshot(model));
+            } else {
+                sut = new Unrecorded("unknown", "its system under test cannot be read back");
+            }
+            FieldMapping mapping = fieldMapping == null
+                    ? null
+                    : new FieldMapping(
+                            fieldMapping.getOrDefault("recall", ""),
+                            fieldMapping.getOrDefault("tools", ""),
+                            fieldMapping.getOrDefault("compliance", ""),
+                            fieldMapping.getOrDefault("profile_snapshot", ""));
+            var dialogs = new Dialogs(
+                    dataset,
+                    Path.of(datasetResolved),
+                    Path.of(runDirectory),
+                    systemPrompt,
+                    promptVersion,
+                    sut instanceof AgentService ? mapping : null,
+                    turnRetries == null ? Dialogs.DEFAULT_TURN_RETRIES : turnRetries,
+                    new ScoreOptions(
+                            metricsProfile == null ? MetricsProfile.MEMFIN_V1 : MetricsProfile.parse(metricsProfile),
+                            blankMemoryKeys),
+                    judge == null ? null : new DialogJudge(ModelOptions.fromSnapshot(judge.model()), judge.workers()));
+            var sampling = new AgentSettings(
+                    ToolMode.NATIVE,
+                    AgentSettings.defaults().maxSteps(),
+                    temperature != null && temperature.isNumber() ? temperature.asDouble() : null,
+                    seed != null && seed.isNumber() ? seed.asLong() : null,
+                    null);
+            Limits defaults = Limits.DEFAULTS;
+            return new EvalSpec(
+                    Dataset.of(dialogs),
+                    new SubjectSpec(sut, sampling, null, null),
+                    new Scoring(null, null, false),
+                    new Limits(
+                            workersDialog == null ? Dialogs.DEFAULT_CONCURRENCY : workersDialog,
+                            turnTimeoutS == null
+                                    ? defaults.timeout()
+                                    : Duration.ofMillis(Math.round(turnTimeoutS * 1000)),
+                            1,
+                            defaults.workspacePolicy()),
+                    userId,
+                    Observed.NONE);
+        }
+    }
+
+    /** A dialog run's judge as stored under {@code judge}. */
+    record StoredJudge(JsonNode model, int workers) {}
 
     /** The agent loop's settings as stored under {@code agent}. */
     record StoredAgent(ToolMode toolMode, Integer maxSteps, Double temperature, Long seed, Integer maxTokens) {

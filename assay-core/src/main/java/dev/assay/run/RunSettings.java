@@ -102,6 +102,7 @@ public final class RunSettings {
     private List<JudgeConfig> judges;
     private Boolean judgeCache;
     private Double judgeMinKappa;
+    private EvalSpec.Dialogs dialogs;
 
     /** Case files or directories. */
     public RunSettings suites(List<Path> value) {
@@ -453,6 +454,17 @@ public final class RunSettings {
         return this;
     }
 
+    /**
+     * Evaluate these dialogs instead of suites' cases: a dialog run (docs/dialog.md), replayed by the model or the
+     * agent service named, {@link #concurrency} dialogs at once ({@value EvalSpec.Dialogs#DEFAULT_CONCURRENCY} unless
+     * given), each call of a turn within {@link #timeout}. An agent service without a field mapping reads the trace's
+     * own field names ({@link FieldMapping#defaults}).
+     */
+    public RunSettings dialogs(EvalSpec.Dialogs value) {
+        dialogs = value;
+        return this;
+    }
+
     /** {@return whether this source names a system under test} */
     public boolean namesSubject() {
         return model != null || models != null || agentService != null || replay != null || subject != null;
@@ -551,9 +563,13 @@ public final class RunSettings {
         judges = pick(higher.judges, judges);
         judgeCache = pick(higher.judgeCache, judgeCache);
         judgeMinKappa = pick(higher.judgeMinKappa, judgeMinKappa);
+        dialogs = pick(higher.dialogs, dialogs);
     }
 
     private EvalSpec toSpec() {
+        if (dialogs != null) {
+            return toDialogSpec();
+        }
         if (suites == null || suites.isEmpty()) {
             throw new AssayException(Problem.of("config.missing_suite", "name at least one suite")
                     .withDetail("field", "suites"));
@@ -607,7 +623,8 @@ public final class RunSettings {
                         new Selection(dimensions, language, tags, ids, order, limit == null ? 0 : limit),
                         mapping,
                         environment,
-                        container),
+                        container,
+                        null),
                 new EvalSpec.SubjectSpec(
                         sut,
                         agent,
@@ -651,6 +668,48 @@ public final class RunSettings {
                     .withDetail("field", "stop_when_decided"));
         }
         return new EvalSpec.StopRule(EvalSpec.StopRule.DEFAULT_ALPHA, EvalSpec.StopRule.DEFAULT_MDE);
+    }
+
+    /** {@return the dialog run the sources describe: a chat model's or an agent service's} */
+    private EvalSpec toDialogSpec() {
+        EvalSpec.Sut sut = sut();
+        if (!(sut instanceof EvalSpec.Model || sut instanceof EvalSpec.AgentService)) {
+            throw new AssayException(Problem.of(
+                            "config.invalid_subject",
+                            "a dialog run replays its dialogs against a model or an agent service")
+                    .withDetail("field", "target"));
+        }
+        EvalSpec.Dialogs given = dialogs;
+        if (sut instanceof EvalSpec.AgentService && given.fieldMapping() == null) {
+            given = new EvalSpec.Dialogs(
+                    given.name(),
+                    given.file(),
+                    given.runDirectory(),
+                    given.systemPrompt(),
+                    given.promptVersion(),
+                    FieldMapping.defaults(),
+                    given.turnRetries(),
+                    given.score(),
+                    given.judge());
+        }
+        var sampling = new AgentSettings(
+                ToolMode.NATIVE,
+                AgentSettings.defaults().maxSteps(),
+                temperature,
+                samplingSeed != null ? samplingSeed : seed,
+                null);
+        EvalSpec.Limits defaults = EvalSpec.Limits.DEFAULTS;
+        return new EvalSpec(
+                EvalSpec.Dataset.of(given),
+                new EvalSpec.SubjectSpec(sut, sampling, null, null),
+                new EvalSpec.Scoring(null, null, false),
+                new EvalSpec.Limits(
+                        concurrency != null ? concurrency : EvalSpec.Dialogs.DEFAULT_CONCURRENCY,
+                        timeout != null ? timeout : defaults.timeout(),
+                        1,
+                        defaults.workspacePolicy()),
+                userId,
+                EvalSpec.Observed.NONE);
     }
 
     /** {@return the one system under test the sources name} */

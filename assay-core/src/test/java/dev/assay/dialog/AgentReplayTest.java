@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.run.FieldMapping;
+import dev.assay.run.ScoreOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.run.ScoreOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -12,6 +12,8 @@ import dev.assay.result.RunStatus;
 import dev.assay.run.Metric;
 import dev.assay.run.MetricContext;
 import dev.assay.run.MetricRegistry;
+import dev.assay.run.MetricsProfile;
+import dev.assay.run.ScoreOptions;
 import dev.assay.score.Scores;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.run.FieldMapping;
 import org.junit.jupiter.api.Test;
 
 class FieldMappingTest {
@@ -13,7 +14,7 @@ class FieldMappingTest {
     void the_defaults_read_the_trace_field_names() {
         var reply = new AgentService.Reply("hi", Json.parse("{\"recall\":{\"items\":[]},\"profile_snapshot\":{}}"));
 
-        TurnResponse response = FieldMapping.defaults().apply(reply);
+        TurnResponse response = AgentServiceSubject.turnResponse(FieldMapping.defaults(), reply);
 
         assertThat(response.recall().has("items")).isTrue();
         assertThat(response.profileSnapshot().isObject()).isTrue();
@@ -25,7 +26,7 @@ class FieldMappingTest {
     void an_override_points_into_nested_fields() {
         var reply = new AgentService.Reply("hi", Json.parse("{\"guard\":{\"result\":{\"violations\":[]}}}"));
 
-        TurnResponse response = FieldMapping.parse("compliance=/guard/result").apply(reply);
+        TurnResponse response = AgentServiceSubject.turnResponse(FieldMapping.parse("compliance=/guard/result"), reply);
 
         assertThat(response.compliance().has("violations")).isTrue();
     }

@@ -10,6 +10,8 @@ import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeModel;
 import dev.assay.model.openai.OpenAiChatModel;
 import dev.assay.model.openai.OpenAiSettings;
+import dev.assay.run.MetricsProfile;
+import dev.assay.run.ScoreOptions;
 import dev.assay.testing.ScriptedOpenAiServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -15,6 +15,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.model.RetryPolicy;
+import dev.assay.run.FieldMapping;
+import dev.assay.run.ScoreOptions;
 import dev.assay.subject.sse.SseAgentSettings;
 import dev.assay.testing.ScriptedSseAgent;
 import dev.assay.testing.ScriptedSseAgent.Reply;

@@ -49,6 +49,26 @@ class EvalSpecTest {
              "code_sandbox": "unconfined"}
             """;
 
+    /**
+     * A dialog run's description as Assay wrote it before it was a spec (DialogRunRequest#snapshot), kept literally.
+     */
+    private static final String DIALOG_VERSION_1 = """
+            {"spec_version": 1, "dataset": "data/dialogs.jsonl", "dataset_resolved": "/data/dialogs.jsonl",
+             "model": {"model": "openai:gpt-test", "base_url": "http://127.0.0.1:9/v1", "api_key_env": "TEST_API_KEY",
+                       "api_key_env_named": true, "stream": false, "request_timeout_s": 45.0,
+                       "retry": {"max_attempts": 3, "initial_delay_s": 1.0, "max_delay_s": 30.0,
+                                 "max_total_wait_s": 60.0}},
+             "temperature": null, "seed": 7, "system_prompt": "Be brief.", "prompt_version": "v3",
+             "workers_dialog": 2, "turn_timeout_s": 45.0, "turn_retries": 0, "metrics_profile": "memfin-v1-corrected",
+             "blank_memory_keys": true,
+             "judge": {"model": {"model": "openai:judge", "base_url": null, "api_key_env": "JUDGE_API_KEY",
+                                 "api_key_env_named": true, "stream": false, "request_timeout_s": 120.0,
+                                 "retry": {"max_attempts": 3, "initial_delay_s": 1.0, "max_delay_s": 30.0,
+                                           "max_total_wait_s": 60.0}},
+                       "workers": 3},
+             "run_directory": "/runs/dialog/d1", "user_id": "ann"}
+            """;
+
     private static EvalSpec roundTrip(EvalSpec spec) {
         // As the store keeps it: JSON text.
         return Json.read(Json.write(spec), EvalSpec.class);
@@ -360,5 +380,128 @@ class EvalSpecTest {
         assertThat(spec.limits()).isEqualTo(EvalSpec.Limits.DEFAULTS);
         assertThat(spec.scoring().weights()).isEqualTo(Weights.defaults());
         assertThat(spec.subject().sut()).isInstanceOf(EvalSpec.Unrecorded.class);
+    }
+
+    private static Run storedDialog(String runId, JsonNode description) {
+        var config = Json.object();
+        config.put("run_id", runId);
+        if (description != null) {
+            config.set(EvalSpec.DIALOG_KEY, description);
+        }
+        Run run = stored(runId, config);
+        return new Run(
+                run.runId(),
+                Run.DIALOG,
+                "bob",
+                run.modelName(),
+                run.language(),
+                run.status(),
+                run.caseSet(),
+                run.caseSetVersion(),
+                run.config(),
+                run.toolSnapshot(),
+                run.dimensionScores(),
+                run.totalScore(),
+                run.counts(),
+                run.startedAt(),
+                run.finishedAt(),
+                run.elapsedS(),
+                run.error());
+    }
+
+    @Test
+    void a_dialog_runs_old_description_is_read_as_its_spec_and_written_back_unchanged() {
+        EvalSpec spec = EvalSpec.toResume(storedDialog("d1", Json.parse(DIALOG_VERSION_1)));
+
+        EvalSpec.Dialogs dialogs = spec.dataset().dialogs();
+        assertThat(dialogs.name()).isEqualTo("data/dialogs.jsonl");
+        assertThat(dialogs.file()).isEqualTo(Path.of("/data/dialogs.jsonl"));
+        assertThat(dialogs.runDirectory()).isEqualTo(Path.of("/runs/dialog/d1"));
+        assertThat(dialogs.systemPrompt()).isEqualTo("Be brief.");
+        assertThat(dialogs.promptVersion()).isEqualTo("v3");
+        assertThat(dialogs.turnRetries()).isZero();
+        assertThat(dialogs.score()).isEqualTo(new ScoreOptions(MetricsProfile.CORRECTED, true));
+        assertThat(dialogs.judge().model().model()).isEqualTo("openai:judge");
+        assertThat(dialogs.judge().workers()).isEqualTo(3);
+        assertThat(dialogs.fieldMapping()).isNull();
+        assertThat(spec.dataset().suites()).isEmpty();
+        assertThat(((EvalSpec.Model) spec.subject().sut()).options().model()).isEqualTo("openai:gpt-test");
+        assertThat(spec.subject().agent().temperature()).isNull();
+        assertThat(spec.subject().agent().seed()).isEqualTo(7L);
+        assertThat(spec.limits().concurrency()).isEqualTo(2);
+        assertThat(spec.limits().timeout()).isEqualTo(Duration.ofSeconds(45));
+        assertThat(spec.userId()).isEqualTo("ann");
+        // As the store keeps it: the same text, key for key.
+        assertThat(Json.write(spec.toJson())).isEqualTo(Json.write(Json.parse(DIALOG_VERSION_1)));
+        assertThat(EvalSpec.of(storedDialog("d1", Json.parse(DIALOG_VERSION_1))))
+                .isEqualTo(spec);
+    }
+
+    @Test
+    void a_dialog_spec_of_each_system_under_test_is_equal_after_a_json_round_trip() {
+        var dialogs = new EvalSpec.Dialogs(
+                "dialogs.jsonl", Path.of("dialogs.jsonl"), Path.of("runs/dialog/d2"), "", "", null, 1, null, null);
+        EvalSpec chat = new RunSettings()
+                .dialogs(dialogs)
+                .model(ModelOptions.of("openai:gpt-test"))
+                .temperature(0.2)
+                .resolve();
+        EvalSpec agent = new RunSettings()
+                .dialogs(dialogs)
+                .agentService(new SseAgentSettings(
+                        URI.create("http://127.0.0.1:9/chat"),
+                        null,
+                        "",
+                        "",
+                        List.of(),
+                        null,
+                        null,
+                        null,
+                        "AGENT_TOKEN",
+                        false,
+                        null,
+                        null,
+                        RetryPolicy.defaults(),
+                        1))
+                .userId("ann")
+                .resolve();
+
+        assertThat(roundTrip(chat)).isEqualTo(chat);
+        assertThat(roundTrip(agent)).isEqualTo(agent);
+        assertThat(chat.limits().concurrency()).isEqualTo(EvalSpec.Dialogs.DEFAULT_CONCURRENCY);
+        assertThat(chat.limits().timeout()).isEqualTo(EvalSpec.Limits.DEFAULT_TIMEOUT);
+        assertThat(chat.dataset().dialogs().fieldMapping()).isNull();
+        assertThat(agent.dataset().dialogs().fieldMapping()).isEqualTo(FieldMapping.defaults());
+        assertThat(agent.toJson().has("temperature")).isFalse();
+        assertThat(agent.toJson().path("field_mapping").path("recall").asText()).isEqualTo("/recall");
+        assertThat(chat.toJson().has("temperature")).isTrue();
+        assertThat(chat.toJson().has("agent")).isFalse();
+    }
+
+    @Test
+    void a_dialog_run_without_its_description_or_of_another_version_is_not_resumable() {
+        var later = (com.fasterxml.jackson.databind.node.ObjectNode) Json.parse(DIALOG_VERSION_1);
+        later.put("spec_version", 2);
+
+        for (Run run : List.of(storedDialog("d3", null), storedDialog("d4", later))) {
+            assertThatThrownBy(() -> EvalSpec.toResume(run))
+                    .isInstanceOfSatisfying(
+                            AssayException.class,
+                            e -> assertThat(e.problem().type()).isEqualTo("run.not_resumable"));
+        }
+    }
+
+    @Test
+    void a_dialog_run_is_replayed_by_a_model_or_an_agent_service_only() {
+        var dialogs = new EvalSpec.Dialogs(
+                "dialogs.jsonl", Path.of("dialogs.jsonl"), Path.of("runs/dialog/d5"), "", "", null, 1, null, null);
+
+        assertThatThrownBy(() -> new RunSettings()
+                        .dialogs(dialogs)
+                        .replay(Path.of("run.jsonl"))
+                        .resolve())
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().type()).isEqualTo("config.invalid_subject"));
     }
 }

@@ -4,12 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.dialog.DialogRunConfig;
-import dev.assay.dialog.DialogRunRequest;
-import dev.assay.dialog.FieldMapping;
-import dev.assay.dialog.MetricsProfile;
-import dev.assay.dialog.ScoreOptions;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
+import dev.assay.run.EvalSpec;
+import dev.assay.run.FieldMapping;
+import dev.assay.run.MetricsProfile;
+import dev.assay.run.RunSettings;
+import dev.assay.run.ScoreOptions;
 import dev.assay.subject.sse.SseAgentSettings;
 import java.net.URI;
 import java.nio.file.Path;
@@ -80,24 +81,24 @@ record DialogStartBody(
      *
      * @param runDirectory where its reference files go
      */
-    DialogRunRequest request(Path runDirectory) {
-        return new DialogRunRequest(
-                dataset,
-                datasetName,
-                model,
-                null,
-                null,
-                systemPrompt,
-                agent == null ? null : agent.settings(),
-                agent == null ? null : agent.fieldMapping(),
-                DialogRunConfig.promptVersion(systemPrompt),
-                concurrency,
-                turnTimeout,
-                turnRetries,
-                score,
-                null,
-                runDirectory,
-                userId);
+    EvalSpec spec(Path runDirectory) {
+        return new RunSettings()
+                .dialogs(new EvalSpec.Dialogs(
+                        datasetName,
+                        dataset,
+                        runDirectory,
+                        systemPrompt,
+                        DialogRunConfig.promptVersion(systemPrompt),
+                        agent == null ? null : agent.fieldMapping(),
+                        turnRetries,
+                        score,
+                        null))
+                .model(model)
+                .agentService(agent == null ? null : agent.settings())
+                .concurrency(concurrency)
+                .timeout(turnTimeout)
+                .userId(userId)
+                .resolve();
     }
 
     /** {@return whether the body asks for a dialog run} */
@@ -123,7 +124,7 @@ record DialogStartBody(
         Path file = datasets.resolve(dataset.strip());
         Double timeout = reader.number("timeout_s", null, 1, 86_400);
         Duration turnTimeout =
-                timeout == null ? DialogRunConfig.DEFAULT_TURN_TIMEOUT : Duration.ofMillis((long) (timeout * 1000));
+                timeout == null ? EvalSpec.Limits.DEFAULT_TIMEOUT : Duration.ofMillis((long) (timeout * 1000));
         MetricsProfile profile;
         try {
             profile = MetricsProfile.parse(reader.text("metrics_profile", MetricsProfile.MEMFIN_V1.wireName()));
@@ -131,7 +132,8 @@ record DialogStartBody(
             throw ApiProblems.badField("metrics_profile", unknown.problem().message());
         }
         Boolean blank = reader.flag("blank_memory_keys");
-        int concurrency = reader.integer("concurrency", 1L, 1, 64).intValue();
+        int concurrency = reader.integer("concurrency", (long) EvalSpec.Dialogs.DEFAULT_CONCURRENCY, 1, 64)
+                .intValue();
         JsonNode agentField = body.get("agent");
         boolean hasAgent = agentField != null && !agentField.isNull();
         if (hasAgent == body.hasNonNull("model_name")) {
@@ -146,7 +148,7 @@ record DialogStartBody(
                 reader.text("system_prompt", ""),
                 concurrency,
                 turnTimeout,
-                reader.integer("retries", (long) DialogRunConfig.DEFAULT_TURN_RETRIES, 0, 10)
+                reader.integer("retries", (long) EvalSpec.Dialogs.DEFAULT_TURN_RETRIES, 0, 10)
                         .intValue(),
                 new ScoreOptions(profile, blank != null && blank));
     }

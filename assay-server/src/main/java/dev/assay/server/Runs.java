@@ -12,7 +12,7 @@ import dev.assay.check.judge.JudgeCache;
 import dev.assay.cost.Budget;
 import dev.assay.dialog.Dataset;
 import dev.assay.dialog.Dialog;
-import dev.assay.dialog.DialogRunRequest;
+import dev.assay.dialog.DialogPreparation;
 import dev.assay.model.ChatModels;
 import dev.assay.queue.CaseQueue;
 import dev.assay.queue.QueuedWorkload;
@@ -125,7 +125,7 @@ final class Runs {
     ObjectNode startDialog(JsonNode body) {
         DialogStartBody start = DialogStartBody.parse(body, datasets, "ASSAY_TOKEN");
         String runId = Engine.newRunId();
-        DialogRunRequest.Prepared prepared = prepareDialog(start.request(dialogDirectory(runId)), runId);
+        DialogPreparation.Prepared prepared = prepareDialog(start.spec(dialogDirectory(runId)), runId);
         Dataset dataset = prepared.data();
         RunHandle handle = launch(prepared, listener -> engine.start(prepared.workload(), listener));
         ObjectNode response = Json.object();
@@ -198,28 +198,29 @@ final class Runs {
     }
 
     /**
-     * Continues a stored dialog run from its stored description ({@link DialogRunRequest#fromSnapshot}), as
-     * {@code assay run --resume} does; only runs whose dataset lies in the server's datasets directory, and its
-     * reference files go to the server's directory for the run, wherever the run started.
+     * Continues a stored dialog run from its stored spec ({@link EvalSpec#toResume}), as {@code assay run --resume}
+     * does; only runs whose dataset lies in the server's datasets directory, and its reference files go to the server's
+     * directory for the run, wherever the run started.
      */
     private ObjectNode resumeDialog(Run stored, boolean retryErrors) {
         String runId = stored.runId();
-        DialogRunRequest request = DialogRunRequest.fromSnapshot(stored);
-        if (!datasets.contains(request.dataset())) {
+        EvalSpec spec = EvalSpec.toResume(stored);
+        if (!datasets.contains(spec.dataset().dialogs().file())) {
             throw new AssayException(Problem.of(
                             "run.not_resumable",
                             "run " + runId + " reads a dataset outside the server's datasets directory; resume it with "
                                     + "`assay run --resume " + runId + "`")
                     .withDetail("run_id", runId));
         }
-        DialogRunRequest.Prepared prepared = prepareDialog(request.withRunDirectory(dialogDirectory(runId)), runId);
+        DialogPreparation.Prepared prepared = prepareDialog(spec.withRunDirectory(dialogDirectory(runId)), runId);
         RunHandle handle = launch(prepared, listener -> engine.resume(prepared.workload(), retryErrors, listener));
         return resumed(handle);
     }
 
     /** Loads a dialog run's dataset and builds its system under test, as {@code assay dialog run} does. */
-    private DialogRunRequest.Prepared prepareDialog(DialogRunRequest request, String runId) {
-        return request.prepare(
+    private DialogPreparation.Prepared prepareDialog(EvalSpec spec, String runId) {
+        return DialogPreparation.prepare(
+                spec,
                 runId,
                 options -> ChatModels.chatModel(options, config.env(), line -> {}),
                 config.env(),

@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.check.judge.JudgeCache;
-import dev.assay.dialog.DialogRunRequest;
+import dev.assay.dialog.DialogPreparation;
 import dev.assay.model.ChatModels;
 import dev.assay.model.ModelOptions;
 import dev.assay.run.Engine;
+import dev.assay.run.EvalSpec;
 import dev.assay.run.RunListener;
+import dev.assay.run.RunSettings;
 import dev.assay.testing.ScriptedSseAgent;
 import dev.assay.testing.ScriptedSseAgent.Step;
 import java.io.IOException;
@@ -189,24 +191,13 @@ class DialogRunApiTest {
     @Test
     void a_dialog_run_whose_dataset_is_outside_the_datasets_directory_is_not_resumed_over_http() throws Exception {
         Path outside = Files.writeString(home.resolve("outside.jsonl"), DialogRuns.oneTurn("outside"));
-        var request = new DialogRunRequest(
-                outside,
-                outside.toString(),
-                ModelOptions.of("mock"),
-                null,
-                null,
-                "",
-                null,
-                null,
-                "",
-                1,
-                null,
-                0,
-                null,
-                null,
-                home.resolve("cli-runs/outside"),
-                "");
-        try (var prepared = request.prepare(
+        EvalSpec spec = new RunSettings()
+                .dialogs(new EvalSpec.Dialogs(
+                        outside.toString(), outside, home.resolve("cli-runs/outside"), "", "", null, 0, null, null))
+                .model(ModelOptions.of("mock"))
+                .resolve();
+        try (var prepared = DialogPreparation.prepare(
+                spec,
                 "outside-run",
                 options -> ChatModels.chatModel(options, name -> null, line -> {}),
                 name -> null,

@@ -1,4 +1,4 @@
-package dev.assay.dialog;
+package dev.assay.run;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
@@ -45,11 +45,11 @@ public enum MetricsProfile {
                 "unknown metrics profile '" + wireName + "'; known: memfin-v1, memfin-v1-corrected"));
     }
 
-    boolean alignsKeyHitFlags() {
+    public boolean alignsKeyHitFlags() {
         return this == CORRECTED;
     }
 
-    boolean ignoresNegatedForbiddenPhrases() {
+    public boolean ignoresNegatedForbiddenPhrases() {
         return this == CORRECTED;
     }
 }

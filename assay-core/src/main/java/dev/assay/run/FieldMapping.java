@@ -1,7 +1,6 @@
-package dev.assay.dialog;
+package dev.assay.run;
 
 import com.fasterxml.jackson.core.JsonPointer;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
@@ -68,28 +67,11 @@ public record FieldMapping(String recall, String tools, String compliance, Strin
         return map;
     }
 
-    /** {@return the turn response built from an agent's reply through this mapping} */
-    public TurnResponse apply(AgentService.Reply reply) {
-        return new TurnResponse(
-                reply.text(),
-                select(reply.report(), recall),
-                select(reply.report(), tools),
-                select(reply.report(), compliance),
-                select(reply.report(), profileSnapshot));
-    }
-
-    ObjectNode toJson() {
+    /** {@return the mapping as stored: {@code field → pointer}} */
+    public ObjectNode toJson() {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         asMap().forEach(node::put);
         return node;
-    }
-
-    private static JsonNode select(JsonNode report, String pointer) {
-        if (pointer.isEmpty()) {
-            return null;
-        }
-        JsonNode value = report.at(JsonPointer.compile(pointer));
-        return value.isMissingNode() ? null : value;
     }
 
     private static String validate(String field, String pointer) {

@@ -1,4 +1,4 @@
-package dev.assay.dialog;
+package dev.assay.run;
 
 import java.util.Objects;
 
