@@ -140,14 +140,14 @@ final class OptionValues {
     }
 
     /** A kind of stored run: {@code capability} or {@code dialog}. */
-    static final class RunKind implements ITypeConverter<String> {
+    static final class RunKind implements ITypeConverter<dev.assay.result.RunKind> {
         @Override
-        public String convert(String value) {
-            if (!value.equals(Run.CAPABILITY) && !value.equals(Run.DIALOG)) {
+        public dev.assay.result.RunKind convert(String value) {
+            if (!value.equals(Run.CAPABILITY.wireName()) && !value.equals(Run.DIALOG.wireName())) {
                 throw new TypeConversionException(
                         "expected " + Run.CAPABILITY + " or " + Run.DIALOG + ", got '" + value + "'");
             }
-            return value;
+            return dev.assay.result.RunKind.parse(value);
         }
     }
 

@@ -90,7 +90,7 @@ final class RunsCommand implements Callable<Integer> {
                 paramLabel = "<kind>",
                 converter = OptionValues.RunKind.class,
                 description = "capability or dialog.")
-        String kind;
+        dev.assay.result.RunKind kind;
 
         @Option(
                 names = "--limit",
@@ -129,7 +129,7 @@ final class RunsCommand implements Callable<Integer> {
                     String row = ROW.formatted(
                             run.runId(),
                             run.status().wireName(),
-                            run.kind(),
+                            run.kind().wireName(),
                             cut(run.modelName(), 24),
                             cut(run.caseSet(), 20),
                             // A run that judged nothing has no score: 0 % would read as a result.

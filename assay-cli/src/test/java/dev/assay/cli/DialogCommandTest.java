@@ -173,7 +173,7 @@ class DialogCommandTest {
         assertThat(code).as(err.toString()).isZero();
         try (var store = dev.assay.store.Stores.open("jdbc:sqlite:" + dir.resolve("a.db"))) {
             var stored = store.findRun("r1").orElseThrow();
-            assertThat(stored.kind()).isEqualTo("dialog");
+            assertThat(stored.kind()).isEqualTo(dev.assay.result.RunKind.DIALOG);
             assertThat(stored.dimensionScores()).containsKeys("m1", "m2", "m3", "m4", "m5");
             assertThat(store.countItems("r1")).isPositive();
         }

@@ -74,7 +74,7 @@ final class JsonReporter implements Reporter {
         root.set("dimension_stats", Json.tree(report.spreads()));
         root.set("intervals", Json.tree(report.intervals()));
         root.set("config", run.config());
-        root.put("kind", run.kind());
+        root.put("kind", run.kind().wireName());
         root.put("model_name", run.modelName());
         root.put("user_id", run.userId());
         root.put("language", run.language());

@@ -13,7 +13,7 @@ import java.util.Objects;
  * One evaluation run as stored and reported. Immutable; the engine makes a new copy at each change.
  *
  * @param runId 32 hex characters, unique
- * @param kind {@code capability} or {@code dialog}
+ * @param kind what it evaluates
  * @param userId who started it; empty when not given
  * @param modelName the target's model (or agent URL) as the user named it
  * @param language the selected language; empty for all
@@ -34,7 +34,7 @@ import java.util.Objects;
  */
 public record Run(
         String runId,
-        String kind,
+        RunKind kind,
         String userId,
         String modelName,
         String language,
@@ -52,8 +52,8 @@ public record Run(
         Problem error,
         Map<String, Double> metrics) {
 
-    public static final String CAPABILITY = "capability";
-    public static final String DIALOG = "dialog";
+    public static final RunKind CAPABILITY = RunKind.CAPABILITY;
+    public static final RunKind DIALOG = RunKind.DIALOG;
 
     public Run {
         Objects.requireNonNull(runId, "runId");
@@ -76,7 +76,7 @@ public record Run(
     /** A run without extra metrics. */
     public Run(
             String runId,
-            String kind,
+            RunKind kind,
             String userId,
             String modelName,
             String language,

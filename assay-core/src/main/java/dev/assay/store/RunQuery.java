@@ -9,7 +9,7 @@ import java.time.Instant;
  * @param userId exact user id
  * @param modelName substring of the model name, case-insensitive
  * @param status exact status
- * @param kind {@code capability} or {@code dialog}
+ * @param kind only runs of this kind; null for any
  * @param since runs started at or after
  * @param until runs started before
  * @param offset rows to skip, >= 0
@@ -19,7 +19,7 @@ public record RunQuery(
         String userId,
         String modelName,
         RunStatus status,
-        String kind,
+        dev.assay.result.RunKind kind,
         Instant since,
         Instant until,
         int offset,

@@ -9,6 +9,7 @@ import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.result.Counts;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -159,7 +160,7 @@ final class RunRepository {
         Counts counts = run.counts();
         statement
                 .bind("run_id", text(run.runId()))
-                .bind("kind", text(run.kind()))
+                .bind("kind", text(run.kind().wireName()))
                 .bind("user_id", text(run.userId()))
                 .bind("model_name", text(run.modelName()))
                 .bind("language", text(run.language()))
@@ -190,7 +191,9 @@ final class RunRepository {
     private Run toRun(ResultSet row, StatementContext context) throws SQLException {
         return new Run(
                 row.getString("run_id"),
-                row.getString("kind"),
+                java.util.Optional.ofNullable(row.getString("kind"))
+                        .map(RunKind::parse)
+                        .orElse(null),
                 row.getString("user_id"),
                 row.getString("model_name"),
                 row.getString("language"),
@@ -233,7 +236,7 @@ final class RunRepository {
         }
         if (query.kind() != null) {
             conditions.add("kind = :kind");
-            arguments.put("kind", query.kind());
+            arguments.put("kind", query.kind().wireName());
         }
         if (query.since() != null) {
             conditions.add("started_at >= :since");

@@ -11,6 +11,7 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.result.ToolCallView;
 import java.sql.DriverManager;
@@ -687,7 +688,7 @@ abstract class StoreContract {
     }
 
     private static RunQuery query(
-            String userId, String modelName, RunStatus status, String kind, Instant since, Instant until) {
+            String userId, String modelName, RunStatus status, RunKind kind, Instant since, Instant until) {
         return new RunQuery(userId, modelName, status, kind, since, until, 0, 1000);
     }
 

@@ -49,7 +49,7 @@ record DialogStartBody(
         Duration turnTimeout,
         int turnRetries,
         ScoreOptions score) {
-    static final String KIND = "dialog";
+    static final String KIND = dev.assay.result.RunKind.DIALOG.wireName();
 
     /**
      * An agent service that replays the dialogs.

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.store.RunQuery;
 import io.javalin.http.Context;
@@ -78,10 +79,13 @@ final class Requests {
                 throw ApiProblems.badField("status", "status must be one of " + RUN_STATUSES);
             }
         }
-        String kind = blankToNull(ctx.queryParam("kind"));
-        if (kind != null && !kind.equals(Run.CAPABILITY) && !kind.equals(Run.DIALOG)) {
+        String kindText = blankToNull(ctx.queryParam("kind"));
+        if (kindText != null
+                && !kindText.equals(Run.CAPABILITY.wireName())
+                && !kindText.equals(Run.DIALOG.wireName())) {
             throw ApiProblems.badField("kind", "kind must be " + Run.CAPABILITY + " or " + Run.DIALOG);
         }
+        RunKind kind = kindText == null ? null : RunKind.parse(kindText);
         return new RunQuery(
                 blankToNull(ctx.queryParam("user_id")),
                 blankToNull(ctx.queryParam("model_name")),

@@ -155,7 +155,7 @@ final class OtelRunObserver implements RunObserver {
         Span span = tracer.spanBuilder("assay.run")
                 .setNoParent()
                 .setAttribute(RUN_ID, run.runId())
-                .setAttribute(RUN_KIND, run.kind())
+                .setAttribute(RUN_KIND, run.kind().wireName())
                 .setAttribute(SUITE, run.caseSet())
                 .setAttribute(TARGET, run.modelName())
                 .setStartTimestamp(run.startedAt())
