@@ -2,6 +2,7 @@ package dev.assay.cost;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.result.Item;
+import dev.assay.result.TrialId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -13,6 +14,7 @@ import java.util.TreeMap;
 public final class CostTally {
     private final String subjectModel;
     private final PriceTable prices;
+    private final int samples;
     private ItemCost total = ItemCost.NONE;
     private final Map<String, ItemCost> byDimension = new TreeMap<>();
     private final Map<String, ItemCost> byCase = new LinkedHashMap<>();
@@ -20,10 +22,12 @@ public final class CostTally {
     /**
      * @param subjectModel the model of the system under test, as the run names it
      * @param prices the run's price table
+     * @param samples the samples the run draws of each case: a sample's cost counts for its case
      */
-    public CostTally(String subjectModel, PriceTable prices) {
+    public CostTally(String subjectModel, PriceTable prices, int samples) {
         this.subjectModel = subjectModel;
         this.prices = prices;
+        this.samples = samples;
     }
 
     /** {@return the item's cost, added to the tally} */
@@ -31,7 +35,7 @@ public final class CostTally {
         ItemCost cost = costOf(item);
         total = total.plus(cost);
         byDimension.merge(item.dimension(), cost, ItemCost::plus);
-        byCase.merge(caseOf(item.caseId()), cost, ItemCost::plus);
+        byCase.merge(TrialId.parse(item.caseId(), samples).caseId(), cost, ItemCost::plus);
         return cost;
     }
 
@@ -73,13 +77,5 @@ public final class CostTally {
         ObjectNode node = cost.toJson();
         node.remove("by_role");
         return node;
-    }
-
-    /** {@return the case of an item id: a sample {@code id#k} belongs to case {@code id}} */
-    static String caseOf(String itemId) {
-        int hash = itemId.lastIndexOf('#');
-        return hash > 0 && itemId.substring(hash + 1).chars().allMatch(Character::isDigit)
-                ? itemId.substring(0, hash)
-                : itemId;
     }
 }

@@ -10,6 +10,7 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.TrialId;
 import dev.assay.run.EvalSpec;
 import dev.assay.run.HeadToHead;
 import dev.assay.score.PassAtK;
@@ -128,7 +129,9 @@ public final class RunReport {
      */
     public synchronized CostTally cost() {
         if (cost == null) {
-            var tally = new CostTally(run.modelName(), EvalSpec.of(run).limits().prices());
+            EvalSpec spec = EvalSpec.of(run);
+            var tally = new CostTally(
+                    run.modelName(), spec.limits().prices(), spec.limits().samples());
             briefItems().forEach(tally::add);
             cost = tally;
         }
@@ -222,15 +225,14 @@ public final class RunReport {
         return sampleSpreads;
     }
 
-    /** {@return the case an item belongs to: its id without a {@code #k} sample suffix} */
+    /** {@return the case an item belongs to: its id without a {@code #k} sample suffix ({@link TrialId})} */
     public String caseOf(String itemId) {
         return caseOf(itemId, samples());
     }
 
     /** {@return the case an item of a run of {@code samples} samples per case belongs to} */
     static String caseOf(String itemId, int samples) {
-        int hash = itemId.lastIndexOf('#');
-        return samples < 2 || hash < 0 ? itemId : itemId.substring(0, hash);
+        return TrialId.parse(itemId, samples).caseId();
     }
 
     /** {@return each dimension's standard error and 95 % interval, from its scored items} */

@@ -10,6 +10,7 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
+import dev.assay.result.TrialId;
 import dev.assay.score.Weights;
 import dev.assay.store.CaseSetSnapshot;
 import dev.assay.store.Store;
@@ -180,7 +181,7 @@ public record CaseWorkload(RunPlan plan) implements Workload {
         int perCase = samples * Math.max(1, labels.size());
         Case base = plan.suite().cases().get(seq / perCase);
         Case bound = labels.isEmpty() ? base : base.boundTo(labels.get(seq % perCase / samples));
-        return samples == 1 ? bound : bound.withId(Engine.sampleId(bound.id(), seq % samples + 1));
+        return samples == 1 ? bound : bound.withId(new TrialId(bound.id(), seq % samples + 1).toString());
     }
 
     private Path caseDirectory(String runId, int seq, String itemId) {

@@ -480,11 +480,6 @@ public final class Engine {
         }
     }
 
-    /** {@return the item id of sample {@code k} of a case drawn several times} */
-    public static String sampleId(String caseId, int k) {
-        return caseId + "#" + k;
-    }
-
     /**
      * Waits for a free slot; {@return false when the run was cancelled meanwhile}. It polls, because a case cancelled
      * before it started never releases the slot it was given.
@@ -575,9 +570,11 @@ public final class Engine {
             this.scores = MetricRegistry.METRICS
                     .get(WeightedScore.NAME, null)
                     .begin(new MetricContext(handle.current(), workload));
+            EvalSpec spec = EvalSpec.of(handle.current());
             this.cost = new CostTally(
                     handle.current().modelName(),
-                    EvalSpec.of(handle.current()).limits().prices());
+                    spec.limits().prices(),
+                    spec.limits().samples());
             this.budget = workload.budget();
             this.headToHead = workload.headToHead().orElse(null);
         }
