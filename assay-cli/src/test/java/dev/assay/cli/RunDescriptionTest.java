@@ -60,6 +60,7 @@ class RunDescriptionTest {
                         dataset,
                         (ObjectNode) Json.parse(
                                 "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"),
+                        null,
                         null),
                 new EvalSpec.SubjectSpec(
                         new EvalSpec.Model(new ModelOptions(

@@ -147,9 +147,10 @@ public final class Worker implements AutoCloseable {
             this.prepared = prepared;
             this.workload = workload;
             this.endpoint = endpoint;
-            this.prices =
-                    new CostTally(run.modelName(), EvalSpec.of(run).limits().prices());
-            this.budget = EvalSpec.of(run).limits().budget();
+            EvalSpec spec = EvalSpec.of(run);
+            this.prices = new CostTally(
+                    run.modelName(), spec.limits().prices(), spec.limits().samples());
+            this.budget = spec.limits().budget();
         }
 
         Optional<Problem> exhausted() {

@@ -66,6 +66,7 @@ class StartBodyTest {
                                 "question", "answer", "choice", "Q: {{question}}", List.of("options"), "qid", "quiz"),
                         (ObjectNode) Json.parse(
                                 "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"),
+                        null,
                         null),
                 new EvalSpec.SubjectSpec(
                         new EvalSpec.Model(new ModelOptions(
