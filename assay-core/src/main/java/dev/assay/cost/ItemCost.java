@@ -52,9 +52,27 @@ public record ItemCost(Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<St
             tally.add(event.path("usage"), Role.SUBJECT, subjectModel);
         }
         for (JsonNode check : item.checkerDetail().path("checks")) {
-            tally.add(check.path("usage"), Role.JUDGE, check.path("judge_model").asText(""));
+            judgeCalls(tally, check.path("detail"), "");
         }
         return tally.build();
+    }
+
+    /**
+     * Adds every judge call recorded in a check's detail: a judge keeps its {@code usage} beside its
+     * {@code judge_model}, and a panel keeps one such detail per judge, so the records are found wherever they sit.
+     */
+    private static void judgeCalls(Builder tally, JsonNode node, String model) {
+        if (node.isArray()) {
+            node.forEach(element -> judgeCalls(tally, element, model));
+        } else if (node.isObject()) {
+            String named = node.path("judge_model").asText(model);
+            tally.add(node.path("usage"), Role.JUDGE, named);
+            node.properties().forEach(field -> {
+                if (!field.getKey().equals("usage")) {
+                    judgeCalls(tally, field.getValue(), named);
+                }
+            });
+        }
     }
 
     /** {@return all roles' tokens} */

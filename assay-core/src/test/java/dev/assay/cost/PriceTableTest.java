@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.check.Verdict;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.transcript.Usage;
@@ -36,8 +37,11 @@ class PriceTableTest {
     @Test
     void a_judges_tokens_are_counted_and_priced_apart_from_the_subjects() {
         var detail = Json.object();
+        // As the judge checker writes a verdict: its evidence under the check's "detail".
         detail.putArray("checks")
                 .addObject()
+                .put("checker", "judge")
+                .putObject("detail")
                 .put("judge_model", "openai:gpt-4o")
                 .putObject("usage")
                 .put("input_tokens", 1_000_000)
@@ -68,6 +72,52 @@ class PriceTableTest {
         assertThat(cost.usd(Role.SUBJECT)).isCloseTo(0.15, within(1e-12));
         assertThat(cost.usd(Role.JUDGE)).isCloseTo(2.50, within(1e-12));
         assertThat(ItemCost.fromJson(cost.toJson())).isEqualTo(cost);
+    }
+
+    @Test
+    void every_judge_of_a_panel_is_counted_at_its_own_model() {
+        var panel = Json.object();
+        var judges = panel.put("aggregation", "majority").putArray("judges");
+        judges.addObject()
+                .put("judge_model", "openai:gpt-4o")
+                .putObject("usage")
+                .put("role", "judge")
+                .put("model", "openai:gpt-4o")
+                .put("input_tokens", 1_000_000)
+                .put("output_tokens", 0);
+        judges.addObject()
+                .put("judge_model", "openai:gpt-4o-mini")
+                .putObject("usage")
+                .put("role", "judge")
+                .put("model", "openai:gpt-4o-mini")
+                .put("input_tokens", 1_000_000)
+                .put("output_tokens", 0);
+        var detail = Json.object();
+        detail.putArray("checks").add(Verdict.passed(panel).toJson().put("checker", "judge"));
+        var item = new Item(
+                "r",
+                "c",
+                0,
+                "logic",
+                ItemStatus.PASSED,
+                1,
+                1,
+                1,
+                "",
+                "",
+                List.of(),
+                detail,
+                null,
+                Json.MAPPER.createArrayNode(),
+                Instant.EPOCH,
+                Instant.EPOCH,
+                0);
+
+        ItemCost cost = ItemCost.of(item, "openai:gpt-4o-mini", PriceTable.shipped());
+
+        assertThat(cost.usd(Role.JUDGE)).isCloseTo(2.50 + 0.15, within(1e-12));
+        assertThat(cost.usage(Role.JUDGE).inputTokens()).isEqualTo(2_000_000);
+        assertThat(cost.usd(Role.SUBJECT)).isZero();
     }
 
     @Test
