@@ -22,6 +22,7 @@ import dev.assay.result.RunStatus;
 import dev.assay.run.CaseWorkload;
 import dev.assay.run.Engine;
 import dev.assay.run.EvalSpec;
+import dev.assay.run.ItemWriter;
 import dev.assay.run.Prepared;
 import dev.assay.run.RunPlan;
 import dev.assay.run.StoredCases;
@@ -129,15 +130,15 @@ public final class Worker implements AutoCloseable {
 
     /**
      * A run as this worker runs its cases: what preparing it holds (MCP servers, HTTP clients), its endpoint, how its
-     * items are stored (grouped, {@link Engine.ItemWriter}) and priced, and its limits with what the run spent, across
-     * every worker, when last read.
+     * items are stored (grouped, {@link ItemWriter}) and priced, and its limits with what the run spent, across every
+     * worker, when last read.
      */
     private static final class Loaded {
         final Prepared prepared;
         final CaseWorkload workload;
         final String endpoint;
         final CostTally prices;
-        Engine.ItemWriter writer;
+        ItemWriter writer;
         volatile Budget budget;
         volatile Spent spent = Spent.NONE;
         /** Whether this worker took the run's cases off the queue because it reached a limit. */
