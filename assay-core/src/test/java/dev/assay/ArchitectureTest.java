@@ -7,30 +7,130 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layers of assay-core, as docs/architecture.md draws them, enforced: no package cycle, and no import from a lower
- * layer into a higher one. A new dependency that breaks either fails the build here, with the offending classes named,
- * rather than in a reviewer's head. Each integration module (assay-anthropic, assay-mcp, assay-postgres) runs the same
- * rules with its packages on the class path.
+ * The layers and modules of Assay, as docs/architecture.md draws them, enforced: no package cycle, no import from a
+ * lower layer into a higher one, assay-core independent of the modules built on it, each integration module standing on
+ * assay-core alone, and the front ends as leaves. A new dependency that breaks any of them fails the build here, with
+ * the offending classes named, rather than in a reviewer's head. Every module runs these rules with its own classes on
+ * the class path ({@code McpArchitectureTest}, {@code CliArchitectureTest}, ...): the rules are written once, here, and
+ * each module's test checks what it can see, the CLI's the whole system but the benchmarks and assay-junit.
  */
 class ArchitectureTest {
-    private static JavaClasses core;
+    private static JavaClasses classes;
 
     @BeforeAll
-    static void importCore() {
-        core = new ClassFileImporter()
+    static void importClasses() {
+        classes = new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                // An integration module runs these rules too (McpArchitectureTest), with assay-core's test jar.
+                // Every other module runs these rules too (McpArchitectureTest, ...), with assay-core's test jar.
                 .withImportOption(location -> !location.contains("-tests.jar"))
                 .importPackages("dev.assay");
     }
 
+    /** The packages of each module beside assay-core that plugs into it (docs/architecture.md, "Modules"). */
+    private static final Map<String, List<String>> INTEGRATIONS = Map.of(
+            "assay-anthropic", List.of("dev.assay.model.anthropic.."),
+            "assay-mcp", List.of("dev.assay.tools.mcp.."),
+            "assay-otel", List.of("dev.assay.run.otel.."),
+            "assay-container", List.of("dev.assay.sandbox.container.."),
+            "assay-promptfoo", List.of("dev.assay.promptfoo.."),
+            "assay-parquet", List.of("dev.assay.cases.parquet.."),
+            "assay-postgres", List.of("dev.assay.queue..", "dev.assay.store.postgres.."));
+
+    /**
+     * The packages of each front end, and the only other front end that may use it: the {@code assay} launcher (the
+     * CLI) embeds the server for {@code assay serve} and {@code assay worker}; the benchmarks drive the launcher as a
+     * process, and the server and the JUnit integration stand on the engine and the Java API alone.
+     */
+    private record FrontEnd(String packages, Optional<String> usedBy) {}
+
+    private static final Map<String, FrontEnd> FRONT_ENDS = Map.of(
+            "assay-cli", new FrontEnd("dev.assay.cli..", Optional.empty()),
+            "assay-server", new FrontEnd("dev.assay.server..", Optional.of("dev.assay.cli..")),
+            "assay-junit", new FrontEnd("dev.assay.junit..", Optional.empty()),
+            "bench", new FrontEnd("dev.assay.bench..", Optional.empty()));
+
+    private static String[] packagesOf(Stream<String> packages) {
+        return packages.toArray(String[]::new);
+    }
+
+    private static String[] integrationPackages() {
+        return packagesOf(INTEGRATIONS.values().stream().flatMap(List::stream));
+    }
+
+    private static String[] frontEndPackages() {
+        return packagesOf(FRONT_ENDS.values().stream().map(FrontEnd::packages));
+    }
+
+    /**
+     * assay-core knows none of the modules built on it: not the integrations, not the front ends. Maven's module order
+     * forbids the import already; this also catches a core package added inside another module's jar.
+     */
+    @Test
+    void assay_core_depends_on_no_other_module() {
+        String[] modules =
+                packagesOf(Stream.concat(Arrays.stream(integrationPackages()), Arrays.stream(frontEndPackages())));
+        noClasses()
+                .that()
+                .resideInAPackage("dev.assay..")
+                .and()
+                .resideOutsideOfPackages(modules)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(modules)
+                .check(classes);
+    }
+
+    /**
+     * An integration module (a model provider, MCP, a store, a format) plugs into assay-core alone: not into another
+     * integration, and never into a front end. Checked for each one whose classes are on the class path.
+     */
+    @Test
+    void each_integration_module_uses_assay_core_alone() {
+        INTEGRATIONS.forEach((module, packages) -> {
+            String[] others = packagesOf(Stream.concat(
+                    INTEGRATIONS.entrySet().stream()
+                            .filter(other -> !other.getKey().equals(module))
+                            .flatMap(other -> other.getValue().stream()),
+                    Arrays.stream(frontEndPackages())));
+            noClasses()
+                    .that()
+                    .resideInAnyPackage(packages.toArray(String[]::new))
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(others)
+                    .as(module + " uses assay-core alone: no other integration module, no front end")
+                    .allowEmptyShould(true)
+                    .check(classes);
+        });
+    }
+
+    /** Front ends are leaves: nothing uses one, except the launcher, which embeds the server. */
+    @Test
+    void no_module_uses_a_front_end() {
+        FRONT_ENDS.forEach((module, frontEnd) -> noClasses()
+                .that()
+                .resideOutsideOfPackages(Stream.concat(Stream.of(frontEnd.packages()), frontEnd.usedBy().stream())
+                        .toArray(String[]::new))
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(frontEnd.packages())
+                .as(module + " is used by "
+                        + frontEnd.usedBy().map(user -> user + " alone").orElse("no module"))
+                .check(classes));
+    }
+
     @Test
     void no_package_depends_on_itself_through_others() {
-        slices().matching("dev.assay.(**)").should().beFreeOfCycles().check(core);
+        slices().matching("dev.assay.(**)").should().beFreeOfCycles().check(classes);
     }
 
     /** The system under test gets its task, never the checks and expected values it will be judged by. */
@@ -47,7 +147,7 @@ class ArchitectureTest {
                 .orShould()
                 .dependOnClassesThat()
                 .haveFullyQualifiedName("dev.assay.cases.Check")
-                .check(core);
+                .check(classes);
     }
 
     @Test
@@ -140,6 +240,6 @@ class ArchitectureTest {
                         "Store",
                         "Runs",
                         "Reports")
-                .check(core);
+                .check(classes);
     }
 }
