@@ -128,6 +128,18 @@ class ArchitectureTest {
                 .check(classes));
     }
 
+    /**
+     * Ignore files hide build folders ({@code .gitignore} hides every {@code target/}), and with them the sources of a
+     * package named after one.
+     */
+    @Test
+    void no_package_is_named_after_a_build_folder() {
+        noClasses()
+                .should()
+                .resideInAnyPackage("..target..", "..build..", "..out..")
+                .check(classes);
+    }
+
     @Test
     void no_package_depends_on_itself_through_others() {
         slices().matching("dev.assay.(**)").should().beFreeOfCycles().check(classes);
