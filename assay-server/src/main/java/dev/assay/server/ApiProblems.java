@@ -38,8 +38,14 @@ final class ApiProblems {
                 Problem.of("run.not_found", "no run with id " + runId).withDetail("field", "run_id"));
     }
 
-    /** The type-to-status table: callers' mistakes are 4xx, everything unexpected is 500. */
+    /**
+     * The type-to-status table: callers' mistakes are 4xx; a sandbox this host cannot give right now is 503, as
+     * retrying after its engine or image is set up can succeed; everything unexpected is 500.
+     */
     static int status(String type) {
+        if (type.equals("sandbox.unavailable")) {
+            return 503;
+        }
         if (type.startsWith("auth.")) {
             return 401;
         }
@@ -157,6 +163,7 @@ final class ApiProblems {
             case 406 -> "Not Acceptable";
             case 409 -> "Conflict";
             case 413 -> "Content Too Large";
+            case 503 -> "Service Unavailable";
             default -> "Internal Server Error";
         };
     }

@@ -27,6 +27,9 @@ class ContainerRunApiTest {
                             "basic.jsonl", "\"sandbox\": {\"engine\": \"podman\", \"image\": \"" + IMAGE + "\"}"));
 
             assertThat(started.json().path("type").asText()).as(started.text()).isEqualTo("sandbox.unavailable");
+            assertThat(started.status())
+                    .as("a sandbox the host lacks is no server failure")
+                    .isEqualTo(503);
             // Without assay-container the message would say that 'podman' is no container sandbox.
             String message = started.json().path("detail").asText();
             assertThat(message).contains("podman engine");
