@@ -66,12 +66,12 @@ final class RunProgress {
     /** Counts the items a resumed run kept, as if they had just finished (they are stored already). */
     synchronized void keep(List<Item> kept) {
         for (Item item : kept) {
-            count(item, false);
+            gate.counted(item, false);
+            count(item);
         }
     }
 
-    private void count(Item item, boolean metered) {
-        gate.counted(item, metered);
+    private void count(Item item) {
         scores.accept(item);
         counted = counted.plus(item.status());
         errors.count(item);
@@ -92,6 +92,15 @@ final class RunProgress {
     }
 
     /**
+     * Notes what decides whether further cases start (refused credentials, the item's cost, a head-to-head: the
+     * {@link #gate()}), before the item's slot goes to the next case and before it is stored ({@link #finished}).
+     */
+    void judged(Item item) {
+        gate.checkCredentials(item);
+        gate.counted(item, true);
+    }
+
+    /**
      * Stores the item, then counts it.
      *
      * @throws AssayException when it could not be stored; it is then not counted
@@ -100,12 +109,11 @@ final class RunProgress {
         if (!workload.itemsStoredByRunner()) {
             commits.item(item);
         }
-        gate.checkCredentials(item);
         workload.stored(item);
         Run run;
         boolean storeNow;
         synchronized (this) {
-            count(item, true);
+            count(item);
             RunMeters.caseFinished(item.status());
             run = tally(RunStatus.RUNNING, null, null);
             Instant now = Instant.now();
