@@ -1,8 +1,15 @@
 package dev.assay.cli;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.assay.Json;
 import dev.assay.cases.DatasetMapping;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
@@ -58,9 +65,36 @@ final class DatasetOptionsMixin {
             description = "The dimension of the dataset's cases (default: the dataset's file name).")
     String dimension;
 
+    @Option(
+            names = "--checker-option",
+            paramLabel = "<key=value>",
+            description = "An option of the checker, repeatable: --checker-option ignore_case=true. The value is read "
+                    + "as JSON when it is (true, 0.5, [\"a\"]), else as text.")
+    Map<String, String> checkerOptions = new LinkedHashMap<>();
+
     /** {@return the mapping the options give, each value null where not given; null when none is given} */
     DatasetMapping mapping() {
-        var mapping = new DatasetMapping(inputField, targetField, checker, template, choices, idField, dimension);
+        var mapping =
+                new DatasetMapping(inputField, targetField, checker, template, choices, idField, dimension, options());
         return mapping.equals(new DatasetMapping(null, null, null, null, null, null, null)) ? null : mapping;
+    }
+
+    private ObjectNode options() {
+        if (checkerOptions.isEmpty()) {
+            return null;
+        }
+        ObjectNode options = Json.object();
+        checkerOptions.forEach((key, value) -> options.set(key, value(value)));
+        return options;
+    }
+
+    /** {@return a value given on the command line: JSON when it reads as JSON, else the text} */
+    private static JsonNode value(String text) {
+        try {
+            JsonNode parsed = Json.MAPPER.readTree(text);
+            return parsed == null || parsed.isMissingNode() ? TextNode.valueOf(text) : parsed;
+        } catch (JsonProcessingException e) {
+            return TextNode.valueOf(text);
+        }
     }
 }

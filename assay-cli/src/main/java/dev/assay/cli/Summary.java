@@ -1,5 +1,6 @@
 package dev.assay.cli;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.cost.CostTally;
@@ -11,7 +12,9 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
 import dev.assay.score.Spread;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Locale;
@@ -25,7 +28,7 @@ final class Summary {
     static void print(PrintWriter out, RunReport report, String format, Path reportDirectory) {
         Run run = report.run();
         if (format.equals("json")) {
-            printJson(out, run, report.passAtK(), report.passHatK(), reportDirectory, report.cost(), report);
+            printJson(out, run, report.passAtK(), report.passHatK(), reportDirectory, report);
             return;
         }
         printTable(out, run, report, reportDirectory);
@@ -38,7 +41,7 @@ final class Summary {
      */
     static void printUnreported(PrintWriter out, Run run, String format) {
         if (format.equals("json")) {
-            printJson(out, run, Map.of(), Map.of(), null, null, null);
+            printJson(out, run, Map.of(), Map.of(), null, null);
         }
     }
 
@@ -48,14 +51,13 @@ final class Summary {
             Map<Integer, Double> passAtK,
             Map<Integer, Double> passHatK,
             Path reportDirectory,
-            CostTally cost,
             RunReport report) {
         ObjectNode node = Json.object();
         node.put("run_id", run.runId());
-        if (cost != null) {
-            ObjectNode spent = cost.toJson();
-            node.put("cost_usd", spent.path("cost_usd").asDouble());
-            node.set("cost", spent);
+        if (report != null) {
+            node.put("cost_usd", report.cost().total().totalUsd());
+            // The place of the cost, written streamed below: its by_case has an entry per case.
+            node.putNull("cost");
         }
         node.put("status", run.status().wireName());
         node.putPOJO("total_score", run.totalScore());
@@ -87,7 +89,21 @@ final class Summary {
                     .put("concurrency", settled.limit())
                     .put("rate_limited", settled.throttled()));
         }
-        out.println(Json.write(node));
+        try (JsonGenerator json = Json.MAPPER.createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)) {
+            json.writeStartObject();
+            for (var field : node.properties()) {
+                json.writeFieldName(field.getKey());
+                if (report != null && field.getKey().equals("cost")) {
+                    report.writeCost(json);
+                } else {
+                    json.writeTree(field.getValue());
+                }
+            }
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        out.println();
     }
 
     private static void printTable(PrintWriter out, Run run, RunReport report, Path reportDirectory) {
@@ -153,7 +169,7 @@ final class Summary {
                         outcome.casesSaved(),
                         outcome.itemsSaved()));
         printIntervals(out, report);
-        printCost(out, report.cost());
+        printCost(out, report);
         if (!report.passAtK().isEmpty()) {
             var rates = new StringJoiner(", ");
             report.passAtK().forEach((k, value) -> {
@@ -262,7 +278,8 @@ final class Summary {
     }
 
     /** The run's cost on a line, then each dimension's and, for a run of a few cases, each case's. */
-    private static void printCost(PrintWriter out, CostTally cost) {
+    private static void printCost(PrintWriter out, RunReport report) {
+        CostTally cost = report.cost();
         ItemCost total = cost.total();
         var line = new StringJoiner(", ");
         total.costUsd().forEach((role, usd) -> line.add(role.wireName() + " %.6f".formatted(usd)));
@@ -283,10 +300,11 @@ final class Summary {
         if (byDimension.length() > 0) {
             out.println("Cost by dimension (USD): " + byDimension);
         }
-        if (cost.byCase().size() <= CASES_LISTED) {
+        if (report.run().counts().total() <= (long) CASES_LISTED * report.samples()) {
             var byCase = new StringJoiner(", ");
-            cost.byCase()
-                    .forEach((caseId, spent) -> byCase.add(
+            cost.eachCase(
+                    report.briefItems(),
+                    (caseId, spent) -> byCase.add(
                             String.format(Locale.ROOT, "%s %.6f", TerminalText.line(caseId), spent.totalUsd())));
             if (byCase.length() > 0) {
                 out.println("Cost by case (USD): " + byCase);

@@ -1,6 +1,7 @@
 package dev.assay.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -390,6 +391,68 @@ class RunDescriptionTest {
     @Test
     void the_stored_snapshot_reads_back_into_the_description_it_was_written_from() throws Exception {
         assertReadsBack(expected(suite(), null));
+    }
+
+    @Test
+    void checker_options_from_flags_and_from_the_file_give_the_same_mapping_and_read_back() throws Exception {
+        Path dataset = Files.writeString(dir.resolve("capitals.jsonl"), "{\"q\": \"France?\", \"a\": \"Paris\"}\n");
+        Files.writeString(dir.resolve("assay.yaml"), """
+                datasets:
+                  capitals.jsonl:
+                    input_field: q
+                    target_field: a
+                    checker: exact
+                    checker_options: {ignore_case: true, fold_whitespace: true}
+                """);
+        AssayConfig config = AssayConfig.load(dir.resolve("assay.yaml"));
+
+        EvalSpec fromFlags = RunSettings.resolve(List.of(commandLine(
+                dataset.toString(),
+                "--model",
+                "mock",
+                "--input-field",
+                "q",
+                "--target-field",
+                "a",
+                "--checker",
+                "exact",
+                "--checker-option",
+                "ignore_case=true",
+                "--checker-option",
+                "fold_whitespace=true")));
+        EvalSpec fromFile = RunSettings.resolve(
+                List.of(config.settings(null), commandLine(dataset.toString(), "--model", "mock")));
+
+        var options = Json.object().put("ignore_case", true).put("fold_whitespace", true);
+        assertThat(fromFlags.dataset().mapping())
+                .isEqualTo(DatasetMapping.of("q", "a").withChecker("exact").withCheckerOptions(options));
+        assertThat(fromFile.dataset().mapping()).isEqualTo(fromFlags.dataset().mapping());
+        assertReadsBack(fromFlags);
+    }
+
+    @Test
+    void a_checker_option_given_as_text_stays_text_and_a_bad_one_in_the_file_is_refused() throws Exception {
+        Path dataset = Files.writeString(dir.resolve("n.jsonl"), "{\"q\": \"?\", \"a\": \"4\"}\n");
+        EvalSpec spec = RunSettings.resolve(List.of(commandLine(
+                dataset.toString(),
+                "--model",
+                "mock",
+                "--input-field",
+                "q",
+                "--target-field",
+                "a",
+                "--checker",
+                "regex",
+                "--checker-option",
+                "on_invalid=fail")));
+        Files.writeString(dir.resolve("assay.yaml"), """
+                datasets:
+                  n.jsonl: {input_field: q, checker_options: [ignore_case]}
+                """);
+
+        assertThat(spec.dataset().mapping().checkerOptions()).isEqualTo(Json.object().put("on_invalid", "fail"));
+        assertThatThrownBy(() -> AssayConfig.load(dir.resolve("assay.yaml")))
+                .hasMessageContaining("checker_options");
     }
 
     @Test

@@ -7,6 +7,7 @@ import dev.assay.Json;
 import dev.assay.Problem;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -24,6 +25,8 @@ import java.util.Set;
  *     empty for none
  * @param idField the row's field that is the case id; null for the row's number
  * @param dimension the cases' dimension; null for the dataset's file name
+ * @param checkerOptions the options of the checker's object form ({@code {"ignore_case": true}} for {@code exact}), the
+ *     target put in beside them under the key the checker reads it from ({@link #expected}); null for none
  */
 public record DatasetMapping(
         String inputField,
@@ -32,13 +35,48 @@ public record DatasetMapping(
         String template,
         List<String> choices,
         String idField,
-        String dimension) {
+        String dimension,
+        ObjectNode checkerOptions) {
     /** The fields of its JSON form (a snapshot, a start body's {@code dataset}, an {@code assay.yaml} entry). */
-    public static final Set<String> FIELDS =
-            Set.of("input_field", "target_field", "checker", "template", "choices", "id_field", "dimension");
+    public static final Set<String> FIELDS = Set.of(
+            "input_field",
+            "target_field",
+            "checker",
+            "template",
+            "choices",
+            "id_field",
+            "dimension",
+            "checker_options");
+
+    /**
+     * The key under which a checker's object form takes the row's target when the mapping gives it options: the
+     * checker's main value ({@code exact}'s {@code answer}, {@code regex}'s {@code pattern}). {@code choice}'s target
+     * is already an object ({@code answer}, {@code letters}) that the options join.
+     */
+    private static final Map<String, String> TARGET_KEYS = Map.of(
+            "exact", "answer",
+            "contains", "text",
+            "regex", "pattern",
+            "tool_called", "tool",
+            "file_exists", "path",
+            "file_contains", "text",
+            "judge", "rubric");
 
     public DatasetMapping {
         choices = choices == null ? List.of() : List.copyOf(choices);
+        checkerOptions = checkerOptions == null ? null : checkerOptions.deepCopy();
+    }
+
+    /** A mapping without checker options. */
+    public DatasetMapping(
+            String inputField,
+            String targetField,
+            String checker,
+            String template,
+            List<String> choices,
+            String idField,
+            String dimension) {
+        this(inputField, targetField, checker, template, choices, idField, dimension, null);
     }
 
     /** {@return a mapping of the question's and the answer's fields, the rest unset} */
@@ -46,24 +84,71 @@ public record DatasetMapping(
         return new DatasetMapping(inputField, targetField, null, null, null, null, null);
     }
 
+    @Override
+    public ObjectNode checkerOptions() {
+        return checkerOptions == null ? null : checkerOptions.deepCopy();
+    }
+
     public DatasetMapping withChecker(String name) {
-        return new DatasetMapping(inputField, targetField, name, template, choices, idField, dimension);
+        return new DatasetMapping(inputField, targetField, name, template, choices, idField, dimension, checkerOptions);
     }
 
     public DatasetMapping withTemplate(String source) {
-        return new DatasetMapping(inputField, targetField, checker, source, choices, idField, dimension);
+        return new DatasetMapping(
+                inputField, targetField, checker, source, choices, idField, dimension, checkerOptions);
     }
 
     public DatasetMapping withChoices(List<String> fields) {
-        return new DatasetMapping(inputField, targetField, checker, template, fields, idField, dimension);
+        return new DatasetMapping(
+                inputField, targetField, checker, template, fields, idField, dimension, checkerOptions);
     }
 
     public DatasetMapping withIdField(String field) {
-        return new DatasetMapping(inputField, targetField, checker, template, choices, field, dimension);
+        return new DatasetMapping(
+                inputField, targetField, checker, template, choices, field, dimension, checkerOptions);
     }
 
     public DatasetMapping withDimension(String name) {
-        return new DatasetMapping(inputField, targetField, checker, template, choices, idField, name);
+        return new DatasetMapping(inputField, targetField, checker, template, choices, idField, name, checkerOptions);
+    }
+
+    /** {@return this mapping with the checker's options ({@code {"ignore_case": true}}); null for none} */
+    public DatasetMapping withCheckerOptions(ObjectNode options) {
+        return new DatasetMapping(inputField, targetField, checker, template, choices, idField, dimension, options);
+    }
+
+    /**
+     * {@return the check's {@code expected} for a row's target}: the target as it is without checker options; with
+     * them, the options with the target under the checker's key ({@code answer} for {@code exact}, {@code text} for
+     * {@code contains}, {@code pattern} for {@code regex}), or joined to {@code choice}'s object, or the options alone
+     * when there is no target
+     *
+     * @param target the row's target, null when the mapping has no target field
+     * @throws AssayException {@code dataset.invalid_mapping} (field {@code checker_options}) for a target and options
+     *     of a checker whose key is not known
+     */
+    public JsonNode expected(JsonNode target) {
+        if (checkerOptions == null) {
+            return target;
+        }
+        ObjectNode expected = checkerOptions.deepCopy();
+        if (target == null) {
+            return expected;
+        }
+        if (target instanceof ObjectNode object) {
+            expected.setAll(object);
+            return expected;
+        }
+        String key = TARGET_KEYS.get(checkerName());
+        if (key == null) {
+            throw invalid(
+                    "checker_options",
+                    "the checker '" + checkerName() + "' takes checker_options only without a target field, the "
+                            + "options then being its whole expected; with a target: "
+                            + String.join(", ", new java.util.TreeSet<>(TARGET_KEYS.keySet())) + ", choice");
+        }
+        expected.set(key, target);
+        return expected;
     }
 
     /**
@@ -80,7 +165,8 @@ public record DatasetMapping(
                 pick(template, lower.template),
                 choices.isEmpty() ? lower.choices : choices,
                 pick(idField, lower.idField),
-                pick(dimension, lower.dimension));
+                pick(dimension, lower.dimension),
+                checkerOptions != null ? checkerOptions : lower.checkerOptions);
     }
 
     /** {@return the checker the cases get: the one named, else {@code choice} for options, else {@code exact}} */
@@ -108,6 +194,13 @@ public record DatasetMapping(
         if (choices.stream().anyMatch(String::isBlank)) {
             throw invalid("choices", "`choices` names an empty field");
         }
+        String targetKey = TARGET_KEYS.get(checkerName());
+        if (checkerOptions != null && targetField != null && targetKey != null && checkerOptions.has(targetKey)) {
+            throw invalid(
+                    "checker_options." + targetKey,
+                    "`checker_options` sets `" + targetKey + "`, which each row's target field (" + targetField
+                            + ") gives");
+        }
         if (dimension != null && !CaseReader.DIMENSION.matcher(dimension).matches()) {
             throw invalid("dimension", "'" + dimension + "' is not a lower-case identifier such as common or gsm8k");
         }
@@ -126,6 +219,9 @@ public record DatasetMapping(
         }
         putIfSet(node, "id_field", idField);
         putIfSet(node, "dimension", dimension);
+        if (checkerOptions != null) {
+            node.set("checker_options", checkerOptions.deepCopy());
+        }
         return node;
     }
 
@@ -170,7 +266,21 @@ public record DatasetMapping(
                 text(node, "template", prefix),
                 choices,
                 text(node, "id_field", prefix),
-                text(node, "dimension", prefix));
+                text(node, "dimension", prefix),
+                checkerOptions(node, prefix));
+    }
+
+    private static ObjectNode checkerOptions(JsonNode node, String prefix) {
+        JsonNode value = node.get("checker_options");
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!(value instanceof ObjectNode options)) {
+            throw invalid(
+                    prefix + ".checker_options",
+                    "`checker_options` must be an object of the checker's options, e.g. {ignore_case: true}");
+        }
+        return options;
     }
 
     private static String text(JsonNode node, String field, String prefix) {

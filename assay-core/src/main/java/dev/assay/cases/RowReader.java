@@ -90,7 +90,7 @@ final class RowReader {
             Options options = mapping.choices().isEmpty() ? null : options();
             String prompt = prompt(options);
             JsonNode expected = expected(options);
-            var check = new Check(mapping.checkerName(), expected, 1.0);
+            var check = new Check(mapping.checkerName(), mapping.expected(expected), 1.0);
             if (problems.isEmpty()) {
                 validate(check);
             }

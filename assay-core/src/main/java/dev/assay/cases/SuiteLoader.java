@@ -2,9 +2,12 @@ package dev.assay.cases;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.Problem;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -248,6 +251,28 @@ public final class SuiteLoader {
                 throw new AssayException(e.problem().withDetail("field", "checker"));
             }
             // Any other complaint is about the missing expected answer, which each row gives.
+        }
+        if (dataset.checkerOptions() == null) {
+            return;
+        }
+        // The options are the same in every row: a mistake in them is said once, judged with a stand-in target.
+        JsonNode target = dataset.targetField() == null
+                ? null
+                : dataset.choices().isEmpty()
+                        ? TextNode.valueOf("x")
+                        : Json.object().put("answer", "A").put("letters", "AB");
+        try {
+            registry.validate(new Check(dataset.checkerName(), dataset.expected(target), 1.0));
+        } catch (AssayException e) {
+            if (!e.problem().type().equals("check.invalid_expected")) {
+                throw e;
+            }
+            Object field = e.problem().details().get("field");
+            throw new AssayException(Problem.of(
+                            "dataset.invalid_mapping",
+                            "`checker_options` of " + dataset.checkerName() + ": "
+                                    + e.problem().message())
+                    .withDetail("field", "checker_options" + (field == null ? "" : "." + field)));
         }
     }
 

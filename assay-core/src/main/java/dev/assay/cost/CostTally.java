@@ -6,10 +6,13 @@ import dev.assay.result.TrialId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
- * A run's cost, summed as its items stream through: in all, by dimension and by case (a case's samples together).
- * Thread-safe: the engine adds items from their own threads.
+ * A run's cost, summed as its items stream through: in all and by dimension. Its memory does not grow with the run: the
+ * cost by case, one entry per case, is streamed from the items when a report writes it ({@link #eachCase}); a tally
+ * that kept it made a million-case run collect without end in its heap. Thread-safe: the engine adds items from their
+ * own threads.
  */
 public final class CostTally {
     private final String subjectModel;
@@ -17,7 +20,6 @@ public final class CostTally {
     private final int samples;
     private ItemCost total = ItemCost.NONE;
     private final Map<String, ItemCost> byDimension = new TreeMap<>();
-    private final Map<String, ItemCost> byCase = new LinkedHashMap<>();
 
     /**
      * @param subjectModel the model of the system under test, as the run names it
@@ -35,7 +37,6 @@ public final class CostTally {
         ItemCost cost = costOf(item);
         total = total.plus(cost);
         byDimension.merge(item.dimension(), cost, ItemCost::plus);
-        byCase.merge(TrialId.parse(item.caseId(), samples).caseId(), cost, ItemCost::plus);
         return cost;
     }
 
@@ -54,26 +55,39 @@ public final class CostTally {
         return Map.copyOf(byDimension);
     }
 
-    /** {@return the cost by case id, a case's samples ({@code id#k}) together} */
-    public synchronized Map<String, ItemCost> byCase() {
-        return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(byCase));
+    /**
+     * Gives each case's cost, its samples ({@code id#k}) together, in the order of {@code items}: with one sample per
+     * case an item's cost as it comes, holding nothing; with several, summed by case first (the memory of one entry per
+     * case).
+     *
+     * @param items the run's items, e.g. a report's brief items read from the store a page at a time
+     */
+    public void eachCase(Iterable<Item> items, BiConsumer<String, ItemCost> action) {
+        if (samples == 1) {
+            items.forEach(item -> action.accept(item.caseId(), costOf(item)));
+            return;
+        }
+        var byCase = new LinkedHashMap<String, ItemCost>();
+        items.forEach(
+                item -> byCase.merge(TrialId.parse(item.caseId(), samples).caseId(), costOf(item), ItemCost::plus));
+        byCase.forEach(action);
     }
 
     /**
-     * {@return the run's cost as report.json holds it: the total's fields ({@link ItemCost#toJson}), then
-     * {@code by_dimension} and {@code by_case}, each {@code cost_usd} and tokens, and the price table's date}
+     * {@return the run's cost as report.json holds it but for {@code by_case} ({@link #eachCase}): the total's fields
+     * ({@link ItemCost#toJson}), then {@code by_dimension}, each {@code cost_usd} and tokens, and the price table's
+     * date}
      */
     public synchronized ObjectNode toJson() {
         ObjectNode node = total.toJson();
         ObjectNode dimensions = node.putObject("by_dimension");
         byDimension.forEach((dimension, cost) -> dimensions.set(dimension, brief(cost)));
-        ObjectNode cases = node.putObject("by_case");
-        byCase.forEach((caseId, cost) -> cases.set(caseId, brief(cost)));
         node.put("prices_taken_on", prices.takenOn());
         return node;
     }
 
-    private static ObjectNode brief(ItemCost cost) {
+    /** {@return a case's cost as {@code by_case} holds it: {@code cost_usd} and tokens, without the roles} */
+    public static ObjectNode brief(ItemCost cost) {
         ObjectNode node = cost.toJson();
         node.remove("by_role");
         return node;

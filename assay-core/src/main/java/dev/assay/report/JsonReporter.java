@@ -46,7 +46,12 @@ final class JsonReporter implements Reporter {
             json.writeStartObject();
             for (var field : header(report).properties()) {
                 json.writeFieldName(field.getKey());
-                json.writeTree(field.getValue());
+                if (field.getKey().equals("cost")) {
+                    // by_case has an entry per case: streamed, not held.
+                    report.writeCost(json);
+                } else {
+                    json.writeTree(field.getValue());
+                }
             }
             json.writeArrayFieldStart("items");
             // A stored run's transcripts are copied out as stored, token by token, beside its brief items: parsing each
@@ -87,9 +92,9 @@ final class JsonReporter implements Reporter {
         root.set("error", Json.tree(run.error()));
         root.set("metrics", Json.tree(run.metrics()));
         root.set("coverage", Json.tree(report.coverage()));
-        ObjectNode cost = report.cost().toJson();
-        root.put("cost_usd", cost.path("cost_usd").asDouble());
-        root.set("cost", cost);
+        root.put("cost_usd", report.cost().total().totalUsd());
+        // The place of the cost, which write() streams.
+        root.putNull("cost");
         report.matrix().ifPresent(matrix -> root.set("matrix", matrix.toJson()));
         report.headToHead().ifPresent(outcome -> root.set("head_to_head", outcome.toJson()));
         root.set("judge_warnings", Json.tree(report.judgeWarnings()));

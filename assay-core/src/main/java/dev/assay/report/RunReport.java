@@ -1,7 +1,11 @@
 package dev.assay.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
 import dev.assay.AssayException;
+import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cases.SuiteSnapshots;
@@ -21,6 +25,8 @@ import dev.assay.score.Spread;
 import dev.assay.score.Weights;
 import dev.assay.store.CaseSetSnapshot;
 import dev.assay.store.Store;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -51,6 +57,7 @@ public final class RunReport {
     private final Supplier<Map<String, Case>> storedCases;
     private Map<String, Case> cases;
     private CostTally cost;
+    private volatile int samples;
     private Matrix matrix;
     private HeadToHead.Outcome headToHead;
     private final Supplier<Calibration> calibration;
@@ -139,6 +146,49 @@ public final class RunReport {
     }
 
     /**
+     * Writes the run's cost as report.json holds it ({@link CostTally#toJson} with {@code by_case} before
+     * {@code prices_taken_on}), the cases' costs streamed from the items: a million cases in the memory of one.
+     */
+    public void writeCost(JsonGenerator json) throws IOException {
+        CostTally tally = cost();
+        ObjectNode node = tally.toJson();
+        JsonNode takenOn = node.remove("prices_taken_on");
+        json.writeStartObject();
+        for (var field : node.properties()) {
+            json.writeFieldName(field.getKey());
+            json.writeTree(field.getValue());
+        }
+        json.writeObjectFieldStart("by_case");
+        try {
+            tally.eachCase(briefItems(), (caseId, spent) -> {
+                try {
+                    json.writeFieldName(caseId);
+                    json.writeTree(CostTally.brief(spent));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+        json.writeEndObject();
+        json.writeFieldName("prices_taken_on");
+        json.writeTree(takenOn);
+        json.writeEndObject();
+    }
+
+    /** {@return the run's cost as {@link #writeCost} writes it, as a tree}: for a response that holds a run's detail */
+    public ObjectNode costJson() {
+        var out = new TokenBuffer(Json.MAPPER, false);
+        try {
+            writeCost(out);
+            return (ObjectNode) Json.MAPPER.readTree(out.asParser());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
      * {@return a warning for each judge model that decided checks of this run while its agreement with people (Cohen's
      * kappa over every label in the store) lies below the run's {@code judge_min_kappa}} Judges no one has labelled are
      * not warned about: their agreement is unknown, not low. Empty for a report not loaded from a store.
@@ -186,7 +236,13 @@ public final class RunReport {
 
     /** {@return how many answers were drawn per case (the run's {@code samples}; 1 unless {@code --samples})} */
     public int samples() {
-        return EvalSpec.of(run).limits().samples();
+        // Read once: asked for every item of a pass, and reading the spec converts the run's whole configuration.
+        int known = samples;
+        if (known == 0) {
+            known = EvalSpec.of(run).limits().samples();
+            samples = known;
+        }
+        return known;
     }
 
     /**

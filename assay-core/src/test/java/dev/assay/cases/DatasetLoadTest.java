@@ -209,6 +209,119 @@ class DatasetLoadTest {
     }
 
     @Test
+    void checker_options_join_each_rows_target_under_the_checkers_key_and_the_checker_reads_them() throws Exception {
+        Path file = write("capitals.jsonl", "{\"q\": \"Capital of France?\", \"a\": \"Paris\"}\n");
+        var exact = DatasetMapping.of("q", "a")
+                .withChecker("exact")
+                .withCheckerOptions(Json.object().put("ignore_case", true));
+
+        SuiteLoad load = loader.load(List.of(file), exact);
+
+        assertThat(load.problems()).isEmpty();
+        JsonNode expected = load.suite().cases().getFirst().checks().getFirst().expected();
+        assertThat(expected).isEqualTo(Json.MAPPER.readTree("{\"ignore_case\": true, \"answer\": \"Paris\"}"));
+        // A pattern that does not compile fails its case when judged, as asked, instead of refusing the row.
+        assertThat(load("regex", Json.object().put("on_invalid", "fail"), "^(\\d+$")
+                        .problems())
+                .isEmpty();
+        assertThat(load("regex", null, "^(\\d+$").problems())
+                .extracting(CaseProblem::type)
+                .containsExactly("check.invalid_expected");
+        assertThat(load("contains", Json.object().put("fold_whitespace", true), "a  b")
+                        .suite()
+                        .cases()
+                        .getFirst()
+                        .checks()
+                        .getFirst()
+                        .expected())
+                .isEqualTo(Json.MAPPER.readTree("{\"fold_whitespace\": true, \"text\": \"a  b\"}"));
+    }
+
+    private SuiteLoad load(String checker, com.fasterxml.jackson.databind.node.ObjectNode options, String target)
+            throws IOException {
+        Path file = Files.writeString(
+                dir.resolve(checker + ".jsonl"),
+                Json.object().put("q", "?").put("a", target).toString() + "\n");
+        return loader.load(
+                List.of(file),
+                DatasetMapping.of("q", "a").withChecker(checker).withCheckerOptions(options));
+    }
+
+    @Test
+    void checker_options_without_a_target_are_the_whole_expected_and_join_a_choice() throws Exception {
+        Path file = write("nums.jsonl", """
+                {"q": "Pick", "c": ["x", "y"], "a": 1}
+                """);
+
+        SuiteLoad fixed = loader.load(
+                List.of(file),
+                DatasetMapping.of("q", null)
+                        .withChecker("regex")
+                        .withCheckerOptions(Json.object().put("pattern", "^\\d+$")));
+        SuiteLoad choice = loader.load(
+                List.of(file),
+                DatasetMapping.of("q", "a")
+                        .withChoices(List.of("c"))
+                        .withCheckerOptions(Json.object().put("letters", "ABC")));
+
+        assertThat(fixed.problems()).isEmpty();
+        assertThat(fixed.suite().cases().getFirst().checks().getFirst().expected())
+                .isEqualTo(Json.MAPPER.readTree("{\"pattern\": \"^\\\\d+$\"}"));
+        assertThat(choice.problems()).isEmpty();
+        assertThat(choice.suite().cases().getFirst().checks().getFirst().expected())
+                .isEqualTo(Json.MAPPER.readTree("{\"letters\": \"AB\", \"answer\": \"B\"}"));
+    }
+
+    @Test
+    void checker_options_the_checker_refuses_are_refused_once_before_any_row_naming_the_option() {
+        Path file = dir.resolve("none.jsonl");
+
+        assertThat(refusal(file, DatasetMapping.of("q", "a")
+                        .withChecker("exact")
+                        .withCheckerOptions(Json.object().put("ignore_kase", true))))
+                .isEqualTo("checker_options.ignore_kase");
+        assertThat(refusal(file, DatasetMapping.of("q", "a")
+                        .withChecker("exact")
+                        .withCheckerOptions(Json.object().put("answer", "Paris"))))
+                .isEqualTo("checker_options.answer");
+        assertThat(refusal(file, DatasetMapping.of("q", "a")
+                        .withChecker("json_contains")
+                        .withCheckerOptions(Json.object().put("path", "out.json"))))
+                .isEqualTo("checker_options");
+        assertThat(refusal(file, DatasetMapping.of("q", null)
+                        .withChecker("regex")
+                        .withCheckerOptions(Json.object().put("on_invalid", "fail"))))
+                .startsWith("checker_options");
+    }
+
+    private String refusal(Path file, DatasetMapping mapping) {
+        try {
+            loader.load(List.of(file), mapping);
+        } catch (AssayException e) {
+            assertThat(e.problem().type()).isEqualTo("dataset.invalid_mapping");
+            return String.valueOf(e.problem().details().get("field"));
+        }
+        throw new AssertionError("the mapping was not refused: " + mapping);
+    }
+
+    @Test
+    void checker_options_round_trip_through_json_and_a_higher_source_replaces_them_whole() {
+        var options = Json.object().put("ignore_case", true);
+        var mapping = DatasetMapping.of("q", "a").withChecker("exact").withCheckerOptions(options);
+
+        assertThat(DatasetMapping.fromJson(mapping.toJson(), "dataset")).isEqualTo(mapping);
+        assertThat(mapping.toJson().get("checker_options")).isEqualTo(options);
+        var flags = DatasetMapping.of(null, null).withCheckerOptions(Json.object().put("fold_whitespace", true));
+        assertThat(flags.over(mapping).checkerOptions()).isEqualTo(Json.object().put("fold_whitespace", true));
+        assertThat(DatasetMapping.of(null, null).over(mapping).checkerOptions()).isEqualTo(options);
+        assertThatThrownBy(() -> DatasetMapping.fromJson(
+                        Json.object().put("input_field", "q").put("checker_options", "ignore_case"), "dataset"))
+                .isInstanceOfSatisfying(
+                        AssayException.class,
+                        e -> assertThat(e.problem().details()).containsEntry("field", "dataset.checker_options"));
+    }
+
+    @Test
     void a_parquet_file_without_its_module_names_the_module_and_a_csv_without_a_mapping_asks_for_one()
             throws Exception {
         Path parquet = write("data.parquet", "PAR1");

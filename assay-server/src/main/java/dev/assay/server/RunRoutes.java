@@ -97,7 +97,7 @@ final class RunRoutes {
         RunReport report = runs.report(runId);
         detail.set("coverage", Json.tree(report.coverage()));
         // What the run cost, summed from the cost each item kept when it ended (docs/cost.md).
-        ObjectNode cost = report.cost().toJson();
+        ObjectNode cost = report.costJson();
         ((ObjectNode) detail.get("run")).put("cost_usd", cost.path("cost_usd").asDouble());
         detail.set("cost", cost);
         detail.set("dimension_stats", Json.tree(report.spreads()));
