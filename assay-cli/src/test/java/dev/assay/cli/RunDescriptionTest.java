@@ -420,8 +420,8 @@ class RunDescriptionTest {
                 "ignore_case=true",
                 "--checker-option",
                 "fold_whitespace=true")));
-        EvalSpec fromFile = RunSettings.resolve(
-                List.of(config.settings(null), commandLine(dataset.toString(), "--model", "mock")));
+        EvalSpec fromFile =
+                RunSettings.resolve(List.of(config.settings(null), commandLine(dataset.toString(), "--model", "mock")));
 
         var options = Json.object().put("ignore_case", true).put("fold_whitespace", true);
         assertThat(fromFlags.dataset().mapping())
@@ -450,9 +450,9 @@ class RunDescriptionTest {
                   n.jsonl: {input_field: q, checker_options: [ignore_case]}
                 """);
 
-        assertThat(spec.dataset().mapping().checkerOptions()).isEqualTo(Json.object().put("on_invalid", "fail"));
-        assertThatThrownBy(() -> AssayConfig.load(dir.resolve("assay.yaml")))
-                .hasMessageContaining("checker_options");
+        assertThat(spec.dataset().mapping().checkerOptions())
+                .isEqualTo(Json.object().put("on_invalid", "fail"));
+        assertThatThrownBy(() -> AssayConfig.load(dir.resolve("assay.yaml"))).hasMessageContaining("checker_options");
     }
 
     @Test

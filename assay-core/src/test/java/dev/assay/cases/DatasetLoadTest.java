@@ -243,8 +243,7 @@ class DatasetLoadTest {
                 dir.resolve(checker + ".jsonl"),
                 Json.object().put("q", "?").put("a", target).toString() + "\n");
         return loader.load(
-                List.of(file),
-                DatasetMapping.of("q", "a").withChecker(checker).withCheckerOptions(options));
+                List.of(file), DatasetMapping.of("q", "a").withChecker(checker).withCheckerOptions(options));
     }
 
     @Test
@@ -276,21 +275,29 @@ class DatasetLoadTest {
     void checker_options_the_checker_refuses_are_refused_once_before_any_row_naming_the_option() {
         Path file = dir.resolve("none.jsonl");
 
-        assertThat(refusal(file, DatasetMapping.of("q", "a")
-                        .withChecker("exact")
-                        .withCheckerOptions(Json.object().put("ignore_kase", true))))
+        assertThat(refusal(
+                        file,
+                        DatasetMapping.of("q", "a")
+                                .withChecker("exact")
+                                .withCheckerOptions(Json.object().put("ignore_kase", true))))
                 .isEqualTo("checker_options.ignore_kase");
-        assertThat(refusal(file, DatasetMapping.of("q", "a")
-                        .withChecker("exact")
-                        .withCheckerOptions(Json.object().put("answer", "Paris"))))
+        assertThat(refusal(
+                        file,
+                        DatasetMapping.of("q", "a")
+                                .withChecker("exact")
+                                .withCheckerOptions(Json.object().put("answer", "Paris"))))
                 .isEqualTo("checker_options.answer");
-        assertThat(refusal(file, DatasetMapping.of("q", "a")
-                        .withChecker("json_contains")
-                        .withCheckerOptions(Json.object().put("path", "out.json"))))
+        assertThat(refusal(
+                        file,
+                        DatasetMapping.of("q", "a")
+                                .withChecker("json_contains")
+                                .withCheckerOptions(Json.object().put("path", "out.json"))))
                 .isEqualTo("checker_options");
-        assertThat(refusal(file, DatasetMapping.of("q", null)
-                        .withChecker("regex")
-                        .withCheckerOptions(Json.object().put("on_invalid", "fail"))))
+        assertThat(refusal(
+                        file,
+                        DatasetMapping.of("q", null)
+                                .withChecker("regex")
+                                .withCheckerOptions(Json.object().put("on_invalid", "fail"))))
                 .startsWith("checker_options");
     }
 
@@ -311,7 +318,8 @@ class DatasetLoadTest {
 
         assertThat(DatasetMapping.fromJson(mapping.toJson(), "dataset")).isEqualTo(mapping);
         assertThat(mapping.toJson().get("checker_options")).isEqualTo(options);
-        var flags = DatasetMapping.of(null, null).withCheckerOptions(Json.object().put("fold_whitespace", true));
+        var flags =
+                DatasetMapping.of(null, null).withCheckerOptions(Json.object().put("fold_whitespace", true));
         assertThat(flags.over(mapping).checkerOptions()).isEqualTo(Json.object().put("fold_whitespace", true));
         assertThat(DatasetMapping.of(null, null).over(mapping).checkerOptions()).isEqualTo(options);
         assertThatThrownBy(() -> DatasetMapping.fromJson(
