@@ -339,7 +339,12 @@ public final class Worker implements AutoCloseable {
             cached = runs.get(queued.runId());
         }
         Run run = null;
-        if (cached == null || readAt == null || System.nanoTime() - readAt > STATUS_CHECK.toNanos()) {
+        // One case reads a stale status again, the others meanwhile take the run as running: all of a worker's threads
+        // reading it at once made a read per case under load.
+        boolean stale = readAt != null
+                && System.nanoTime() - readAt > STATUS_CHECK.toNanos()
+                && runningAt.replace(queued.runId(), readAt, System.nanoTime());
+        if (cached == null || readAt == null || stale) {
             Optional<Run> found = store.findRun(queued.runId());
             if (found.isEmpty() || found.get().status() != RunStatus.RUNNING) {
                 // Cancelled, ended or deleted: its remaining cases are dropped with the task.
