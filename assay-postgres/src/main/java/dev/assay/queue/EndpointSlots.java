@@ -24,8 +24,8 @@ import javax.sql.DataSource;
  *
  * <p>The database is asked in batches, not once per case: the cases of an endpoint waiting here are served by one query
  * that claims as many free slots as there are waiters ({@code FOR UPDATE SKIP LOCKED}); a slot a case frees goes
- * straight to a case waiting here for the same endpoint, and otherwise waits for {@link #flush}, which frees all such
- * slots in one statement. Thread-safe.
+ * straight to a case waiting here for the same endpoint, or to the next case, and is freed by {@link #flush}, with all
+ * others no case used for a while, in one statement. Thread-safe.
  */
 final class EndpointSlots {
     /** How long a case waits, on average, before its worker asks again for a slot when all were taken. */
@@ -49,8 +49,11 @@ final class EndpointSlots {
 
     /** What this worker holds of an endpoint; guarded by itself. */
     private static final class Endpoint {
-        /** Slots held but not in use: handed to the next case, or freed at the next flush. */
-        final ArrayDeque<Integer> idle = new ArrayDeque<>();
+        /**
+         * Slots held but not in use, the last freed first: handed to the next case, or freed by a flush once idle for a
+         * flush period.
+         */
+        final ArrayDeque<Idle> idle = new ArrayDeque<>();
 
         /** The limits of the cases waiting for a slot, one entry per case. */
         final List<Integer> waiting = new ArrayList<>();
@@ -61,6 +64,9 @@ final class EndpointSlots {
         /** Slots whose rows exist up to (the limits already seen). */
         int rows;
     }
+
+    /** A slot held but not in use since {@code since} ({@link System#nanoTime()}). */
+    private record Idle(int number, long since) {}
 
     /** A slot held; closing it frees it. */
     final class Slot implements AutoCloseable {
@@ -81,7 +87,7 @@ final class EndpointSlots {
         public void close() {
             Endpoint held = endpoint(endpoint);
             synchronized (held) {
-                held.idle.push(number);
+                held.idle.push(new Idle(number, System.nanoTime()));
                 held.notifyAll();
             }
         }
@@ -136,7 +142,8 @@ final class EndpointSlots {
                         if (asked) {
                             // Its rows exist now; the slots are handed out before the other waiters wake.
                             held.rows = Math.max(held.rows, widest);
-                            held.idle.addAll(claimed);
+                            long now = System.nanoTime();
+                            claimed.forEach(number -> held.idle.add(new Idle(number, now)));
                         }
                         held.notifyAll();
                     }
@@ -161,20 +168,24 @@ final class EndpointSlots {
     }
 
     /**
-     * Frees, in one statement, the slots held here that no case uses or waits for.
+     * Frees, in one statement, the slots held here that no case used for {@code idleFor}: those a worker that keeps
+     * running cases reuses stay held, since freeing them made each of its threads claim one again, one statement per
+     * case.
      *
      * @throws AssayException {@code store.unavailable} when the database cannot be reached; the slots stay held, and
      *     their lease lapses if it stays away
      */
-    void flush() {
+    void flush(Duration idleFor) {
+        long before = System.nanoTime() - idleFor.toNanos();
         Map<String, List<Integer>> free = new HashMap<>();
         synchronized (endpoints) {
             for (Map.Entry<String, Endpoint> entry : endpoints.entrySet()) {
                 Endpoint held = entry.getValue();
                 synchronized (held) {
-                    if (held.waiting.isEmpty() && !held.idle.isEmpty()) {
-                        free.put(entry.getKey(), List.copyOf(held.idle));
-                        held.idle.clear();
+                    var unused = new ArrayList<Integer>();
+                    held.idle.removeIf(slot -> slot.since() - before < 0 && unused.add(slot.number()));
+                    if (!unused.isEmpty()) {
+                        free.put(entry.getKey(), unused);
                     }
                 }
             }
@@ -240,10 +251,10 @@ final class EndpointSlots {
     /** {@return an idle slot below {@code limit}, taken out of the idle ones, or null}; called holding {@code held} */
     private static Integer take(Endpoint held, int limit) {
         for (var slots = held.idle.iterator(); slots.hasNext(); ) {
-            Integer slot = slots.next();
-            if (slot < limit) {
+            Idle slot = slots.next();
+            if (slot.number() < limit) {
                 slots.remove();
-                return slot;
+                return slot.number();
             }
         }
         return null;

@@ -73,7 +73,7 @@ public final class Worker implements AutoCloseable {
     /** How often the worker logs its throughput and reads the queue's depth. */
     static final Duration REPORT = Duration.ofSeconds(10);
 
-    /** How long slots no case of this worker waits for stay held before they are freed, in one statement. */
+    /** How long slots no case of this worker used stay held before they are freed, in one statement. */
     private static final Duration FLUSH = Duration.ofMillis(100);
 
     /** How long a run read as running is taken to be running before its status is read again. */
@@ -226,7 +226,7 @@ public final class Worker implements AutoCloseable {
         this.chores = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofVirtual().name("assay-worker-chores").factory());
         long started = System.nanoTime();
-        chore(FLUSH, slots::flush);
+        chore(FLUSH, () -> slots.flush(FLUSH));
         chore(settings.heartbeat(), slots::renew);
         var last = new long[] {started, 0};
         // The first report at once: the queue's depth is in /metrics from the start.
