@@ -8,7 +8,6 @@ import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteFormat;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.config.AssayConfig;
-import dev.assay.config.RunDefaults;
 import dev.assay.cost.Budget;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
@@ -532,7 +531,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 && !suiteNamesSubject
                 && !subjectGiven()
                 && targetName == null
-                && !config.defaults().models().isEmpty();
+                && config.defaults().namesSubject();
         int targets = (modelFlags.given() ? 1 : 0)
                 + (agentFlags.given() ? 1 : 0)
                 + (replay != null ? 1 : 0)
@@ -749,9 +748,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
      * not given.
      */
     private CheckerRegistry checkers(AssayConfig config) {
-        RunDefaults defaults = config == null ? RunDefaults.NONE : config.defaults();
-        if (database.url == null && defaults.db() != null) {
-            database.url = defaults.db();
+        if (database.url == null && config != null && config.database() != null) {
+            database.url = config.database();
         }
         return CheckerRegistry.builtins();
     }
@@ -1062,7 +1060,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             }
             return targetName;
         }
-        return config == null || subjectGiven() ? null : config.defaults().target();
+        return config == null || subjectGiven() ? null : config.defaultTarget();
     }
 
     /** {@return whether a flag names the system under test} */

@@ -264,8 +264,7 @@ class RunDescriptionTest {
                 "--metric",
                 "weighted-score");
 
-        EvalSpec fromFile =
-                RunSettings.resolve(List.of(config.settings(config.defaults().target()), flags));
+        EvalSpec fromFile = RunSettings.resolve(List.of(config.settings(config.defaultTarget()), flags));
 
         assertThat(fromFile).isEqualTo(expected(suite));
         assertThat(roundTrip(fromFile)).isEqualTo(fromFile);

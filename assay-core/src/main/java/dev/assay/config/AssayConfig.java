@@ -10,7 +10,6 @@ import dev.assay.Problem;
 import dev.assay.Yaml;
 import dev.assay.cases.DatasetMapping;
 import dev.assay.check.judge.JudgeConfig;
-import dev.assay.cost.Budget;
 import dev.assay.cost.Price;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
@@ -45,34 +44,40 @@ import java.util.Set;
  *
  * @param file where it was read from
  * @param version the file format version (1)
- * @param defaults run defaults; {@link RunDefaults#NONE} when the section is absent
+ * @param defaultTarget the target run when no other source names what to evaluate ({@code defaults.target}); null for
+ *     none
+ * @param database the JDBC URL of the store unless {@code --db} is given ({@code defaults.db}); null for Assay's own
+ * @param defaults what the file says about every run, resolved as any source's: the rest of {@code defaults}, the
+ *     {@code prices}, the {@code datasets} mappings (by the dataset's absolute path) and the {@code judges}
  * @param targets targets by name, in file order
  * @param mcpServers MCP servers, in file order
  * @param judges judge models, in file order; the first is the default judge
- * @param prices prices by model, USD per million tokens ({@code prices}), over Assay's table; empty for none
- * @param datasets how the rows of plain datasets become cases, by the dataset file's or directory's absolute path
- *     (written relative to this file); docs/datasets.md
  */
 public record AssayConfig(
         Path file,
         int version,
-        RunDefaults defaults,
+        String defaultTarget,
+        String database,
+        RunSettings defaults,
         Map<String, TargetConfig> targets,
         List<McpServerConfig> mcpServers,
-        List<JudgeConfig> judges,
-        Map<String, Price> prices,
-        Map<Path, DatasetMapping> datasets) {
+        List<JudgeConfig> judges) {
     /** The format version this code reads. */
     public static final int FORMAT_VERSION = 1;
 
     public AssayConfig {
         Objects.requireNonNull(file, "file");
-        defaults = defaults == null ? RunDefaults.NONE : defaults;
+        // Settings are a builder: this record keeps its own copy and gives out copies, so it stays immutable.
+        defaults = defaults == null ? new RunSettings() : defaults.copy();
         targets = Collections.unmodifiableMap(new LinkedHashMap<>(targets));
         mcpServers = List.copyOf(mcpServers);
         judges = List.copyOf(judges);
-        prices = prices == null ? Map.of() : Map.copyOf(prices);
-        datasets = Collections.unmodifiableMap(new LinkedHashMap<>(datasets));
+    }
+
+    /** {@return a copy of what the file says about every run, for the caller to add to} */
+    @Override
+    public RunSettings defaults() {
+        return defaults.copy();
     }
 
     /**
@@ -118,8 +123,7 @@ public record AssayConfig(
         }
         var root = new ConfigNode(tree, "", file, lines);
         if (tree == null || tree.isMissingNode() || tree.isNull()) {
-            return new AssayConfig(
-                    file, FORMAT_VERSION, RunDefaults.NONE, Map.of(), List.of(), List.of(), Map.of(), Map.of());
+            return new AssayConfig(file, FORMAT_VERSION, null, null, null, Map.of(), List.of(), List.of());
         }
         root.requireObject()
                 .onlyKeys(Set.of("version", "defaults", "targets", "mcp_servers", "judges", "prices", "datasets"));
@@ -134,21 +138,26 @@ public record AssayConfig(
         root.get("targets").entries().forEach((name, node) -> targets.put(name, target(file, name, node, mcpServers)));
         var judges = new ArrayList<JudgeConfig>();
         root.get("judges").entries().forEach((name, node) -> judges.add(judge(name, node)));
-        RunDefaults defaults = defaults(root.get("defaults"), targets);
+        ConfigNode defaultsNode = root.get("defaults");
+        RunSettings defaults = defaults(defaultsNode, targets);
         var datasets = new LinkedHashMap<Path, DatasetMapping>();
         Path base = file.toAbsolutePath().getParent();
         root.get("datasets")
                 .entries()
                 .forEach((path, node) -> datasets.put(base.resolve(path).normalize(), dataset(node)));
+        Map<String, Price> prices = prices(root.get("prices"));
+        defaults.prices(prices.isEmpty() ? null : prices)
+                .datasets(datasets.isEmpty() ? null : datasets)
+                .judges(judges.isEmpty() ? null : judges);
         return new AssayConfig(
                 file,
                 version == null ? FORMAT_VERSION : version,
+                defaultsNode.get("target").text(null),
+                defaultsNode.get("db").text(null),
                 defaults,
                 targets,
                 mcpServers,
-                judges,
-                prices(root.get("prices")),
-                datasets);
+                judges);
     }
 
     /**
@@ -388,9 +397,14 @@ public record AssayConfig(
         }
     }
 
-    private static RunDefaults defaults(ConfigNode node, Map<String, TargetConfig> targets) {
+    /**
+     * {@return what {@code defaults} says about every run}: all of it but the default target and the database, which
+     * choose what runs and where it is stored rather than describe a run; {@code models} resolved against the file's
+     * targets
+     */
+    private static RunSettings defaults(ConfigNode node, Map<String, TargetConfig> targets) {
         if (!node.isPresent()) {
-            return RunDefaults.NONE;
+            return new RunSettings();
         }
         node.requireObject()
                 .onlyKeys(Set.of(
@@ -429,15 +443,16 @@ public record AssayConfig(
                 throw models.element(i).invalid("names target '" + modelNames.get(i) + "', which is not a model");
             }
         }
-        Weights weights = null;
+        Weights.Scoring preset = null;
         ConfigNode scoring = node.get("scoring");
         if (scoring.isPresent()) {
             try {
-                weights = Weights.preset(Weights.Scoring.of(scoring.text(null)));
+                preset = Weights.Scoring.of(scoring.text(null));
             } catch (AssayException e) {
                 throw scoring.invalid("must be assay or reference");
             }
         }
+        Map<String, Double> weights = null;
         if (node.get("weights").isPresent()) {
             var byDimension = new LinkedHashMap<String, Double>();
             node.get("weights").entries().forEach((dimension, weight) -> {
@@ -447,29 +462,35 @@ public record AssayConfig(
                 }
                 byDimension.put(dimension, value);
             });
-            weights = (weights == null ? Weights.defaults() : weights).with(byDimension);
+            weights = byDimension;
         }
-        return new RunDefaults(
-                target,
-                node.get("concurrency").integer(1),
-                node.get("timeout_s").seconds(),
-                weights,
-                node.get("db").text(null),
-                node.get("judge_cache").flag(),
-                node.get("user_model").text(null),
-                node.get("user_base_url").text(null),
-                node.get("user_api_key_env").envName(null),
-                environment(node.get("environment")),
-                sandbox.engine(),
-                sandbox.container(),
-                new Budget(
-                        nonNegative(node.get("max_cost_usd"), false),
-                        longOrNull(node.get("run_max_tokens").integer(0)),
-                        longOrNull(node.get("case_max_tokens").integer(1))),
-                node.get("cluster_by").text(null),
-                reducer(node.get("reducer")),
-                modelNames,
-                judgeMinKappa(node.get("judge_min_kappa")));
+        return new RunSettings()
+                .concurrency(node.get("concurrency").integer(1))
+                .timeout(node.get("timeout_s").seconds())
+                .scoring(preset)
+                .weights(weights)
+                .judgeCache(node.get("judge_cache").flag())
+                .userModel(node.get("user_model").text(null))
+                .userBaseUrl(node.get("user_base_url").text(null))
+                .userApiKeyEnv(node.get("user_api_key_env").envName(null))
+                .environment(environment(node.get("environment")))
+                .sandbox(sandbox.engine())
+                .container(sandbox.container())
+                .maxCostUsd(nonNegative(node.get("max_cost_usd"), false))
+                .runMaxTokens(longOrNull(node.get("run_max_tokens").integer(0)))
+                .caseMaxTokens(longOrNull(node.get("case_max_tokens").integer(1)))
+                .clusterBy(node.get("cluster_by").text(null))
+                .reducer(reducer(node.get("reducer")))
+                // Each entry a model target, its endpoint and key its own, or a model as --model takes it.
+                .models(
+                        modelNames.isEmpty()
+                                ? null
+                                : modelNames.stream()
+                                        .map(name -> targets.containsKey(name)
+                                                ? targets.get(name).model()
+                                                : ModelOptions.of(name))
+                                        .toList())
+                .judgeMinKappa(judgeMinKappa(node.get("judge_min_kappa")));
     }
 
     /** {@return {@code defaults.reducer}; null when absent} */
@@ -510,43 +531,20 @@ public record AssayConfig(
     /**
      * {@return what this file says about a run: its defaults, and the named target with its MCP servers}
      *
-     * @param targetName the target to evaluate; null for none (another source names the system under test)
+     * @param targetName the target to evaluate; null for none (another source names the system under test, or the
+     *     defaults' {@code models} do)
      * @throws AssayException {@code config.unknown_target}
      */
     public RunSettings settings(String targetName) {
-        var settings = new RunSettings()
-                .concurrency(defaults.concurrency())
-                .timeout(defaults.timeout())
-                .userModel(defaults.userModel())
-                .userBaseUrl(defaults.userBaseUrl())
-                .userApiKeyEnv(defaults.userApiKeyEnv())
-                .environment(defaults.environment())
-                .sandbox(defaults.sandboxEngine())
-                .container(defaults.sandbox())
-                .prices(prices.isEmpty() ? null : prices)
-                .maxCostUsd(defaults.budget().maxCostUsd())
-                .runMaxTokens(defaults.budget().maxTokens())
-                .caseMaxTokens(defaults.budget().caseMaxTokens())
-                .clusterBy(defaults.clusterBy())
-                .reducer(defaults.reducer())
-                .datasets(datasets.isEmpty() ? null : datasets);
-        judgesOf(settings);
-        if (defaults.weights() != null) {
-            settings.scoring(defaults.weights().scoring())
-                    .weights(defaults.weights().byDimension());
-        }
+        RunSettings settings = defaults();
         if (targetName == null) {
-            if (!defaults.models().isEmpty()) {
-                // Each entry a model target, its endpoint and key its own, or a model as --model takes it.
-                settings.models(defaults.models().stream()
-                        .map(name ->
-                                targets.containsKey(name) ? targets.get(name).model() : ModelOptions.of(name))
-                        .toList());
-            }
             return settings;
         }
         TargetConfig named = target(targetName);
-        settings.model(named.model()).agentService(named.agentService()).replay(named.replay());
+        settings.models(null)
+                .model(named.model())
+                .agentService(named.agentService())
+                .replay(named.replay());
         if (named.model() != null) {
             settings.toolMode(named.agent().toolMode())
                     .maxSteps(named.agent().maxSteps())
@@ -563,13 +561,7 @@ public record AssayConfig(
      * across runs, and the kappa below which a report warns}: the server's settings under every run it starts
      */
     public RunSettings judgeSettings() {
-        return judgesOf(new RunSettings());
-    }
-
-    private RunSettings judgesOf(RunSettings settings) {
-        return settings.judges(judges.isEmpty() ? null : judges)
-                .judgeCache(defaults.judgeCache())
-                .judgeMinKappa(defaults.judgeMinKappa());
+        return defaults.judging();
     }
 
     /** {@return the MCP servers a target gets: those it names, or all when it names none} */

@@ -465,6 +465,21 @@ public final class RunSettings {
         return this;
     }
 
+    /** {@return a copy of these settings, which the caller may change without changing these} */
+    public RunSettings copy() {
+        RunSettings copy = new RunSettings();
+        copy.takeFrom(this);
+        return copy;
+    }
+
+    /**
+     * {@return what these settings say about judges alone: their models, whether their answers are reused across runs,
+     * and the kappa below which a report warns}
+     */
+    public RunSettings judging() {
+        return new RunSettings().judges(judges).judgeCache(judgeCache).judgeMinKappa(judgeMinKappa);
+    }
+
     /** {@return whether this source names a system under test} */
     public boolean namesSubject() {
         return model != null || models != null || agentService != null || replay != null || subject != null;

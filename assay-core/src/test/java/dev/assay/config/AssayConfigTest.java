@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import dev.assay.check.judge.JudgeConfig;
+import dev.assay.model.ModelOptions;
+import dev.assay.run.EvalSpec;
+import dev.assay.run.RunSettings;
 import dev.assay.score.Weights;
 import dev.assay.subject.ToolMode;
 import dev.assay.tools.McpServerConfig;
@@ -102,21 +105,25 @@ class AssayConfigTest {
                         "github", "https://mcp.example.com/mcp", Map.of("Authorization", "GITHUB_MCP_AUTH")));
         assertThat(config.judges()).extracting(JudgeConfig::name).containsExactly("default", "strict");
         assertThat(config.judges().getFirst().timeout()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(config.defaults().concurrency()).isEqualTo(8);
-        assertThat(config.defaults().timeout()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(config.defaults().weights().byDimension())
+        EvalSpec spec = underARun(config);
+        assertThat(spec.limits().concurrency()).isEqualTo(8);
+        assertThat(spec.limits().timeout()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(spec.scoring().weights().byDimension())
                 .containsEntry("tool", 40.0)
                 .containsEntry("logic", 20.0)
                 .containsEntry("common", 20.0);
-        assertThat(config.defaults().target()).isEqualTo("local");
+        assertThat(spec.scoring().judges()).isEqualTo(config.judges());
+        assertThat(config.defaultTarget()).isEqualTo("local");
+        assertThat(config.database()).isEqualTo("jdbc:sqlite:.assay/assay.db");
     }
 
     @Test
     void a_scoring_preset_in_the_defaults_gives_its_weights_under_the_given_ones() throws Exception {
         AssayConfig config = AssayConfig.load(write("defaults:\n  scoring: reference\n  weights: {logic: 40}\n"));
 
-        assertThat(config.defaults().weights().scoring()).isEqualTo(Weights.Scoring.REFERENCE);
-        assertThat(config.defaults().weights().byDimension())
+        Weights weights = underARun(config).scoring().weights();
+        assertThat(weights.scoring()).isEqualTo(Weights.Scoring.REFERENCE);
+        assertThat(weights.byDimension())
                 .containsEntry("tool", 30.0)
                 .containsEntry("logic", 40.0)
                 .containsEntry("common", 15.0);
@@ -130,7 +137,42 @@ class AssayConfigTest {
     void empty_file_is_an_empty_configuration() throws Exception {
         AssayConfig config = AssayConfig.load(write(""));
         assertThat(config.targets()).isEmpty();
-        assertThat(config.defaults()).isEqualTo(RunDefaults.NONE);
+        assertThat(config.defaultTarget()).isNull();
+        assertThat(config.database()).isNull();
+        assertThat(underARun(config)).isEqualTo(aRun().resolve());
+    }
+
+    @Test
+    void the_defaults_models_name_what_to_evaluate_unless_a_target_is_named() throws Exception {
+        AssayConfig config = AssayConfig.load(write(EXAMPLE.replace("  target: local\n", "  models: [gpt, mock]\n")));
+
+        assertThat(config.defaults().namesSubject()).isTrue();
+        EvalSpec spec = RunSettings.resolve(
+                List.of(config.settings(null), new RunSettings().suites(List.of(Path.of("suite.jsonl")))));
+        assertThat(spec.subjectLabels()).containsExactly("openai:gpt-4o-mini", "mock");
+        EvalSpec targeted = RunSettings.resolve(
+                List.of(config.settings("local"), new RunSettings().suites(List.of(Path.of("suite.jsonl")))));
+        assertThat(((EvalSpec.Model) targeted.subject().sut()).options().model())
+                .isEqualTo("openai:qwen2.5:7b");
+    }
+
+    @Test
+    void the_defaults_given_out_are_a_copy_the_caller_may_change() throws Exception {
+        AssayConfig config = AssayConfig.load(write(EXAMPLE));
+
+        config.settings(null).concurrency(1);
+        config.defaults().concurrency(2);
+
+        assertThat(underARun(config).limits().concurrency()).isEqualTo(8);
+    }
+
+    /** {@return a run of one suite by a mock model, all else from the file's defaults} */
+    private static EvalSpec underARun(AssayConfig config) {
+        return RunSettings.resolve(List.of(config.settings(null), aRun()));
+    }
+
+    private static RunSettings aRun() {
+        return new RunSettings().suites(List.of(Path.of("suite.jsonl"))).model(ModelOptions.of("mock"));
     }
 
     @Test
