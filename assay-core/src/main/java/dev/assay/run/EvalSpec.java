@@ -125,6 +125,11 @@ public record EvalSpec(
         public static Dataset of(Dialogs dialogs) {
             return new Dataset(List.of(), List.of(), false, Selection.ALL, null, null, null, dialogs);
         }
+
+        /** {@return the same cases read from {@code given}, as given and absolute} */
+        public Dataset withSuites(List<Path> given) {
+            return new Dataset(given, null, skipInvalid, selection, mapping, environment, container, dialogs);
+        }
     }
 
     /**
@@ -170,6 +175,18 @@ public record EvalSpec(
                 throw new IllegalArgumentException("turnRetries must be >= 0, got " + turnRetries);
             }
             score = score == null ? ScoreOptions.defaults() : score;
+        }
+
+        /** {@return the same dialogs with their reference files going to {@code directory}} */
+        public Dialogs withRunDirectory(Path directory) {
+            return new Dialogs(
+                    name, file, directory, systemPrompt, promptVersion, fieldMapping, turnRetries, score, judge);
+        }
+
+        /** {@return the same dialogs with an agent service's turn reports read by {@code mapping}} */
+        public Dialogs withFieldMapping(FieldMapping mapping) {
+            return new Dialogs(
+                    name, file, runDirectory, systemPrompt, promptVersion, mapping, turnRetries, score, judge);
         }
     }
 
@@ -354,6 +371,24 @@ public record EvalSpec(
         public Scoring(Weights weights, List<String> metrics, boolean allowUnsandboxedCode) {
             this(weights, metrics, allowUnsandboxedCode, null, null, List.of(), true, DEFAULT_JUDGE_MIN_KAPPA);
         }
+
+        /** {@return the same scoring with the reports' intervals clustered by {@code given}} */
+        public Scoring withClusterBy(String given) {
+            return new Scoring(
+                    weights, metrics, allowUnsandboxedCode, given, reducer, judges, judgeCache, judgeMinKappa);
+        }
+
+        /** {@return the same scoring with the reports' intervals reducing samples by {@code given}} */
+        public Scoring withReducer(Reducer given) {
+            return new Scoring(
+                    weights, metrics, allowUnsandboxedCode, clusterBy, given, judges, judgeCache, judgeMinKappa);
+        }
+
+        /** {@return the same scoring graded by the judge models {@code given}} */
+        public Scoring withJudges(List<JudgeConfig> given) {
+            return new Scoring(
+                    weights, metrics, allowUnsandboxedCode, clusterBy, reducer, given, judgeCache, judgeMinKappa);
+        }
     }
 
     /**
@@ -499,7 +534,27 @@ public record EvalSpec(
      * limit
      */
     public EvalSpec withBudget(Budget given) {
-        return new EvalSpec(dataset, subject, scoring, limits.withBudget(given), userId, observed);
+        return withLimits(limits.withBudget(given));
+    }
+
+    /** {@return this spec evaluating {@code given}} */
+    public EvalSpec withDataset(Dataset given) {
+        return new EvalSpec(given, subject, scoring, limits, userId, observed);
+    }
+
+    /** {@return this spec scored as {@code given} says} */
+    public EvalSpec withScoring(Scoring given) {
+        return new EvalSpec(dataset, subject, given, limits, userId, observed);
+    }
+
+    /** {@return this spec within {@code given}} */
+    public EvalSpec withLimits(Limits given) {
+        return new EvalSpec(dataset, subject, scoring, given, userId, observed);
+    }
+
+    /** {@return this spec run by {@code given}} */
+    public EvalSpec withUserId(String given) {
+        return new EvalSpec(dataset, subject, scoring, limits, given, observed);
     }
 
     /**
@@ -507,21 +562,7 @@ public record EvalSpec(
      * continued with those of {@code assay.yaml}
      */
     public EvalSpec withJudges(List<JudgeConfig> given) {
-        return new EvalSpec(
-                dataset,
-                subject,
-                new Scoring(
-                        scoring.weights(),
-                        scoring.metrics(),
-                        scoring.allowUnsandboxedCode(),
-                        scoring.clusterBy(),
-                        scoring.reducer(),
-                        given,
-                        scoring.judgeCache(),
-                        scoring.judgeMinKappa()),
-                limits,
-                userId,
-                observed);
+        return withScoring(scoring.withJudges(given));
     }
 
     /** {@return this spec with what preparing it found} */
@@ -531,18 +572,8 @@ public record EvalSpec(
 
     /** {@return this dialog run's spec with its reference files going to {@code directory}} */
     public EvalSpec withRunDirectory(Path directory) {
-        Dialogs d = Objects.requireNonNull(dataset.dialogs(), "a capability run has no run directory");
-        var moved = new Dialogs(
-                d.name(),
-                d.file(),
-                directory,
-                d.systemPrompt(),
-                d.promptVersion(),
-                d.fieldMapping(),
-                d.turnRetries(),
-                d.score(),
-                d.judge());
-        return new EvalSpec(Dataset.of(moved), subject, scoring, limits, userId, observed);
+        Dialogs dialogs = Objects.requireNonNull(dataset.dialogs(), "a capability run has no run directory");
+        return withDataset(Dataset.of(dialogs.withRunDirectory(directory)));
     }
 
     /** {@return this spec as stored: versioned JSON} */
@@ -612,22 +643,8 @@ public record EvalSpec(
         }
         // The suites are read where they were, wherever the run is resumed from; a snapshot of an older Assay may not
         // name the user, the run record does.
-        Dataset where = spec.dataset();
-        return new EvalSpec(
-                new Dataset(
-                        where.resolved(),
-                        where.resolved(),
-                        where.skipInvalid(),
-                        where.selection(),
-                        where.mapping(),
-                        where.environment(),
-                        where.container(),
-                        where.dialogs()),
-                spec.subject(),
-                spec.scoring(),
-                spec.limits(),
-                spec.userId().isEmpty() ? run.userId() : spec.userId(),
-                spec.observed());
+        return spec.withDataset(spec.dataset().withSuites(spec.dataset().resolved()))
+                .withUserId(spec.userId().isEmpty() ? run.userId() : spec.userId());
     }
 
     /**

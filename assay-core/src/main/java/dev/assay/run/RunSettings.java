@@ -696,16 +696,7 @@ public final class RunSettings {
         }
         EvalSpec.Dialogs given = dialogs;
         if (sut instanceof EvalSpec.AgentService && given.fieldMapping() == null) {
-            given = new EvalSpec.Dialogs(
-                    given.name(),
-                    given.file(),
-                    given.runDirectory(),
-                    given.systemPrompt(),
-                    given.promptVersion(),
-                    FieldMapping.defaults(),
-                    given.turnRetries(),
-                    given.score(),
-                    given.judge());
+            given = given.withFieldMapping(FieldMapping.defaults());
         }
         var sampling = new AgentSettings(
                 ToolMode.NATIVE,

@@ -234,12 +234,7 @@ class EvalSpecTest {
                 .isEqualTo(new EvalSpec.Scoring(
                         new Weights(Map.of("tool", 50.0, "logic", 10.0), Weights.Scoring.REFERENCE),
                         List.of("weighted-score"),
-                        true,
-                        null,
-                        null,
-                        List.of(),
-                        true,
-                        EvalSpec.Scoring.DEFAULT_JUDGE_MIN_KAPPA));
+                        true));
         assertThat(spec.userId()).isEqualTo("ann");
         assertThat(spec.observed().sandbox()).isEqualTo("bubblewrap");
         assertThat(spec.observed().codeSandbox()).isEqualTo("unconfined");
