@@ -206,7 +206,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             names = {"-c", "--concurrency"},
             paramLabel = "<n>",
             converter = OptionValues.AtLeastOne.class,
-            description = "Cases evaluated at once (default: " + RunSettings.DEFAULT_CONCURRENCY + ").")
+            description = "Cases evaluated at once (default: " + EvalSpec.Limits.DEFAULT_CONCURRENCY + ").")
     Integer concurrency;
 
     @Option(
@@ -214,7 +214,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             paramLabel = "<seconds>",
             converter = OptionValues.PositiveSeconds.class,
             description = "Time limit per case unless the case sets timeout_s (default: "
-                    + RunSettings.DEFAULT_TIMEOUT_S + ").")
+                    + EvalSpec.Limits.DEFAULT_TIMEOUT_S + ").")
     Double timeoutSeconds;
 
     @Option(
@@ -375,7 +375,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             paramLabel = "<seconds>",
             converter = OptionValues.NotNegativeSeconds.class,
             description = "Total time one call may wait between retries (default: "
-                    + RunSettings.DEFAULT_MAX_RETRY_WAIT_S + ").")
+                    + RetryPolicy.DEFAULT_MAX_TOTAL_WAIT_S + ").")
     Double maxRetryWait;
 
     @Option(names = "--stream", description = "Use streaming responses.")
@@ -644,11 +644,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         });
         mcpUrl.forEach((name, url) -> mcpServers.add(new McpServerConfig.Http(name, url, Map.of())));
         // The agent service retries before its stream starts, as a model call does.
-        var agentRetry = new RetryPolicy(
-                (retries != null ? retries : RunSettings.DEFAULT_RETRIES) + 1,
-                Duration.ofSeconds(1),
-                Duration.ofSeconds(30),
-                retryWait != null ? retryWait : Duration.ofSeconds(RunSettings.DEFAULT_MAX_RETRY_WAIT_S));
+        RetryPolicy agentRetry = RunSettings.retryPolicy(retries, retryWait);
         return new RunSettings()
                         .suites(suites)
                         .skipInvalid(skipInvalid ? true : null)

@@ -148,7 +148,10 @@ public final class Assay {
         return with(settings -> settings.concurrency(cases));
     }
 
-    /** {@return this run giving each case this long unless the case sets {@code timeout_s}} (default 120 s) */
+    /**
+     * {@return this run giving each case this long unless the case sets {@code timeout_s}} (default
+     * {@value dev.assay.run.EvalSpec.Limits#DEFAULT_TIMEOUT_S} s)
+     */
     public Assay timeout(Duration perCase) {
         return with(settings -> settings.timeout(perCase));
     }

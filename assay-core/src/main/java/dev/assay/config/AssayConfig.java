@@ -355,10 +355,7 @@ public record AssayConfig(
     private static ModelOptions model(ConfigNode node) {
         String model = node.get("model").requiredText();
         Integer attempts = node.get("max_attempts").integer(1);
-        RetryPolicy defaults = RetryPolicy.defaults();
-        RetryPolicy retry = attempts == null
-                ? null
-                : new RetryPolicy(attempts, defaults.initialDelay(), defaults.maxDelay(), defaults.maxTotalWait());
+        RetryPolicy retry = attempts == null ? null : RetryPolicy.defaults().withMaxAttempts(attempts);
         Boolean stream = node.get("stream").flag();
         return new ModelOptions(
                 model,

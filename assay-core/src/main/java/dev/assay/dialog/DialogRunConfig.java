@@ -16,7 +16,7 @@ import java.util.Objects;
  * @param promptVersion a label (or hash) of the system prompt; empty when none
  * @param workersDialog dialogs replayed in parallel, at least 1; turns within a dialog are always sequential
  * @param turnTimeout the limit for one call of one turn; a turn that exceeds it is an error ({@code turn_timeout:
- *     exceeded Ns}); default 120 s
+ *     exceeded Ns}); default {@value dev.assay.run.EvalSpec.Limits#DEFAULT_TIMEOUT_S} s
  * @param turnRetries extra attempts after a failed or timed-out call, at least 0; default 1
  * @param score metrics profile and the memory-blanking baseline option
  * @param fieldMapping how agent reports map into the trace; null for chat models

@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param apiKeyEnv the environment variable holding the key (default {@code OPENAI_API_KEY}, or
  *     {@code ANTHROPIC_API_KEY} for {@code anthropic:} models)
  * @param stream whether to request streaming responses
- * @param requestTimeout the limit for one HTTP request
+ * @param requestTimeout the limit for one HTTP request (default {@value #DEFAULT_REQUEST_TIMEOUT_S} s)
  * @param retry retries of transient failures
  * @param apiKeyEnvNamed whether the user named {@code apiKeyEnv} ({@code --api-key-env}, {@code api_key_env}); a
  *     default variable's key is sent only to the provider's own host (see {@link ChatModels})
@@ -32,6 +32,14 @@ public record ModelOptions(
         Duration requestTimeout,
         RetryPolicy retry,
         boolean apiKeyEnvNamed) {
+    /**
+     * Seconds one request to a model (a judge's included) may take unless a source says otherwise: the one place this
+     * default is written.
+     */
+    public static final int DEFAULT_REQUEST_TIMEOUT_S = 120;
+    /** {@link #DEFAULT_REQUEST_TIMEOUT_S} as a duration. */
+    public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(DEFAULT_REQUEST_TIMEOUT_S);
+
     /** Options whose key variable counts as named when one is given (non-blank), else the provider's default. */
     public ModelOptions(
             String model,
@@ -55,7 +63,7 @@ public record ModelOptions(
                                     + apiKeyEnv + "'")
                     .withDetail("field", "api_key_env"));
         }
-        requestTimeout = requestTimeout == null ? Duration.ofSeconds(120) : requestTimeout;
+        requestTimeout = requestTimeout == null ? DEFAULT_REQUEST_TIMEOUT : requestTimeout;
         retry = retry == null ? RetryPolicy.defaults() : retry;
     }
 

@@ -13,9 +13,14 @@ import java.time.Duration;
  * @param maxAttempts calls in all, the first included; at least 1 (default 4)
  * @param initialDelay the wait before the first retry, doubled for each further one (default 1 s)
  * @param maxDelay the cap on one wait, {@code Retry-After} included (default 30 s)
- * @param maxTotalWait the cap on all waits of one call together (default 120 s)
+ * @param maxTotalWait the cap on all waits of one call together (default {@value #DEFAULT_MAX_TOTAL_WAIT_S} s)
  */
 public record RetryPolicy(int maxAttempts, Duration initialDelay, Duration maxDelay, Duration maxTotalWait) {
+    /** Calls in all unless a source says otherwise: the first and three retries. */
+    public static final int DEFAULT_MAX_ATTEMPTS = 4;
+    /** Seconds all waits of one call may take together unless a source says otherwise. */
+    public static final int DEFAULT_MAX_TOTAL_WAIT_S = 120;
+
     public RetryPolicy {
         if (maxAttempts < 1) {
             throw new IllegalArgumentException("maxAttempts must be >= 1");
@@ -23,7 +28,21 @@ public record RetryPolicy(int maxAttempts, Duration initialDelay, Duration maxDe
     }
 
     public static RetryPolicy defaults() {
-        return new RetryPolicy(4, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(120));
+        return new RetryPolicy(
+                DEFAULT_MAX_ATTEMPTS,
+                Duration.ofSeconds(1),
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(DEFAULT_MAX_TOTAL_WAIT_S));
+    }
+
+    /** {@return the same backoff with {@code given} calls in all} */
+    public RetryPolicy withMaxAttempts(int given) {
+        return new RetryPolicy(given, initialDelay, maxDelay, maxTotalWait);
+    }
+
+    /** {@return the same backoff with all waits of one call capped at {@code given} together} */
+    public RetryPolicy withMaxTotalWait(Duration given) {
+        return new RetryPolicy(maxAttempts, initialDelay, maxDelay, given);
     }
 
     public static RetryPolicy none() {

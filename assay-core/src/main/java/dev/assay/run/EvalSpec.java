@@ -392,7 +392,10 @@ public record EvalSpec(
     }
 
     /**
-     * How much runs at once, for how long, how often, and what is kept.
+     * How much runs at once, for how long, how often, and what is kept. Within a case's time, each request to a model
+     * has its own limit, {@value ModelOptions#DEFAULT_REQUEST_TIMEOUT_S} s unless its options say otherwise, and the
+     * retries of one call wait at most {@value dev.assay.model.RetryPolicy#DEFAULT_MAX_TOTAL_WAIT_S} s together
+     * ({@link ModelOptions#retry}).
      *
      * @param concurrency cases at once, >= 1 (the system under test's own limit also applies)
      * @param timeout per-case time limit unless the case sets {@code timeout_s}

@@ -37,14 +37,8 @@ import java.util.Map;
  * reference} means the reference weights unless the same source gives weights too.
  */
 public final class RunSettings {
-    /** Cases at once unless a source says otherwise. */
-    public static final int DEFAULT_CONCURRENCY = EvalSpec.Limits.DEFAULT_CONCURRENCY;
-    /** Seconds per case unless a source or the case says otherwise. */
-    public static final int DEFAULT_TIMEOUT_S = EvalSpec.Limits.DEFAULT_TIMEOUT_S;
     /** Retries of a failed model call unless a source says otherwise. */
-    public static final int DEFAULT_RETRIES = 3;
-    /** Seconds one call may spend waiting between retries unless a source says otherwise. */
-    public static final int DEFAULT_MAX_RETRY_WAIT_S = 120;
+    public static final int DEFAULT_RETRIES = RetryPolicy.DEFAULT_MAX_ATTEMPTS - 1;
 
     private List<Path> suites;
     private Boolean skipInvalid;
@@ -844,13 +838,8 @@ public final class RunSettings {
      *     configured target's), the sources' applying only where it names none; else the sources' win
      */
     private ModelOptions withOverrides(ModelOptions given, boolean ownFirst) {
-        RetryPolicy retry = retries == null && maxRetryWait == null
-                ? given.retry()
-                : new RetryPolicy(
-                        (retries != null ? retries : DEFAULT_RETRIES) + 1,
-                        Duration.ofSeconds(1),
-                        Duration.ofSeconds(30),
-                        maxRetryWait != null ? maxRetryWait : Duration.ofSeconds(DEFAULT_MAX_RETRY_WAIT_S));
+        RetryPolicy retry =
+                retries == null && maxRetryWait == null ? given.retry() : retryPolicy(retries, maxRetryWait);
         boolean ownUrl = ownFirst && given.baseUrl() != null;
         boolean ownKey = ownFirst && given.apiKeyEnvNamed();
         return new ModelOptions(
@@ -861,6 +850,19 @@ public final class RunSettings {
                 given.requestTimeout(),
                 retry,
                 (apiKeyEnv != null && !ownKey) || given.apiKeyEnvNamed());
+    }
+
+    /**
+     * {@return Assay's backoff with {@code retries} retries and {@code maxRetryWait} of waiting in all}: how a model
+     * call, and an agent service before its stream starts, retries
+     *
+     * @param retries retries after the first call; null for {@link #DEFAULT_RETRIES}
+     * @param maxRetryWait the cap on all waits of one call; null for {@link RetryPolicy#DEFAULT_MAX_TOTAL_WAIT_S}
+     */
+    public static RetryPolicy retryPolicy(Integer retries, Duration maxRetryWait) {
+        RetryPolicy defaults = RetryPolicy.defaults();
+        return defaults.withMaxAttempts((retries != null ? retries : DEFAULT_RETRIES) + 1)
+                .withMaxTotalWait(maxRetryWait != null ? maxRetryWait : defaults.maxTotalWait());
     }
 
     private static <T> T pick(T higher, T lower) {

@@ -180,8 +180,8 @@ class AssayTest {
         EvalSpec spec = Assay.suite(suite).model("mock").spec();
 
         assertThat(spec.limits()).isEqualTo(EvalSpec.Limits.DEFAULTS);
-        assertThat(spec.limits().concurrency()).isEqualTo(RunSettings.DEFAULT_CONCURRENCY);
-        assertThat(spec.limits().timeout()).isEqualTo(Duration.ofSeconds(RunSettings.DEFAULT_TIMEOUT_S));
+        assertThat(spec.limits().concurrency()).isEqualTo(EvalSpec.Limits.DEFAULT_CONCURRENCY);
+        assertThat(spec.limits().timeout()).isEqualTo(EvalSpec.Limits.DEFAULT_TIMEOUT);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.assay.model.anthropic;
 
+import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import java.time.Duration;
 import java.util.Objects;
@@ -11,7 +12,7 @@ import java.util.Objects;
  * @param baseUrl the API root without {@code /v1}; null or blank for {@value #DEFAULT_BASE_URL}
  * @param apiKey the key, read from an environment variable at the edge; empty for servers without auth. Never stored,
  *     logged or reported: {@link #toString()} hides it
- * @param requestTimeout the limit for one HTTP request (default 120 s)
+ * @param requestTimeout the limit for one HTTP request (default {@link ModelOptions#DEFAULT_REQUEST_TIMEOUT})
  * @param retry retries of transient failures
  * @param defaultMaxTokens the output-token cap when a request sets none; the API requires one (default 4096)
  */
@@ -23,7 +24,7 @@ public record AnthropicSettings(
         Objects.requireNonNull(model, "model");
         baseUrl = baseUrl == null || baseUrl.isBlank() ? DEFAULT_BASE_URL : baseUrl;
         apiKey = apiKey == null ? "" : apiKey;
-        requestTimeout = requestTimeout == null ? Duration.ofSeconds(120) : requestTimeout;
+        requestTimeout = requestTimeout == null ? ModelOptions.DEFAULT_REQUEST_TIMEOUT : requestTimeout;
         retry = retry == null ? RetryPolicy.defaults() : retry;
         defaultMaxTokens = defaultMaxTokens <= 0 ? 4096 : defaultMaxTokens;
     }

@@ -12,13 +12,13 @@ import java.util.function.Function;
  *
  * @param name the name checks use in {@code expected.model}; the first judge in the file is the default
  * @param model which model and how to reach it
- * @param timeout the limit for one judge call (default 120 s)
+ * @param timeout the limit for one judge call (default {@link ModelOptions#DEFAULT_REQUEST_TIMEOUT})
  */
 public record JudgeConfig(String name, ModelOptions model, Duration timeout) {
     public JudgeConfig {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(model, "model");
-        timeout = timeout == null ? Duration.ofSeconds(120) : timeout;
+        timeout = timeout == null ? ModelOptions.DEFAULT_REQUEST_TIMEOUT : timeout;
     }
 
     /**

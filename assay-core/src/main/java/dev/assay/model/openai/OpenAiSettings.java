@@ -1,5 +1,6 @@
 package dev.assay.model.openai;
 
+import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import java.time.Duration;
 import java.util.Objects;
@@ -12,7 +13,7 @@ import java.util.Objects;
  * @param apiKey the key, read from an environment variable at the edge; empty for servers without auth. Never stored,
  *     logged or reported: {@link #toString()} hides it
  * @param stream whether to use streaming responses (the result is the same, assembled)
- * @param requestTimeout the limit for one HTTP request
+ * @param requestTimeout the limit for one HTTP request (default {@link ModelOptions#DEFAULT_REQUEST_TIMEOUT})
  * @param retry retries of transient failures
  */
 public record OpenAiSettings(
@@ -23,7 +24,7 @@ public record OpenAiSettings(
         Objects.requireNonNull(model, "model");
         baseUrl = baseUrl == null || baseUrl.isBlank() ? DEFAULT_BASE_URL : baseUrl;
         apiKey = apiKey == null ? "" : apiKey;
-        requestTimeout = requestTimeout == null ? Duration.ofSeconds(120) : requestTimeout;
+        requestTimeout = requestTimeout == null ? ModelOptions.DEFAULT_REQUEST_TIMEOUT : requestTimeout;
         retry = retry == null ? RetryPolicy.defaults() : retry;
     }
 
