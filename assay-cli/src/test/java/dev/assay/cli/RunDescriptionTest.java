@@ -4,25 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.cases.DatasetMapping;
-import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.config.AssayConfig;
-import dev.assay.cost.Budget;
-import dev.assay.cost.PriceTable;
-import dev.assay.model.ModelOptions;
-import dev.assay.model.RetryPolicy;
 import dev.assay.run.EvalSpec;
 import dev.assay.run.RunSettings;
-import dev.assay.run.ToolOptions;
-import dev.assay.run.UserModelOptions;
-import dev.assay.run.WorkspacePolicy;
-import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
+import dev.assay.testing.TestSpecs;
 import dev.assay.tools.McpServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -43,61 +34,16 @@ class RunDescriptionTest {
     @TempDir
     Path dir;
 
-    /** The description both front ends below are asked for; the server's test builds the same one. */
-    private EvalSpec expected(Path suite) {
+    /** The description both front ends below are asked for; the server's test asks the API for the same one. */
+    private static EvalSpec expected(Path suite) {
         return expected(
                 suite,
                 new DatasetMapping(
                         "question", "answer", "choice", "Q: {{question}}", List.of("options"), "qid", "quiz"));
     }
 
-    private EvalSpec expected(Path suite, DatasetMapping dataset) {
-        return new EvalSpec(
-                new EvalSpec.Dataset(
-                        List.of(suite),
-                        null,
-                        true,
-                        new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3),
-                        dataset,
-                        (ObjectNode) Json.parse(
-                                "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"),
-                        null,
-                        null),
-                new EvalSpec.SubjectSpec(
-                        new EvalSpec.Model(new ModelOptions(
-                                "openai:gpt-test",
-                                "http://127.0.0.1:9/v1",
-                                "TEST_API_KEY",
-                                true,
-                                null,
-                                new RetryPolicy(
-                                        3, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(60)))),
-                        new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256),
-                        new ToolOptions(List.of(), null, List.of("read_file"), false),
-                        new UserModelOptions("openai:gpt-user", "http://127.0.0.1:8/v1", "USER_API_KEY")),
-                new EvalSpec.Scoring(
-                        Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
-                        List.of("weighted-score"),
-                        false,
-                        "scenario",
-                        Reducer.MAJORITY,
-                        List.of(),
-                        true,
-                        EvalSpec.Scoring.DEFAULT_JUDGE_MIN_KAPPA),
-                new EvalSpec.Limits(
-                        8,
-                        Duration.ofSeconds(30),
-                        2,
-                        WorkspacePolicy.KEEP_ALL,
-                        PriceTable.shipped(),
-                        new Budget(null, 1000L, 100L)),
-                "ann",
-                EvalSpec.Observed.NONE);
-    }
-
-    /** {@return the spec as the store gives it back: written as JSON text and read} */
-    static EvalSpec roundTrip(EvalSpec spec) {
-        return EvalSpec.read(Json.parse(Json.write(spec)));
+    private static EvalSpec expected(Path suite, DatasetMapping dataset) {
+        return TestSpecs.everySetting(suite, dataset, Duration.ofSeconds(60));
     }
 
     private RunSettings commandLine(String... args) {
@@ -190,7 +136,7 @@ class RunDescriptionTest {
                 "quiz")));
 
         assertThat(fromFlags).isEqualTo(expected(suite));
-        assertThat(roundTrip(fromFlags)).isEqualTo(fromFlags);
+        assertThat(TestSpecs.roundTrip(fromFlags)).isEqualTo(fromFlags);
     }
 
     @Test
@@ -267,7 +213,7 @@ class RunDescriptionTest {
         EvalSpec fromFile = RunSettings.resolve(List.of(config.settings(config.defaultTarget()), flags));
 
         assertThat(fromFile).isEqualTo(expected(suite));
-        assertThat(roundTrip(fromFile)).isEqualTo(fromFile);
+        assertThat(TestSpecs.roundTrip(fromFile)).isEqualTo(fromFile);
     }
 
     @Test

@@ -13,6 +13,7 @@ import dev.assay.result.RunStatus;
 import dev.assay.run.EvalSpec;
 import dev.assay.run.RunSettings;
 import dev.assay.testing.ScriptedOpenAiServer;
+import dev.assay.testing.TestSpecs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -170,7 +171,7 @@ class AssayTest {
                 .weights(Map.of("tool", 50.0))
                 .resolve();
         assertThat(fromApi).isEqualTo(fromFlags);
-        assertThat(EvalSpec.read(Json.parse(Json.write(fromApi)))).isEqualTo(fromApi);
+        assertThat(TestSpecs.roundTrip(fromApi)).isEqualTo(fromApi);
         assertThat(fromApi.limits().concurrency()).isEqualTo(8);
         assertThat(fromApi.dataset().selection().ids()).containsExactly("a", "b");
     }

@@ -3,29 +3,19 @@ package dev.assay.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.cases.DatasetMapping;
-import dev.assay.cases.Selection;
 import dev.assay.check.CheckerRegistry;
-import dev.assay.cost.Budget;
-import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.run.EvalSpec;
-import dev.assay.run.ToolOptions;
-import dev.assay.run.UserModelOptions;
-import dev.assay.run.WorkspacePolicy;
-import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
-import dev.assay.subject.ToolMode;
+import dev.assay.testing.TestSpecs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -56,51 +46,14 @@ class StartBodyTest {
 
         EvalSpec request = StartBody.parse(body, caseSets(), "ASSAY_TOKEN").resolve();
 
-        var expected = new EvalSpec(
-                new EvalSpec.Dataset(
-                        List.of(suite),
-                        null,
-                        true,
-                        new Selection(List.of("tool", "logic"), "en-US", List.of("files"), List.of(), 7L, 3),
-                        new DatasetMapping(
-                                "question", "answer", "choice", "Q: {{question}}", List.of("options"), "qid", "quiz"),
-                        (ObjectNode) Json.parse(
-                                "{\"mcp\": {\"command\": [\"python3\", \"env/shop.py\"]}, \"state\": \"shop://db\"}"),
-                        null,
-                        null),
-                new EvalSpec.SubjectSpec(
-                        new EvalSpec.Model(new ModelOptions(
-                                "openai:gpt-test",
-                                "http://127.0.0.1:9/v1",
-                                "TEST_API_KEY",
-                                true,
-                                null,
-                                // The API has no max_retry_wait; the default total wait applies.
-                                new RetryPolicy(
-                                        3, Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofSeconds(120)))),
-                        new AgentSettings(ToolMode.TEXT, 5, 0.5, 7L, 256),
-                        new ToolOptions(List.of(), null, List.of("read_file"), false),
-                        new UserModelOptions("openai:gpt-user", "http://127.0.0.1:8/v1", "USER_API_KEY")),
-                new EvalSpec.Scoring(
-                        Weights.preset(Weights.Scoring.REFERENCE).with(Map.of("tool", 50.0)),
-                        List.of("weighted-score"),
-                        false,
-                        "scenario",
-                        Reducer.MAJORITY,
-                        List.of(),
-                        true,
-                        EvalSpec.Scoring.DEFAULT_JUDGE_MIN_KAPPA),
-                new EvalSpec.Limits(
-                        8,
-                        Duration.ofSeconds(30),
-                        2,
-                        WorkspacePolicy.KEEP_ALL,
-                        PriceTable.shipped(),
-                        new Budget(null, 1000L, 100L)),
-                "ann",
-                EvalSpec.Observed.NONE);
+        // The API has no max_retry_wait; the default total wait applies.
+        EvalSpec expected = TestSpecs.everySetting(
+                suite,
+                new DatasetMapping(
+                        "question", "answer", "choice", "Q: {{question}}", List.of("options"), "qid", "quiz"),
+                RetryPolicy.defaults().maxTotalWait());
         assertThat(request).isEqualTo(expected);
-        assertThat(EvalSpec.read(Json.parse(Json.write(request)))).isEqualTo(request);
+        assertThat(TestSpecs.roundTrip(request)).isEqualTo(request);
     }
 
     @Test
@@ -141,8 +94,8 @@ class StartBodyTest {
                         .suites(List.of(suite))
                         .model(ModelOptions.of("mock"))
                         .resolve());
-        assertThat(request.limits().concurrency()).isEqualTo(4);
-        assertThat(request.limits().timeout()).isEqualTo(Duration.ofSeconds(120));
+        assertThat(request.limits().concurrency()).isEqualTo(EvalSpec.Limits.DEFAULT_CONCURRENCY);
+        assertThat(request.limits().timeout()).isEqualTo(EvalSpec.Limits.DEFAULT_TIMEOUT);
         assertThat(request.subject().agent()).isEqualTo(AgentSettings.defaults());
         assertThat(request.scoring().weights()).isEqualTo(Weights.defaults());
     }
