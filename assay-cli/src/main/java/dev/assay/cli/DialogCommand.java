@@ -72,7 +72,7 @@ final class DialogCommand implements Callable<Integer> {
                     .orElseThrow(() -> new AssayException(Problem.of("run.not_found", "no run " + runId + " is stored")
                             .withDetail("run_id", runId)));
         }
-        if (!stored.kind().equals(dev.assay.result.Run.DIALOG)) {
+        if (!stored.kind().equals(dev.assay.result.RunKind.DIALOG)) {
             throw new AssayException(Problem.of(
                             "run.not_resumable",
                             "run " + runId + " cannot be resumed: it is a " + stored.kind() + " run, not a dialog run")

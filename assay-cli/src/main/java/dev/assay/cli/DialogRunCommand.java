@@ -179,7 +179,7 @@ final class DialogRunCommand implements Callable<Integer>, EnvironmentFactory.Ne
         try (Store store = database.open()) {
             earlier = store.findRun(id);
         }
-        earlier.filter(existing -> !existing.kind().equals(dev.assay.result.Run.DIALOG))
+        earlier.filter(existing -> !existing.kind().equals(dev.assay.result.RunKind.DIALOG))
                 .ifPresent(existing -> {
                     throw new AssayException(Problem.of(
                                     "config.run_id_taken",

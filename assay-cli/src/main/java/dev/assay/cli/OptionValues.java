@@ -1,7 +1,6 @@
 package dev.assay.cli;
 
 import dev.assay.EnvNames;
-import dev.assay.result.Run;
 import dev.assay.score.Reducer;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -143,9 +142,10 @@ final class OptionValues {
     static final class RunKind implements ITypeConverter<dev.assay.result.RunKind> {
         @Override
         public dev.assay.result.RunKind convert(String value) {
-            if (!value.equals(Run.CAPABILITY.wireName()) && !value.equals(Run.DIALOG.wireName())) {
-                throw new TypeConversionException(
-                        "expected " + Run.CAPABILITY + " or " + Run.DIALOG + ", got '" + value + "'");
+            if (!value.equals(dev.assay.result.RunKind.CAPABILITY.wireName())
+                    && !value.equals(dev.assay.result.RunKind.DIALOG.wireName())) {
+                throw new TypeConversionException("expected " + dev.assay.result.RunKind.CAPABILITY + " or "
+                        + dev.assay.result.RunKind.DIALOG + ", got '" + value + "'");
             }
             return dev.assay.result.RunKind.parse(value);
         }

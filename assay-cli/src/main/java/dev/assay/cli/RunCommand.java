@@ -16,6 +16,7 @@ import dev.assay.queue.QueuedWorkload;
 import dev.assay.report.Reporters;
 import dev.assay.report.RunReport;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.run.CaseWorkload;
 import dev.assay.run.CostEstimate;
@@ -825,10 +826,11 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         try (Store store = database.open()) {
             stored = SilentRuns.ended(
                     store, store.findRun(RunIds.resolve(store, given)).orElseThrow(), database.silence());
-            storedSuite = storedCases && stored.kind().equals(Run.CAPABILITY) ? StoredCases.suite(store, stored) : null;
+            storedSuite =
+                    storedCases && stored.kind().equals(RunKind.CAPABILITY) ? StoredCases.suite(store, stored) : null;
         }
         String runId = stored.runId();
-        if (stored.kind().equals(Run.DIALOG)) {
+        if (stored.kind().equals(RunKind.DIALOG)) {
             if (storedCases) {
                 throw new picocli.CommandLine.ParameterException(
                         spec.commandLine(), "--stored-cases continues a capability run; a dialog run has no cases");

@@ -11,6 +11,7 @@ import dev.assay.report.RunReport;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.score.Spread;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -107,7 +108,7 @@ final class Summary {
     }
 
     private static void printTable(PrintWriter out, Run run, RunReport report, Path reportDirectory) {
-        if (run.kind().equals(Run.DIALOG)) {
+        if (run.kind().equals(RunKind.DIALOG)) {
             printDialog(out, run, reportDirectory);
             return;
         }
@@ -320,7 +321,7 @@ final class Summary {
      * metric with no eligible turn in the dialog as "-")}
      */
     static String itemScore(Run run, Item item) {
-        if (!run.kind().equals(Run.DIALOG)) {
+        if (!run.kind().equals(RunKind.DIALOG)) {
             return String.format(Locale.ROOT, "%5.2f", item.score());
         }
         Map<String, Double> values = DialogRunRecords.itemScores(item);

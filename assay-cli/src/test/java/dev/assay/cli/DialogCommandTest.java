@@ -224,7 +224,7 @@ class DialogCommandTest {
         try (var store = dev.assay.store.Stores.open(db)) {
             store.createRun(new dev.assay.result.Run(
                     "cap1",
-                    dev.assay.result.Run.CAPABILITY,
+                    dev.assay.result.RunKind.CAPABILITY,
                     "",
                     "mock",
                     "",
@@ -257,7 +257,7 @@ class DialogCommandTest {
         assertThat(code).isEqualTo(2);
         assertThat(err.toString()).contains("config.run_id_taken");
         try (var store = dev.assay.store.Stores.open(db)) {
-            assertThat(store.findRun("cap1").orElseThrow().kind()).isEqualTo(dev.assay.result.Run.CAPABILITY);
+            assertThat(store.findRun("cap1").orElseThrow().kind()).isEqualTo(dev.assay.result.RunKind.CAPABILITY);
         }
     }
 }

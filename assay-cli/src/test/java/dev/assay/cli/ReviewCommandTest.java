@@ -11,6 +11,7 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Label;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
@@ -63,7 +64,7 @@ class ReviewCommandTest {
         try (Store store = Stores.open("jdbc:sqlite:" + home.resolve("assay.db"))) {
             store.createRun(new Run(
                     "run-review",
-                    Run.CAPABILITY,
+                    RunKind.CAPABILITY,
                     "",
                     "openai:m",
                     "",

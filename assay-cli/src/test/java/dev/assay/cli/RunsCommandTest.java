@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.result.Counts;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.store.Stores;
 import java.nio.file.Files;
@@ -87,7 +88,7 @@ class RunsCommandTest {
         Instant started = Instant.parse("2026-11-27T08:00:00Z");
         return new Run(
                 runId,
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 null,
                 "m",
                 null,

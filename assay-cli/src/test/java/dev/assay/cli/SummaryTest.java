@@ -10,6 +10,7 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -41,7 +42,7 @@ class SummaryTest {
     private static Run run(RunStatus status, JsonNode config, Counts counts, double elapsedS) {
         return new Run(
                 "r1",
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 "",
                 "m",
                 "",

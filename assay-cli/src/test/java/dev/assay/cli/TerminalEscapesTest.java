@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.result.Counts;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.store.Stores;
 import dev.assay.testing.ScriptedOpenAiServer;
@@ -109,7 +110,7 @@ class TerminalEscapesTest {
         try (var store = Stores.open(Stores.defaultUrl(home))) {
             store.createRun(new Run(
                     "hostile",
-                    Run.CAPABILITY,
+                    RunKind.CAPABILITY,
                     null,
                     "m\u001b]0;T\u0007\nforged",
                     null,

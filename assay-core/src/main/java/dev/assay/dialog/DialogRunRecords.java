@@ -8,6 +8,7 @@ import dev.assay.Problem;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.score.Scores;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,7 +70,7 @@ public final class DialogRunRecords {
         });
         return new Run(
                 ended.runId(),
-                Run.DIALOG,
+                RunKind.DIALOG,
                 ended.userId(),
                 ended.modelName(),
                 ended.language(),

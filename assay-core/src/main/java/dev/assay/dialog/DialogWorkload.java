@@ -7,6 +7,7 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.run.ItemContext;
 import dev.assay.run.MetricContext;
@@ -135,7 +136,7 @@ public final class DialogWorkload implements Workload {
     public Run newRun(String runId, Instant started) {
         return new Run(
                 runId,
-                Run.DIALOG,
+                RunKind.DIALOG,
                 userId,
                 config.modelName(),
                 "",

@@ -52,13 +52,10 @@ public record Run(
         Problem error,
         Map<String, Double> metrics) {
 
-    public static final RunKind CAPABILITY = RunKind.CAPABILITY;
-    public static final RunKind DIALOG = RunKind.DIALOG;
-
     public Run {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(status, "status");
-        kind = kind == null ? CAPABILITY : kind;
+        kind = kind == null ? RunKind.CAPABILITY : kind;
         userId = userId == null ? "" : userId;
         modelName = modelName == null ? "" : modelName;
         language = language == null ? "" : language;

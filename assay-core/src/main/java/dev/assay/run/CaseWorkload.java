@@ -9,6 +9,7 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.result.TrialId;
 import dev.assay.score.Weights;
@@ -68,7 +69,7 @@ public record CaseWorkload(RunPlan plan) implements Workload {
     public Run newRun(String runId, Instant started) {
         return new Run(
                 runId,
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 plan.config().userId(),
                 plan.target().name(),
                 plan.config().language(),

@@ -11,6 +11,7 @@ import dev.assay.cost.PriceTable;
 import dev.assay.cost.Role;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.store.ItemFields;
 import dev.assay.store.RunQuery;
@@ -84,7 +85,7 @@ public record CostEstimate(String suite, int items, String model, List<Line> lin
         int pastRuns = 0;
         int pastItems = 0;
         if (!model.isEmpty()) {
-            for (Run run : store.listRuns(new RunQuery(null, model, null, Run.CAPABILITY, null, null, 0, 100))) {
+            for (Run run : store.listRuns(new RunQuery(null, model, null, RunKind.CAPABILITY, null, null, 0, 100))) {
                 if (pastRuns == PAST_RUNS) {
                     break;
                 }

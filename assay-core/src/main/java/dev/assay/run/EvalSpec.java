@@ -19,6 +19,7 @@ import dev.assay.cost.Budget;
 import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
@@ -611,7 +612,7 @@ public record EvalSpec(
     /** {@return where a stored run keeps its spec: a dialog run's beside its manifest, a capability run's whole} */
     private static JsonNode snapshot(Run run) {
         JsonNode config = run.config() == null ? Json.object() : run.config();
-        return Run.DIALOG.equals(run.kind()) ? config.path(DIALOG_KEY) : config;
+        return RunKind.DIALOG.equals(run.kind()) ? config.path(DIALOG_KEY) : config;
     }
 
     /**
@@ -626,7 +627,7 @@ public record EvalSpec(
         JsonNode config = snapshot(run);
         int version = config.path("spec_version").asInt(0);
         EvalSpec spec = read(config);
-        boolean dialog = Run.DIALOG.equals(run.kind());
+        boolean dialog = RunKind.DIALOG.equals(run.kind());
         String why = dialog && !config.isObject()
                 ? "it was stored before dialog runs kept their description; run it again with its flags"
                 : dialog && version != DIALOG_VERSION

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.assay.Json;
 import dev.assay.model.ModelOptions;
 import dev.assay.result.Counts;
 import dev.assay.result.ItemStatus;

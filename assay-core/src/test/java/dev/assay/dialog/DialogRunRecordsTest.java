@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.run.ScoreOptions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,7 +38,7 @@ class DialogRunRecordsTest {
     void the_run_is_a_dialog_run_with_the_five_metrics_as_dimensions() {
         Run run = outcome().run();
 
-        assertThat(run.kind()).isEqualTo(Run.DIALOG);
+        assertThat(run.kind()).isEqualTo(RunKind.DIALOG);
         assertThat(run.dimensionScores()).containsOnlyKeys("m1", "m2", "m3", "m4", "m5");
         assertThat(run.caseSet()).isEqualTo("test.jsonl");
         assertThat(run.config().path("config_fingerprint").asText()).hasSize(64);

@@ -10,6 +10,7 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Label;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.score.Agreement;
 import dev.assay.store.Store;
@@ -74,7 +75,7 @@ class CalibrationTest {
         try (Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
             store.createRun(new Run(
                     "r",
-                    Run.CAPABILITY,
+                    RunKind.CAPABILITY,
                     "",
                     "openai:m",
                     "",

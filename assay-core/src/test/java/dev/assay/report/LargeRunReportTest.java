@@ -9,6 +9,7 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.result.ToolCallView;
 import dev.assay.store.Store;
@@ -58,7 +59,7 @@ class LargeRunReportTest {
         Counts counts = Counts.of(items.size(), items.stream().map(Item::status).toList());
         store.createRun(new Run(
                 runId,
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 "",
                 "openai:bench",
                 "",

@@ -7,6 +7,7 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -88,7 +89,7 @@ class MarkdownReporterTest {
     private static Run run() {
         return new Run(
                 "r",
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 "",
                 "openai:bench",
                 "",

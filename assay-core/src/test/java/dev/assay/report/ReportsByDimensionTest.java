@@ -10,6 +10,7 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.result.ToolCallView;
 import dev.assay.score.Reducer;
@@ -204,7 +205,7 @@ class ReportsByDimensionTest {
     private static Run run(JsonNode config, List<String> toolSnapshot) {
         return new Run(
                 "r",
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 "",
                 "openai:bench",
                 "",

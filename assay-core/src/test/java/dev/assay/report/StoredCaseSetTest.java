@@ -9,6 +9,7 @@ import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteSnapshots;
 import dev.assay.result.Counts;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.store.CaseSetSnapshot;
 import dev.assay.store.Store;
@@ -67,7 +68,7 @@ class StoredCaseSetTest {
     private void runOn(String runId, String caseSetVersion) {
         store.createRun(new Run(
                 runId,
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 "",
                 "openai:bench",
                 "",

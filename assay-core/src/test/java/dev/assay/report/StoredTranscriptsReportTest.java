@@ -8,6 +8,7 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
@@ -81,7 +82,7 @@ class StoredTranscriptsReportTest {
         boolean ended = status != RunStatus.RUNNING;
         return new Run(
                 "r",
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 "",
                 "openai:bench",
                 "",

@@ -11,6 +11,7 @@ import dev.assay.check.judge.JudgeConfig;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;
@@ -77,7 +78,7 @@ class EvalSpecTest {
     private static Run stored(String runId, JsonNode config) {
         return new Run(
                 runId,
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 "",
                 "openai:gpt-test",
                 "",
@@ -386,7 +387,7 @@ class EvalSpecTest {
         Run run = stored(runId, config);
         return new Run(
                 run.runId(),
-                Run.DIALOG,
+                RunKind.DIALOG,
                 "bob",
                 run.modelName(),
                 run.language(),

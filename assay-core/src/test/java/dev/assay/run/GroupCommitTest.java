@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.store.KeptResponse;
 import dev.assay.store.Store;
@@ -49,7 +50,7 @@ class GroupCommitTest {
         real = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"));
         real.createRun(new Run(
                 "r1",
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 "",
                 "m",
                 "",

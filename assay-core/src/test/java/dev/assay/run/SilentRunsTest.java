@@ -8,6 +8,7 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
@@ -35,7 +36,7 @@ class SilentRunsTest {
             // What a killed process leaves: "running", and counters older than its last stored items.
             store.createRun(new Run(
                     "dead",
-                    Run.CAPABILITY,
+                    RunKind.CAPABILITY,
                     "",
                     "openai:m",
                     "",
@@ -136,7 +137,7 @@ class SilentRunsTest {
     private static Run running(String runId) {
         return new Run(
                 runId,
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 "",
                 "m",
                 "",

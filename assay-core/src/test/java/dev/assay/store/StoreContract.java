@@ -297,7 +297,7 @@ abstract class StoreContract {
         store.createRun(finishedRun("b", T0));
         Run dialog = new Run(
                 "c",
-                Run.DIALOG,
+                RunKind.DIALOG,
                 "",
                 "m",
                 "",
@@ -315,7 +315,7 @@ abstract class StoreContract {
                 null);
         store.createRun(dialog);
 
-        assertThat(store.listRuns(query(null, null, RunStatus.FINISHED, Run.CAPABILITY, null, null)))
+        assertThat(store.listRuns(query(null, null, RunStatus.FINISHED, RunKind.CAPABILITY, null, null)))
                 .extracting(Run::runId)
                 .containsExactly("b");
     }
@@ -551,7 +551,7 @@ abstract class StoreContract {
         String large = unicode.repeat(60_000);
         Run run = new Run(
                 "r1",
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 "用户",
                 "模型-🚀",
                 "zh",
@@ -695,7 +695,7 @@ abstract class StoreContract {
     private static Run runningRun(String runId, Instant startedAt, String userId, String modelName) {
         return new Run(
                 runId,
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 userId,
                 modelName,
                 "",
@@ -719,7 +719,7 @@ abstract class StoreContract {
         scores.put("logic", 1.0);
         return new Run(
                 runId,
-                Run.CAPABILITY,
+                RunKind.CAPABILITY,
                 "alice",
                 "gpt-4o",
                 "en",

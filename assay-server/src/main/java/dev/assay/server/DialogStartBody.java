@@ -49,7 +49,6 @@ record DialogStartBody(
         Duration turnTimeout,
         int turnRetries,
         ScoreOptions score) {
-    static final String KIND = dev.assay.result.RunKind.DIALOG.wireName();
 
     /**
      * An agent service that replays the dialogs.
@@ -103,7 +102,10 @@ record DialogStartBody(
 
     /** {@return whether the body asks for a dialog run} */
     static boolean isDialog(JsonNode body) {
-        return body != null && KIND.equals(body.path("kind").asText(null));
+        return body != null
+                && dev.assay.result.RunKind.DIALOG
+                        .wireName()
+                        .equals(body.path("kind").asText(null));
     }
 
     static DialogStartBody parse(JsonNode body, Datasets datasets, String adminTokenVariable) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.result.ItemStatus;
-import dev.assay.result.Run;
 import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.store.RunQuery;
@@ -81,9 +80,9 @@ final class Requests {
         }
         String kindText = blankToNull(ctx.queryParam("kind"));
         if (kindText != null
-                && !kindText.equals(Run.CAPABILITY.wireName())
-                && !kindText.equals(Run.DIALOG.wireName())) {
-            throw ApiProblems.badField("kind", "kind must be " + Run.CAPABILITY + " or " + Run.DIALOG);
+                && !kindText.equals(RunKind.CAPABILITY.wireName())
+                && !kindText.equals(RunKind.DIALOG.wireName())) {
+            throw ApiProblems.badField("kind", "kind must be " + RunKind.CAPABILITY + " or " + RunKind.DIALOG);
         }
         RunKind kind = kindText == null ? null : RunKind.parse(kindText);
         return new RunQuery(

@@ -20,6 +20,7 @@ import dev.assay.report.Coverage;
 import dev.assay.report.RunReport;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
+import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.run.CaseWorkload;
 import dev.assay.run.Engine;
@@ -161,7 +162,7 @@ final class Runs {
             throws InterruptedException {
         Run stored = SilentRuns.ended(
                 store, store.findRun(runId).orElseThrow(() -> ApiProblems.notFound(runId)), SilentRuns.DEFAULT_SILENCE);
-        if (stored.kind().equals(Run.DIALOG)) {
+        if (stored.kind().equals(RunKind.DIALOG)) {
             return resumeDialog(stored, retryErrors);
         }
         Suite storedSuite = storedCases ? StoredCases.suite(store, stored) : null;
