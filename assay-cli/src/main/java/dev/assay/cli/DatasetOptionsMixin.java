@@ -29,7 +29,7 @@ final class DatasetOptionsMixin {
             names = "--target-field",
             paramLabel = "<field>",
             description = "The field of each row that is the expected answer.")
-    String targetField;
+    String expectedField;
 
     @Option(
             names = "--checker",
@@ -74,8 +74,8 @@ final class DatasetOptionsMixin {
 
     /** {@return the mapping the options give, each value null where not given; null when none is given} */
     DatasetMapping mapping() {
-        var mapping =
-                new DatasetMapping(inputField, targetField, checker, template, choices, idField, dimension, options());
+        var mapping = new DatasetMapping(
+                inputField, expectedField, checker, template, choices, idField, dimension, options());
         return mapping.equals(new DatasetMapping(null, null, null, null, null, null, null)) ? null : mapping;
     }
 

@@ -167,7 +167,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             description =
                     "A target named in the configuration file (default: its defaults.target when no --model, --subject, "
                             + "--agent or --replay is given).")
-    String targetName;
+    String subjectName;
 
     @Option(
             names = "--tools",
@@ -526,20 +526,20 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
                 && SuiteFormat.of(suites.getFirst())
                         .flatMap(format -> format.subject(suites.getFirst()))
                         .isPresent();
-        String configuredTarget = suiteNamesSubject && targetName == null ? null : configuredTarget(config);
+        String configuredSubject = suiteNamesSubject && subjectName == null ? null : configuredSubject(config);
         // assay.yaml's defaults.models, when nothing else names what to evaluate.
         boolean configuredModels = config != null
                 && !suiteNamesSubject
                 && !subjectGiven()
-                && targetName == null
+                && subjectName == null
                 && config.defaults().namesSubject();
-        int targets = (modelFlags.given() ? 1 : 0)
+        int subjects = (modelFlags.given() ? 1 : 0)
                 + (agentFlags.given() ? 1 : 0)
                 + (replay != null ? 1 : 0)
                 + (subject != null ? 1 : 0)
-                + (configuredTarget != null ? 1 : 0)
+                + (configuredSubject != null ? 1 : 0)
                 + (configuredModels ? 1 : 0);
-        if (targets > 1 || (targets == 0 && !suiteNamesSubject)) {
+        if (subjects > 1 || (subjects == 0 && !suiteNamesSubject)) {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "give exactly one of --model, --agent, --replay, --subject and --target");
         }
@@ -556,7 +556,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         CheckerRegistry checkers = checkers(config);
         var sources = new ArrayList<RunSettings>();
         if (config != null) {
-            sources.add(config.settings(configuredTarget));
+            sources.add(config.settings(configuredSubject));
         }
         sources.add(commandLine());
         if (dryRun) {
@@ -565,7 +565,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         Preparation preparation = () -> {
             Prepared prepared = prepare(RunSettings.resolve(sources), null, workspaces, checkers);
             prepared.skippedProblems().forEach(problem -> stderr.println("warning: " + problem));
-            if (prepared.plan().target() instanceof dev.assay.subject.AgentSubject
+            if (prepared.plan().subject() instanceof dev.assay.subject.AgentSubject
                     && prepared.sandbox() != null
                     && !prepared.sandbox().isolating()) {
                 stderr.println("warning: bubblewrap is not usable here and --allow-unsandboxed-commands was given, so "
@@ -802,7 +802,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(), "give --resume or --retry-errors, not both");
         }
-        if (!suites.isEmpty() || subjectGiven() || targetName != null) {
+        if (!suites.isEmpty() || subjectGiven() || subjectName != null) {
             throw new picocli.CommandLine.ParameterException(
                     spec.commandLine(),
                     "a continued run takes its suites and target from its stored description; give only the run id");
@@ -1050,15 +1050,15 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
     }
 
     /** The configured target to run: --target, else the file's default when nothing else names a target. */
-    private String configuredTarget(AssayConfig config) {
-        if (targetName != null) {
+    private String configuredSubject(AssayConfig config) {
+        if (subjectName != null) {
             if (config == null) {
                 throw new picocli.CommandLine.ParameterException(
                         spec.commandLine(), "--target needs a configuration file (--config or ./assay.yaml)");
             }
-            return targetName;
+            return subjectName;
         }
-        return config == null || subjectGiven() ? null : config.defaultTarget();
+        return config == null || subjectGiven() ? null : config.defaultSubject();
     }
 
     /** {@return whether a flag names the system under test} */

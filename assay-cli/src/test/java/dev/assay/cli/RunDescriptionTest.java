@@ -210,7 +210,7 @@ class RunDescriptionTest {
                 "--metric",
                 "weighted-score");
 
-        EvalSpec fromFile = RunSettings.resolve(List.of(config.settings(config.defaultTarget()), flags));
+        EvalSpec fromFile = RunSettings.resolve(List.of(config.settings(config.defaultSubject()), flags));
 
         assertThat(fromFile).isEqualTo(expected(suite));
         assertThat(TestSpecs.roundTrip(fromFile)).isEqualTo(fromFile);

@@ -17,7 +17,7 @@ import java.util.Set;
  * null where it is silent; {@link #over} lays one over another. Immutable.
  *
  * @param inputField the row's field that is the prompt; null when a {@code template} writes it
- * @param targetField the row's field that is the expected answer (the check's {@code expected}); null for a checker
+ * @param expectedField the row's field that is the expected answer (the check's {@code expected}); null for a checker
  *     that needs none
  * @param checker the checker by name; null for the multiple-choice checker when options are mapped, else {@code exact}
  * @param template a prompt template ({@code Q: {{question}}}) over the row's fields; null for the input field as it is
@@ -30,7 +30,7 @@ import java.util.Set;
  */
 public record DatasetMapping(
         String inputField,
-        String targetField,
+        String expectedField,
         String checker,
         String template,
         List<String> choices,
@@ -70,18 +70,18 @@ public record DatasetMapping(
     /** A mapping without checker options. */
     public DatasetMapping(
             String inputField,
-            String targetField,
+            String expectedField,
             String checker,
             String template,
             List<String> choices,
             String idField,
             String dimension) {
-        this(inputField, targetField, checker, template, choices, idField, dimension, null);
+        this(inputField, expectedField, checker, template, choices, idField, dimension, null);
     }
 
     /** {@return a mapping of the question's and the answer's fields, the rest unset} */
-    public static DatasetMapping of(String inputField, String targetField) {
-        return new DatasetMapping(inputField, targetField, null, null, null, null, null);
+    public static DatasetMapping of(String inputField, String expectedField) {
+        return new DatasetMapping(inputField, expectedField, null, null, null, null, null);
     }
 
     @Override
@@ -90,31 +90,32 @@ public record DatasetMapping(
     }
 
     public DatasetMapping withChecker(String name) {
-        return new DatasetMapping(inputField, targetField, name, template, choices, idField, dimension, checkerOptions);
+        return new DatasetMapping(
+                inputField, expectedField, name, template, choices, idField, dimension, checkerOptions);
     }
 
     public DatasetMapping withTemplate(String source) {
         return new DatasetMapping(
-                inputField, targetField, checker, source, choices, idField, dimension, checkerOptions);
+                inputField, expectedField, checker, source, choices, idField, dimension, checkerOptions);
     }
 
     public DatasetMapping withChoices(List<String> fields) {
         return new DatasetMapping(
-                inputField, targetField, checker, template, fields, idField, dimension, checkerOptions);
+                inputField, expectedField, checker, template, fields, idField, dimension, checkerOptions);
     }
 
     public DatasetMapping withIdField(String field) {
         return new DatasetMapping(
-                inputField, targetField, checker, template, choices, field, dimension, checkerOptions);
+                inputField, expectedField, checker, template, choices, field, dimension, checkerOptions);
     }
 
     public DatasetMapping withDimension(String name) {
-        return new DatasetMapping(inputField, targetField, checker, template, choices, idField, name, checkerOptions);
+        return new DatasetMapping(inputField, expectedField, checker, template, choices, idField, name, checkerOptions);
     }
 
     /** {@return this mapping with the checker's options ({@code {"ignore_case": true}}); null for none} */
     public DatasetMapping withCheckerOptions(ObjectNode options) {
-        return new DatasetMapping(inputField, targetField, checker, template, choices, idField, dimension, options);
+        return new DatasetMapping(inputField, expectedField, checker, template, choices, idField, dimension, options);
     }
 
     /**
@@ -160,7 +161,7 @@ public record DatasetMapping(
         }
         return new DatasetMapping(
                 pick(inputField, lower.inputField),
-                pick(targetField, lower.targetField),
+                pick(expectedField, lower.expectedField),
                 pick(checker, lower.checker),
                 pick(template, lower.template),
                 choices.isEmpty() ? lower.choices : choices,
@@ -185,7 +186,7 @@ public record DatasetMapping(
             throw invalid("input_field", "a dataset needs the field that is the prompt (--input-field) or a template");
         }
         for (String[] named : new String[][] {
-            {"input_field", inputField}, {"target_field", targetField}, {"checker", checker}, {"id_field", idField}
+            {"input_field", inputField}, {"target_field", expectedField}, {"checker", checker}, {"id_field", idField}
         }) {
             if (named[1] != null && named[1].isBlank()) {
                 throw invalid(named[0], "`" + named[0] + "` is empty");
@@ -195,10 +196,10 @@ public record DatasetMapping(
             throw invalid("choices", "`choices` names an empty field");
         }
         String targetKey = TARGET_KEYS.get(checkerName());
-        if (checkerOptions != null && targetField != null && targetKey != null && checkerOptions.has(targetKey)) {
+        if (checkerOptions != null && expectedField != null && targetKey != null && checkerOptions.has(targetKey)) {
             throw invalid(
                     "checker_options." + targetKey,
-                    "`checker_options` sets `" + targetKey + "`, which each row's target field (" + targetField
+                    "`checker_options` sets `" + targetKey + "`, which each row's target field (" + expectedField
                             + ") gives");
         }
         if (dimension != null && !CaseReader.DIMENSION.matcher(dimension).matches()) {
@@ -211,7 +212,7 @@ public record DatasetMapping(
     public ObjectNode toJson() {
         ObjectNode node = Json.object();
         putIfSet(node, "input_field", inputField);
-        putIfSet(node, "target_field", targetField);
+        putIfSet(node, "target_field", expectedField);
         putIfSet(node, "checker", checker);
         putIfSet(node, "template", template);
         if (!choices.isEmpty()) {

@@ -45,7 +45,7 @@ final class RowReader {
         this.dimension = dimension;
         this.registry = registry;
         var fields = new HashSet<String>(mapping.choices());
-        for (String field : new String[] {mapping.inputField(), mapping.targetField(), mapping.idField()}) {
+        for (String field : new String[] {mapping.inputField(), mapping.expectedField(), mapping.idField()}) {
             if (field != null) {
                 fields.add(field);
             }
@@ -255,7 +255,7 @@ final class RowReader {
         }
 
         private JsonNode expected(Options options) {
-            String field = mapping.targetField();
+            String field = mapping.expectedField();
             if (field == null) {
                 return null;
             }
@@ -313,7 +313,7 @@ final class RowReader {
         }
 
         private void validate(Check check) {
-            String field = mapping.targetField() != null ? mapping.targetField() : "checker";
+            String field = mapping.expectedField() != null ? mapping.expectedField() : "checker";
             try {
                 registry.validate(check);
             } catch (AssayException e) {

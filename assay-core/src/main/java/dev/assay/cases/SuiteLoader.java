@@ -256,7 +256,7 @@ public final class SuiteLoader {
             return;
         }
         // The options are the same in every row: a mistake in them is said once, judged with a stand-in target.
-        JsonNode target = dataset.targetField() == null
+        JsonNode target = dataset.expectedField() == null
                 ? null
                 : dataset.choices().isEmpty()
                         ? TextNode.valueOf("x")

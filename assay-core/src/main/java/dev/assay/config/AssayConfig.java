@@ -44,22 +44,22 @@ import java.util.Set;
  *
  * @param file where it was read from
  * @param version the file format version (1)
- * @param defaultTarget the target run when no other source names what to evaluate ({@code defaults.target}); null for
+ * @param defaultSubject the target run when no other source names what to evaluate ({@code defaults.target}); null for
  *     none
  * @param database the JDBC URL of the store unless {@code --db} is given ({@code defaults.db}); null for Assay's own
  * @param defaults what the file says about every run, resolved as any source's: the rest of {@code defaults}, the
  *     {@code prices}, the {@code datasets} mappings (by the dataset's absolute path) and the {@code judges}
- * @param targets targets by name, in file order
+ * @param subjects targets by name, in file order
  * @param mcpServers MCP servers, in file order
  * @param judges judge models, in file order; the first is the default judge
  */
 public record AssayConfig(
         Path file,
         int version,
-        String defaultTarget,
+        String defaultSubject,
         String database,
         RunSettings defaults,
-        Map<String, TargetConfig> targets,
+        Map<String, SubjectConfig> subjects,
         List<McpServerConfig> mcpServers,
         List<JudgeConfig> judges) {
     /** The format version this code reads. */
@@ -69,7 +69,7 @@ public record AssayConfig(
         Objects.requireNonNull(file, "file");
         // Settings are a builder: this record keeps its own copy and gives out copies, so it stays immutable.
         defaults = defaults == null ? new RunSettings() : defaults.copy();
-        targets = Collections.unmodifiableMap(new LinkedHashMap<>(targets));
+        subjects = Collections.unmodifiableMap(new LinkedHashMap<>(subjects));
         mcpServers = List.copyOf(mcpServers);
         judges = List.copyOf(judges);
     }
@@ -134,12 +134,14 @@ public record AssayConfig(
         }
         var mcpServers = new ArrayList<McpServerConfig>();
         root.get("mcp_servers").entries().forEach((name, node) -> mcpServers.add(mcpServer(name, node)));
-        var targets = new LinkedHashMap<String, TargetConfig>();
-        root.get("targets").entries().forEach((name, node) -> targets.put(name, target(file, name, node, mcpServers)));
+        var subjects = new LinkedHashMap<String, SubjectConfig>();
+        root.get("targets")
+                .entries()
+                .forEach((name, node) -> subjects.put(name, subject(file, name, node, mcpServers)));
         var judges = new ArrayList<JudgeConfig>();
         root.get("judges").entries().forEach((name, node) -> judges.add(judge(name, node)));
         ConfigNode defaultsNode = root.get("defaults");
-        RunSettings defaults = defaults(defaultsNode, targets);
+        RunSettings defaults = defaults(defaultsNode, subjects);
         var datasets = new LinkedHashMap<Path, DatasetMapping>();
         Path base = file.toAbsolutePath().getParent();
         root.get("datasets")
@@ -155,7 +157,7 @@ public record AssayConfig(
                 defaultsNode.get("target").text(null),
                 defaultsNode.get("db").text(null),
                 defaults,
-                targets,
+                subjects,
                 mcpServers,
                 judges);
     }
@@ -228,7 +230,7 @@ public record AssayConfig(
         return node.located(() -> new McpServerConfig.Http(name, node.get("url").requiredText(), headers));
     }
 
-    private static TargetConfig target(Path file, String name, ConfigNode node, List<McpServerConfig> mcpServers) {
+    private static SubjectConfig subject(Path file, String name, ConfigNode node, List<McpServerConfig> mcpServers) {
         node.requireObject()
                 .onlyKeys(Set.of(
                         "model",
@@ -254,12 +256,12 @@ public record AssayConfig(
         }
         if (node.get("agent").isPresent()) {
             ConfigNode agent = node.get("agent");
-            return agent.located(() -> new TargetConfig(name, null, null, List.of(), null, agent(agent), null));
+            return agent.located(() -> new SubjectConfig(name, null, null, List.of(), null, agent(agent), null));
         }
         if (node.get("replay").isPresent()) {
             Path base = file.toAbsolutePath().getParent();
             Path replay = base.resolve(node.get("replay").requiredText());
-            return new TargetConfig(name, null, null, List.of(), null, null, replay);
+            return new SubjectConfig(name, null, null, List.of(), null, null, replay);
         }
         ModelOptions model = model(node);
         ToolMode toolMode = node.get("tool_mode").parsed(ToolMode::parse, "native or text");
@@ -285,7 +287,7 @@ public record AssayConfig(
         if (options.isPresent()) {
             options.requireObject();
         }
-        return new TargetConfig(name, model, agent, mcp, options.isPresent() ? options.json() : null);
+        return new SubjectConfig(name, model, agent, mcp, options.isPresent() ? options.json() : null);
     }
 
     /** {@code agent: URL}, or an object with the service's request, tools, credential and event names. */
@@ -399,7 +401,7 @@ public record AssayConfig(
      * choose what runs and where it is stored rather than describe a run; {@code models} resolved against the file's
      * targets
      */
-    private static RunSettings defaults(ConfigNode node, Map<String, TargetConfig> targets) {
+    private static RunSettings defaults(ConfigNode node, Map<String, SubjectConfig> subjects) {
         if (!node.isPresent()) {
             return new RunSettings();
         }
@@ -425,17 +427,17 @@ public record AssayConfig(
                         "models",
                         "judge_min_kappa"));
         SandboxDefaults sandbox = sandbox(node.get("sandbox"));
-        String target = node.get("target").text(null);
-        if (target != null && !targets.containsKey(target)) {
-            throw node.get("target").invalid("names no target of 'targets' " + targets.keySet());
+        String subject = node.get("target").text(null);
+        if (subject != null && !subjects.containsKey(subject)) {
+            throw node.get("target").invalid("names no target of 'targets' " + subjects.keySet());
         }
         ConfigNode models = node.get("models");
         List<String> modelNames = models.isPresent() ? models.texts() : List.of();
-        if (target != null && !modelNames.isEmpty()) {
+        if (subject != null && !modelNames.isEmpty()) {
             throw models.invalid("give 'target' or 'models', not both");
         }
         for (int i = 0; i < modelNames.size(); i++) {
-            TargetConfig named = targets.get(modelNames.get(i));
+            SubjectConfig named = subjects.get(modelNames.get(i));
             if (named != null && named.model() == null) {
                 throw models.element(i).invalid("names target '" + modelNames.get(i) + "', which is not a model");
             }
@@ -483,8 +485,8 @@ public record AssayConfig(
                         modelNames.isEmpty()
                                 ? null
                                 : modelNames.stream()
-                                        .map(name -> targets.containsKey(name)
-                                                ? targets.get(name).model()
+                                        .map(name -> subjects.containsKey(name)
+                                                ? subjects.get(name).model()
                                                 : ModelOptions.of(name))
                                         .toList())
                 .judgeMinKappa(judgeMinKappa(node.get("judge_min_kappa")));
@@ -513,31 +515,31 @@ public record AssayConfig(
     }
 
     /** {@return the target with this name} @throws AssayException {@code config.unknown_target} listing the names */
-    public TargetConfig target(String name) {
-        TargetConfig target = targets.get(name);
-        if (target == null) {
+    public SubjectConfig subject(String name) {
+        SubjectConfig subject = subjects.get(name);
+        if (subject == null) {
             throw new AssayException(Problem.of(
                             "config.unknown_target",
-                            "no target '" + name + "' in " + file + "; known: " + String.join(", ", targets.keySet()))
+                            "no target '" + name + "' in " + file + "; known: " + String.join(", ", subjects.keySet()))
                     .withDetail("file", file.toString())
                     .withDetail("field", "targets"));
         }
-        return target;
+        return subject;
     }
 
     /**
      * {@return what this file says about a run: its defaults, and the named target with its MCP servers}
      *
-     * @param targetName the target to evaluate; null for none (another source names the system under test, or the
+     * @param subjectName the target to evaluate; null for none (another source names the system under test, or the
      *     defaults' {@code models} do)
      * @throws AssayException {@code config.unknown_target}
      */
-    public RunSettings settings(String targetName) {
+    public RunSettings settings(String subjectName) {
         RunSettings settings = defaults();
-        if (targetName == null) {
+        if (subjectName == null) {
             return settings;
         }
-        TargetConfig named = target(targetName);
+        SubjectConfig named = subject(subjectName);
         settings.models(null)
                 .model(named.model())
                 .agentService(named.agentService())
@@ -562,12 +564,12 @@ public record AssayConfig(
     }
 
     /** {@return the MCP servers a target gets: those it names, or all when it names none} */
-    public List<McpServerConfig> mcpServersFor(TargetConfig target) {
-        if (target.mcp() == null) {
+    public List<McpServerConfig> mcpServersFor(SubjectConfig subject) {
+        if (subject.mcp() == null) {
             return mcpServers;
         }
         return mcpServers.stream()
-                .filter(server -> target.mcp().contains(server.name()))
+                .filter(server -> subject.mcp().contains(server.name()))
                 .toList();
     }
 }

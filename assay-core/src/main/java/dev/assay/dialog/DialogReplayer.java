@@ -17,15 +17,15 @@ import java.util.concurrent.TimeoutException;
  * §9). Thread-safe; each call uses its own session.
  */
 public final class DialogReplayer {
-    private final DialogSubject target;
+    private final DialogSubject subject;
     private final DialogRunConfig config;
 
     /**
-     * @param target the target
+     * @param subject the target
      * @param config run id, per-turn timeout and retries
      */
-    public DialogReplayer(DialogSubject target, DialogRunConfig config) {
-        this.target = target;
+    public DialogReplayer(DialogSubject subject, DialogRunConfig config) {
+        this.subject = subject;
         this.config = config;
     }
 
@@ -42,7 +42,7 @@ public final class DialogReplayer {
         }
         DialogSubject.Session session;
         try {
-            session = target.open("eval_session_" + dialog.dialogId(), "eval_user_" + dialog.dialogId(), answers);
+            session = subject.open("eval_session_" + dialog.dialogId(), "eval_user_" + dialog.dialogId(), answers);
         } catch (Exception e) {
             return DialogTrace.of(
                     config.runId(), dialog, DialogStatus.FAILED, List.of(), "create_agent_failed: " + describe(e));

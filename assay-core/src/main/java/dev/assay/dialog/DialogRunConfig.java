@@ -75,11 +75,11 @@ public record DialogRunConfig(
      * {@return SHA-256 over what decides the numbers: target, model, prompt version, metrics profile, M1 handling,
      * field mapping and the keyword/mapping tables' hash (contract §10)}
      *
-     * @param targetName the target's {@link DialogSubject#name()}
+     * @param subjectName the target's {@link DialogSubject#name()}
      */
-    public String fingerprint(String targetName) {
+    public String fingerprint(String subjectName) {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
-        node.put("target", targetName);
+        node.put("target", subjectName);
         node.put("model_name", modelName);
         node.put("prompt_version", promptVersion);
         node.put("metrics_profile", score.profile().wireName());

@@ -10,7 +10,7 @@ import java.util.Objects;
  * reproducible ({@code target}, {@code metrics_profile}, {@code m1_handling}, {@code config_fingerprint}).
  *
  * @param config the run's settings
- * @param target the target's name, e.g. {@code chat:gpt-4o-mini}
+ * @param subject the target's name, e.g. {@code chat:gpt-4o-mini}
  * @param startedAt when the run (or its first attempt, when resumed) started
  * @param endedAt when it ended
  * @param resumedDialogs dialogs taken from an earlier attempt of the same run id
@@ -21,7 +21,7 @@ import java.util.Objects;
  */
 public record RunManifest(
         DialogRunConfig config,
-        String target,
+        String subject,
         Instant startedAt,
         Instant endedAt,
         int resumedDialogs,
@@ -52,7 +52,7 @@ public record RunManifest(
         node.put("turn_timeout_sec", config.turnTimeout().toMillis() / 1000.0);
         node.put("turn_retries", config.turnRetries());
         node.set("counters", counters.toJson());
-        node.put("target", target);
+        node.put("target", subject);
         node.put("prompt_version", config.promptVersion());
         node.put("metrics_profile", config.score().profile().wireName());
         node.put("m1_handling", config.m1Handling());

@@ -64,7 +64,7 @@ import java.util.function.Consumer;
 /** Runs and judges one case: workspace, prerequisites, the target under a deadline, the checks. Stateless. */
 final class CaseRunner {
     private final CheckerRegistry checkers;
-    private final ExecutorService targetThreads;
+    private final ExecutorService subjectThreads;
     private final ResponseCache responses;
     private final TrialObserver observer;
 
@@ -73,9 +73,9 @@ final class CaseRunner {
      * @param observer told of the case's model and tool calls
      */
     CaseRunner(
-            CheckerRegistry checkers, ExecutorService targetThreads, ResponseCache responses, TrialObserver observer) {
+            CheckerRegistry checkers, ExecutorService subjectThreads, ResponseCache responses, TrialObserver observer) {
         this.checkers = checkers;
-        this.targetThreads = targetThreads;
+        this.subjectThreads = subjectThreads;
         this.responses = responses;
         this.observer = observer;
     }
@@ -123,15 +123,15 @@ final class CaseRunner {
             throws InterruptedException {
         Case evalCase = template.withPlaceholders(placeholders);
         SubjectInput input = SubjectInput.of(evalCase);
-        Subject target = plan.target().labelled(evalCase.subjectLabel());
-        var offered = new LinkedHashSet<>(target.toolNames(input));
+        Subject subject = plan.subject().labelled(evalCase.subjectLabel());
+        var offered = new LinkedHashSet<>(subject.toolNames(input));
         if (ContainerSpecs.of(evalCase).isEmpty()) {
             // A withheld tool is offered only to a trial with a sandbox of its own (its container).
-            offered.removeAll(target.withheldTools().keySet());
+            offered.removeAll(subject.withheldTools().keySet());
         }
         Set<String> missing = missingTools(checkers, evalCase, offered);
         Optional<Problem> withheld = missing.stream()
-                .map(target.withheldTools()::get)
+                .map(subject.withheldTools()::get)
                 .filter(Objects::nonNull)
                 .findFirst();
         if (withheld.isPresent()) {
@@ -152,7 +152,7 @@ final class CaseRunner {
         if (!missing.isEmpty() && environmentSpec.isEmpty()) {
             return missingToolsItem(runId, seq, evalCase, plan, missing, started);
         }
-        var unavailable = target.unavailable(input);
+        var unavailable = subject.unavailable(input);
         if (unavailable.isPresent()) {
             return item(
                     runId,
@@ -174,7 +174,7 @@ final class CaseRunner {
         }
         var spec = ContainerSpecs.of(evalCase);
         if (spec.isEmpty()) {
-            return runIn(runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started);
+            return runIn(runId, seq, evalCase, input, subject, plan, workspace, log, cancelled, started);
         }
         // The trial's container is made (or taken warm) before the agent's first tool call, and ends after the checks.
         ContainerTrial trial;
@@ -185,7 +185,7 @@ final class CaseRunner {
             return item(runId, seq, evalCase, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null, e.problem(), started);
         }
         try {
-            return runIn(runId, seq, evalCase, input, target, plan, workspace.in(trial), log, cancelled, started);
+            return runIn(runId, seq, evalCase, input, subject, plan, workspace.in(trial), log, cancelled, started);
         } finally {
             trial.close(plan.config().workspacePolicy() == WorkspacePolicy.KEEP_ALL);
         }
@@ -196,7 +196,7 @@ final class CaseRunner {
             int seq,
             Case evalCase,
             SubjectInput input,
-            Subject target,
+            Subject subject,
             RunPlan plan,
             Workspace workspace,
             Consumer<String> log,
@@ -209,7 +209,7 @@ final class CaseRunner {
         Instant deadline = Instant.now().plus(timeout);
         if (environmentSpec.isEmpty()) {
             return runTrial(
-                    runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline,
+                    runId, seq, evalCase, input, subject, plan, workspace, log, cancelled, started, timeout, deadline,
                     null);
         }
         // A fresh environment per trial, stopped however the trial ends.
@@ -227,7 +227,7 @@ final class CaseRunner {
             return item(runId, seq, evalCase, ItemStatus.ERROR, 0, Transcript.EMPTY, "", null, e.problem(), started);
         }
         try (environment) {
-            var available = new LinkedHashSet<>(plan.target().toolNames(input));
+            var available = new LinkedHashSet<>(plan.subject().toolNames(input));
             environment.tools().forEach(tool -> available.add(tool.name()));
             Set<String> stillMissing = missingTools(checkers, evalCase, available);
             if (!stillMissing.isEmpty()) {
@@ -235,7 +235,7 @@ final class CaseRunner {
             }
             var trial = new Trial(environmentSpec.get(), environment, environments);
             return runTrial(
-                    runId, seq, evalCase, input, target, plan, workspace, log, cancelled, started, timeout, deadline,
+                    runId, seq, evalCase, input, subject, plan, workspace, log, cancelled, started, timeout, deadline,
                     trial);
         }
     }
@@ -276,7 +276,7 @@ final class CaseRunner {
             int seq,
             Case evalCase,
             SubjectInput input,
-            Subject target,
+            Subject subject,
             RunPlan plan,
             Workspace workspace,
             Consumer<String> log,
@@ -300,12 +300,12 @@ final class CaseRunner {
                 observer,
                 trial == null ? List.of() : trial.environment().tools());
         long subjectStart = System.nanoTime();
-        Future<Transcript> work = targetThreads.submit(() -> target.run(input, session));
+        Future<Transcript> work = subjectThreads.submit(() -> subject.run(input, session));
         Transcript result;
         try {
             result = Deadlines.await(work, remaining(deadline));
         } catch (TimeoutException e) {
-            transcript.add(new TranscriptEvent.TargetError(
+            transcript.add(new TranscriptEvent.SubjectError(
                     Instant.now(),
                     Problem.of("target.timeout", "the case did not finish within " + timeout.toSeconds() + " s")
                             .withDetail("timeout_s", timeout.toSeconds())));
@@ -321,26 +321,26 @@ final class CaseRunner {
             Problem problem = cause instanceof AssayException assay
                     ? assay.problem()
                     : Problem.of("target.internal_error", "the target failed: " + cause);
-            transcript.add(new TranscriptEvent.TargetError(Instant.now(), problem));
+            transcript.add(new TranscriptEvent.SubjectError(Instant.now(), problem));
             result = transcript.build();
         }
         // A system under test that does not stop at the limit itself is stopped here, once it has returned.
         var overLimit = transcript.overTokenLimit();
         if (overLimit.isPresent() && result.error().isEmpty()) {
-            transcript.add(new TranscriptEvent.TargetError(Instant.now(), overLimit.get()));
+            transcript.add(new TranscriptEvent.SubjectError(Instant.now(), overLimit.get()));
             result = transcript.build();
         }
         if (cancelled.getAsBoolean() && result.error().isPresent()) {
             return cancelledItem(runId, seq, evalCase, result, started);
         }
-        var targetError = result.error();
+        var subjectError = result.error();
         // A container that died under the agent leaves nothing to judge: the item is an error, not a failure.
         var died = workspace.sandbox().flatMap(ContainerSpecs::died);
-        if (targetError.isEmpty() && died.isPresent()) {
+        if (subjectError.isEmpty() && died.isPresent()) {
             return item(
                     runId, seq, evalCase, ItemStatus.ERROR, 0, result, result.finalAnswer(), null, died.get(), started);
         }
-        if (targetError.isPresent()) {
+        if (subjectError.isPresent()) {
             return item(
                     runId,
                     seq,
@@ -350,7 +350,7 @@ final class CaseRunner {
                     result,
                     result.finalAnswer(),
                     null,
-                    targetError.get().problem(),
+                    subjectError.get().problem(),
                     started);
         }
         Duration subjectTime = Duration.ofNanos(System.nanoTime() - subjectStart);
@@ -382,7 +382,7 @@ final class CaseRunner {
                     workspace,
                     plan.config().weights().scoring(),
                     subjectTime,
-                    subjectCost(target, result, plan),
+                    subjectCost(subject, result, plan),
                     ended,
                     started);
         } catch (InterruptedException e) {
@@ -398,7 +398,7 @@ final class CaseRunner {
      * {@return what the system under test's model calls cost at the run's prices, in US dollars}: 0 when it used no
      * tokens, null when its model has no price (as {@link dev.assay.cost.ItemCost} leaves it unpriced)
      */
-    private static Double subjectCost(Subject target, Transcript transcript, RunPlan plan) {
+    private static Double subjectCost(Subject subject, Transcript transcript, RunPlan plan) {
         Usage usage = transcript.usage();
         if (usage.totalTokens() == 0) {
             return 0.0;
@@ -407,7 +407,7 @@ final class CaseRunner {
                 .spec()
                 .limits()
                 .prices()
-                .find(target.model())
+                .find(subject.model())
                 .map(price -> price.cost(usage))
                 .orElse(null);
     }

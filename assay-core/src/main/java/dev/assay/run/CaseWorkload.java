@@ -71,13 +71,13 @@ public record CaseWorkload(RunPlan plan) implements Workload {
                 runId,
                 RunKind.CAPABILITY,
                 plan.config().userId(),
-                plan.target().name(),
+                plan.subject().name(),
                 plan.config().language(),
                 RunStatus.RUNNING,
                 plan.suite().name(),
                 plan.suite().version(),
                 plan.config().spec().toJson(),
-                plan.target().toolNames().stream().sorted().toList(),
+                plan.subject().toolNames().stream().sorted().toList(),
                 Map.of(),
                 null,
                 Counts.of(itemCount(), List.of()),
@@ -94,7 +94,7 @@ public record CaseWorkload(RunPlan plan) implements Workload {
 
     @Override
     public int concurrency() {
-        return Math.max(1, Math.min(plan.config().concurrency(), plan.target().maxConcurrency()));
+        return Math.max(1, Math.min(plan.config().concurrency(), plan.subject().maxConcurrency()));
     }
 
     @Override
@@ -138,7 +138,7 @@ public record CaseWorkload(RunPlan plan) implements Workload {
             // Priced as the model that answered it, one of several.
             return ItemCost.withCost(
                     ran,
-                    plan.target().labelled(evalCase.subjectLabel()).model(),
+                    plan.subject().labelled(evalCase.subjectLabel()).model(),
                     plan.config().spec().limits().prices());
         });
     }

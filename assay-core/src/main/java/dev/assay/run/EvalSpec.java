@@ -513,12 +513,12 @@ public record EvalSpec(
     /**
      * What preparing the run found, stored for the record and for reports.
      *
-     * @param target the system under test as built ({@code Subject#describe}); null before
+     * @param subject the system under test as built ({@code Subject#describe}); null before
      * @param sandbox the kind of sandbox commands run in, {@code unavailable} without one; null before
      * @param codeSandbox the sandbox the code checker was given when unconfined code was allowed; null otherwise
      * @param tools each tool provider's snapshot by its name (the MCP servers' as {@code mcp}); empty for none
      */
-    public record Observed(JsonNode target, String sandbox, String codeSandbox, Map<String, JsonNode> tools) {
+    public record Observed(JsonNode subject, String sandbox, String codeSandbox, Map<String, JsonNode> tools) {
         /** Nothing prepared yet. */
         public static final Observed NONE = new Observed(null, null, null, Map.of());
 
@@ -709,7 +709,7 @@ public record EvalSpec(
                 VERSION,
                 sut instanceof Model model ? model.options().describe() : null,
                 sut instanceof Models models ? describe(models) : null,
-                observed.target(),
+                observed.subject(),
                 new StoredAgent(
                         agent.toolMode(), agent.maxSteps(), agent.temperature(), agent.seed(), agent.maxTokens()),
                 sut instanceof AgentService service ? service.settings().describe() : null,

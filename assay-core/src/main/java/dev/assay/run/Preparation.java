@@ -117,9 +117,9 @@ final class Preparation {
         EvalSpec.Sut sut = spec.subject().sut();
         String argument = sut instanceof EvalSpec.Plugin plugin ? plugin.argument() : "";
         var context = new SubjectContext(spec, argument, env, log, sandboxes, containerTrials);
-        Subject target;
+        Subject subject;
         try {
-            target = SUBJECTS.get(sut.factory(), "subject").create(context);
+            subject = SUBJECTS.get(sut.factory(), "subject").create(context);
         } catch (InterruptedException | RuntimeException e) {
             closeAll(context.toolboxes());
             throw e;
@@ -130,13 +130,13 @@ final class Preparation {
         var toolSnapshots = new LinkedHashMap<String, JsonNode>();
         context.toolSnapshots().forEach((name, snapshot) -> toolSnapshots.put(name, asStored(snapshot)));
         var observed = new EvalSpec.Observed(
-                asStored(target.describe()),
+                asStored(subject.describe()),
                 sandbox == null ? "unavailable" : sandbox.kind(),
                 codeSandbox == null ? null : codeSandbox.kind(),
                 toolSnapshots);
         return new Prepared(
                 new RunPlan(
-                        suite, target, new RunConfig(runId, workspaceRoot, spec.withObserved(observed)), runCheckers),
+                        suite, subject, new RunConfig(runId, workspaceRoot, spec.withObserved(observed)), runCheckers),
                 load.problems(),
                 sandbox,
                 context.toolboxes());

@@ -31,7 +31,7 @@ public record Prepared(RunPlan plan, List<CaseProblem> skippedProblems, Sandbox 
         RunConfig config = plan.config();
         return new RunPlan(
                 plan.suite(),
-                plan.target(),
+                plan.subject(),
                 new RunConfig(config.runId(), config.workspaceRoot(), EvalSpec.of(stored)),
                 plan.checkers());
     }
@@ -39,7 +39,7 @@ public record Prepared(RunPlan plan, List<CaseProblem> skippedProblems, Sandbox 
     @Override
     public void close() {
         try {
-            plan.target().close();
+            plan.subject().close();
         } finally {
             toolboxes.forEach(Toolbox::close);
         }

@@ -10,15 +10,15 @@ import java.util.Objects;
  * Everything one run needs: which cases, against what, how, and judged by which checkers.
  *
  * @param suite the selected cases (selection already applied) with their fixtures
- * @param target the system under test
+ * @param subject the system under test
  * @param config the run settings
  * @param checkers this run's checkers: the process's plug-ins with the code checker its sandbox policy allows
  *     ({@link EvalSpec#prepare}); never shared with another run's changes, since a registry is immutable
  */
-public record RunPlan(Suite suite, Subject target, RunConfig config, CheckerRegistry checkers) {
+public record RunPlan(Suite suite, Subject subject, RunConfig config, CheckerRegistry checkers) {
     public RunPlan {
         Objects.requireNonNull(suite, "suite");
-        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(checkers, "checkers");
     }
@@ -33,7 +33,7 @@ public record RunPlan(Suite suite, Subject target, RunConfig config, CheckerRegi
         }
         return new RunPlan(
                 suite,
-                target,
+                subject,
                 new RunConfig(
                         config.runId(), config.workspaceRoot(), config.spec().withBudget(given)),
                 checkers);
@@ -41,6 +41,6 @@ public record RunPlan(Suite suite, Subject target, RunConfig config, CheckerRegi
 
     /** {@return this plan running {@code other}'s cases instead} */
     public RunPlan withSuite(Suite other) {
-        return new RunPlan(other, target, config, checkers);
+        return new RunPlan(other, subject, config, checkers);
     }
 }

@@ -162,7 +162,7 @@ public final class AgentSubject implements Subject {
         try {
             user = new UserSimulator(users.model(input.user()), input.user());
         } catch (AssayException e) {
-            transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
+            transcript.add(new TranscriptEvent.SubjectError(Instant.now(), e.problem()));
             return transcript.build();
         }
         String last = null;
@@ -187,8 +187,8 @@ public final class AgentSubject implements Subject {
     /**
      * One reply of the model to the conversation so far: model calls and their tool calls until the model answers in
      * text (or through {@code final_answer}), which is added to {@code messages}. Returns that text, or null when the
-     * trial ends here: the model failed or the case went over its token limit (each recorded as a {@code TargetError}),
-     * or the step limit was reached.
+     * trial ends here: the model failed or the case went over its token limit (each recorded as a
+     * {@code SubjectError}), or the step limit was reached.
      */
     private String reply(SubjectInput input, Session session, Offer offer, List<ChatMessage> messages)
             throws InterruptedException {
@@ -207,7 +207,7 @@ public final class AgentSubject implements Subject {
                 response = session.responses().complete(model, input.caseId(), request);
             } catch (AssayException e) {
                 observed.failed(e.problem());
-                transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
+                transcript.add(new TranscriptEvent.SubjectError(Instant.now(), e.problem()));
                 return null;
             } catch (InterruptedException e) {
                 observed.failed(INTERRUPTED);
@@ -218,7 +218,7 @@ public final class AgentSubject implements Subject {
                     Instant.now(), response.text(), response.reasoning(), response.usage()));
             var overLimit = transcript.overTokenLimit();
             if (overLimit.isPresent()) {
-                transcript.add(new TranscriptEvent.TargetError(Instant.now(), overLimit.get()));
+                transcript.add(new TranscriptEvent.SubjectError(Instant.now(), overLimit.get()));
                 return null;
             }
             List<ToolCallRequest> calls = settings.toolMode() == ToolMode.NATIVE

@@ -37,7 +37,7 @@ public interface Subject extends AutoCloseable {
     /**
      * Works on one case's input (never its checks or expected values), recording everything in
      * {@code session.transcript()}, and returns the transcript. Failures of the system under test (timeouts, HTTP
-     * errors, malformed output) are recorded as {@code TargetError} events, not thrown.
+     * errors, malformed output) are recorded as {@code SubjectError} events, not thrown.
      */
     Transcript run(SubjectInput input, Session session) throws InterruptedException;
 

@@ -76,7 +76,7 @@ final class UserSimulator {
                             "user.model_failed",
                             "the user model failed: " + e.problem().message())
                     .withDetail("cause", e.problem().type());
-            session.transcript().add(new TranscriptEvent.TargetError(Instant.now(), problem));
+            session.transcript().add(new TranscriptEvent.SubjectError(Instant.now(), problem));
             return null;
         } catch (InterruptedException e) {
             observed.failed(AgentSubject.INTERRUPTED);

@@ -9,7 +9,7 @@ import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.transcript.TranscriptEvent.FinalAnswer;
 import dev.assay.transcript.TranscriptEvent.ModelTurn;
-import dev.assay.transcript.TranscriptEvent.TargetError;
+import dev.assay.transcript.TranscriptEvent.SubjectError;
 import dev.assay.transcript.TranscriptEvent.ToolCall;
 import java.util.List;
 import java.util.Optional;
@@ -38,10 +38,10 @@ public record Transcript(List<TranscriptEvent> events) {
     }
 
     /** {@return the first target error, if the target failed} */
-    public Optional<TargetError> error() {
+    public Optional<SubjectError> error() {
         return events.stream()
-                .filter(TargetError.class::isInstance)
-                .map(TargetError.class::cast)
+                .filter(SubjectError.class::isInstance)
+                .map(SubjectError.class::cast)
                 .findFirst();
     }
 

@@ -15,7 +15,7 @@ import java.time.Instant;
     @JsonSubTypes.Type(value = TranscriptEvent.ToolCall.class, name = "tool_call"),
     @JsonSubTypes.Type(value = TranscriptEvent.ToolOutput.class, name = "tool_output"),
     @JsonSubTypes.Type(value = TranscriptEvent.FinalAnswer.class, name = "final_answer"),
-    @JsonSubTypes.Type(value = TranscriptEvent.TargetError.class, name = "target_error"),
+    @JsonSubTypes.Type(value = TranscriptEvent.SubjectError.class, name = "target_error"),
     @JsonSubTypes.Type(value = TranscriptEvent.UserTurn.class, name = "user_turn"),
 })
 public sealed interface TranscriptEvent {
@@ -67,7 +67,7 @@ public sealed interface TranscriptEvent {
     record FinalAnswer(Instant at, String text) implements TranscriptEvent {}
 
     /** The target failed (timeout, HTTP error, malformed response, an {@code error} event). */
-    record TargetError(Instant at, Problem problem) implements TranscriptEvent {}
+    record SubjectError(Instant at, Problem problem) implements TranscriptEvent {}
 
     /**
      * One message of the simulated user in a conversation case, as the user model wrote it (the stop token included).

@@ -82,8 +82,8 @@ class AssayConfigTest {
     @Test
     void example_configuration_loads_targets_servers_judges_and_defaults() throws Exception {
         AssayConfig config = AssayConfig.load(write(EXAMPLE));
-        assertThat(config.targets()).containsOnlyKeys("local", "gpt");
-        TargetConfig local = config.target("local");
+        assertThat(config.subjects()).containsOnlyKeys("local", "gpt");
+        SubjectConfig local = config.subject("local");
         assertThat(local.model().model()).isEqualTo("openai:qwen2.5:7b");
         assertThat(local.model().baseUrl()).isEqualTo("http://localhost:11434/v1");
         assertThat(local.model().apiKeyEnv()).isEqualTo("OLLAMA_API_KEY");
@@ -93,7 +93,7 @@ class AssayConfigTest {
         assertThat(config.mcpServersFor(local))
                 .extracting(McpServerConfig::name)
                 .containsExactly("files");
-        assertThat(config.mcpServersFor(config.target("gpt"))).hasSize(2);
+        assertThat(config.mcpServersFor(config.subject("gpt"))).hasSize(2);
         assertThat(config.mcpServers().get(0))
                 .isEqualTo(new McpServerConfig.Stdio(
                         "files",
@@ -113,7 +113,7 @@ class AssayConfigTest {
                 .containsEntry("logic", 20.0)
                 .containsEntry("common", 20.0);
         assertThat(spec.scoring().judges()).isEqualTo(config.judges());
-        assertThat(config.defaultTarget()).isEqualTo("local");
+        assertThat(config.defaultSubject()).isEqualTo("local");
         assertThat(config.database()).isEqualTo("jdbc:sqlite:.assay/assay.db");
     }
 
@@ -136,8 +136,8 @@ class AssayConfigTest {
     @Test
     void empty_file_is_an_empty_configuration() throws Exception {
         AssayConfig config = AssayConfig.load(write(""));
-        assertThat(config.targets()).isEmpty();
-        assertThat(config.defaultTarget()).isNull();
+        assertThat(config.subjects()).isEmpty();
+        assertThat(config.defaultSubject()).isNull();
         assertThat(config.database()).isNull();
         assertThat(underARun(config)).isEqualTo(aRun().resolve());
     }
@@ -301,7 +301,7 @@ class AssayConfigTest {
                     base_url: *local
                 """));
 
-        assertThat(config.target("b").model().baseUrl()).isEqualTo("http://localhost:11434/v1");
+        assertThat(config.subject("b").model().baseUrl()).isEqualTo("http://localhost:11434/v1");
     }
 
     @Test
@@ -335,7 +335,7 @@ class AssayConfigTest {
     @Test
     void unknown_target_name_lists_the_known_ones() throws Exception {
         AssayConfig config = AssayConfig.load(write(EXAMPLE));
-        assertThatThrownBy(() -> config.target("nope"))
+        assertThatThrownBy(() -> config.subject("nope"))
                 .isInstanceOfSatisfying(
                         AssayException.class,
                         e -> assertThat(e.problem().type()).isEqualTo("config.unknown_target"));
@@ -372,14 +372,14 @@ class AssayConfigTest {
                   old:
                     replay: recordings/run.jsonl
                 """));
-        var svc = config.target("svc");
+        var svc = config.subject("svc");
         assertThat(svc.model()).isNull();
         assertThat(svc.agentService().url().toString()).isEqualTo("http://localhost:8000/wunder");
         assertThat(svc.agentService().tools()).containsExactly("read_file", "write_file");
         assertThat(svc.agentService().authEnv()).isEqualTo("AGENT_TOKEN");
         assertThat(svc.agentService().describe().toString()).contains("done");
-        assertThat(config.target("short").agentService().url().getPort()).isEqualTo(9000);
-        assertThat(config.target("old").replay())
+        assertThat(config.subject("short").agentService().url().getPort()).isEqualTo(9000);
+        assertThat(config.subject("old").replay())
                 .isEqualTo(temp.resolve("recordings/run.jsonl").toAbsolutePath());
         assertThat(config.mcpServersFor(svc)).isEmpty();
     }

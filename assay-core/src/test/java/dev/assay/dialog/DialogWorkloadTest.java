@@ -187,7 +187,7 @@ class DialogWorkloadTest {
     }
 
     @Test
-    void a_target_that_cannot_open_a_session_fails_the_dialog_only() {
+    void a_subject_that_cannot_open_a_session_fails_the_dialog_only() {
         DialogSubject broken = new DialogSubject() {
             @Override
             public String name() {

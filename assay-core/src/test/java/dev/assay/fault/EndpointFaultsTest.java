@@ -94,7 +94,7 @@ class EndpointFaultsTest {
             var model = new OpenAiChatModel(
                     new OpenAiSettings("scripted", server.baseUrl(), "", stream, Duration.ofSeconds(30), QUICK),
                     line -> {});
-            var target = new AgentSubject(model, List.of(), new AgentSettings(ToolMode.NATIVE, 2, 0.0, null, null), 8);
+            var subject = new AgentSubject(model, List.of(), new AgentSettings(ToolMode.NATIVE, 2, 0.0, null, null), 8);
             // A generous deadline for every case (a loaded machine starts the HTTP client slowly), a short one for
             // the endless stream, which only the deadline ends.
             var cases = EXPECTED.keySet().stream()
@@ -119,7 +119,7 @@ class EndpointFaultsTest {
                     .run(
                             new RunPlan(
                                     new Suite("faults", "v1", cases, Map.of(), List.of()),
-                                    target,
+                                    subject,
                                     config,
                                     CheckerRegistry.builtins()),
                             RunListener.NONE);

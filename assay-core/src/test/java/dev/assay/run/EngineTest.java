@@ -96,14 +96,14 @@ class EngineTest {
                         Duration.ofSeconds(10),
                         new RetryPolicy(2, Duration.ofMillis(10), Duration.ofMillis(50), Duration.ofSeconds(1))),
                 line -> {});
-        var target = new AgentSubject(
+        var subject = new AgentSubject(
                 model, BuiltinTools.all(new UnsandboxedSandbox()), new AgentSettings(mode, 6, 0.0, null, null), 64);
         var suite = new Suite("engine-test", "v1", cases, Map.of(), List.of());
         var config = TestSpecs.config(
                 temp.resolve("work"),
                 settings -> settings.concurrency(concurrency).timeout(timeout));
         return new Engine(store)
-                .start(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
+                .start(new RunPlan(suite, subject, config, CheckerRegistry.builtins()), RunListener.NONE);
     }
 
     private static Case evalCase(String id, String dimension, String prompt, String checker, String expectedJson) {
@@ -133,7 +133,7 @@ class EngineTest {
         var model = new OpenAiChatModel(
                 new OpenAiSettings("scripted", server.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
                 line -> {});
-        var target = new AgentSubject(model, List.of(), AgentSettings.defaults(), 4);
+        var subject = new AgentSubject(model, List.of(), AgentSettings.defaults(), 4);
         var suite = new Suite(
                 "engine-test",
                 "v1",
@@ -141,7 +141,7 @@ class EngineTest {
                 Map.of(),
                 List.of());
         return new Engine(store)
-                .start(new RunPlan(suite, target, TestSpecs.config(temp.resolve("work")), checkers), RunListener.NONE);
+                .start(new RunPlan(suite, subject, TestSpecs.config(temp.resolve("work")), checkers), RunListener.NONE);
     }
 
     /** Runs the cases on the scripted model, with {@code metrics} the extra metrics the run's description names. */
@@ -442,7 +442,7 @@ class EngineTest {
     }
 
     @Test
-    void cases_whose_prerequisites_the_target_lacks_are_skipped_and_leave_the_denominator() throws Exception {
+    void cases_whose_prerequisites_the_subject_lacks_are_skipped_and_leave_the_denominator() throws Exception {
         script.put("fine", List.of(text("ok")));
         var needsMcp = new Case(
                 "mcp",
@@ -576,10 +576,10 @@ class EngineTest {
                 List.of());
         var model = new OpenAiChatModel(
                 new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()), line -> {});
-        var target = new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(), 4);
+        var subject = new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(), 4);
         Run run = new Engine(store)
                 .run(
-                        new RunPlan(suite, target, TestSpecs.config(temp.resolve("work")), CheckerRegistry.builtins()),
+                        new RunPlan(suite, subject, TestSpecs.config(temp.resolve("work")), CheckerRegistry.builtins()),
                         RunListener.NONE);
         Item item = items(run).get("fixture");
         assertThat(item.status()).isEqualTo(ItemStatus.PASSED);
@@ -592,12 +592,12 @@ class EngineTest {
         var seen = new CopyOnWriteArrayList<String>();
         var model = new OpenAiChatModel(
                 new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()), line -> {});
-        var target = new AgentSubject(model, List.of(), AgentSettings.defaults(), 4);
+        var subject = new AgentSubject(model, List.of(), AgentSettings.defaults(), 4);
         Function<Integer, Case> make = i -> evalCase("fine_" + i, "common", "fine case " + i, "contains", "\"ok\"");
         var suite = new Suite("listen", "v1", List.of(make.apply(1), make.apply(2)), Map.of(), List.of());
         new Engine(store)
                 .run(
-                        new RunPlan(suite, target, TestSpecs.config(temp.resolve("work")), CheckerRegistry.builtins()),
+                        new RunPlan(suite, subject, TestSpecs.config(temp.resolve("work")), CheckerRegistry.builtins()),
                         new RunListener() {
                             @Override
                             public void itemFinished(Run run, Item item) {

@@ -103,13 +103,13 @@ class FunctionCallingRunTest {
                     new OpenAiSettings(
                             "scripted", server.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
                     line -> {});
-            var target = new AgentSubject(
+            var subject = new AgentSubject(
                     chat, BuiltinTools.all(new UnsandboxedSandbox()), new AgentSettings(mode, 4, 0.0, null, null), 2);
             Run run = new Engine(store)
                     .run(
                             new RunPlan(
                                     suite,
-                                    target,
+                                    subject,
                                     TestSpecs.config(temp.resolve("work-" + mode)),
                                     CheckerRegistry.builtins()),
                             RunListener.NONE);

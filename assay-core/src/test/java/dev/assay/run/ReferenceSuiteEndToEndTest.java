@@ -64,10 +64,10 @@ class ReferenceSuiteEndToEndTest {
                 Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
             var model = new OpenAiChatModel(
                     new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()), line -> {});
-            var target =
+            var subject =
                     new AgentSubject(model, BuiltinTools.all(new UnsandboxedSandbox()), AgentSettings.defaults(), 8);
             var config = TestSpecs.config(temp.resolve("work")).withRunId(RUN_ID);
-            Run run = new Engine(store).run(new RunPlan(suite, target, config, checkers), RunListener.NONE);
+            Run run = new Engine(store).run(new RunPlan(suite, subject, config, checkers), RunListener.NONE);
 
             var items = RunReport.load(store, run.runId()).items();
             assertThat(items).hasSize(21);

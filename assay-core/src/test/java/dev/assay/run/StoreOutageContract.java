@@ -90,7 +90,7 @@ abstract class StoreOutageContract {
         var chat = new OpenAiChatModel(
                 new OpenAiSettings("scripted", model.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
                 line -> {});
-        var target = new AgentSubject(chat, List.of(), AgentSettings.defaults(), 8);
+        var subject = new AgentSubject(chat, List.of(), AgentSettings.defaults(), 8);
         List<Case> cases = IntStream.range(0, CASES)
                 .mapToObj(
                         i -> Case.of("case" + i, "common", "question " + i, Check.of("contains", Json.parse("\"ok\""))))
@@ -98,7 +98,7 @@ abstract class StoreOutageContract {
         var suite = new Suite("outage", "v1", cases, Map.of(), List.of());
         return new RunPlan(
                 suite,
-                target,
+                subject,
                 TestSpecs.config(temp.resolve("work"), settings -> settings.concurrency(CONCURRENCY)),
                 CheckerRegistry.builtins());
     }

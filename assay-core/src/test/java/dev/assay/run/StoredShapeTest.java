@@ -84,7 +84,7 @@ class StoredShapeTest {
     void a_transcripts_error_event_keeps_its_type_name() throws IOException {
         var transcript = new Transcript(List.of(
                 new TranscriptEvent.FinalAnswer(Instant.EPOCH, "42"),
-                new TranscriptEvent.TargetError(Instant.EPOCH, Problem.of("target.connection", "refused"))));
+                new TranscriptEvent.SubjectError(Instant.EPOCH, Problem.of("target.connection", "refused"))));
         JsonNode written = transcript.toJson();
         JsonNode expected = golden("stored-transcript.json");
 

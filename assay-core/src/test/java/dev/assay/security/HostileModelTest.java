@@ -202,12 +202,12 @@ class HostileModelTest {
             List<Tool> tools = BuiltinTools.all(NOT_OFFERED).stream()
                     .filter(tool -> !tool.name().equals("execute_command"))
                     .toList();
-            var target = new AgentSubject(model, tools, new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 1);
+            var subject = new AgentSubject(model, tools, new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 1);
             var suite =
                     new SuiteLoader(CheckerRegistry.builtins()).load(suiteFile).suite();
             var config = TestSpecs.config(temp.resolve("work")).withRunId(RUN_ID);
             Run run = new Engine(store)
-                    .run(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
+                    .run(new RunPlan(suite, subject, config, CheckerRegistry.builtins()), RunListener.NONE);
             RunReport report = RunReport.load(store, run.runId());
             item = report.items().getFirst();
             reports = render(report);

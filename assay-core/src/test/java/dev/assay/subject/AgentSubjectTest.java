@@ -55,7 +55,7 @@ class AgentSubjectTest {
     private Transcript run(ScriptedOpenAiServer server, List<Tool> tools, AgentSettings settings) throws Exception {
         var model = new OpenAiChatModel(
                 new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()), line -> {});
-        var target = new AgentSubject(model, tools, settings, 1);
+        var subject = new AgentSubject(model, tools, settings, 1);
         var session = new Session(
                 "run",
                 "s1",
@@ -64,7 +64,7 @@ class AgentSubjectTest {
                 Instant.now().plusSeconds(20),
                 new TranscriptBuilder(),
                 line -> {});
-        return target.run(
+        return subject.run(
                 SubjectInput.of(
                         Case.of("c", "tool", "weather in Paris?", Check.of("contains", Json.parse("\"sunny\"")))),
                 session);
@@ -145,7 +145,7 @@ class AgentSubjectTest {
                 : text("done"))) {
             var model = new OpenAiChatModel(
                     new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()), line -> {});
-            var target = new AgentSubject(model, List.of(FORECAST), AgentSettings.defaults(), 1);
+            var subject = new AgentSubject(model, List.of(FORECAST), AgentSettings.defaults(), 1);
             var session = new Session(
                     "run",
                     "s1",
@@ -154,7 +154,7 @@ class AgentSubjectTest {
                     Instant.now().plusSeconds(20),
                     new TranscriptBuilder(),
                     line -> {});
-            Transcript transcript = target.run(SubjectInput.of(declaring("call them")), session);
+            Transcript transcript = subject.run(SubjectInput.of(declaring("call them")), session);
 
             assertThat(server.requests().get(0).path("tools").findValuesAsText("name"))
                     .containsExactly("a_b", "a_b_2", "search");
@@ -166,8 +166,8 @@ class AgentSubjectTest {
                     .filteredOn(TranscriptEvent.ToolOutput.class::isInstance)
                     .extracting(event -> ((TranscriptEvent.ToolOutput) event).output())
                     .containsExactly("from a_b", "from a.b", "from search");
-            assertThat(target.toolNames(SubjectInput.of(declaring("x")))).containsExactly("a.b", "a_b", "search");
-            assertThat(target.toolNames()).containsExactly("weather@forecast");
+            assertThat(subject.toolNames(SubjectInput.of(declaring("x")))).containsExactly("a.b", "a_b", "search");
+            assertThat(subject.toolNames()).containsExactly("weather@forecast");
         }
     }
 }

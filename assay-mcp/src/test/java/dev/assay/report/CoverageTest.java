@@ -100,7 +100,7 @@ class CoverageTest {
                             Duration.ofSeconds(10),
                             new RetryPolicy(1, Duration.ofMillis(10), Duration.ofMillis(10), Duration.ofSeconds(1))),
                     line -> {});
-            var target = new AgentSubject(chat, tools, new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 4);
+            var subject = new AgentSubject(chat, tools, new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 4);
             var suite = new Suite(
                     "coverage",
                     "v1",
@@ -135,7 +135,7 @@ class CoverageTest {
                     List.of());
             var config = TestSpecs.withToolSnapshot(TestSpecs.config(temp.resolve("work")), "mcp", toolset.snapshot());
             Run run = new Engine(store)
-                    .run(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
+                    .run(new RunPlan(suite, subject, config, CheckerRegistry.builtins()), RunListener.NONE);
             report = RunReport.load(store, run.runId());
         }
     }

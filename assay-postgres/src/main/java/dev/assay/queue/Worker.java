@@ -574,6 +574,6 @@ public final class Worker implements AutoCloseable {
                         && model.options().baseUrl() != null
                 ? model.options().baseUrl()
                 : "";
-        return baseUrl.isEmpty() ? plan.target().name() : EndpointUrl.hostAndPort(baseUrl);
+        return baseUrl.isEmpty() ? plan.subject().name() : EndpointUrl.hostAndPort(baseUrl);
     }
 }

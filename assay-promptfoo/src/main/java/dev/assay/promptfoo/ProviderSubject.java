@@ -105,7 +105,7 @@ final class ProviderSubject implements Subject {
             response = session.responses().complete(model, input.caseId(), request);
         } catch (AssayException e) {
             observed.failed(e.problem());
-            transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
+            transcript.add(new TranscriptEvent.SubjectError(Instant.now(), e.problem()));
             return transcript.build();
         } catch (InterruptedException e) {
             observed.failed(INTERRUPTED);

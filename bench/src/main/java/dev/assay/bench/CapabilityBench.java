@@ -76,7 +76,7 @@ public final class CapabilityBench {
                     new OpenAiSettings(
                             "bench", server.baseUrl(), "", false, Duration.ofSeconds(60), RetryPolicy.none()),
                     line -> {});
-            var target = new AgentSubject(model, List.of(), AgentSettings.defaults(), concurrency);
+            var subject = new AgentSubject(model, List.of(), AgentSettings.defaults(), concurrency);
             // The engine reads the run's settings from its spec, resolved as any front end's: the suite is built here
             // in memory, so the spec names the directory only for the record.
             var spec = new RunSettings()
@@ -87,7 +87,7 @@ public final class CapabilityBench {
             var config = new RunConfig(null, dir.resolve("work"), spec);
             var plan = new RunPlan(
                     new Suite("bench", "bench-" + n, cases, Map.of(), List.of()),
-                    target,
+                    subject,
                     config,
                     CheckerRegistry.builtins());
             long start = System.nanoTime();

@@ -134,7 +134,7 @@ class AnthropicChatModelTest {
     @Test
     void a_tool_use_round_trip_through_the_agent_loop_writes_the_artifact_the_checker_verifies() throws Exception {
         try (Store store = Stores.open("jdbc:sqlite:" + temp.resolve("assay.db"))) {
-            var target = new AgentSubject(
+            var subject = new AgentSubject(
                     model(RetryPolicy.none()),
                     BuiltinTools.all(new UnsandboxedSandbox()),
                     new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null),
@@ -148,7 +148,7 @@ class AnthropicChatModelTest {
                     .run(
                             new RunPlan(
                                     new Suite("anthropic", "v1", List.of(evalCase), Map.of(), List.of()),
-                                    target,
+                                    subject,
                                     TestSpecs.config(temp.resolve("work")),
                                     CheckerRegistry.builtins()),
                             RunListener.NONE);

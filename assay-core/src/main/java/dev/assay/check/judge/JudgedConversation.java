@@ -47,7 +47,7 @@ final class JudgedConversation {
                     && !answer.text().equals(lastAgentText)) {
                 // The final answer repeats the agent's last message, unless the agent gave it through a tool.
                 lines.add("assistant: " + answer.text());
-            } else if (event instanceof TranscriptEvent.TargetError error) {
+            } else if (event instanceof TranscriptEvent.SubjectError error) {
                 lines.add("(the assistant failed: " + error.problem().message() + ")");
             }
         }

@@ -87,7 +87,7 @@ public final class ReplaySubject implements Subject {
         Recording.Recorded recorded = recording.cases().get(input.caseId());
         if (recorded == null) {
             session.transcript()
-                    .add(new TranscriptEvent.TargetError(
+                    .add(new TranscriptEvent.SubjectError(
                             Instant.now(), unavailable(input).orElseThrow()));
             return session.transcript().build();
         }
@@ -97,11 +97,11 @@ public final class ReplaySubject implements Subject {
                 Files.createDirectories(path.getParent());
                 Files.writeString(path, rebase(file.getValue(), recorded, session), StandardCharsets.UTF_8);
             } catch (AssayException e) {
-                session.transcript().add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
+                session.transcript().add(new TranscriptEvent.SubjectError(Instant.now(), e.problem()));
                 return session.transcript().build();
             } catch (IOException e) {
                 session.transcript()
-                        .add(new TranscriptEvent.TargetError(
+                        .add(new TranscriptEvent.SubjectError(
                                 Instant.now(),
                                 Problem.of(
                                         "workspace.write_failed",

@@ -69,7 +69,7 @@ final class EventCollector {
                 // Events Assay does not map may carry anything, e.g. plain-text progress.
                 return false;
             }
-            transcript.add(new TranscriptEvent.TargetError(
+            transcript.add(new TranscriptEvent.SubjectError(
                     Instant.now(),
                     Problem.of("target.malformed_event", "the " + event.event() + " event's data is not JSON")
                             .withDetail("event", event.event())
@@ -104,7 +104,7 @@ final class EventCollector {
             }
             case "error" -> {
                 flushDeltas(at);
-                transcript.add(new TranscriptEvent.TargetError(at, errorProblem(payload)));
+                transcript.add(new TranscriptEvent.SubjectError(at, errorProblem(payload)));
                 return true;
             }
             default -> throw new IllegalStateException("unmapped event kind " + kind);
@@ -201,9 +201,9 @@ final class EventCollector {
                 Files.createDirectories(path.getParent());
                 Files.writeString(path, text(file.getValue()), StandardCharsets.UTF_8);
             } catch (AssayException e) {
-                transcript.add(new TranscriptEvent.TargetError(at, e.problem()));
+                transcript.add(new TranscriptEvent.SubjectError(at, e.problem()));
             } catch (IOException e) {
-                transcript.add(new TranscriptEvent.TargetError(
+                transcript.add(new TranscriptEvent.SubjectError(
                         at,
                         Problem.of(
                                 "workspace.write_failed",

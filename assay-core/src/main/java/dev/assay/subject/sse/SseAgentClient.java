@@ -37,7 +37,7 @@ import java.util.stream.Stream;
  * One agent service's connection: POSTs a request body, retries connection errors, 429 and 5xx before the stream starts
  * ({@link RetryLoop}), and maps the stream's events into a transcript ({@link EventMapping}) until the {@code final} or
  * {@code error} event, the time limit, or an interrupt, which closes the stream. Failures become
- * {@link TranscriptEvent.TargetError}s, never exceptions. Used by the capability target ({@link SseAgentSubject}) and
+ * {@link TranscriptEvent.SubjectError}s, never exceptions. Used by the capability target ({@link SseAgentSubject}) and
  * by dialog replay. Thread-safe: every exchange gets its own HTTP client, so closing one stream aborts nothing else.
  */
 public final class SseAgentClient {
@@ -78,7 +78,7 @@ public final class SseAgentClient {
     /**
      * Sends one request and records its stream in {@code transcript}. A request that fails after the retries, a stream
      * that breaks off or outlives {@code timeout}, and an {@code error} event are recorded as a
-     * {@link TranscriptEvent.TargetError} ({@code target.http_error}, {@code target.timeout},
+     * {@link TranscriptEvent.SubjectError} ({@code target.http_error}, {@code target.timeout},
      * {@code target.connection}, {@code target.agent_error}, ...).
      *
      * @param body the filled request body ({@link RequestBody#of})
@@ -118,7 +118,7 @@ public final class SseAgentClient {
                         EndpointConcurrency.unlearnt());
                 response = retry.call(timeout, remaining -> open(http, request, remaining), SseAgentClient::classify);
             } catch (AssayException e) {
-                transcript.add(new TranscriptEvent.TargetError(Instant.now(), e.problem()));
+                transcript.add(new TranscriptEvent.SubjectError(Instant.now(), e.problem()));
                 return;
             }
             Duration left = Duration.between(Instant.now(), deadline);
@@ -242,7 +242,7 @@ public final class SseAgentClient {
         }
         if (stopped != null) {
             collector.finish();
-            transcript.add(new TranscriptEvent.TargetError(Instant.now(), stopped));
+            transcript.add(new TranscriptEvent.SubjectError(Instant.now(), stopped));
         }
     }
 

@@ -129,12 +129,12 @@ class ReplaySubjectTest {
                         null));
     }
 
-    private Run run(Subject target, List<Case> cases) throws InterruptedException {
+    private Run run(Subject subject, List<Case> cases) throws InterruptedException {
         var suite = new Suite("replay-test", "v1", cases, Map.of(), List.of());
         var config = TestSpecs.config(
                 temp.resolve("work"),
                 settings -> settings.timeout(Duration.ofSeconds(20)).keepWorkspaces(true));
-        return new Engine(store).run(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
+        return new Engine(store).run(new RunPlan(suite, subject, config, CheckerRegistry.builtins()), RunListener.NONE);
     }
 
     private Run live() throws InterruptedException {

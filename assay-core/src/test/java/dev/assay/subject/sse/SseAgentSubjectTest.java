@@ -94,11 +94,11 @@ class SseAgentSubjectTest {
 
     private RunHandle start(SseAgentSettings settings, Map<String, String> env, Duration timeout, Case... cases)
             throws InterruptedException {
-        var target = SseAgentSubject.open(settings, env::get);
+        var subject = SseAgentSubject.open(settings, env::get);
         var suite = new Suite("sse-test", "v1", List.of(cases), Map.of(), List.of());
         var config = TestSpecs.config(temp.resolve("shared"), given -> given.timeout(timeout));
         return new Engine(store)
-                .start(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
+                .start(new RunPlan(suite, subject, config, CheckerRegistry.builtins()), RunListener.NONE);
     }
 
     private Map<String, Item> run(Case... cases) throws InterruptedException {
@@ -552,9 +552,9 @@ class SseAgentSubjectTest {
                 null,
                 1);
 
-        var target = SseAgentSubject.open(settings, Map.of("AGENT_TOKEN", "s3cret")::get);
+        var subject = SseAgentSubject.open(settings, Map.of("AGENT_TOKEN", "s3cret")::get);
 
-        assertThat(Json.write(target.describe())).contains("AGENT_TOKEN").doesNotContain("s3cret");
+        assertThat(Json.write(subject.describe())).contains("AGENT_TOKEN").doesNotContain("s3cret");
     }
 
     @Test
@@ -599,9 +599,9 @@ class SseAgentSubjectTest {
                 null,
                 1);
 
-        var target = SseAgentSubject.open(settings, Map.<String, String>of()::get);
+        var subject = SseAgentSubject.open(settings, Map.<String, String>of()::get);
 
-        assertThat(target.toolNames()).containsExactlyInAnyOrder("read_file", "write_file", "docs@search");
+        assertThat(subject.toolNames()).containsExactlyInAnyOrder("read_file", "write_file", "docs@search");
     }
 
     /**

@@ -59,7 +59,7 @@ class McpAgentRunTest {
                     new OpenAiSettings(
                             "scripted", model.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
                     line -> {});
-            var target =
+            var subject =
                     new AgentSubject(chat, toolset.tools(), new AgentSettings(ToolMode.NATIVE, 4, 0.0, null, null), 2);
             var suite = new Suite(
                     "mcp",
@@ -81,7 +81,7 @@ class McpAgentRunTest {
                     List.of());
             var config = TestSpecs.withToolSnapshot(TestSpecs.config(temp.resolve("work")), "mcp", toolset.snapshot());
             Run run = new Engine(store)
-                    .run(new RunPlan(suite, target, config, CheckerRegistry.builtins()), RunListener.NONE);
+                    .run(new RunPlan(suite, subject, config, CheckerRegistry.builtins()), RunListener.NONE);
 
             Map<String, Item> items = new java.util.HashMap<>();
             RunReport.load(store, run.runId()).items().forEach(item -> items.put(item.caseId(), item));

@@ -366,7 +366,7 @@ class ShopEnvironmentTest {
         var user = new OpenAiChatModel(
                 new OpenAiSettings(USER_MODEL, model.baseUrl(), "", false, Duration.ofSeconds(90), RetryPolicy.none()),
                 line -> {});
-        var target = new AgentSubject(
+        var subject = new AgentSubject(
                 chat,
                 List.of(),
                 new AgentSettings(ToolMode.NATIVE, 6, 0.0, null, null),
@@ -376,7 +376,7 @@ class ShopEnvironmentTest {
         var config = TestSpecs.config(
                 temp.resolve("work"),
                 given -> given.concurrency(concurrency).samples(samples).timeout(timeout));
-        return new RunPlan(marked(suite), target, config, CheckerRegistry.builtins());
+        return new RunPlan(marked(suite), subject, config, CheckerRegistry.builtins());
     }
 
     private Item only(Case task, List<Reply> replies) throws Exception {

@@ -24,7 +24,7 @@ import java.util.Objects;
  * @param agentService an agent service streaming SSE events ({@code agent:} in the file); null otherwise
  * @param replay a recording to re-score ({@code replay:}, relative to the file); null otherwise
  */
-public record TargetConfig(
+public record SubjectConfig(
         String name,
         ModelOptions model,
         AgentSettings agent,
@@ -32,7 +32,7 @@ public record TargetConfig(
         JsonNode options,
         SseAgentSettings agentService,
         Path replay) {
-    public TargetConfig {
+    public SubjectConfig {
         Objects.requireNonNull(name, "name");
         int kinds = (model != null ? 1 : 0) + (agentService != null ? 1 : 0) + (replay != null ? 1 : 0);
         if (kinds != 1) {
@@ -44,7 +44,7 @@ public record TargetConfig(
     }
 
     /** A model target. */
-    public TargetConfig(String name, ModelOptions model, AgentSettings agent, List<String> mcp, JsonNode options) {
+    public SubjectConfig(String name, ModelOptions model, AgentSettings agent, List<String> mcp, JsonNode options) {
         this(name, model, agent, mcp, options, null, null);
     }
 }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code assay run --agent}, {@code --model anthropic:}, {@code --replay} and {@code runs export}. */
-class TargetOptionsTest {
+class SubjectOptionsTest {
     @TempDir
     Path home;
 
@@ -235,7 +235,7 @@ class TargetOptionsTest {
     }
 
     @Test
-    void naming_no_target_or_two_targets_is_a_usage_error() {
+    void naming_no_subject_or_two_subjects_is_a_usage_error() {
         assertThat(new CliRunner(home).run("run", suite.toString()).code()).isEqualTo(2);
         assertThat(new CliRunner(home)
                         .run("run", suite.toString(), "--model", "mock", "--replay", "x.jsonl")

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-class ChatModelTargetTest {
+class ChatModelSubjectTest {
     private static final Duration LIMIT = Duration.ofSeconds(5);
 
     @Test
@@ -45,10 +45,10 @@ class ChatModelTargetTest {
 
     @Test
     void sessions_of_different_dialogs_do_not_share_memory() throws Exception {
-        var target = new ChatModelSubject(ScriptedChatModel.answering(), "", null, null);
-        target.open("s1", "u1").send("一", LIMIT);
+        var subject = new ChatModelSubject(ScriptedChatModel.answering(), "", null, null);
+        subject.open("s1", "u1").send("一", LIMIT);
 
-        TurnResponse other = target.open("s2", "u2").send("二", LIMIT);
+        TurnResponse other = subject.open("s2", "u2").send("二", LIMIT);
 
         assertThat(other.recall().path("short_term_turns").isEmpty()).isTrue();
     }
