@@ -41,7 +41,8 @@ final class RunsCompareCommand implements Callable<Integer> {
             names = "--cluster-by",
             paramLabel = "<field>",
             description = "Cluster the paired interval by this case field (default: the one run B, else run A, "
-                    + "was run with; none: cases taken as independent).")
+                    + "was run with; else id, each case with its samples, when a run has several samples a case; "
+                    + "none: cases taken as independent).")
     String clusterBy;
 
     @Override

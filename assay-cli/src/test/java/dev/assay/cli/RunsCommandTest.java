@@ -9,10 +9,13 @@ import dev.assay.result.Counts;
 import dev.assay.result.Run;
 import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
+import dev.assay.score.PairedComparison;
 import dev.assay.store.Stores;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -335,6 +338,46 @@ class RunsCommandTest {
         assertThat(plain.at("/paired/clusters").asInt()).isEqualTo(6);
         assertThat(plain.at("/paired/delta_low").asDouble())
                 .isGreaterThan(clustered.at("/paired/delta_low").asDouble());
+    }
+
+    @Test
+    void a_comparison_of_runs_with_samples_clusters_its_paired_interval_by_case() throws Exception {
+        var cli = new CliRunner(home);
+        String a = sampledRun(cli, scenarios("a.jsonl", false));
+        String b = sampledRun(cli, scenarios("b.jsonl", true));
+
+        JsonNode compared =
+                Json.parse(cli.run("runs", "compare", a, b, "--format", "json").out());
+
+        // B − A: three equal samples of 0 0 1 1 0 1; the six cases are the clusters, so the interval is the plain
+        // paired t-interval of the six cases, wider than that of the 18 samples taken as independent.
+        assertThat(compared.at("/paired/cluster_by").asText()).isEqualTo("id");
+        assertThat(compared.at("/paired/clusters").asInt()).isEqualTo(6);
+        assertThat(compared.at("/paired/n").asInt()).isEqualTo(18);
+        var byCase = PairedComparison.of(deltas(1));
+        var bySample = PairedComparison.of(deltas(3));
+        assertThat(compared.at("/paired/delta_low").asDouble()).isCloseTo(byCase.deltaLow(), within(1e-12));
+        assertThat(compared.at("/paired/delta_high").asDouble()).isCloseTo(byCase.deltaHigh(), within(1e-12));
+        assertThat(byCase.deltaLow()).isLessThan(bySample.deltaLow());
+        assertThat(cli.run("runs", "compare", a, b).out()).contains("clustered by id in 6 clusters");
+    }
+
+    private String sampledRun(CliRunner cli, Path suite) {
+        var result = cli.run("run", suite.toString(), "--model", "mock", "--samples", "3", "--format", "json", "-q");
+        assertThat(result.code()).as(result.err()).isZero();
+        return Json.parse(result.out()).path("run_id").asText();
+    }
+
+    /** {@return the pairs of {@link #scenarios} failing (a) and all passing (b), each case {@code samples} times} */
+    private static List<PairedComparison.Pair> deltas(int samples) {
+        boolean[] passesInA = {true, true, false, false, true, false};
+        var pairs = new ArrayList<PairedComparison.Pair>();
+        for (boolean passed : passesInA) {
+            for (int sample = 0; sample < samples; sample++) {
+                pairs.add(new PairedComparison.Pair(passed ? 1 : 0, 1, passed, true));
+            }
+        }
+        return pairs;
     }
 
     @Test

@@ -31,16 +31,30 @@ public final class RunComparison {
     private RunComparison() {}
 
     /**
+     * The field that makes each case a cluster of its own, its samples together: the default of runs with several
+     * samples a case, whose samples are correlated (the same prompt to the same model), so that pairs taken one by one
+     * would give too narrow an interval.
+     */
+    public static final String BY_CASE = "id";
+
+    /**
      * {@return the comparison as the API and the CLI show it}, its paired interval clustered by the field run b's spec
-     * names, else run a's ({@code --cluster-by}); plain when neither names one
+     * names, else run a's ({@code --cluster-by}); when neither names one, by the case ({@link #BY_CASE}) if either run
+     * has several samples a case, else plain
      */
     public static ObjectNode of(Store store, Run a, Run b) {
         String clusterBy = EvalSpec.of(b).scoring().clusterBy();
-        return of(
-                store,
-                a,
-                b,
-                clusterBy != null ? clusterBy : EvalSpec.of(a).scoring().clusterBy());
+        if (clusterBy == null) {
+            clusterBy = EvalSpec.of(a).scoring().clusterBy();
+        }
+        if (clusterBy == null && Math.max(samples(a), samples(b)) > 1) {
+            clusterBy = BY_CASE;
+        }
+        return of(store, a, b, clusterBy);
+    }
+
+    private static int samples(Run run) {
+        return EvalSpec.of(run).limits().samples();
     }
 
     /**
@@ -72,8 +86,9 @@ public final class RunComparison {
         int changedCount = 0;
         var pairs = new java.util.ArrayList<PairedComparison.Pair>();
         var clusters = new java.util.ArrayList<String>();
-        Map<String, Case> cases = clusterBy == null ? Map.of() : sharedCases(store, a, b);
-        int samples = EvalSpec.of(b).limits().samples();
+        // A case's own cluster needs no stored case to find it.
+        Map<String, Case> cases = clusterBy == null || clusterBy.equals(BY_CASE) ? Map.of() : sharedCases(store, a, b);
+        int samples = samples(b);
         for (Map.Entry<String, Outcome> entry : left.entrySet()) {
             Outcome other = right.get(entry.getKey());
             if (other == null) {

@@ -393,7 +393,7 @@ public final class RunReport {
     static String clusterOf(Case evalCase, String caseId, String field) {
         // "=" before a field's value, "#" before a case id: a value never names a case's own cluster.
         String own = "#" + caseId;
-        if (evalCase == null) {
+        if (evalCase == null || field.equals(RunComparison.BY_CASE)) {
             return own;
         }
         if (field.equals("dimension")) {
