@@ -88,6 +88,51 @@ class CostCommandTest {
     }
 
     @Test
+    void answers_from_the_response_cache_cost_nothing_and_count_against_no_budget() throws Exception {
+        try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(ScriptedOpenAiServer.text("done")))) {
+            Path config = config(server);
+            var runner = new CliRunner(home);
+            String[] cached = {
+                "run",
+                suite().toString(),
+                "--config",
+                config.toString(),
+                "--target",
+                "local",
+                "--cache",
+                "--format",
+                "json",
+                "-q"
+            };
+
+            var paid = runner.run(cached);
+            assertThat(paid.code()).as(paid.err()).isZero();
+            assertThat(Json.parse(paid.out()).path("cost_usd").asDouble()).isCloseTo(3 * 0.018, within(1e-12));
+            assertThat(server.requests()).hasSize(3);
+
+            // Limits the calls sent would exceed at once: the cached answers spend nothing of them.
+            var limited = java.util.stream.Stream.concat(
+                            java.util.Arrays.stream(cached),
+                            java.util.stream.Stream.of("--max-cost", "0.001", "--run-max-tokens", "1", "-c", "1"))
+                    .toArray(String[]::new);
+            var replayed = runner.run(limited);
+
+            assertThat(replayed.code()).as(replayed.err()).isZero();
+            assertThat(server.requests()).hasSize(3);
+            JsonNode summary = Json.parse(replayed.out());
+            assertThat(summary.path("status").asText()).isEqualTo("finished");
+            assertThat(summary.at("/counts/passed").asInt()).isEqualTo(3);
+            assertThat(summary.path("cost_usd").asDouble()).isZero();
+            assertThat(summary.at("/cost/input_tokens").asLong()).isZero();
+            assertThat(summary.at("/cost/by_role").isEmpty()).isTrue();
+            assertThat(summary.at("/cost/from_response_cache/input_tokens").asLong())
+                    .isEqualTo(30);
+            assertThat(summary.at("/cost/from_response_cache/output_tokens").asLong())
+                    .isEqualTo(15);
+        }
+    }
+
+    @Test
     void max_cost_ends_the_run_interrupted_with_exit_3_and_resume_with_a_higher_limit_finishes_it() throws Exception {
         try (var server = ScriptedOpenAiServer.start(ScriptedOpenAiServer.always(ScriptedOpenAiServer.text("done")))) {
             Path config = config(server);

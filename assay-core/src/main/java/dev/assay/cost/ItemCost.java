@@ -18,18 +18,25 @@ import java.util.TreeSet;
  * {@code cached_input_tokens}, and optionally {@code role} ({@code subject}, {@code judge}, {@code user}) and
  * {@code model}. Without them, an event's usage is the subject's, at the run's model, and a check's is a judge's, at
  * its {@code judge_model}. A part of Assay that calls a model for another role (a simulated user) records its usage the
- * same way, with its role, and is counted apart. Immutable.
+ * same way, with its role, and is counted apart. A usage marked {@code from_response_cache} is an answer found in the
+ * response cache ({@link Usage#fromResponseCache}): no call was sent, so its tokens are kept apart, neither in
+ * {@code usage} nor priced, and no budget counts them. Immutable.
  *
- * @param usage tokens by role; roles without a call are absent
+ * @param usage tokens of the calls sent, by role; roles without a call are absent
  * @param costUsd cost by role in US dollars, of the calls whose model has a price; roles without a call are absent
  * @param unpriced the models called that the price table does not know; their tokens are counted, not costed
+ * @param fromResponseCache the tokens of the answers found in the response cache instead, every role together
  */
-public record ItemCost(Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<String> unpriced) {
+public record ItemCost(
+        Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<String> unpriced, Usage fromResponseCache) {
     /** Where an item's checker detail keeps its cost, priced when it ended ({@link #withCost}). */
     public static final String FIELD = "cost";
 
+    /** Where a usage record, and the cost's JSON, mark the tokens of answers found in the response cache. */
+    private static final String FROM_RESPONSE_CACHE = "from_response_cache";
+
     /** An item that called no model. */
-    public static final ItemCost NONE = new ItemCost(Map.of(), Map.of(), Set.of());
+    public static final ItemCost NONE = new ItemCost(Map.of(), Map.of(), Set.of(), Usage.NONE);
 
     public ItemCost {
         usage = usage.isEmpty() ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(usage));
@@ -105,13 +112,13 @@ public record ItemCost(Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<St
         other.costUsd.forEach((role, usd) -> sumCost.merge(role, usd, Double::sum));
         var models = new TreeSet<>(unpriced);
         models.addAll(other.unpriced);
-        return new ItemCost(sumUsage, sumCost, models);
+        return new ItemCost(sumUsage, sumCost, models, fromResponseCache.plus(other.fromResponseCache));
     }
 
     /**
      * {@return the JSON reports and the API give: {@code cost_usd}, {@code input_tokens}, {@code cached_input_tokens},
      * {@code output_tokens}, and {@code by_role} with each role's}, plus {@code unpriced_models} when a model had no
-     * price
+     * price and {@code from_response_cache} (its tokens, unpriced) when an answer was found in the response cache
      */
     public ObjectNode toJson() {
         ObjectNode node = Json.object();
@@ -125,6 +132,9 @@ public record ItemCost(Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<St
         }
         if (!unpriced.isEmpty()) {
             node.set("unpriced_models", Json.strings(unpriced));
+        }
+        if (fromResponseCache.totalTokens() > 0) {
+            tokens(node.putObject(FROM_RESPONSE_CACHE), fromResponseCache);
         }
         return node;
     }
@@ -143,7 +153,7 @@ public record ItemCost(Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<St
         });
         var models = new TreeSet<String>();
         node.path("unpriced_models").forEach(model -> models.add(model.asText()));
-        return new ItemCost(usage, cost, models);
+        return new ItemCost(usage, cost, models, tokensOf(node.path(FROM_RESPONSE_CACHE)));
     }
 
     /**
@@ -177,6 +187,7 @@ public record ItemCost(Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<St
         private final Map<Role, Usage> usage = new EnumMap<>(Role.class);
         private final Map<Role, Double> cost = new EnumMap<>(Role.class);
         private final Set<String> unpriced = new TreeSet<>();
+        private Usage fromResponseCache = Usage.NONE;
 
         Builder(PriceTable prices) {
             this.prices = prices;
@@ -191,6 +202,10 @@ public record ItemCost(Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<St
             if (tokens.totalTokens() == 0) {
                 return;
             }
+            if (record.path(FROM_RESPONSE_CACHE).asBoolean(false)) {
+                fromResponseCache = fromResponseCache.plus(tokens);
+                return;
+            }
             Role actual = Role.of(record.path("role").asText(""), role);
             String priced = record.path("model").asText(model);
             usage.merge(actual, tokens, Usage::plus);
@@ -203,7 +218,7 @@ public record ItemCost(Map<Role, Usage> usage, Map<Role, Double> costUsd, Set<St
         }
 
         ItemCost build() {
-            return new ItemCost(usage, cost, unpriced);
+            return new ItemCost(usage, cost, unpriced, fromResponseCache);
         }
     }
 }

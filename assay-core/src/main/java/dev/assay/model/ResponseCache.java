@@ -76,7 +76,13 @@ public interface ResponseCache {
             kept = find(RequestKeys.legacy(model, scope, request));
         }
         if (kept.isPresent()) {
-            return Json.MAPPER.convertValue(kept.get(), ModelResponse.class);
+            ModelResponse answer = Json.MAPPER.convertValue(kept.get(), ModelResponse.class);
+            return new ModelResponse(
+                    answer.text(),
+                    answer.reasoning(),
+                    answer.toolCalls(),
+                    answer.usage().servedFromCache(),
+                    answer.finishReason());
         }
         ModelResponse response = model.complete(request);
         keep(key, response);

@@ -78,7 +78,7 @@ final class ItemText {
 
     /**
      * {@return "0.012345 USD (subject 0.010000, judge 0.002345); 1200 input tokens (300 cached), 450 output"}, with the
-     * models that had no price named
+     * models that had no price named and the tokens of the answers found in the response cache
      */
     static String cost(ItemCost cost) {
         var text = new StringBuilder(usd(cost.totalUsd()));
@@ -97,6 +97,14 @@ final class ItemText {
                 .append(" output");
         if (!cost.unpriced().isEmpty()) {
             text.append("; no price for ").append(String.join(", ", cost.unpriced()));
+        }
+        var replayed = cost.fromResponseCache();
+        if (replayed.totalTokens() > 0) {
+            text.append("; from the response cache, not paid: ")
+                    .append(replayed.inputTokens())
+                    .append(" input tokens, ")
+                    .append(replayed.outputTokens())
+                    .append(" output");
         }
         return text.toString();
     }

@@ -11,6 +11,7 @@ import dev.assay.subject.Subject;
 import dev.assay.subject.SubjectInput;
 import dev.assay.tools.ToolNames;
 import dev.assay.transcript.Transcript;
+import dev.assay.transcript.TranscriptEvent;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -104,7 +105,9 @@ public final class SseAgentSubject implements Subject {
         String key = client.answerKey(call, input.caseId());
         Optional<JsonNode> kept = session.responses().find(key);
         if (kept.isPresent()) {
-            Transcript.fromJson(kept.get()).events().forEach(session.transcript()::add);
+            Transcript.fromJson(kept.get()).events().stream()
+                    .map(SseAgentSubject::replayed)
+                    .forEach(session.transcript()::add);
             return session.transcript().build();
         }
         client.exchange(
@@ -119,6 +122,14 @@ public final class SseAgentSubject implements Subject {
             session.responses().keep(key, transcript.toJson());
         }
         return transcript;
+    }
+
+    /** {@return a kept transcript's event as replayed}: its model turns were paid for when it was kept, not now */
+    private static TranscriptEvent replayed(TranscriptEvent event) {
+        return event instanceof TranscriptEvent.ModelTurn turn
+                ? new TranscriptEvent.ModelTurn(
+                        turn.at(), turn.text(), turn.reasoning(), turn.usage().servedFromCache())
+                : event;
     }
 
     private static List<String> discoverTools(SseAgentClient client) throws InterruptedException {
