@@ -360,6 +360,11 @@ class RunsCommandTest {
         assertThat(compared.at("/paired/delta_high").asDouble()).isCloseTo(byCase.deltaHigh(), within(1e-12));
         assertThat(byCase.deltaLow()).isLessThan(bySample.deltaLow());
         assertThat(cli.run("runs", "compare", a, b).out()).contains("clustered by id in 6 clusters");
+
+        JsonNode independent = Json.parse(cli.run("runs", "compare", a, b, "--cluster-by", "none", "--format", "json")
+                .out());
+        assertThat(independent.at("/paired/cluster_by").isNull()).isTrue();
+        assertThat(independent.at("/paired/delta_low").asDouble()).isCloseTo(bySample.deltaLow(), within(1e-12));
     }
 
     private String sampledRun(CliRunner cli, Path suite) {

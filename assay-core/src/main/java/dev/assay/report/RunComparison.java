@@ -37,6 +37,9 @@ public final class RunComparison {
      */
     public static final String BY_CASE = "id";
 
+    /** The cluster field that asks for none: every pair taken as independent, samples of one case too. */
+    public static final String UNCLUSTERED = "none";
+
     /**
      * {@return the comparison as the API and the CLI show it}, its paired interval clustered by the field run b's spec
      * names, else run a's ({@code --cluster-by}); when neither names one, by the case ({@link #BY_CASE}) if either run
@@ -63,9 +66,13 @@ public final class RunComparison {
      * {@code paired} (with its plain {@code sentence}, the {@code cluster_by} field and how many clusters it found)
      *
      * @param clusterBy the case field the paired interval is clustered by (read from run b's stored cases, else run
-     *     a's; the samples of a case share its cluster); null for the cases taken as independent
+     *     a's; the samples of a case share its cluster); null or {@link #UNCLUSTERED} for the pairs taken as
+     *     independent
      */
     public static ObjectNode of(Store store, Run a, Run b, String clusterBy) {
+        if (UNCLUSTERED.equals(clusterBy)) {
+            clusterBy = null;
+        }
         Map<String, Outcome> left = outcomes(store, a.runId());
         Map<String, Outcome> right = outcomes(store, b.runId());
         ObjectNode node = Json.object();
