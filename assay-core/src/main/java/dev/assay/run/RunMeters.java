@@ -28,6 +28,10 @@ public final class RunMeters {
      * Registering again changes nothing.
      */
     public static void register() {
+        if (Metrics.globalRegistry.find("assay.runs.active").gauge() != null) {
+            // Micrometer warns of a gauge registered twice; the registered one holds already.
+            return;
+        }
         Gauge.builder("assay.runs.active", ACTIVE_RUNS, AtomicLong::get)
                 .description("Runs in flight in this process")
                 .register(Metrics.globalRegistry);
