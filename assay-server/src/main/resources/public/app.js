@@ -510,13 +510,9 @@ async function loadDetail() {
     state.detailRun = run;
     $('#detail-run-id').textContent = shortId(run.run_id);
     setStatus($('#detail-status'), run.status);
-    // A run that ended without finishing continues from its stored description (POST .../resume); a recording's run
-    // calls nothing, and a dialog run stored without its description cannot be read back.
-    const config = run.config || {};
-    const resumable = run.kind === 'dialog'
-      ? Boolean(config.request)
-      : run.kind === 'capability' && !(config.target && config.target.type === 'replay');
-    $('#detail-resume').hidden = !resumable || !['interrupted', 'cancelled', 'failed'].includes(run.status);
+    // A run that ended without finishing continues from its stored description (POST .../resume) when the server says
+    // it can: a recording's run calls nothing, a dialog run stored without its description cannot be read back.
+    $('#detail-resume').hidden = !detail.resumable || !['interrupted', 'cancelled', 'failed'].includes(run.status);
     $('#detail-cancel').hidden = run.status !== 'interrupted';
     const c = run.counts;
     const noun = run.kind === 'dialog' ? ' dialogs: ok ' : ' items: passed ';

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -619,15 +620,32 @@ public record EvalSpec(
      * {@return the spec to continue {@code run} with}: what resuming the run needs, without the user repeating a flag.
      * API keys are read again from the variables the spec names.
      *
-     * @throws AssayException {@code run.not_resumable} for a run whose spec cannot be built again: a recording's run
-     *     (it calls nothing, so running it again re-scores it whole), an agent service whose URL held credentials or a
-     *     query (never stored), one stored by an Assay too old to say what it ran, or by a later one
+     * @throws AssayException {@code run.not_resumable} for a run whose spec cannot be built again
+     *     ({@link #resumeRefusal})
      */
     public static EvalSpec toResume(Run run) {
+        resumeRefusal(run).ifPresent(problem -> {
+            throw new AssayException(problem);
+        });
+        EvalSpec spec = of(run);
+        // The suites are read where they were, wherever the run is resumed from; a snapshot of an older Assay may not
+        // name the user, the run record does.
+        return spec.withDataset(spec.dataset().withSuites(spec.dataset().resolved()))
+                .withUserId(spec.userId().isEmpty() ? run.userId() : spec.userId());
+    }
+
+    /**
+     * {@return why {@code run} cannot be continued from its stored spec, {@code run.not_resumable}; empty when
+     * {@link #toResume} builds it} Refused: a recording's run (it calls nothing, so running it again re-scores it
+     * whole), an agent service whose URL held credentials or a query (never stored), one stored by an Assay too old to
+     * say what it ran, or by a later one. Whether the run has ended, and whether its suites still hold the cases it
+     * started with ({@code run.suite_changed}), is told when it is resumed.
+     */
+    public static Optional<Problem> resumeRefusal(Run run) {
         JsonNode config = snapshot(run);
         int version = config.path("spec_version").asInt(0);
-        EvalSpec spec = read(config);
         boolean dialog = RunKind.DIALOG.equals(run.kind());
+        Sut sut = read(config).subject().sut();
         String why = dialog && !config.isObject()
                 ? "it was stored before dialog runs kept their description; run it again with its flags"
                 : dialog && version != DIALOG_VERSION
@@ -635,20 +653,13 @@ public record EvalSpec(
                         : !dialog && (version < 1 || version > VERSION)
                                 ? "its configuration snapshot is version " + version
                                         + ", this Assay reads versions 1 to " + VERSION
-                                : spec.subject().sut() instanceof Replay
+                                : sut instanceof Replay
                                         ? "a recording's run calls nothing: run the recording again to re-score it"
-                                        : spec.subject().sut() instanceof Unrecorded unrecorded
-                                                ? unrecorded.why()
-                                                : null;
-        if (why != null) {
-            throw new AssayException(
-                    Problem.of("run.not_resumable", "run " + run.runId() + " cannot be resumed: " + why)
-                            .withDetail("run_id", run.runId()));
-        }
-        // The suites are read where they were, wherever the run is resumed from; a snapshot of an older Assay may not
-        // name the user, the run record does.
-        return spec.withDataset(spec.dataset().withSuites(spec.dataset().resolved()))
-                .withUserId(spec.userId().isEmpty() ? run.userId() : spec.userId());
+                                        : sut instanceof Unrecorded unrecorded ? unrecorded.why() : null;
+        return why == null
+                ? Optional.empty()
+                : Optional.of(Problem.of("run.not_resumable", "run " + run.runId() + " cannot be resumed: " + why)
+                        .withDetail("run_id", run.runId()));
     }
 
     /**

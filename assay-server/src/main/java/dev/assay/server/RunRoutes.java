@@ -1,9 +1,11 @@
 package dev.assay.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.Problem;
 import dev.assay.cases.Case;
 import dev.assay.cost.Budget;
 import dev.assay.report.Reporter;
@@ -21,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
+import java.util.Optional;
 
 /** {@code /api/runs}: start, cancel, list, detail with paged items, one item, delete, report export, comparison. */
 final class RunRoutes {
@@ -92,8 +95,13 @@ final class RunRoutes {
     void detail(Context ctx) {
         String runId = ctx.pathParam("run_id");
         ObjectNode detail = Json.object();
-        detail.set("run", Json.tree(runs.run(runId)));
+        Run run = runs.run(runId);
+        detail.set("run", Json.tree(run));
         detail.put("live", runs.live().isRunning(runId));
+        // Told by the code that resumes it, so that no client reads the stored spec to guess.
+        Optional<Problem> refusal = runs.resumeRefusal(run);
+        detail.put("resumable", refusal.isEmpty());
+        detail.set("resume_problem", refusal.map(Json::tree).orElse(NullNode.getInstance()));
         RunReport report = runs.report(runId);
         detail.set("coverage", Json.tree(report.coverage()));
         // What the run cost, summed from the cost each item kept when it ended (docs/cost.md).

@@ -162,32 +162,14 @@ final class Runs {
             throws InterruptedException {
         Run stored = SilentRuns.ended(
                 store, store.findRun(runId).orElseThrow(() -> ApiProblems.notFound(runId)), SilentRuns.DEFAULT_SILENCE);
+        resumeRefusal(stored).ifPresent(problem -> {
+            throw new AssayException(problem);
+        });
+        EvalSpec spec = EvalSpec.toResume(stored);
         if (stored.kind().equals(RunKind.DIALOG)) {
-            return resumeDialog(stored, retryErrors);
+            return resumeDialog(stored, spec, retryErrors);
         }
         Suite storedSuite = storedCases ? StoredCases.suite(store, stored) : null;
-        EvalSpec spec = EvalSpec.toResume(stored);
-        Path suites = config.suitesDirectory().toAbsolutePath().normalize();
-        for (Path suite : spec.dataset().suites()) {
-            if (!suite.toAbsolutePath().normalize().startsWith(suites)) {
-                throw new AssayException(Problem.of(
-                                "run.not_resumable",
-                                "run " + runId + " reads suites outside "
-                                        + "the server's suites directory; resume it with `assay run --resume " + runId
-                                        + "`")
-                        .withDetail("run_id", runId));
-            }
-            List<String> outside = caseSets.outsideFiles(
-                    suites.relativize(suite.toAbsolutePath().normalize()));
-            if (!outside.isEmpty()) {
-                throw new AssayException(Problem.of(
-                                "run.not_resumable",
-                                "run " + runId + " reads suites outside the server's suites directory: "
-                                        + CaseSets.inWords(outside) + "; resume it with `assay run --resume " + runId
-                                        + "`")
-                        .withDetail("run_id", runId));
-            }
-        }
         Prepared prepared =
                 spec.prepare(runId, config.workspaceRoot(), checkers, config.env(), line -> {}, config.sandboxes());
         RunPlan plan = (storedSuite == null
@@ -199,20 +181,53 @@ final class Runs {
     }
 
     /**
-     * Continues a stored dialog run from its stored spec ({@link EvalSpec#toResume}), as {@code assay run --resume}
-     * does; only runs whose dataset lies in the server's datasets directory, and its reference files go to the server's
-     * directory for the run, wherever the run started.
+     * {@return why this server will not continue {@code stored} from its stored spec ({@code run.not_resumable}), or
+     * empty when {@link #resume} takes it}: the spec's own refusal ({@link EvalSpec#resumeRefusal}), then the server's
+     * boundary, since nothing outside it is run over HTTP: a capability run's suites, every file of them, lie in the
+     * suites directory, a dialog run's dataset in the datasets directory. What the run detail tells as
+     * {@code resumable} and {@code resume_problem}; whether the run has ended, and {@code run.suite_changed}, are told
+     * when it is resumed.
      */
-    private ObjectNode resumeDialog(Run stored, boolean retryErrors) {
+    Optional<Problem> resumeRefusal(Run stored) {
+        Optional<Problem> refused = EvalSpec.resumeRefusal(stored);
+        if (refused.isPresent()) {
+            return refused;
+        }
         String runId = stored.runId();
         EvalSpec spec = EvalSpec.toResume(stored);
-        if (!datasets.contains(spec.dataset().dialogs().file())) {
-            throw new AssayException(Problem.of(
-                            "run.not_resumable",
-                            "run " + runId + " reads a dataset outside the server's datasets directory; resume it with "
-                                    + "`assay run --resume " + runId + "`")
-                    .withDetail("run_id", runId));
+        if (stored.kind().equals(RunKind.DIALOG)) {
+            return datasets.contains(spec.dataset().dialogs().file())
+                    ? Optional.empty()
+                    : Optional.of(outsideRefusal(runId, "reads a dataset outside the server's datasets directory"));
         }
+        Path suites = config.suitesDirectory().toAbsolutePath().normalize();
+        for (Path suite : spec.dataset().suites()) {
+            if (!suite.toAbsolutePath().normalize().startsWith(suites)) {
+                return Optional.of(outsideRefusal(runId, "reads suites outside the server's suites directory"));
+            }
+            List<String> outside = caseSets.outsideFiles(
+                    suites.relativize(suite.toAbsolutePath().normalize()));
+            if (!outside.isEmpty()) {
+                return Optional.of(outsideRefusal(
+                        runId, "reads suites outside the server's suites directory: " + CaseSets.inWords(outside)));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Problem outsideRefusal(String runId, String why) {
+        return Problem.of(
+                        "run.not_resumable",
+                        "run " + runId + " " + why + "; resume it with `assay run --resume " + runId + "`")
+                .withDetail("run_id", runId);
+    }
+
+    /**
+     * Continues a stored dialog run from its stored spec ({@link EvalSpec#toResume}), as {@code assay run --resume}
+     * does; its reference files go to the server's directory for the run, wherever the run started.
+     */
+    private ObjectNode resumeDialog(Run stored, EvalSpec spec, boolean retryErrors) {
+        String runId = stored.runId();
         DialogPreparation.Prepared prepared = prepareDialog(spec.withRunDirectory(dialogDirectory(runId)), runId);
         RunHandle handle = launch(prepared, listener -> engine.resume(prepared.workload(), retryErrors, listener));
         return resumed(handle);

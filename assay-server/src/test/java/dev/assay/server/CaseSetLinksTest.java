@@ -118,6 +118,9 @@ class CaseSetLinksTest {
             assertThat(resumed.status()).as(resumed.text()).isEqualTo(409);
             assertThat(resumed.json().path("type").asText()).isEqualTo("run.not_resumable");
             assertThat(resumed.json().path("detail").asText()).contains("'lured/linked.jsonl'");
+            JsonNode detail = server.get("/api/runs/" + runId).json();
+            assertThat(detail.path("resumable").asBoolean()).isFalse();
+            assertThat(detail.at("/resume_problem/type").asText()).isEqualTo("run.not_resumable");
         }
     }
 

@@ -17,6 +17,7 @@ import dev.assay.run.Engine;
 import dev.assay.run.RunHandle;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
+import dev.assay.run.RunSettings;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
@@ -237,6 +238,51 @@ class RunApiTest {
         assertThat(run.path("status").asText()).isEqualTo("finished");
         assertThat(run.path("counts").path("total").asInt()).isEqualTo(3);
         assertThat(run.path("counts").path("passed").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void the_detail_tells_whether_the_run_can_be_resumed_and_why_not_as_resuming_it_would() throws Exception {
+        String runId = server.start("basic.jsonl", "");
+        assertThat(server.awaitEnd(runId).path("status").asText()).isEqualTo("finished");
+        Run ended = server.store.findRun(runId).orElseThrow();
+        JsonNode resumable = server.get("/api/runs/" + runId).json();
+        assertThat(resumable.path("resumable").asBoolean()).isTrue();
+        assertThat(resumable.path("resume_problem").isNull()).isTrue();
+        // A recording's run calls nothing: stored as `assay run --replay` stores it.
+        String replayId = runId + "-replay";
+        server.store.createRun(new Run(
+                replayId,
+                ended.kind(),
+                ended.userId(),
+                ended.modelName(),
+                ended.language(),
+                RunStatus.INTERRUPTED,
+                ended.caseSet(),
+                ended.caseSetVersion(),
+                new RunSettings()
+                        .suites(List.of(server.home.resolve("suites/basic.jsonl")))
+                        .replay(server.home.resolve("recording.jsonl"))
+                        .resolve()
+                        .toJson(),
+                ended.toolSnapshot(),
+                Map.of(),
+                null,
+                ended.counts(),
+                ended.startedAt(),
+                ended.startedAt(),
+                0.0,
+                null));
+
+        JsonNode replay = server.get("/api/runs/" + replayId).json();
+
+        assertThat(replay.path("resumable").asBoolean()).isFalse();
+        assertThat(replay.at("/resume_problem/type").asText()).isEqualTo("run.not_resumable");
+        assertThat(replay.at("/resume_problem/message").asText()).contains("a recording's run calls nothing");
+        var refused = server.post("/api/runs/" + replayId + "/resume", null);
+        assertThat(refused.status()).as(refused.text()).isEqualTo(409);
+        assertThat(refused.json().path("type").asText()).isEqualTo("run.not_resumable");
+        assertThat(refused.json().path("detail").asText())
+                .isEqualTo(replay.at("/resume_problem/message").asText());
     }
 
     @Test
