@@ -484,7 +484,7 @@ async function resumeRun(runId, storedCases = false) {
     follow(runId, true);
   } catch (error) {
     if (!storedCases && error.problem && error.problem.type === 'run.suite_changed'
-        && confirm(error.message + '\n\nContinue the run with the cases it was started with?')) {
+        && confirm(error.message + ' (' + error.problem.type + ')\n\nContinue the run with the cases it was started with?')) {
       await resumeRun(runId, true);
       return;
     }

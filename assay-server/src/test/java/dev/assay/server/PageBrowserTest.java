@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.Alert;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -192,6 +193,51 @@ class PageBrowserTest {
                         .path("items_total")
                         .asInt())
                 .isEqualTo(8);
+    }
+
+    /**
+     * M3 on the page: a run whose suite file changed since it started is refused ({@code run.suite_changed}, naming the
+     * changed cases); accepted, it goes on with the cases it started with. The changed case comes after six slow ones,
+     * so the cancel stops the run before it: run again by the new file it would fail ({@code exact Berlin}).
+     */
+    @Test
+    void a_run_whose_suite_changed_is_refused_on_resume_and_ends_with_its_stored_cases_once_accepted()
+            throws Exception {
+        Path file = server.home.resolve("suites/page-changing.jsonl");
+        var lines = new StringBuilder();
+        for (int i = 1; i <= 6; i++) {
+            lines.append(line("same_" + i, "contains", "Paris"));
+        }
+        Files.writeString(file, lines + line("edited", "contains", "Paris") + line("dropped", "contains", "Paris"));
+        String runId = server.start("page-changing.jsonl", "\"concurrency\": 1");
+        Instant deadline = Instant.now().plusSeconds(20);
+        while (server.get("/api/runs/" + runId).json().at("/run/counts/passed").asInt() < 1
+                && Instant.now().isBefore(deadline)) {
+            Thread.sleep(50);
+        }
+        server.post("/api/runs/" + runId + "/cancel", null);
+        assertThat(server.awaitEnd(runId).path("status").asText()).isEqualTo("cancelled");
+        Files.writeString(file, lines + line("edited", "exact", "Berlin") + line("added", "contains", "Paris"));
+        openFromHistory(runId);
+        wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("detail-resume")));
+
+        browser.findElement(By.id("detail-resume")).click();
+
+        Alert refusal = wait.until(ExpectedConditions.alertIsPresent());
+        assertThat(refusal.getText()).contains("(run.suite_changed)", "edited", "added", "dropped");
+        refusal.accept();
+        wait.until(ExpectedConditions.textToBe(By.id("run-status"), "finished"));
+        assertThat(browser.findElement(By.id("progress-text")).getText()).isEqualTo("8 / 8");
+        JsonNode items = server.get("/api/runs/" + runId + "/items?limit=50").json();
+        assertThat(items.path("items").findValuesAsText("case_id"))
+                .containsExactly("same_1", "same_2", "same_3", "same_4", "same_5", "same_6", "edited", "dropped");
+        assertThat(items.path("items").findValuesAsText("status")).containsOnly("passed");
+    }
+
+    /** A slow case (the scripted model answers {@code Paris} after 300 ms) judged by {@code checker}. */
+    private static String line(String id, String checker, String expected) {
+        return "{\"id\": \"%s\", \"dimension\": \"common\", \"prompt\": \"Capital of France? %s slow\", \"checker\": \"%s\", \"expected\": \"%s\"}\n"
+                .formatted(id, id, checker, expected);
     }
 
     @Test
