@@ -126,6 +126,31 @@ final class DialogRunCommand implements Callable<Integer>, EnvironmentFactory.Ne
             }
             return DialogCommand.resume(resume, parent.models, database, env, spec.commandLine());
         }
+        refuseConflicts();
+        OutputDirectories.requireWritable(spec.commandLine(), "--out", outDir);
+        String id = runId != null
+                ? runId
+                : LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
+        EvalSpec request = spec(id);
+        Optional<dev.assay.result.Run> earlier;
+        try (Store store = database.open()) {
+            earlier = store.findRun(id);
+        }
+        earlier.filter(existing -> !existing.kind().equals(dev.assay.result.RunKind.DIALOG))
+                .ifPresent(existing -> {
+                    throw new AssayException(Problem.of(
+                                    "config.run_id_taken",
+                                    "run id " + id + " belongs to a " + existing.kind() + " run; choose another")
+                            .withDetail("field", "run_id"));
+                });
+        // Re-using the id of a dialog run that ended resumes it with these flags: its ok and skipped dialogs are
+        // kept.
+        return DialogCommand.execute(
+                request, id, earlier.isPresent(), parent.models, database, env, spec.commandLine());
+    }
+
+    /** @throws ParameterException for flags that do not go together */
+    private void refuseConflicts() {
         if (dataset == null) {
             throw new ParameterException(spec.commandLine(), "give the DATASET (or --resume RUN_ID)");
         }
@@ -140,11 +165,17 @@ final class DialogRunCommand implements Callable<Integer>, EnvironmentFactory.Ne
                     spec.commandLine(),
                     "--system-prompt applies to --model only; an agent service keeps its own prompt");
         }
-        OutputDirectories.requireWritable(spec.commandLine(), "--out", outDir);
+    }
+
+    /**
+     * {@return the run the flags describe, through the one resolver ({@link RunSettings#resolve})}: what the API's
+     * dialog start body resolves to for the same settings
+     *
+     * @param id the run's id: its reference files go to {@code --out}/{@code id}
+     * @throws ParameterException for a {@code --field-mapping} or agent option that does not parse
+     */
+    EvalSpec spec(String id) {
         String systemPrompt = prompt.read();
-        String id = runId != null
-                ? runId
-                : LocalDateTime.now(ZoneId.systemDefault()).format(DateTimeFormatter.ofPattern("yyyyMMdd_HHmmss"));
         Duration turnTimeout = Duration.ofSeconds(turnTimeoutSeconds);
         FieldMapping mapping = null;
         if (agent.given()) {
@@ -155,7 +186,7 @@ final class DialogRunCommand implements Callable<Integer>, EnvironmentFactory.Ne
                         spec.commandLine(), "--field-mapping: " + e.problem().message());
             }
         }
-        EvalSpec request = new RunSettings()
+        return new RunSettings()
                 .dialogs(new EvalSpec.Dialogs(
                         dataset.toString(),
                         dataset,
@@ -175,21 +206,6 @@ final class DialogRunCommand implements Callable<Integer>, EnvironmentFactory.Ne
                 .concurrency(workersDialog)
                 .timeout(turnTimeout)
                 .resolve();
-        Optional<dev.assay.result.Run> earlier;
-        try (Store store = database.open()) {
-            earlier = store.findRun(id);
-        }
-        earlier.filter(existing -> !existing.kind().equals(dev.assay.result.RunKind.DIALOG))
-                .ifPresent(existing -> {
-                    throw new AssayException(Problem.of(
-                                    "config.run_id_taken",
-                                    "run id " + id + " belongs to a " + existing.kind() + " run; choose another")
-                            .withDetail("field", "run_id"));
-                });
-        // Re-using the id of a dialog run that ended resumes it with these flags: its ok and skipped dialogs are
-        // kept.
-        return DialogCommand.execute(
-                request, id, earlier.isPresent(), parent.models, database, env, spec.commandLine());
     }
 
     @Override
