@@ -11,6 +11,7 @@ import dev.assay.report.RunReport;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.run.EvalSpec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.LinkedHashMap;
@@ -44,8 +45,8 @@ public final class PromptfooReporter implements Reporter {
 
     @Override
     public boolean writesFor(RunReport report) {
-        JsonNode config = report.run().config();
-        return config != null && config.path("subject").asText("").startsWith(PromptfooSubjects.NAME + ":");
+        return EvalSpec.of(report.run()).subject().sut() instanceof EvalSpec.Plugin plugin
+                && plugin.name().equals(PromptfooSubjects.NAME);
     }
 
     @Override
