@@ -40,7 +40,7 @@ public final class Stores {
     }
 
     /**
-     * Opens a store and brings its schema up to date with Flyway.
+     * Opens a store and brings its schema up to date with Flyway, unless it is already ({@link SchemaHistory}).
      *
      * @param jdbcUrl {@code jdbc:sqlite:<path>} (parent directories are created), or a URL of a dialect on the class
      *     path: {@code jdbc:postgresql://...} with assay-postgres
@@ -55,17 +55,20 @@ public final class Stores {
         dialect.prepare(jdbcUrl);
         HikariDataSource dataSource = connect(jdbcUrl, dialect);
         try {
-            // Our own history table, baselined below V1, so Assay can share a PostgreSQL schema with an
-            // application that keeps its own flyway_schema_history. The dialect's class loader finds its
-            // migrations and Flyway's support for its database, both in the dialect's module.
-            Flyway.configure(dialect.getClass().getClassLoader())
-                    .dataSource(dataSource)
-                    .locations(dialect.migrationLocation())
-                    .table(HISTORY_TABLE)
-                    .baselineOnMigrate(true)
-                    .baselineVersion("0")
-                    .load()
-                    .migrate();
+            // A schema already current is opened as it is: one query instead of Flyway, whose start was half of
+            // opening a store. Any other is Flyway's: our own history table, baselined below V1, so Assay can share
+            // a PostgreSQL schema with an application that keeps its own flyway_schema_history. The dialect's class
+            // loader finds its migrations and Flyway's support for its database, both in the dialect's module.
+            if (!SchemaHistory.isCurrent(dataSource, dialect)) {
+                Flyway.configure(dialect.getClass().getClassLoader())
+                        .dataSource(dataSource)
+                        .locations(dialect.migrationLocation())
+                        .table(HISTORY_TABLE)
+                        .baselineOnMigrate(true)
+                        .baselineVersion("0")
+                        .load()
+                        .migrate();
+            }
         } catch (RuntimeException e) {
             dataSource.close();
             throw new AssayException(new Problem(

@@ -6,10 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.assay.AssayException;
 import java.nio.file.Path;
 import java.sql.DriverManager;
+import java.util.ArrayList;
+import java.util.List;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sqlite.SQLiteDataSource;
 
 /** Opening stores: accepted URLs, failures and what their messages may show. */
 class StoresTest {
@@ -89,6 +94,8 @@ class StoresTest {
         try (Store store = Stores.open(url)) {
             assertThat(store.countRuns(RunQuery.all())).isZero();
         }
+        assertThat(SchemaHistory.isCurrent(dataSource(url), new SqliteDialect()))
+                .isTrue();
     }
 
     @Test
@@ -101,5 +108,96 @@ class StoresTest {
             result.next();
             assertThat(result.getString(1)).isEqualToIgnoringCase("wal");
         }
+    }
+
+    @Test
+    void schema_at_the_current_version_is_current_and_opens_as_it_is(@TempDir Path home) throws Exception {
+        String url = Stores.defaultUrl(home);
+        assertThat(SchemaHistory.isCurrent(dataSource(url), new SqliteDialect()))
+                .isFalse();
+        Stores.open(url).close();
+
+        assertThat(SchemaHistory.isCurrent(dataSource(url), new SqliteDialect()))
+                .isTrue();
+        try (Store store = Stores.open(url)) {
+            assertThat(store.countRuns(RunQuery.all())).isZero();
+        }
+        assertThat(historyVersions(url)).containsExactly("1", "2", "3", "4", "5", "6", "7", "8");
+    }
+
+    @Test
+    void schema_one_version_behind_is_migrated(@TempDir Path home) throws Exception {
+        String url = Stores.defaultUrl(home);
+        Flyway.configure()
+                .dataSource(url, null, null)
+                .locations(new SqliteDialect().migrationLocation())
+                .table(Stores.HISTORY_TABLE)
+                .target("7")
+                .load()
+                .migrate();
+        assertThat(SchemaHistory.isCurrent(dataSource(url), new SqliteDialect()))
+                .isFalse();
+
+        try (Store store = Stores.open(url)) {
+            assertThat(store.countRuns(RunQuery.all())).isZero();
+        }
+
+        assertThat(historyVersions(url)).endsWith("7", "8");
+        assertThat(SchemaHistory.isCurrent(dataSource(url), new SqliteDialect()))
+                .isTrue();
+    }
+
+    /** Flyway ignores a version it does not know by default: such a database opens, as it did before the check. */
+    @Test
+    void schema_ahead_of_the_code_is_left_to_flyway(@TempDir Path home) throws Exception {
+        String url = Stores.defaultUrl(home);
+        Stores.open(url).close();
+        execute(
+                url,
+                "INSERT INTO " + Stores.HISTORY_TABLE + " (installed_rank, version, description, type, script, "
+                        + "checksum, installed_by, execution_time, success) VALUES (9, '9', 'later', 'SQL', 'V9__later.sql', 1, "
+                        + "'test', 0, 1)");
+
+        assertThat(SchemaHistory.isCurrent(dataSource(url), new SqliteDialect()))
+                .isFalse();
+        try (Store store = Stores.open(url)) {
+            assertThat(store.countRuns(RunQuery.all())).isZero();
+        }
+    }
+
+    @Test
+    void schema_with_a_failed_migration_is_not_current(@TempDir Path home) throws Exception {
+        String url = Stores.defaultUrl(home);
+        Stores.open(url).close();
+        execute(url, "UPDATE " + Stores.HISTORY_TABLE + " SET success = 0 WHERE version = '8'");
+
+        assertThat(SchemaHistory.isCurrent(dataSource(url), new SqliteDialect()))
+                .isFalse();
+    }
+
+    private static DataSource dataSource(String url) {
+        var dataSource = new SQLiteDataSource();
+        dataSource.setUrl(url);
+        return dataSource;
+    }
+
+    private static void execute(String url, String sql) throws Exception {
+        try (var connection = DriverManager.getConnection(url);
+                var statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    private static List<String> historyVersions(String url) throws Exception {
+        var versions = new ArrayList<String>();
+        try (var connection = DriverManager.getConnection(url);
+                var rows = connection
+                        .createStatement()
+                        .executeQuery("SELECT version FROM " + Stores.HISTORY_TABLE + " ORDER BY installed_rank")) {
+            while (rows.next()) {
+                versions.add(rows.getString(1));
+            }
+        }
+        return versions;
     }
 }
