@@ -41,11 +41,11 @@ record FileContainsChecker(String path, List<String> fragments, TextMatching mat
         detail.put("path", path);
         detail.set("expected", Json.strings(fragments));
         return switch (WorkspaceFiles.readText(context.workspace(), path)) {
-            case Outcome.Failed<String>(Problem problem) -> {
+            case StepResult.Failed<String>(Problem problem) -> {
                 detail.put("error", problem.message());
                 yield Verdict.failed(problem.type(), problem.message(), detail);
             }
-            case Outcome.Ok<String>(String text) -> {
+            case StepResult.Ok<String>(String text) -> {
                 List<String> missing = ContainsChecker.missingFragments(fragments, text, matching);
                 detail.set("missing", Json.strings(missing));
                 detail.put("matched", missing.isEmpty());

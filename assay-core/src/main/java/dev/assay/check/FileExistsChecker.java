@@ -40,8 +40,8 @@ record FileExistsChecker(String path, String type) implements Checker {
         detail.put("path", path);
         detail.put("type", type);
         return switch (WorkspaceFiles.resolve(context.workspace(), path)) {
-            case Outcome.Failed<Path>(Problem problem) -> failed(problem.type(), problem.message(), detail);
-            case Outcome.Ok<Path>(Path file) -> judge(file, detail);
+            case StepResult.Failed<Path>(Problem problem) -> failed(problem.type(), problem.message(), detail);
+            case StepResult.Ok<Path>(Path file) -> judge(file, detail);
         };
     }
 

@@ -40,11 +40,11 @@ record JsonContainsChecker(JsonDocument document, JsonNode required) implements 
         detail.put("path", document.source());
         detail.set("required", required);
         return switch (document.read(context)) {
-            case Outcome.Failed<JsonNode>(Problem problem) -> {
+            case StepResult.Failed<JsonNode>(Problem problem) -> {
                 detail.put("error", problem.message());
                 yield Verdict.failed(problem.type(), problem.message(), detail);
             }
-            case Outcome.Ok<JsonNode>(JsonNode actual) -> {
+            case StepResult.Ok<JsonNode>(JsonNode actual) -> {
                 var mismatch = JsonSubset.firstMismatch(required, actual);
                 detail.put("matched", mismatch.isEmpty());
                 detail.set("mismatch", mismatch.map(JsonSubset.Mismatch::toJson).orElse(null));

@@ -33,13 +33,13 @@ record JsonDocument(String path) {
         return path == null ? "answer" : path;
     }
 
-    Outcome<JsonNode> read(CheckContext context) {
+    StepResult<JsonNode> read(CheckContext context) {
         if (path == null) {
             return parse(answerJson(context.finalAnswer() == null ? "" : context.finalAnswer()), "the answer");
         }
         return switch (WorkspaceFiles.readText(context.workspace(), path)) {
-            case Outcome.Failed<String>(Problem problem) -> new Outcome.Failed<>(problem);
-            case Outcome.Ok<String>(String text) -> parse(text, path);
+            case StepResult.Failed<String>(Problem problem) -> new StepResult.Failed<>(problem);
+            case StepResult.Ok<String>(String text) -> parse(text, path);
         };
     }
 
@@ -48,14 +48,14 @@ record JsonDocument(String path) {
         return fence.find() ? fence.group(1) : answer;
     }
 
-    private static Outcome<JsonNode> parse(String text, String where) {
+    private static StepResult<JsonNode> parse(String text, String where) {
         if (text.isBlank()) {
-            return new Outcome.Failed<>(Problem.of("json.invalid", where + " is empty, not JSON"));
+            return new StepResult.Failed<>(Problem.of("json.invalid", where + " is empty, not JSON"));
         }
         try {
-            return new Outcome.Ok<>(STRICT.readTree(text));
+            return new StepResult.Ok<>(STRICT.readTree(text));
         } catch (JsonProcessingException e) {
-            return new Outcome.Failed<>(Problem.of(
+            return new StepResult.Failed<>(Problem.of(
                             "json.invalid", where + " is not valid JSON: " + e.getOriginalMessage())
                     .withDetail(
                             "line",

@@ -91,11 +91,11 @@ record JsonSchemaChecker(JsonDocument document, JsonNode schemaJson, Schema sche
         ObjectNode detail = Json.object();
         detail.put("path", document.source());
         return switch (document.read(context)) {
-            case Outcome.Failed<JsonNode>(Problem problem) -> {
+            case StepResult.Failed<JsonNode>(Problem problem) -> {
                 detail.put("error", problem.message());
                 yield Verdict.failed(problem.type(), problem.message(), detail);
             }
-            case Outcome.Ok<JsonNode>(JsonNode actual) -> {
+            case StepResult.Ok<JsonNode>(JsonNode actual) -> {
                 List<Error> errors;
                 try {
                     errors = schema.validate(actual);

@@ -24,34 +24,34 @@ final class WorkspaceFiles {
 
     private WorkspaceFiles() {}
 
-    static Outcome<Path> resolve(Workspace workspace, String path) {
+    static StepResult<Path> resolve(Workspace workspace, String path) {
         try {
-            return new Outcome.Ok<>(workspace.resolve(path));
+            return new StepResult.Ok<>(workspace.resolve(path));
         } catch (AssayException e) {
-            return new Outcome.Failed<>(e.problem());
+            return new StepResult.Failed<>(e.problem());
         }
     }
 
-    static Outcome<Path> regularFile(Workspace workspace, String path) {
+    static StepResult<Path> regularFile(Workspace workspace, String path) {
         return switch (resolve(workspace, path)) {
-            case Outcome.Failed<Path> failed -> failed;
-            case Outcome.Ok<Path>(Path file)
+            case StepResult.Failed<Path> failed -> failed;
+            case StepResult.Ok<Path>(Path file)
             when !Files.exists(file) -> failed("file.not_found", "no such file in the workspace", path);
-            case Outcome.Ok<Path>(Path file)
+            case StepResult.Ok<Path>(Path file)
             when !Files.isRegularFile(file) -> failed("file.not_regular", "not a regular file (a directory?)", path);
-            case Outcome.Ok<Path> ok -> ok;
+            case StepResult.Ok<Path> ok -> ok;
         };
     }
 
     /** {@return the file's text, decoded as strict UTF-8 with a leading byte-order mark removed} */
-    static Outcome<String> readText(Workspace workspace, String path) {
+    static StepResult<String> readText(Workspace workspace, String path) {
         return switch (regularFile(workspace, path)) {
-            case Outcome.Failed<Path>(Problem problem) -> new Outcome.Failed<>(problem);
-            case Outcome.Ok<Path>(Path file) -> decode(file, path);
+            case StepResult.Failed<Path>(Problem problem) -> new StepResult.Failed<>(problem);
+            case StepResult.Ok<Path>(Path file) -> decode(file, path);
         };
     }
 
-    private static Outcome<String> decode(Path file, String path) {
+    private static StepResult<String> decode(Path file, String path) {
         byte[] bytes;
         try {
             if (Files.size(file) > MAX_TEXT_BYTES) {
@@ -73,13 +73,13 @@ final class WorkspaceFiles {
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(bytes))
                     .toString();
-            return new Outcome.Ok<>(text.startsWith("\uFEFF") ? text.substring(1) : text);
+            return new StepResult.Ok<>(text.startsWith("\uFEFF") ? text.substring(1) : text);
         } catch (CharacterCodingException e) {
             return failed("file.binary", "not valid UTF-8 text", path);
         }
     }
 
-    private static <T> Outcome<T> failed(String type, String why, String path) {
-        return new Outcome.Failed<>(Problem.of(type, why + ": " + path).withDetail("path", path));
+    private static <T> StepResult<T> failed(String type, String why, String path) {
+        return new StepResult.Failed<>(Problem.of(type, why + ": " + path).withDetail("path", path));
     }
 }

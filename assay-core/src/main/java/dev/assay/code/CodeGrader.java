@@ -132,22 +132,22 @@ public final class CodeGrader {
             }
             tests = withOracle(runner.get(), question, tests);
         }
-        List<Outcome> outcomes;
+        List<HarnessReport> reports;
         if (source.equals("test_code")) {
-            outcomes = List.of(TestCodeRun.execute(
+            reports = List.of(TestCodeRun.execute(
                     sandbox,
                     question,
                     humanEvalProgram(question, code),
                     options.caseTimeout().toMillis() / 1000.0,
                     limits(1)));
         } else {
-            outcomes = run(runner.get(), question, code, tests);
+            reports = run(runner.get(), question, code, tests);
         }
         var results = new ArrayList<CaseResult>(unsupported);
         results.addAll(
                 comparison.mode() == Comparison.Mode.CHECKER && !source.equals("test_code")
-                        ? checked(question, tests, outcomes)
-                        : judged(tests, outcomes, comparison));
+                        ? checked(question, tests, reports)
+                        : judged(tests, reports, comparison));
         return new Grade(question.language(), sandbox.kind(), source, parse, comparison, results, null);
     }
 
@@ -166,25 +166,25 @@ public final class CodeGrader {
                 : new Comparison(Comparison.Mode.CHECKER, comparison.tolerance());
     }
 
-    private static List<CaseResult> judged(List<TestCase> tests, List<Outcome> outcomes, Comparison comparison) {
+    private static List<CaseResult> judged(List<TestCase> tests, List<HarnessReport> reports, Comparison comparison) {
         var results = new ArrayList<CaseResult>();
         for (int i = 0; i < tests.size(); i++) {
-            results.add(judge(tests.get(i), outcomes.get(i), comparison));
+            results.add(judge(tests.get(i), reports.get(i), comparison));
         }
         return results;
     }
 
     /** The question's checker judges every output the program gave; the rest keep their status. */
-    private List<CaseResult> checked(CodeQuestion question, List<TestCase> tests, List<Outcome> outcomes)
+    private List<CaseResult> checked(CodeQuestion question, List<TestCase> tests, List<HarnessReport> reports)
             throws InterruptedException {
         var given = new ArrayList<Integer>();
         var judged = new ArrayList<CheckerCodeRun.Judged>();
         for (int i = 0; i < tests.size(); i++) {
-            if (outcomes.get(i).status().equals("ok")) {
+            if (reports.get(i).status().equals("ok")) {
                 given.add(i);
                 judged.add(new CheckerCodeRun.Judged(
                         tests.get(i).input(),
-                        outcomes.get(i).actual(),
+                        reports.get(i).actual(),
                         tests.get(i).expected()));
             }
         }
@@ -200,14 +200,14 @@ public final class CodeGrader {
         for (int i = 0; i < tests.size(); i++) {
             int position = given.indexOf(i);
             if (position < 0) {
-                results.add(judge(tests.get(i), outcomes.get(i), null));
+                results.add(judge(tests.get(i), reports.get(i), null));
                 continue;
             }
             CheckerCodeRun.Verdict verdict = verdicts.get(position);
             CaseResult.Status status = verdict.failed()
                     ? CaseResult.Status.RUNTIME_ERROR
                     : verdict.accepted() ? CaseResult.Status.PASSED : CaseResult.Status.WRONG_ANSWER;
-            results.add(result(tests.get(i), status, outcomes.get(i).actual(), verdict.message()));
+            results.add(result(tests.get(i), status, reports.get(i).actual(), verdict.message()));
         }
         return results;
     }
@@ -241,7 +241,7 @@ public final class CodeGrader {
                 question.language().equals("python") ? base.memoryBytes() : Math.max(base.memoryBytes(), 8L << 30);
         var programLimits = new SandboxLimits(
                 base.wallTime().plusSeconds(30), addressSpace, base.maxProcesses(), base.maxOutputBytes());
-        List<Outcome> outcomes = StdioRun.execute(
+        List<HarnessReport> reports = StdioRun.execute(
                 sandbox,
                 question.language(),
                 code,
@@ -250,22 +250,22 @@ public final class CodeGrader {
                 options.memoryBytes(),
                 programLimits);
         if (comparison.mode() == Comparison.Mode.CHECKER) {
-            results.addAll(checked(question, tests, outcomes));
+            results.addAll(checked(question, tests, reports));
             return new Grade(question.language(), sandbox.kind(), STDIO, null, comparison, results, null);
         }
         for (int i = 0; i < tests.size(); i++) {
             TestCase test = tests.get(i);
-            Outcome outcome = outcomes.get(i);
-            if (outcome.status().equals("ok")) {
+            HarnessReport report = reports.get(i);
+            if (report.status().equals("ok")) {
                 boolean accepted = comparison.acceptsText(
-                        test.expected().asText(), outcome.actual().asText());
+                        test.expected().asText(), report.actual().asText());
                 results.add(result(
                         test,
                         accepted ? CaseResult.Status.PASSED : CaseResult.Status.WRONG_ANSWER,
-                        outcome.actual(),
+                        report.actual(),
                         ""));
             } else {
-                results.add(judge(test, outcome, comparison));
+                results.add(judge(test, report, comparison));
             }
         }
         return new Grade(question.language(), sandbox.kind(), STDIO, null, comparison, results, null);
@@ -287,16 +287,16 @@ public final class CodeGrader {
     /** Expected outputs computed by the reference solution; where it fails, the stated output stays. */
     private List<TestCase> withOracle(LanguageRunner runner, CodeQuestion question, List<TestCase> tests)
             throws InterruptedException {
-        List<Outcome> reference = run(runner, question, question.referenceSolution(), tests);
+        List<HarnessReport> reference = run(runner, question, question.referenceSolution(), tests);
         var oracle = new ArrayList<TestCase>();
         for (int i = 0; i < tests.size(); i++) {
-            Outcome outcome = reference.get(i);
-            oracle.add("ok".equals(outcome.status()) ? tests.get(i).withExpected(outcome.actual()) : tests.get(i));
+            HarnessReport report = reference.get(i);
+            oracle.add("ok".equals(report.status()) ? tests.get(i).withExpected(report.actual()) : tests.get(i));
         }
         return oracle;
     }
 
-    private List<Outcome> run(LanguageRunner runner, CodeQuestion question, String program, List<TestCase> tests)
+    private List<HarnessReport> run(LanguageRunner runner, CodeQuestion question, String program, List<TestCase> tests)
             throws InterruptedException {
         ObjectNode config = Json.object();
         config.put("entry_point", question.entryPoint());
@@ -332,16 +332,16 @@ public final class CodeGrader {
         return new SandboxLimits(wall, options.memoryBytes(), options.maxProcesses(), 8L << 20);
     }
 
-    private static CaseResult judge(TestCase test, Outcome outcome, Comparison comparison) {
-        return switch (outcome.status()) {
+    private static CaseResult judge(TestCase test, HarnessReport report, Comparison comparison) {
+        return switch (report.status()) {
             case "ok" ->
-                comparison.accepts(test.expected(), outcome.actual())
-                        ? result(test, CaseResult.Status.PASSED, outcome.actual(), "")
-                        : result(test, CaseResult.Status.WRONG_ANSWER, outcome.actual(), "");
+                comparison.accepts(test.expected(), report.actual())
+                        ? result(test, CaseResult.Status.PASSED, report.actual(), "")
+                        : result(test, CaseResult.Status.WRONG_ANSWER, report.actual(), "");
             case "passed" -> result(test, CaseResult.Status.PASSED, null, "");
-            case "wrong_answer" -> result(test, CaseResult.Status.WRONG_ANSWER, null, outcome.message());
-            case "timeout" -> result(test, CaseResult.Status.TIMEOUT, null, outcome.message());
-            default -> result(test, CaseResult.Status.RUNTIME_ERROR, null, outcome.message());
+            case "wrong_answer" -> result(test, CaseResult.Status.WRONG_ANSWER, null, report.message());
+            case "timeout" -> result(test, CaseResult.Status.TIMEOUT, null, report.message());
+            default -> result(test, CaseResult.Status.RUNTIME_ERROR, null, report.message());
         };
     }
 

@@ -45,8 +45,8 @@ final class HarnessRun {
             SandboxLimits limits,
             List<Path> readOnly) {}
 
-    /** {@return one outcome per case} */
-    static List<Outcome> execute(Sandbox sandbox, Plan plan) throws InterruptedException {
+    /** {@return one report per case} */
+    static List<HarnessReport> execute(Sandbox sandbox, Plan plan) throws InterruptedException {
         Path dir = null;
         try {
             dir = sandbox.scratch("assay-code");
@@ -77,8 +77,8 @@ final class HarnessRun {
         return HexFormat.of().formatHex(bytes);
     }
 
-    static List<Outcome> read(SandboxResult result, String nonce, int caseCount) {
-        Outcome[] outcomes = new Outcome[caseCount];
+    static List<HarnessReport> read(SandboxResult result, String nonce, int caseCount) {
+        HarnessReport[] reports = new HarnessReport[caseCount];
         boolean ended = false;
         String prefix = nonce + " ";
         for (String line : result.stdout().split("\n")) {
@@ -97,8 +97,8 @@ final class HarnessRun {
             }
             if (record.has("load_error")) {
                 Arrays.fill(
-                        outcomes,
-                        new Outcome(
+                        reports,
+                        new HarnessReport(
                                 record.get("load_error").asText(),
                                 null,
                                 "the code failed to load: "
@@ -106,13 +106,13 @@ final class HarnessRun {
                 continue;
             }
             int index = record.path("i").asInt(-1);
-            if (index >= 0 && index < caseCount && outcomes[index] == null) {
-                outcomes[index] = reported(record);
+            if (index >= 0 && index < caseCount && reports[index] == null) {
+                reports[index] = reported(record);
             }
         }
-        var list = new ArrayList<Outcome>();
-        for (Outcome outcome : outcomes) {
-            list.add(outcome != null ? outcome : missing(result, ended));
+        var list = new ArrayList<HarnessReport>();
+        for (HarnessReport report : reports) {
+            list.add(report != null ? report : missing(result, ended));
         }
         return list;
     }
@@ -121,26 +121,27 @@ final class HarnessRun {
      * The harness reports outputs, never verdicts: the comparison happens here. A program that found the nonce could
      * write any line, so a status the harness never sends (such as {@code passed}) is not believed.
      */
-    private static Outcome reported(JsonNode record) {
+    private static HarnessReport reported(JsonNode record) {
         String status = record.path("status").asText();
         if (!REPORTED.contains(status)) {
-            return new Outcome(
+            return new HarnessReport(
                     "runtime_error",
                     null,
                     "the program's process reported '" + status + "', which the harness never sends");
         }
-        return new Outcome(status, record.get("actual"), record.path("message").asText(""));
+        return new HarnessReport(
+                status, record.get("actual"), record.path("message").asText(""));
     }
 
-    private static Outcome missing(SandboxResult result, boolean ended) {
+    private static HarnessReport missing(SandboxResult result, boolean ended) {
         if (result.timedOut()) {
-            return new Outcome("timeout", null, "the program was killed at the time limit before reporting");
+            return new HarnessReport("timeout", null, "the program was killed at the time limit before reporting");
         }
         String why = ended
                 ? "the harness reported no result for this case"
                 : "the program ended (exit code " + result.exitCode() + ") before the harness finished";
         String stderr = result.stderr().strip();
-        return new Outcome("runtime_error", null, stderr.isEmpty() ? why : why + ": " + tail(stderr, 1500));
+        return new HarnessReport("runtime_error", null, stderr.isEmpty() ? why : why + ": " + tail(stderr, 1500));
     }
 
     static String tail(String text, int max) {

@@ -34,7 +34,7 @@ final class StdioRun {
 
     private StdioRun() {}
 
-    static List<Outcome> execute(
+    static List<HarnessReport> execute(
             Sandbox sandbox,
             String language,
             String code,
@@ -103,8 +103,8 @@ final class StdioRun {
         return compile + " && { " + loop(run, count, seconds) + "; }";
     }
 
-    private static List<Outcome> read(Path dir, int count, SandboxResult result) throws IOException {
-        var outcomes = new ArrayList<Outcome>();
+    private static List<HarnessReport> read(Path dir, int count, SandboxResult result) throws IOException {
+        var reports = new ArrayList<HarnessReport>();
         String compileError = Files.exists(dir.resolve("compile_err"))
                         && !Files.exists(dir.resolve("rc_0"), LinkOption.NOFOLLOW_LINKS)
                 ? text(dir.resolve("compile_err"))
@@ -112,9 +112,9 @@ final class StdioRun {
         for (int i = 0; i < count; i++) {
             Path rc = dir.resolve("rc_" + i);
             if (compileError != null) {
-                outcomes.add(new Outcome("runtime_error", null, "compilation failed: " + brief(compileError)));
+                reports.add(new HarnessReport("runtime_error", null, "compilation failed: " + brief(compileError)));
             } else if (!Files.isRegularFile(rc, LinkOption.NOFOLLOW_LINKS)) {
-                outcomes.add(new Outcome(
+                reports.add(new HarnessReport(
                         result.timedOut() ? "timeout" : "runtime_error",
                         null,
                         "the sample did not run: " + brief(result.stderr())));
@@ -122,16 +122,16 @@ final class StdioRun {
                 String written = text(rc).strip();
                 int code = written.matches("\\d{1,3}") ? Integer.parseInt(written) : -1;
                 if (code == 124 || code == 137) {
-                    outcomes.add(new Outcome("timeout", null, "no output in time"));
+                    reports.add(new HarnessReport("timeout", null, "no output in time"));
                 } else if (code != 0) {
-                    outcomes.add(new Outcome(
+                    reports.add(new HarnessReport(
                             "runtime_error", null, "exit code " + code + ": " + brief(text(dir.resolve("err_" + i)))));
                 } else {
-                    outcomes.add(new Outcome("ok", TextNode.valueOf(text(dir.resolve("out_" + i))), ""));
+                    reports.add(new HarnessReport("ok", TextNode.valueOf(text(dir.resolve("out_" + i))), ""));
                 }
             }
         }
-        return outcomes;
+        return reports;
     }
 
     /**

@@ -40,8 +40,8 @@ final class TestCodeRun {
 
     private TestCodeRun() {}
 
-    /** {@return the outcome of the question's check against {@code program}} */
-    static Outcome execute(
+    /** {@return the report of the question's check against {@code program}} */
+    static HarnessReport execute(
             Sandbox sandbox, CodeQuestion question, String program, double caseTimeoutSeconds, SandboxLimits limits)
             throws InterruptedException {
         Path checkerDir = null;
@@ -185,7 +185,7 @@ final class TestCodeRun {
      * Carries calls from the checker to the program and answers back until the checker gives its verdict. Both outputs
      * are read at once, so a checker whose own timer fires while the program still computes is heard.
      */
-    private static Outcome relay(
+    private static HarnessReport relay(
             SandboxProcess checker,
             SandboxProcess candidate,
             ObjectNode checkerConfig,
@@ -206,14 +206,14 @@ final class TestCodeRun {
                 if (line.text() == null) {
                     boolean outOfTime =
                             System.nanoTime() - started >= limits.wallTime().toNanos();
-                    return new Outcome(
+                    return new HarnessReport(
                             outOfTime ? "timeout" : "runtime_error",
                             null,
                             "the test code ended without a verdict" + stderrOf(checker));
                 }
                 JsonNode message = parse(line.text());
                 if (message.has("verdict")) {
-                    return new Outcome(
+                    return new HarnessReport(
                             message.path("verdict").asText(),
                             null,
                             message.path("message").asText(""));
@@ -234,7 +234,7 @@ final class TestCodeRun {
                 // What the program printed on its own went to stderr; anything else on stdout is not an answer.
                 JsonNode answer = parse(line.text().substring(prefix.length()));
                 if (answer.has("load_error")) {
-                    return new Outcome(
+                    return new HarnessReport(
                             answer.path("load_error").asText(),
                             null,
                             "the code failed to load: " + answer.path("message").asText());

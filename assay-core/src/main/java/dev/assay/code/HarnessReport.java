@@ -11,8 +11,8 @@ import com.fasterxml.jackson.databind.node.NullNode;
  * @param actual the value returned, as JSON; JSON null when none
  * @param message the error, when there was one; empty otherwise
  */
-record Outcome(String status, JsonNode actual, String message) {
-    Outcome {
+record HarnessReport(String status, JsonNode actual, String message) {
+    HarnessReport {
         actual = actual == null ? NullNode.getInstance() : actual;
         message = message == null ? "" : message;
     }
