@@ -1,5 +1,6 @@
 package dev.assay;
 
+import dev.assay.internal.Spelling;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.io.IOContext;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
+import dev.assay.internal.AliasResolvingYamlParser;
 import java.io.CharArrayReader;
 import java.io.IOException;
 import java.io.InputStream;

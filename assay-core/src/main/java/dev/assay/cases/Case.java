@@ -2,6 +2,7 @@ package dev.assay.cases;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
+import dev.assay.cases.internal.Placeholders;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.cases.internal.CaseReader;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

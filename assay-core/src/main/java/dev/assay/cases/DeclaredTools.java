@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.cases.internal.ReferenceFormat;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,7 +92,7 @@ public record DeclaredTools(List<DeclaredFunction> functions, boolean builtinToo
     }
 
     /** Reads the fields of one case entry, reporting every problem to {@code problems}. */
-    static DeclaredTools read(JsonNode caseNode, ReferenceFormat.Problems problems) {
+    public static DeclaredTools read(JsonNode caseNode, ReferenceFormat.Problems problems) {
         JsonNode tools = caseNode.get("tools");
         JsonNode builtin = caseNode.get("builtin_tools");
         JsonNode results = caseNode.get("tool_results");

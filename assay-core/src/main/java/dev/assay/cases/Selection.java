@@ -1,5 +1,6 @@
 package dev.assay.cases;
 
+import dev.assay.cases.internal.SpilledCases;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -3,6 +3,7 @@ package dev.assay.cases;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.cases.internal.ReferenceFormat;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -40,7 +41,7 @@ public record SimulatedUser(String instructions, int maxTurns, String model, Str
     /**
      * {@return the {@code user} field of one case entry, or null when absent or wrong, reported to {@code problems}}
      */
-    static SimulatedUser read(JsonNode caseNode, ReferenceFormat.Problems problems) {
+    public static SimulatedUser read(JsonNode caseNode, ReferenceFormat.Problems problems) {
         JsonNode user = caseNode.get("user");
         if (user == null || user.isNull()) {
             return null;

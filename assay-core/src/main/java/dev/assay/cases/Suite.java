@@ -1,5 +1,6 @@
 package dev.assay.cases;
 
+import dev.assay.cases.internal.SpilledCases;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

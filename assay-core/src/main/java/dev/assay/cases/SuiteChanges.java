@@ -1,5 +1,6 @@
 package dev.assay.cases;
 
+import dev.assay.cases.internal.SuiteVersion;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.cases.internal.SpilledCases;
+import dev.assay.cases.internal.SuiteVersion;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -47,7 +49,7 @@ public final class SuiteSnapshots {
             Map<String, String> fixtures,
             List<CaseDoc> cases) {}
 
-    record CaseDoc(
+    public record CaseDoc(
             String id,
             String dimension,
             String language,
@@ -60,7 +62,7 @@ public final class SuiteSnapshots {
             Map<String, String> files,
             ObjectNode attributes,
             SourceRef source) {
-        static CaseDoc of(Case evalCase) {
+        public static CaseDoc of(Case evalCase) {
             return new CaseDoc(
                     evalCase.id(),
                     evalCase.dimension(),
@@ -239,7 +241,7 @@ public final class SuiteSnapshots {
         return version.finish(fixtures);
     }
 
-    static BigDecimal seconds(Duration duration) {
+    public static BigDecimal seconds(Duration duration) {
         BigDecimal seconds = BigDecimal.valueOf(duration.toNanos(), 9).stripTrailingZeros();
         return seconds.scale() < 0 ? seconds.setScale(0) : seconds;
     }

@@ -4,6 +4,7 @@ import dev.assay.AssayException;
 import dev.assay.Plugins;
 import dev.assay.cases.Check;
 import dev.assay.cases.CheckValidator;
+import dev.assay.check.internal.BuiltinCheckers;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.cases.Case;
+import dev.assay.code.internal.ExampleParser;
+import dev.assay.code.internal.TestCase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -88,7 +90,7 @@ public record CodeQuestion(
     }
 
     /** {@return explicit tests; {@code expected}, then {@code expected_output}, then {@code reference_answer}} */
-    static List<TestCase> readTests(JsonNode node) {
+    public static List<TestCase> readTests(JsonNode node) {
         if (!node.isArray()) {
             return List.of();
         }

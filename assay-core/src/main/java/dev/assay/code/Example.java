@@ -37,11 +37,11 @@ public record Example(String label, ObjectNode input, JsonNode expected, Status 
         reason = reason == null ? "" : reason;
     }
 
-    static Example ok(String label, ObjectNode input, JsonNode expected) {
+    public static Example ok(String label, ObjectNode input, JsonNode expected) {
         return new Example(label, input, expected, Status.OK, "");
     }
 
-    static Example unsupported(String label, String reason) {
+    public static Example unsupported(String label, String reason) {
         return new Example(label, null, null, Status.UNSUPPORTED, reason);
     }
 

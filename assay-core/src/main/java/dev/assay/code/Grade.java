@@ -1,6 +1,7 @@
 package dev.assay.code;
 
 import dev.assay.Problem;
+import dev.assay.code.internal.Comparison;
 import java.util.List;
 
 /**

@@ -10,6 +10,8 @@ import dev.assay.Problem;
 import dev.assay.Yaml;
 import dev.assay.cases.DatasetMapping;
 import dev.assay.check.judge.JudgeConfig;
+import dev.assay.config.internal.ConfigNode;
+import dev.assay.config.internal.Secrets;
 import dev.assay.cost.Price;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;

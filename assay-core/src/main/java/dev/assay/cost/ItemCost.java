@@ -182,7 +182,7 @@ public record ItemCost(
     }
 
     /** Sums usage records as they are read. Not thread-safe. */
-    static final class Builder {
+    public static final class Builder {
         private final PriceTable prices;
         private final Map<Role, Usage> usage = new EnumMap<>(Role.class);
         private final Map<Role, Double> cost = new EnumMap<>(Role.class);
@@ -194,7 +194,7 @@ public record ItemCost(
         }
 
         /** Adds one usage record (ignored unless an object with token counts) of {@code role} at {@code model}. */
-        void add(JsonNode record, Role role, String model) {
+        public void add(JsonNode record, Role role, String model) {
             if (!record.isObject()) {
                 return;
             }
@@ -217,7 +217,7 @@ public record ItemCost(
             }
         }
 
-        ItemCost build() {
+        public ItemCost build() {
             return new ItemCost(usage, cost, unpriced, fromResponseCache);
         }
     }

@@ -63,7 +63,7 @@ public record Dialog(
      * are ignored (only the first of consecutive user turns is used), a trailing user turn without an answer is
      * dropped, and missing or empty tags become an empty object.
      */
-    static List<TurnPair> align(JsonNode turns) {
+    public static List<TurnPair> align(JsonNode turns) {
         var pairs = new ArrayList<TurnPair>();
         int i = 0;
         while (i < turns.size()) {
@@ -130,7 +130,7 @@ public record Dialog(
                 : JsonNodeFactory.instance.arrayNode();
     }
 
-    static String text(JsonNode turn) {
+    public static String text(JsonNode turn) {
         JsonNode text = turn == null ? null : turn.get("text");
         return text == null || text.isNull() ? "" : text.asText();
     }

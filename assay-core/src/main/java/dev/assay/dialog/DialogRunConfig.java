@@ -2,6 +2,8 @@ package dev.assay.dialog;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.dialog.internal.PythonJson;
+import dev.assay.dialog.internal.ReferenceTables;
 import dev.assay.run.FieldMapping;
 import dev.assay.run.ScoreOptions;
 import java.time.Duration;

@@ -94,7 +94,7 @@ public final class DialogRunRecords {
      *
      * @param scores the metrics computed over the run's dialogs
      */
-    static Scores scores(Scoring.Result scores) {
+    public static Scores scores(Scoring.Result scores) {
         EvalSummary summary = scores.summary();
         var dimensions = new LinkedHashMap<String, Double>();
         HEADLINES.forEach((metric, key) ->

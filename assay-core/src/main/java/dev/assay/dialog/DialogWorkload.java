@@ -3,6 +3,9 @@ package dev.assay.dialog;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.dialog.internal.DialogReplayer;
+import dev.assay.dialog.internal.ProfileMetric;
+import dev.assay.dialog.internal.PythonJson;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
@@ -108,17 +111,17 @@ public final class DialogWorkload implements Workload {
     }
 
     /** {@return the dialogs, in dataset order} */
-    Dataset dataset() {
+    public Dataset dataset() {
         return dataset;
     }
 
     /** {@return the run's settings} */
-    DialogRunConfig config() {
+    public DialogRunConfig config() {
         return config;
     }
 
     /** {@return the LLM judge of {@value ExplainabilityJudge#METRIC}; empty for none} */
-    Optional<ExplainabilityJudge> judge() {
+    public Optional<ExplainabilityJudge> judge() {
         return judge;
     }
 

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Problem;
 import dev.assay.check.judge.Judge;
 import dev.assay.check.judge.JudgeCheckerFactory;
+import dev.assay.dialog.internal.PythonJson;
+import dev.assay.dialog.internal.ReferenceTables;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

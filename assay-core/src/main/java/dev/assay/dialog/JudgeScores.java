@@ -3,6 +3,7 @@ package dev.assay.dialog;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.check.judge.Judge;
+import dev.assay.dialog.internal.PythonJson;
 import java.util.List;
 import java.util.Objects;
 

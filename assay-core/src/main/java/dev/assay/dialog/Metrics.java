@@ -1,5 +1,6 @@
 package dev.assay.dialog;
 
+import dev.assay.dialog.internal.ProfileAccuracy;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -20,7 +20,7 @@ public record ResolvedKey(String key, boolean resolvable, String targetText, Str
         Objects.requireNonNull(resolver, "resolver");
     }
 
-    static ResolvedKey unresolved(String key) {
+    public static ResolvedKey unresolved(String key) {
         return new ResolvedKey(key, false, null, "unresolved");
     }
 

@@ -2,6 +2,7 @@ package dev.assay.dialog;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.dialog.internal.ReferenceTables;
 import java.time.Instant;
 import java.util.Objects;
 

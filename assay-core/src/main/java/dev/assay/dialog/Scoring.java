@@ -1,5 +1,8 @@
 package dev.assay.dialog;
 
+import dev.assay.dialog.internal.PythonJson;
+import dev.assay.dialog.internal.Report;
+import dev.assay.dialog.internal.TurnScorer;
 import dev.assay.run.ScoreOptions;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -3,6 +3,7 @@ package dev.assay.dialog;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.dialog.internal.TurnScorer;
 import java.util.List;
 import java.util.Objects;
 

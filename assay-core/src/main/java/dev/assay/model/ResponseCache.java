@@ -2,6 +2,7 @@ package dev.assay.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
+import dev.assay.model.internal.RequestKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.Optional;

@@ -2,6 +2,7 @@ package dev.assay.model;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.model.internal.ModelMeters;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.time.Instant;

@@ -6,7 +6,7 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.run.Engine;
 import dev.assay.store.Store;
-import dev.assay.subject.replay.Recording;
+import dev.assay.subject.replay.internal.Recording;
 import dev.assay.tools.Workspace;
 import dev.assay.transcript.Transcript;
 import java.io.IOException;

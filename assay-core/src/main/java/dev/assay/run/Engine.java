@@ -1,13 +1,20 @@
 package dev.assay.run;
 
 import dev.assay.AssayException;
-import dev.assay.FileNames;
 import dev.assay.Problem;
 import dev.assay.cost.Budget;
+import dev.assay.internal.FileNames;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
+import dev.assay.run.internal.CaseRunner;
+import dev.assay.run.internal.ResumePoint;
+import dev.assay.run.internal.RunAnnouncer;
+import dev.assay.run.internal.RunProgress;
+import dev.assay.run.internal.StartGate;
+import dev.assay.run.internal.StoreWrites;
+import dev.assay.run.internal.StoredResponses;
 import dev.assay.store.Store;
 import java.nio.file.Path;
 import java.time.Duration;

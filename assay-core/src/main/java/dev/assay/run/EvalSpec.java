@@ -20,6 +20,9 @@ import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.result.Run;
 import dev.assay.result.RunKind;
+import dev.assay.run.internal.BuiltinSubjects;
+import dev.assay.run.internal.HeadToHead;
+import dev.assay.run.internal.Preparation;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
@@ -469,9 +472,9 @@ public record EvalSpec(
 
     /**
      * When a head-to-head run ({@link Models} of two) stops starting cases: as soon as the always-valid sequential test
-     * on the paired differences ({@link dev.assay.score.SequentialTest}) decides which model is better, or the cases
-     * run out ({@link HeadToHead}). The cases run in a random order, the selection's seed, kept with the spec so that a
-     * resumed run goes on in the same order.
+     * on the paired differences ({@link dev.assay.score.internal.SequentialTest}) decides which model is better, or the
+     * cases run out ({@link HeadToHead}). The cases run in a random order, the selection's seed, kept with the spec so
+     * that a resumed run goes on in the same order.
      *
      * @param alpha the largest false-decision rate, in (0, 1); 0 for {@link #NONE}
      * @param mde the smallest difference worth detecting, in points (0, 100]: it sizes the test's bets

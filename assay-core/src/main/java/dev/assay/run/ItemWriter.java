@@ -1,5 +1,7 @@
 package dev.assay.run;
 
+import dev.assay.run.internal.GroupCommit;
+import dev.assay.run.internal.StoreWrites;
 import dev.assay.store.Store;
 import java.time.Duration;
 import java.util.function.Consumer;

@@ -1,6 +1,7 @@
 package dev.assay.run;
 
 import dev.assay.result.Item;
+import dev.assay.run.internal.WeightedScore;
 import dev.assay.score.Scores;
 
 /**

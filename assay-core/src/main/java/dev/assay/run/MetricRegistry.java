@@ -3,6 +3,7 @@ package dev.assay.run;
 import dev.assay.Plugins;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
+import dev.assay.run.internal.WeightedScore;
 import dev.assay.store.Store;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,7 +50,7 @@ public final class MetricRegistry {
      * @throws dev.assay.AssayException {@code plugin.unknown} for a metric no longer on the class path, or a metric's
      *     own problem
      */
-    static Run withMetrics(Run ended, Workload workload, Store store) {
+    public static Run withMetrics(Run ended, Workload workload, Store store) {
         List<String> names = workload.metrics();
         if (names.isEmpty()) {
             return ended;

@@ -58,7 +58,7 @@ public final class RunHandle {
         }
     }
 
-    void update(Run run) {
+    public void update(Run run) {
         latest.set(run);
     }
 

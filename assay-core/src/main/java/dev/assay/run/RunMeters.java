@@ -48,7 +48,7 @@ public final class RunMeters {
         WAITING_CASES.addAndGet(items);
     }
 
-    static void caseFinished(ItemStatus status) {
+    public static void caseFinished(ItemStatus status) {
         WAITING_CASES.decrementAndGet();
         Counter.builder("assay.cases.finished")
                 .description("Finished cases by status")
@@ -62,7 +62,7 @@ public final class RunMeters {
      * counters {@code assay.cost.usd} (US dollars) and {@code assay.tokens} (also by {@code kind}: input, cached_input,
      * output).
      */
-    static void spent(ItemCost cost) {
+    public static void spent(ItemCost cost) {
         for (Role role : Role.values()) {
             Usage usage = cost.usage(role);
             if (usage.totalTokens() == 0) {

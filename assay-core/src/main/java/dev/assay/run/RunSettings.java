@@ -12,6 +12,7 @@ import dev.assay.cost.Price;
 import dev.assay.cost.PriceTable;
 import dev.assay.model.ModelOptions;
 import dev.assay.model.RetryPolicy;
+import dev.assay.run.internal.Preparation;
 import dev.assay.score.Reducer;
 import dev.assay.score.Weights;
 import dev.assay.subject.AgentSettings;

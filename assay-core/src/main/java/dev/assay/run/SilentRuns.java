@@ -7,6 +7,7 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
+import dev.assay.run.internal.WeightedScore;
 import dev.assay.score.Scores;
 import dev.assay.store.RunLife;
 import dev.assay.store.RunOwner;

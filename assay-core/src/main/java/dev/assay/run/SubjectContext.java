@@ -44,7 +44,7 @@ public final class SubjectContext {
     private List<Tool> tools;
     private Map<String, Problem> withheld = Map.of();
 
-    SubjectContext(
+    public SubjectContext(
             EvalSpec spec,
             String argument,
             Function<String, String> env,
@@ -141,17 +141,17 @@ public final class SubjectContext {
     }
 
     /** {@return the sandbox commands run in: none for a subject that asked for no tools, null when unavailable} */
-    Sandbox sandbox() {
+    public Sandbox sandbox() {
         return sandbox;
     }
 
     /** {@return the opened toolboxes, in provider order, each to be closed once the run has ended} */
-    List<Toolbox> toolboxes() {
+    public List<Toolbox> toolboxes() {
         return List.copyOf(toolboxes.values());
     }
 
     /** {@return what the opened toolboxes record in the run's snapshot, each under its provider's name} */
-    Map<String, JsonNode> toolSnapshots() {
+    public Map<String, JsonNode> toolSnapshots() {
         var snapshots = new LinkedHashMap<String, JsonNode>();
         toolboxes.forEach((name, toolbox) -> {
             JsonNode snapshot = toolbox.snapshot();

@@ -28,7 +28,7 @@ public record UserModelOptions(String model, String baseUrl, String apiKeyEnv) {
      *
      * @param run the run's model; null for a run without one (a plug-in's system under test)
      */
-    ModelOptions optionsFor(String name, ModelOptions run) {
+    public ModelOptions optionsFor(String name, ModelOptions run) {
         String runKey = run != null && run.apiKeyEnvNamed() ? run.apiKeyEnv() : null;
         return new ModelOptions(
                 name,

@@ -2,6 +2,8 @@ package dev.assay.sandbox;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
+import dev.assay.sandbox.internal.PidsCgroup;
+import dev.assay.sandbox.internal.ProcessRunner;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;

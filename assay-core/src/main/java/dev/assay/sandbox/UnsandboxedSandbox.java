@@ -1,5 +1,6 @@
 package dev.assay.sandbox;
 
+import dev.assay.sandbox.internal.ProcessRunner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

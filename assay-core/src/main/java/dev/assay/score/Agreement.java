@@ -1,5 +1,7 @@
 package dev.assay.score;
 
+import dev.assay.score.internal.Normal;
+
 /**
  * How often a judge and people agree on pass or fail, from the 2×2 confusion matrix of their verdicts on the same
  * checks: accuracy (the share of agreements) with its 95 % Wilson score interval, and Cohen's kappa (agreement beyond

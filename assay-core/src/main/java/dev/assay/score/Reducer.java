@@ -2,6 +2,7 @@ package dev.assay.score;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.assay.score.internal.PassAtK;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,5 +1,6 @@
 package dev.assay.score;
 
+import dev.assay.score.internal.Normal;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package dev.assay.score;
 
+import dev.assay.score.internal.ScoreTally;
 import java.util.List;
 import java.util.Map;
 

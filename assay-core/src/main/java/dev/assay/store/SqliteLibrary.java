@@ -1,8 +1,8 @@
 package dev.assay.store;
 
-import dev.assay.FileNames;
 import dev.assay.OwnerOnly;
-import dev.assay.WholeFiles;
+import dev.assay.internal.FileNames;
+import dev.assay.internal.WholeFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

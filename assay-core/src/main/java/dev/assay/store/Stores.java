@@ -5,6 +5,8 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.assay.AssayException;
 import dev.assay.Plugins;
 import dev.assay.Problem;
+import dev.assay.store.internal.JdbiStore;
+import dev.assay.store.internal.SqliteDialect;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -114,7 +116,7 @@ public final class Stores {
         return unsupported("unsupported database URL " + redact(jdbcUrl));
     }
 
-    static AssayException unsupported(String reason) {
+    public static AssayException unsupported(String reason) {
         return new AssayException(
                 new Problem("store.unsupported_url", reason + "; use " + accepted(), Map.of("accepted", accepted())));
     }

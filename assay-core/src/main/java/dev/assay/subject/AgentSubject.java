@@ -11,6 +11,10 @@ import dev.assay.model.ChatModel;
 import dev.assay.model.ModelRequest;
 import dev.assay.model.ModelResponse;
 import dev.assay.model.ToolCallRequest;
+import dev.assay.subject.internal.DeclaredFunctionTool;
+import dev.assay.subject.internal.TextToolCalls;
+import dev.assay.subject.internal.TextToolPrompt;
+import dev.assay.subject.internal.UserSimulator;
 import dev.assay.tools.Tool;
 import dev.assay.tools.ToolNames;
 import dev.assay.tools.ToolResult;
@@ -33,7 +37,7 @@ import java.util.Set;
  */
 public final class AgentSubject implements Subject {
     /** How an observer learns of a call cut short by the case's deadline or the run's cancellation. */
-    static final Problem INTERRUPTED =
+    public static final Problem INTERRUPTED =
             Problem.of("target.interrupted", "the call was cut short by the case's deadline or a cancellation");
 
     private final ChatModel model;

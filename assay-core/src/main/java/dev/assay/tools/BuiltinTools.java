@@ -1,6 +1,14 @@
 package dev.assay.tools;
 
 import dev.assay.sandbox.Sandbox;
+import dev.assay.tools.internal.EditFileTool;
+import dev.assay.tools.internal.ExecuteCommandTool;
+import dev.assay.tools.internal.FinalAnswerTool;
+import dev.assay.tools.internal.ListFilesTool;
+import dev.assay.tools.internal.ReadFileTool;
+import dev.assay.tools.internal.ReplaceTextTool;
+import dev.assay.tools.internal.SearchFilesTool;
+import dev.assay.tools.internal.WriteFileTool;
 import java.util.List;
 import java.util.Objects;
 

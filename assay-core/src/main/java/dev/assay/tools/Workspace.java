@@ -2,7 +2,7 @@ package dev.assay.tools;
 
 import dev.assay.AssayException;
 import dev.assay.Problem;
-import dev.assay.WorkspacePath;
+import dev.assay.internal.WorkspacePath;
 import dev.assay.sandbox.Sandbox;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
+import dev.assay.cases.internal.JsonArrayDataset;
+import dev.assay.cases.internal.SpilledCases;
 import dev.assay.check.CheckerRegistry;
 import java.io.BufferedWriter;
 import java.io.IOException;

@@ -21,14 +21,14 @@ import java.util.zip.ZipOutputStream;
  *
  * @param directory the directory holding the files
  */
-record FailingHalfWay(Path directory, FileSystem zip) implements AutoCloseable {
+public record FailingHalfWay(Path directory, FileSystem zip) implements AutoCloseable {
     /**
      * @param scratch where the zip is written
      * @param readable names and texts of the files read whole
      * @param failing the name of the file that fails
      * @param failingText its text; it fails at about half its compressed size
      */
-    static FailingHalfWay write(Path scratch, Map<String, String> readable, String failing, String failingText)
+    public static FailingHalfWay write(Path scratch, Map<String, String> readable, String failing, String failingText)
             throws IOException {
         var bytes = new ByteArrayOutputStream();
         long failingStart;

@@ -17,11 +17,11 @@ import java.util.regex.PatternSyntaxException;
  * Checker factories that validate the documented {@code expected} shapes (docs/case-format.md) and judge nothing: the
  * real checkers are written on another branch, and loading only needs the validation.
  */
-final class TestCheckers {
+public final class TestCheckers {
     private TestCheckers() {}
 
     /** The nine documented checkers plus the reference server's {@code json_contains}. */
-    static CheckerRegistry registry() {
+    public static CheckerRegistry registry() {
         Predicate<JsonNode> text = node -> node.isTextual() && !node.textValue().isBlank();
         Predicate<JsonNode> texts = node -> text.test(node) || (node.isArray() && !node.isEmpty() && all(node, text));
         Predicate<JsonNode> letter =
@@ -63,7 +63,7 @@ final class TestCheckers {
     }
 
     /** A registry knowing only the named checkers, each accepting any {@code expected}. */
-    static CheckerRegistry accepting(String... names) {
+    public static CheckerRegistry accepting(String... names) {
         var registry = new CheckerRegistry();
         for (String name : names) {
             registry.with(new Shape(name, node -> true, "anything"));
@@ -72,7 +72,7 @@ final class TestCheckers {
     }
 
     /** The repository's {@code examples/capability}, found by walking up from the working directory. */
-    static Path exampleSuite() {
+    public static Path exampleSuite() {
         for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
             Path candidate = dir.resolve("examples/capability");
             if (Files.isDirectory(candidate)) {

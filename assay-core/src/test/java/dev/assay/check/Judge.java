@@ -16,17 +16,17 @@ import java.time.Instant;
 import java.util.List;
 
 /** Builds checkers through the real registry and judges hand-made transcripts, as the engine does. */
-final class Judge {
+public final class Judge {
     private static final CheckerRegistry REGISTRY = CheckerRegistry.builtins();
     private static final Instant AT = Instant.parse("2026-11-22T00:00:00Z");
 
     private Judge() {}
 
-    static Checker checker(String name, String expectedJson) {
+    public static Checker checker(String name, String expectedJson) {
         return REGISTRY.create(Check.of(name, Json.parse(expectedJson)));
     }
 
-    static Verdict judge(String name, String expectedJson, Transcript transcript, Workspace workspace) {
+    public static Verdict judge(String name, String expectedJson, Transcript transcript, Workspace workspace) {
         Check check = Check.of(name, Json.parse(expectedJson));
         Case evalCase = Case.of("case_1", "tool", "prompt", check);
         try {
@@ -37,29 +37,29 @@ final class Judge {
         }
     }
 
-    static Verdict judge(String name, String expectedJson, Transcript transcript, Path workspaceRoot) {
+    public static Verdict judge(String name, String expectedJson, Transcript transcript, Path workspaceRoot) {
         return judge(name, expectedJson, transcript, new Workspace(workspaceRoot));
     }
 
     /** Judges a final answer, with a throw-away workspace. */
-    static Verdict judgeAnswer(String name, String expectedJson, String answer, Path workspaceRoot) {
+    public static Verdict judgeAnswer(String name, String expectedJson, String answer, Path workspaceRoot) {
         return judge(name, expectedJson, answer(answer), workspaceRoot);
     }
 
-    static Transcript answer(String text) {
+    public static Transcript answer(String text) {
         return new Transcript(List.of(new ModelTurn(AT, text, "", null), new FinalAnswer(AT, text)));
     }
 
-    static Transcript transcript(TranscriptEvent... events) {
+    public static Transcript transcript(TranscriptEvent... events) {
         return new Transcript(List.of(events));
     }
 
-    static ToolCall call(String id, String tool, String argumentsJson) {
+    public static ToolCall call(String id, String tool, String argumentsJson) {
         JsonNode arguments = Json.parse(argumentsJson);
         return new ToolCall(AT, id, dev.assay.tools.ToolNames.canonical(tool), tool, arguments);
     }
 
-    static ToolOutput output(String id, String tool, boolean ok) {
+    public static ToolOutput output(String id, String tool, boolean ok) {
         return new ToolOutput(AT, id, tool, ok, ok ? "done" : "", ok ? null : dev.assay.Problem.of("tool.failed", "x"));
     }
 }

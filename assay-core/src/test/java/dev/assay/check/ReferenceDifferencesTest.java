@@ -6,6 +6,7 @@ import static dev.assay.check.Judge.judgeAnswer;
 import static dev.assay.check.Judge.transcript;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.assay.check.internal.WorkspaceFiles;
 import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptEvent.ModelTurn;
 import java.io.IOException;

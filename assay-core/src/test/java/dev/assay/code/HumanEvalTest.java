@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.assay.cases.Case;
 import dev.assay.check.CheckContext;
 import dev.assay.check.Verdict;
+import dev.assay.code.internal.CodeCheckerFactory;
 import dev.assay.sandbox.BubblewrapSandbox;
 import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptEvent;

@@ -2,6 +2,7 @@ package dev.assay.code;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.assay.code.internal.StdioExamples;
 import dev.assay.sandbox.BubblewrapSandbox;
 import java.time.Duration;
 import java.util.List;

@@ -25,7 +25,7 @@ final class DialogEngine {
      * @param items its stored items, in dataset order
      * @param outcome the manifest and metrics it computed
      */
-    record Result(Run run, List<Item> items, DialogWorkload.Outcome outcome) {
+    public record Result(Run run, List<Item> items, DialogWorkload.Outcome outcome) {
         Scoring.Result scores() {
             return outcome.scores();
         }

@@ -6,13 +6,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.List;
 
 /** Small dataset dialogs written for the tests. */
-final class Dialogs {
-    static final JsonNodeFactory F = JsonNodeFactory.instance;
+public final class Dialogs {
+    public static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private Dialogs() {}
 
     /** A valid dialog: profile 稳健 / 2年以上 / 中, constraints 最大回撤<10% and 不使用杠杆, preference 宽基指数基金. */
-    static ObjectNode dialog(String id, ObjectNode... turns) {
+    public static ObjectNode dialog(String id, ObjectNode... turns) {
         ObjectNode dialog = F.objectNode();
         dialog.put("dialog_id", id);
         dialog.put("scenario_type", "投资教育");
@@ -37,7 +37,7 @@ final class Dialogs {
         return dialog;
     }
 
-    static ObjectNode user(String text) {
+    public static ObjectNode user(String text) {
         ObjectNode turn = F.objectNode();
         turn.put("role", "user");
         turn.put("text", text);
@@ -45,7 +45,7 @@ final class Dialogs {
         return turn;
     }
 
-    static ObjectNode assistant(String text, List<String> keys, List<String> risks, List<String> rubric) {
+    public static ObjectNode assistant(String text, List<String> keys, List<String> risks, List<String> rubric) {
         ObjectNode turn = F.objectNode();
         turn.put("role", "assistant");
         turn.put("text", text);
@@ -57,21 +57,21 @@ final class Dialogs {
         return turn;
     }
 
-    static ObjectNode assistant(String text) {
+    public static ObjectNode assistant(String text) {
         return assistant(text, List.of(), List.of(), List.of());
     }
 
     /** {@return the dataset of these lines, parsed as a file} */
-    static Dataset dataset(String... lines) {
+    public static Dataset dataset(String... lines) {
         return Dataset.parse("test.jsonl", String.join("\n", lines));
     }
 
-    static Dialog only(ObjectNode dialog) {
+    public static Dialog only(ObjectNode dialog) {
         return dataset(dialog.toString()).dialogs().getFirst();
     }
 
     /** {@return an ok turn answering the pair with this reply and recall} */
-    static TurnTrace answered(TurnPair pair, String reply, ObjectNode recall) {
+    public static TurnTrace answered(TurnPair pair, String reply, ObjectNode recall) {
         return new TurnTrace(
                 pair.turnPairId(),
                 pair.userTurnAbsIdx(),
@@ -89,7 +89,7 @@ final class Dialogs {
                 null);
     }
 
-    static TurnTrace failed(TurnPair pair) {
+    public static TurnTrace failed(TurnPair pair) {
         return new TurnTrace(
                 pair.turnPairId(),
                 pair.userTurnAbsIdx(),
@@ -107,7 +107,7 @@ final class Dialogs {
                 null);
     }
 
-    static ObjectNode recall(String shortTerm, String profile, String... items) {
+    public static ObjectNode recall(String shortTerm, String profile, String... items) {
         ObjectNode recall = F.objectNode();
         recall.put("short_term_context", shortTerm);
         recall.put("profile_context", profile);
@@ -118,7 +118,7 @@ final class Dialogs {
         return recall;
     }
 
-    static DialogTrace trace(Dialog dialog, TurnTrace... turns) {
+    public static DialogTrace trace(Dialog dialog, TurnTrace... turns) {
         boolean ok = List.of(turns).stream().allMatch(TurnTrace::ok);
         return DialogTrace.of("r1", dialog, ok ? DialogStatus.OK : DialogStatus.PARTIAL, List.of(turns), null);
     }

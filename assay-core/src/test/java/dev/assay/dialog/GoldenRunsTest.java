@@ -8,6 +8,7 @@ import dev.assay.Json;
 import dev.assay.check.judge.Judge;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeModel;
+import dev.assay.dialog.internal.Report;
 import dev.assay.model.openai.OpenAiChatModel;
 import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.run.MetricsProfile;

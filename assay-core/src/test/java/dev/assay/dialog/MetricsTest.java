@@ -9,6 +9,7 @@ import static dev.assay.dialog.Dialogs.user;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.assay.dialog.internal.ProfileAccuracy;
 import dev.assay.run.ScoreOptions;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,21 +8,21 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Answers kept as trees in a map, with the keys it was asked for: a cache for tests. Not thread-safe. */
-final class MapResponseCache implements ResponseCache {
+public final class MapResponseCache implements ResponseCache {
     private final boolean looksUp;
     private final Map<String, JsonNode> answers = new HashMap<>();
     private final List<String> asked = new ArrayList<>();
 
     /** @param looksUp whether it finds what it keeps, or only keeps answers (a new run's cache) */
-    MapResponseCache(boolean looksUp) {
+    public MapResponseCache(boolean looksUp) {
         this.looksUp = looksUp;
     }
 
-    Map<String, JsonNode> answers() {
+    public Map<String, JsonNode> answers() {
         return answers;
     }
 
-    List<String> asked() {
+    public List<String> asked() {
         return asked;
     }
 

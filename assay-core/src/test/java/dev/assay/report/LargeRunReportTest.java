@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.report.internal.HtmlReporter;
+import dev.assay.report.internal.StoredItems;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;

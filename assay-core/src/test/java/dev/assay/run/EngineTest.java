@@ -24,6 +24,7 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.result.ToolCallView;
+import dev.assay.run.internal.StoredText;
 import dev.assay.sandbox.UnsandboxedSandbox;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;

@@ -165,7 +165,7 @@ class FunctionCallingRunTest {
                     .startsWith("weather_forecast")
                     .contains("read_file", "final_answer");
             assertThat(items.get("beside_builtins").finalAnswer())
-                    .contains(dev.assay.subject.DeclaredFunctionTool.ACKNOWLEDGEMENT);
+                    .contains(dev.assay.subject.internal.DeclaredFunctionTool.ACKNOWLEDGEMENT);
 
             assertThat(items.get("builtins_only").status()).isEqualTo(ItemStatus.PASSED);
             assertThat(offeredNames(firstRequestFor(server, "Just answer")))

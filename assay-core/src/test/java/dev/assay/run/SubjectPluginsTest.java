@@ -7,6 +7,7 @@ import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.check.CheckerRegistry;
 import dev.assay.model.ModelOptions;
+import dev.assay.run.internal.WeightedScore;
 import dev.assay.tools.McpServerConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.assay.score.internal.Normal;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

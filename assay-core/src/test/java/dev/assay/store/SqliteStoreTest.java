@@ -9,6 +9,7 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
+import dev.assay.store.internal.ItemRepository;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.assay.AssayException;
+import dev.assay.store.internal.SqliteDialect;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.util.ArrayList;

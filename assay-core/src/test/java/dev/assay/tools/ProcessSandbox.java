@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** Test-only sandbox of kind "none": runs the command with ProcessBuilder, honouring wall time and output cap. */
-final class ProcessSandbox implements Sandbox {
+public final class ProcessSandbox implements Sandbox {
     @Override
     public String kind() {
         return "none";

@@ -5,14 +5,14 @@ import dev.assay.Json;
 import dev.assay.sandbox.Sandbox;
 
 /** Calls built-in tools the way the agent loop does: by name, with a JSON arguments object. */
-final class ToolTesting {
+public final class ToolTesting {
     private ToolTesting() {}
 
-    static Tool tool(String name) {
+    public static Tool tool(String name) {
         return tool(name, new ProcessSandbox());
     }
 
-    static Tool tool(String name, Sandbox sandbox) {
+    public static Tool tool(String name, Sandbox sandbox) {
         return BuiltinTools.all(sandbox).stream()
                 .filter(tool -> tool.name().equals(name))
                 .findFirst()
@@ -20,11 +20,12 @@ final class ToolTesting {
     }
 
     /** Arguments written with single quotes for readability: {@code "{'path': 'a.txt'}"}. */
-    static JsonNode args(String singleQuotedJson) {
+    public static JsonNode args(String singleQuotedJson) {
         return Json.parse(singleQuotedJson.replace('\'', '"'));
     }
 
-    static ToolResult call(String name, Workspace workspace, String singleQuotedJson) throws InterruptedException {
+    public static ToolResult call(String name, Workspace workspace, String singleQuotedJson)
+            throws InterruptedException {
         return tool(name).call(args(singleQuotedJson), workspace);
     }
 }

@@ -2,7 +2,7 @@ package dev.assay.check.judge;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
-import dev.assay.WholeFiles;
+import dev.assay.internal.WholeFiles;
 import dev.assay.model.ResponseCache;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

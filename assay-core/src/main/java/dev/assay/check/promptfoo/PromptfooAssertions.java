@@ -1,6 +1,7 @@
 package dev.assay.check.promptfoo;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.check.promptfoo.internal.TextAssertions;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;

@@ -6,17 +6,18 @@ import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
-import dev.assay.Deadlines;
 import dev.assay.EndpointUrl;
-import dev.assay.IdentityMemo;
 import dev.assay.Json;
 import dev.assay.Problem;
+import dev.assay.internal.Deadlines;
+import dev.assay.internal.IdentityMemo;
 import dev.assay.model.ChatMessage;
 import dev.assay.model.ChatModel;
 import dev.assay.model.ModelRequest;
 import dev.assay.model.ModelResponse;
 import dev.assay.model.RetryLoop;
 import dev.assay.model.ToolCallRequest;
+import dev.assay.model.openai.internal.StreamedAnswer;
 import dev.assay.tools.ToolSpec;
 import dev.assay.transcript.Usage;
 import java.io.BufferedReader;
@@ -300,7 +301,7 @@ public final class OpenAiChatModel implements ChatModel {
     }
 
     /** {@return why JSON could not be read, without the parser's quote of the input} */
-    static String unreadable(IOException e) {
+    public static String unreadable(IOException e) {
         return e instanceof JsonProcessingException json ? json.getOriginalMessage() : String.valueOf(e.getMessage());
     }
 
@@ -308,7 +309,7 @@ public final class OpenAiChatModel implements ChatModel {
         return node.isTextual() ? node.textValue() : "";
     }
 
-    static Usage usage(JsonNode usage) {
+    public static Usage usage(JsonNode usage) {
         if (!usage.isObject()) {
             return Usage.NONE;
         }
@@ -412,7 +413,7 @@ public final class OpenAiChatModel implements ChatModel {
     }
 
     /** Models sometimes send arguments that are not a JSON object; they are kept, wrapped, for the checkers. */
-    static JsonNode parseArguments(String arguments) {
+    public static JsonNode parseArguments(String arguments) {
         if (arguments == null || arguments.isBlank()) {
             return Json.object();
         }
@@ -455,11 +456,11 @@ public final class OpenAiChatModel implements ChatModel {
     }
 
     /** A try that failed on the remote side, with how to report it; no stack trace is filled in. */
-    static final class CallFailure extends RuntimeException {
+    public static final class CallFailure extends RuntimeException {
         private static final long serialVersionUID = 1L;
         final transient RetryLoop.Failure failure;
 
-        CallFailure(RetryLoop.Failure failure) {
+        public CallFailure(RetryLoop.Failure failure) {
             super(failure.problem().message(), null, false, false);
             this.failure = failure;
         }

@@ -73,7 +73,7 @@ public record EventMapping(Map<String, String> events, Map<String, String> paths
     }
 
     /** {@return the kind Assay reads for a service's event name; null for events Assay ignores} */
-    String kindOf(String eventName) {
+    public String kindOf(String eventName) {
         for (var entry : events.entrySet()) {
             if (entry.getValue().equals(eventName)) {
                 return entry.getKey();
@@ -83,7 +83,7 @@ public record EventMapping(Map<String, String> events, Map<String, String> paths
     }
 
     /** {@return the field {@code key} of {@code node}; missing when absent} */
-    JsonNode at(JsonNode node, String key) {
+    public JsonNode at(JsonNode node, String key) {
         String pointer = paths.get(key);
         return pointer.isEmpty() ? node : node.at(pointer);
     }

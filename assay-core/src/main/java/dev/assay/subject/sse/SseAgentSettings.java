@@ -8,6 +8,7 @@ import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import dev.assay.Problem;
 import dev.assay.model.RetryPolicy;
+import dev.assay.subject.sse.internal.RequestBody;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;

@@ -8,6 +8,7 @@ import dev.assay.cases.Check;
 import dev.assay.check.CheckContext;
 import dev.assay.check.CheckerFactory;
 import dev.assay.check.Verdict;
+import dev.assay.check.promptfoo.internal.PromptfooCheckerFactory;
 import dev.assay.transcript.Transcript;
 import dev.assay.transcript.TranscriptEvent;
 import java.time.Duration;
@@ -16,11 +17,11 @@ import java.util.List;
 import java.util.Map;
 
 /** Judges one promptfoo assertion of an answer, as the tests of this package need it. */
-final class PromptfooChecks {
+public final class PromptfooChecks {
     private PromptfooChecks() {}
 
     /** {@return the case a loader would make: the check, and the test's vars and rendered prompt} */
-    static Case promptfooCase(String assertion, ObjectNode attributes) {
+    public static Case promptfooCase(String assertion, ObjectNode attributes) {
         ObjectNode expected = Json.object();
         expected.set("assertion", Json.parse(assertion));
         Check check = Check.of(PromptfooCheckerFactory.NAME, expected);
@@ -39,11 +40,11 @@ final class PromptfooChecks {
                 null);
     }
 
-    static Verdict judge(CheckerFactory factory, String assertion, String output) throws InterruptedException {
+    public static Verdict judge(CheckerFactory factory, String assertion, String output) throws InterruptedException {
         return judge(factory, assertion, output, Json.object(), null, List.of());
     }
 
-    static Verdict judge(
+    public static Verdict judge(
             CheckerFactory factory,
             String assertion,
             String output,

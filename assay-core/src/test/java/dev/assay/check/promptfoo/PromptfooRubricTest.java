@@ -9,6 +9,7 @@ import dev.assay.Json;
 import dev.assay.check.Verdict;
 import dev.assay.check.judge.JudgeCache;
 import dev.assay.check.judge.JudgeModel;
+import dev.assay.check.promptfoo.internal.PromptfooCheckerFactory;
 import dev.assay.model.RetryPolicy;
 import dev.assay.model.openai.OpenAiChatModel;
 import dev.assay.model.openai.OpenAiSettings;

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.check.Verdict;
 import dev.assay.check.judge.JudgeCache;
+import dev.assay.check.promptfoo.internal.PromptfooCheckerFactory;
+import dev.assay.check.promptfoo.internal.ScriptAssertions;
 import dev.assay.sandbox.BubblewrapSandbox;
 import dev.assay.sandbox.Runtimes;
 import java.io.IOException;

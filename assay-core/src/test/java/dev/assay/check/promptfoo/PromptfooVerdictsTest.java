@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.check.Verdict;
 import dev.assay.check.judge.JudgeCache;
+import dev.assay.check.promptfoo.internal.PromptfooCheckerFactory;
 import dev.assay.sandbox.BubblewrapSandbox;
 import dev.assay.sandbox.Runtimes;
 import java.io.IOException;

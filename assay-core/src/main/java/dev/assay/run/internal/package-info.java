@@ -1,0 +1,6 @@
+/**
+ * The implementation behind {@code dev.assay.run}: not API. Nothing outside assay-core may use it
+ * ({@code ArchitectureTest}), and it may change in any release without notice; use the public types of
+ * {@code dev.assay.run}.
+ */
+package dev.assay.run.internal;
