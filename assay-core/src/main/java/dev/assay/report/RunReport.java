@@ -17,7 +17,7 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.TrialId;
 import dev.assay.run.EvalSpec;
-import dev.assay.run.internal.HeadToHead;
+import dev.assay.run.HeadToHead;
 import dev.assay.score.Reducer;
 import dev.assay.score.Scores;
 import dev.assay.score.Spread;

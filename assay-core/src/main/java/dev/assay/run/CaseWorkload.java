@@ -13,7 +13,6 @@ import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.result.TrialId;
 import dev.assay.run.internal.CaseRunner;
-import dev.assay.run.internal.HeadToHead;
 import dev.assay.score.Weights;
 import dev.assay.store.CaseSetSnapshot;
 import dev.assay.store.Store;

@@ -21,7 +21,6 @@ import dev.assay.model.ModelOptions;
 import dev.assay.result.Run;
 import dev.assay.result.RunKind;
 import dev.assay.run.internal.BuiltinSubjects;
-import dev.assay.run.internal.HeadToHead;
 import dev.assay.run.internal.Preparation;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.score.Reducer;

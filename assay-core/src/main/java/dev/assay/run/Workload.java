@@ -5,7 +5,6 @@ import dev.assay.cost.Budget;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
-import dev.assay.run.internal.HeadToHead;
 import dev.assay.score.Weights;
 import dev.assay.store.Store;
 import java.time.Instant;

@@ -7,6 +7,7 @@ import dev.assay.cost.ItemCost;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
 import dev.assay.run.EvalSpec;
+import dev.assay.run.HeadToHead;
 import dev.assay.run.RunMeters;
 import dev.assay.run.Workload;
 import java.util.function.Consumer;

@@ -1,9 +1,8 @@
-package dev.assay.run.internal;
+package dev.assay.run;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.Json;
 import dev.assay.result.Item;
-import dev.assay.run.EvalSpec;
 import dev.assay.score.internal.SequentialTest;
 import java.util.HashMap;
 import java.util.List;
