@@ -144,6 +144,27 @@ class ArchitectureTest {
     }
 
     /**
+     * assay-core's implementation lives in {@code internal} sub-packages ({@code check.internal} beside {@code check}):
+     * not API, free to change in any release. Only assay-core itself uses them; another module (an integration, a front
+     * end, the benchmarks) uses the public types of the package, its plug-in interfaces and the Java API. A module's
+     * own {@code internal} packages are its own business.
+     */
+    @Test
+    void no_other_module_uses_an_internal_package_of_assay_core() {
+        String[] modules =
+                packagesOf(Stream.concat(Arrays.stream(integrationPackages()), Arrays.stream(frontEndPackages())));
+        noClasses()
+                .that()
+                .resideInAnyPackage(modules)
+                .should()
+                .dependOnClassesThat(JavaClass.Predicates.resideInAPackage("dev.assay..internal..")
+                        .and(JavaClass.Predicates.resideOutsideOfPackages(modules))
+                        .as("reside in an internal package of assay-core"))
+                .allowEmptyShould(true)
+                .check(classes);
+    }
+
+    /**
      * A package and its {@code internal} sub-package are one slice: the public types and their implementation use each
      * other by design, and a cycle through two packages is still one.
      */
