@@ -261,8 +261,10 @@ public final class Engine {
             // A case frees its slot once it has been judged, before its item is stored, so that the next case's call
             // does not wait for its round's group commits (1 000 cases at 200 ms, c64: served span median 11.5 ->
             // 10.2 s, alternated on a loaded host; commit message). Its item then waits in memory for the store: at
-            // most as many as run, so the items held stay within twice the concurrency.
-            var unstored = new Semaphore(workload.concurrency());
+            // most as many as run, so the items held stay within twice the concurrency. An item holds its permit of
+            // `unstored` from its start to its store, so there are twice as many: with as many as slots, a round's
+            // next cases waited for its commits after all.
+            var unstored = new Semaphore((int) Math.min(Integer.MAX_VALUE, 2L * workload.concurrency()));
             int items = workload.itemCount();
             // Items start in order: the dispatcher takes a permit of each before submitting one, so at most `limit`
             // cases run, as many items wait to be stored, and nothing is queued that a cancellation would have to

@@ -613,4 +613,107 @@ class EngineTest {
                         });
         assertThat(seen).containsExactlyInAnyOrder("fine_1", "fine_2", "finished:2");
     }
+
+    @Test
+    void a_case_judged_frees_its_slot_for_the_next_while_its_item_waits_to_be_stored() throws Exception {
+        script.put("slot", List.of(text("ok")));
+        var model = new OpenAiChatModel(
+                new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()), line -> {});
+        var subject = new AgentSubject(model, List.of(), AgentSettings.defaults(), 4);
+        Function<String, Case> make = id -> evalCase(id, "common", "slot case " + id, "contains", "\"ok\"");
+        var suite = new Suite("slots", "v1", List.of(make.apply("first"), make.apply("second")), Map.of(), List.of());
+        var plan = new RunPlan(
+                suite,
+                subject,
+                TestSpecs.config(temp.resolve("work"), settings -> settings.concurrency(1)),
+                CheckerRegistry.builtins());
+        var firstStoring = new CountDownLatch(1);
+        var storeMayEnd = new CountDownLatch(1);
+        var secondStarted = new CountDownLatch(1);
+        // The first item's store does not end until the second case has started: one slot, so the second can start
+        // only if the first gave its slot back once judged, its item still waiting for the store.
+        Workload slowStore = new DelegatingWorkload(new CaseWorkload(plan)) {
+            @Override
+            public void stored(Item item) {
+                if (item.caseId().equals("first")) {
+                    firstStoring.countDown();
+                    try {
+                        storeMayEnd.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                super.stored(item);
+            }
+        };
+        RunHandle handle = new Engine(store).start(slowStore, new RunListener() {
+            @Override
+            public void itemStarted(Run run, String itemId, String prompt) {
+                if (itemId.equals("second")) {
+                    secondStarted.countDown();
+                }
+            }
+        });
+        assertThat(firstStoring.await(30, TimeUnit.SECONDS)).isTrue();
+        boolean startedWhileStoring = secondStarted.await(30, TimeUnit.SECONDS);
+        storeMayEnd.countDown();
+        Run run = handle.await();
+        assertThat(startedWhileStoring).isTrue();
+        assertThat(run.status()).isEqualTo(RunStatus.FINISHED);
+        assertThat(run.counts().passed()).isEqualTo(2);
+    }
+
+    /** A workload that does what another does, for a test to change one step. */
+    private static class DelegatingWorkload implements Workload {
+        private final Workload delegate;
+
+        DelegatingWorkload(Workload delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public String requestedRunId() {
+            return delegate.requestedRunId();
+        }
+
+        @Override
+        public Run newRun(String runId, java.time.Instant started) {
+            return delegate.newRun(runId, started);
+        }
+
+        @Override
+        public void register(Store store, java.time.Instant started) {
+            delegate.register(store, started);
+        }
+
+        @Override
+        public int itemCount() {
+            return delegate.itemCount();
+        }
+
+        @Override
+        public int concurrency() {
+            return delegate.concurrency();
+        }
+
+        @Override
+        public dev.assay.score.Weights weights() {
+            return delegate.weights();
+        }
+
+        @Override
+        public WorkItem item(int seq) {
+            return delegate.item(seq);
+        }
+
+        @Override
+        public void stored(Item item) {
+            delegate.stored(item);
+        }
+
+        @Override
+        public Run conclude(Run ended, Store store) {
+            return delegate.conclude(ended, store);
+        }
+    }
 }
