@@ -12,7 +12,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -32,13 +36,15 @@ import java.util.stream.IntStream;
  * {@code {"requests", "rate_limited", "peak_in_flight", "served_span_s", "arrivals_ms"}}, the last the arrival of each
  * of the first {@value #ARRIVALS_KEPT} chat requests in milliseconds after the first, in order (a latency-bound run's
  * rounds: how long the first took to get its requests out, how far apart each slot's calls drift); {@code POST
- * /stats/reset} zeroes them. Thread-safe: each request runs on a virtual thread, so waiting out the latency costs no
- * platform thread.
+ * /stats/reset} zeroes them. {@link #turnarounds()} gives, per connection, the time from each answer sent to the next
+ * request's arrival: a latency-bound client's cost per call over the floor. Thread-safe: each request runs on a virtual
+ * thread, so waiting out the latency costs no platform thread.
  */
 public final class MockOpenAiServer implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern TOKEN = Pattern.compile("token-\\d+");
     private static final int ARRIVALS_KEPT = 2_000;
+    private static final int EXCHANGES_KEPT = 40_000;
 
     /**
      * How the endpoint behaves.
@@ -67,6 +73,12 @@ public final class MockOpenAiServer implements AutoCloseable {
     private final AtomicLong lastAnswer = new AtomicLong(Long.MIN_VALUE);
     private final AtomicLongArray arrivals = new AtomicLongArray(ARRIVALS_KEPT);
     private final AtomicInteger arrived = new AtomicInteger();
+    // Of each chat request answered (the first EXCHANGES_KEPT): the client's port, which names its connection, its
+    // arrival and its answer, for the turnarounds.
+    private final AtomicLongArray exchangePorts = new AtomicLongArray(EXCHANGES_KEPT);
+    private final AtomicLongArray exchangeArrivals = new AtomicLongArray(EXCHANGES_KEPT);
+    private final AtomicLongArray exchangeAnswers = new AtomicLongArray(EXCHANGES_KEPT);
+    private final AtomicInteger exchanged = new AtomicInteger();
 
     private MockOpenAiServer(HttpServer server, ExecutorService executor, Options options) {
         this.server = server;
@@ -124,6 +136,7 @@ public final class MockOpenAiServer implements AutoCloseable {
         firstArrival.set(Long.MAX_VALUE);
         lastAnswer.set(Long.MIN_VALUE);
         arrived.set(0);
+        exchanged.set(0);
         for (int i = 0; i < ARRIVALS_KEPT; i++) {
             arrivals.set(i, 0);
         }
@@ -138,6 +151,73 @@ public final class MockOpenAiServer implements AutoCloseable {
                 .sorted()
                 .toArray();
         return Arrays.stream(times).mapToDouble(time -> (time - times[0]) / 1e6).toArray();
+    }
+
+    /**
+     * {@return how long the client took, on each connection, from an answer sent to its next request's arrival}: a
+     * latency-bound run's cost per call over the floor (reading the answer, judging it, starting the next case and
+     * sending its request), separated from its start-up (when each connection's first request arrived)
+     */
+    public Turnarounds turnarounds() {
+        int count = Math.min(exchanged.get(), EXCHANGES_KEPT);
+        var byConnection = new HashMap<Long, List<long[]>>();
+        for (int i = 0; i < count; i++) {
+            byConnection
+                    .computeIfAbsent(exchangePorts.get(i), port -> new ArrayList<>())
+                    .add(new long[] {exchangeArrivals.get(i), exchangeAnswers.get(i)});
+        }
+        var gaps = new ArrayList<Double>();
+        var firsts = new ArrayList<Double>();
+        long start = Long.MAX_VALUE;
+        for (var calls : byConnection.values()) {
+            for (long[] call : calls) {
+                start = Math.min(start, call[0]);
+            }
+        }
+        for (var calls : byConnection.values()) {
+            calls.sort(Comparator.comparingLong(call -> call[0]));
+            firsts.add((calls.get(0)[0] - start) / 1e6);
+            for (int i = 1; i < calls.size(); i++) {
+                gaps.add((calls.get(i)[0] - calls.get(i - 1)[1]) / 1e6);
+            }
+        }
+        return new Turnarounds(
+                byConnection.size(),
+                gaps.stream().sorted().toList(),
+                firsts.stream().sorted().toList());
+    }
+
+    /**
+     * The client's turnarounds since the last reset (of the first {@value #EXCHANGES_KEPT} chat requests answered).
+     *
+     * @param connections connections that carried chat requests
+     * @param gapsMillis on each connection, from each answer sent to the next request's arrival, in ms, sorted
+     * @param firstArrivalsMillis each connection's first request, in ms after the first of all, sorted
+     */
+    public record Turnarounds(int connections, List<Double> gapsMillis, List<Double> firstArrivalsMillis) {
+        /**
+         * {@return one line: the connections, when the last of them got its first request, and the gaps' count, median,
+         * 90th and 99th percentiles, maximum and mean}
+         */
+        public String summary() {
+            return "connections %d, first requests by %.1f ms; gap ms n %d p50 %.2f p90 %.2f p99 %.2f max %.1f mean %.2f"
+                    .formatted(
+                            connections,
+                            at(firstArrivalsMillis, 1.0),
+                            gapsMillis.size(),
+                            at(gapsMillis, 0.5),
+                            at(gapsMillis, 0.9),
+                            at(gapsMillis, 0.99),
+                            at(gapsMillis, 1.0),
+                            gapsMillis.stream()
+                                    .mapToDouble(Double::doubleValue)
+                                    .average()
+                                    .orElse(0));
+        }
+
+        private static double at(List<Double> sorted, double quantile) {
+            return sorted.isEmpty() ? 0 : sorted.get((int) Math.min(sorted.size() - 1, quantile * sorted.size()));
+        }
     }
 
     private void chat(HttpExchange exchange) throws IOException {
@@ -176,7 +256,14 @@ public final class MockOpenAiServer implements AutoCloseable {
                     send(exchange, 200, "application/json", completion(model, answer));
                 }
                 requests.incrementAndGet();
-                lastAnswer.accumulateAndGet(System.nanoTime(), Math::max);
+                long answered = System.nanoTime();
+                lastAnswer.accumulateAndGet(answered, Math::max);
+                int slot = exchanged.getAndIncrement();
+                if (slot < EXCHANGES_KEPT) {
+                    exchangePorts.set(slot, exchange.getRemoteAddress().getPort());
+                    exchangeArrivals.set(slot, arrival);
+                    exchangeAnswers.set(slot, answered);
+                }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 send(exchange, 503, "application/json", "{\"error\":{\"message\":\"shutting down\"}}");

@@ -165,6 +165,15 @@ public final class PeerBench {
                             default -> runBareClient(workload, mock);
                         };
                         results.computeIfAbsent(tool, t -> new ArrayList<>()).add(measure);
+                        if (workload.latencyMillis() > 0) {
+                            System.err.printf(
+                                    "%s %s round %d: served %.3f s; %s%n",
+                                    workload.name(),
+                                    tool,
+                                    round,
+                                    measure.servedSeconds(),
+                                    mock.turnarounds().summary());
+                        }
                     }
                 }
                 print(workload, results);
