@@ -36,7 +36,7 @@ final class JudgesCommand implements Callable<Integer> {
             name = "calibrate",
             mixinStandardHelpOptions = true,
             description = "Per judge model, its agreement with the labels of these runs (assay review, the page): "
-                    + "accuracy with its 95 % Wilson interval, Cohen's kappa with its 95 % interval (Cohen's "
+                    + "accuracy with its 95 %% Wilson interval, Cohen's kappa with its 95 %% interval (Cohen's "
                     + "large-sample standard error) and the confusion matrix.")
     static final class Calibrate implements Callable<Integer> {
         @Spec

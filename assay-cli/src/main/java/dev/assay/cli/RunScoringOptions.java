@@ -18,7 +18,7 @@ final class RunScoringOptions {
     @Option(
             names = "--cluster-by",
             paramLabel = "<field>",
-            description = "Cluster the reports' standard errors and 95% intervals by this case field (dimension, "
+            description = "Cluster the reports' standard errors and 95%% intervals by this case field (dimension, "
                     + "language, a field of the case file, or a FIELD:VALUE tag); stored with the run.")
     String clusterBy;
 

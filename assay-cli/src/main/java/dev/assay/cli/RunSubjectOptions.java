@@ -53,7 +53,7 @@ final class RunSubjectOptions {
     @Option(
             names = "--stop-when-decided",
             description = "With --versus: run the cases in a random order and start no further case once an "
-                    + "always-valid sequential test on the paired scores decides which model is better (5 % "
+                    + "always-valid sequential test on the paired scores decides which model is better (5 %% "
                     + "false-decision rate); the run ends finished, and the reports say when, why and what it saved.")
     boolean stopWhenDecided;
 

@@ -185,7 +185,7 @@ final class RunsCommand implements Callable<Integer> {
         @Option(
                 names = "--cluster-by",
                 paramLabel = "<field>",
-                description = "Also show each dimension's standard error and 95% interval clustered by this case "
+                description = "Also show each dimension's standard error and 95%% interval clustered by this case "
                         + "field (dimension, language, a field of the case file, or a FIELD:VALUE tag).")
         String clusterBy;
 
