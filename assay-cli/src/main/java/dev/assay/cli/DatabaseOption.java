@@ -1,5 +1,6 @@
 package dev.assay.cli;
 
+import dev.assay.config.AssayConfig;
 import dev.assay.run.SilentRuns;
 import dev.assay.store.SqliteLibrary;
 import dev.assay.store.Store;
@@ -7,18 +8,31 @@ import dev.assay.store.Stores;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-/** {@code --db}: the database every command shares; SQLite in the Assay home by default. */
+/**
+ * {@code --db}: the database every command shares. Chosen in this one place, for every command that opens the store:
+ * {@code --db}, else {@code defaults.db} of the command's assay.yaml ({@code --config} where the command has it, else
+ * ./assay.yaml when it exists), else SQLite in the Assay home.
+ */
 final class DatabaseOption implements EnvironmentFactory.NeedsEnvironment {
     @Option(
             names = "--db",
             paramLabel = "<jdbc-url>",
-            description = "Database: jdbc:sqlite:FILE or jdbc:postgresql://HOST/DB "
-                    + "(default: jdbc:sqlite:$ASSAY_HOME/assay.db, ASSAY_HOME defaulting to ~/.assay).")
+            description = "Database: jdbc:sqlite:FILE or jdbc:postgresql://HOST/DB (default: assay.yaml's defaults.db, "
+                    + "else jdbc:sqlite:$ASSAY_HOME/assay.db, ASSAY_HOME defaulting to ~/.assay).")
     String url;
 
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
     private Map<String, String> env = Map.of();
+
+    /** The database chosen without {@code --db}, once asked for: assay.yaml is read once per command. */
+    private String chosen;
 
     @Override
     public void environment(Map<String, String> environment) {
@@ -30,8 +44,22 @@ final class DatabaseOption implements EnvironmentFactory.NeedsEnvironment {
         return AssayHome.createIfMissing(AssayHome.of(env));
     }
 
+    /** {@return the database's JDBC URL: {@code --db}, else assay.yaml's {@code defaults.db}, else Assay's own} */
     String url() {
-        return url != null ? url : Stores.defaultUrl(home());
+        if (url != null) {
+            return url;
+        }
+        if (chosen == null) {
+            AssayConfig config = ConfigurationFile.load(configFile());
+            chosen = config != null && config.database() != null ? config.database() : Stores.defaultUrl(home());
+        }
+        return chosen;
+    }
+
+    /** {@return the command's {@code --config}; null when it has none or it was not given} */
+    private Path configFile() {
+        OptionSpec option = mixee == null ? null : mixee.findOption("--config");
+        return option == null ? null : option.getValue();
     }
 
     /**

@@ -10,7 +10,6 @@ import dev.assay.run.Prepared;
 import dev.assay.run.RunSettings;
 import dev.assay.store.Stores;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -193,7 +192,7 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
             OutputDirectories.requireWritable(spec.commandLine(), "--agent-workspace", subjectFlags.agentWorkspace);
         }
         Path workspaces = subjectFlags.agentWorkspace != null ? subjectFlags.agentWorkspace : workspaces();
-        CheckerRegistry checkers = checkers(config);
+        CheckerRegistry checkers = CheckerRegistry.builtins();
         var sources = new ArrayList<RunSettings>();
         if (config != null) {
             sources.add(config.settings(configuredSubject));
@@ -256,23 +255,12 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         var continued = new ContinuedRun(spec.commandLine(), resume, retryErrors, storedCases);
         continued.refuseOtherSettings(!suites.isEmpty() || subjectFlags.given() || subjectFlags.subjectName != null);
         AssayConfig config = configuration();
-        CheckerRegistry checkers = checkers(config);
+        CheckerRegistry checkers = CheckerRegistry.builtins();
         return continued.run(database, env, config, checkers, workspaces(), limits.budget(), runAndReport());
     }
 
     private RunAndReport runAndReport() {
         return new RunAndReport(spec.commandLine(), database, engineFlags, output, env);
-    }
-
-    /**
-     * The built-in checkers (a run adds its judges from its spec); sets the database from assay.yaml's defaults when
-     * not given.
-     */
-    private CheckerRegistry checkers(AssayConfig config) {
-        if (database.url == null && config != null && config.database() != null) {
-            database.url = config.database();
-        }
-        return CheckerRegistry.builtins();
     }
 
     private Path workspaces() {
@@ -281,10 +269,6 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
 
     /** The configuration file: --config, else ./assay.yaml when it exists, else none. */
     private AssayConfig configuration() {
-        if (configFile != null) {
-            return AssayConfig.load(configFile);
-        }
-        Path implicit = Path.of("assay.yaml");
-        return Files.isRegularFile(implicit) ? AssayConfig.load(implicit) : null;
+        return ConfigurationFile.load(configFile);
     }
 }

@@ -182,11 +182,8 @@ class ServeCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnviron
 
     /** {@return the judge models of assay.yaml ({@code --config} or ./assay.yaml), for every run the server starts} */
     private RunSettings judgeSettings() {
-        Path file = configFile != null ? configFile : Path.of("assay.yaml");
-        if (configFile == null && !Files.isRegularFile(file)) {
-            return new RunSettings();
-        }
-        return AssayConfig.load(file).judgeSettings();
+        AssayConfig config = ConfigurationFile.load(configFile);
+        return config == null ? new RunSettings() : config.judgeSettings();
     }
 
     private String environmentToken() {
