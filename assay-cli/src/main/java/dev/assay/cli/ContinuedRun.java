@@ -7,8 +7,10 @@ import dev.assay.cost.Budget;
 import dev.assay.result.Run;
 import dev.assay.result.RunKind;
 import dev.assay.run.EvalSpec;
+import dev.assay.run.RunPlan;
 import dev.assay.run.SilentRuns;
 import dev.assay.run.StoredCases;
+import dev.assay.run.WorkspacePolicy;
 import dev.assay.store.RunIds;
 import dev.assay.store.Store;
 import java.nio.file.Path;
@@ -20,7 +22,7 @@ import picocli.CommandLine.ParameterException;
 /**
  * {@code assay run --resume} / {@code --retry-errors}: a stored run continued under its id from its own description, so
  * that its items stay comparable (the cases, the system under test, the limits); only where it is stored and where and
- * how it is reported may be given anew, and new budgets.
+ * how it is reported may be given anew, new budgets, and which case workspaces it keeps.
  */
 final class ContinuedRun {
     /** The options a continued run takes; it is otherwise run as its stored description says. */
@@ -94,6 +96,8 @@ final class ContinuedRun {
      *
      * @param config assay.yaml, whose judges grade a run stored before its description named them; null for none
      * @param budget the limits of this continuation: a run stopped by one goes on under a higher one
+     * @param keepWorkspaces {@code --keep-workspaces}: this continuation keeps every case workspace, whatever the run
+     *     was started with
      */
     int run(
             DatabaseOption database,
@@ -102,6 +106,7 @@ final class ContinuedRun {
             CheckerRegistry checkers,
             Path workspaces,
             Budget budget,
+            boolean keepWorkspaces,
             RunAndReport phase)
             throws Exception {
         String given = resume != null ? resume : retryErrors;
@@ -130,10 +135,13 @@ final class ContinuedRun {
         boolean errorsToo = retryErrors != null;
         return phase.run(
                 () -> phase.prepare(storedSpec, runId, workspaces, checkers),
-                prepared -> (storedSuite == null
-                                ? prepared.planOf(stored)
-                                : prepared.planOf(stored).withSuite(storedSuite))
-                        .withBudget(budget),
+                prepared -> {
+                    RunPlan plan = (storedSuite == null
+                                    ? prepared.planOf(stored)
+                                    : prepared.planOf(stored).withSuite(storedSuite))
+                            .withBudget(budget);
+                    return keepWorkspaces ? plan.withWorkspacePolicy(WorkspacePolicy.KEEP_ALL) : plan;
+                },
                 (engine, store, resumed, listener) -> engine.resume(resumed, errorsToo, listener));
     }
 }

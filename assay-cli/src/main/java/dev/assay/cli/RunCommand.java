@@ -256,7 +256,8 @@ final class RunCommand implements Callable<Integer>, EnvironmentFactory.NeedsEnv
         continued.refuseOtherSettings(!suites.isEmpty() || subjectFlags.given() || subjectFlags.subjectName != null);
         AssayConfig config = configuration();
         CheckerRegistry checkers = CheckerRegistry.builtins();
-        return continued.run(database, env, config, checkers, workspaces(), limits.budget(), runAndReport());
+        return continued.run(
+                database, env, config, checkers, workspaces(), limits.budget(), limits.keepWorkspaces, runAndReport());
     }
 
     private RunAndReport runAndReport() {

@@ -467,6 +467,11 @@ public record EvalSpec(
         public Limits withBudget(Budget given) {
             return new Limits(concurrency, timeout, samples, workspacePolicy, prices, given.over(budget), stopRule);
         }
+
+        /** {@return these limits keeping the case workspaces {@code given} says} */
+        public Limits withWorkspacePolicy(WorkspacePolicy given) {
+            return new Limits(concurrency, timeout, samples, given, prices, budget, stopRule);
+        }
     }
 
     /**

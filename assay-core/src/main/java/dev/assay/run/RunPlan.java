@@ -39,6 +39,22 @@ public record RunPlan(Suite suite, Subject subject, RunConfig config, CheckerReg
                 checkers);
     }
 
+    /**
+     * {@return this plan keeping the case workspaces {@code given} says} How a continued run keeps more of them than it
+     * was started to ({@code --keep-workspaces}): which are kept changes no item.
+     */
+    public RunPlan withWorkspacePolicy(WorkspacePolicy given) {
+        EvalSpec spec = config.spec();
+        return new RunPlan(
+                suite,
+                subject,
+                new RunConfig(
+                        config.runId(),
+                        config.workspaceRoot(),
+                        spec.withLimits(spec.limits().withWorkspacePolicy(given))),
+                checkers);
+    }
+
     /** {@return this plan running {@code other}'s cases instead} */
     public RunPlan withSuite(Suite other) {
         return new RunPlan(other, subject, config, checkers);
