@@ -99,4 +99,39 @@ class LauncherScriptTest {
                     .isEqualTo(jdk.toRealPath() + " " + Runtime.version().feature());
         }
     }
+
+    @Test
+    void the_launcher_packages_the_command_line_without_installing_it_and_only_when_sources_changed() throws Exception {
+        Path repository = SCRIPT.getParent().getParent();
+        Path checkout = Files.createDirectories(dir.resolve("checkout"));
+        Files.createDirectories(checkout.resolve("scripts"));
+        Files.copy(repository.resolve("assay"), checkout.resolve("assay"));
+        Files.copy(repository.resolve("scripts/jdk.sh"), checkout.resolve("scripts/jdk.sh"));
+        Files.copy(SCRIPT, checkout.resolve("scripts/launcher.sh"));
+        Files.writeString(checkout.resolve("pom.xml"), "<project/>\n");
+        Files.writeString(
+                Files.createDirectories(checkout.resolve("assay-cli/src/main")).resolve("A.java"), "class A {}\n");
+        // A Maven that notes its arguments and leaves what a build leaves: the jar, lib/ and the build's record.
+        Path maven = Files.writeString(checkout.resolve("mvnw"), """
+                #!/bin/sh
+                echo "$@" >> maven-calls
+                mkdir -p assay-cli/target/lib assay-cli/target/classes/dev/assay/cli
+                touch assay-cli/target/assay-cli.jar
+                echo git.build.version=1.0 > assay-cli/target/classes/dev/assay/cli/build.properties
+                """);
+        Files.setPosixFilePermissions(maven, PosixFilePermissions.fromString("rwx------"));
+        var env = Map.of("JAVA_HOME", System.getProperty("java.home"));
+
+        var first = bash("bash '" + checkout.resolve("assay") + "' --version", env);
+        var second = bash("bash '" + checkout.resolve("assay") + "' --version", env);
+
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(first.out().strip()).isEqualTo("assay 1.0");
+        assertThat(second.code()).as(second.err()).isZero();
+        List<String> calls = Files.readAllLines(checkout.resolve("maven-calls"));
+        assertThat(calls).as("nothing changed before the second command").hasSize(1);
+        assertThat(List.of(calls.getFirst().split(" ")))
+                .contains("package", "-pl", "assay-cli", "-am")
+                .doesNotContain("install", "deploy");
+    }
 }
