@@ -5,6 +5,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Properties;
+import javax.sql.DataSource;
 
 /**
  * What differs between the databases a store can be kept in; everything else (SQL, upsert via {@code ON CONFLICT},
@@ -34,6 +35,19 @@ public interface StoreDialect {
      */
     default String migrationLocation() {
         return "classpath:db/migration/" + scheme();
+    }
+
+    /**
+     * Runs the check-and-migrate of opening a store so that processes opening the same database at once take turns:
+     * Flyway alone lets two of them create the same history table, and the loser fails ("Unable to baseline schema
+     * history table ... as it already exists, and is empty"). {@code migrate} checks again whether the schema is
+     * current, so whoever waited finds the work done. The default runs it as it is, for databases one process opens.
+     *
+     * @param dataSource the store's pool, for a connection to hold the turn on while {@code migrate} uses others
+     * @throws SQLException when the turn cannot be taken or given back
+     */
+    default void migrateInTurn(DataSource dataSource, Runnable migrate) throws SQLException {
+        migrate.run();
     }
 
     /** {@return the size of the store's connection pool} */

@@ -8,6 +8,7 @@ import dev.assay.Problem;
 import dev.assay.store.internal.JdbiStore;
 import dev.assay.store.internal.SqliteDialect;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -61,17 +62,22 @@ public final class Stores {
             // opening a store. Any other is Flyway's: our own history table, baselined below V1, so Assay can share
             // a PostgreSQL schema with an application that keeps its own flyway_schema_history. The dialect's class
             // loader finds its migrations and Flyway's support for its database, both in the dialect's module.
+            // Processes opening a new database at once take turns (the dialect's), and whoever waited looks again.
             if (!SchemaHistory.isCurrent(dataSource, dialect)) {
-                Flyway.configure(dialect.getClass().getClassLoader())
-                        .dataSource(dataSource)
-                        .locations(dialect.migrationLocation())
-                        .table(HISTORY_TABLE)
-                        .baselineOnMigrate(true)
-                        .baselineVersion("0")
-                        .load()
-                        .migrate();
+                dialect.migrateInTurn(dataSource, () -> {
+                    if (!SchemaHistory.isCurrent(dataSource, dialect)) {
+                        Flyway.configure(dialect.getClass().getClassLoader())
+                                .dataSource(dataSource)
+                                .locations(dialect.migrationLocation())
+                                .table(HISTORY_TABLE)
+                                .baselineOnMigrate(true)
+                                .baselineVersion("0")
+                                .load()
+                                .migrate();
+                    }
+                });
             }
-        } catch (RuntimeException e) {
+        } catch (SQLException | RuntimeException e) {
             dataSource.close();
             throw new AssayException(new Problem(
                     "store.migration_failed",

@@ -2,6 +2,7 @@ package dev.assay.store.postgres;
 
 import dev.assay.store.StoreDialect;
 import dev.assay.store.Stores;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -9,6 +10,7 @@ import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import javax.sql.DataSource;
 
 /**
  * PostgreSQL, a shared server: the {@code postgresql} {@link StoreDialect} service of assay-postgres, for URLs
@@ -16,6 +18,9 @@ import java.time.ZoneOffset;
  * psql; the migrations are this module's {@code db/migration/postgresql}. Stateless and thread-safe.
  */
 public final class PostgresDialect implements StoreDialect {
+    /** The first half of the advisory lock's key while a schema migrates: Assay's own, "assa" in ASCII. */
+    private static final int MIGRATION_LOCK = 0x6173_7361;
+
     @Override
     public String scheme() {
         return "postgresql";
@@ -31,6 +36,31 @@ public final class PostgresDialect implements StoreDialect {
     public void prepare(String jdbcUrl) {
         if (!jdbcUrl.startsWith("jdbc:postgresql://")) {
             throw Stores.unsupportedUrl(jdbcUrl);
+        }
+    }
+
+    /**
+     * Takes turns with a session advisory lock on one connection held while {@code migrate} runs on others: keyed by
+     * the current schema, so stores in different schemas of one database do not wait for each other. The lock is a
+     * session's, so a process that dies while holding it gives it back with its connection.
+     */
+    @Override
+    public void migrateInTurn(DataSource dataSource, Runnable migrate) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            lock(connection, "pg_advisory_lock");
+            try {
+                migrate.run();
+            } finally {
+                lock(connection, "pg_advisory_unlock");
+            }
+        }
+    }
+
+    /** Calls {@code pg_advisory_lock} or {@code pg_advisory_unlock} on the key of migrating the current schema. */
+    private static void lock(Connection connection, String function) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "SELECT " + function + "(" + MIGRATION_LOCK + ", hashtext(current_schema()))")) {
+            statement.execute();
         }
     }
 
