@@ -43,10 +43,11 @@ public interface StoreDialect {
      * history table ... as it already exists, and is empty"). {@code migrate} checks again whether the schema is
      * current, so whoever waited finds the work done. The default runs it as it is, for databases one process opens.
      *
+     * @param jdbcUrl the database's URL, as {@link #prepare} took it
      * @param dataSource the store's pool, for a connection to hold the turn on while {@code migrate} uses others
      * @throws SQLException when the turn cannot be taken or given back
      */
-    default void migrateInTurn(DataSource dataSource, Runnable migrate) throws SQLException {
+    default void migrateInTurn(String jdbcUrl, DataSource dataSource, Runnable migrate) throws SQLException {
         migrate.run();
     }
 

@@ -64,7 +64,7 @@ public final class Stores {
             // loader finds its migrations and Flyway's support for its database, both in the dialect's module.
             // Processes opening a new database at once take turns (the dialect's), and whoever waited looks again.
             if (!SchemaHistory.isCurrent(dataSource, dialect)) {
-                dialect.migrateInTurn(dataSource, () -> {
+                dialect.migrateInTurn(jdbcUrl, dataSource, () -> {
                     if (!SchemaHistory.isCurrent(dataSource, dialect)) {
                         Flyway.configure(dialect.getClass().getClassLoader())
                                 .dataSource(dataSource)

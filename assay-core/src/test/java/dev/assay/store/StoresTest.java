@@ -8,9 +8,16 @@ import dev.assay.store.internal.SqliteDialect;
 import java.nio.file.Path;
 import java.sql.DriverManager;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -200,5 +207,38 @@ class StoresTest {
             }
         }
         return versions;
+    }
+
+    /**
+     * Processes opening one new database file at once (here threads, each with its pool of connections, as SQLite sees
+     * processes) all open it, and its migrations are applied once: without turns most of them failed creating the same
+     * tables.
+     */
+    @RepeatedTest(5)
+    void stores_opened_at_once_on_a_new_sqlite_file_all_open_and_migrate_it_once(@TempDir Path home) throws Exception {
+        String url = Stores.defaultUrl(home);
+        int openers = 6;
+        var barrier = new CyclicBarrier(openers);
+        Callable<Store> open = () -> {
+            barrier.await();
+            return Stores.open(url);
+        };
+        var stores = new ArrayList<Store>();
+        try (ExecutorService threads = Executors.newFixedThreadPool(openers)) {
+            for (Future<Store> store : threads.invokeAll(Collections.nCopies(openers, open))) {
+                stores.add(store.get());
+            }
+        } finally {
+            stores.forEach(Store::close);
+        }
+
+        try (var connection = DriverManager.getConnection(url);
+                var statement = connection.createStatement();
+                var history = statement.executeQuery("SELECT count(*), count(DISTINCT version), min(success)"
+                        + " FROM assay_schema_history WHERE type = 'SQL'")) {
+            history.next();
+            assertThat(history.getInt(1)).isPositive().isEqualTo(history.getInt(2));
+            assertThat(history.getInt(3)).isEqualTo(1);
+        }
     }
 }

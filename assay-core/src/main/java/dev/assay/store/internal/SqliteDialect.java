@@ -6,7 +6,10 @@ import dev.assay.Problem;
 import dev.assay.store.StoreDialect;
 import dev.assay.store.Stores;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -14,6 +17,8 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.locks.ReentrantLock;
+import javax.sql.DataSource;
 import org.sqlite.SQLiteErrorCode;
 import org.sqlite.SQLiteException;
 
@@ -22,6 +27,9 @@ import org.sqlite.SQLiteException;
  * type. Stateless and thread-safe.
  */
 public final class SqliteDialect implements StoreDialect {
+    /** What the threads of this process opening SQLite stores take turns on before they take the file's lock. */
+    private static final ReentrantLock MIGRATING = new ReentrantLock();
+
     @Override
     public String scheme() {
         return "sqlite";
@@ -40,15 +48,7 @@ public final class SqliteDialect implements StoreDialect {
      */
     @Override
     public void prepare(String jdbcUrl) {
-        String path = jdbcUrl.substring("jdbc:sqlite:".length());
-        int query = path.indexOf('?');
-        path = query < 0 ? path : path.substring(0, query);
-        path = path.startsWith("file:") ? path.substring("file:".length()) : path;
-        if (path.isBlank() || path.equals(":memory:") || jdbcUrl.contains("mode=memory")) {
-            // Each pooled connection would see its own empty in-memory database.
-            throw Stores.unsupported("in-memory SQLite is not supported");
-        }
-        Path file = Path.of(path).toAbsolutePath();
+        Path file = file(jdbcUrl);
         Path parent = file.getParent();
         try {
             if (parent != null) {
@@ -62,6 +62,48 @@ public final class SqliteDialect implements StoreDialect {
         } catch (IOException e) {
             throw unavailable("cannot create the database file", jdbcUrl, e);
         }
+    }
+
+    /** {@return the database file a URL names} */
+    private static Path file(String jdbcUrl) {
+        String path = jdbcUrl.substring("jdbc:sqlite:".length());
+        int query = path.indexOf('?');
+        path = query < 0 ? path : path.substring(0, query);
+        path = path.startsWith("file:") ? path.substring("file:".length()) : path;
+        if (path.isBlank() || path.equals(":memory:") || jdbcUrl.contains("mode=memory")) {
+            // Each pooled connection would see its own empty in-memory database.
+            throw Stores.unsupported("in-memory SQLite is not supported");
+        }
+        return Path.of(path).toAbsolutePath();
+    }
+
+    /**
+     * Takes turns with a lock on a file beside the database ({@code <file>.migration-lock}, made owner-only once and
+     * left there), which processes opening it at once share; the threads of one process take turns first, since a
+     * process holds a file's lock once. Without it they created the same tables at once, and all but one failed.
+     */
+    @Override
+    public void migrateInTurn(String jdbcUrl, DataSource dataSource, Runnable migrate) throws SQLException {
+        Path database = file(jdbcUrl);
+        Path lockFile = database.resolveSibling(database.getFileName() + ".migration-lock");
+        MIGRATING.lock();
+        try (FileChannel channel = lockFile(lockFile)) {
+            FileLock turn = channel.lock();
+            try {
+                migrate.run();
+            } finally {
+                turn.release();
+            }
+        } catch (IOException e) {
+            throw new SQLException("cannot lock " + lockFile + " to migrate the database", e);
+        } finally {
+            MIGRATING.unlock();
+        }
+    }
+
+    private static FileChannel lockFile(Path lockFile) throws IOException {
+        OwnerOnly.createFile(lockFile);
+        return FileChannel.open(lockFile, StandardOpenOption.WRITE);
     }
 
     private static AssayException unavailable(String reason, String jdbcUrl, IOException cause) {

@@ -45,7 +45,7 @@ public final class PostgresDialect implements StoreDialect {
      * session's, so a process that dies while holding it gives it back with its connection.
      */
     @Override
-    public void migrateInTurn(DataSource dataSource, Runnable migrate) throws SQLException {
+    public void migrateInTurn(String jdbcUrl, DataSource dataSource, Runnable migrate) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             lock(connection, "pg_advisory_lock");
             try {
