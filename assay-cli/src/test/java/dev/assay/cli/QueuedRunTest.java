@@ -22,6 +22,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -132,6 +133,53 @@ class QueuedRunTest {
             } finally {
                 workers.forEach(Worker::close);
             }
+        }
+    }
+
+    @Test
+    void a_worker_logs_its_cases_done_in_flight_and_waiting_every_report_period() throws Exception {
+        String url = TestPostgres.freshUrl();
+        var lines = new CopyOnWriteArrayList<String>();
+        try (var model = ScriptedOpenAiServer.start(request -> ScriptedOpenAiServer.text("ok"));
+                Store store = Stores.open(url)) {
+            Worker worker = Worker.start(
+                    url,
+                    store,
+                    CheckerRegistry.builtins(),
+                    home.resolve("workspaces"),
+                    name -> null,
+                    Worker.Settings.defaults(4).withReport(Duration.ofMillis(100)),
+                    lines::add);
+            List<Matcher> reports = List.of();
+            try {
+                var result = new CliRunner(home).run(run(suite(6), model, url, "-c", "4", "--queue"));
+                assertThat(result.code()).as(result.err()).isZero();
+
+                int before = lines.size();
+
+                // The counts are the process's (every worker in it): at least this run's six cases. The second report
+                // after the run ended finds none in flight and none waiting on this schema's queue.
+                Pattern report =
+                        Pattern.compile("worker: (\\d+) cases done, \\d+\\.\\d/s, (\\d+) in flight, (\\d+) waiting");
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+                while (reports.size() < 2 && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                    List<String> logged = List.copyOf(lines);
+                    reports = logged.subList(before, logged.size()).stream()
+                            .map(report::matcher)
+                            .filter(Matcher::matches)
+                            .toList();
+                }
+            } finally {
+                worker.close();
+            }
+            assertThat(reports)
+                    .as("report lines after the run, among %s", lines)
+                    .hasSizeGreaterThanOrEqualTo(2);
+            Matcher last = reports.get(1);
+            assertThat(Long.parseLong(last.group(1))).isGreaterThanOrEqualTo(6);
+            assertThat(last.group(2)).isEqualTo("0");
+            assertThat(last.group(3)).isEqualTo("0");
         }
     }
 

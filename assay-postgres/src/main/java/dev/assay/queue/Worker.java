@@ -59,9 +59,9 @@ import java.util.function.Function;
  * cases in batches (lock-and-fetch: one {@code UPDATE ... FOR UPDATE SKIP LOCKED} takes up to as many as the worker has
  * threads); the items of a run that end together are stored in one commit, which also takes their cases off the queue
  * and adds them to the run's tally ({@link Engine#itemWriter}); the slots are claimed and freed in batches too, and a
- * run's status and spend are read at most once per {@link #STATUS_CHECK}, not per case. Every {@link #REPORT} the
- * worker logs one line: cases done, their rate, cases in flight and cases waiting on the queue ({@link WorkerMeters}).
- * Thread-safe.
+ * run's status and spend are read at most once per {@link #STATUS_CHECK}, not per case. Every report period
+ * ({@link Settings#report}) the worker logs one line: cases done, their rate, cases in flight and cases waiting on the
+ * queue ({@link WorkerMeters}). Thread-safe.
  */
 public final class Worker implements AutoCloseable {
     /** How long a case that could not start (its run could not be rebuilt here) waits before any worker tries again. */
@@ -69,9 +69,6 @@ public final class Worker implements AutoCloseable {
 
     /** The fewest missed heartbeats db-scheduler accepts before it takes a case for dead. */
     public static final int MIN_MISSED_HEARTBEATS = 4;
-
-    /** How often the worker logs its throughput and reads the queue's depth. */
-    static final Duration REPORT = Duration.ofSeconds(10);
 
     /** How long slots no case of this worker used stay held before they are freed, in one statement. */
     private static final Duration FLUSH = Duration.ofMillis(100);
@@ -90,13 +87,16 @@ public final class Worker implements AutoCloseable {
      * @param pollingInterval how often it asks the database for due cases while it has free threads; default 1 s
      * @param shutdownWait how long closing waits for the cases it runs; the cases still running then are taken over by
      *     other workers once their heartbeats lapse; default 60 s
+     * @param report how often it logs its throughput ({@code worker: N cases done, R/s, K in flight, W waiting}) and
+     *     reads the queue's depth; default 10 s
      */
     public record Settings(
             int concurrency,
             Duration heartbeat,
             int missedHeartbeats,
             Duration pollingInterval,
-            Duration shutdownWait) {
+            Duration shutdownWait,
+            Duration report) {
         public Settings {
             if (concurrency < 1) {
                 throw new IllegalArgumentException("concurrency must be >= 1");
@@ -104,27 +104,38 @@ public final class Worker implements AutoCloseable {
             if (missedHeartbeats < MIN_MISSED_HEARTBEATS) {
                 throw new IllegalArgumentException("missedHeartbeats must be >= " + MIN_MISSED_HEARTBEATS);
             }
-            for (Duration duration : new Duration[] {heartbeat, pollingInterval, shutdownWait}) {
+            for (Duration duration : new Duration[] {heartbeat, pollingInterval, shutdownWait, report}) {
                 if (duration.isNegative() || duration.isZero()) {
                     throw new IllegalArgumentException(
-                            "heartbeat, polling interval and shutdown wait must be positive");
+                            "heartbeat, polling interval, shutdown wait and report period must be positive");
                 }
             }
         }
 
         /** {@return the defaults, with {@code concurrency} cases at once} */
         public static Settings defaults(int concurrency) {
-            return new Settings(concurrency, Duration.ofSeconds(10), 6, Duration.ofSeconds(1), Duration.ofSeconds(60));
+            return new Settings(
+                    concurrency,
+                    Duration.ofSeconds(10),
+                    6,
+                    Duration.ofSeconds(1),
+                    Duration.ofSeconds(60),
+                    Duration.ofSeconds(10));
         }
 
         /** {@return a copy with another heartbeat interval} */
         public Settings withHeartbeat(Duration interval) {
-            return new Settings(concurrency, interval, missedHeartbeats, pollingInterval, shutdownWait);
+            return new Settings(concurrency, interval, missedHeartbeats, pollingInterval, shutdownWait, report);
         }
 
         /** {@return a copy with another limit of missed heartbeats} */
         public Settings withMissedHeartbeats(int limit) {
-            return new Settings(concurrency, heartbeat, limit, pollingInterval, shutdownWait);
+            return new Settings(concurrency, heartbeat, limit, pollingInterval, shutdownWait, report);
+        }
+
+        /** {@return a copy that logs its throughput every {@code period}} */
+        public Settings withReport(Duration period) {
+            return new Settings(concurrency, heartbeat, missedHeartbeats, pollingInterval, shutdownWait, period);
         }
     }
 
@@ -230,7 +241,7 @@ public final class Worker implements AutoCloseable {
         chore(settings.heartbeat(), slots::renew);
         var last = new long[] {started, 0};
         // The first report at once: the queue's depth is in /metrics from the start.
-        chore(Duration.ZERO, REPORT, () -> {
+        chore(Duration.ZERO, settings.report(), () -> {
             WorkerMeters.waiting(waitingCases());
             long now = System.nanoTime();
             long done = WorkerMeters.finished();
