@@ -2,7 +2,6 @@ package dev.assay.cost;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.result.Item;
-import dev.assay.result.TrialId;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -68,8 +67,7 @@ public final class CostTally {
             return;
         }
         var byCase = new LinkedHashMap<String, ItemCost>();
-        items.forEach(
-                item -> byCase.merge(TrialId.parse(item.caseId(), samples).caseId(), costOf(item), ItemCost::plus));
+        items.forEach(item -> byCase.merge(item.trial().caseId(), costOf(item), ItemCost::plus));
         byCase.forEach(action);
     }
 

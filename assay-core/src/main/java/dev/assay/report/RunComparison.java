@@ -7,6 +7,7 @@ import dev.assay.cases.Case;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
+import dev.assay.result.TrialId;
 import dev.assay.run.EvalSpec;
 import dev.assay.score.PairedComparison;
 import dev.assay.store.Store;
@@ -26,7 +27,8 @@ public final class RunComparison {
 
     private static final int PAGE = 500;
 
-    private record Outcome(String dimension, ItemStatus status, double score) {}
+    /** @param caseId the case the item holds a sample of, or the item's id in a run of one sample per case */
+    private record Outcome(String caseId, String dimension, ItemStatus status, double score) {}
 
     private RunComparison() {}
 
@@ -73,8 +75,8 @@ public final class RunComparison {
         if (UNCLUSTERED.equals(clusterBy)) {
             clusterBy = null;
         }
-        Map<String, Outcome> left = outcomes(store, a.runId());
-        Map<String, Outcome> right = outcomes(store, b.runId());
+        Map<String, Outcome> left = outcomes(store, a);
+        Map<String, Outcome> right = outcomes(store, b);
         ObjectNode node = Json.object();
         node.set("a", Json.tree(a));
         node.set("b", Json.tree(b));
@@ -95,7 +97,6 @@ public final class RunComparison {
         var clusters = new java.util.ArrayList<String>();
         // A case's own cluster needs no stored case to find it.
         Map<String, Case> cases = clusterBy == null || clusterBy.equals(BY_CASE) ? Map.of() : sharedCases(store, a, b);
-        int samples = samples(b);
         for (Map.Entry<String, Outcome> entry : left.entrySet()) {
             Outcome other = right.get(entry.getKey());
             if (other == null) {
@@ -110,7 +111,7 @@ public final class RunComparison {
                         mine.status() == ItemStatus.PASSED,
                         other.status() == ItemStatus.PASSED));
                 if (clusterBy != null) {
-                    String caseId = RunReport.caseOf(entry.getKey(), samples);
+                    String caseId = other.caseId();
                     clusters.add(RunReport.clusterOf(cases.get(caseId), caseId, clusterBy));
                 }
             }
@@ -153,12 +154,18 @@ public final class RunComparison {
         return node;
     }
 
-    private static Map<String, Outcome> outcomes(Store store, String runId) {
+    private static Map<String, Outcome> outcomes(Store store, Run run) {
         var outcomes = new LinkedHashMap<String, Outcome>();
+        int samples = samples(run);
         for (int offset = 0; ; offset += PAGE) {
-            List<Item> page = store.listItems(runId, offset, PAGE);
-            page.forEach(
-                    item -> outcomes.put(item.caseId(), new Outcome(item.dimension(), item.status(), item.score())));
+            List<Item> page = store.listItems(run.runId(), offset, PAGE);
+            page.forEach(item -> outcomes.put(
+                    item.caseId(),
+                    new Outcome(
+                            TrialId.stored(item.caseId(), item.seq(), samples).caseId(),
+                            item.dimension(),
+                            item.status(),
+                            item.score())));
             if (page.size() < PAGE) {
                 return outcomes;
             }

@@ -15,7 +15,6 @@ import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
-import dev.assay.result.TrialId;
 import dev.assay.run.EvalSpec;
 import dev.assay.run.HeadToHead;
 import dev.assay.score.Reducer;
@@ -282,16 +281,6 @@ public final class RunReport {
         return sampleSpreads;
     }
 
-    /** {@return the case an item belongs to: its id without a {@code #k} sample suffix ({@link TrialId})} */
-    public String caseOf(String itemId) {
-        return caseOf(itemId, samples());
-    }
-
-    /** {@return the case an item of a run of {@code samples} samples per case belongs to} */
-    static String caseOf(String itemId, int samples) {
-        return TrialId.parse(itemId, samples).caseId();
-    }
-
     /** {@return each dimension's standard error and 95 % interval, from its scored items} */
     public synchronized Map<String, Spread> spreads() {
         tally();
@@ -306,7 +295,7 @@ public final class RunReport {
         var scores = new LinkedHashMap<String, List<Double>>();
         for (Item item : items instanceof StoredItems stored ? stored.forFigures() : items) {
             if (item.status().isScored()) {
-                scores.computeIfAbsent(caseOf(item.caseId()), id -> new ArrayList<>())
+                scores.computeIfAbsent(item.trial().caseId(), id -> new ArrayList<>())
                         .add(item.score());
             }
         }
@@ -367,7 +356,7 @@ public final class RunReport {
         var passed = new LinkedHashMap<String, Integer>();
         var dimensions = new LinkedHashMap<String, String>();
         for (Item item : items instanceof StoredItems stored ? stored.forFigures() : items) {
-            String caseId = caseOf(item.caseId());
+            String caseId = item.trial().caseId();
             if (reducer == null) {
                 entries.add(new Scores.Entry(
                         item.dimension(),
@@ -538,7 +527,7 @@ public final class RunReport {
                     item.status() == ItemStatus.PASSED));
             counts.merge(item.dimension(), Counts.ZERO.plus(item.status()), (sum, one) -> sum.plus(item.status()));
             // Each sample is an item of its own; it carries its case's tags.
-            String caseId = caseOf(item.caseId());
+            String caseId = item.trial().caseId();
             coverageTally.accept(item, caseTags.getOrDefault(caseId, List.of()));
             if (sampled && item.status().isScored()) {
                 int[] scored = samplesByCase.computeIfAbsent(caseId, id -> new int[2]);
@@ -624,7 +613,7 @@ public final class RunReport {
         }
         return new RunReport(
                 run,
-                new StoredItems(store, runId),
+                new StoredItems(store, runId, EvalSpec.of(run).limits().samples()),
                 tags,
                 () -> storedCases(store, run),
                 () -> Calibration.ofAllLabels(store));
@@ -672,7 +661,8 @@ public final class RunReport {
     public static RunReport ofEnded(Store store, Run ended, Map<String, List<String>> caseTags) {
         return new RunReport(
                 ended,
-                new StoredItems(store, ended.runId()),
+                new StoredItems(
+                        store, ended.runId(), EvalSpec.of(ended).limits().samples()),
                 caseTags,
                 () -> storedCases(store, ended),
                 () -> Calibration.ofAllLabels(store));

@@ -1,5 +1,6 @@
 package dev.assay.result;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.NullNode;
@@ -32,6 +33,10 @@ import java.util.Objects;
  * @param truncated whether a text of the item (the final answer, a transcript event, a tool argument, checker evidence)
  *     was longer than the storage cap of 1 Mi characters and was stored cut, with a marker at the cut; checkers judged
  *     the whole text
+ * @param trial the case and sample the item holds, of which {@code caseId} is the string form: built where the item is
+ *     made, or read back from its stored columns with the run's samples ({@link TrialId#stored}, as a run's report
+ *     reads its items); not stored itself. Null gives sample 0 of the case {@code caseId}: what an item read from the
+ *     store without its run's samples holds
  */
 public record Item(
         String runId,
@@ -51,11 +56,16 @@ public record Item(
         Instant startedAt,
         Instant finishedAt,
         double elapsedS,
-        boolean truncated) {
+        boolean truncated,
+        @JsonIgnore TrialId trial) {
 
     public Item {
         Objects.requireNonNull(runId, "runId");
         Objects.requireNonNull(caseId, "caseId");
+        trial = trial == null ? new TrialId(caseId, 0) : trial;
+        if (!trial.toString().equals(caseId)) {
+            throw new IllegalArgumentException("item " + caseId + " holds trial " + trial);
+        }
         Objects.requireNonNull(status, "status");
         dimension = dimension == null ? "" : dimension;
         prompt = prompt == null ? "" : prompt;
@@ -102,7 +112,50 @@ public record Item(
                 startedAt,
                 finishedAt,
                 elapsedS,
-                false);
+                false,
+                null);
+    }
+
+    /** An item of its case's one answer, stored whole or cut. */
+    public Item(
+            String runId,
+            String caseId,
+            int seq,
+            String dimension,
+            ItemStatus status,
+            double score,
+            double maxScore,
+            double weight,
+            String prompt,
+            String finalAnswer,
+            List<ToolCallView> toolCalls,
+            JsonNode checkerDetail,
+            Problem error,
+            JsonNode transcript,
+            Instant startedAt,
+            Instant finishedAt,
+            double elapsedS,
+            boolean truncated) {
+        this(
+                runId,
+                caseId,
+                seq,
+                dimension,
+                status,
+                score,
+                maxScore,
+                weight,
+                prompt,
+                finalAnswer,
+                toolCalls,
+                checkerDetail,
+                error,
+                transcript,
+                startedAt,
+                finishedAt,
+                elapsedS,
+                truncated,
+                null);
     }
 
     /**
@@ -156,7 +209,8 @@ public record Item(
                 startedAt,
                 finishedAt,
                 elapsedS,
-                truncated);
+                truncated,
+                trial);
     }
 
     /** {@return the same item with another transcript} */
@@ -179,6 +233,31 @@ public record Item(
                 startedAt,
                 finishedAt,
                 elapsedS,
-                truncated);
+                truncated,
+                trial);
+    }
+
+    /** {@return the same item as the trial it holds} (its id is the trial's string form) */
+    public Item withTrial(TrialId newTrial) {
+        return new Item(
+                runId,
+                caseId,
+                seq,
+                dimension,
+                status,
+                score,
+                maxScore,
+                weight,
+                prompt,
+                finalAnswer,
+                toolCalls,
+                checkerDetail,
+                error,
+                transcript,
+                startedAt,
+                finishedAt,
+                elapsedS,
+                truncated,
+                newTrial);
     }
 }

@@ -19,19 +19,22 @@ public record TrialId(String caseId, int sample) {
     }
 
     /**
-     * {@return the trial an item id names}
+     * {@return the trial a stored item holds}, from its stored columns: the item's position tells its sample, which its
+     * id ends with; the rest of the id is the case's, whatever it holds ({@code a#b#2} is sample 2 of {@code a#b})
      *
      * @param itemId the id as stored
-     * @param samples the samples the run draws of each case: with one, the id is the case's whatever it holds
+     * @param seq the item's position in the run's selection: sample {@code seq % samples + 1} of its case
+     * @param samples the samples the run draws of each case: with one, the id is the case's
      */
-    public static TrialId parse(String itemId, int samples) {
-        int hash = itemId.lastIndexOf('#');
-        if (samples < 2 || hash <= 0 || hash == itemId.length() - 1) {
+    public static TrialId stored(String itemId, int seq, int samples) {
+        if (samples < 2) {
             return new TrialId(itemId, 0);
         }
-        String suffix = itemId.substring(hash + 1);
-        return suffix.chars().allMatch(Character::isDigit) && suffix.length() < 10
-                ? new TrialId(itemId.substring(0, hash), Integer.parseInt(suffix))
+        int sample = seq % samples + 1;
+        String suffix = "#" + sample;
+        // An id the engine did not write this way (edited by hand) is taken whole: its own case.
+        return itemId.length() > suffix.length() && itemId.endsWith(suffix)
+                ? new TrialId(itemId.substring(0, itemId.length() - suffix.length()), sample)
                 : new TrialId(itemId, 0);
     }
 

@@ -123,7 +123,10 @@ public record CaseWorkload(RunPlan plan) implements Workload {
     @Override
     public WorkItem item(int seq) {
         // Read once: past the in-memory limit each read of a case is a read of the suite's scratch file and a parse.
-        Case evalCase = evalCase(seq);
+        Case bound = boundCase(seq);
+        int samples = plan.config().samples();
+        TrialId trial = new TrialId(bound.id(), samples == 1 ? 0 : seq % samples + 1);
+        Case evalCase = trial.sample() == 0 ? bound : bound.withId(trial.toString());
         return new WorkItem(evalCase.id(), evalCase.prompt(), context -> {
             var runner =
                     new CaseRunner(plan.checkers(), context.subjectThreads(), context.responses(), context.observer());
@@ -138,7 +141,7 @@ public record CaseWorkload(RunPlan plan) implements Workload {
                     context.cancelled());
             // Priced as the model that answered it, one of several.
             return ItemCost.withCost(
-                    ran,
+                    ran.withTrial(trial),
                     plan.subject().labelled(evalCase.subjectLabel()).model(),
                     plan.config().spec().limits().prices());
         });
@@ -175,15 +178,15 @@ public record CaseWorkload(RunPlan plan) implements Workload {
 
     /**
      * {@return the case of item {@code seq}}: with several systems under test, the case bound to each in turn; with
-     * several samples, sample k of each is its own item
+     * several samples, each case's samples are consecutive items, item {@code seq} being sample {@code seq % samples +
+     * 1}
      */
-    private Case evalCase(int seq) {
+    private Case boundCase(int seq) {
         int samples = plan.config().samples();
         List<String> labels = plan.config().spec().subjectLabels();
         int perCase = samples * Math.max(1, labels.size());
         Case base = plan.suite().cases().get(seq / perCase);
-        Case bound = labels.isEmpty() ? base : base.boundTo(labels.get(seq % perCase / samples));
-        return samples == 1 ? bound : bound.withId(new TrialId(bound.id(), seq % samples + 1).toString());
+        return labels.isEmpty() ? base : base.boundTo(labels.get(seq % perCase / samples));
     }
 
     private Path caseDirectory(String runId, int seq, String itemId) {

@@ -158,10 +158,10 @@ class LargeRunReportTest {
         Map<String, List<String>> tags = Map.of("c0", List.of("plan:files"), "c5", List.of("smoke"));
 
         var whole = new RunReport(run, items, tags);
-        var readForFigures = new RunReport(run, new StoredItems(store, "mixed", 0), tags);
-        var readBrief = new RunReport(run, new StoredItems(store, "mixed"), tags);
+        var readForFigures = new RunReport(run, new StoredItems(store, "mixed", 1, 0), tags);
+        var readBrief = new RunReport(run, new StoredItems(store, "mixed", 1), tags);
 
-        assertThat(new StoredItems(store, "mixed", 0).forFigures().get(0))
+        assertThat(new StoredItems(store, "mixed", 1, 0).forFigures().get(0))
                 .satisfies(item -> assertThat(item.prompt()).isEmpty())
                 .satisfies(item -> assertThat(item.checkerDetail().isNull()).isTrue());
         for (RunReport report : List.of(readForFigures, readBrief)) {

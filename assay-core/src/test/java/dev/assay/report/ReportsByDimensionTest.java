@@ -16,6 +16,7 @@ import dev.assay.result.Run;
 import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
 import dev.assay.result.ToolCallView;
+import dev.assay.result.TrialId;
 import dev.assay.score.Reducer;
 import dev.assay.score.Spread;
 import java.io.ByteArrayOutputStream;
@@ -74,12 +75,12 @@ class ReportsByDimensionTest {
     void reduced_spreads_count_each_case_once_in_its_cluster() {
         Run sampled = run(Json.object().put("samples", 2), List.of());
         var items = List.of(
-                item(0, "c1#1", "logic", ItemStatus.PASSED, List.of()),
-                item(1, "c1#2", "logic", ItemStatus.FAILED, List.of()),
-                item(2, "c2#1", "logic", ItemStatus.FAILED, List.of()),
-                item(3, "c2#2", "logic", ItemStatus.FAILED, List.of()),
-                item(4, "c3#1", "logic", ItemStatus.PASSED, List.of()),
-                item(5, "c3#2", "logic", ItemStatus.PASSED, List.of()));
+                item(0, new TrialId("c1", 1), "logic", ItemStatus.PASSED, List.of()),
+                item(1, new TrialId("c1", 2), "logic", ItemStatus.FAILED, List.of()),
+                item(2, new TrialId("c2", 1), "logic", ItemStatus.FAILED, List.of()),
+                item(3, new TrialId("c2", 2), "logic", ItemStatus.FAILED, List.of()),
+                item(4, new TrialId("c3", 1), "logic", ItemStatus.PASSED, List.of()),
+                item(5, new TrialId("c3", 2), "logic", ItemStatus.PASSED, List.of()));
         var cases = Map.of(
                 "c1", clusterCase("c1", List.of(), Json.object().put("scenario", "x")),
                 "c2", clusterCase("c2", List.of(), Json.object().put("scenario", "x")),
@@ -173,10 +174,15 @@ class ReportsByDimensionTest {
     void sampled_items_carry_their_cases_tags_into_the_coverage_counted_in_the_same_pass_as_the_other_figures() {
         Run sampled = run(Json.object().put("samples", 2), List.of("read_file", "write"));
         var items = List.of(
-                item(0, "c1#1", "tool", ItemStatus.PASSED, List.of(new ToolCallView("read_file", Json.object(), true))),
-                item(1, "c1#2", "tool", ItemStatus.FAILED, List.of()),
-                item(2, "c2#1", "logic", ItemStatus.SKIPPED, List.of()),
-                item(3, "c2#2", "logic", ItemStatus.PASSED, List.of()));
+                item(
+                        0,
+                        new TrialId("c1", 1),
+                        "tool",
+                        ItemStatus.PASSED,
+                        List.of(new ToolCallView("read_file", Json.object(), true))),
+                item(1, new TrialId("c1", 2), "tool", ItemStatus.FAILED, List.of()),
+                item(2, new TrialId("c2", 1), "logic", ItemStatus.SKIPPED, List.of()),
+                item(3, new TrialId("c2", 2), "logic", ItemStatus.PASSED, List.of()));
         var tagged = new RunReport(sampled, items, Map.of("c1", List.of("builtin", "zeta"), "c2", List.of()));
 
         Coverage coverage = tagged.coverage();
@@ -228,6 +234,11 @@ class ReportsByDimensionTest {
 
     private static Item item(int seq, String dimension, ItemStatus status) {
         return item(seq, "c" + seq, dimension, status, List.of());
+    }
+
+    private static Item item(
+            int seq, TrialId trial, String dimension, ItemStatus status, List<ToolCallView> toolCalls) {
+        return item(seq, trial.toString(), dimension, status, toolCalls).withTrial(trial);
     }
 
     private static Item item(

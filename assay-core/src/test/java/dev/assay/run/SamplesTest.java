@@ -14,6 +14,7 @@ import dev.assay.model.openai.OpenAiSettings;
 import dev.assay.report.RunReport;
 import dev.assay.result.Item;
 import dev.assay.result.Run;
+import dev.assay.result.TrialId;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
 import dev.assay.subject.AgentSubject;
@@ -59,6 +60,16 @@ class SamplesTest {
             assertThat(report.items())
                     .extracting(Item::caseId)
                     .containsExactly("flaky#1", "flaky#2", "flaky#3", "hard#1", "hard#2", "hard#3");
+            // Each item read back carries its trial as a value, from its stored id and position.
+            assertThat(report.items())
+                    .extracting(Item::trial)
+                    .containsExactly(
+                            new TrialId("flaky", 1),
+                            new TrialId("flaky", 2),
+                            new TrialId("flaky", 3),
+                            new TrialId("hard", 1),
+                            new TrialId("hard", 2),
+                            new TrialId("hard", 3));
             assertThat(report.samples()).isEqualTo(3);
             // flaky: n=3, c=2 -> pass@1 = 2/3, pass@2 = pass@3 = 1; hard: c=0 -> 0. Means over the two cases:
             assertThat(report.passAtK().get(1)).isCloseTo(1.0 / 3, within(1e-12));

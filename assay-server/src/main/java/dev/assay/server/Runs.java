@@ -438,7 +438,7 @@ final class Runs {
         List<Item> all = report.briefItems();
         List<Positioned> passing = IntStream.range(0, all.size())
                 .filter(index -> filter.matches(
-                        all.get(index), cases.get(report.caseOf(all.get(index).caseId()))))
+                        all.get(index), cases.get(all.get(index).trial().caseId())))
                 .mapToObj(index -> new Positioned(index, all.get(index)))
                 .toList();
         int from = (int) Math.min(offset, (long) passing.size());

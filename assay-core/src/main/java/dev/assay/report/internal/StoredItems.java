@@ -1,6 +1,7 @@
 package dev.assay.report.internal;
 
 import dev.assay.result.Item;
+import dev.assay.result.TrialId;
 import dev.assay.store.ItemFields;
 import dev.assay.store.Store;
 import java.util.AbstractList;
@@ -30,6 +31,7 @@ public final class StoredItems extends AbstractList<Item> implements RandomAcces
 
     private final Store store;
     private final String runId;
+    private final int samples;
     private final int size;
     private final ItemFields fields;
     private final int keptItems;
@@ -38,18 +40,20 @@ public final class StoredItems extends AbstractList<Item> implements RandomAcces
     private int currentNumber = -1;
     private List<Item> current = List.of();
 
-    public StoredItems(Store store, String runId) {
-        this(store, runId, KEPT_ITEMS);
+    /** @param samples the samples the run draws of each case, which tell each item's trial ({@link TrialId#stored}) */
+    public StoredItems(Store store, String runId, int samples) {
+        this(store, runId, samples, KEPT_ITEMS);
     }
 
     /** @param keptItems up to how many items a run's brief items are kept once read */
-    public StoredItems(Store store, String runId, int keptItems) {
-        this(store, runId, store.countItems(runId), ItemFields.WHOLE, keptItems);
+    public StoredItems(Store store, String runId, int samples, int keptItems) {
+        this(store, runId, samples, store.countItems(runId), ItemFields.WHOLE, keptItems);
     }
 
-    private StoredItems(Store store, String runId, int size, ItemFields fields, int keptItems) {
+    private StoredItems(Store store, String runId, int samples, int size, ItemFields fields, int keptItems) {
         this.store = store;
         this.runId = runId;
+        this.samples = samples;
         this.size = size;
         this.fields = fields;
         this.keptItems = keptItems;
@@ -62,7 +66,7 @@ public final class StoredItems extends AbstractList<Item> implements RandomAcces
             return this;
         }
         if (brief == null) {
-            brief = new StoredItems(store, runId, size, ItemFields.BRIEF, keptItems);
+            brief = new StoredItems(store, runId, samples, size, ItemFields.BRIEF, keptItems);
         }
         return brief;
     }
@@ -75,7 +79,7 @@ public final class StoredItems extends AbstractList<Item> implements RandomAcces
     public List<Item> forFigures() {
         return size <= keptItems
                 ? withoutTranscripts()
-                : new StoredItems(store, runId, size, ItemFields.FIGURES, keptItems);
+                : new StoredItems(store, runId, samples, size, ItemFields.FIGURES, keptItems);
     }
 
     /**
@@ -150,6 +154,11 @@ public final class StoredItems extends AbstractList<Item> implements RandomAcces
                     : store.listItems(runId, number * PAGE, PAGE, fields);
             if (page.isEmpty()) {
                 throw new IllegalStateException("page " + number + " of run " + runId + " was deleted while read");
+            }
+            if (samples > 1) {
+                page = page.stream()
+                        .map(item -> item.withTrial(TrialId.stored(item.caseId(), item.seq(), samples)))
+                        .toList();
             }
             if (fields == ItemFields.BRIEF && size <= keptItems) {
                 while (kept.size() <= number) {
