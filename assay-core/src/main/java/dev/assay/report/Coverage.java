@@ -1,13 +1,12 @@
 package dev.assay.report;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.result.Counts;
 import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.ToolCallView;
 import dev.assay.run.EvalSpec;
-import dev.assay.tools.McpServerConfig;
+import dev.assay.tools.McpServerState;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -72,7 +71,7 @@ public record Coverage(
      */
     static final class Tally {
         private final Run run;
-        private final JsonNode mcp;
+        private final List<McpServerState> mcp;
         private final Map<String, Integer> calls = new TreeMap<>();
         private final Map<String, Counts> byPlanTag = new LinkedHashMap<>();
         private final Map<String, Counts> byOtherTag = new TreeMap<>();
@@ -84,7 +83,7 @@ public record Coverage(
          */
         Tally(Run run) {
             this.run = run;
-            this.mcp = EvalSpec.of(run).observed().tool("mcp");
+            this.mcp = EvalSpec.of(run).observed().mcpServers();
             run.toolSnapshot().forEach(tool -> calls.put(tool, 0));
             TAGS.forEach(tag -> byPlanTag.put(tag, Counts.ZERO));
         }
@@ -124,14 +123,14 @@ public record Coverage(
         }
     }
 
-    private static Skip skip(JsonNode mcp, Item item) {
+    private static Skip skip(List<McpServerState> mcp, Item item) {
         if (item.error() == null) {
             return new Skip(item.caseId(), "", "", Map.of());
         }
         var missing = new LinkedHashMap<String, String>();
         if (item.error().details().get("missing_tools") instanceof List<?> tools) {
             tools.forEach(tool -> missing.put(String.valueOf(tool), ""));
-            missing.putAll(McpServerConfig.skipReasons(mcp, missing.keySet()));
+            missing.putAll(McpServerState.skipReasons(mcp, missing.keySet()));
         }
         return new Skip(item.caseId(), item.error().type(), item.error().message(), missing);
     }

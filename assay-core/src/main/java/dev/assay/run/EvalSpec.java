@@ -29,6 +29,7 @@ import dev.assay.subject.AgentSettings;
 import dev.assay.subject.ToolMode;
 import dev.assay.subject.sse.SseAgentSettings;
 import dev.assay.tools.McpServerConfig;
+import dev.assay.tools.McpServerState;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -538,6 +539,11 @@ public record EvalSpec(
         public JsonNode tool(String name) {
             JsonNode snapshot = tools.get(name);
             return snapshot == null ? Json.object().path(name) : snapshot;
+        }
+
+        /** {@return what preparing the run found of its MCP servers, in their order; empty for none} */
+        public List<McpServerState> mcpServers() {
+            return McpServerState.of(tools.get("mcp"));
         }
     }
 

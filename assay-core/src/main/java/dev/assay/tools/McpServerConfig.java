@@ -1,10 +1,8 @@
 package dev.assay.tools;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.AssayException;
 import dev.assay.Problem;
 import java.net.URI;
-import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,44 +19,6 @@ public sealed interface McpServerConfig {
 
     /** {@return the server's name, unique within a run; tools are offered as {@code name@tool}} */
     String name();
-
-    /**
-     * Explains missing {@code server@tool} prerequisites from a run's MCP snapshot: the server was unavailable (with
-     * its reason), is not configured, or does not offer that tool. Names without {@code @} are not MCP tools and are
-     * left out. Pure function of its arguments, so reports can explain skips of stored runs.
-     *
-     * @param snapshot what {@code McpToolset#snapshot()} returned (JSON null or missing when no MCP server was
-     *     configured)
-     * @param missingTools the tool names a case needed and the target lacked
-     * @return tool name to reason, in the order given
-     */
-    static Map<String, String> skipReasons(JsonNode snapshot, Collection<String> missingTools) {
-        var servers = new LinkedHashMap<String, JsonNode>();
-        if (snapshot != null) {
-            snapshot.path("servers")
-                    .forEach(server -> servers.put(server.path("name").asText(), server));
-        }
-        var reasons = new LinkedHashMap<String, String>();
-        for (String tool : missingTools) {
-            int at = tool.indexOf('@');
-            if (at < 0) {
-                continue;
-            }
-            String name = tool.substring(0, at);
-            JsonNode server = servers.get(name);
-            if (server == null) {
-                reasons.put(tool, "MCP server '" + name + "' is not configured");
-            } else if ("unavailable".equals(server.path("status").asText())) {
-                reasons.put(
-                        tool,
-                        "MCP server '" + name + "' is unavailable: "
-                                + server.path("reason").asText());
-            } else {
-                reasons.put(tool, "MCP server '" + name + "' does not offer '" + tool.substring(at + 1) + "'");
-            }
-        }
-        return reasons;
-    }
 
     /**
      * A server started as a child process speaking MCP over stdin/stdout.

@@ -27,7 +27,7 @@ import dev.assay.subject.Session;
 import dev.assay.subject.Subject;
 import dev.assay.subject.SubjectInput;
 import dev.assay.subject.TrialObserver;
-import dev.assay.tools.McpServerConfig;
+import dev.assay.tools.McpServerState;
 import dev.assay.tools.ToolNames;
 import dev.assay.tools.Workspace;
 import dev.assay.tools.environment.Environment;
@@ -257,7 +257,7 @@ public final class CaseRunner {
                 .withDetail("missing_tools", List.copyOf(missing));
         // A tool of an MCP server that was down is missing for a reason the user can act on: say which.
         var mcpReasons =
-                McpServerConfig.skipReasons(plan.config().spec().observed().tool("mcp"), missing);
+                McpServerState.skipReasons(plan.config().spec().observed().mcpServers(), missing);
         if (!mcpReasons.isEmpty()) {
             problem = problem.withDetail("mcp", mcpReasons);
         }

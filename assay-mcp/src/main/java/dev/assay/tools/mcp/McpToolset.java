@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.EndpointUrl;
 import dev.assay.Json;
 import dev.assay.tools.McpServerConfig;
+import dev.assay.tools.McpServerState;
 import dev.assay.tools.Tool;
 import dev.assay.tools.Toolbox;
 import io.modelcontextprotocol.client.McpClient;
@@ -224,18 +225,27 @@ public final class McpToolset implements Toolbox {
                     server.set("headers", Json.tree(new TreeMap<>(http.headers())));
                 }
             }
-            Connected ok = connected.get(config.name());
-            if (ok != null) {
-                server.put("status", "available");
-                server.set(
-                        "tools",
-                        Json.tree(ok.tools().stream().map(McpTool::name).toList()));
+            McpServerState state = state(config.name());
+            server.set("status", Json.tree(state.status()));
+            if (state.status() == McpServerState.Status.AVAILABLE) {
+                server.set("tools", Json.tree(state.tools()));
             } else {
-                server.put("status", "unavailable");
-                server.put("reason", unavailable.get(config.name()));
+                server.put("reason", state.reason());
             }
         }
         return root;
+    }
+
+    /** {@return what connecting found of server {@code name}} */
+    private McpServerState state(String name) {
+        Connected ok = connected.get(name);
+        return ok != null
+                ? new McpServerState(
+                        name,
+                        McpServerState.Status.AVAILABLE,
+                        null,
+                        ok.tools().stream().map(McpTool::name).toList())
+                : new McpServerState(name, McpServerState.Status.UNAVAILABLE, unavailable.get(name), List.of());
     }
 
     @Override

@@ -17,6 +17,7 @@ import dev.assay.result.Item;
 import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.run.Engine;
+import dev.assay.run.EvalSpec;
 import dev.assay.run.RunListener;
 import dev.assay.run.RunPlan;
 import dev.assay.store.Store;
@@ -29,6 +30,7 @@ import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
 import dev.assay.testing.TestSpecs;
 import dev.assay.tools.McpServerConfig;
+import dev.assay.tools.McpServerState;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -91,7 +93,7 @@ class McpAgentRunTest {
                     .satisfies(call -> assertThat(call.ok()).isTrue());
             Item skipped = items.get("search");
             assertThat(skipped.status()).isEqualTo(ItemStatus.SKIPPED);
-            assertThat(McpServerConfig.skipReasons(run.config().path("mcp"), List.of("search@query")))
+            assertThat(McpServerState.skipReasons(EvalSpec.of(run).observed().mcpServers(), List.of("search@query")))
                     .hasEntrySatisfying(
                             "search@query",
                             reason ->

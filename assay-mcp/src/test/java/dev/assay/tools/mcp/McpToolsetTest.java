@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.assay.Json;
 import dev.assay.tools.McpServerConfig;
+import dev.assay.tools.McpServerState;
 import dev.assay.tools.Tool;
 import dev.assay.tools.ToolResult;
 import dev.assay.tools.Workspace;
@@ -194,6 +195,15 @@ class McpToolsetTest {
             assertThat(first.path("tools")).extracting(JsonNode::asText).contains("web@add", "web@echo");
             assertThat(first.path("headers").path("X-Key").asText()).isEqualTo("WEB_KEY");
             assertThat(snapshot.path("servers").get(1).path("status").asText()).isEqualTo("unavailable");
+            // Read back typed, as the engine and the reports read it.
+            List<McpServerState> states = McpServerState.of(snapshot);
+            assertThat(states)
+                    .extracting(McpServerState::name, McpServerState::status)
+                    .containsExactly(
+                            org.assertj.core.groups.Tuple.tuple("web", McpServerState.Status.AVAILABLE),
+                            org.assertj.core.groups.Tuple.tuple(missing.name(), McpServerState.Status.UNAVAILABLE));
+            assertThat(states.get(0).tools()).contains("web@add", "web@echo");
+            assertThat(states.get(1).reason()).isEqualTo(toolset.unavailable().get(missing.name()));
             assertThat(snapshot.toString()).doesNotContain("k-999").doesNotContain("s3cret");
         }
     }
@@ -204,8 +214,8 @@ class McpToolsetTest {
                 {"servers": [
                   {"name": "up", "status": "available", "tools": ["up@a"]},
                   {"name": "down", "status": "unavailable", "reason": "Connection refused"}]}""");
-        Map<String, String> reasons =
-                McpServerConfig.skipReasons(snapshot, List.of("down@lookup", "up@b", "nowhere@x", "read_file"));
+        Map<String, String> reasons = McpServerState.skipReasons(
+                McpServerState.of(snapshot), List.of("down@lookup", "up@b", "nowhere@x", "read_file"));
         assertThat(reasons).containsOnlyKeys("down@lookup", "up@b", "nowhere@x");
         assertThat(reasons.get("down@lookup")).contains("unavailable").contains("Connection refused");
         assertThat(reasons.get("up@b")).contains("does not offer");
