@@ -1,6 +1,10 @@
 package dev.assay;
 
 import dev.assay.internal.Spelling;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -8,14 +12,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Plug-ins of one type by name: the one way Assay finds checkers, model kinds, systems under test, tool providers,
  * sandboxes, metrics and reporters. Assay's built-ins come first, then every implementation {@link ServiceLoader} finds
  * on the class path ({@code META-INF/services/<type>}), in class-path order; a later one replaces an earlier one of the
- * same name. A name nobody registered is the problem {@code plugin.unknown}, listing the known names. Thread-safe
+ * same name. A name nobody registered is the problem {@code plugin.unknown}, listing the known names; a service file
+ * that names a class which cannot be used is {@code plugin.invalid}, naming the file and the class. Thread-safe
  * (immutable).
  *
  * @param <T> the plug-in type
@@ -42,8 +49,65 @@ public final class Plugins<T> {
     public static <T> Plugins<T> load(
             Class<T> type, String kind, Function<? super T, String> nameOf, List<? extends T> builtins) {
         var all = new ArrayList<T>(builtins);
-        ServiceLoader.load(type).forEach(all::add);
+        try {
+            ServiceLoader.load(type).forEach(all::add);
+        } catch (ServiceConfigurationError broken) {
+            throw new AssayException(invalid(type, broken));
+        }
         return of(kind, nameOf, all);
+    }
+
+    /**
+     * {@return the problem {@code plugin.invalid} of a service file {@link ServiceLoader} could not follow}: it names
+     * the file and the class it lists that failed (a class not on the class path, not a {@code type}, or one that could
+     * not be made), as {@code file} and {@code class} details
+     */
+    static Problem invalid(Class<?> type, ServiceConfigurationError broken) {
+        String message = broken.getMessage() == null ? broken.toString() : broken.getMessage();
+        String service = "META-INF/services/" + type.getName();
+        try {
+            for (URL file : Collections.list(
+                    Thread.currentThread().getContextClassLoader().getResources(service))) {
+                for (String listed : listedClasses(file)) {
+                    if (Pattern.compile("(^|[\\s:])" + Pattern.quote(listed) + "($|[\\s:])")
+                            .matcher(message)
+                            .find()) {
+                        return Problem.of(
+                                        "plugin.invalid",
+                                        "the plug-in service file " + file + " names class '" + listed
+                                                + "', which cannot be used as a " + type.getSimpleName() + ": "
+                                                + reason(message, type))
+                                .withDetail("file", file.toString())
+                                .withDetail("class", listed);
+                    }
+                }
+            }
+        } catch (IOException unreadable) {
+            // The problem below says what ServiceLoader said, without the file.
+        }
+        return Problem.of("plugin.invalid", "a plug-in service file " + service + " cannot be used: " + message)
+                .withDetail("file", service);
+    }
+
+    /** {@return ServiceLoader's message without the service's name it begins with} */
+    private static String reason(String message, Class<?> type) {
+        String prefix = type.getName() + ": ";
+        return message.startsWith(prefix) ? message.substring(prefix.length()) : message;
+    }
+
+    /** {@return the class names a service file lists: one a line, {@code #} starting a comment} */
+    private static List<String> listedClasses(URL file) throws IOException {
+        var names = new ArrayList<String>();
+        try (InputStream in = file.openStream()) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\\R")) {
+                int comment = line.indexOf('#');
+                String name = (comment < 0 ? line : line.substring(0, comment)).strip();
+                if (!name.isEmpty()) {
+                    names.add(name);
+                }
+            }
+        }
+        return names;
     }
 
     /** {@return exactly {@code plugins}, without looking on the class path} */

@@ -182,7 +182,18 @@ public final class AssayCli implements Callable<Integer> {
             }
             return ExitCodes.CANNOT_RUN;
         });
-        int code = commandLine.execute(args);
+        int code;
+        try {
+            code = commandLine.execute(args);
+        } catch (ExceptionInInitializerError failed) {
+            // Plug-ins found once per process are found while a class is initialised: a broken service file
+            // (Plugins#load) surfaces as this error, which picocli does not hand to the handler above.
+            if (!(failed.getCause() instanceof AssayException assay)) {
+                throw failed;
+            }
+            commandLine.getErr().println("error: " + Problems.describe(assay.problem()));
+            code = ExitCodes.forProblem(assay.problem());
+        }
         commandLine.getOut().flush();
         commandLine.getErr().flush();
         return code;
