@@ -32,6 +32,16 @@ public final class CheckerRegistry implements CheckValidator {
                 Plugins.load(CheckerFactory.class, "checker", CheckerFactory::name, BuiltinCheckers.all()));
     }
 
+    /** {@return a registry of exactly these checkers} */
+    public static CheckerRegistry of(Plugins<CheckerFactory> factories) {
+        return new CheckerRegistry(factories);
+    }
+
+    /** {@return the checkers' factories by name} */
+    public Plugins<CheckerFactory> plugins() {
+        return factories;
+    }
+
     /**
      * {@return these checkers and {@code factory}, which replaces a checker of the same name; this set is unchanged}
      */

@@ -212,7 +212,7 @@ public final class DialogWorkload implements Workload {
     @Override
     public Run conclude(Run ended, Store store) {
         String profile = config.score().profile().wireName();
-        if (!(MetricRegistry.METRICS.get(profile, "metrics_profile").begin(new MetricContext(ended, this))
+        if (!(plugins().metrics().get(profile, "metrics_profile").begin(new MetricContext(ended, this))
                 instanceof ProfileMetric.Scored tally)) {
             throw new AssayException(Problem.of(
                     "dialog.invalid_metrics_profile",

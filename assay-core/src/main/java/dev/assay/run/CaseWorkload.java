@@ -109,6 +109,12 @@ public record CaseWorkload(RunPlan plan) implements Workload {
         return plan.config().spec().scoring().metrics();
     }
 
+    /** The plug-ins made for the run when it was prepared. */
+    @Override
+    public RunPlugins plugins() {
+        return plan.plugins();
+    }
+
     /** The limits its spec holds: a resumed run's, as the front end set them for this continuation. */
     @Override
     public Budget budget() {

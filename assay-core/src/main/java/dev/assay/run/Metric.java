@@ -5,7 +5,7 @@ import dev.assay.run.internal.WeightedScore;
 import dev.assay.score.Scores;
 
 /**
- * A metric over a run's items, found by name ({@link MetricRegistry}): the weighted dimension score
+ * A metric over a run's items, found by name ({@link RunPlugins#metrics()}): the weighted dimension score
  * ({@link WeightedScore}), the dialog metrics profiles ({@code memfin-v1}, {@code memfin-v1-corrected}) and plug-ins
  * ({@code META-INF/services/dev.assay.run.Metric}). A run computes its metrics by streaming its items through a
  * {@link Tally}, one item at a time in the order they are stored or read, so that a run of any size is never held in

@@ -10,14 +10,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 
 /**
- * The metrics by name: Assay's own ({@link WeightedScore}; the dialog metrics profiles are services of assay-core),
- * then plug-ins, and their computation over a run's stored items. Thread-safe (immutable).
+ * The computation of metrics over a run's stored items. The metrics themselves are a run's plug-ins
+ * ({@link RunPlugins#metrics()}): Assay's own ({@link WeightedScore}; the dialog metrics profiles are services of
+ * assay-core), then plug-ins. Thread-safe (stateless).
  */
 public final class MetricRegistry {
-    /** Every metric on the class path. */
-    public static final Plugins<Metric> METRICS =
-            Plugins.load(Metric.class, "metric", Metric::name, List.of(new WeightedScore()));
-
     /** Items read from the store at a time: a run's items stream through its metrics, never all held at once. */
     private static final int PAGE = 500;
 
@@ -57,7 +54,8 @@ public final class MetricRegistry {
         }
         var context = new MetricContext(ended, workload);
         var tallies = new ArrayList<Metric.Tally>();
-        names.forEach(name -> tallies.add(METRICS.get(name, "metrics").begin(context)));
+        Plugins<Metric> metrics = workload.plugins().metrics();
+        names.forEach(name -> tallies.add(metrics.get(name, "metrics").begin(context)));
         tally(store, ended.runId(), tallies);
         var values = new LinkedHashMap<String, Double>(ended.metrics());
         for (int i = 0; i < names.size(); i++) {

@@ -33,7 +33,12 @@ public record Prepared(RunPlan plan, List<CaseProblem> skippedProblems, Sandbox 
                 plan.suite(),
                 plan.subject(),
                 new RunConfig(config.runId(), config.workspaceRoot(), EvalSpec.of(stored)),
-                plan.checkers());
+                plan.plugins());
+    }
+
+    /** {@return the plug-ins this run uses, made for it from the process's and its spec} */
+    public RunPlugins plugins() {
+        return plan.plugins();
     }
 
     @Override

@@ -7,20 +7,30 @@ import dev.assay.subject.Subject;
 import java.util.Objects;
 
 /**
- * Everything one run needs: which cases, against what, how, and judged by which checkers.
+ * Everything one run needs: which cases, against what, how, and judged by which plug-ins.
  *
  * @param suite the selected cases (selection already applied) with their fixtures
  * @param subject the system under test
  * @param config the run settings
- * @param checkers this run's checkers: the process's plug-ins with the code checker its sandbox policy allows
- *     ({@link EvalSpec#prepare}); never shared with another run's changes, since a registry is immutable
+ * @param plugins this run's plug-ins: the process's, with the code checker its sandbox policy allows and the judges its
+ *     spec names ({@link EvalSpec#prepare}); never shared with another run's changes, since they are immutable
  */
-public record RunPlan(Suite suite, Subject subject, RunConfig config, CheckerRegistry checkers) {
+public record RunPlan(Suite suite, Subject subject, RunConfig config, RunPlugins plugins) {
     public RunPlan {
         Objects.requireNonNull(suite, "suite");
         Objects.requireNonNull(subject, "subject");
         Objects.requireNonNull(config, "config");
-        Objects.requireNonNull(checkers, "checkers");
+        Objects.requireNonNull(plugins, "plugins");
+    }
+
+    /** A plan judged by {@code checkers}, with the process's other plug-ins ({@link RunPlugins#discovered()}). */
+    public RunPlan(Suite suite, Subject subject, RunConfig config, CheckerRegistry checkers) {
+        this(suite, subject, config, RunPlugins.discovered().withCheckers(checkers));
+    }
+
+    /** {@return this run's checkers} */
+    public CheckerRegistry checkers() {
+        return plugins.checkerRegistry();
     }
 
     /**
@@ -36,7 +46,7 @@ public record RunPlan(Suite suite, Subject subject, RunConfig config, CheckerReg
                 subject,
                 new RunConfig(
                         config.runId(), config.workspaceRoot(), config.spec().withBudget(given)),
-                checkers);
+                plugins);
     }
 
     /**
@@ -57,6 +67,6 @@ public record RunPlan(Suite suite, Subject subject, RunConfig config, CheckerReg
 
     /** {@return this plan running {@code other}'s cases instead} */
     public RunPlan withSuite(Suite other) {
-        return new RunPlan(other, subject, config, checkers);
+        return new RunPlan(other, subject, config, plugins);
     }
 }

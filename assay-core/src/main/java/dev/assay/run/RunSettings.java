@@ -2,6 +2,7 @@ package dev.assay.run;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
+import dev.assay.Plugins;
 import dev.assay.Problem;
 import dev.assay.cases.DatasetMapping;
 import dev.assay.cases.Selection;
@@ -623,7 +624,10 @@ public final class RunSettings {
         if (mapping != null) {
             mapping.validate();
         }
-        metricNames.forEach(name -> MetricRegistry.METRICS.get(name, "metrics"));
+        if (!metricNames.isEmpty()) {
+            Plugins<Metric> metrics = RunPlugins.discovered().metrics();
+            metricNames.forEach(name -> metrics.get(name, "metrics"));
+        }
         EvalSpec.Limits defaults = EvalSpec.Limits.DEFAULTS;
         return new EvalSpec(
                 new EvalSpec.Dataset(

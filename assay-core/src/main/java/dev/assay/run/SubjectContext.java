@@ -7,7 +7,6 @@ import dev.assay.Problem;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.Sandboxes;
 import dev.assay.sandbox.UnsandboxedSandbox;
-import dev.assay.tools.BuiltinTools;
 import dev.assay.tools.Tool;
 import dev.assay.tools.ToolNames;
 import dev.assay.tools.ToolProvider;
@@ -27,13 +26,11 @@ import java.util.function.Function;
  * the sandbox and the MCP servers alone. Not thread-safe: used by the thread preparing the run.
  */
 public final class SubjectContext {
-    private static final Plugins<ToolProvider> TOOL_PROVIDERS =
-            Plugins.load(ToolProvider.class, "tool provider", ToolProvider::name, List.of(BuiltinTools.PROVIDER));
-
     /** The tool provider of MCP servers' tools (assay-mcp). */
     private static final String MCP = "mcp";
 
     private final EvalSpec spec;
+    private final Plugins<ToolProvider> toolProviders;
     private final String argument;
     private final Function<String, String> env;
     private final Consumer<String> log;
@@ -46,12 +43,14 @@ public final class SubjectContext {
 
     public SubjectContext(
             EvalSpec spec,
+            Plugins<ToolProvider> toolProviders,
             String argument,
             Function<String, String> env,
             Consumer<String> log,
             Sandboxes.Finder sandboxes,
             boolean containerTrials) {
         this.spec = spec;
+        this.toolProviders = toolProviders;
         this.argument = argument;
         this.env = env;
         this.log = log;
@@ -92,7 +91,7 @@ public final class SubjectContext {
         ToolOptions options = spec.subject().tools();
         if (!options.mcpServers().isEmpty()) {
             // MCP servers were asked for: without assay-mcp on the class path that is an error, not a silent skip.
-            TOOL_PROVIDERS.get(MCP, "mcp_servers");
+            toolProviders.get(MCP, "mcp_servers");
         }
         try {
             sandbox = Sandboxes.detect(options.allowUnsandboxedCommands(), sandboxes);
@@ -113,7 +112,7 @@ public final class SubjectContext {
         }
         var toolRequest = new ToolRequest(sandbox, options.mcpServers(), options.mcpTimeout(), env, log);
         var offered = new ArrayList<Tool>();
-        for (ToolProvider provider : TOOL_PROVIDERS.all()) {
+        for (ToolProvider provider : toolProviders.all()) {
             Toolbox toolbox = provider.open(toolRequest);
             toolboxes.put(provider.name(), toolbox);
             offered.addAll(toolbox.tools());

@@ -51,6 +51,14 @@ public interface Workload {
         return List.of();
     }
 
+    /**
+     * {@return the plug-ins the run uses, its metrics among them}; by default those on the process's class path
+     * ({@link RunPlugins#discovered()})
+     */
+    default RunPlugins plugins() {
+        return RunPlugins.discovered();
+    }
+
     /** {@return the limits on the run's cost and tokens ({@link Budget}); none by default} */
     default Budget budget() {
         return Budget.NONE;

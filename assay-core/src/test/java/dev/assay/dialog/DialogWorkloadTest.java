@@ -11,8 +11,8 @@ import dev.assay.result.Item;
 import dev.assay.result.RunStatus;
 import dev.assay.run.Metric;
 import dev.assay.run.MetricContext;
-import dev.assay.run.MetricRegistry;
 import dev.assay.run.MetricsProfile;
+import dev.assay.run.RunPlugins;
 import dev.assay.run.ScoreOptions;
 import dev.assay.score.Scores;
 import java.io.IOException;
@@ -75,8 +75,10 @@ class DialogWorkloadTest {
 
         DialogEngine.Result outcome = DialogEngine.run(dataset(), subject, config, dir);
 
-        assertThat(MetricRegistry.METRICS.names()).contains("weighted-score", "memfin-v1", "memfin-v1-corrected");
-        Metric.Tally tally = MetricRegistry.METRICS
+        assertThat(RunPlugins.discovered().metrics().names())
+                .contains("weighted-score", "memfin-v1", "memfin-v1-corrected");
+        Metric.Tally tally = RunPlugins.discovered()
+                .metrics()
                 .get("memfin-v1-corrected", null)
                 .begin(new MetricContext(
                         outcome.run(),

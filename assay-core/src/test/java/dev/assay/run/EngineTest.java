@@ -25,7 +25,9 @@ import dev.assay.result.Run;
 import dev.assay.result.RunStatus;
 import dev.assay.result.ToolCallView;
 import dev.assay.run.internal.StoredText;
+import dev.assay.run.internal.WeightedScore;
 import dev.assay.sandbox.UnsandboxedSandbox;
+import dev.assay.score.Scores;
 import dev.assay.store.Store;
 import dev.assay.store.Stores;
 import dev.assay.subject.AgentSettings;
@@ -176,6 +178,65 @@ class EngineTest {
         assertThat(run.status()).isEqualTo(RunStatus.FINISHED);
         assertThat(run.metrics()).containsExactly(Map.entry("weighted-score", run.totalScore()));
         assertThat(store.findRun(run.runId()).orElseThrow().metrics()).isEqualTo(run.metrics());
+    }
+
+    @Test
+    void the_run_is_scored_by_its_own_plug_ins_not_the_process_wide_ones() throws Exception {
+        script.put("capital", List.of(text("The answer is Paris.")));
+        // This run's weighted score is a plug-in of its own: every dimension 0.25, whatever the items say.
+        Metric flat = new Metric() {
+            @Override
+            public String name() {
+                return WeightedScore.NAME;
+            }
+
+            @Override
+            public Tally begin(MetricContext context) {
+                var dimensions = new java.util.TreeMap<String, Double>();
+                return new Tally() {
+                    @Override
+                    public void accept(Item item) {
+                        dimensions.put(item.dimension(), 0.25);
+                    }
+
+                    @Override
+                    public Scores result() {
+                        return new Scores(dimensions, 0.25);
+                    }
+                };
+            }
+        };
+        RunPlugins discovered = RunPlugins.discovered();
+        var plugins = new RunPlugins(
+                discovered.checkers(),
+                discovered.subjects(),
+                discovered.toolProviders(),
+                discovered.metrics().with(flat));
+        var model = new OpenAiChatModel(
+                new OpenAiSettings("scripted", server.baseUrl(), "", false, Duration.ofSeconds(10), RetryPolicy.none()),
+                line -> {});
+        var suite = new Suite(
+                "engine-test",
+                "v1",
+                List.of(evalCase("contains_pass", "common", "capital of France?", "contains", "\"Paris\"")),
+                Map.of(),
+                List.of());
+
+        Run run = new Engine(store)
+                .run(
+                        new RunPlan(
+                                suite,
+                                new AgentSubject(model, List.of(), AgentSettings.defaults(), 4),
+                                TestSpecs.config(temp.resolve("work")),
+                                plugins),
+                        RunListener.NONE);
+
+        assertThat(run.counts().passed()).isEqualTo(1);
+        assertThat(run.totalScore()).isEqualTo(0.25);
+        assertThat(run.dimensionScores()).containsExactly(Map.entry("common", 0.25));
+        // Nothing process-wide changed: a set found now still holds Assay's own.
+        assertThat(RunPlugins.discovered().metrics().get(WeightedScore.NAME, null))
+                .isInstanceOf(WeightedScore.class);
     }
 
     @Test

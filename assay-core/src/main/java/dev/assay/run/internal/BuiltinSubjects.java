@@ -107,7 +107,7 @@ public final class BuiltinSubjects {
 
     private BuiltinSubjects() {}
 
-    static List<SubjectFactory> all() {
+    public static List<SubjectFactory> all() {
         return List.of(AGENT, MODELS, SSE, REPLAY);
     }
 }

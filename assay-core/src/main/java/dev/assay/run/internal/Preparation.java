@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.assay.AssayException;
 import dev.assay.Json;
-import dev.assay.Plugins;
 import dev.assay.Problem;
 import dev.assay.cases.Suite;
 import dev.assay.cases.SuiteLoad;
@@ -20,8 +19,8 @@ import dev.assay.run.EvalSpec;
 import dev.assay.run.Prepared;
 import dev.assay.run.RunConfig;
 import dev.assay.run.RunPlan;
+import dev.assay.run.RunPlugins;
 import dev.assay.run.SubjectContext;
-import dev.assay.run.SubjectFactory;
 import dev.assay.sandbox.ContainerSpec;
 import dev.assay.sandbox.Sandbox;
 import dev.assay.sandbox.Sandboxes;
@@ -39,10 +38,6 @@ import java.util.function.Function;
  * left as they are.
  */
 public final class Preparation {
-    /** The systems under test by name: Assay's own, then plug-ins. */
-    private static final Plugins<SubjectFactory> SUBJECTS =
-            Plugins.load(SubjectFactory.class, "system under test", SubjectFactory::name, BuiltinSubjects.all());
-
     private Preparation() {}
 
     /** {@return whether {@code name} names one of Assay's own systems under test, which are not plug-ins} */
@@ -122,10 +117,11 @@ public final class Preparation {
                 ContainerSpecs.prepare(suite, spec.subject().tools().containerEngine(), workspaceRoot);
         EvalSpec.Sut sut = spec.subject().sut();
         String argument = sut instanceof EvalSpec.Plugin plugin ? plugin.argument() : "";
-        var context = new SubjectContext(spec, argument, env, log, sandboxes, containerTrials);
+        RunPlugins plugins = RunPlugins.discovered().withCheckers(runCheckers);
+        var context = new SubjectContext(spec, plugins.toolProviders(), argument, env, log, sandboxes, containerTrials);
         Subject subject;
         try {
-            subject = SUBJECTS.get(sut.factory(), "subject").create(context);
+            subject = plugins.subjects().get(sut.factory(), "subject").create(context);
         } catch (InterruptedException | RuntimeException e) {
             closeAll(context.toolboxes());
             throw e;
@@ -141,8 +137,7 @@ public final class Preparation {
                 codeSandbox == null ? null : codeSandbox.kind(),
                 toolSnapshots);
         return new Prepared(
-                new RunPlan(
-                        suite, subject, new RunConfig(runId, workspaceRoot, spec.withObserved(observed)), runCheckers),
+                new RunPlan(suite, subject, new RunConfig(runId, workspaceRoot, spec.withObserved(observed)), plugins),
                 load.problems(),
                 sandbox,
                 context.toolboxes());

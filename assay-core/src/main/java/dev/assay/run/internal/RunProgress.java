@@ -50,7 +50,8 @@ public final class RunProgress {
         this.announcer = announcer;
         this.writes = new StoreWrites(storeOutageLimit, this::log);
         this.commits = new GroupCommit(store, writes);
-        this.scores = MetricRegistry.METRICS
+        this.scores = workload.plugins()
+                .metrics()
                 .get(WeightedScore.NAME, null)
                 .begin(new MetricContext(handle.current(), workload));
         this.gate = new StartGate(handle.current(), workload, this::log);
