@@ -27,7 +27,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
@@ -247,10 +246,10 @@ public final class Engine {
     private void runItems(Workload workload, RunHandle handle, RunProgress progress, Set<String> done, boolean resumed)
             throws InterruptedException {
         // Only the items running are held, so that a run of any size keeps the memory of its concurrency.
-        Map<Integer, Future<?>> running = new ConcurrentHashMap<>();
+        Map<Integer, ItemTask> running = new ConcurrentHashMap<>();
         handle.onCancel(() -> {
             progress.log("cancel requested");
-            running.values().forEach(future -> future.cancel(true));
+            running.values().forEach(ItemTask::cancel);
         });
         // Items run on threads of their own and end, as the item executor closes, before their subjects' threads close.
         try (ExecutorService subjectThreads = Executors.newVirtualThreadPerTaskExecutor();
@@ -296,7 +295,8 @@ public final class Engine {
                 // otherwise hold every prompt until they end.
                 var prompt = new AtomicReference<>(work.prompt());
                 Workload.ItemRunner runner = work.runner();
-                var item = new FutureTask<Void>(() -> {
+                var item = new ItemTask();
+                item.task = new FutureTask<Void>(() -> {
                     boolean slotHeld = true;
                     try {
                         RunObserver.Trial trial = progress.started(itemId, prompt.getAndSet(null));
@@ -314,6 +314,7 @@ public final class Engine {
                         } finally {
                             RunAnnouncer.trialEnded(trial, ran);
                         }
+                        item.judged();
                         progress.judged(ran);
                         limit.release();
                         slotHeld = false;
@@ -346,14 +347,14 @@ public final class Engine {
                 running.put(index, item);
                 itemThreads.execute(() -> {
                     try {
-                        item.run();
+                        item.task.run();
                     } finally {
                         running.remove(index);
                     }
                 });
             }
             if (handle.isCancelRequested()) {
-                running.values().forEach(future -> future.cancel(true));
+                running.values().forEach(ItemTask::cancel);
             }
             // Closing the item executor waits for every item; an item cancelled before it started never runs.
         }
@@ -362,6 +363,32 @@ public final class Engine {
         } catch (AssayException unkept) {
             progress.log("answers of cases that stored no item could not be kept: "
                     + unkept.problem().message());
+        }
+    }
+
+    /**
+     * An item's task, which a cancellation interrupts only while its case runs: once judged, the item is a finished
+     * one, and it is stored and counted even though the run is cancelled while its store is under way. Thread-safe.
+     */
+    private static final class ItemTask {
+        // Set once, before the task is published to the map of running items and to its thread.
+        private FutureTask<Void> task;
+        // Guarded by this.
+        private boolean judged;
+
+        synchronized void cancel() {
+            if (!judged) {
+                task.cancel(true);
+            }
+        }
+
+        /**
+         * Called by the item's own thread once its case is judged: no cancellation interrupts it from now on, and one
+         * that raced the verdict came too late to stop the case, so its interrupt is cleared.
+         */
+        synchronized void judged() {
+            judged = true;
+            Thread.interrupted();
         }
     }
 

@@ -38,6 +38,8 @@ import dev.assay.testing.ScriptedOpenAiServer.Call;
 import dev.assay.testing.ScriptedOpenAiServer.Reply;
 import dev.assay.testing.TestSpecs;
 import dev.assay.tools.BuiltinTools;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -722,6 +724,71 @@ class EngineTest {
         assertThat(startedWhileStoring).isTrue();
         assertThat(run.status()).isEqualTo(RunStatus.FINISHED);
         assertThat(run.counts().passed()).isEqualTo(2);
+    }
+
+    @Test
+    void an_item_judged_before_the_run_is_cancelled_is_stored_and_counted_though_its_store_was_still_under_way()
+            throws Exception {
+        script.put("slot", List.of(text("ok")));
+        Function<String, Case> make = id -> evalCase(id, "common", "slot case " + id, "contains", "\"ok\"");
+        var firstStoring = new CountDownLatch(1);
+        var storeMayEnd = new CountDownLatch(1);
+        // A store whose commit of the first item takes until the test lets it end, as a slow database's would; like a
+        // JDBC call, it does not give up when its thread is interrupted.
+        Store slowStore = (Store) Proxy.newProxyInstance(
+                Store.class.getClassLoader(), new Class<?>[] {Store.class}, (proxy, method, arguments) -> {
+                    if (method.getName().equals("saveAll")
+                            && arguments[1] instanceof List<?> items
+                            && items.stream()
+                                    .anyMatch(item -> ((Item) item).caseId().equals("first"))) {
+                        firstStoring.countDown();
+                        boolean interrupted = false;
+                        while (true) {
+                            try {
+                                storeMayEnd.await();
+                                break;
+                            } catch (InterruptedException e) {
+                                interrupted = true;
+                            }
+                        }
+                        if (interrupted) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    try {
+                        return method.invoke(store, arguments);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        var plan = new RunPlan(
+                new Suite("slots", "v1", List.of(make.apply("first"), make.apply("second")), Map.of(), List.of()),
+                new AgentSubject(
+                        new OpenAiChatModel(
+                                new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()),
+                                line -> {}),
+                        List.of(),
+                        AgentSettings.defaults(),
+                        4),
+                TestSpecs.config(temp.resolve("work"), settings -> settings.concurrency(1)),
+                CheckerRegistry.builtins());
+        var secondStarted = new CountDownLatch(1);
+        RunHandle handle = new Engine(slowStore).start(new CaseWorkload(plan), new RunListener() {
+            @Override
+            public void itemStarted(Run run, String itemId, String prompt) {
+                if (itemId.equals("second")) {
+                    secondStarted.countDown();
+                }
+            }
+        });
+        assertThat(firstStoring.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(secondStarted.await(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(handle.cancel()).isTrue();
+        storeMayEnd.countDown();
+        Run run = handle.await();
+        assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
+        assertThat(items(run).get("first").status()).isEqualTo(ItemStatus.PASSED);
+        assertThat(run.counts().passed()).isEqualTo(1);
     }
 
     /** A workload that does what another does, for a test to change one step. */
