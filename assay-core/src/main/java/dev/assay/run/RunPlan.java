@@ -62,7 +62,7 @@ public record RunPlan(Suite suite, Subject subject, RunConfig config, RunPlugins
                         config.runId(),
                         config.workspaceRoot(),
                         spec.withLimits(spec.limits().withWorkspacePolicy(given))),
-                checkers);
+                plugins);
     }
 
     /** {@return this plan running {@code other}'s cases instead} */
