@@ -110,12 +110,12 @@ final class DialogCommand implements Callable<Integer> {
             CancelOnSignal cancelOnSignal = CancelOnSignal.install(handle, err);
             try {
                 dev.assay.result.Run record = handle.await();
-                DialogWorkload.Outcome outcome = workload.outcome()
+                DialogWorkload.Computed computed = workload.computed()
                         .orElseThrow(() -> new AssayException(
                                 record.error() != null
                                         ? record.error()
                                         : Problem.of("dialog.not_scored", "the dialog run ended without its metrics")));
-                DialogPrinter.printSummary(out, outcome.scores());
+                DialogPrinter.printSummary(out, computed.scores());
                 out.println("run directory: " + request.dataset().dialogs().runDirectory());
                 out.println("stored as run " + record.runId() + " in " + Stores.redact(database.url()));
                 if (record.status() != dev.assay.result.RunStatus.FINISHED) {

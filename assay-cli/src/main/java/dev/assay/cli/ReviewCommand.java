@@ -92,12 +92,12 @@ final class ReviewCommand implements Callable<Integer>, EnvironmentFactory.Needs
                         }
                         shown++;
                         show(out, item, index, check, store.listLabels(runId));
-                        Outcome outcome = ask(out, input, store, item, index, reviewer);
-                        if (outcome == Outcome.QUIT) {
+                        ReviewAction action = ask(out, input, store, item, index, reviewer);
+                        if (action == ReviewAction.QUIT) {
                             out.printf("%d label(s) given; stopped%n", labelled);
                             return ExitCodes.OK;
                         }
-                        labelled += outcome == Outcome.LABELLED ? 1 : 0;
+                        labelled += action == ReviewAction.LABELLED ? 1 : 0;
                     }
                 }
                 if (page.size() < PAGE) {
@@ -109,7 +109,7 @@ final class ReviewCommand implements Callable<Integer>, EnvironmentFactory.Needs
         return ExitCodes.OK;
     }
 
-    private enum Outcome {
+    private enum ReviewAction {
         LABELLED,
         SKIPPED,
         QUIT
@@ -169,7 +169,7 @@ final class ReviewCommand implements Callable<Integer>, EnvironmentFactory.Needs
         return verdict + score + (label.note().isEmpty() ? "" : " (" + TerminalText.line(label.note()) + ")");
     }
 
-    private static Outcome ask(
+    private static ReviewAction ask(
             PrintWriter out, BufferedReader input, Store store, Item item, int index, String reviewer)
             throws IOException {
         String note = "";
@@ -178,7 +178,7 @@ final class ReviewCommand implements Callable<Integer>, EnvironmentFactory.Needs
             out.flush();
             String line = input.readLine();
             if (line == null) {
-                return Outcome.QUIT;
+                return ReviewAction.QUIT;
             }
             String given = line.strip();
             String key = given.isEmpty() ? "" : given.substring(0, 1).toLowerCase(Locale.ROOT);
@@ -187,10 +187,10 @@ final class ReviewCommand implements Callable<Integer>, EnvironmentFactory.Needs
             Double score = null;
             switch (key) {
                 case "q" -> {
-                    return Outcome.QUIT;
+                    return ReviewAction.QUIT;
                 }
                 case "k" -> {
-                    return Outcome.SKIPPED;
+                    return ReviewAction.SKIPPED;
                 }
                 case "n" -> {
                     note = rest;
@@ -218,7 +218,7 @@ final class ReviewCommand implements Callable<Integer>, EnvironmentFactory.Needs
                 out.println(invalid.problem().message());
                 continue;
             }
-            return Outcome.LABELLED;
+            return ReviewAction.LABELLED;
         }
     }
 }

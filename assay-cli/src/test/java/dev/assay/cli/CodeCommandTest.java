@@ -20,16 +20,16 @@ class CodeCommandTest {
     @TempDir
     Path dir;
 
-    private record Outcome(int exitCode, String out) {}
+    private record Ran(int exitCode, String out) {}
 
-    private static Outcome run(String... args) {
+    private static Ran run(String... args) {
         var out = new StringWriter();
         var err = new StringWriter();
         var line = new String[args.length + 1];
         line[0] = "code";
         System.arraycopy(args, 0, line, 1, args.length);
         int code = AssayCli.run(new PrintWriter(out), new PrintWriter(err), java.util.Map.of(), line);
-        return new Outcome(code, out + err.toString());
+        return new Ran(code, out + err.toString());
     }
 
     @Test

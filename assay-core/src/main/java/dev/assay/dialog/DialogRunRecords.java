@@ -55,15 +55,15 @@ public final class DialogRunRecords {
      * the manifest and metrics summary in its config snapshot}
      *
      * @param ended the record as the engine ended it
-     * @param outcome the metrics computed over the run's items
+     * @param computed the metrics computed over the run's items
      * @param request the run's description ({@link dev.assay.run.EvalSpec#toJson()}); null for none
      */
-    public static Run run(Run ended, DialogWorkload.Outcome outcome, ObjectNode request) {
-        EvalSummary summary = outcome.scores().summary();
-        Scores scores = scores(outcome.scores());
-        ObjectNode config = config(outcome.manifest().toJson(), request);
+    public static Run run(Run ended, DialogWorkload.Computed computed, ObjectNode request) {
+        EvalSummary summary = computed.scores().summary();
+        Scores scores = scores(computed.scores());
+        ObjectNode config = config(computed.manifest().toJson(), request);
         config.set("metrics_summary", summary.toJson());
-        outcome.scores().judge().ifPresent(judge -> {
+        computed.scores().judge().ifPresent(judge -> {
             ObjectNode judgeSummary = config.putObject("judge_summary");
             judgeSummary.set("judge", judge.judge());
             judgeSummary.set("metric", judge.metric().toJson());

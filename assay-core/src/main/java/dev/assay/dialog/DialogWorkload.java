@@ -50,7 +50,7 @@ public final class DialogWorkload implements Workload {
      * @param manifest the manifest written
      * @param scores traces, rows and metrics
      */
-    public record Outcome(RunManifest manifest, Scoring.Result scores) {}
+    public record Computed(RunManifest manifest, Scoring.Result scores) {}
 
     private final Dataset dataset;
     private final DialogSubject subject;
@@ -70,7 +70,7 @@ public final class DialogWorkload implements Workload {
 
     private final Map<String, Integer> seqById = new HashMap<>();
     private final AtomicInteger replayedHere = new AtomicInteger();
-    private final AtomicReference<Outcome> outcome = new AtomicReference<>();
+    private final AtomicReference<Computed> computed = new AtomicReference<>();
 
     /**
      * @param dataset the dialogs
@@ -126,8 +126,8 @@ public final class DialogWorkload implements Workload {
     }
 
     /** {@return the metrics and manifest, once the run has ended} */
-    public Optional<Outcome> outcome() {
-        return Optional.ofNullable(outcome.get());
+    public Optional<Computed> computed() {
+        return Optional.ofNullable(computed.get());
     }
 
     @Override
@@ -226,7 +226,7 @@ public final class DialogWorkload implements Workload {
                 endedAt,
                 Math.max(0, scores.traces().size() - replayedHere.get()),
                 scores.summary().counters());
-        var result = new Outcome(manifest, scores);
+        var result = new Computed(manifest, scores);
         try {
             Files.createDirectories(runDirectory);
             TraceFile.write(runDirectory.resolve(TRACE_FILE), scores.traces());
@@ -248,7 +248,7 @@ public final class DialogWorkload implements Workload {
                         ended.runId(), seqById.get(trace.dialogId()), trace, scores, ended.startedAt(), endedAt));
             }
         }
-        outcome.set(result);
+        computed.set(result);
         return DialogRunRecords.run(ended, result, request);
     }
 

@@ -28,7 +28,7 @@ public final class RunComparison {
     private static final int PAGE = 500;
 
     /** @param caseId the case the item holds a sample of, or the item's id in a run of one sample per case */
-    private record Outcome(String caseId, String dimension, ItemStatus status, double score) {}
+    private record ItemScore(String caseId, String dimension, ItemStatus status, double score) {}
 
     private RunComparison() {}
 
@@ -75,8 +75,8 @@ public final class RunComparison {
         if (UNCLUSTERED.equals(clusterBy)) {
             clusterBy = null;
         }
-        Map<String, Outcome> left = outcomes(store, a);
-        Map<String, Outcome> right = outcomes(store, b);
+        Map<String, ItemScore> left = scores(store, a);
+        Map<String, ItemScore> right = scores(store, b);
         ObjectNode node = Json.object();
         node.set("a", Json.tree(a));
         node.set("b", Json.tree(b));
@@ -97,13 +97,13 @@ public final class RunComparison {
         var clusters = new java.util.ArrayList<String>();
         // A case's own cluster needs no stored case to find it.
         Map<String, Case> cases = clusterBy == null || clusterBy.equals(BY_CASE) ? Map.of() : sharedCases(store, a, b);
-        for (Map.Entry<String, Outcome> entry : left.entrySet()) {
-            Outcome other = right.get(entry.getKey());
+        for (Map.Entry<String, ItemScore> entry : left.entrySet()) {
+            ItemScore other = right.get(entry.getKey());
             if (other == null) {
                 continue;
             }
             common++;
-            Outcome mine = entry.getValue();
+            ItemScore mine = entry.getValue();
             if (mine.status().isScored() && other.status().isScored()) {
                 pairs.add(new PairedComparison.Pair(
                         mine.score(),
@@ -154,20 +154,20 @@ public final class RunComparison {
         return node;
     }
 
-    private static Map<String, Outcome> outcomes(Store store, Run run) {
-        var outcomes = new LinkedHashMap<String, Outcome>();
+    private static Map<String, ItemScore> scores(Store store, Run run) {
+        var scores = new LinkedHashMap<String, ItemScore>();
         int samples = samples(run);
         for (int offset = 0; ; offset += PAGE) {
             List<Item> page = store.listItems(run.runId(), offset, PAGE);
-            page.forEach(item -> outcomes.put(
+            page.forEach(item -> scores.put(
                     item.caseId(),
-                    new Outcome(
+                    new ItemScore(
                             TrialId.stored(item.caseId(), item.seq(), samples).caseId(),
                             item.dimension(),
                             item.status(),
                             item.score())));
             if (page.size() < PAGE) {
-                return outcomes;
+                return scores;
             }
         }
     }

@@ -59,7 +59,7 @@ public final class RunReport {
     private CostTally cost;
     private volatile int samples;
     private Matrix matrix;
-    private HeadToHead.Outcome headToHead;
+    private HeadToHead.Summary headToHead;
     private final Supplier<Calibration> calibration;
     private List<String> judgeWarnings;
 
@@ -461,7 +461,7 @@ public final class RunReport {
      * it used and saved}: the stored items fed again, in the cases' order, to the test the run stopped by; empty for
      * another run
      */
-    public synchronized Optional<HeadToHead.Outcome> headToHead() {
+    public synchronized Optional<HeadToHead.Summary> headToHead() {
         tally();
         return Optional.ofNullable(headToHead);
     }
@@ -574,7 +574,7 @@ public final class RunReport {
             byLabel.forEach((label, tally) -> scores.put(label, tally.scores(weights)));
             matrix = new Matrix(labels, List.copyOf(dimensions), scores);
         }
-        headToHead = comparison == null ? null : comparison.outcome();
+        headToHead = comparison == null ? null : comparison.summary();
         spreads = Collections.unmodifiableMap(Spread.byDimension(entries));
     }
 

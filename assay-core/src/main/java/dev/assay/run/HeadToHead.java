@@ -85,9 +85,9 @@ public final class HeadToHead {
     }
 
     /** {@return where the comparison stands} */
-    public synchronized Outcome outcome() {
+    public synchronized Summary summary() {
         SequentialTest.Decision decision = test.decision();
-        return new Outcome(
+        return new Summary(
                 labels.get(0),
                 labels.get(1),
                 decision == SequentialTest.Decision.A_BETTER
@@ -118,7 +118,7 @@ public final class HeadToHead {
      * @param alpha the largest false-decision rate
      * @param mde the difference, in points, the test's bets are sized for
      */
-    public record Outcome(
+    public record Summary(
             String a,
             String b,
             String verdict,

@@ -23,15 +23,15 @@ final class DialogEngine {
      *
      * @param run its final record
      * @param items its stored items, in dataset order
-     * @param outcome the manifest and metrics it computed
+     * @param computed the manifest and metrics it computed
      */
-    public record Result(Run run, List<Item> items, DialogWorkload.Outcome outcome) {
+    public record Result(Run run, List<Item> items, DialogWorkload.Computed computed) {
         Scoring.Result scores() {
-            return outcome.scores();
+            return computed.scores();
         }
 
         RunManifest manifest() {
-            return outcome.manifest();
+            return computed.manifest();
         }
     }
 
@@ -61,7 +61,7 @@ final class DialogEngine {
             return new Result(
                     run,
                     store.listItems(run.runId(), 0, Integer.MAX_VALUE),
-                    workload.outcome().orElseThrow());
+                    workload.computed().orElseThrow());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);

@@ -84,7 +84,7 @@ public final class StartGate {
         budget.exhausted(cost.total()).ifPresent(this::budgetReached);
         if (headToHead != null && headToHead.accept(item) && !decided) {
             decided = true;
-            log.accept("stopping: " + headToHead.outcome().reason()
+            log.accept("stopping: " + headToHead.summary().reason()
                     + "; the cases running finish, no further case starts");
         }
     }

@@ -17,19 +17,19 @@ import org.junit.jupiter.api.Test;
 class SequentialTestTest {
     private static final double ALPHA = 0.05;
 
-    private record Outcome(SequentialTest.Decision decision, int cases) {}
+    private record Stopped(SequentialTest.Decision decision, int cases) {}
 
-    private static Outcome simulate(SplittableRandom random, double shift, int suite) {
+    private static Stopped simulate(SplittableRandom random, double shift, int suite) {
         var test = new SequentialTest(ALPHA, 5);
         for (int i = 0; i < suite; i++) {
             double p = 0.15 + 0.8 * random.nextDouble();
             double a = random.nextDouble() < p ? 1 : 0;
             double b = random.nextDouble() < p + shift ? 1 : 0;
             if (test.add(a, b) != SequentialTest.Decision.CONTINUE) {
-                return new Outcome(test.decision(), test.cases());
+                return new Stopped(test.decision(), test.cases());
             }
         }
-        return new Outcome(test.end(), test.cases());
+        return new Stopped(test.end(), test.cases());
     }
 
     @Test
@@ -61,7 +61,7 @@ class SequentialTestTest {
         int wrong = 0;
         long used = 0;
         for (int run = 0; run < runs; run++) {
-            Outcome outcome = simulate(random, 0.05, (int) (2 * fixed));
+            Stopped outcome = simulate(random, 0.05, (int) (2 * fixed));
             used += outcome.cases();
             if (outcome.decision() == SequentialTest.Decision.B_BETTER) {
                 right++;
