@@ -8,8 +8,10 @@ import dev.assay.store.Stores;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -62,6 +64,19 @@ public final class SqliteDialect implements StoreDialect {
         } catch (IOException e) {
             throw unavailable("cannot create the database file", jdbcUrl, e);
         }
+        try {
+            if (Files.size(file) == 0) {
+                // A new file is switched to WAL by one connection at a time: the switch takes an exclusive lock,
+                // which connections opened at once on the same new file were refused (SQLITE_BUSY) without waiting.
+                // Opening a connection applies the pragmas, WAL among them.
+                inTurn(
+                        file,
+                        () -> DriverManager.getConnection(jdbcUrl, connectionProperties())
+                                .close());
+            }
+        } catch (IOException | SQLException e) {
+            throw unavailable("cannot create the database file", jdbcUrl, e);
+        }
     }
 
     /** {@return the database file a URL names} */
@@ -84,15 +99,23 @@ public final class SqliteDialect implements StoreDialect {
      */
     @Override
     public void migrateInTurn(String jdbcUrl, DataSource dataSource, Runnable migrate) throws SQLException {
-        Path database = file(jdbcUrl);
+        inTurn(file(jdbcUrl), migrate::run);
+    }
+
+    /** What may not run at once on one new database, done by one thread of one process at a time. */
+    private interface Turn {
+        void run() throws SQLException;
+    }
+
+    private static void inTurn(Path database, Turn turn) throws SQLException {
         Path lockFile = database.resolveSibling(database.getFileName() + ".migration-lock");
         MIGRATING.lock();
         try (FileChannel channel = lockFile(lockFile)) {
-            FileLock turn = channel.lock();
+            FileLock held = channel.lock();
             try {
-                migrate.run();
+                turn.run();
             } finally {
-                turn.release();
+                held.release();
             }
         } catch (IOException e) {
             throw new SQLException("cannot lock " + lockFile + " to migrate the database", e);
@@ -106,7 +129,7 @@ public final class SqliteDialect implements StoreDialect {
         return FileChannel.open(lockFile, StandardOpenOption.WRITE);
     }
 
-    private static AssayException unavailable(String reason, String jdbcUrl, IOException cause) {
+    private static AssayException unavailable(String reason, String jdbcUrl, Exception cause) {
         return new AssayException(
                 new Problem(
                         "store.unavailable",
