@@ -729,8 +729,9 @@ class EngineTest {
     @Test
     void an_item_judged_before_the_run_is_cancelled_is_stored_and_counted_though_its_store_was_still_under_way()
             throws Exception {
-        script.put("slot", List.of(text("ok")));
-        Function<String, Case> make = id -> evalCase(id, "common", "slot case " + id, "contains", "\"ok\"");
+        script.put("quick", List.of(text("ok")));
+        // The second case is still running when the run is cancelled: it is the one the cancellation stops.
+        script.put("slow", List.of(new Reply.Delayed(10_000, text("late"))));
         var firstStoring = new CountDownLatch(1);
         var storeMayEnd = new CountDownLatch(1);
         // A store whose commit of the first item takes until the test lets it end, as a slow database's would; like a
@@ -762,7 +763,14 @@ class EngineTest {
                     }
                 });
         var plan = new RunPlan(
-                new Suite("slots", "v1", List.of(make.apply("first"), make.apply("second")), Map.of(), List.of()),
+                new Suite(
+                        "slots",
+                        "v1",
+                        List.of(
+                                evalCase("first", "common", "quick case", "contains", "\"ok\""),
+                                evalCase("second", "common", "slow case", "contains", "\"ok\"")),
+                        Map.of(),
+                        List.of()),
                 new AgentSubject(
                         new OpenAiChatModel(
                                 new OpenAiSettings("scripted", server.baseUrl(), "", false, null, RetryPolicy.none()),
@@ -789,6 +797,7 @@ class EngineTest {
         assertThat(run.status()).isEqualTo(RunStatus.CANCELLED);
         assertThat(items(run).get("first").status()).isEqualTo(ItemStatus.PASSED);
         assertThat(run.counts().passed()).isEqualTo(1);
+        assertThat(run.counts().cancelled()).isEqualTo(1);
     }
 
     /** A workload that does what another does, for a test to change one step. */
