@@ -12,6 +12,7 @@ import dev.assay.result.ItemStatus;
 import dev.assay.result.Run;
 import dev.assay.result.RunKind;
 import dev.assay.result.RunStatus;
+import dev.assay.result.TrialId;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Instant;
@@ -94,7 +95,8 @@ class SummaryTest {
     void pass_at_k_of_many_samples_is_printed_for_a_few_k_and_the_last() {
         var items = new ArrayList<Item>();
         for (int k = 1; k <= 40; k++) {
-            items.add(item("c#" + k, k - 1, k % 2 == 0 ? ItemStatus.PASSED : ItemStatus.FAILED));
+            items.add(item("c#" + k, k - 1, k % 2 == 0 ? ItemStatus.PASSED : ItemStatus.FAILED)
+                    .withTrial(new TrialId("c", k)));
         }
         Counts counts = Counts.of(40, items.stream().map(Item::status).toList());
 
