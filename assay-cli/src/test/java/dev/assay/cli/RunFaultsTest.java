@@ -150,7 +150,9 @@ class RunFaultsTest {
                 assertThat(store.countItems(runId)).isZero();
                 assertThat(summary.path("counts").path("passed").asInt()).isZero();
             }
-            assertThat(model.requests()).hasSize(1);
+            // A judged case frees its slot before its item is stored, so one more case may start while the first
+            // item's store waits; none starts once the outage is found (docs/security.md).
+            assertThat(model.requests()).hasSizeBetween(1, 2);
         }
     }
 
