@@ -4,13 +4,11 @@ import dev.assay.AssayException;
 import dev.assay.result.Item;
 import dev.assay.store.KeptResponse;
 import dev.assay.store.Store;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -19,27 +17,17 @@ import java.util.concurrent.locks.ReentrantLock;
  * their write done when their turn comes. Alone, a write commits at once; under load, the writes that arrive during one
  * commit share the next, so a run of many short cases makes one commit per group rather than per write (the commit, not
  * the statement, is the cost on SQLite and on PostgreSQL). An item's writer returns only once the item is stored, so
- * counts stay those of the stored items; a model answer never commits alone but joins the next commit, at the latest
- * after {@link #ANSWER_WAIT} ({@link #response}). Writes are retried through an outage by the run's
- * {@link StoreWrites}; a group the database refuses for another reason is written one by one, so that one refused item
- * does not fail the others. Thread-safe.
+ * counts stay those of the stored items; a model answer may instead join a commit under way ({@link #response}). Writes
+ * are retried through an outage by the run's {@link StoreWrites}; a group the database refuses for another reason is
+ * written one by one, so that one refused item does not fail the others. Thread-safe.
  */
 public final class GroupCommit {
-    /**
-     * How long a kept answer waits for an item's commit to take it along before it is committed with the answers kept
-     * meanwhile: a case's answer is followed at once by its item, and a commit of its own was half of a queued run's
-     * commits (bench/README.md, "A case's slot and its item's commit").
-     */
-    static final Duration ANSWER_WAIT = Duration.ofSeconds(1);
-
     private final Store store;
     private final StoreWrites writes;
     private final Store.ItemGate gate;
     // Not interruptible: a writer that stopped waiting would leave its write queued, stored later but not counted.
     private final ReentrantLock committing = new ReentrantLock();
     private final ConcurrentLinkedQueue<Write> queued = new ConcurrentLinkedQueue<>();
-    /** Whether a commit of the answers still queued is due ({@link #ANSWER_WAIT}). */
-    private final AtomicBoolean answersDue = new AtomicBoolean();
 
     /** One queued write: an item or a kept answer; done with whether it was stored. */
     private record Write(Item item, KeptResponse response, CompletableFuture<Boolean> done) {
@@ -67,39 +55,19 @@ public final class GroupCommit {
      * @throws InterruptedException when the run was cancelled while the database was unavailable
      */
     public boolean item(Item item) throws InterruptedException {
-        return commit(new Write(item, null));
+        return commit(new Write(item, null), true);
     }
 
     /**
-     * Keeps a model answer. Its case does not wait for it: the answer joins the next commit, usually its own case's
-     * item's, which follows it at once; an answer no commit took along within {@link #ANSWER_WAIT} (a long agent
-     * trial's first turns) is committed then, with the others kept meanwhile. An answer lost with its process before
-     * that commit is one of the calls in flight, which a resumed run makes again; one the database refused is a call a
-     * resumed run makes again too.
+     * Keeps a model answer. Its case need not wait for it: while another writer commits, the answer joins the next
+     * commit (at the latest its own case's item's); alone, it commits at once, as an item does. An answer lost with its
+     * process before that commit is one of the calls in flight, which a resumed run makes again.
+     *
+     * @throws AssayException when it was committed at once and could not be stored
+     * @throws InterruptedException when the run was cancelled while the database was unavailable
      */
-    void response(KeptResponse response) {
-        queued.add(new Write(null, response));
-        if (answersDue.compareAndSet(false, true)) {
-            Thread.ofVirtual().name("assay-answers").start(this::commitAnswersLater);
-        }
-    }
-
-    /** Commits, after {@link #ANSWER_WAIT}, what is queued then; answers not stored are calls a resumed run makes. */
-    private void commitAnswersLater() {
-        try {
-            Thread.sleep(ANSWER_WAIT);
-            answersDue.set(false);
-            flush();
-        } catch (InterruptedException e) {
-            answersDue.set(false);
-            Thread.currentThread().interrupt();
-        } catch (AssayException unwritable) {
-            // Past an outage's limit the run's end says so, once.
-            if (!unwritable.problem().type().equals("store.outage")) {
-                writes.log("answers could not be kept in the response cache: "
-                        + unwritable.problem().message());
-            }
-        }
+    void response(KeptResponse response) throws InterruptedException {
+        commit(new Write(null, response), false);
     }
 
     /**
@@ -120,9 +88,14 @@ public final class GroupCommit {
         }
     }
 
-    private boolean commit(Write mine) throws InterruptedException {
+    /** @param waitForTurn whether to wait for a commit under way, else leave the write queued for the next one */
+    private boolean commit(Write mine, boolean waitForTurn) throws InterruptedException {
         queued.add(mine);
-        committing.lock();
+        if (waitForTurn) {
+            committing.lock();
+        } else if (!committing.tryLock()) {
+            return false;
+        }
         try {
             if (!mine.done().isDone()) {
                 store(drain(), mine);
@@ -136,9 +109,9 @@ public final class GroupCommit {
 
     /**
      * Commits what queued up during this writer's commit, at most two more rounds: answers do not wait for their turn,
-     * and are taken along now rather than left to the next writer or to {@link #ANSWER_WAIT}. This writer's own write
-     * is done by then, so a failure of these rounds is not its own: each write of a failed group hears of it through
-     * its future, and a group interrupted by a cancellation is queued again for the next writer.
+     * and are taken along now rather than left to the next writer. This writer's own write is done by then, so a
+     * failure of these rounds is not its own: each write of a failed group hears of it through its future, and a group
+     * interrupted by a cancellation is queued again for the next writer.
      */
     private void takeAlongQueued(Write mine) {
         for (int round = 0; round < 2 && !queued.isEmpty(); round++) {

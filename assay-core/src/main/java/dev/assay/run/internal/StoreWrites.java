@@ -84,11 +84,6 @@ public final class StoreWrites {
         }
     }
 
-    /** Logs a line about the run's writes, where the outages' lines go. */
-    void log(String line) {
-        log.accept(line);
-    }
-
     /**
      * Gives the run's final record a window of its own after the writes gave up: the record that says
      * {@code interrupted} is worth waiting for once more ({@link #LAST_WRITE}, at most the limit), and only one record

@@ -1,6 +1,7 @@
 package dev.assay.run.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.assay.AssayException;
 import dev.assay.Json;
 import dev.assay.model.ModelResponse;
 import dev.assay.model.ResponseCache;
@@ -83,6 +84,17 @@ public final class StoredResponses implements ResponseCache {
     }
 
     private void keepText(String key, Object answer) {
-        commits.response(new KeptResponse(runId, key, Json.write(answer)));
+        try {
+            commits.response(new KeptResponse(runId, key, Json.write(answer)));
+        } catch (AssayException unwritable) {
+            // Past an outage's limit the run's end says so, once.
+            if (!unwritable.problem().type().equals("store.outage")) {
+                log.accept("the answer could not be kept in the response cache: "
+                        + unwritable.problem().message());
+            }
+        } catch (InterruptedException cancelled) {
+            // The run is being cancelled: the answer is not kept, and the case ends as the cancel decides.
+            Thread.currentThread().interrupt();
+        }
     }
 }

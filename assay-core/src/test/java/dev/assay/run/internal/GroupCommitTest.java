@@ -144,36 +144,6 @@ class GroupCommitTest {
         assertThat(real.countItems("r1")).isOne();
     }
 
-    @Test
-    void an_answer_goes_in_with_its_cases_item_rather_than_in_a_commit_of_its_own() throws Exception {
-        firstCommitMayEnd.countDown();
-        var group = new GroupCommit(store, new StoreWrites(Duration.ofSeconds(5), line -> {}));
-
-        group.response(new KeptResponse("r1", "key-1", "{\"text\": \"42\"}"));
-        group.item(item(0));
-
-        assertThat(commits.get()).isOne();
-        assertThat(real.findResponse("key-1", "r1", null)).contains("{\"text\": \"42\"}");
-        assertThat(real.countItems("r1")).isOne();
-    }
-
-    @Test
-    void an_answer_no_item_takes_along_is_committed_on_its_own_after_the_wait() throws Exception {
-        firstCommitMayEnd.countDown();
-        var group = new GroupCommit(store, new StoreWrites(Duration.ofSeconds(5), line -> {}));
-
-        group.response(new KeptResponse("r1", "key-1", "{\"text\": \"42\"}"));
-        group.response(new KeptResponse("r1", "key-2", "{\"text\": \"43\"}"));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (real.findResponse("key-2", "r1", null).isEmpty() && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-
-        assertThat(real.findResponse("key-1", "r1", null)).contains("{\"text\": \"42\"}");
-        assertThat(real.findResponse("key-2", "r1", null)).contains("{\"text\": \"43\"}");
-        assertThat(commits.get()).isOne();
-    }
-
     private List<Future<Void>> startWriters() throws InterruptedException {
         var group = new GroupCommit(store, new StoreWrites(Duration.ofSeconds(5), line -> {}));
         var threads = Executors.newVirtualThreadPerTaskExecutor();
